@@ -81,6 +81,14 @@ class View:
     end_reason: str
     options: dict[str, Any]
     round_limit: int
+    sabotage_used: bool
+    """The player to move has sabotaged this turn (EW-8)."""
+    special_over: bool
+    """The turn's special phase is over (EW-8)."""
+    attack_barred: bool
+    """The player to move had an attack stopped this turn (EW-14)."""
+    setup_queue: tuple[tuple[int, int], ...]
+    """Setup still to come: (seat, size), size 0 meaning all three at once (EW-5)."""
 
     def decision_for(self, seat: int) -> Decision | None:
         """``seat``'s open decision, if any."""
@@ -163,4 +171,8 @@ def view_for(g: GameState, viewer: int | None) -> View:
         end_reason=g.end_reason,
         options=g.options.to_dict(),
         round_limit=g.options.round_limit,
+        sabotage_used=g.sabotage_used,
+        special_over=g.special_over,
+        attack_barred=g.attack_barred,
+        setup_queue=tuple(g.setup_queue),
     )
