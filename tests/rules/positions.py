@@ -1,0 +1,51 @@
+"""Build European War positions for scenario tests without playing up to them."""
+
+from __future__ import annotations
+
+import rules
+from rules.cards import parse_card
+from rules.state import TURN, GameState
+
+EW = "european_war"
+
+
+def cards(*names: str) -> list[int]:
+    """Cards from short names: cards('KH', '10s', 'AD')."""
+    return [parse_card(n) for n in names]
+
+
+def position(
+    powers: list[str],
+    pieces: dict[str, tuple[int, int]],
+    hands: list[list[int]] | None = None,
+    current: int = 0,
+    options: rules.Options | None = None,
+) -> GameState:
+    """A game in its turn phase: seats in the order of ``powers`` (seat 0 first),
+    ``pieces`` {field: (seat, size)}, ``hands`` per seat; every other card in the pile.
+
+    The turn's draw (EW-7) is taken as already done.
+    """
+    g, _ = rules.new_game(EW, list(powers), seed=11, options=options, arranged=True)
+    g.setup_queue = []
+    g.phase = TURN
+    g.first = 0
+    g.current = current
+    g.turn = 1
+    g.round = 1
+    g.pieces = dict(pieces)
+    g.hands = [list(h) for h in (hands or [[] for _ in powers])]
+    used = {c for h in g.hands for c in h}
+    g.pile = [c for c in range(52) if c not in used]
+    g.discard = []
+    return g
+
+
+def kinds(events: list[rules.Event]) -> list[str]:
+    """The kinds of ``events``, in order."""
+    return [e.kind for e in events]
+
+
+BRIT, FRAN, CENT, RUSS, OTTO = (
+    "britain_allies", "france_allies", "central_powers", "russian_empire", "ottoman_empire",
+)

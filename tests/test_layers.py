@@ -1,0 +1,49 @@
+"""Imports point down only: rules/ is standard library only; ai/ sees rules/; render/
+sees rules/ and Pillow (ARCHITECTURE.md)."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+ALLOWED = {
+    "rules": {"rules"},
+    "ai": {"ai", "rules"},
+    "render": {"render", "rules", "PIL"},
+}
+DEV_ONLY = {Path("render/bake_maps.py")}
+
+
+def imports_of(path: Path) -> list[tuple[int, str]]:
+    tree = ast.parse(path.read_text())
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out += [(node.lineno, a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            out.append((node.lineno, node.module))
+    return out
+
+
+@pytest.mark.parametrize("package", sorted(ALLOWED))
+def test_layer_imports(package: str) -> None:
+    bad = []
+    for path in sorted((ROOT / package).rglob("*.py")):
+        if path.relative_to(ROOT) in DEV_ONLY:
+            continue
+        for line, module in imports_of(path):
+            top = module.split(".")[0]
+            if top not in sys.stdlib_module_names and top not in ALLOWED[package]:
+                bad.append(f"{path.relative_to(ROOT)}:{line} imports {module}")
+    assert not bad, "\n".join(bad)
+
+
+def test_the_check_catches_a_forbidden_import(tmp_path: Path) -> None:
+    sample = tmp_path / "x.py"
+    sample.write_text("import discord\nfrom PIL import Image\nimport json\n")
+    tops = {m.split(".")[0] for _, m in imports_of(sample)}
+    assert {t for t in tops if t not in sys.stdlib_module_names} == {"discord", "PIL"}
