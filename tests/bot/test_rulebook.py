@@ -1,0 +1,24 @@
+"""/rules reads RULES.md: every ruling is found by number, title or word."""
+
+from __future__ import annotations
+
+from bot import rulebook
+
+
+def test_every_ruling_of_both_variants_is_there() -> None:
+    numbers = [n for s in rulebook.sections() for n in s.rulings]
+    assert numbers == [f"EW-{i}" for i in range(1, 26)] + [f"WW-{i}" for i in range(1, 7)]
+
+
+def test_lookup_by_number_title_and_word() -> None:
+    assert rulebook.lookup("ew-19").startswith("**EW-19** (After a won attack) The defender")
+    assert "**EW-16**" in rulebook.lookup("Duel") and "**EW-18**" in rulebook.lookup("Duel")
+    assert "**EW-9**" in rulebook.lookup("sabotage")
+    assert "No rule matches" in rulebook.lookup("quidditch")
+
+
+def test_sections_per_variant_and_continuation_lines() -> None:
+    assert "World War 5" not in rulebook.lookup(None, "european_war")
+    assert "WW-2" in rulebook.lookup(None, "world_war_5")
+    assert "Armament" in rulebook.lookup("EW-11")  # a nested bullet of EW-11
+    assert all(len(t) <= 100 for t in rulebook.topics())
