@@ -139,7 +139,8 @@ def check_commands(commands: list[dict]) -> None:
 
 def _check_option_list(node: dict, path: str) -> None:
     if not _NAME.match(node["name"]) or node["name"] != node["name"].lower():
-        raise ApiError.invalid_form(f"{path}.name", "Command name is invalid", "APPLICATION_COMMAND_INVALID_NAME")
+        raise ApiError.invalid_form(f"{path}.name", "Command name is invalid",
+                                    "APPLICATION_COMMAND_INVALID_NAME")
     if not 1 <= len(node.get("description", "")) <= 100:
         raise ApiError.invalid_form(f"{path}.description", "Must be between 1 and 100 in length.")
     options = node.get("options", [])

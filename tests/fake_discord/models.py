@@ -6,10 +6,9 @@ the server (:mod:`tests.fake_discord.server`) owns and mutates them.
 
 from __future__ import annotations
 
-import asyncio
 import datetime
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -327,5 +326,3 @@ class InteractionResult:
         )
         return self.followups
 
-
-Waiter = tuple[Callable[[], bool], "asyncio.Future[None]"]
