@@ -59,7 +59,8 @@ def piece_box(x: float, y: float) -> tuple[float, float, float, float]:
         ``(left, top, right, bottom)`` in board-image pixels, centred on the anchor.
     """
     px, py = to_px(x, y)
-    return (px - PIECE_WIDTH / 2, py - PIECE_HEIGHT / 2, px + PIECE_WIDTH / 2, py + PIECE_HEIGHT / 2)
+    half_w, half_h = PIECE_WIDTH / 2, PIECE_HEIGHT / 2
+    return (px - half_w, py - half_h, px + half_w, py + half_h)
 
 
 def name_origin(x: float, y: float) -> tuple[float, float]:

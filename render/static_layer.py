@@ -1,0 +1,306 @@
+"""The static board layer: everything on the board image that never changes in a game.
+
+Sea, neutral land, the fields in their power's (continent's) colours with their borders,
+straits and sea lanes, harbour symbols, sea and neutral-area labels, field names, and
+the empty side panel. Drawn once per process at ``layout.SUPERSAMPLE`` times the size
+and downscaled once (antialiasing); callers ``.copy()`` it and draw pieces on top.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from . import layout, palette
+from .boards import board as load_board
+from .boards import harbour_icons, lonlat_to_norm
+from .drawing import (
+    dashed_line,
+    fill_region,
+    halo_text,
+    quadratic_curve,
+    stroke_ring,
+    trim_polyline,
+    vertical_gradient,
+)
+from .fonts import font
+from .labels import Label, LabelStyle, Rect, measure, place_names
+from .regions import Regions, load_regions
+
+S = layout.SUPERSAMPLE
+
+NAME_SIZE: dict[str, int] = {"european_war": 16, "world_war_5": 14}
+"""Field-name font size (board pixels, bold) per board."""
+SEA_LABEL_SIZE = 14
+NEUTRAL_LABEL_SIZE = 12
+HARBOUR_RADIUS = 10
+LINK_TRIM = 22
+"""Dashed links stop this many pixels short of the anchors (under the pieces anyway)."""
+
+SEA_LABELS: dict[str, tuple[tuple[str, float, float], ...]] = {
+    "european_war": (
+        ("Atlantic\nOcean", -8.0, 47.0),
+        ("North Sea", 3.2, 56.3),
+        ("Baltic\nSea", 19.3, 56.6),
+        ("Mediterranean Sea", 17.0, 33.9),
+        ("Black Sea", 34.5, 43.3),
+    ),
+    "world_war_5": (
+        ("Pacific\nOcean", -140.0, 5.0),
+        ("Pacific\nOcean", 165.0, 20.0),
+        ("Atlantic\nOcean", -42.0, 28.0),
+        ("Atlantic\nOcean", -18.0, -28.0),
+        ("Indian\nOcean", 78.0, -22.0),
+        ("Arctic Ocean", -20.0, 82.0),
+        ("Southern Ocean", 40.0, -52.0),
+    ),
+}
+"""Sea names per board: text, longitude, latitude of the text's centre."""
+
+STRAIT_VIA: dict[frozenset[str], tuple[float, float]] = {
+    frozenset(("britain", "france_benelux")): (1.3, 50.9),
+    frozenset(("spain", "north_africa")): (-5.6, 36.0),
+    frozenset(("italy", "south_balkans")): (18.9, 39.6),
+    frozenset(("germany", "south_scandinavia")): (11.6, 55.6),
+}
+"""Longitude/latitude each European War special link bends through (the strait)."""
+
+
+def _px(x: float, y: float) -> tuple[float, float]:
+    return layout.to_px(x, y)
+
+
+def _field_fills(board_id: str, pyramid_arcade: bool) -> dict[str, palette.RGB]:
+    b = load_board(board_id, pyramid_arcade)
+    fills: dict[str, palette.RGB] = {}
+    for fid, f in b.fields.items():
+        fam = palette.family_for(f.owner)
+        index = b.powers[f.owner].fields.index(fid) % len(fam.fills)
+        fills[fid] = fam.fills[index]
+    return fills
+
+
+def field_fill(board_id: str, field_id: str) -> palette.RGB:
+    """Return the fill colour of a field on the static layer.
+
+    Raises:
+        KeyError: unknown field.
+        rules.BoardError: unknown board.
+    """
+    return _field_fills(board_id, False)[field_id]
+
+
+def _draw_geography(canvas: Image.Image, board_id: str, regions: Regions,
+                    fills: dict[str, palette.RGB]) -> None:
+    draw = ImageDraw.Draw(canvas)
+    everything = list(regions.fields.values()) + list(regions.neutral.values())
+    ripple_far = palette.mix(palette.SEA_BOTTOM, palette.SEA_RIPPLE, 0.45)
+    for width, colour in ((9 * S, ripple_far), (4 * S, palette.SEA_RIPPLE)):
+        for region in everything:
+            for poly in region:
+                stroke_ring(draw, poly[0], colour, width, S)
+    for region in regions.neutral.values():
+        fill_region(canvas, region, palette.NEUTRAL_LAND, S)
+    for fid, region in regions.fields.items():
+        fill_region(canvas, region, fills[fid], S)
+    for region in everything:
+        for poly in region:
+            for ring in poly:
+                stroke_ring(draw, ring, palette.COAST, 2 * S // 2 + 1, S)
+    b = load_board(board_id)
+    for border in regions.borders:
+        if border.kind == "neutral":
+            colour, width = palette.NEUTRAL_BORDER, 3
+        elif border.kind == "field":
+            colour, width = palette.family_for(b.fields[border.a].owner).border, 3
+        else:
+            colour, width = palette.POWER_BORDER, 5
+        for line in border.lines:
+            stroke_ring(draw, line, colour, width, S, closed=False)
+
+
+def _links(board_id: str, pyramid_arcade: bool) -> list[list[tuple[float, float]]]:
+    """Polylines (board pixels) of the links drawn as dashes: straits and sea lanes."""
+    b = load_board(board_id, pyramid_arcade)
+    base_pairs = {frozenset((lk.a, lk.b)) for lk in load_board(board_id).links}
+    width = float(layout.MAP_WIDTH)
+    out: list[list[tuple[float, float]]] = []
+    for lk in b.links:
+        pair = frozenset((lk.a, lk.b))
+        if lk.kind not in ("special", "sea") and pair in base_pairs:
+            continue
+        fa, fb = b.fields[lk.a], b.fields[lk.b]
+        a, c = _px(fa.x, fa.y), _px(fb.x, fb.y)
+        if lk.wraps_map_edge:
+            if a[0] > c[0]:
+                a, c = c, a
+            # a is the western end: its half-line leaves westwards, c's eastwards.
+            c_west = (c[0] - width, c[1])
+            t = a[0] / (a[0] - c_west[0])
+            y_edge = a[1] + t * (c[1] - a[1])
+            for start, edge in ((a, (0.0, y_edge)), (c, (width, y_edge))):
+                out.append(trim_polyline([start, edge], LINK_TRIM, 0.0))
+            continue
+        if pair in STRAIT_VIA:
+            via = _px(*lonlat_to_norm(b, *STRAIT_VIA[pair]))
+            pts = quadratic_curve(a, via, c)
+        else:
+            pts = [a, c]
+        out.append(trim_polyline(pts, LINK_TRIM, LINK_TRIM))
+    return [p for p in out if len(p) >= 2]
+
+
+def _draw_links(canvas: Image.Image, lines: list[list[tuple[float, float]]]) -> None:
+    draw = ImageDraw.Draw(canvas)
+    for pts in lines:
+        big = [(x * S, y * S) for x, y in pts]
+        dashed_line(draw, big, palette.WHITE, 7 * S // 2, 9.0 * S, 5.0 * S)
+    for pts in lines:
+        big = [(x * S, y * S) for x, y in pts]
+        dashed_line(draw, big, palette.LINK, 2 * S, 9.0 * S, 5.0 * S)
+
+
+def _harbour_boxes(board_id: str) -> dict[str, Rect]:
+    r = HARBOUR_RADIUS + 1
+    out: dict[str, Rect] = {}
+    for fid, (x, y) in harbour_icons(board_id).items():
+        px, py = _px(x, y)
+        out[fid] = (px - r, py - r, px + r, py + r)
+    return out
+
+
+def _draw_harbours(canvas: Image.Image, board_id: str) -> None:
+    b = load_board(board_id)
+    draw = ImageDraw.Draw(canvas)
+    letter_font = font(12 * S, bold=True)
+    for fid, (x, y) in harbour_icons(board_id).items():
+        group = b.fields[fid].harbour or ""
+        colour = palette.HARBOUR.get(group, palette.LINK)
+        px, py = (v * S for v in _px(x, y))
+        r = HARBOUR_RADIUS * S
+        draw.ellipse((px - r, py - r, px + r, py + r), fill=colour, outline=palette.WHITE,
+                     width=2 * S)
+        draw.text((px, py + S), palette.HARBOUR_LETTER.get(group, "?"), font=letter_font,
+                  fill=palette.WHITE, anchor="mm")
+
+
+def _spaced(text: str) -> str:
+    """Letter-space a label with hair spaces (map style for seas)."""
+    return "\n".join("\u200a".join(line) for line in text.split("\n"))
+
+
+def _sea_labels(board_id: str) -> list[Label]:
+    b = load_board(board_id)
+    style = LabelStyle(font(SEA_LABEL_SIZE * S), S, 0, 2 * S)
+    out = []
+    for text, lon, lat in SEA_LABELS.get(board_id, ()):
+        spaced = _spaced(text)
+        w, h = measure(spaced, style)
+        cx, cy = _px(*lonlat_to_norm(b, lon, lat))
+        out.append(Label(text, spaced, (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)))
+    return out
+
+
+def _neutral_labels(regions: Regions) -> list[Label]:
+    style = LabelStyle(font(NEUTRAL_LABEL_SIZE * S), S, 2 * S, 0)
+    out = []
+    for name, (x, y) in regions.neutral_labels.items():
+        w, h = measure(name, style)
+        out.append(Label(name, name, (x - w / 2, y - h / 2, x + w / 2, y + h / 2)))
+    return out
+
+
+def name_labels(board_id: str) -> list[Label]:
+    """Where the static layer writes each field's name (board pixels), in board order.
+
+    Raises:
+        rules.BoardError: unknown board.
+    """
+    return _name_labels(board_id)
+
+
+def _name_style(board_id: str) -> LabelStyle:
+    return LabelStyle(font(NAME_SIZE.get(board_id, 15) * S, bold=True), S, 3 * S, 0)
+
+
+@lru_cache(maxsize=8)
+def _name_labels(board_id: str) -> list[Label]:
+    b = load_board(board_id)
+    regions = load_regions(board_id)
+    obstacles = list(_harbour_boxes(board_id).values())
+    obstacles += [lab.box for lab in _sea_labels(board_id)]
+    obstacles += [lab.box for lab in _neutral_labels(regions)]
+    names = [(fid, f.name, *_px(f.x, f.y)) for fid, f in b.fields.items()]
+    return place_names(names, _name_style(board_id), obstacles)
+
+
+def _draw_labels(canvas: Image.Image, board_id: str, regions: Regions) -> None:
+    draw = ImageDraw.Draw(canvas)
+    sea_font = font(SEA_LABEL_SIZE * S)
+    for lab in _sea_labels(board_id):
+        cx, top = lab.top_centre
+        draw.multiline_text((cx * S, top * S), lab.text, font=sea_font, fill=palette.SEA_LABEL,
+                            anchor="ma", align="center", spacing=2 * S)
+    neutral_font = font(NEUTRAL_LABEL_SIZE * S)
+    for lab in _neutral_labels(regions):
+        cx, top = lab.top_centre
+        halo_text(draw, (cx * S, top * S), lab.text, neutral_font, palette.NEUTRAL_LABEL,
+                  palette.NEUTRAL_LAND, 2 * S)
+    style = _name_style(board_id)
+    for lab in _name_labels(board_id):
+        cx, top = lab.top_centre
+        halo_text(draw, (cx * S, top * S), lab.text, style.font, palette.TEXT, palette.HALO,
+                  style.halo)
+
+
+def _draw_panel(canvas: Image.Image) -> None:
+    draw = ImageDraw.Draw(canvas)
+    left, top, right, bottom = (v * S for v in layout.PANEL_BOX)
+    draw.rectangle((left, top, right - 1, bottom - 1), fill=palette.PANEL_BACKGROUND)
+    draw.rectangle((left, top, left + 2 * S - 1, bottom - 1), fill=palette.PANEL_EDGE)
+
+
+@lru_cache(maxsize=8)
+def static_board(board_id: str, pyramid_arcade: bool = False) -> Image.Image:
+    """Return the static layer of a board image (RGB, ``layout.BOARD_SIZE``), cached.
+
+    The same image object is returned on every call: callers must ``.copy()`` it before
+    drawing on it.
+
+    Args:
+        board_id: ``"european_war"`` or ``"world_war_5"``.
+        pyramid_arcade: World War 5's Pyramid Arcade printing (two sea lanes fewer, a
+            Scandinavia - Southwest Asia link more).
+
+    Raises:
+        rules.BoardError: unknown board.
+        FileNotFoundError: no baked map for the board.
+    """
+    regions = load_regions(board_id)
+    fills = _field_fills(board_id, pyramid_arcade)
+    size = (layout.BOARD_SIZE[0] * S, layout.BOARD_SIZE[1] * S)
+    canvas = Image.new("RGB", size, palette.PANEL_BACKGROUND)
+    map_left, map_top, map_right, map_bottom = (v * S for v in layout.MAP_BOX)
+    sea = vertical_gradient((map_right - map_left, map_bottom - map_top),
+                            palette.SEA_TOP, palette.SEA_BOTTOM)
+    canvas.paste(sea, (map_left, map_top))
+    _draw_geography(canvas, board_id, regions, fills)
+    _draw_links(canvas, _links(board_id, pyramid_arcade))
+    _draw_harbours(canvas, board_id)
+    _draw_labels(canvas, board_id, regions)
+    _draw_panel(canvas)
+    return canvas.resize(layout.BOARD_SIZE, Image.Resampling.LANCZOS)
+
+
+def anchor_px(board_id: str, field_id: str) -> tuple[float, float]:
+    """Return a field's anchor in board pixels (where its pieces go).
+
+    Raises:
+        KeyError: unknown field.
+    """
+    f = load_board(board_id).fields[field_id]
+    return _px(f.x, f.y)
+
+
+__all__ = ["anchor_px", "field_fill", "name_labels", "static_board"]
