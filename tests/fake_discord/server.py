@@ -222,6 +222,16 @@ class FakeDiscord:
                                              "role": self._role_payload(role)}, GUILDS)
         return role
 
+    def set_role_permissions(self, role: FakeRole, permissions: PermsLike) -> None:
+        """Change a role's guild-wide permissions (dispatches GUILD_ROLE_UPDATE)."""
+        role.permissions = _perm_value(permissions)
+        self._dispatch("GUILD_ROLE_UPDATE", {"guild_id": str(role.guild_id),
+                                             "role": self._role_payload(role)}, GUILDS)
+
+    def bot_role(self, guild: FakeGuild) -> FakeRole:
+        """The bot's managed role in ``guild`` (holds the ``bot_permissions`` of add_guild)."""
+        return next(r for r in guild.roles.values() if r.bot_id == self.bot_user.id)
+
     def add_member(self, guild: FakeGuild, user: FakeUser, *, roles: Sequence[FakeRole] = (),
                    permissions: PermsLike | None = None) -> None:
         """Make ``user`` a member of ``guild``. ``permissions`` (e.g. ``discord.Permissions(
@@ -313,9 +323,9 @@ class FakeDiscord:
         return self._messages[message_id]
 
     def requests_to(self, method: str, path_glob: str) -> list[RecordedRequest]:
-        """Recorded requests matching ``method`` and an fnmatch ``path_glob``."""
-        return [r for r in self.requests
-                if r.method == method and fnmatch.fnmatchcase(r.path, path_glob)]
+        """Recorded requests whose method and path match the fnmatch globs (``"*"`` = any)."""
+        return [r for r in self.requests if fnmatch.fnmatchcase(r.method, method)
+                and fnmatch.fnmatchcase(r.path, path_glob)]
 
     async def wait_for_message(self, channel: FakeChannel | FakeUser | int,
                                predicate: Callable[[FakeMessage], bool] | None = None, *,

@@ -138,7 +138,11 @@ class GameCog(commands.Cog):
         """Deferred reply completed by follow-ups."""
         await interaction.response.defer(thinking=True)
         await interaction.followup.send("Here is the board", file=board_png("blue"))
-        await interaction.followup.send("second")
+        await interaction.followup.send("only you", ephemeral=True)
+        second = await interaction.followup.send("second", wait=True)
+        await second.edit(content="second (edited)")
+        original = await interaction.original_response()
+        await interaction.edit_original_response(content=f"{original.content} (final)")
 
     @app_commands.command(name="rename")
     async def rename(self, interaction: discord.Interaction) -> None:
@@ -417,10 +421,14 @@ async def test_deferred_reply_and_followups(fake_discord: FakeDiscord, world: Wo
     assert res.original is not None and not res.original.loading
     assert res.original.content == "Here is the board"  # the first follow-up fills the reply
     assert png_size(res.original.attachments[0].data) == (64, 48)
-    [second] = await res.wait_for_followups(1)
-    assert second.content == "second"
-    assert [m.content for m in res.messages] == ["Here is the board", "second"]
-    assert fake_discord.messages(world.games) == res.messages
+    await fake_discord.wait_until(lambda: res.content.endswith("(final)"))
+    assert res.content == "Here is the board (final)" and res.original.attachments
+    private, second = await res.wait_for_followups(2)
+    assert private.ephemeral and private.content == "only you"
+    assert second.content == "second (edited)" and not second.ephemeral
+    assert fake_discord.messages(world.games) == [res.original, second]
+    assert [r.method for r in fake_discord.requests_to("*", "/webhooks/*/messages/*")] == [
+        "PATCH", "GET", "PATCH"]
 
 
 async def test_modal(fake_discord: FakeDiscord, world: World, bot: DemoBot) -> None:
@@ -599,3 +607,58 @@ async def test_bot_errors_fail_fast_and_fail_the_run(fake_discord: FakeDiscord,
             with pytest.raises(InteractionFailed, match="kaboom"):
                 await fake_discord.slash(world.alice, world.games, "boom")
     assert time.perf_counter() - started < 1  # no 5 s timeout
+
+
+async def test_rest_surface_parses_in_discord_py(fake_discord: FakeDiscord, world: World,
+                                                 bot: DemoBot) -> None:
+    """High-level discord.py calls a game bot makes, end to end (payloads must parse)."""
+    fake = fake_discord
+    guild = bot.get_guild(world.guild.id)
+    assert guild is not None
+    channel = await bot.fetch_channel(world.games.id)
+    assert isinstance(channel, discord.TextChannel) and channel.name == "games"
+    assert (await guild.fetch_member(world.alice.id)).name == "alice"
+    assert (await bot.fetch_user(world.bob.id)).name == "bob"
+    async with channel.typing():
+        board = await channel.send("board", file=board_png())
+    await board.pin()
+    await board.add_reaction("✅")
+    assert [m.id async for m in channel.pins()] == [board.id]
+    await board.edit(content="board v2", attachments=[])  # drop the image
+    stored = fake.message(board.id)
+    assert stored.content == "board v2" and stored.attachments == [] and stored.pinned
+    assert stored.reactions == {"✅": {fake.bot_user.id}}
+    second = await channel.send("second")
+    assert [m.content async for m in channel.history(limit=10)] == ["second", "board v2"]
+    public = await board.create_thread(name="discussion")
+    assert public.id == board.id and fake.channels[public.id].type == 11
+    await public.edit(archived=True)
+    assert fake.channels[public.id].archived
+    await second.delete()
+    assert [m.content for m in fake.messages(world.games)] == ["board v2"]
+    hidden = discord.PermissionOverwrite(view_channel=False)
+    lobby = await guild.create_text_channel("game-1", overwrites={guild.default_role: hidden})
+    with pytest.raises(discord.Forbidden) as info:  # the bot hid the channel from itself too
+        await lobby.send("hello")
+    assert info.value.code == 50001
+    shown = discord.PermissionOverwrite(view_channel=True)
+    lobby = await guild.create_text_channel(
+        "game-2", overwrites={guild.default_role: hidden, guild.me: shown})
+    await lobby.send("hello")
+    alice = await guild.fetch_member(world.alice.id)
+    with pytest.raises(discord.Forbidden) as info:
+        await lobby.set_permissions(alice, view_channel=True, send_messages=True)
+    assert info.value.code == 50013  # the default bot role has no Manage Roles
+    bot_role = fake.bot_role(world.guild)
+    fake.set_role_permissions(bot_role, bot_role.permissions | discord.Permissions(
+        manage_roles=True).value)
+    await fake.sync()
+    await lobby.set_permissions(alice, view_channel=True, send_messages=True)
+    created = fake.channels[lobby.id]
+    assert fake.permissions_for(world.alice, created).send_messages
+    assert not fake.permissions_for(world.bob, created).view_channel
+    await fake.sync()
+    cached = bot.get_channel(lobby.id)  # updated by the CHANNEL_UPDATE the fake dispatched
+    assert isinstance(cached, discord.TextChannel) and cached.permissions_for(alice).send_messages
+    await lobby.delete()
+    assert created.deleted
