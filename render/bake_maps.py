@@ -134,6 +134,14 @@ def _box(lon0: float, lat0: float, lon1: float, lat1: float) -> tuple[LonLat, ..
 
 
 # ----------------------------------------------------------------------- European War
+_GALICIA: tuple[LonLat, ...] = (
+    (17.5, 49.95), (18.6, 49.97), (19.2, 50.22), (20.5, 50.15), (21.75, 50.68),
+    (22.5, 50.6), (23.5, 50.42), (24.3, 50.5), (25.2, 50.12), (26.15, 49.9),
+    (26.3, 48.55), (26.6, 48.2), (26.4, 47.6), (22.0, 47.6), (17.5, 48.5),
+)
+"""Austria's Galicia, Austrian Silesia and North Bukovina, cut from Poland and Ukraine:
+south of the Vistula/San line and west of the Zbruch (simplified)."""
+
 # The 1914 map approximated with modern countries. A country listed in a field goes to
 # it whole, except the parts that a cut gives to another field. Unlisted countries are
 # neutral land (Switzerland, Denmark, the Kingdom of Romania, Iran, Arabia, ...).
@@ -187,11 +195,7 @@ EUROPEAN_WAR = BoardSpec(
         Cut(
             "POL",
             "austria",
-            (
-                (17.5, 49.95), (18.6, 49.97), (19.2, 50.22), (20.5, 50.15), (21.75, 50.68),
-                (22.5, 50.6), (23.5, 50.42), (24.3, 50.5), (25.2, 50.12), (26.15, 49.9),
-                (26.3, 48.55), (26.6, 48.2), (26.4, 47.6), (22.0, 47.6), (17.5, 48.5),
-            ),
+            _GALICIA,
             "Galicia and Austrian Silesia: south of the Vistula/San line (Krakow, Rzeszow)",
         ),
         Cut(
@@ -216,11 +220,7 @@ EUROPEAN_WAR = BoardSpec(
         Cut(
             "UKR",
             "austria",
-            (
-                (17.5, 49.95), (18.6, 49.97), (19.2, 50.22), (20.5, 50.15), (21.75, 50.68),
-                (22.5, 50.6), (23.5, 50.42), (24.3, 50.5), (25.2, 50.12), (26.15, 49.9),
-                (26.3, 48.55), (26.6, 48.2), (26.4, 47.6), (22.0, 47.6), (17.5, 48.5),
-            ),
+            _GALICIA,
             "East Galicia (Lviv) and North Bukovina (Chernivtsi): west of the Zbruch",
         ),
         Cut(

@@ -161,23 +161,45 @@ def _draw_links(canvas: Image.Image, lines: list[list[tuple[float, float]]]) -> 
         dashed_line(draw, big, palette.LINK, 2 * S, 9.0 * S, 5.0 * S)
 
 
-def _harbour_boxes(board_id: str) -> dict[str, Rect]:
-    r = HARBOUR_RADIUS + 1
-    out: dict[str, Rect] = {}
+def harbour_spots(board_id: str) -> dict[str, tuple[float, float]]:
+    """Where the harbour symbols are drawn: field id -> centre in board pixels.
+
+    Each symbol sits at its ``harbour_icon`` position from the board file, except that
+    one falling on a piece spot (``layout.piece_box``) is pushed just outside it, by the
+    shortest way, so that pieces never hide a harbour.
+
+    Raises:
+        rules.BoardError: unknown board.
+    """
+    b = load_board(board_id)
+    boxes = [layout.piece_box(f.x, f.y) for f in b.fields.values()]
+    margin = HARBOUR_RADIUS + 2
+    out: dict[str, tuple[float, float]] = {}
     for fid, (x, y) in harbour_icons(board_id).items():
         px, py = _px(x, y)
-        out[fid] = (px - r, py - r, px + r, py + r)
+        for left, top, right, bottom in boxes:
+            left, top, right, bottom = left - margin, top - margin, right + margin, bottom + margin
+            if left < px < right and top < py < bottom:
+                moves = [(left - px, 0.0), (right - px, 0.0), (0.0, top - py), (0.0, bottom - py)]
+                dx, dy = min(moves, key=lambda m: abs(m[0]) + abs(m[1]))
+                px, py = px + dx, py + dy
+        out[fid] = (px, py)
     return out
+
+
+def _harbour_boxes(board_id: str) -> dict[str, Rect]:
+    r = HARBOUR_RADIUS + 1
+    return {fid: (x - r, y - r, x + r, y + r) for fid, (x, y) in harbour_spots(board_id).items()}
 
 
 def _draw_harbours(canvas: Image.Image, board_id: str) -> None:
     b = load_board(board_id)
     draw = ImageDraw.Draw(canvas)
     letter_font = font(12 * S, bold=True)
-    for fid, (x, y) in harbour_icons(board_id).items():
+    for fid, (x, y) in harbour_spots(board_id).items():
         group = b.fields[fid].harbour or ""
         colour = palette.HARBOUR.get(group, palette.LINK)
-        px, py = (v * S for v in _px(x, y))
+        px, py = x * S, y * S
         r = HARBOUR_RADIUS * S
         draw.ellipse((px - r, py - r, px + r, py + r), fill=colour, outline=palette.WHITE,
                      width=2 * S)
@@ -303,4 +325,4 @@ def anchor_px(board_id: str, field_id: str) -> tuple[float, float]:
     return _px(f.x, f.y)
 
 
-__all__ = ["anchor_px", "field_fill", "name_labels", "static_board"]
+__all__ = ["anchor_px", "field_fill", "harbour_spots", "name_labels", "static_board"]

@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from render import layout, palette
-from render.boards import board
+from render.boards import board, harbour_icons
 from render.regions import (
     load_regions,
     region_area,
@@ -20,7 +20,7 @@ from render.regions import (
     region_distance,
     regions_path,
 )
-from render.static_layer import name_labels, static_board
+from render.static_layer import harbour_spots, name_labels, static_board
 
 BOARDS = ("european_war", "world_war_5")
 RENDER_DIR = Path(__file__).resolve().parents[2] / "render"
@@ -186,6 +186,20 @@ def test_names_mostly_sit_just_below_their_anchor(board_id: str) -> None:
         ):
             below += 1
     assert below >= 2 * len(b.fields) // 3
+
+
+def test_harbours_are_marked_clear_of_piece_spots_near_their_icon() -> None:
+    b = board("european_war")
+    spots = harbour_spots("european_war")
+    assert set(spots) == {fid for fid, f in b.fields.items() if f.harbour}
+    boxes = [layout.piece_box(f.x, f.y) for f in b.fields.values()]
+    icons = harbour_icons("european_war")
+    for fid, (x, y) in spots.items():
+        for left, top, right, bottom in boxes:
+            assert not (left < x < right and top < y < bottom), fid
+        ix, iy = layout.to_px(*icons[fid])
+        assert abs(ix - x) + abs(iy - y) <= 40, fid
+    assert harbour_spots("world_war_5") == {}
 
 
 def test_pyramid_arcade_world_war_5_differs_only_in_links() -> None:
