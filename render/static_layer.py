@@ -239,7 +239,7 @@ def name_labels(board_id: str) -> list[Label]:
     Raises:
         rules.BoardError: unknown board.
     """
-    return _name_labels(board_id)
+    return list(_name_labels(board_id))
 
 
 def _name_style(board_id: str) -> LabelStyle:
@@ -247,14 +247,14 @@ def _name_style(board_id: str) -> LabelStyle:
 
 
 @lru_cache(maxsize=8)
-def _name_labels(board_id: str) -> list[Label]:
+def _name_labels(board_id: str) -> tuple[Label, ...]:
     b = load_board(board_id)
     regions = load_regions(board_id)
     obstacles = list(_harbour_boxes(board_id).values())
     obstacles += [lab.box for lab in _sea_labels(board_id)]
     obstacles += [lab.box for lab in _neutral_labels(regions)]
     names = [(fid, f.name, *_px(f.x, f.y)) for fid, f in b.fields.items()]
-    return place_names(names, _name_style(board_id), obstacles)
+    return tuple(place_names(names, _name_style(board_id), obstacles))
 
 
 def _draw_labels(canvas: Image.Image, board_id: str, regions: Regions) -> None:
