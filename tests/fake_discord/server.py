@@ -408,8 +408,10 @@ class FakeDiscord:
 
         Options are checked against the synced schema like Discord's client does (unknown
         command/option, missing required option, choices, ranges, lengths, types: raises
-        :class:`InvalidInvocation`). Users/channels/roles are passed as fake objects. Returns
-        once the bot answered (for a deferred reply: once it was completed) or was rejected."""
+        :class:`InvalidInvocation`). Users/channels/roles are passed as fake objects; a user
+        who is not in the channel's guild yet joins it first. Returns once the bot answered
+        (a deferred reply: once completed) or its answer was rejected; raises TimeoutError if
+        it never answers, :class:`InteractionFailed` if it logged an error instead."""
         result = self._command_interaction(2, user, channel, name, subcommand,
                                            {**(options or {}), **kw_options}, None)
         await self._await_answer(result, timeout, f"/{name}")

@@ -80,7 +80,8 @@ class RenameModal(discord.ui.Modal, title="Rename game"):
         label="New name", custom_id="rename:name", max_length=20)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(f"Renamed to {self.new_name.value}")
+        await interaction.response.send_message(f"Renamed to {self.new_name.value}",
+                                                file=board_png("green"))
 
 
 class GameCog(commands.Cog):
@@ -441,6 +442,7 @@ async def test_modal(fake_discord: FakeDiscord, world: World, bot: DemoBot) -> N
         await fake_discord.submit_modal(world.alice, shown, {"rename:name": "x" * 21})
     done = await fake_discord.submit_modal(world.alice, shown, {"rename:name": "Verdun"})
     assert done.content == "Renamed to Verdun"
+    assert done.original is not None and png_size(done.original.attachments[0].data) == (64, 48)
 
 
 async def test_rate_limit_is_retried(fake_discord: FakeDiscord, world: World,
