@@ -91,7 +91,13 @@ class Q:
         "joined_at) VALUES (?, ?, ?, ?, ?, ?)"
     )
     delete_seat = "DELETE FROM seats WHERE game_id = ? AND id = ?"
-    bump = "UPDATE games SET revision = revision + 1 WHERE id = ? AND revision = ?"
+    bump = (
+        "UPDATE games SET revision = revision + 1 WHERE id = ? AND revision = ? AND status = ?"
+    )
+    set_host = (
+        "UPDATE games SET host_id = ?, revision = revision + 1 "
+        "WHERE id = ? AND revision = ? AND status = 'lobby'"
+    )
     update_lobby = (
         "UPDATE games SET settings = ?, host_id = ?, revision = revision + 1 "
         "WHERE id = ? AND revision = ? AND status = 'lobby'"
@@ -289,8 +295,9 @@ class Store:
         return list(await cur.fetchall())
 
     @staticmethod
-    async def _bump(conn: aiosqlite.Connection, game_id: int, revision: int) -> None:
-        cur = await conn.execute(Q.bump, (game_id, revision))
+    async def _bump(conn: aiosqlite.Connection, game_id: int, revision: int,
+                    status: str) -> None:
+        cur = await conn.execute(Q.bump, (game_id, revision, status))
         if cur.rowcount != 1:
             raise StaleVersion(f"game {game_id} changed since revision {revision}")
 
@@ -397,7 +404,7 @@ class Store:
             SeatTaken: the user already holds a seat in this game.
         """
         async with self._tx() as conn:
-            await self._bump(conn, game_id, revision)
+            await self._bump(conn, game_id, revision, "lobby")
             try:
                 await conn.execute(Q.insert_seat, (
                     game_id, seat.user_id, seat.computer_level, seat.display_name,
@@ -407,15 +414,18 @@ class Store:
             if expiry is not None:
                 await conn.execute(Q.upsert_decision, _decision_params(game_id, expiry))
 
-    async def remove_seat(self, game_id: int, revision: int, seat_id: int,
+    async def remove_seat(self, game_id: int, revision: int, seat_id: int, host_id: int | None,
                           expiry: DecisionRecord | None = None) -> None:
-        """Remove a lobby entry by its row id (and refresh the lobby's expiry).
+        """Remove a lobby entry by its row id, set the host (it may pass to another
+        player) and refresh the lobby's expiry, in one transaction.
 
         Raises:
             StaleVersion: the game changed since ``revision``.
         """
         async with self._tx() as conn:
-            await self._bump(conn, game_id, revision)
+            cur = await conn.execute(Q.set_host, (host_id, game_id, revision))
+            if cur.rowcount != 1:
+                raise StaleVersion(f"game {game_id} changed since revision {revision}")
             await conn.execute(Q.delete_seat, (game_id, seat_id))
             if expiry is not None:
                 await conn.execute(Q.upsert_decision, _decision_params(game_id, expiry))
@@ -552,7 +562,7 @@ class Store:
             SeatTaken: that person already holds another seat in the game.
         """
         async with self._tx() as conn:
-            await self._bump(conn, game_id, revision)
+            await self._bump(conn, game_id, revision, "running")
             try:
                 await conn.execute(Q.replace_seat, (
                     user_id, computer_level, display_name, now, game_id, seat))
@@ -566,7 +576,7 @@ class Store:
             StaleVersion: the game changed since ``revision``.
         """
         async with self._tx() as conn:
-            await self._bump(conn, game_id, revision)
+            await self._bump(conn, game_id, revision, "running")
             await conn.execute(Q.set_draw_vote, (int(agree), game_id, seat))
 
     # ------------------------------------------------------------------ servers

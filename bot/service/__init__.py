@@ -1,0 +1,65 @@
+"""The transport-agnostic game service: the one place that turns "user U did X in game G"
+into load -> rules.apply -> save -> what to post and DM. The Discord cogs, the terminal
+console and the tests all go through it.
+
+Typical use::
+
+    store = await Store.open(settings.database_path)
+    service = GameService(store)
+    service.add_listener(deliver)          # computer moves, timeouts, reminders, expiries
+    await service.start()                  # loads unfinished games, re-arms deadlines
+    out = await service.open_lobby(channel_id=c, host_id=u, host_name="Ann", guild_id=g)
+    out = await service.add_computer(out.game_id, u)
+    out = await service.start_game(out.game_id, u)
+    for prompt in out.prompts: ...         # show each to prompt.user_id, privately
+    out = await service.answer(gid, u, prompt.version, prompt.choices[0])
+    await service.close()
+
+Every operation returns an :class:`Outcome` (``ok`` False with ``error`` in words when
+refused; nothing was changed then). Modules: ``core`` (locks, cache, the apply path),
+``lobby``, ``play``, ``timers`` (deadlines, pause/resume), ``computers`` (computer seats),
+``queries``, ``admin``, ``outcome`` (what a front end delivers), ``deadlines`` (pure
+deadline rules), ``live`` (the in-memory copy of a game).
+"""
+
+from __future__ import annotations
+
+from .admin import AdminOps
+from .computers import ComputerOps
+from .core import INTERNAL_ERROR, OLD_BUTTON, Listener, ServiceError, StalePrompt
+from .lobby import LobbyOps
+from .outcome import (
+    DecisionInfo,
+    GameStatus,
+    LobbyInfo,
+    Outcome,
+    PrivateNote,
+    Prompt,
+    SeatInfo,
+    UserView,
+    action_label,
+)
+from .play import PlayOps
+from .queries import QueryOps
+from .timers import TimerOps
+
+
+class GameService(LobbyOps, PlayOps, TimerOps, ComputerOps, QueryOps, AdminOps):
+    """Hosts games for any front end. See the package docstring and each mixin:
+
+    - lobby: ``open_lobby``, ``join``, ``leave``, ``add_computer``, ``remove_computer``,
+      ``configure``, ``start_game``
+    - play: ``act``, ``answer``, ``resign``, ``replace_seat``, ``agree_draw``, ``cancel``
+    - timers: ``pause``, ``resume`` (deadlines fire on their own)
+    - queries: ``active_game``, ``status``, ``view``, ``prompts``, ``games_of``, ``log``
+    - admin: ``guild_settings``, ``update_guild_settings``, ``archive_channel``,
+      ``archive_guild``, ``delete_guild_data``
+    - lifecycle: ``start``, ``close``, ``add_listener``, ``remove_listener``, ``idle``
+    """
+
+
+__all__ = [
+    "INTERNAL_ERROR", "OLD_BUTTON", "DecisionInfo", "GameService", "GameStatus", "Listener",
+    "LobbyInfo", "Outcome", "PrivateNote", "Prompt", "SeatInfo", "ServiceError",
+    "StalePrompt", "UserView", "action_label",
+]

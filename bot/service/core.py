@@ -1,0 +1,431 @@
+"""The service's machinery: per-game locks, the game cache, the one apply path,
+listeners and quiescence. The operations themselves live in the sibling modules.
+
+Every operation on a game runs as ``_guarded(game_id, body)``: under the game's
+``asyncio.Lock`` it loads the game (from the cache, else the database), lets the engine
+validate, persists in one transaction and builds the :class:`Outcome`. A rule or service
+refusal becomes ``Outcome(ok=False, error=...)`` with nothing written; an unexpected
+exception is logged, drops the cached copy (the database, rolled back, still holds the game
+as before) and becomes a generic refusal. A stale write (another process came first)
+reloads the game and tries the operation once more against the fresh state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import rules
+from rules.describe import describe_all
+
+from .. import computer
+from ..models import ACTIVE_STATUSES, LOBBY_SEAT, SettingsError
+from ..scheduler import Clock, RealClock, Scheduler
+from ..store import StaleVersion, Store
+from .deadlines import decisions_after, diff
+from .live import LiveGame
+from .outcome import (
+    DecisionInfo,
+    Outcome,
+    PrivateNote,
+    Prompt,
+    action_label,
+    prompt_choices,
+    prompt_text,
+)
+
+log = logging.getLogger("bot.service")
+
+Listener = Callable[[Outcome], Awaitable[None]]
+
+INTERNAL_ERROR = "Something went wrong on our side; nothing was changed. Please try again."
+OLD_BUTTON = "That button is out of date: the game has moved on. Use the newest prompt."
+BOARD_EVENTS = frozenset({"seats", "setup_done", "turn_start", "game_over"})
+
+
+class ServiceError(Exception):
+    """A refusal worded for the user; nothing was changed."""
+
+
+class StalePrompt(ServiceError):
+    """The prompt (or button) answered is older than the decision it would act on."""
+
+
+class ServiceBase:
+    """Shared state and machinery of :class:`bot.service.GameService`.
+
+    Args:
+        store: an open :class:`~bot.store.Store`.
+        clock: wall time and sleeping (a :class:`~bot.scheduler.FakeClock` in tests).
+        chooser: the computer-seat chooser, ``choose(view, legal, level, seed)``.
+        computer_pacing: seconds a computer waits before each move, so a channel can
+            follow (0 in tests).
+        computer_answer_delay: (low, high) seconds of the seeded delay before a computer
+            answers a diplomacy window (EW-15).
+        computer_time_limit: wall-clock cap on one computer decision; past it the uniform
+            chooser decides instead.
+        seed_source: gives the seed of each new game (default: ``secrets``).
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Clock | None = None,
+        chooser: computer.Chooser = computer.choose,
+        computer_pacing: float = 1.5,
+        computer_answer_delay: tuple[float, float] = (1.0, 5.0),
+        computer_time_limit: float = 10.0,
+        seed_source: Callable[[], int] | None = None,
+    ) -> None:
+        self.store = store
+        self.clock: Clock = clock or RealClock()
+        self.chooser = chooser
+        self.computer_pacing = computer_pacing
+        self.computer_answer_delay = computer_answer_delay
+        self.computer_time_limit = computer_time_limit
+        self._seed_source = seed_source or (lambda: secrets.randbits(62))
+        self._games: dict[int, LiveGame] = {}
+        self._channels: dict[int, int] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._listeners: list[Listener] = []
+        self._drivers: dict[int, asyncio.Task[None]] = {}
+        self._outbox: dict[int, deque[Outcome]] = {}
+        self._emitters: dict[int, asyncio.Task[None]] = {}
+        self._waiters: list[asyncio.Event] = []
+        self._closing = False
+        self.scheduler = Scheduler(self.clock, on_change=self._notify)
+
+    # ------------------------------------------------------------------ lifecycle
+    async def start(self) -> int:
+        """Load every unfinished game with its open decisions, re-arm their deadlines
+        (one that passed while the service was down fires once, now) and set computer
+        seats going. Returns how many games were loaded.
+
+        Raises:
+            RuntimeError: a stored game is corrupt (the service refuses to run on it).
+        """
+        records = await self.store.load_active()
+        for rec in records:
+            live = LiveGame.from_record(rec)
+            self._games[live.id] = live
+            self._channels[live.channel_id] = live.id
+        for live in list(self._games.values()):
+            self._after_change(live)
+        return len(records)
+
+    async def close(self) -> None:
+        """Stop timers and computer players, deliver queued outcomes, close the store."""
+        self._closing = True
+        await self.scheduler.close()
+        drivers = list(self._drivers.values())
+        for task in drivers:
+            task.cancel()
+        await asyncio.gather(*drivers, return_exceptions=True)
+        emitters = list(self._emitters.values())
+        await asyncio.gather(*emitters, return_exceptions=True)
+        await self.store.close()
+
+    def add_listener(self, listener: Listener) -> None:
+        """Deliver every outcome the service makes on its own (computer moves, timeouts,
+        reminders, expiries) to ``listener``, in order per game."""
+        self._listeners.append(listener)
+
+    def remove_listener(self, listener: Listener) -> None:
+        """Stop delivering to ``listener``."""
+        self._listeners.remove(listener)
+
+    async def idle(self, game_id: int | None = None) -> None:
+        """Wait until the game (or every game) is quiet: no operation, computer move,
+        due timer or undelivered outcome left — nothing happens without new input or
+        time passing. Event-driven: no polling."""
+        while self._busy(game_id):
+            event = asyncio.Event()
+            self._waiters.append(event)
+            await event.wait()
+
+    def _busy(self, game_id: int | None) -> bool:
+        if game_id is None:
+            return (any(not t.done() for t in self._drivers.values())
+                    or any(not t.done() for t in self._emitters.values())
+                    or any(lock.locked() for lock in self._locks.values())
+                    or self.scheduler.busy())
+        driver = self._drivers.get(game_id)
+        emitter = self._emitters.get(game_id)
+        lock = self._locks.get(game_id)
+        return bool((driver and not driver.done()) or (emitter and not emitter.done())
+                    or (lock and lock.locked()) or self.scheduler.busy(game_id))
+
+    def _notify(self) -> None:
+        waiters, self._waiters = self._waiters, []
+        for event in waiters:
+            event.set()
+
+    # ------------------------------------------------------------------ plumbing
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    async def _guarded(self, game_id: int | None,
+                       body: Callable[[], Awaitable[Outcome]]) -> Outcome:
+        """Run ``body`` under the game's lock, turning refusals and faults into outcomes."""
+        if self._closing:
+            return Outcome.refused(game_id, "The bot is restarting; please try again shortly.")
+        lock = self._lock(game_id) if game_id is not None else asyncio.Lock()
+        async with lock:
+            try:
+                return await body()
+            except (ServiceError, rules.RulesError, SettingsError) as exc:
+                return Outcome.refused(game_id, str(exc))
+            except Exception:
+                log.exception("game %s: unexpected error; cached copy dropped", game_id)
+                if game_id is not None:
+                    self._forget(game_id)
+                return Outcome.refused(game_id, INTERNAL_ERROR)
+            finally:
+                self._notify()
+
+    async def _retrying(self, game_id: int,
+                        body: Callable[[LiveGame], Awaitable[Outcome]]) -> Outcome:
+        """Load the game and run ``body``; on a stale write reload and run it once more."""
+        for _ in range(3):
+            live = await self._live(game_id)
+            try:
+                return await body(live)
+            except StaleVersion:
+                log.info("game %s: stale write, reloading", game_id)
+                self._forget(game_id)
+        raise ServiceError("The game is busy; please try again.")
+
+    async def _live(self, game_id: int) -> LiveGame:
+        """The cached game, else loaded from the database (and cached if active).
+
+        Raises:
+            ServiceError: no such game.
+        """
+        live = self._games.get(game_id)
+        if live is not None:
+            return live
+        rec = await self.store.load_game(game_id)
+        if rec is None:
+            raise ServiceError("There is no such game.")
+        live = LiveGame.from_record(rec)
+        if live.status in ACTIVE_STATUSES:
+            self._games[game_id] = live
+            self._channels[live.channel_id] = game_id
+            self._after_change(live)
+        return live
+
+    def _forget(self, game_id: int) -> None:
+        """Drop the cached copy; the next operation reloads the database's truth."""
+        live = self._games.pop(game_id, None)
+        if live is not None and self._channels.get(live.channel_id) == game_id:
+            del self._channels[live.channel_id]
+
+    def _after_change(self, live: LiveGame) -> None:
+        """Bring timers and computer players in line with the (cached) game."""
+        if live.status not in ACTIVE_STATUSES:
+            self._forget(live.id)
+            self.scheduler.cancel_group(live.id)
+            return
+        self._rearm(live)
+        self._kick(live)
+
+    @staticmethod
+    def _require_host(live: LiveGame, by_user: int, is_admin: bool = False) -> None:
+        """Refuse unless ``by_user`` hosts the game or is an admin.
+
+        Raises:
+            ServiceError: neither host nor admin.
+        """
+        if by_user != live.host_id and not is_admin:
+            raise ServiceError("Only the host (or a member who can manage the channel) may "
+                               "do that.")
+
+    def _rearm(self, live: LiveGame) -> None:  # implemented in timers.py
+        raise NotImplementedError
+
+    def _kick(self, live: LiveGame) -> None:  # implemented in computers.py
+        raise NotImplementedError
+
+    def _emit(self, outcome: Outcome) -> None:
+        """Queue ``outcome`` for the listeners; one emitter per game keeps the order."""
+        if outcome.game_id is None or not self._listeners:
+            return
+        gid = outcome.game_id
+        self._outbox.setdefault(gid, deque()).append(outcome)
+        task = self._emitters.get(gid)
+        if task is None or task.done():
+            self._emitters[gid] = asyncio.get_running_loop().create_task(self._deliver(gid))
+
+    async def _deliver(self, game_id: int) -> None:
+        queue = self._outbox.get(game_id)
+        try:
+            while queue:
+                outcome = queue.popleft()
+                for listener in list(self._listeners):
+                    try:
+                        await listener(outcome)
+                    except Exception:
+                        log.exception("listener failed on an outcome of game %s", game_id)
+        finally:
+            if not queue:
+                self._outbox.pop(game_id, None)
+                if self._emitters.get(game_id) is asyncio.current_task():
+                    del self._emitters[game_id]
+            self._notify()
+
+    # ------------------------------------------------------------------ the apply path
+    async def _apply(
+        self,
+        live: LiveGame,
+        seat: int,
+        action: rules.Action,
+        *,
+        user_id: int | None,
+        source: str,
+        expect: int | None = None,
+        exact: int | None = None,
+    ) -> Outcome:
+        """Validate ``action`` by ``seat`` through the engine, persist it atomically and
+        return its outcome. The caller holds the game's lock.
+
+        ``expect``: the version of the prompt being answered; refused if ``seat`` acted
+        since, or its decision opened after it. ``exact``: refused unless the game is at
+        exactly this version (computer moves and timers).
+
+        Raises:
+            ServiceError: the game is not running, or the prompt is out of date.
+            rules.RulesError: the engine refused the action (nothing written).
+            StaleVersion: another writer changed the game (nothing written).
+        """
+        if not live.running or live.state is None:
+            raise ServiceError("This game is not running.")
+        if exact is not None and live.version != exact:
+            raise StalePrompt(OLD_BUTTON)
+        if expect is not None:
+            opened = max((d.opened_version for (s, _), d in live.decisions.items() if s == seat),
+                         default=-1)
+            if live.last_acted.get(seat, 0) > expect or opened > expect:
+                raise StalePrompt(OLD_BUTTON)
+        before = live.state
+        after = before.copy()
+        events = after.apply(seat, action)
+        now = self.clock.now()
+        version = live.version + 1
+        decisions = decisions_after(live.decisions, before, after, seat, version,
+                                    live.settings, now, live.paused)
+        removed, upserted = diff(live.decisions, decisions)
+        result = self._result(live, after) if after.over else None
+        try:
+            await self.store.record_action(
+                live.id, live.revision, live.version, seat=seat, user_id=user_id,
+                source=source, action=action.to_dict(), events=[e.to_dict() for e in events],
+                state=after.to_dict(), removed=removed, upserted=upserted, result=result,
+                now=now)
+        except BaseException:
+            # Rolled back, or (cancelled at COMMIT) perhaps committed: the database knows.
+            self._forget(live.id)
+            raise
+        live.state = after
+        live.version = version
+        live.revision += 1
+        live.decisions = decisions
+        if seat >= 0:
+            live.last_acted[seat] = version
+        if result is not None:
+            live.status = "finished"
+            live.result = result
+        outcome = self._play_outcome(live, before, events, seat, source)
+        self._after_change(live)
+        return outcome
+
+    @staticmethod
+    def _result(live: LiveGame, g: rules.GameState) -> dict[str, Any]:
+        return {
+            "winners": list(g.winners),
+            "winner_users": [live.user_of(s) for s in g.winners],
+            "draw": g.draw,
+            "reason": g.end_reason,
+        }
+
+    # ------------------------------------------------------------------ outcome building
+    def _play_outcome(self, live: LiveGame, before: rules.GameState,
+                      events: list[rules.Event], actor: int | None, kind: str) -> Outcome:
+        """The outcome of a change to a running game (an action, or the start)."""
+        g = live.state
+        assert g is not None
+        names = live.names()
+        prompts = self._prompts(live, actor)
+        prompt_seats = {p.seat for p in prompts}
+        private: dict[int, PrivateNote] = {}
+        for seat, rec in enumerate(live.seats):
+            if rec.user_id is None:
+                continue
+            mine = [e for e in events if e.to == seat]
+            lines = tuple(describe_all(mine, g.board, names, seat))
+            hand_changed = sorted(before.hands[seat]) != sorted(g.hands[seat])
+            if lines or hand_changed or seat in prompt_seats:
+                private[rec.user_id] = PrivateNote(
+                    rec.user_id, seat, lines, hand_changed, rules.view_for(g, seat))
+        return Outcome(
+            ok=True, game_id=live.id, kind=kind, channel_id=live.channel_id,
+            guild_id=live.guild_id, status=live.status, version=live.version,
+            public_lines=tuple(describe_all(events, g.board, names, None)),
+            board_due=before.pieces != g.pieces or any(e.kind in BOARD_EVENTS for e in events),
+            spectator_view=rules.view_for(g, None),
+            events=tuple(e for e in events if e.to is None),
+            private=private, prompts=prompts, decisions=self._decision_infos(live),
+            mentions=tuple(p.user_id for p in prompts if p.user_id is not None),
+            game_over=g.over,
+        )
+
+    def _prompts(self, live: LiveGame, actor: int | None) -> tuple[Prompt, ...]:
+        """Prompts for humans whose decision is new, or who just acted and still decide."""
+        out = []
+        for (seat, _kind), d in sorted(live.decisions.items()):
+            if seat == LOBBY_SEAT or live.is_computer(seat):
+                continue
+            if d.opened_version == live.version or seat == actor:
+                out.append(self._prompt(live, d.seat, d.kind))
+        return tuple(out)
+
+    def _prompt(self, live: LiveGame, seat: int, kind: str) -> Prompt:
+        """The prompt for ``seat``'s open decision of ``kind``."""
+        g = live.state
+        assert g is not None
+        names = live.names()
+        view = rules.view_for(g, seat)
+        choices = prompt_choices(kind, g.legal_actions(seat))
+        d = live.decisions.get((seat, kind))
+        return Prompt(
+            game_id=live.id, version=live.version, seat=seat, user_id=live.user_of(seat),
+            kind=kind, text=prompt_text(kind, view, g.board, names), choices=choices,
+            labels=tuple(action_label(a, g.board, names) for a in choices),
+            deadline=d.due_at if d is not None else None,
+        )
+
+    def _decision_infos(self, live: LiveGame) -> tuple[DecisionInfo, ...]:
+        names = live.names()
+        return tuple(
+            DecisionInfo(d.seat, d.kind, live.user_of(d.seat),
+                         names[d.seat] if 0 <= d.seat < len(names) else "", d.due_at)
+            for _, d in sorted(live.decisions.items()) if d.seat != LOBBY_SEAT
+        )
+
+    def _simple(self, live: LiveGame, kind: str, lines: list[str], **extra: Any) -> Outcome:
+        """An outcome with words only (seat changes, pause, cancel, …)."""
+        view = rules.view_for(live.state, None) if live.state is not None else None
+        return Outcome(
+            ok=True, game_id=live.id, kind=kind, channel_id=live.channel_id,
+            guild_id=live.guild_id, status=live.status, version=live.version,
+            public_lines=tuple(lines), spectator_view=view,
+            decisions=self._decision_infos(live) if live.state is not None else (),
+            game_over=live.status == "finished", **extra,
+        )

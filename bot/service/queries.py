@@ -1,0 +1,132 @@
+"""Read-only queries: which game a channel has, status, a user's view, the log, prompts.
+
+Queries take no lock and write nothing: they read the cached copy (swapped in only after
+a commit, so it is always a committed state) or, for a game not in memory, the database.
+"""
+
+from __future__ import annotations
+
+import rules
+from rules.describe import describe_all
+
+from ..models import LOBBY_SEAT
+from .core import ServiceBase, ServiceError
+from .live import LiveGame
+from .lobby import board_of
+from .outcome import GameStatus, Prompt, SeatInfo, UserView
+
+
+class QueryOps(ServiceBase):
+    """Read-only queries of :class:`bot.service.GameService`."""
+
+    async def active_game(self, channel_id: int) -> int | None:
+        """The id of the lobby or running game in ``channel_id``, or None."""
+        gid = self._channels.get(channel_id)
+        if gid is not None:
+            return gid
+        return await self.store.active_game_in_channel(channel_id)
+
+    async def status(self, game_id: int) -> GameStatus:
+        """``/status``: whose turn, phase, hand sizes, deck and discard, timers, seats.
+
+        Raises:
+            ServiceError: no such game.
+        """
+        live = await self._live(game_id)
+        g = live.state
+        board = board_of(live.variant, live.settings.options)
+        seats = tuple(
+            SeatInfo(
+                seat=s.seat, user_id=s.user_id, name=s.display_name,
+                computer_level=s.computer_level, power=s.power or s.requested_power,
+                power_name=board.powers[p].name if (p := s.power or s.requested_power)
+                else None,
+                hand_size=len(g.hands[i]) if g is not None else None,
+                agrees_draw=s.agrees_draw,
+            )
+            for i, s in enumerate(live.seats))
+        lines = [f"{rules.rules_for(live.variant).name}: {live.status}"
+                 + (" (paused)" if live.paused else "")]
+        view = rules.view_for(g, None) if g is not None else None
+        if g is not None and view is not None:
+            names = live.names()
+            lines.append(f"Turn {g.turn}, round {g.round}, phase {g.phase}.")
+            if g.variant == "european_war":
+                lines.append(f"Draw pile {view.pile_size} cards, discard {len(view.discard)}.")
+            for sv in view.seats:
+                lines.append(f"{names[sv.seat]} — {sv.power_name}: {sv.hand_size} cards, "
+                             f"supply {sv.supply[0]}/{sv.supply[1]}/{sv.supply[2]}.")
+            for d in self._decision_infos(live):
+                lines.append(f"Waiting for {d.name} ({d.kind})"
+                             + (f" until <t:{int(d.deadline)}:R>." if d.deadline else "."))
+        return GameStatus(
+            game_id=live.id, channel_id=live.channel_id, guild_id=live.guild_id,
+            status=live.status, variant=live.variant, host_id=live.host_id,
+            version=live.version, paused=live.paused, seats=seats,
+            decisions=self._decision_infos(live) if g is not None else (),
+            lines=tuple(lines), view=view, result=live.result)
+
+    async def view(self, game_id: int, user_id: int | None) -> UserView:
+        """``/hand``, ``/board``: the game as ``user_id`` may see it (a spectator's view
+        if not seated) and the user's open prompt, if any.
+
+        Raises:
+            ServiceError: no such game, or it has not started.
+        """
+        live = await self._live(game_id)
+        if live.state is None:
+            raise ServiceError("The game has not started yet.")
+        seat = live.seat_of(user_id) if user_id is not None else None
+        if seat is None and user_id is not None:
+            seat = next((i for i, s in enumerate(live.seats) if s.user_id == user_id), None)
+        prompt = self._open_prompt(live, seat) if seat is not None else None
+        return UserView(live.id, seat, rules.view_for(live.state, seat), prompt)
+
+    async def prompts(self, game_id: int | None = None) -> list[Prompt]:
+        """Every open prompt of people (of one game, or of all games in memory): what a
+        front end re-sends after a restart so open panels come back."""
+        games = [self._games[game_id]] if game_id in self._games else (
+            [] if game_id is not None else list(self._games.values()))
+        out = []
+        for live in games:
+            if not live.running:
+                continue
+            for (seat, kind) in sorted(live.decisions):
+                if seat != LOBBY_SEAT and not live.is_computer(seat):
+                    out.append(self._prompt(live, seat, kind))
+        return out
+
+    async def games_of(self, user_id: int) -> list[int]:
+        """Ids of the active games (in memory) where ``user_id`` holds a seat."""
+        return [gid for gid, live in self._games.items() if live.entry_of(user_id)]
+
+    async def log(self, game_id: int, count: int = 20, user_id: int | None = None,
+                  ) -> list[str]:
+        """``/log``: the last ``count`` lines of the game in words — the public ones, plus
+        ``user_id``'s own private ones (cards received, spy results).
+
+        Raises:
+            ServiceError: no such game, or it has not started.
+        """
+        live = await self._live(game_id)
+        if live.state is None:
+            raise ServiceError("The game has not started yet.")
+        count = max(1, min(count, 200))
+        seat = live.seat_of(user_id) if user_id is not None else None
+        board, names = live.state.board, live.names()
+        records = await self.store.last_actions(game_id, count)
+        lines: list[str] = []
+        if not records or records[0].seq == 1:
+            rec = await self.store.load_game(game_id)
+            start = [rules.Event.from_dict(e) for e in (rec.start_events if rec else [])]
+            lines += describe_all(start, board, names, seat)
+        for r in records:
+            lines += describe_all([rules.Event.from_dict(e) for e in r.events], board, names,
+                                  seat)
+        return lines[-count:]
+
+    def _open_prompt(self, live: LiveGame, seat: int) -> Prompt | None:
+        for (s, kind) in sorted(live.decisions):
+            if s == seat:
+                return self._prompt(live, s, kind)
+        return None
