@@ -3,7 +3,7 @@
 discord.py keeps both endpoints in class attributes: every REST call (including interaction
 webhooks) is built from ``discord.http.Route.BASE`` and the first gateway connection goes to
 ``discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY``. Changing them is process-wide, so call
-this before the client logs in.
+this before the client logs in (``bot.config`` reads DISCORD_API_BASE / DISCORD_GATEWAY_URL).
 """
 
 from __future__ import annotations
@@ -11,9 +11,6 @@ from __future__ import annotations
 import discord.gateway
 import discord.http
 import yarl
-
-API_BASE_ENV = "DISCORD_API_BASE"
-GATEWAY_URL_ENV = "DISCORD_GATEWAY_URL"
 
 
 def point_discord_at(api_base: str | None, gateway_url: str | None) -> None:

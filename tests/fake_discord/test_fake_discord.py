@@ -9,12 +9,15 @@ import time
 from typing import Any
 
 import discord
+import discord.gateway
 import pytest
 from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 from discord.http import Route, handle_message_parameters
 from PIL import Image
+
+from bot.endpoints import point_discord_at
 
 from .fixtures import assert_fake_clean, running_bot
 from .models import FakeChannel, FakeGuild, FakeUser, InteractionFailed, InvalidInvocation
@@ -664,3 +667,15 @@ async def test_rest_surface_parses_in_discord_py(fake_discord: FakeDiscord, worl
     assert isinstance(cached, discord.TextChannel) and cached.permissions_for(alice).send_messages
     await lobby.delete()
     assert created.deleted
+
+
+def test_point_discord_at_sets_and_keeps_endpoints() -> None:
+    saved = (Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+    try:
+        point_discord_at("http://127.0.0.1:1/api/v10/", "ws://127.0.0.1:1/gateway")
+        assert Route("GET", "/users/@me").url == "http://127.0.0.1:1/api/v10/users/@me"
+        assert str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY) == "ws://127.0.0.1:1/gateway"
+        point_discord_at(None, None)  # no-op
+        assert Route.BASE == "http://127.0.0.1:1/api/v10"
+    finally:
+        Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = saved
