@@ -17,6 +17,7 @@ import logging
 import secrets
 from collections import deque
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any
 
 import rules
@@ -323,6 +324,13 @@ class ServiceBase:
                                     live.settings, now, live.paused)
         removed, upserted = diff(live.decisions, decisions)
         result = self._result(live, after) if after.over else None
+        last_acted = {**live.last_acted, seat: version} if seat >= 0 else live.last_acted
+        nxt = replace(live, state=after, version=version, revision=live.revision + 1,
+                      decisions=decisions, last_acted=last_acted,
+                      status="finished" if result is not None else live.status,
+                      result=result if result is not None else live.result)
+        # The outcome is built before the commit: nothing can fail once it is written.
+        outcome = self._play_outcome(nxt, before, events, seat, source)
         try:
             await self.store.record_action(
                 live.id, live.revision, live.version, seat=seat, user_id=user_id,
@@ -333,16 +341,9 @@ class ServiceBase:
             # Rolled back, or (cancelled at COMMIT) perhaps committed: the database knows.
             self._forget(live.id)
             raise
-        live.state = after
-        live.version = version
-        live.revision += 1
-        live.decisions = decisions
-        if seat >= 0:
-            live.last_acted[seat] = version
-        if result is not None:
-            live.status = "finished"
-            live.result = result
-        outcome = self._play_outcome(live, before, events, seat, source)
+        for name in ("state", "version", "revision", "decisions", "last_acted", "status",
+                     "result"):
+            setattr(live, name, getattr(nxt, name))
         self._after_change(live)
         return outcome
 

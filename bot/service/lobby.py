@@ -276,18 +276,19 @@ class LobbyOps(ServiceBase):
             now = self.clock.now()
             decisions = {(d.seat, d.kind): timed(d.kind, d.seat, 0, live.settings, now, False)
                          for d in game.deciders()}
+            seats = [replace(e, seat=i, power=game.seats[i], display_name=names[i])
+                     for i, e in enumerate(entries)]
+            nxt = replace(live, seats=seats, state=game, creation=creation, status="running",
+                          revision=live.revision + 1, decisions=decisions)
+            outcome = self._play_outcome(nxt, game, events, None, "start")  # before the commit
             await self.store.start_game(
                 live.id, live.revision, creation=creation,
                 start_events=[e.to_dict() for e in events], state=game.to_dict(),
-                seats=[(e.id, s, game.seats[s], names[s]) for s, e in enumerate(entries)],
+                seats=[(e.id, e.seat, e.power, e.display_name) for e in seats if e.seat is not None
+                       and e.power is not None],
                 decisions=decisions.values(), now=now)
-            for seat, entry in enumerate(entries):
-                entry.seat, entry.power, entry.display_name = seat, game.seats[seat], names[seat]
-            live.seats = entries
-            live.state, live.creation, live.status = game, creation, "running"
-            live.revision += 1
-            live.decisions = decisions
-            outcome = self._play_outcome(live, game, events, None, "start")
+            for name in ("seats", "state", "creation", "status", "revision", "decisions"):
+                setattr(live, name, getattr(nxt, name))
             self._after_change(live)
             return outcome
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))

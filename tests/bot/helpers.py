@@ -1,0 +1,124 @@
+"""Shared helpers for the store and service tests: real SQLite files, a fake clock, and
+random play through the service's public API (prompts and answers)."""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import rules
+from bot.scheduler import FakeClock
+from bot.service import GameService, Outcome
+from bot.store import Store
+
+HOST = 101
+USERS = (101, 102, 103, 104, 105)
+
+
+async def make_service(path: Path, clock: FakeClock, **kw: Any) -> GameService:
+    """A started service on ``path`` with test pacing (no delays) unless overridden."""
+    store = await Store.open(path)
+    kw.setdefault("computer_pacing", 0)
+    kw.setdefault("computer_answer_delay", (0.0, 0.0))
+    kw.setdefault("seed_source", lambda: 12345)
+    svc = GameService(store, clock=clock, **kw)
+    await svc.start()
+    return svc
+
+
+async def new_game(svc: GameService, humans: int = 3, computers: int = 0, *,
+                   channel: int = 1, guild: int | None = None, seed: int = 7,
+                   **lobby: Any) -> tuple[int, Outcome]:
+    """Open a lobby with ``humans`` people (users 101…) and ``computers``, start it."""
+    out = await svc.open_lobby(channel_id=channel, host_id=HOST, host_name="P101",
+                               guild_id=guild, **lobby)
+    assert out.ok, out.error
+    gid = out.game_id
+    assert gid is not None
+    for u in USERS[1:humans]:
+        joined = await svc.join(gid, u, f"P{u}")
+        assert joined.ok, joined.error
+    for _ in range(computers):
+        added = await svc.add_computer(gid, HOST)
+        assert added.ok, added.error
+    started = await svc.start_game(gid, HOST, seed=seed)
+    assert started.ok, started.error
+    return gid, started
+
+
+async def phase(svc: GameService, gid: int) -> str:
+    """The game's phase, from the public status."""
+    st = await svc.status(gid)
+    assert st.view is not None
+    return st.view.phase
+
+
+async def step(svc: GameService, gid: int, rng: random.Random,
+               prefer: str | None = None) -> Outcome | None:
+    """One random legal move by a person who must decide, through prompts and answers.
+    Returns None when no person has an open prompt."""
+    prompts = await svc.prompts(gid)
+    if not prompts:
+        return None
+    p = rng.choice(prompts)
+    choices = list(p.choices)
+    rng.shuffle(choices)
+    if prefer is not None:
+        choices.sort(key=lambda a: a.kind != prefer)
+    for action in choices:
+        assert p.user_id is not None
+        out = await svc.answer(gid, p.user_id, p.version, action)
+        if out.ok:
+            return out
+    raise AssertionError(f"no choice of {p} was accepted")
+
+
+async def play_until(svc: GameService, gid: int, rng: random.Random, want_phase: str,
+                     prefer: str | None = None, limit: int = 2000) -> None:
+    """Play random moves (preferring ``prefer`` actions) until ``want_phase``."""
+    for _ in range(limit):
+        if await phase(svc, gid) == want_phase:
+            return
+        if await step(svc, gid, rng, prefer) is None:
+            await svc.idle(gid)
+    raise AssertionError(f"phase {want_phase} not reached")
+
+
+def check_database(path: Path) -> dict[str, int]:
+    """Everything that must hold in a game file at any instant: integrity, no partial
+    rows (each game's log contiguous from 1, version == number of actions), the snapshot
+    equal to replaying exactly the committed actions, and open decisions matching the
+    replayed game's deciders. Returns counts for the caller."""
+    conn = sqlite3.connect(path)
+    try:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+        games = conn.execute(
+            "SELECT id, status, version, creation, state FROM games").fetchall()
+        total = 0
+        for gid, status, version, creation, state in games:
+            rows = conn.execute(
+                "SELECT seq, seat, action FROM actions WHERE game_id = ? ORDER BY seq",
+                (gid,)).fetchall()
+            assert [r[0] for r in rows] == list(range(1, len(rows) + 1)), gid
+            assert version == len(rows), (gid, version, len(rows))
+            total += len(rows)
+            if creation is None:
+                assert status in ("lobby", "cancelled", "archived") and not rows
+                continue
+            game = rules.replay(json.loads(creation), [
+                (seat, rules.action_from_dict(json.loads(a))) for _, seat, a in rows])
+            assert game.to_dict() == json.loads(state), f"game {gid} snapshot != replay"
+            stored = {(s, k) for s, k in conn.execute(
+                "SELECT seat, kind FROM decisions WHERE game_id = ?", (gid,))}
+            if status == "running":
+                assert stored == {(d.seat, d.kind) for d in game.deciders()}, gid
+                assert not game.over
+            else:
+                assert status == "finished" and game.over and not stored, gid
+        return {"games": len(games), "actions": total}
+    finally:
+        conn.close()

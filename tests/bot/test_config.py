@@ -1,0 +1,56 @@
+"""Settings from the environment over an optional .env file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.config import ConfigError, load_settings, parse_env_file, sqlite_path
+
+
+def test_defaults_point_the_database_into_data() -> None:
+    s = load_settings({}, env_file=None)
+    assert s.database_url == "sqlite:///data/european_war.db"
+    assert s.database_path == Path("data/european_war.db")
+    assert s.discord_token is None and s.dev_guild_id is None and s.log_level == "INFO"
+
+
+def test_env_file_is_read_and_the_environment_wins(tmp_path: Path) -> None:
+    env = tmp_path / ".env"
+    env.write_text(
+        "# comment\n\nDISCORD_TOKEN=from-file\nexport LOG_LEVEL=debug\n"
+        "DATABASE_URL=\"sqlite:////var/lib/ew.db\"  \nDEV_GUILD_ID=42 # trailing comment\n"
+        "DISCORD_API_BASE='http://127.0.0.1:9/api/v10#x'\n",
+        encoding="utf-8",
+    )
+    s = load_settings({"DISCORD_TOKEN": "from-env"}, env_file=env)
+    assert s.discord_token == "from-env"
+    assert s.log_level == "DEBUG"
+    assert s.database_path == Path("/var/lib/ew.db")
+    assert s.dev_guild_id == 42
+    assert s.discord_api_base == "http://127.0.0.1:9/api/v10#x"
+    assert s.discord_gateway_url is None
+
+
+@pytest.mark.parametrize("text", ["JUST_A_NAME", "=value", "1BAD=x", "BAD NAME=x"])
+def test_malformed_env_lines_are_refused_with_their_number(text: str) -> None:
+    with pytest.raises(ConfigError, match="line 2"):
+        parse_env_file("OK=1\n" + text)
+
+
+@pytest.mark.parametrize("env", [
+    {"DEV_GUILD_ID": "abc"},
+    {"LOG_LEVEL": "loud"},
+    {"DATABASE_URL": "postgresql://x/y"},
+    {"DATABASE_URL": "sqlite:///:memory:"},
+])
+def test_bad_values_are_refused(env: dict[str, str]) -> None:
+    with pytest.raises(ConfigError):
+        load_settings(env, env_file=None)
+
+
+def test_sqlite_urls_and_bare_paths() -> None:
+    assert sqlite_path("sqlite:///data/x.db") == Path("data/x.db")
+    assert sqlite_path("sqlite:////tmp/x.db") == Path("/tmp/x.db")
+    assert sqlite_path("games.db") == Path("games.db")

@@ -1,0 +1,124 @@
+"""Numbered forward-only migrations: every earlier version upgrades to the latest, each
+step is one transaction, and a newer database is refused."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import aiosqlite
+import pytest
+
+from bot.migrations import LATEST, MIGRATIONS, Migration, MigrationError, current_version, migrate
+from bot.store import Store
+
+
+def schema(path: Path) -> list[tuple[str, str, str]]:
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute(
+            "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' "
+            "ORDER BY type, name").fetchall()
+    finally:
+        conn.close()
+
+
+async def at_version(path: Path, version: int) -> None:
+    conn = await aiosqlite.connect(path, isolation_level=None)
+    try:
+        assert await migrate(conn, target=version) == version
+    finally:
+        await conn.close()
+
+
+def seed_rows(path: Path, version: int) -> None:
+    """Rows a database at ``version`` could hold (columns of that version only)."""
+    if version < 1:
+        return
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        conn.execute("INSERT INTO games (id, channel_id, status, variant, host_id, settings, "
+                     "created_at) VALUES (1, 55, 'lobby', 'european_war', 9, '{}', 1.0)")
+        conn.execute("INSERT INTO seats (game_id, user_id, display_name, joined_at) "
+                     "VALUES (1, 9, 'Ann', 1.0)")
+        if version >= 2:
+            conn.execute("INSERT INTO decisions VALUES (1, -1, 'lobby', 0, 3600, 3601, NULL)")
+    finally:
+        conn.close()
+
+
+async def test_latest_is_the_last_migration_and_numbering_is_contiguous() -> None:
+    assert [m.version for m in MIGRATIONS] == list(range(1, LATEST + 1))
+
+
+async def test_an_empty_file_migrates_to_the_latest(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "new.db")
+    try:
+        assert await store.schema_version() == LATEST
+    finally:
+        await store.close()
+    conn = sqlite3.connect(tmp_path / "new.db")
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    versions = [r[0] for r in conn.execute("SELECT version FROM schema_migrations")]
+    assert versions == list(range(1, LATEST + 1))
+
+
+@pytest.mark.parametrize("start", range(LATEST))
+async def test_every_earlier_version_upgrades_keeping_its_data(tmp_path: Path,
+                                                               start: int) -> None:
+    fresh = tmp_path / "fresh.db"
+    store = await Store.open(fresh)
+    await store.close()
+
+    old = tmp_path / f"v{start}.db"
+    await at_version(old, start)
+    seed_rows(old, start)
+    store = await Store.open(old)
+    try:
+        assert await store.schema_version() == LATEST
+        if start >= 1:
+            game = await store.load_game(1)
+            assert game is not None and game.channel_id == 55 and game.paused_at is None
+            assert [s.display_name for s in game.seats] == ["Ann"]
+            assert game.seats[0].agrees_draw is False  # column added by migration 3
+            assert await store.active_game_in_channel(55) == 1
+    finally:
+        await store.close()
+    assert schema(old) == schema(fresh)
+
+
+async def test_a_failing_step_is_rolled_back_whole(tmp_path: Path) -> None:
+    path = tmp_path / "x.db"
+    broken = (*MIGRATIONS, Migration(LATEST + 1, "broken", (
+        "CREATE TABLE half_done (x INTEGER)",
+        "ALTER TABLE no_such_table ADD COLUMN y INTEGER",
+    )))
+    with pytest.raises(MigrationError, match="rolled back"):
+        await Store.open(path, migrations=broken)
+    names = {r[1] for r in schema(path)}
+    assert "half_done" not in names
+    conn = await aiosqlite.connect(path, isolation_level=None)
+    try:
+        assert await current_version(conn) == LATEST
+    finally:
+        await conn.close()
+
+
+async def test_a_database_newer_than_the_code_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "x.db"
+    newer = (*MIGRATIONS, Migration(LATEST + 1, "future", ("CREATE TABLE f (x)",)))
+    store = await Store.open(path, migrations=newer)
+    await store.close()
+    with pytest.raises(MigrationError, match="newer than this code"):
+        await Store.open(path)
+
+
+async def test_two_processes_migrating_at_once_apply_each_step_once(tmp_path: Path) -> None:
+    path = tmp_path / "x.db"
+    stores = await asyncio.gather(*(Store.open(path) for _ in range(4)))
+    for s in stores:
+        await s.close()
+    conn = sqlite3.connect(path)
+    versions = [r[0] for r in conn.execute("SELECT version FROM schema_migrations")]
+    assert versions == list(range(1, LATEST + 1))

@@ -1,0 +1,181 @@
+"""The SQLite store on real files: atomic actions, stale writes refused, constraints the
+database itself enforces, and everything an unfinished game needs loaded on startup."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+import rules
+from bot import store as store_module
+from bot.models import DecisionRecord, GameSettings
+from bot.store import ChannelBusy, GuildFull, NewSeat, SeatTaken, StaleVersion, Store
+
+
+async def running_game(store: Store, channel: int = 1, guild: int | None = None) -> int:
+    """A 2-player European War game at version 0, straight through the store."""
+    gid = await store.create_lobby(
+        guild_id=guild, channel_id=channel, host_id=1, variant="european_war",
+        settings=GameSettings(), host_seat=NewSeat(1, None, "Ann", None, 0.0), expiry=None,
+        max_games=None, now=0.0)
+    await store.add_seat(gid, 0, NewSeat(None, "easy", "Bot", None, 1.0))
+    game, events = rules.new_game("european_war", [None, None], seed=3)
+    rec = await store.load_game(gid)
+    assert rec is not None
+    await store.start_game(
+        gid, rec.revision, creation=rules.creation_record("european_war", [None, None], 3),
+        start_events=[e.to_dict() for e in events], state=game.to_dict(),
+        seats=[(s.id, i, game.seats[i], s.display_name) for i, s in enumerate(rec.seats)],
+        decisions=[DecisionRecord(d.seat, d.kind, 0, 600.0, 600.0, None)
+                   for d in game.deciders()], now=2.0)
+    return gid
+
+
+async def apply_first_legal(store: Store, gid: int) -> None:
+    rec = await store.load_game(gid)
+    assert rec is not None and rec.state is not None
+    game = rules.GameState.from_dict(rec.state)
+    d = game.deciders()[0]
+    action = game.legal_actions(d.seat)[0]
+    events = game.apply(d.seat, action)
+    await store.record_action(
+        gid, rec.revision, rec.version, seat=d.seat, user_id=None, source="player",
+        action=action.to_dict(), events=[e.to_dict() for e in events], state=game.to_dict(),
+        removed=[x.key for x in rec.decisions], upserted=[
+            DecisionRecord(x.seat, x.kind, rec.version + 1, None, None, None)
+            for x in game.deciders()], result=None, now=3.0)
+
+
+@pytest.fixture
+async def store(tmp_path: Path):  # type: ignore[no-untyped-def]
+    s = await Store.open(tmp_path / "games.db")
+    yield s
+    await s.close()
+
+
+async def test_an_action_commits_row_snapshot_version_and_decisions_together(
+        store: Store) -> None:
+    gid = await running_game(store)
+    await apply_first_legal(store, gid)
+    rec = await store.load_game(gid)
+    assert rec is not None and rec.version == 1
+    log = await store.actions(gid)
+    assert [a.seq for a in log] == [1]
+    assert rec.last_acted == {log[0].seat: 1}
+    assert {d.opened_version for d in rec.decisions} == {1}
+
+
+async def test_a_write_from_a_stale_revision_is_refused_and_writes_nothing(
+        store: Store) -> None:
+    gid = await running_game(store)
+    rec = await store.load_game(gid)
+    assert rec is not None
+    await apply_first_legal(store, gid)
+    with pytest.raises(StaleVersion):
+        await store.record_action(
+            gid, rec.revision, rec.version, seat=0, user_id=None, source="player",
+            action={"kind": "pass"}, events=[], state=rec.state or {}, removed=[],
+            upserted=[], result=None, now=4.0)
+    assert [a.seq for a in await store.actions(gid)] == [1]
+    with pytest.raises(StaleVersion):  # every kind of write carries the revision
+        await store.set_draw_vote(gid, rec.revision, 0, True)
+
+
+async def test_a_failure_inside_the_transaction_leaves_nothing_behind(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    gid = await running_game(store)
+    before = await store.load_game(gid)
+    monkeypatch.setattr(store_module.Q, "upsert_decision", "INSERT INTO no_such_table VALUES (?)")
+    with pytest.raises(sqlite3.OperationalError):
+        await apply_first_legal(store, gid)  # the action row and snapshot went in first
+    monkeypatch.undo()
+    after = await store.load_game(gid)
+    assert after is not None and before is not None
+    assert (after.version, after.revision, after.state) == (
+        before.version, before.revision, before.state)
+    assert await store.actions(gid) == []
+    await apply_first_legal(store, gid)  # and the connection is usable again
+    assert len(await store.actions(gid)) == 1
+
+
+async def test_one_active_game_per_channel_is_enforced_by_the_database(
+        store: Store, tmp_path: Path) -> None:
+    await running_game(store, channel=7)
+    with pytest.raises(ChannelBusy):
+        await running_game(store, channel=7)
+    raw = sqlite3.connect(tmp_path / "games.db")
+    with pytest.raises(sqlite3.IntegrityError):
+        raw.execute("INSERT INTO games (channel_id, status, variant, settings, created_at) "
+                    "VALUES (7, 'lobby', 'european_war', '{}', 0)")
+    raw.execute("INSERT INTO games (channel_id, status, variant, settings, created_at) "
+                "VALUES (7, 'finished', 'european_war', '{}', 0)")  # history is fine
+    raw.commit()
+    raw.close()
+
+
+async def test_the_server_cap_counts_active_games(store: Store) -> None:
+    for channel in (1, 2):
+        await store.create_lobby(guild_id=9, channel_id=channel, host_id=1,
+                                 variant="european_war", settings=GameSettings(),
+                                 host_seat=None, expiry=None, max_games=2, now=0.0)
+    with pytest.raises(GuildFull):
+        await store.create_lobby(guild_id=9, channel_id=3, host_id=1, variant="european_war",
+                                 settings=GameSettings(), host_seat=None, expiry=None,
+                                 max_games=2, now=0.0)
+
+
+async def test_seats_are_a_person_or_a_computer_and_a_person_sits_once(
+        store: Store, tmp_path: Path) -> None:
+    gid = await store.create_lobby(guild_id=None, channel_id=1, host_id=1,
+                                   variant="european_war", settings=GameSettings(),
+                                   host_seat=NewSeat(1, None, "Ann", None, 0.0), expiry=None,
+                                   max_games=None, now=0.0)
+    with pytest.raises(SeatTaken):
+        await store.add_seat(gid, 0, NewSeat(1, None, "Ann again", None, 1.0))
+    raw = sqlite3.connect(tmp_path / "games.db")
+    for user, level in ((None, None), (5, "easy")):
+        with pytest.raises(sqlite3.IntegrityError):
+            raw.execute("INSERT INTO seats (game_id, user_id, computer_level, display_name, "
+                        "joined_at) VALUES (?, ?, ?, 'x', 0)", (gid, user, level))
+    raw.close()
+
+
+async def test_the_action_log_is_append_only_but_a_deleted_server_takes_it_along(
+        store: Store, tmp_path: Path) -> None:
+    gid = await running_game(store, guild=4)
+    await apply_first_legal(store, gid)
+    raw = sqlite3.connect(tmp_path / "games.db")
+    raw.execute("PRAGMA foreign_keys = ON")
+    for sql in ("UPDATE actions SET seat = 3", "DELETE FROM actions"):
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            raw.execute(sql)
+    raw.close()
+    assert await store.delete_guild(4) == 1
+    assert await store.load_game(gid) is None
+    assert await store.actions(gid) == []
+
+
+async def test_startup_load_brings_games_with_decisions_and_deadlines(store: Store) -> None:
+    a = await running_game(store, channel=1)
+    b = await running_game(store, channel=2)
+    await apply_first_legal(store, b)
+    await store.end_game(a, (await store.load_game(a)).revision,  # type: ignore[union-attr]
+                         "cancelled", {"reason": "test"}, 5.0)
+    games = await store.load_active()
+    assert [g.id for g in games] == [b]
+    assert games[0].decisions and games[0].state is not None and games[0].seats
+    assert await store.active_game_in_channel(1) is None
+    assert await store.active_game_in_channel(2) == b
+
+
+async def test_a_reminder_is_claimed_once(store: Store) -> None:
+    gid = await running_game(store)
+    rec = await store.load_game(gid)
+    assert rec is not None
+    d = rec.decisions[0]
+    await store.set_paused(gid, rec.revision, None, [
+        DecisionRecord(d.seat, d.kind, d.opened_version, 600.0, 600.0, 300.0)])
+    assert await store.mark_reminded(gid, d.seat, d.kind, d.opened_version) is True
+    assert await store.mark_reminded(gid, d.seat, d.kind, d.opened_version) is False
