@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,15 +19,29 @@ HOST = 101
 USERS = (101, 102, 103, 104, 105)
 
 
-async def make_service(path: Path, clock: FakeClock, **kw: Any) -> GameService:
-    """A started service on ``path`` with test pacing (no delays) unless overridden."""
+async def make_service(path: Path, clock: FakeClock,
+                       listener: Callable[[Outcome], Awaitable[None]] | None = None,
+                       **kw: Any) -> GameService:
+    """A started service on ``path`` with test pacing (no delays) unless overridden;
+    ``listener`` is registered before start-up, so it sees deadlines that fire at once."""
     store = await Store.open(path)
     kw.setdefault("computer_pacing", 0)
     kw.setdefault("computer_answer_delay", (0.0, 0.0))
     kw.setdefault("seed_source", lambda: 12345)
     svc = GameService(store, clock=clock, **kw)
+    if listener is not None:
+        svc.add_listener(listener)
     await svc.start()
     return svc
+
+
+def collector() -> tuple[list[Outcome], Callable[[Outcome], Awaitable[None]]]:
+    """A list and a listener that appends every outcome to it."""
+    got: list[Outcome] = []
+
+    async def listener(outcome: Outcome) -> None:
+        got.append(outcome)
+    return got, listener
 
 
 async def new_game(svc: GameService, humans: int = 3, computers: int = 0, *,
