@@ -384,7 +384,7 @@ class ServiceBase:
             events=tuple(e for e in events if e.to is None),
             private=private, prompts=prompts, decisions=self._decision_infos(live),
             mentions=tuple(p.user_id for p in prompts if p.user_id is not None),
-            game_over=g.over,
+            game_over=g.over, names=tuple(names),
         )
 
     def _prompts(self, live: LiveGame, actor: int | None) -> tuple[Prompt, ...]:
@@ -428,5 +428,5 @@ class ServiceBase:
             guild_id=live.guild_id, status=live.status, version=live.version,
             public_lines=tuple(lines), spectator_view=view,
             decisions=self._decision_infos(live) if live.state is not None else (),
-            game_over=live.status == "finished", **extra,
+            game_over=live.status == "finished", names=tuple(live.names()), **extra,
         )

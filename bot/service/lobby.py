@@ -293,6 +293,19 @@ class LobbyOps(ServiceBase):
             return outcome
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
 
+    async def lobby_info(self, game_id: int) -> LobbyInfo:
+        """The lobby as its message shows it (read-only: for a front end that redraws the
+        lobby message or its options after a restart).
+
+        Raises:
+            ServiceError: no such game, or it is not a lobby any more.
+        """
+        live = await self._live(game_id)
+        self._require_lobby(live)
+        info = self._lobby_outcome(live, []).lobby
+        assert info is not None
+        return info
+
     # ------------------------------------------------------------------ helpers
     async def _reload(self, live: LiveGame) -> LiveGame:
         """Re-read a lobby after a write (lobby changes are rare; row ids come back)."""
@@ -344,7 +357,7 @@ class LobbyOps(ServiceBase):
             expires_at=expiry.due_at if expiry else None)
         return Outcome(ok=True, game_id=live.id, kind="lobby", channel_id=live.channel_id,
                        guild_id=live.guild_id, status=live.status, public_lines=tuple(lines),
-                       lobby=info)
+                       lobby=info, names=tuple(live.names()))
 
 
 def _clean(name: str) -> str:

@@ -129,6 +129,9 @@ class Outcome:
     """Users to ping (those with a new prompt)."""
     game_over: bool = False
     lobby: LobbyInfo | None = None
+    names: tuple[str, ...] = ()
+    """Display names by engine seat (running game) or join order (lobby): what a front
+    end passes to the renderer."""
 
     @staticmethod
     def refused(game_id: int | None, error: str) -> Outcome:
