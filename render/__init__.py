@@ -1,1 +1,73 @@
+"""Images of the game: pure functions from a view (and the last events) to PNG bytes.
 
+- :func:`board_png` — the board as the channel sees it (1280x800): map, pieces, the
+  last action, the side panel; drawn from public data only.
+- :func:`board_summary` — the board in words (alt text for screen readers).
+- :func:`hand_png` — a player's cards.
+- :func:`duel_png` — a duel: both pieces, the cards played face up, totals, the result.
+
+Every function is thread-safe (the bot calls them through ``asyncio.to_thread``):
+cached layers and sprites are only ever read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import rules
+
+from .board import board_image, summary
+from .duel import duel_image
+from .encode import png_bytes
+from .hand import hand_image, hand_palette
+from .png_palette import board_palette
+
+
+def board_png(view: rules.View, names: Sequence[str], events: Sequence[rules.Event] = (),
+              *, pyramid_arcade: bool | None = None) -> bytes:
+    """The board image of ``view`` as PNG bytes (1280x800, palette mode).
+
+    Args:
+        view: any view of the game (a seat's or a spectator's): only its public fields
+            are drawn, so every seat's view gives the same image.
+        names: display names by seat (cleaned of glyphs the font lacks; cut to fit).
+        events: the events of the last action; only public ones (``to is None``) are
+            used: arrows for moves, voyages, attacks and retreats, marks on shrunk,
+            destroyed, sabotaged and new pieces.
+        pyramid_arcade: World War 5's Pyramid Arcade printing; ``None`` takes it from
+            the view's options.
+    """
+    arcade = bool(view.options.get("pyramid_arcade")) if pyramid_arcade is None \
+        else pyramid_arcade
+    image = board_image(view, names, events, pyramid_arcade=arcade)
+    return png_bytes(image, board_palette(view.board_id, arcade))
+
+
+def board_summary(view: rules.View, names: Sequence[str]) -> str:
+    """The board in plain words for screen readers (at most 1024 characters)."""
+    return summary(view, names)
+
+
+def hand_png(cards: Sequence[int], *, title: str = "") -> bytes:
+    """A hand of cards as PNG bytes.
+
+    Cards are shown in a fixed order: number cards by rank (2 to 10), then the figures
+    J, Q, K, A, each rank by suit (♣ ♦ ♥ ♠) — i.e. by card number. An empty hand
+    gives a small "no cards" image. ``title`` (optional) is written above the cards.
+    """
+    return png_bytes(hand_image(cards, title=title), hand_palette())
+
+
+def duel_png(view: rules.View, names: Sequence[str], result: rules.Event | None = None,
+             *, events: Sequence[rules.Event] = ()) -> bytes:
+    """A duel as PNG bytes (1000x560).
+
+    While a duel is on, it is drawn from ``view.battle``; once it is over, pass the
+    ``duel_over`` event as ``result`` (its cards, totals and winner are drawn). The
+    pieces' declared sizes come from ``view.battle``, else from an ``attack_declared``
+    among ``events``, else from the pieces on the board.
+    """
+    return png_bytes(duel_image(view, names, result, events=events))
+
+
+__all__ = ["board_png", "board_summary", "duel_png", "hand_png"]

@@ -150,3 +150,53 @@ def piece_colour(seat: int) -> PieceColour:
     if not 0 <= seat < len(PIECE_COLOURS):
         raise IndexError(f"seat {seat} out of range 0..{len(PIECE_COLOURS) - 1}")
     return PIECE_COLOURS[seat]
+
+
+# --------------------------------------------------------------------------- interface
+PANEL_CARD: RGB = hex_rgb("#2d323b")
+"""A raised box on the side panel (status box, seat rows)."""
+PANEL_CARD_ACTIVE: RGB = hex_rgb("#3a414d")
+"""The seat row of the player to move."""
+PANEL_RULE: RGB = hex_rgb("#3b414b")
+PANEL_TEXT: RGB = hex_rgb("#f2f3f5")
+PANEL_MUTED: RGB = hex_rgb("#a3a9b4")
+PANEL_FAINT: RGB = hex_rgb("#6c727d")
+GOLD: RGB = hex_rgb("#f2c14e")
+"""Winners, the game-over banner, the turn marker."""
+ALERT: RGB = hex_rgb("#e0483e")
+"""Marks of loss: a destroyed piece's cross, a shrunk piece's badge."""
+MARK_TEXT: RGB = WHITE
+HIGHLIGHT: RGB = hex_rgb("#fff6b0")
+"""The glow under a piece that was just placed, conscripted, grown or built."""
+
+CARD_FACE: RGB = hex_rgb("#fbfaf6")
+CARD_EDGE: RGB = hex_rgb("#b9b5ab")
+CARD_RED: RGB = hex_rgb("#c8102e")
+CARD_BLACK: RGB = hex_rgb("#1b1c20")
+CARD_BADGE: RGB = hex_rgb("#2b2f36")
+FIGURE_BANDS: dict[int, RGB] = {
+    11: hex_rgb("#8c2f1b"),  # J: Sabotage
+    12: hex_rgb("#5b3a8c"),  # Q: Espionage
+    13: hex_rgb("#1d5c7a"),  # K: Diplomacy
+    14: hex_rgb("#7a5a00"),  # A: Wild
+}
+"""Band colour behind a figure's power name, per rank (white text on each: contrast >= 4.5)."""
+
+DIE_FACE: RGB = hex_rgb("#fbfaf6")
+DIE_PIP: RGB = hex_rgb("#1b1c20")
+
+
+def faces(colour: RGB) -> tuple[RGB, RGB]:
+    """A pyramid's lit (left) and shaded (right) face colours; one of them is ``colour``.
+
+    The lit face is the piece colour itself and the shaded one a darker shade, except
+    for a very dark colour (black), whose lit face is a lighter grey instead.
+    """
+    if max(colour) < 60:
+        return (mix(colour, WHITE, 0.32), colour)
+    return (colour, mix(colour, BLACK, 0.28))
+
+
+def on_dark(colour: RGB) -> RGB:
+    """A power's base colour lightened enough to read as text on the dark panel."""
+    return mix(colour, WHITE, 0.45)

@@ -1,0 +1,181 @@
+"""Arrows for the last action: a move, a voyage, an attack, a retreat.
+
+Arrows go from one field's anchor to another's, gently curved, stopping short of both
+piece boxes so that no piece is covered. Each is drawn on a small supersampled overlay
+(antialiased) and pasted onto the board. Styles:
+
+- ``move``: a solid arrow in the mover's colour;
+- ``sea``: the same, dashed, with an anchor badge half-way (a voyage between harbours);
+- ``attack``: a broad arrow in the attacker's colour with a crossed-swords badge;
+- ``retreat``: a thin dashed arrow in the defender's colour.
+
+A link that crosses the map's east-west edge (World War 5's Pacific lanes) is drawn as
+two halves: out of the map on one side, back in on the other.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from . import layout, palette
+from .drawing import Point, dashed_line, polyline_length, quadratic_curve, trim_polyline
+from .fonts import font
+
+_SS = 3
+"""Supersampling factor of arrow overlays."""
+
+START_GAP = 24.0
+"""Pixels left free between the source anchor and the arrow's tail."""
+END_GAP = 31.0
+"""Pixels left free between the arrow's tip and the target anchor (the piece box edge)."""
+MIN_BODY = 44.0
+"""Shortest arrow; between close neighbours the gaps shrink to keep this much."""
+
+
+@dataclass(frozen=True)
+class Style:
+    """How one kind of arrow looks (board pixels)."""
+
+    width: float
+    head_length: float
+    head_width: float
+    dashed: bool
+    badge: str | None
+
+
+STYLES: dict[str, Style] = {
+    "move": Style(6.0, 17.0, 19.0, False, None),
+    "sea": Style(6.0, 17.0, 19.0, True, "⚓"),
+    "attack": Style(9.0, 22.0, 26.0, False, "⚔"),
+    "retreat": Style(4.0, 13.0, 15.0, True, None),
+}
+
+
+@dataclass(frozen=True)
+class Arrow:
+    """An arrow to draw: kind (a key of :data:`STYLES`), seat (colour), ends in pixels."""
+
+    kind: str
+    seat: int
+    src: Point
+    dst: Point
+    wraps: bool = False
+    """The link crosses the map's east-west edge."""
+
+
+def path(arrow: Arrow) -> list[list[Point]]:
+    """The arrow's body as one polyline (or two for a wrapping link), trimmed at both ends.
+
+    The last polyline ends at the tip. Empty when the fields are too close for an arrow.
+    """
+    a, b = arrow.src, arrow.dst
+    if arrow.wraps:
+        width = float(layout.MAP_WIDTH)
+        east_first = a[0] > b[0]
+        b_shift = (b[0] + width, b[1]) if east_first else (b[0] - width, b[1])
+        edge_x = width if east_first else 0.0
+        t = (edge_x - a[0]) / (b_shift[0] - a[0])
+        y_edge = a[1] + t * (b[1] - a[1])
+        out = trim_polyline([a, (edge_x, y_edge)], START_GAP, 0.0)
+        back = trim_polyline([(width - edge_x, y_edge), b], 0.0, END_GAP)
+        return [p for p in (out, back) if len(p) >= 2]
+    length = math.dist(a, b)
+    start, end = START_GAP, END_GAP
+    if length - start - end < MIN_BODY:
+        # close neighbours: shorten both gaps alike (the arrow may touch the pieces)
+        k = max(0.0, length - MIN_BODY) / (start + end)
+        start, end = start * k, end * k
+    if length - start - end < 12:
+        return []
+    bend = min(0.16 * length, 60.0)
+    mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+    nx, ny = -(b[1] - a[1]) / length, (b[0] - a[0]) / length
+    via = (mx + nx * bend, my + ny * bend)
+    curve = quadratic_curve(a, via, b, steps=40)
+    body = trim_polyline(curve, start, end)
+    return [body] if len(body) >= 2 else []
+
+
+def _head(tip: Point, before: Point, style: Style, grow: float) -> list[Point]:
+    dx, dy = tip[0] - before[0], tip[1] - before[1]
+    n = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / n, dy / n
+    length, half = style.head_length + grow * 1.5, style.head_width / 2 + grow
+    tip_x, tip_y = tip[0] + ux * grow, tip[1] + uy * grow
+    bx, by = tip_x - ux * length, tip_y - uy * length
+    return [(tip_x, tip_y), (bx - uy * half, by + ux * half), (bx + uy * half, by - ux * half)]
+
+
+def _shorten(pts: list[Point], by: float) -> list[Point]:
+    out = trim_polyline(pts, 0.0, by)
+    return out if len(out) >= 2 else pts
+
+
+def _point_at(pts: Sequence[Point], frac: float) -> Point:
+    target = polyline_length(pts) * frac
+    walked = 0.0
+    for i in range(len(pts) - 1):
+        seg = math.dist(pts[i], pts[i + 1])
+        if walked + seg >= target and seg > 0:
+            t = (target - walked) / seg
+            return (pts[i][0] + (pts[i + 1][0] - pts[i][0]) * t,
+                    pts[i][1] + (pts[i + 1][1] - pts[i][1]) * t)
+        walked += seg
+    return pts[-1]
+
+
+def draw_arrow(canvas: Image.Image, arrow: Arrow) -> None:
+    """Draw ``arrow`` onto the RGB ``canvas`` (antialiased), clipped to the map."""
+    style = STYLES[arrow.kind]
+    parts = path(arrow)
+    if not parts:
+        return
+    colour = palette.piece_colour(arrow.seat)
+    margin = style.head_width + 16
+    xs = [x for part in parts for x, _ in part]
+    ys = [y for part in parts for _, y in part]
+    left = max(layout.MAP_BOX[0], math.floor(min(xs) - margin))
+    top = max(layout.MAP_BOX[1], math.floor(min(ys) - margin))
+    right = min(layout.MAP_BOX[2], math.ceil(max(xs) + margin))
+    bottom = min(layout.MAP_BOX[3], math.ceil(max(ys) + margin))
+    if right <= left or bottom <= top:
+        return
+    overlay = Image.new("RGBA", ((right - left) * _SS, (bottom - top) * _SS), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(overlay)
+
+    def big(pts: Sequence[Point]) -> list[Point]:
+        return [((x - left) * _SS, (y - top) * _SS) for x, y in pts]
+
+    last = parts[-1]
+    body_end = _point_at(last, 1.0)
+    before = _point_at(last, max(0.0, 1 - (style.head_length + 4) / polyline_length(last)))
+    outline = (*colour.outline, 255)
+    fill = (*colour.fill, 255)
+    ring = 2.0
+    for grow, paint in ((ring, outline), (0.0, fill)):
+        w = round((style.width + 2 * grow) * _SS)
+        for i, part in enumerate(parts):
+            pts = _shorten(part, style.head_length * 0.6) if i == len(parts) - 1 else part
+            if style.dashed:
+                dashed_line(draw, big(pts), paint, w, 15.0 * _SS, 8.0 * _SS)
+            else:
+                draw.line(big(pts), fill=paint, width=w, joint="curve")
+            r = w / 2
+            for x, y in big(pts[:1]):
+                draw.ellipse((x - r, y - r, x + r, y + r), fill=paint)
+        draw.polygon(big(_head(body_end, before, style, grow)), fill=paint)
+    if style.badge:
+        mid = _point_at(parts[0], 0.5) if len(parts) == 1 else _point_at(parts[0], 0.6)
+        r = 13 * _SS
+        cx, cy = (mid[0] - left) * _SS, (mid[1] - top) * _SS
+        draw.ellipse((cx - r - 2 * _SS, cy - r - 2 * _SS, cx + r + 2 * _SS, cy + r + 2 * _SS),
+                     fill=outline)
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(*palette.PANEL_BACKGROUND, 255))
+        draw.text((cx, cy + _SS), style.badge, font=font(17 * _SS), fill=palette.WHITE,
+                  anchor="mm")
+    small = overlay.reduce(_SS)
+    canvas.paste(small, (left, top), small)

@@ -1,0 +1,276 @@
+"""The board image: the static map, the pieces, the last action, the banner, the panel.
+
+Everything is drawn from the public part of a view (the seat that asked makes no
+difference) and from the public events of the last action (``event.to is None``).
+Drawing order: glows under new pieces, arrows, ghosts of lost sizes, pieces, loss
+marks, the game-over banner, the side panel.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from PIL import Image
+
+import rules
+
+from . import layout, marks, palette, pyramid, shapes
+from .arrows import Arrow, draw_arrow
+from .fonts import font
+from .panel import draw_panel
+from .static_layer import fixed_label_boxes, name_labels, static_board
+from .status import end_reason, winners_text
+from .text import display_name, fit, put
+
+
+@dataclass
+class LastAction:
+    """The public marks of the last action, collected from its events."""
+
+    arrows: list[Arrow] = field(default_factory=list)
+    glows: set[str] = field(default_factory=set)
+    shrunk: dict[str, tuple[int, int, int]] = field(default_factory=dict)
+    """field -> (seat, from_size, to_size)."""
+    destroyed: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """field -> (seat, size)."""
+    sabotaged: set[str] = field(default_factory=set)
+
+
+def _anchor(b: rules.Board, fid: str) -> tuple[float, float] | None:
+    f = b.fields.get(fid)
+    return layout.to_px(f.x, f.y) if f is not None else None
+
+
+def _wraps(b: rules.Board, a: str, c: str) -> bool:
+    return any(lk.wraps_map_edge and {lk.a, lk.b} == {a, c} for lk in b.links)
+
+
+def last_action(view: rules.View, events: Sequence[rules.Event], b: rules.Board) -> LastAction:
+    """Collect arrows and marks from the public events (private ones are ignored)."""
+    out = LastAction()
+    seen: set[tuple[str, str, str]] = set()
+
+    def arrow(kind: str, seat: int, src: str, dst: str) -> None:
+        a, c = _anchor(b, src), _anchor(b, dst)
+        if a is None or c is None or (kind, src, dst) in seen:
+            return
+        if not 0 <= seat < len(view.seats):
+            return
+        seen.add((kind, src, dst))
+        out.arrows.append(Arrow(kind, seat, a, c, _wraps(b, src, dst)))
+
+    attacks: set[tuple[str, str]] = set()
+    public = [e for e in events if e.to is None]
+    for e in public:
+        if e.kind == "attack_declared":
+            attacks.add((e.data["src"], e.data["dst"]))
+    if view.battle is not None:
+        attacks.add((view.battle.src, view.battle.dst))
+        arrow("attack", view.battle.attacker, view.battle.src, view.battle.dst)
+    for e in public:
+        d = e.data
+        try:
+            if e.kind == "moved":
+                arrow("sea" if d.get("by_sea") else "move", d["seat"], d["src"], d["dst"])
+            elif e.kind == "attack_declared" or (
+                    e.kind == "moved_in" and (d["src"], d["dst"]) not in attacks):
+                arrow("attack", d["seat"], d["src"], d["dst"])
+            elif e.kind == "retreated":
+                arrow("retreat", d["seat"], d["src"], d["dst"])
+            elif e.kind in ("placed", "conscripted", "grew", "built"):
+                out.glows.add(d["field"])
+            elif e.kind == "shrunk":
+                out.shrunk[d["field"]] = (d["seat"], d["from_size"], d["to_size"])
+            elif e.kind == "destroyed":
+                out.destroyed[d["field"]] = (d["seat"], d["size"])
+            elif e.kind == "sabotage":
+                out.sabotaged.add(d["field"])
+        except (KeyError, TypeError):
+            continue  # an event of an unexpected shape draws nothing
+    return out
+
+
+BANNER_HEIGHT = 70
+BANNER_WIDTHS = (360, 440, 520, 600)
+"""The banner is as wide as its text needs, in a few steps (for cached placements)."""
+_BANNER_STEP = 8
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]
+             ) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 0 and h > 0 else 0.0
+
+
+@lru_cache(maxsize=16)
+def _banner_candidates(board_id: str, width: int) -> tuple[tuple[float, int, int], ...]:
+    """Every banner spot with the area of labels and harbours it covers, best first."""
+    labels = [lab.box for lab in name_labels(board_id)] + fixed_label_boxes(board_id)
+    out = []
+    for left in range(layout.MAP_BOX[0] + 8, layout.MAP_BOX[2] - width - 7, _BANNER_STEP * 2):
+        for top in range(layout.MAP_BOX[1] + 8, layout.MAP_BOX[3] - BANNER_HEIGHT - 7,
+                         _BANNER_STEP):
+            box = (left, top, left + width, top + BANNER_HEIGHT)
+            centre = abs(left + width / 2 - layout.MAP_WIDTH / 2)
+            cost = sum(_overlap(box, lab) for lab in labels) + top * 0.05 + centre * 0.02
+            out.append((cost, left, top))
+    return tuple(sorted(out))
+
+
+def banner_box(view: rules.View, b: rules.Board, width: int) -> tuple[int, int, int, int]:
+    """Where the game-over banner goes: the spot on the map covering the fewest pieces,
+    then the fewest labels and harbour symbols (near the top centre first)."""
+    pieces = [layout.piece_box(b.fields[f].x, b.fields[f].y) for f in view.pieces
+              if f in b.fields]
+    best: tuple[float, int, int] | None = None
+    for cost, left, top in _banner_candidates(view.board_id, width):
+        if best is not None and cost >= best[0]:
+            break  # candidates are sorted: none later can do better
+        box = (left, top, left + width, top + BANNER_HEIGHT)
+        total = cost + 20 * sum(_overlap(box, p) for p in pieces)
+        if best is None or total < best[0]:
+            best = (total, left, top)
+    assert best is not None
+    _, left, top = best
+    return (left, top, left + width, top + BANNER_HEIGHT)
+
+
+def _draw_banner(canvas: Image.Image, view: rules.View, names: Sequence[str],
+                 b: rules.Board) -> None:
+    """The game-over banner, on the emptiest part of the map."""
+    title = "DRAW" if view.draw or not view.winners else "VICTORY"
+    line = winners_text(view, names) if title == "VICTORY" else (
+        end_reason(view).capitalize() or "Nobody wins")
+    winners = list(view.winners)[:6] if title == "VICTORY" else []
+    icons = 26 * len(winners) + (8 if winners else 0)
+    sub = font(17, bold=True)
+    need = sub.getlength(line) + icons + 56
+    width = next((w for w in BANNER_WIDTHS if w >= need), BANNER_WIDTHS[-1])
+    left, top, _, _ = banner_box(view, b, width)
+    shapes.paste(canvas, shapes.rounded(width, BANNER_HEIGHT, 14, palette.PANEL_BACKGROUND,
+                                        palette.GOLD, 3, alpha=235), (left, top))
+    put(canvas, (left + width / 2, top + 24), "\u200a".join(title), font(24, bold=True),
+        palette.GOLD, "mm")
+    text = fit(line, width - 48 - icons, sub)
+    x = left + (width - sub.getlength(text) - icons) / 2
+    for seat in winners:
+        pyramid.paste(canvas, seat, 3, (x + 12, top + 48), scale=0.42)
+        x += 26
+    if winners:
+        x += 8
+    put(canvas, (x, top + 56), text, sub, palette.PANEL_TEXT, "ls")
+
+
+def _restore_names(canvas: Image.Image, board_id: str, arcade: bool) -> None:
+    """Put field names back over arrows that crossed them (names stay readable; the
+    arrow seems to pass under the name). Names never cover piece boxes, so no piece is
+    touched."""
+    static = static_board(board_id, arcade)
+    for lab in name_labels(board_id):
+        box = (math.floor(lab.box[0]), math.floor(lab.box[1]), math.ceil(lab.box[2]),
+               math.ceil(lab.box[3]))
+        region = canvas.crop(box)
+        original = static.crop(box)
+        if region.tobytes() != original.tobytes():
+            canvas.paste(original, box)
+
+
+def board_image(view: rules.View, names: Sequence[str], events: Sequence[rules.Event] = (),
+                *, pyramid_arcade: bool | None = None) -> Image.Image:
+    """Draw the board of ``view`` as an RGB image of ``layout.BOARD_SIZE``.
+
+    Only public data is used: pieces, seats, decisions, battle, counts, the last roll,
+    and the public ``events`` of the last action.
+    """
+    arcade = bool(view.options.get("pyramid_arcade")) if pyramid_arcade is None \
+        else pyramid_arcade
+    b = rules.load_board(view.board_id, arcade)
+    canvas = static_board(view.board_id, arcade).copy()
+    act = last_action(view, events, b)
+    for fid in act.glows:
+        a = _anchor(b, fid)
+        if a is not None and fid in view.pieces:
+            marks.paste_centred(canvas, marks.glow(), a)
+    for arrow in act.arrows:
+        draw_arrow(canvas, arrow)
+    if act.arrows:
+        _restore_names(canvas, view.board_id, arcade)
+    for fid, (seat, from_size, _to) in act.shrunk.items():
+        a = _anchor(b, fid)
+        if a is not None and 0 <= seat < len(view.seats) and from_size in (1, 2, 3):
+            pyramid.paste(canvas, seat, from_size, a, ghost=True)
+    for fid, (seat, size) in act.destroyed.items():
+        a = _anchor(b, fid)
+        if a is not None and fid not in view.pieces and 0 <= seat < len(view.seats) \
+                and size in (1, 2, 3):
+            pyramid.paste(canvas, seat, size, a, ghost=True)
+    for fid in b.field_order:
+        piece = view.pieces.get(fid)
+        if piece is None:
+            continue
+        a = _anchor(b, fid)
+        assert a is not None
+        pyramid.paste(canvas, piece[0], piece[1], a)
+    for fid, (_seat, from_size, to_size) in act.shrunk.items():
+        a = _anchor(b, fid)
+        if a is not None:
+            marks.paste_centred(canvas, marks.badge(f"−{from_size - to_size}", palette.ALERT),
+                                marks.corner(a, "tr"))
+    for fid in act.destroyed:
+        a = _anchor(b, fid)
+        if a is None:
+            continue
+        if fid in view.pieces:
+            marks.paste_centred(canvas, marks.badge("✕", palette.ALERT), marks.corner(a, "tr"))
+        else:
+            marks.paste_centred(canvas, marks.cross(), a)
+    for fid in act.sabotaged:
+        a = _anchor(b, fid)
+        if a is not None:
+            marks.paste_centred(canvas, marks.badge("J", palette.FIGURE_BANDS[11]),
+                                marks.corner(a, "tl"))
+    if view.over:
+        _draw_banner(canvas, view, names, b)
+    draw_panel(canvas, view, names, events)
+    return canvas
+
+
+def summary(view: rules.View, names: Sequence[str], limit: int = 1024) -> str:
+    """A plain-text description of the board for screen readers (at most ``limit`` chars).
+
+    Whose turn (or the result), then each occupied field with its piece, then per
+    seat: power, hand size (European War), eliminated (World War 5).
+    """
+    from .status import status
+
+    b = rules.load_board(view.board_id)
+    st = status(view, names)
+    parts = [f"{b.name}, " + ("setup" if view.phase == "setup" else f"turn {view.turn}")
+             + f". {st.headline}: {st.detail}."]
+    occupied = []
+    for fid in b.field_order:
+        piece = view.pieces.get(fid)
+        if piece is not None:
+            seat, size = piece
+            occupied.append(f"{b.fields[fid].name}: {display_name(names, seat)} "
+                            f"{pyramid.SIZE_NAMES.get(size, '?')}")
+    parts.append("Pieces: " + ("; ".join(occupied) if occupied else "none") + ".")
+    players = []
+    for sv in view.seats:
+        bits = [sv.power_name]
+        if view.variant == "european_war":
+            bits.append(f"{sv.hand_size} cards")
+        if sv.eliminated:
+            bits.append("eliminated")
+        players.append(f"{display_name(names, sv.seat)} ({', '.join(bits)})")
+    parts.append("Players: " + "; ".join(players) + ".")
+    if view.variant == "european_war":
+        parts.append(f"Draw pile {view.pile_size}, discard {len(view.discard)}.")
+    text = " ".join(parts)
+    if len(text) > limit:
+        text = text[: limit - 1].rstrip() + "…"
+    return text

@@ -1,0 +1,234 @@
+"""The duel image: both pieces, the cards played face up, totals, allowance, result.
+
+Attacker on the left, defender on the right. Each side shows its piece (declared size),
+its player, one slot per card it may play (EW-16: as many as the piece's pips) filled
+with the cards played so far, and its running total. The bar at the bottom says who is
+to play, or the result once the duel is over (EW-18: the attacker needs strictly more).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+import rules
+from rules import cards as C
+
+from . import palette, pyramid, shapes
+from .cards import CARD_HEIGHT, CARD_WIDTH, SHADOW, card_sprite, empty_slot
+from .fonts import font
+from .status import field_name, names_of
+from .text import display_name, fit
+
+CARD_LIMIT: dict[int, int] = {1: 1, 2: 2, 3: 3}
+"""EW-16: cards a piece may play, by size (as ``rules.european_war.CARD_LIMIT``; not
+imported from there, because importing that module alone leaves World War 5
+unregistered in ``rules.variant``)."""
+
+SIZE: tuple[int, int] = (1000, 560)
+COLUMN_WIDTH = 452
+COLUMNS: tuple[int, int] = (24, SIZE[0] - 24 - COLUMN_WIDTH)
+CARDS_TOP = 196
+SLOT_STEP = CARD_WIDTH + 12
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of a duel."""
+
+    seat: int
+    size: int
+    cards: tuple[int, ...]
+    limit: int
+    done: bool
+
+    @property
+    def total(self) -> int:
+        """Sum of the duel values of the cards played."""
+        return sum(C.duel_value(c) for c in self.cards)
+
+
+@dataclass(frozen=True)
+class Duel:
+    """A duel as drawn: both sides, where, the stage, who plays, the result if over."""
+
+    attacker: Side
+    defender: Side
+    src: str
+    dst: str
+    stage: str
+    to_play: int | None
+    waiting_for: tuple[int, ...]
+    attacker_won: bool | None
+
+
+def _sizes(view: rules.View, data: dict[str, object], events: Sequence[rules.Event]
+           ) -> tuple[int, int]:
+    att, dfn = int(data["attacker"]), int(data["defender"])  # type: ignore[call-overload]
+    src, dst = data["src"], data["dst"]
+    b = view.battle
+    if b is not None and (b.src, b.dst) == (src, dst):
+        return b.attacker_size, b.defender_size
+    for e in events:
+        if e.to is None and e.kind == "attack_declared" and (e.data.get("src"),
+                                                             e.data.get("dst")) == (src, dst):
+            return int(e.data["size"]), int(e.data["defender_size"])
+    a_piece = view.pieces.get(str(src))
+    if a_piece is None or a_piece[0] != att:
+        a_piece = view.pieces.get(str(dst))
+    d_piece = view.pieces.get(str(dst))
+    a_cards = data.get("attacker_cards") or ()
+    d_cards = data.get("defender_cards") or ()
+    a_size = a_piece[1] if a_piece is not None and a_piece[0] == att else 0
+    d_size = d_piece[1] if d_piece is not None and d_piece[0] == dfn else 0
+    a_size = max(a_size, len(a_cards), 1)  # type: ignore[arg-type]
+    d_size = max(d_size, len(d_cards), 1)  # type: ignore[arg-type]
+    return min(a_size, 3), min(d_size, 3)
+
+
+def duel_from(view: rules.View, result: rules.Event | None = None,
+              events: Sequence[rules.Event] = ()) -> Duel | None:
+    """Gather what to draw: from a ``duel_over`` event if given, else ``view.battle``."""
+    if result is not None and result.kind == "duel_over" and result.to is None:
+        d = result.data
+        a_size, d_size = _sizes(view, d, events)
+        a_cards = tuple(int(c) for c in d.get("attacker_cards", ()))
+        d_cards = tuple(int(c) for c in d.get("defender_cards", ()))
+        return Duel(
+            Side(int(d["attacker"]), a_size, a_cards, max(CARD_LIMIT[a_size], len(a_cards)),
+                 True),
+            Side(int(d["defender"]), d_size, d_cards, max(CARD_LIMIT[d_size], len(d_cards)),
+                 True),
+            str(d["src"]), str(d["dst"]), "over", None, (), bool(d["attacker_won"]),
+        )
+    b = view.battle
+    if b is None:
+        return None
+    return Duel(
+        Side(b.attacker, b.attacker_size, b.attacker_cards, b.attacker_limit, b.attacker_done),
+        Side(b.defender, b.defender_size, b.defender_cards, b.defender_limit, b.defender_done),
+        b.src, b.dst, b.stage, b.to_play, b.waiting_for, None,
+    )
+
+
+def _side_state(duel: Duel, side: Side) -> str:
+    if duel.stage == "over":
+        return f"{len(side.cards)} card{'s' if len(side.cards) != 1 else ''} played"
+    if duel.stage == "diplomacy":
+        return "waiting for diplomacy"
+    if duel.stage == "retreat":
+        return "duel over"
+    left = side.limit - len(side.cards)
+    if duel.to_play == side.seat:
+        return f"to play · {left} more card{'s' if left != 1 else ''} allowed"
+    if side.done:
+        return "stopped"
+    if left <= 0:
+        return "all cards played"
+    return f"{left} more card{'s' if left != 1 else ''} allowed"
+
+
+def _column(img: Image.Image, draw: ImageDraw.ImageDraw, view: rules.View,
+            names: Sequence[str], duel: Duel, side: Side, attacker: bool) -> None:
+    x0 = COLUMNS[0] if attacker else COLUMNS[1]
+    won = duel.attacker_won if attacker else (
+        None if duel.attacker_won is None else not duel.attacker_won)
+    outline = palette.GOLD if won else None
+    box = shapes.rounded(COLUMN_WIDTH, 388, 12, palette.PANEL_CARD, outline, 3 if won else 1)
+    shapes.paste(img, box, (x0, 76))
+    colour = palette.piece_colour(side.seat)
+    pyramid.paste(img, side.seat, side.size, (x0 + 52, 130), scale=1.25)
+    tx = x0 + 104
+    role = "ATTACKER" if attacker else "DEFENDER"
+    draw.text((tx, 98), "\u200a".join(role), font=font(12, bold=True),
+              fill=palette.on_dark(colour.fill) if max(colour.fill) > 60 else palette.PANEL_MUTED)
+    nf = font(24, bold=True)
+    draw.text((tx, 132), fit(display_name(names, side.seat), x0 + COLUMN_WIDTH - tx - 14, nf),
+              font=nf, fill=palette.PANEL_TEXT, anchor="ls")
+    where = (f"from {field_name(view, duel.src)}" if attacker
+             else f"holding {field_name(view, duel.dst)}")
+    size_word = pyramid.SIZE_NAMES[side.size]
+    sub = font(14)
+    draw.text((tx, 156), fit(f"{size_word} piece {where}", x0 + COLUMN_WIDTH - tx - 14, sub),
+              font=sub, fill=palette.PANEL_MUTED, anchor="ls")
+    draw.text((tx, 176), f"up to {side.limit} card{'s' if side.limit != 1 else ''}",
+              font=font(13), fill=palette.PANEL_FAINT, anchor="ls")
+    slots = max(side.limit, len(side.cards))
+    row_w = slots * CARD_WIDTH + (slots - 1) * 12
+    left = x0 + (COLUMN_WIDTH - row_w) / 2
+    for i in range(slots):
+        x = round(left + i * SLOT_STEP)
+        sp = card_sprite(side.cards[i]) if i < len(side.cards) else empty_slot(
+            "stopped" if side.done and duel.stage == "duel" else "")
+        img.paste(sp, (x - SHADOW, CARDS_TOP - SHADOW), sp)
+    ty = CARDS_TOP + CARD_HEIGHT + 22
+    draw.text((x0 + COLUMN_WIDTH / 2, ty + 28), str(side.total), font=font(44, bold=True),
+              fill=palette.GOLD if won else palette.PANEL_TEXT, anchor="ms")
+    draw.text((x0 + COLUMN_WIDTH / 2, ty + 50), _side_state(duel, side),
+              font=font(14), fill=palette.PANEL_MUTED, anchor="ms")
+
+
+def _footer(draw: ImageDraw.ImageDraw, names: Sequence[str], duel: Duel) -> None:
+    att, dfn = duel.attacker, duel.defender
+    a_name, d_name = display_name(names, att.seat), display_name(names, dfn.seat)
+    cx = SIZE[0] / 2
+    big = font(24, bold=True)
+    small = font(15)
+    if duel.stage == "over" or duel.attacker_won is not None:
+        if duel.attacker_won:
+            line = f"{a_name} wins {att.total} to {dfn.total}"
+            sub = f"{d_name}'s piece retreats, or shrinks if it cannot"
+        else:
+            tie = att.total == dfn.total
+            line = f"{d_name} holds {dfn.total} to {att.total}"
+            sub = ("A tie: the attacker needs strictly more (EW-18); nothing moves" if tie
+                   else "The attack fails; nothing moves")
+        draw.text((cx, 506), fit(line, SIZE[0] - 60, big), font=big,
+                  fill=palette.GOLD, anchor="ms")
+        draw.text((cx, 534), fit(sub, SIZE[0] - 60, small), font=small,
+                  fill=palette.PANEL_MUTED, anchor="ms")
+        return
+    if duel.stage == "diplomacy":
+        line = "Diplomacy: anyone else may stop the attack with a K"
+        sub = f"Waiting for {names_of(names, duel.waiting_for)}" if duel.waiting_for else ""
+    elif duel.stage == "retreat":
+        line = f"{a_name} won: {d_name} chooses where to retreat"
+        sub = ""
+    else:
+        turn = duel.to_play if duel.to_play is not None else att.seat
+        line = f"{display_name(names, turn)} to play"
+        sub = "Cards are played face up; figures count 4; the attacker needs more to win"
+    draw.text((cx, 506), fit(line, SIZE[0] - 60, big), font=big, fill=palette.PANEL_TEXT,
+              anchor="ms")
+    if sub:
+        draw.text((cx, 534), fit(sub, SIZE[0] - 60, small), font=small,
+                  fill=palette.PANEL_MUTED, anchor="ms")
+
+
+def duel_image(view: rules.View, names: Sequence[str], result: rules.Event | None = None,
+               *, events: Sequence[rules.Event] = ()) -> Image.Image:
+    """Draw the duel of ``view`` (or of the ``duel_over`` event ``result``), RGB ``SIZE``."""
+    img = Image.new("RGB", SIZE, palette.PANEL_BACKGROUND)
+    draw = ImageDraw.Draw(img)
+    duel = duel_from(view, result, events)
+    draw.text((24, 22), "\u200a".join("DUEL"), font=font(13, bold=True),
+              fill=palette.PANEL_MUTED)
+    if duel is None:
+        draw.text((SIZE[0] / 2, SIZE[1] / 2), "No duel in progress", font=font(26, bold=True),
+                  fill=palette.PANEL_MUTED, anchor="mm")
+        return img
+    title = f"{field_name(view, duel.src)} attacks {field_name(view, duel.dst)}"
+    tf = font(24, bold=True)
+    draw.text((24, 58), fit(title, SIZE[0] - 220, tf), font=tf, fill=palette.PANEL_TEXT,
+              anchor="ls")
+    score = f"{duel.attacker.total} : {duel.defender.total}"
+    draw.text((SIZE[0] - 24, 58), score, font=font(30, bold=True), fill=palette.PANEL_TEXT,
+              anchor="rs")
+    _column(img, draw, view, names, duel, duel.attacker, True)
+    _column(img, draw, view, names, duel, duel.defender, False)
+    draw.text((SIZE[0] / 2, CARDS_TOP + CARD_HEIGHT / 2), "vs", font=font(22, bold=True),
+              fill=palette.PANEL_FAINT, anchor="mm")
+    _footer(draw, names, duel)
+    return img

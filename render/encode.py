@@ -1,0 +1,79 @@
+"""PNG encoding: palette-mode PNGs, which are far smaller and faster than RGB ones.
+
+Two ways to reach 256 colours:
+
+- a *fixed* palette (:func:`fixed_palette`), built once per process from a sample image
+  plus colours that must stay exact (piece colours, text); mapping an image onto it
+  costs ~1 ms for a board and keeps those colours exact, so pixel checks can find them;
+- an *adaptive* palette (fast octree) per image, for images with no fixed palette.
+
+Measured on a 1280x800 board (Pillow 13, one core): RGB PNG level 6 ~35 ms and ~390 KB;
+fixed-palette mapping ~1.1 ms, then zlib level 1 ~3.5 ms / ~117 KB, level 3 ~4 ms /
+~112 KB, level 6 ~8 ms / ~103 KB, level 9 ~44 ms / ~100 KB; adaptive octree quantizing
+alone ~6 ms. Level 4 is the default here (about level 3's time, a few KB smaller).
+No dithering: flat map colours stay flat and compress well.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable
+
+from PIL import Image
+
+from .palette import RGB
+
+DEFAULT_LEVEL = 4
+"""zlib level of the PNG data (see the module docstring for the trade-off)."""
+
+
+def fixed_palette(sample: Image.Image, reserved: Iterable[RGB], colours: int = 256
+                  ) -> Image.Image:
+    """Build a palette image: the ``reserved`` colours exactly, then the ``sample``'s own.
+
+    The rest of the ``colours`` entries come from median-cut quantizing ``sample`` (RGB).
+    The result is a 1x1 ``P`` image to pass to :func:`png_bytes`.
+
+    Raises:
+        ValueError: more reserved colours than ``colours``.
+    """
+    exact: list[RGB] = []
+    for c in reserved:
+        c = (int(c[0]), int(c[1]), int(c[2]))
+        if c not in exact:
+            exact.append(c)
+    room = colours - len(exact)
+    if room < 0:
+        raise ValueError(f"{len(exact)} reserved colours do not fit in {colours}")
+    entries = list(exact)
+    if room:
+        q = sample.convert("RGB").quantize(room, method=Image.Quantize.MEDIANCUT,
+                                           dither=Image.Dither.NONE)
+        flat = q.getpalette() or []
+        used = sorted({i for i in range(256) if q.histogram()[i]})
+        for i in used:
+            c = (flat[3 * i], flat[3 * i + 1], flat[3 * i + 2])
+            if c not in entries:
+                entries.append(c)
+    entries = entries[:colours]
+    flat_out = [v for c in entries for v in c]
+    flat_out += list(entries[0]) * (256 - len(entries))
+    pal = Image.new("P", (1, 1))
+    pal.putpalette(flat_out)
+    return pal
+
+
+def to_palette(image: Image.Image, palette: Image.Image | None = None) -> Image.Image:
+    """Map an RGB ``image`` to a ``P`` image: onto ``palette``, or an adaptive one."""
+    rgb = image if image.mode == "RGB" else image.convert("RGB")
+    if palette is not None:
+        return rgb.quantize(palette=palette, dither=Image.Dither.NONE)
+    return rgb.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+
+
+def png_bytes(image: Image.Image, palette: Image.Image | None = None,
+              level: int = DEFAULT_LEVEL) -> bytes:
+    """Encode ``image`` as a palette-mode PNG (see :func:`to_palette`)."""
+    out = io.BytesIO()
+    to_palette(image, palette).save(out, "PNG", compress_level=level)
+    return out.getvalue()

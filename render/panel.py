@@ -1,0 +1,336 @@
+"""The board image's side panel: turn, what is being decided, the seats, deck or dice.
+
+Drawn from the public part of a view only: seat names, powers, colours, hand sizes,
+supplies, open decisions, draw-pile and discard counts (European War), the last battle's
+dice (World War 5). Layout, top to bottom: title and turn number; a status box (what
+the game waits for); one row per seat in play order; a footer (deck, or dice).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PIL import Image, ImageDraw
+
+import rules
+
+from . import layout, palette, pyramid, shapes
+from .fonts import font
+from .status import seat_tag, status
+from .text import display_name, fit, put
+
+LEFT = layout.PANEL_BOX[0] + 16
+RIGHT = layout.PANEL_BOX[2] - 14
+WIDTH = RIGHT - LEFT
+BOTTOM = layout.PANEL_BOX[3] - 12
+
+STATUS_TOP = 74
+STATUS_HEIGHT = 78
+ROWS_TOP = STATUS_TOP + STATUS_HEIGHT + 12
+ROW_GAP = 6
+ROW_HEIGHT: dict[str, int] = {"european_war": 84, "world_war_5": 62}
+SUPPLY_SCALE = 0.38
+SUPPLY_GAP = 5
+
+TITLES: dict[str, str] = {"european_war": "European War", "world_war_5": "World War 5"}
+
+TAG_COLOURS: dict[str, tuple[palette.RGB, palette.RGB]] = {
+    "winner": (palette.GOLD, palette.BLACK),
+    "eliminated": (palette.PANEL_FAINT, palette.WHITE),
+    "to play": (palette.GOLD, palette.BLACK),
+    "placing": (palette.GOLD, palette.BLACK),
+    "duel": (palette.ALERT, palette.WHITE),
+    "retreat": (palette.ALERT, palette.WHITE),
+    "diplomacy": (palette.hex_rgb("#4f7fd1"), palette.WHITE),
+}
+"""Pill colours (background, text) per seat tag."""
+
+
+def _spaced(text: str) -> str:
+    return "\u200a".join(text)
+
+
+def _pill(canvas: Image.Image, draw: ImageDraw.ImageDraw, text: str, right: float, top: float,
+          fill: palette.RGB, ink: palette.RGB) -> float:
+    """A tag pill whose right edge is ``right``; returns its left edge."""
+    f = font(11, bold=True)
+    w = round(f.getlength(text)) + 14
+    left = right - w
+    shapes.paste(canvas, shapes.rounded(w, 18, 9, fill), (left, top))
+    put(canvas, (left + w / 2, top + 9.5), text, f, ink, "mm")
+    return left
+
+
+def _card_icon(canvas: Image.Image, xy: tuple[float, float], w: int = 14, h: int = 19) -> None:
+    shapes.paste(canvas, shapes.rounded(w, h, 3, palette.CARD_FACE, palette.CARD_EDGE), xy)
+
+
+def _header(canvas: Image.Image, view: rules.View) -> None:
+    title = TITLES.get(view.variant, view.variant.replace("_", " ").title())
+    put(canvas, (LEFT, 16), _spaced(title.upper()), font(12, bold=True), palette.PANEL_MUTED)
+    if view.phase == "setup":
+        big, small = "Setup", ""
+    else:
+        big = f"Turn {view.turn}"
+        small = f"round {view.round}" + (f" of {view.round_limit}" if view.round_limit else "")
+    put(canvas, (LEFT, 60), big, font(26, bold=True), palette.PANEL_TEXT, "ls")
+    if small:
+        put(canvas, (RIGHT, 60), small, font(13), palette.PANEL_MUTED, "rs")
+
+
+def _status_box(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: rules.View,
+                names: Sequence[str]) -> None:
+    st = status(view, names)
+    shapes.paste(canvas, shapes.rounded(WIDTH, STATUS_HEIGHT, 8, palette.PANEL_CARD),
+                 (LEFT, STATUS_TOP))
+    accent = palette.GOLD if view.over or st.seat is None else palette.piece_colour(st.seat).fill
+    shapes.paste(canvas, shapes.rounded(5, STATUS_HEIGHT - 16, 2, accent),
+                 (LEFT + 8, STATUS_TOP + 8))
+    x = LEFT + 22
+    head_font = font(18, bold=True)
+    put(canvas, (x, STATUS_TOP + 10), fit(st.headline, RIGHT - x - 10, head_font), head_font,
+        palette.GOLD if view.over else palette.PANEL_TEXT)
+    detail_font = font(13)
+    lines = _wrap(st.detail, RIGHT - x - 10, detail_font, 2)
+    for i, line in enumerate(lines):
+        put(canvas, (x, STATUS_TOP + 38 + i * 17), line, detail_font, palette.PANEL_MUTED)
+
+
+def _wrap(text: str, width: float, f: object, max_lines: int) -> list[str]:
+    """Greedy word wrap into at most ``max_lines`` lines (the last cut with an ellipsis)."""
+    from PIL import ImageFont
+
+    assert isinstance(f, ImageFont.FreeTypeFont)
+    words = text.split(" ")
+    lines: list[str] = []
+    current = ""
+    for i, word in enumerate(words):
+        trial = f"{current} {word}".strip()
+        if f.getlength(trial) <= width or not current:
+            current = trial
+            continue
+        lines.append(current)
+        current = word
+        if len(lines) == max_lines - 1:
+            current = " ".join(words[i:])
+            break
+    lines.append(fit(current, width, f))
+    return [fit(line, width, f) for line in lines[:max_lines]]
+
+
+def _supply(canvas: Image.Image, draw: ImageDraw.ImageDraw, seat: int,
+            supply: tuple[int, int, int], x: float, base: float, dim: bool) -> float:
+    """Three mini pyramids (small, medium, large), each followed by its count in supply.
+
+    ``base`` is the pyramids' (and the counts') baseline; returns the right end.
+    """
+    f = font(13, bold=True)
+    ink = palette.PANEL_FAINT if dim else palette.PANEL_TEXT
+    scale = SUPPLY_SCALE
+    for size, count in zip((1, 2, 3), supply, strict=True):
+        sp = pyramid.sprite(seat, size, scale, ghost=not count)
+        top = base - pyramid.BASE_Y * scale
+        sx = x - sp.width / 2 + pyramid.PYRAMID_SIZE[size][0] * scale / 2
+        canvas.paste(sp, (round(sx), round(top)), sp)
+        x += pyramid.PYRAMID_SIZE[size][0] * scale + 2
+        put(canvas, (x, base), f"×{count}", f, ink if count else palette.PANEL_FAINT, "ls")
+        x += f.getlength("×0") + SUPPLY_GAP
+    return x - SUPPLY_GAP
+
+
+def supply_width() -> float:
+    """Width of the supply group drawn by :func:`_supply`."""
+    f = font(13, bold=True)
+    return sum(pyramid.PYRAMID_SIZE[z][0] * SUPPLY_SCALE + 2 + f.getlength("×0") + SUPPLY_GAP
+               for z in (1, 2, 3)) - SUPPLY_GAP
+
+
+def _seat_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: rules.View,
+              names: Sequence[str], seat: int, top: int, height: int) -> None:
+    """One seat: its piece as a colour key, name, power, tag, supply (and cards, foe)."""
+    sv = view.seats[seat]
+    cards = view.variant == "european_war"
+    tag = seat_tag(view, seat)
+    active = tag == "winner" or (not view.over and tag in ("to play", "placing", "duel",
+                                                           "retreat"))
+    dim = sv.eliminated or (view.over and tag != "winner")
+    bg = palette.PANEL_CARD_ACTIVE if active else palette.PANEL_CARD
+    shapes.paste(canvas, shapes.rounded(WIDTH, height, 8, bg), (LEFT, top))
+    if active:
+        shapes.paste(canvas, shapes.rounded(4, height - 16, 2, palette.GOLD), (LEFT + 3, top + 8))
+    key_scale = 0.62 if height >= 70 else 0.52
+    sp = pyramid.sprite(seat, 3, key_scale)
+    canvas.paste(sp, (LEFT + 10, round(top + height / 2 - sp.height / 2) + 1), sp)
+    x = LEFT + 54
+    text_right = RIGHT - 10
+    ink = palette.PANEL_FAINT if sv.eliminated else palette.PANEL_TEXT
+    name_font = font(17, bold=True)
+    line1 = top + 25
+    line2 = top + (46 if cards else 48)
+    right1 = text_right
+    if cards:
+        count = str(sv.hand_size)
+        hf = font(16, bold=True)
+        hand_w = hf.getlength(count) + 20
+        _card_icon(canvas, (text_right - hand_w, line1 - 16))
+        put(canvas, (text_right, line1), count, hf, ink, "rs")
+        right1 = text_right - hand_w - 8
+    tag_right = text_right
+    if tag:
+        bg_ink = TAG_COLOURS.get(tag, (palette.PANEL_FAINT, palette.WHITE))
+        label = "★ winner" if tag == "winner" else tag
+        if cards:
+            tag_right = _pill(canvas, draw, label, text_right, line2 - 14, *bg_ink) - 6
+        else:
+            right1 = _pill(canvas, draw, label, text_right, line1 - 15, *bg_ink) - 6
+    name = fit(display_name(names, seat), right1 - x, name_font)
+    put(canvas, (x, line1), name, name_font, ink, "ls")
+    if sv.eliminated:
+        w = name_font.getlength(name)
+        draw.line([(x, line1 - 6), (x + w, line1 - 6)], fill=palette.PANEL_MUTED, width=2)
+    fam = palette.family_for(sv.power)
+    power_colour = palette.PANEL_FAINT if dim else palette.on_dark(fam.base)
+    pf = font(13)
+    if cards:
+        put(canvas, (x, line2), fit(sv.power_name, tag_right - x, pf), pf, power_colour, "ls")
+        line3 = top + height - 12
+        end = _supply(canvas, draw, seat, sv.supply, x, line3, dim)
+        if len(view.seats) > 1:
+            ff = font(12)
+            label = fit(f"foe: {display_name(names, sv.arch_enemy)}", text_right - end - 10, ff)
+            if len(label) > 6:
+                put(canvas, (text_right, line3), label, ff, palette.PANEL_MUTED, "rs")
+    else:
+        sx = text_right - supply_width()
+        put(canvas, (x, line2), fit(sv.power_name, sx - x - 8, pf), pf, power_colour, "ls")
+        _supply(canvas, draw, seat, sv.supply, sx, line2, dim)
+
+
+def _deck_footer(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: rules.View) -> None:
+    height = 62
+    top = BOTTOM - height
+    half = (WIDTH - 8) // 2
+    big = font(22, bold=True)
+    small = font(12)
+    for i, (label, count) in enumerate((("draw pile", view.pile_size),
+                                        ("discard", len(view.discard)))):
+        x = LEFT + i * (half + 8)
+        shapes.paste(canvas, shapes.rounded(half, height, 8, palette.PANEL_CARD), (x, top))
+        # a little stack of cards
+        for k in range(3 if count else 1):
+            _card_icon(canvas, (x + 12 + k * 3, top + 14 - k * 2), 24, 34)
+        if i == 0 and count:
+            shapes.paste(canvas, shapes.rounded(18, 28, 3, palette.hex_rgb("#3d5a99")),
+                         (x + 21, top + 13))
+        if i == 1 and view.discard:
+            top_card = view.discard[-1]
+            red = rules.cards.suit(top_card) in (1, 2)
+            put(canvas, (x + 30, top + 24), rules.cards.card_name(top_card), font(11, bold=True),
+                palette.CARD_RED if red else palette.CARD_BLACK, "mm")
+        put(canvas, (x + 52, top + 33), str(count), big, palette.PANEL_TEXT, "ls")
+        put(canvas, (x + 52, top + 50), label, small, palette.PANEL_MUTED, "ls")
+
+
+def _dice_footer(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: rules.View,
+                 names: Sequence[str]) -> None:
+    roll = view.last_roll
+    height = 128
+    top = BOTTOM - height
+    shapes.paste(canvas, shapes.rounded(WIDTH, height, 8, palette.PANEL_CARD), (LEFT, top))
+    put(canvas, (LEFT + 12, top + 10), _spaced("LAST BATTLE"), font(11, bold=True),
+        palette.PANEL_MUTED)
+    if not roll:
+        put(canvas, (LEFT + 12, top + 50), "No battle yet", font(14), palette.PANEL_FAINT)
+        return
+    won = bool(roll.get("attacker_won"))
+    y = top + 32
+    for side in ("attacker", "defender"):
+        seat = int(roll[side])
+        dice = [int(v) for v in roll.get(f"{side}_dice", [])]
+        sp = pyramid.sprite(seat, max(1, min(3, len(dice) or 1)), 0.42)
+        canvas.paste(sp, (LEFT + 6, y - 6), sp)
+        x = LEFT + 40
+        for v in dice:
+            shapes.paste(canvas, shapes.die(v, 24, palette.DIE_FACE, palette.DIE_PIP,
+                                            palette.CARD_EDGE), (x, y))
+            x += 28
+        total = sum(dice)
+        put(canvas, (LEFT + 136, y + 18), f"= {total}", font(16, bold=True), palette.PANEL_TEXT,
+            "ls")
+        nf = font(12)
+        role = "attacker" if side == "attacker" else "defender"
+        who = fit(f"{display_name(names, seat)} ({role})", RIGHT - (LEFT + 186) - 6, nf)
+        put(canvas, (LEFT + 186, y + 17), who, nf, palette.PANEL_MUTED, "ls")
+        y += 32
+    verdict = "Attacker wins" if won else "Defence holds"
+    put(canvas, (LEFT + 12, top + height - 12), verdict, font(14, bold=True),
+        palette.GOLD if won else palette.PANEL_TEXT, "ls")
+
+
+SKIPPED_EVENTS = frozenset({"turn_start", "let_pass", "setup_done"})
+"""Events the last-action box leaves out (the status box already says whose turn it is)."""
+
+
+def last_action_lines(view: rules.View, names: Sequence[str],
+                      events: Sequence[rules.Event]) -> list[str]:
+    """The public events of the last action in words (``rules.describe``, channel view)."""
+    from rules.describe import describe_all
+
+    shown = [e for e in events if e.to is None and e.kind not in SKIPPED_EVENTS]
+    if not shown:
+        return []
+    clean_names = [display_name(names, s) for s in range(len(view.seats))]
+    try:
+        return describe_all(shown, rules.load_board(view.board_id), clean_names, None)
+    except (KeyError, IndexError, TypeError):
+        return []  # an event of an unexpected shape: say nothing rather than fail
+
+
+def _last_action_box(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: rules.View,
+                     names: Sequence[str], events: Sequence[rules.Event], top: int,
+                     bottom: int) -> None:
+    sentences = last_action_lines(view, names, events)
+    line_h = 17
+    if not sentences or bottom - top < 30 + 2 * line_h:
+        return
+    f = font(13)
+    width = WIDTH - 24
+    room = (bottom - top - 36) // line_h
+    lines: list[str] = []
+    for sentence in sentences:
+        lines += _wrap(sentence, width, f, 99)
+    if len(lines) > room:
+        lines = lines[: room]
+        lines[-1] = fit(lines[-1] + " …", width, f)
+    height = 36 + len(lines) * line_h
+    shapes.paste(canvas, shapes.rounded(WIDTH, height, 8, palette.PANEL_CARD), (LEFT, top))
+    put(canvas, (LEFT + 12, top + 10), _spaced("LAST ACTION"), font(11, bold=True),
+        palette.PANEL_MUTED)
+    for i, line in enumerate(lines):
+        draw.text((LEFT + 12, top + 30 + i * line_h), line, font=f, fill=palette.PANEL_TEXT)
+
+
+def draw_panel(canvas: Image.Image, view: rules.View, names: Sequence[str],
+               events: Sequence[rules.Event] = ()) -> None:
+    """Draw the side panel of ``view`` onto the board image ``canvas`` (in place).
+
+    ``events`` (the last action's) are described in words when there is room; only
+    public ones are used.
+    """
+    draw = ImageDraw.Draw(canvas)
+    _header(canvas, view)
+    _status_box(canvas, draw, view, names)
+    height = ROW_HEIGHT.get(view.variant, 84)
+    footer = 62 if view.variant == "european_war" else 128
+    n = len(view.seats)
+    room = BOTTOM - footer - 12 - ROWS_TOP
+    if n:
+        height = min(height, (room - ROW_GAP * (n - 1)) // n)
+    for seat in range(n):
+        _seat_row(canvas, draw, view, names, seat, ROWS_TOP + seat * (height + ROW_GAP), height)
+    rows_end = ROWS_TOP + n * (height + ROW_GAP) + 6
+    _last_action_box(canvas, draw, view, names, events, rows_end, BOTTOM - footer - 12)
+    if view.variant == "european_war":
+        _deck_footer(canvas, draw, view)
+    else:
+        _dice_footer(canvas, draw, view, names)

@@ -1,0 +1,96 @@
+"""Text that fits: names cleaned of glyphs the shipped font lacks, cut with an ellipsis;
+and :func:`put`, which draws text from a per-process cache of rendered masks (the panel
+draws the same strings on every board image: names, powers, labels, digits)."""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+from .fonts import font
+
+ELLIPSIS = "…"
+
+
+@lru_cache(maxsize=4096)
+def has_glyph(char: str) -> bool:
+    """True when DejaVu Sans draws ``char`` (not its "missing glyph" box)."""
+    if char in (" ", "\u200a"):
+        return True
+    probe = font(24)
+    missing = _missing_mask()
+    return bytes(probe.getmask(char)) != missing
+
+
+@lru_cache(maxsize=1)
+def _missing_mask() -> bytes:
+    return bytes(font(24).getmask("\ue000"))  # a private-use code point: never drawn
+
+
+@lru_cache(maxsize=2048)
+def clean(text: str) -> str:
+    """Drop control characters and glyphs the font cannot draw (emoji, CJK, ...).
+
+    Runs of spaces left behind collapse to one; the result is stripped.
+    """
+    out = []
+    for ch in unicodedata.normalize("NFC", text):
+        cat = unicodedata.category(ch)
+        if cat.startswith("C") or cat in ("Zl", "Zp"):
+            continue
+        if cat.startswith("M") or ch.isspace():
+            out.append(" " if ch.isspace() else ch)
+            continue
+        if has_glyph(ch):
+            out.append(ch)
+    return " ".join("".join(out).split())
+
+
+@lru_cache(maxsize=2048)
+def fit(text: str, max_width: float, f: ImageFont.FreeTypeFont) -> str:
+    """Return ``text`` (cleaned) cut with an ellipsis so that it is at most ``max_width`` wide."""
+    text = clean(text)
+    if f.getlength(text) <= max_width:
+        return text
+    lo, hi = 0, len(text)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if f.getlength(text[:mid].rstrip() + ELLIPSIS) <= max_width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip() + ELLIPSIS
+
+
+def display_name(names: object, seat: int) -> str:
+    """``names[seat]`` cleaned, or "Seat N" when missing or empty after cleaning."""
+    try:
+        raw = names[seat]  # type: ignore[index]
+    except (IndexError, KeyError, TypeError):
+        raw = ""
+    name = clean(str(raw)) if raw is not None else ""
+    return name or f"Seat {seat + 1}"
+
+
+@lru_cache(maxsize=2048)
+def _mask(text: str, f: ImageFont.FreeTypeFont, anchor: str) -> tuple[Image.Image, int, int]:
+    left, top, right, bottom = f.getbbox(text, anchor=anchor)
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=f, fill=255, anchor=anchor)
+    return mask, left, top
+
+
+def put(image: Image.Image, xy: tuple[float, float], text: str, f: ImageFont.FreeTypeFont,
+        fill: tuple[int, int, int], anchor: str = "la") -> None:
+    """Draw one line of ``text`` at ``xy`` (rounded to whole pixels) like ``ImageDraw.text``.
+
+    The rendered glyph mask is cached per (text, font, anchor); do not pass text that
+    changes on every call (it would only churn the cache).
+    """
+    if not text:
+        return
+    mask, left, top = _mask(text, f, anchor)
+    x, y = round(xy[0]) + left, round(xy[1]) + top
+    image.paste(fill, (x, y, x + mask.width, y + mask.height), mask)
