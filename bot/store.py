@@ -7,6 +7,12 @@ transaction or one consistent read; an ``asyncio.Lock`` keeps the coroutines of 
 process from interleaving statements on the shared connection, and ``BEGIN IMMEDIATE``
 plus ``busy_timeout`` serialise writers of different processes.
 
+Actions use group commit: the writes queued while a batch is being written go into the
+next transaction together, each in its own savepoint — all or nothing per action, one
+fsync per batch — and within it the statements are queued to the connection's thread
+back to back instead of one round trip each. That is what keeps a thousand busy games
+above a thousand actions a second with ``synchronous=FULL``.
+
 Optimistic concurrency: every write to a game names the ``revision`` it was computed
 from and bumps it in the same transaction (``UPDATE games … WHERE id = ? AND revision =
 ?``); if another writer got there first, nothing is written and :class:`StaleVersion` is
@@ -209,6 +215,28 @@ class NewSeat:
     joined_at: float
 
 
+_Step = tuple[str, str, Any]
+"""(``execute`` | ``executemany``, SQL, parameters)."""
+
+
+@dataclass(slots=True)
+class _Write:
+    """One queued action write: its statements (the first must change exactly one row,
+    else the write is stale), and the future its caller awaits."""
+
+    steps: list[_Step]
+    stale_message: str
+    done: asyncio.Future[None]
+    error: BaseException | None = None
+
+
+def _fail(batch: list[_Write], exc: BaseException) -> None:
+    for write in batch:
+        if not write.done.done():
+            write.done.set_exception(exc if isinstance(exc, Exception)
+                                     else StoreError("the store was interrupted"))
+
+
 def _decision_params(game_id: int, d: DecisionRecord) -> tuple[Any, ...]:
     return (game_id, d.seat, d.kind, d.opened_version, d.duration, d.due_at, d.remind_at)
 
@@ -219,6 +247,8 @@ class Store:
     def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
         self._conn = conn
         self._lock = asyncio.Lock()
+        self._queue: list[_Write] = []
+        self._flusher: asyncio.Task[None] | None = None
         self.path = path
 
     # ------------------------------------------------------------------ lifecycle
@@ -254,7 +284,9 @@ class Store:
         return cls(conn, path)
 
     async def close(self) -> None:
-        """Wait for the transaction in flight, then close the connection."""
+        """Wait for queued writes and the transaction in flight, then close."""
+        if self._flusher is not None:
+            await asyncio.gather(self._flusher, return_exceptions=True)
         async with self._lock:
             await self._conn.close()
 
@@ -493,29 +525,101 @@ class Store:
         now: float,
     ) -> None:
         """Append action ``version + 1`` with its events, the new snapshot, the version
-        and revision bump and the changed decisions, all in one transaction. A
-        ``result`` marks the game finished.
+        and revision bump and the changed decisions, atomically. A ``result`` marks the
+        game finished.
+
+        Writes that arrive while another batch commits are grouped (see :meth:`_flush`):
+        each is its own savepoint, all share one COMMIT. Returns once committed.
 
         Raises:
             StaleVersion: the game changed since ``revision`` / ``version`` (nothing was
                 written).
         """
-        async with self._tx() as conn:
-            cur = await conn.execute(Q.record_state, (
+        steps: list[_Step] = [
+            ("execute", Q.record_state, (
                 _dumps(state), "finished" if result is not None else "running",
                 now if result is not None else None,
                 _dumps(result) if result is not None else None,
-                game_id, revision, version))
-            if cur.rowcount != 1:
-                raise StaleVersion(f"game {game_id} changed since revision {revision}")
-            await conn.execute(Q.insert_action, (
-                game_id, version + 1, seat, user_id, source, _dumps(action), _dumps(events), now))
-            gone = [(game_id, s, k) for s, k in removed]
-            if gone:
-                await conn.executemany(Q.delete_decision, gone)
-            new = [_decision_params(game_id, d) for d in upserted]
-            if new:
-                await conn.executemany(Q.upsert_decision, new)
+                game_id, revision, version)),
+            ("execute", Q.insert_action, (
+                game_id, version + 1, seat, user_id, source, _dumps(action), _dumps(events),
+                now)),
+        ]
+        gone = [(game_id, s, k) for s, k in removed]
+        if gone:
+            steps.append(("executemany", Q.delete_decision, gone))
+        new = [_decision_params(game_id, d) for d in upserted]
+        if new:
+            steps.append(("executemany", Q.upsert_decision, new))
+        write = _Write(steps, f"game {game_id} changed since revision {revision}",
+                       asyncio.get_running_loop().create_future())
+        self._queue.append(write)
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.get_running_loop().create_task(self._flush())
+        await write.done
+
+    async def _flush(self) -> None:
+        """Group commit: write every queued action in one transaction, each inside its own
+        savepoint (a stale or failing one is rolled back alone), then one COMMIT — one
+        fsync for the batch. A caller learns its outcome only after the COMMIT."""
+        try:
+            await self._flush_batches()
+        finally:
+            if self._queue:  # only if interrupted: nobody must wait forever
+                _fail(self._queue, StoreError("the store was interrupted"))
+                self._queue = []
+
+    async def _flush_batches(self) -> None:
+        while self._queue:
+            async with self._lock:
+                batch, self._queue = self._queue, []
+                conn = self._conn
+                try:
+                    await conn.execute("BEGIN IMMEDIATE")
+                except BaseException as exc:
+                    _fail(batch, exc)
+                    raise
+                ok: list[_Write] = []
+                try:
+                    pending_release: list[str] = []
+                    for write in batch:
+                        calls = [conn.execute(sql) for sql in pending_release]
+                        calls.append(conn.execute("SAVEPOINT action"))
+                        calls += [getattr(conn, how)(sql, params) for how, sql, params
+                                  in write.steps]
+                        results = await asyncio.gather(*calls, return_exceptions=True)
+                        mine = results[len(pending_release) + 1:]
+                        bad = [r for r in results[:len(pending_release) + 1]
+                               if isinstance(r, BaseException)]
+                        if bad:
+                            raise bad[0]  # a savepoint statement failed: give up the batch
+                        guard = mine[0]
+                        if not isinstance(guard, BaseException) and guard.rowcount != 1:
+                            write.error = StaleVersion(write.stale_message)
+                        else:
+                            write.error = next(
+                                (r for r in mine if isinstance(r, BaseException)), None)
+                        if write.error is None:
+                            ok.append(write)
+                            pending_release = ["RELEASE action"]
+                        else:
+                            pending_release = ["ROLLBACK TO action", "RELEASE action"]
+                    for sql in pending_release:
+                        await conn.execute(sql)
+                    await conn.execute("COMMIT")
+                except BaseException as exc:
+                    with suppress(Exception):
+                        await conn.execute("ROLLBACK")
+                    _fail(batch, exc)
+                    if not isinstance(exc, Exception):
+                        raise
+                    continue
+                for write in batch:
+                    if not write.done.done():
+                        if write.error is None:
+                            write.done.set_result(None)
+                        else:
+                            write.done.set_exception(write.error)
 
     async def mark_reminded(self, game_id: int, seat: int, kind: str,
                             opened_version: int) -> bool:

@@ -363,7 +363,14 @@ class ServiceBase:
         g = live.state
         assert g is not None
         names = live.names()
-        prompts = self._prompts(live, actor)
+        views: dict[int, rules.View] = {}
+
+        def view(seat: int) -> rules.View:
+            if seat not in views:
+                views[seat] = rules.view_for(g, seat)
+            return views[seat]
+
+        prompts = self._prompts(live, actor, view)
         prompt_seats = {p.seat for p in prompts}
         private: dict[int, PrivateNote] = {}
         for seat, rec in enumerate(live.seats):
@@ -374,7 +381,7 @@ class ServiceBase:
             hand_changed = sorted(before.hands[seat]) != sorted(g.hands[seat])
             if lines or hand_changed or seat in prompt_seats:
                 private[rec.user_id] = PrivateNote(
-                    rec.user_id, seat, lines, hand_changed, rules.view_for(g, seat))
+                    rec.user_id, seat, lines, hand_changed, view(seat))
         return Outcome(
             ok=True, game_id=live.id, kind=kind, channel_id=live.channel_id,
             guild_id=live.guild_id, status=live.status, version=live.version,
@@ -384,25 +391,28 @@ class ServiceBase:
             events=tuple(e for e in events if e.to is None),
             private=private, prompts=prompts, decisions=self._decision_infos(live),
             mentions=tuple(p.user_id for p in prompts if p.user_id is not None),
-            game_over=g.over, names=tuple(names),
+            game_over=g.over,
         )
 
-    def _prompts(self, live: LiveGame, actor: int | None) -> tuple[Prompt, ...]:
+    def _prompts(self, live: LiveGame, actor: int | None,
+                 view: Callable[[int], rules.View] | None = None) -> tuple[Prompt, ...]:
         """Prompts for humans whose decision is new, or who just acted and still decide."""
         out = []
         for (seat, _kind), d in sorted(live.decisions.items()):
             if seat == LOBBY_SEAT or live.is_computer(seat):
                 continue
             if d.opened_version == live.version or seat == actor:
-                out.append(self._prompt(live, d.seat, d.kind))
+                out.append(self._prompt(live, d.seat, d.kind,
+                                        view(seat) if view is not None else None))
         return tuple(out)
 
-    def _prompt(self, live: LiveGame, seat: int, kind: str) -> Prompt:
+    def _prompt(self, live: LiveGame, seat: int, kind: str,
+                view: rules.View | None = None) -> Prompt:
         """The prompt for ``seat``'s open decision of ``kind``."""
         g = live.state
         assert g is not None
         names = live.names()
-        view = rules.view_for(g, seat)
+        view = view or rules.view_for(g, seat)
         choices = prompt_choices(kind, g.legal_actions(seat))
         d = live.decisions.get((seat, kind))
         return Prompt(
