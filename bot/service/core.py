@@ -391,7 +391,7 @@ class ServiceBase:
             events=tuple(e for e in events if e.to is None),
             private=private, prompts=prompts, decisions=self._decision_infos(live),
             mentions=tuple(p.user_id for p in prompts if p.user_id is not None),
-            game_over=g.over,
+            game_over=g.over, names=tuple(names),
         )
 
     def _prompts(self, live: LiveGame, actor: int | None,
