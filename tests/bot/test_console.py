@@ -1,0 +1,290 @@
+"""Console sessions scripted through stdin: a full game against computers, bad commands,
+quitting and resuming, hot-seat privacy, ``--watch`` and the board images.
+
+Each session runs ``bot.console.main`` in this process with ``sys.stdin`` replaced by a
+scripted player and ``sys.stdout`` by a buffer the player reads (so it can answer the
+question on screen), against a fresh SQLite file.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import render
+from bot import console
+
+HAS_RENDERER = hasattr(render, "board_png")
+
+
+class Screen(io.StringIO):
+    """``sys.stdout`` for a session: a buffer the scripted player can read."""
+
+
+class ScriptedStdin(io.TextIOBase):
+    """A player at the keyboard: first the given lines, then (if ``autoplay``) a simple
+    strategy reading the screen: yes to questions, choice 1, and the next choice
+    whenever the last one was refused. Ends the input after ``limit`` lines."""
+
+    def __init__(self, screen: Screen, lines: Iterable[str] = (), *, autoplay: bool = False,
+                 limit: int = 4000) -> None:
+        self.screen = screen
+        self.lines = list(lines)
+        self.autoplay = autoplay
+        self.limit = limit
+        self.seen = 0
+        self.choice = 1
+        self.answered = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readline(self, size: int | None = -1) -> str:
+        text = self.screen.getvalue()
+        new, self.seen = text[self.seen:], len(text)
+        self.answered += 1
+        if self.lines:
+            return self.lines.pop(0) + "\n"
+        if not self.autoplay or self.answered > self.limit:
+            return ""
+        last = new.rstrip("\n").rsplit("\n", 1)[-1]
+        if "[y/N]" in last or "[Y/n]" in last:
+            return "y\n"
+        if "Press Enter" in last:
+            return "\n"
+        self.choice = self.choice + 1 if "✗" in new else 1
+        return f"{self.choice}\n"
+
+
+def run(monkeypatch: pytest.MonkeyPatch, args: list[str], lines: Iterable[str] = (), *,
+        autoplay: bool = False) -> tuple[int, str]:
+    """Run one console session; returns (exit status, transcript)."""
+    screen = Screen()
+    monkeypatch.setattr(sys, "stdout", screen)
+    monkeypatch.setattr(sys, "stdin", ScriptedStdin(screen, lines, autoplay=autoplay))
+    try:
+        code = console.main(args)
+    finally:
+        monkeypatch.undo()
+    return code, screen.getvalue()
+
+
+def games(db: Path) -> list[dict[str, Any]]:
+    """Every game row of the database, as dicts."""
+    with sqlite3.connect(db) as conn:
+        conn.row_factory = sqlite3.Row
+        return [dict(r) for r in conn.execute(
+            "SELECT id, channel_id, status, version, state, result FROM games ORDER BY id")]
+
+
+@pytest.fixture
+def paths(tmp_path: Path) -> dict[str, Path]:
+    return {"db": tmp_path / "games.db", "out": tmp_path / "boards"}
+
+
+def base_args(paths: dict[str, Path], *extra: str, boards: bool = False) -> list[str]:
+    args = ["--db", str(paths["db"]), "--fast", "--seed", "4", "--level", "easy",
+            "--name", "Ann", *extra]
+    return [*args, "--out", str(paths["out"])] if boards else [*args, "--no-boards"]
+
+
+def test_full_game_against_computers_to_the_end(monkeypatch: pytest.MonkeyPatch,
+                                                 paths: dict[str, Path]) -> None:
+    code, out = run(monkeypatch, base_args(paths, "--computers", "2", boards=True),
+                    autoplay=True)
+    assert code == 0
+    assert "Game over." in out
+    assert re.search(r"Game #1 is over\. (Winners?: .+|The game ended in a draw)\.", out)
+    [game] = games(paths["db"])
+    assert game["status"] == "finished" and game["channel_id"] == console.CONSOLE_CHANNEL_ID
+    result = json.loads(game["result"])
+    assert result["draw"] or result["winners"]
+    assert "Ann> " in out and "(only you) You received" in out
+    # a board after the human's moves, each one written where it says
+    written = re.findall(r"^Board: (.+\.png)$", out, re.M)
+    if HAS_RENDERER:
+        assert written
+        for name in written:
+            assert Path(name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert (paths["out"] / "game1-latest.png").is_file()
+    else:
+        assert "Board images are not available" in out
+
+
+def test_a_bad_command_changes_nothing(monkeypatch: pytest.MonkeyPatch,
+                                       paths: dict[str, Path]) -> None:
+    code, out = run(monkeypatch, base_args(paths), ["1", "quit"])
+    assert code == 0
+    [before] = games(paths["db"])
+    bad = ["frobnicate", "invade narnia germany", "conscript britain", "move italy",
+           "play 7", "grow italy", "99", "quit"]
+    code, out = run(monkeypatch, base_args(paths, "--resume"), bad)
+    assert code == 0
+    errors = [line for line in out.splitlines() if line.startswith("✗")]
+    assert errors == [
+        "✗ Unknown command 'frobnicate'. Type help for the list.",
+        "✗ Unknown field 'narnia'. The fields are: Britain, South Scandinavia, Spain, "
+        "France + Benelux, Italy, North Africa, Germany, Austria, Hungary, North Russia, "
+        "West Russia, South Russia, South Balkans, Anatolia, Middle East.",
+        "✗ Conscription only on your home fields (EW-11)",
+        "✗ Say from where to where: move FROM TO.",
+        errors[4],
+        errors[5],
+        errors[6],
+    ]
+    assert errors[4].startswith("✗ You hold no 7") or "duel" in errors[4]
+    assert "not in this variant" in errors[5]
+    assert errors[6].startswith("✗ Choose a number from 1 to")
+    [after] = games(paths["db"])
+    assert (after["version"], after["state"]) == (before["version"], before["state"])
+
+
+def test_quit_and_resume_continue_the_same_game(monkeypatch: pytest.MonkeyPatch,
+                                                 paths: dict[str, Path]) -> None:
+    code, out = run(monkeypatch, base_args(paths, "--computers", "3"), ["1", "1", "quit"])
+    assert code == 0
+    assert "Game #1 is saved. Continue it with: european-war --resume" in out
+    [saved] = games(paths["db"])
+    assert saved["status"] == "running" and saved["version"] > 0
+
+    # resuming shows where we were and moves nothing by itself
+    code, out = run(monkeypatch, base_args(paths, "--resume"), ["status", "quit"])
+    assert code == 0
+    assert out.startswith("Resuming game #1 (European War): ")
+    assert "Waiting for Ann" in out
+    [same] = games(paths["db"])
+    assert (same["version"], same["state"]) == (saved["version"], saved["state"])
+
+    # and the game goes on from there
+    code, out = run(monkeypatch, base_args(paths, "--resume"), ["1", "quit"])
+    [later] = games(paths["db"])
+    assert later["id"] == saved["id"] and later["version"] > saved["version"]
+
+    # without --resume and no flags, the console offers the unfinished game
+    code, out = run(monkeypatch, ["--db", str(paths["db"]), "--fast", "--no-boards"],
+                    ["y", "quit"])
+    assert "You have an unfinished console game (#1, European War" in out
+    assert "Resuming game #1" in out
+    assert len(games(paths["db"])) == 1
+
+    # asking for a new game with flags sets the old one aside
+    code, out = run(monkeypatch, base_args(paths), ["quit"])
+    assert "(Your unfinished console game #1 was set aside.)" in out
+    rows = games(paths["db"])
+    assert [r["status"] for r in rows] == ["cancelled", "running"]
+
+
+def test_resume_with_nothing_to_resume(monkeypatch: pytest.MonkeyPatch,
+                                       paths: dict[str, Path]) -> None:
+    code, out = run(monkeypatch, base_args(paths, "--resume"), [])
+    assert code == 1
+    assert "There is no unfinished console game to resume" in out
+
+
+def test_hotseat_hides_each_hand_until_its_owner_looks(monkeypatch: pytest.MonkeyPatch,
+                                                       paths: dict[str, Path]) -> None:
+    args = ["--db", str(paths["db"]), "--fast", "--seed", "4", "--no-boards", "--hotseat",
+            "--name", "Ann,Bob", "--computers", "1", "--level", "easy"]
+    screen = Screen()
+    stdin = ScriptedStdin(screen, autoplay=True, limit=150)
+    monkeypatch.setattr(sys, "stdout", screen)
+    monkeypatch.setattr(sys, "stdin", stdin)
+    assert console.main(args) == 0
+    monkeypatch.undo()
+    out = screen.getvalue()
+    assert "Pass the keyboard to Ann. Press Enter when only Ann is looking." in out
+    assert "Pass the keyboard to Bob. Press Enter when only Bob is looking." in out
+    looking = None
+    for line in out.splitlines():
+        gate = re.match(r"Pass the keyboard to (\w+)\.", line)
+        if gate:
+            looking = gate.group(1)
+        private = re.match(r"  \(only (\w+)\)", line)
+        if private:  # a private line is shown only to the one at the keyboard
+            assert private.group(1) == looking, line
+        prompt = re.match(r"(\w+)> ", line)
+        if prompt:
+            assert prompt.group(1) == looking, line
+
+
+def test_watch_two_games(monkeypatch: pytest.MonkeyPatch, paths: dict[str, Path]) -> None:
+    args = ["--watch", "2", "--fast", "--seed", "1", "--level", "easy", "--players", "3",
+            "--db", str(paths["db"]), "--out", str(paths["out"])]
+    code, out = run(monkeypatch, args)
+    assert code == 0
+    assert out.count("Game over.") == 2
+    assert "Watched 2 game(s); 2 finished." in out
+    rows = games(paths["db"])
+    assert [(r["channel_id"], r["status"]) for r in rows] == [
+        (console.WATCH_CHANNEL_ID, "finished")] * 2
+    if HAS_RENDERER:
+        for gid in (1, 2):
+            assert (paths["out"] / f"game{gid}-final.png").is_file()
+            assert len(list(paths["out"].glob(f"game{gid}-0*.png"))) >= 1
+
+
+def test_seeded_games_repeat_in_any_database(monkeypatch: pytest.MonkeyPatch,
+                                             tmp_path: Path) -> None:
+    first = ["--watch", "1", "--fast", "--seed", "9", "--level", "easy", "--players", "2",
+             "--no-boards"]
+    _, a = run(monkeypatch, [*first, "--db", str(tmp_path / "a.db")])
+    run(monkeypatch, [*first[:4], "3", *first[5:], "--db", str(tmp_path / "b.db")])
+    _, b = run(monkeypatch, [*first, "--db", str(tmp_path / "b.db")])
+    assert a.replace("Game #1", "Game #N") == b.replace("Game #2", "Game #N")
+
+
+def test_newcomer_run_with_no_arguments(monkeypatch: pytest.MonkeyPatch,
+                                        tmp_path: Path) -> None:
+    """``python -m bot`` without a token calls ``main([])``: defaults, the database and
+    board folder of the normal settings, playable at once."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DATABASE_URL", "sqlite:///data/console.db")
+    code, out = run(monkeypatch, [], ["help", "1", "quit"])
+    assert code == 0
+    assert out.startswith("Game #1: European War, seed ")
+    assert "Game commands:" in out
+    assert "Game #1 is saved." in out
+    assert (tmp_path / "data" / "console.db").is_file()
+    if HAS_RENDERER:
+        assert list((tmp_path / "data" / "boards").glob("game1-*.png"))
+
+
+def test_newcomer_questions_at_a_terminal(monkeypatch: pytest.MonkeyPatch,
+                                          paths: dict[str, Path]) -> None:
+    monkeypatch.setattr(console, "interactive", lambda: True)
+    answers = ["2", "", "3", "hard", "Zoe", "quit"]  # World War 5, you vs 3 hard computers
+    code, out = run(monkeypatch, ["--db", str(paths["db"]), "--no-boards", "--fast"],
+                    answers)
+    assert code == 0
+    assert "Game #1: World War 5" in out
+    assert out.count("(computer)") >= 3 and "Zoe" in out
+
+
+def test_bad_options_are_refused_before_anything_happens(
+        monkeypatch: pytest.MonkeyPatch, paths: dict[str, Path],
+        capsys: pytest.CaptureFixture[str]) -> None:
+    for bad in (["--computers", "5"], ["--level", "genius"], ["--variant", "chess"],
+                ["--players", "3", "--computers", "1"], ["--watch", "0"]):
+        assert console.main(["--db", str(paths["db"]), *bad]) == 2
+        assert "european-war: " in capsys.readouterr().err
+    assert not paths["db"].exists()
+
+
+def test_python_dash_m_bot_console(tmp_path: Path) -> None:
+    """The module entry point, as a person would run it."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot.console", "--db", str(tmp_path / "x.db"), "--fast",
+         "--seed", "2", "--no-boards", "--level", "easy"],
+        input="board\nquit\n", capture_output=True, text=True, timeout=60,
+        cwd=Path(__file__).resolve().parents[2])
+    assert proc.returncode == 0, proc.stderr
+    assert "Supply — " in proc.stdout and "Game #1 is saved." in proc.stdout

@@ -1,0 +1,148 @@
+"""The console's reading of commands: forgiving field, player and card names, choice
+numbers, and the words of the other variant refused with a reason."""
+
+from __future__ import annotations
+
+import pytest
+
+import rules
+from bot.console_parse import (
+    Context,
+    ParseError,
+    completions,
+    field_matches,
+    parse,
+    resolve_fields,
+)
+
+EW = rules.load_board("european_war", False)
+WW = rules.load_board("world_war_5", False)
+NAMES = ["Ann", "Britain (computer)", "Russian Empire (computer)"]
+POWERS = ["france_allies", "britain_allies", "russian_empire"]
+
+
+def card(text: str) -> int:
+    return rules.cards.parse_card(text)
+
+
+def ctx(hand: tuple[str, ...] = ("4c", "9d", "Qh", "Ks", "As"), kind: str | None = "turn",
+        choices: tuple[rules.Action, ...] = (), variant: str = "european_war") -> Context:
+    return Context(board=EW if variant == "european_war" else WW, variant=variant,
+                   names=NAMES, powers=POWERS, seat=0,
+                   hand=tuple(card(c) for c in hand), prompt_kind=kind, choices=choices)
+
+
+def action(line: str, context: Context | None = None) -> rules.Action | None:
+    return parse(line, context or ctx()).action
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("invade germany france", rules.Attack("germany", "france_benelux")),
+    ("INVADE Germany France+Benelux", rules.Attack("germany", "france_benelux")),
+    ("attack germany france", rules.Attack("germany", "france_benelux")),
+    ("move north africa italy", rules.Move("north_africa", "italy")),
+    ('move "north africa" italy', rules.Move("north_africa", "italy")),
+    ("move north-africa italy", rules.Move("north_africa", "italy")),
+    ("move north_africa italy", rules.Move("north_africa", "italy")),
+    ("move italy north africa", rules.Move("italy", "north_africa")),
+    ("move south scandinavia north russia", rules.Move("south_scandinavia", "north_russia")),
+    ("conscript benelux", rules.Conscript("france_benelux")),
+    ("conscript fra", rules.Conscript("france_benelux")),
+    ("place italy france north africa", rules.PlaceAll("italy", "france_benelux",
+                                                       "north_africa")),
+    ("retreat middle east", rules.Retreat("middle_east")),
+    ("arm", rules.Arm()),
+    ("pass", rules.Pass()),
+])
+def test_fields_are_read_forgivingly(line: str, expected: rules.Action) -> None:
+    assert action(line) == expected
+
+
+def test_a_prefix_shared_by_two_fields_is_settled_by_the_legal_moves() -> None:
+    legal = (rules.Move("north_africa", "italy"), rules.Arm())
+    assert action("move north italy", ctx(choices=legal)) == rules.Move("north_africa", "italy")
+    with pytest.raises(ParseError, match="Which do you mean: .*North Africa.*North Russia"):
+        parse("move north italy", ctx())
+
+
+def test_unknown_and_missing_fields_say_what_is_wrong() -> None:
+    with pytest.raises(ParseError, match="Unknown field 'narnia'.*Germany"):
+        parse("invade narnia germany", ctx())
+    with pytest.raises(ParseError, match="from where to where"):
+        parse("move italy", ctx())
+    with pytest.raises(ParseError, match="Unknown command 'fly'"):
+        parse("fly italy", ctx())
+
+
+def test_words_of_the_other_variant_are_refused_with_the_right_words() -> None:
+    with pytest.raises(ParseError, match="not in this variant.*conscript"):
+        parse("grow italy", ctx())
+    with pytest.raises(ParseError, match="not in this variant.*World War 5"):
+        parse("arm", ctx(variant="world_war_5"))
+    assert action("grow east asia", ctx(variant="world_war_5")) == rules.Grow("east_asia")
+    assert action("build usa", ctx(variant="world_war_5")) == rules.Build("usa")
+
+
+def test_cards_by_name_or_rank() -> None:
+    duel = ctx(kind="duel")
+    assert action("play 9d", duel) == rules.PlayCard(card("9d"))
+    assert action("play 9♦", duel) == rules.PlayCard(card("9d"))
+    assert action("play k", duel) == rules.PlayCard(card("Ks"))
+    assert action("play 4", duel) == rules.PlayCard(card("4c"))
+    assert action("stop", duel) == rules.StopPlaying()
+    assert action("pass", duel) == rules.StopPlaying()
+    with pytest.raises(ParseError, match="You hold no 7"):
+        parse("play 7", duel)
+    with pytest.raises(ParseError, match="not a card"):
+        parse("play zebra", duel)
+
+
+def test_figures_prefer_the_figure_then_the_ace() -> None:
+    assert action("spy russia") == rules.Spy(2, False)
+    assert action("spy brit ace") == rules.Spy(1, True)
+    assert action("sabotage italy") == rules.Sabotage("italy", True)  # no J held: the A
+    assert action("sabotage italy", ctx(hand=("Jc", "As"))) == rules.Sabotage("italy", False)
+    window = ctx(kind="diplomacy", hand=("Ks",))
+    assert action("k", window) == rules.StopAttack(False)
+    assert action("stop", window) == rules.StopAttack(False)
+    assert action("let", window) == rules.LetPass()
+    assert action("pass", window) == rules.LetPass()
+    assert action("k", ctx(kind="diplomacy", hand=("As",))) == rules.StopAttack(True)
+    with pytest.raises(ParseError, match="No player is called"):
+        parse("spy nobody", ctx())
+
+
+def test_numbers_pick_the_open_prompts_choices() -> None:
+    choices = (rules.Retreat("italy"), rules.Retreat("spain"))
+    assert action("2", ctx(kind="retreat", choices=choices)) == rules.Retreat("spain")
+    assert action("retreat 1", ctx(kind="retreat", choices=choices)) == rules.Retreat("italy")
+    with pytest.raises(ParseError, match="from 1 to 2"):
+        parse("3", ctx(kind="retreat", choices=choices))
+    with pytest.raises(ParseError, match="nothing to choose"):
+        parse("1", ctx(kind=None))
+
+
+def test_console_commands_carry_their_argument() -> None:
+    assert parse("log 5", ctx()).name == "log"
+    assert parse("log 5", ctx()).arg == "5"
+    assert parse("rules diplomacy", ctx()).arg == "diplomacy"
+    assert parse("exit", ctx()).name == "quit"
+    assert parse("   ", ctx()).name == ""
+
+
+def test_field_matching_levels() -> None:
+    assert field_matches(EW, "France + Benelux") == (["france_benelux"], True)
+    assert field_matches(EW, "scandinavia") == (["south_scandinavia"], False)
+    assert sorted(field_matches(EW, "russia")[0]) == ["north_russia", "south_russia",
+                                                     "west_russia"]
+    assert resolve_fields(EW, ["germany", "france"], 2) == [("germany", "france_benelux")]
+
+
+def test_completion_of_commands_fields_players_and_cards() -> None:
+    c = ctx()
+    assert completions("inv", "inv", c) == ["invade "]
+    assert completions("invade no", "no", c) == ["north-africa ", "north-russia "]
+    assert "russian-empire " in completions("spy r", "r", c)
+    assert completions("play k", "k", c) == ["ks "]
+    assert "grow " not in completions("", "", c)
+    assert "grow " in completions("", "", ctx(variant="world_war_5"))
