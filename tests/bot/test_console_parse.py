@@ -61,12 +61,12 @@ def test_fields_are_read_forgivingly(line: str, expected: rules.Action) -> None:
 def test_a_prefix_shared_by_two_fields_is_settled_by_the_legal_moves() -> None:
     legal = (rules.Move("north_africa", "italy"), rules.Arm())
     assert action("move north italy", ctx(choices=legal)) == rules.Move("north_africa", "italy")
-    with pytest.raises(ParseError, match="Which do you mean: .*North Africa.*North Russia"):
+    with pytest.raises(ParseError, match=r"Which do you mean: .*North Africa.*North Russia"):
         parse("move north italy", ctx())
 
 
 def test_unknown_and_missing_fields_say_what_is_wrong() -> None:
-    with pytest.raises(ParseError, match="Unknown field 'narnia'.*Germany"):
+    with pytest.raises(ParseError, match=r"Unknown field 'narnia'.*Germany"):
         parse("invade narnia germany", ctx())
     with pytest.raises(ParseError, match="from where to where"):
         parse("move italy", ctx())
@@ -75,9 +75,9 @@ def test_unknown_and_missing_fields_say_what_is_wrong() -> None:
 
 
 def test_words_of_the_other_variant_are_refused_with_the_right_words() -> None:
-    with pytest.raises(ParseError, match="not in this variant.*conscript"):
+    with pytest.raises(ParseError, match=r"not in this variant.*conscript"):
         parse("grow italy", ctx())
-    with pytest.raises(ParseError, match="not in this variant.*World War 5"):
+    with pytest.raises(ParseError, match=r"not in this variant.*World War 5"):
         parse("arm", ctx(variant="world_war_5"))
     assert action("grow east asia", ctx(variant="world_war_5")) == rules.Grow("east_asia")
     assert action("build usa", ctx(variant="world_war_5")) == rules.Build("usa")
