@@ -19,8 +19,8 @@ import rules
 from .board import board_image, summary
 from .duel import duel_image
 from .encode import png_bytes
-from .hand import hand_image, hand_palette
-from .png_palette import board_palette
+from .hand import hand_image
+from .png_palette import board_palette, duel_palette, hand_palette
 
 
 def board_png(view: rules.View, names: Sequence[str], events: Sequence[rules.Event] = (),
@@ -67,7 +67,7 @@ def duel_png(view: rules.View, names: Sequence[str], result: rules.Event | None 
     pieces' declared sizes come from ``view.battle``, else from an ``attack_declared``
     among ``events``, else from the pieces on the board.
     """
-    return png_bytes(duel_image(view, names, result, events=events))
+    return png_bytes(duel_image(view, names, result, events=events), duel_palette())
 
 
 __all__ = ["board_png", "board_summary", "duel_png", "hand_png"]

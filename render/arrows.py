@@ -25,7 +25,7 @@ from . import layout, palette
 from .drawing import Point, dashed_line, polyline_length, quadratic_curve, trim_polyline
 from .fonts import font
 
-_SS = 3
+_SS = 2
 """Supersampling factor of arrow overlays."""
 
 START_GAP = 24.0
@@ -95,7 +95,7 @@ def path(arrow: Arrow) -> list[list[Point]]:
     mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
     nx, ny = -(b[1] - a[1]) / length, (b[0] - a[0]) / length
     via = (mx + nx * bend, my + ny * bend)
-    curve = quadratic_curve(a, via, b, steps=40)
+    curve = quadratic_curve(a, via, b, steps=18)
     body = trim_polyline(curve, start, end)
     return [body] if len(body) >= 2 else []
 
@@ -128,12 +128,15 @@ def _point_at(pts: Sequence[Point], frac: float) -> Point:
     return pts[-1]
 
 
-def draw_arrow(canvas: Image.Image, arrow: Arrow) -> None:
-    """Draw ``arrow`` onto the RGB ``canvas`` (antialiased), clipped to the map."""
+def draw_arrow(canvas: Image.Image, arrow: Arrow) -> tuple[int, int, int, int] | None:
+    """Draw ``arrow`` onto the RGB ``canvas`` (antialiased), clipped to the map.
+
+    Returns the box it was drawn in (``None`` if nothing was drawn).
+    """
     style = STYLES[arrow.kind]
     parts = path(arrow)
     if not parts:
-        return
+        return None
     colour = palette.piece_colour(arrow.seat)
     margin = style.head_width + 16
     xs = [x for part in parts for x, _ in part]
@@ -143,7 +146,7 @@ def draw_arrow(canvas: Image.Image, arrow: Arrow) -> None:
     right = min(layout.MAP_BOX[2], math.ceil(max(xs) + margin))
     bottom = min(layout.MAP_BOX[3], math.ceil(max(ys) + margin))
     if right <= left or bottom <= top:
-        return
+        return None
     overlay = Image.new("RGBA", ((right - left) * _SS, (bottom - top) * _SS), (0, 0, 0, 0))
     draw = ImageDraw.Draw(overlay)
 
@@ -179,3 +182,4 @@ def draw_arrow(canvas: Image.Image, arrow: Arrow) -> None:
                   anchor="mm")
     small = overlay.reduce(_SS)
     canvas.paste(small, (left, top), small)
+    return (left, top, right, bottom)

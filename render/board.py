@@ -165,18 +165,17 @@ def _draw_banner(canvas: Image.Image, view: rules.View, names: Sequence[str],
     put(canvas, (x, top + 56), text, sub, palette.PANEL_TEXT, "ls")
 
 
-def _restore_names(canvas: Image.Image, board_id: str, arcade: bool) -> None:
-    """Put field names back over arrows that crossed them (names stay readable; the
-    arrow seems to pass under the name). Names never cover piece boxes, so no piece is
-    touched."""
+def _restore_names(canvas: Image.Image, board_id: str, arcade: bool,
+                   drawn: Sequence[tuple[int, int, int, int]]) -> None:
+    """Put field names back over the arrows drawn in the ``drawn`` boxes (names stay
+    readable; the arrow seems to pass under the name). Names never cover piece boxes,
+    so no piece is touched."""
     static = static_board(board_id, arcade)
     for lab in name_labels(board_id):
         box = (math.floor(lab.box[0]), math.floor(lab.box[1]), math.ceil(lab.box[2]),
                math.ceil(lab.box[3]))
-        region = canvas.crop(box)
-        original = static.crop(box)
-        if region.tobytes() != original.tobytes():
-            canvas.paste(original, box)
+        if any(_overlap(box, d) for d in drawn):
+            canvas.paste(static.crop(box), box)
 
 
 def board_image(view: rules.View, names: Sequence[str], events: Sequence[rules.Event] = (),
@@ -195,10 +194,9 @@ def board_image(view: rules.View, names: Sequence[str], events: Sequence[rules.E
         a = _anchor(b, fid)
         if a is not None and fid in view.pieces:
             marks.paste_centred(canvas, marks.glow(), a)
-    for arrow in act.arrows:
-        draw_arrow(canvas, arrow)
-    if act.arrows:
-        _restore_names(canvas, view.board_id, arcade)
+    drawn = [box for box in (draw_arrow(canvas, arrow) for arrow in act.arrows) if box]
+    if drawn:
+        _restore_names(canvas, view.board_id, arcade, drawn)
     for fid, (seat, from_size, _to) in act.shrunk.items():
         a = _anchor(b, fid)
         if a is not None and 0 <= seat < len(view.seats) and from_size in (1, 2, 3):

@@ -6,15 +6,12 @@ Order: number cards by rank (2..10), then figures (J, Q, K, A), each rank by sui
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
-from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from . import palette
 from .cards import CARD_HEIGHT, CARD_WIDTH, SHADOW, card_sprite, empty_slot, sort_key
-from .encode import fixed_palette
 from .fonts import font
 from .text import fit
 
@@ -23,8 +20,6 @@ GAP = 10
 PER_ROW = 8
 TITLE_HEIGHT = 34
 EMPTY_WIDTH = 420
-
-_LOCK = threading.Lock()
 
 Box = tuple[int, int, int, int]
 
@@ -79,21 +74,3 @@ def hand_image(cards: Sequence[int], *, title: str = "") -> Image.Image:
         sp = card_sprite(card)
         img.paste(sp, (x - SHADOW, y - SHADOW), sp)
     return img
-
-
-@lru_cache(maxsize=1)
-def _hand_palette() -> Image.Image:
-    sample = hand_image(list(range(52)), title="Sample hand: 52 cards")
-    reserved = [palette.PANEL_BACKGROUND, palette.PANEL_TEXT, palette.PANEL_MUTED,
-                palette.PANEL_CARD, palette.PANEL_FAINT, palette.CARD_FACE, palette.CARD_EDGE,
-                palette.CARD_RED, palette.CARD_BLACK, palette.CARD_BADGE, palette.WHITE,
-                *palette.FIGURE_BANDS.values()]
-    for ink in (palette.CARD_RED, palette.CARD_BLACK):
-        reserved += [palette.mix(palette.CARD_FACE, ink, t / 6) for t in range(1, 6)]
-    return fixed_palette(sample, reserved)
-
-
-def hand_palette() -> Image.Image:
-    """The fixed PNG palette of hand images (cached per process; do not modify it)."""
-    with _LOCK:
-        return _hand_palette()

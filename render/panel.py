@@ -17,7 +17,7 @@ import rules
 from . import layout, palette, pyramid, shapes
 from .fonts import font
 from .status import seat_tag, status
-from .text import display_name, fit, put
+from .text import display_name, fit, put, width, wrap
 
 LEFT = layout.PANEL_BOX[0] + 16
 RIGHT = layout.PANEL_BOX[2] - 14
@@ -54,7 +54,7 @@ def _pill(canvas: Image.Image, draw: ImageDraw.ImageDraw, text: str, right: floa
           fill: palette.RGB, ink: palette.RGB) -> float:
     """A tag pill whose right edge is ``right``; returns its left edge."""
     f = font(11, bold=True)
-    w = round(f.getlength(text)) + 14
+    w = round(width(text, f)) + 14
     left = right - w
     shapes.paste(canvas, shapes.rounded(w, 18, 9, fill), (left, top))
     put(canvas, (left + w / 2, top + 9.5), text, f, ink, "mm")
@@ -91,31 +91,9 @@ def _status_box(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: rules.View
     put(canvas, (x, STATUS_TOP + 10), fit(st.headline, RIGHT - x - 10, head_font), head_font,
         palette.GOLD if view.over else palette.PANEL_TEXT)
     detail_font = font(13)
-    lines = _wrap(st.detail, RIGHT - x - 10, detail_font, 2)
+    lines = wrap(st.detail, RIGHT - x - 10, detail_font, 2)
     for i, line in enumerate(lines):
         put(canvas, (x, STATUS_TOP + 38 + i * 17), line, detail_font, palette.PANEL_MUTED)
-
-
-def _wrap(text: str, width: float, f: object, max_lines: int) -> list[str]:
-    """Greedy word wrap into at most ``max_lines`` lines (the last cut with an ellipsis)."""
-    from PIL import ImageFont
-
-    assert isinstance(f, ImageFont.FreeTypeFont)
-    words = text.split(" ")
-    lines: list[str] = []
-    current = ""
-    for i, word in enumerate(words):
-        trial = f"{current} {word}".strip()
-        if f.getlength(trial) <= width or not current:
-            current = trial
-            continue
-        lines.append(current)
-        current = word
-        if len(lines) == max_lines - 1:
-            current = " ".join(words[i:])
-            break
-    lines.append(fit(current, width, f))
-    return [fit(line, width, f) for line in lines[:max_lines]]
 
 
 def _supply(canvas: Image.Image, draw: ImageDraw.ImageDraw, seat: int,
@@ -134,14 +112,14 @@ def _supply(canvas: Image.Image, draw: ImageDraw.ImageDraw, seat: int,
         canvas.paste(sp, (round(sx), round(top)), sp)
         x += pyramid.PYRAMID_SIZE[size][0] * scale + 2
         put(canvas, (x, base), f"×{count}", f, ink if count else palette.PANEL_FAINT, "ls")
-        x += f.getlength("×0") + SUPPLY_GAP
+        x += width("×0", f) + SUPPLY_GAP
     return x - SUPPLY_GAP
 
 
 def supply_width() -> float:
     """Width of the supply group drawn by :func:`_supply`."""
     f = font(13, bold=True)
-    return sum(pyramid.PYRAMID_SIZE[z][0] * SUPPLY_SCALE + 2 + f.getlength("×0") + SUPPLY_GAP
+    return sum(pyramid.PYRAMID_SIZE[z][0] * SUPPLY_SCALE + 2 + width("×0", f) + SUPPLY_GAP
                for z in (1, 2, 3)) - SUPPLY_GAP
 
 
@@ -171,7 +149,7 @@ def _seat_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: rules.View,
     if cards:
         count = str(sv.hand_size)
         hf = font(16, bold=True)
-        hand_w = hf.getlength(count) + 20
+        hand_w = width(count, hf) + 20
         _card_icon(canvas, (text_right - hand_w, line1 - 16))
         put(canvas, (text_right, line1), count, hf, ink, "rs")
         right1 = text_right - hand_w - 8
@@ -186,7 +164,7 @@ def _seat_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: rules.View,
     name = fit(display_name(names, seat), right1 - x, name_font)
     put(canvas, (x, line1), name, name_font, ink, "ls")
     if sv.eliminated:
-        w = name_font.getlength(name)
+        w = width(name, name_font)
         draw.line([(x, line1 - 6), (x + w, line1 - 6)], fill=palette.PANEL_MUTED, width=2)
     fam = palette.family_for(sv.power)
     power_colour = palette.PANEL_FAINT if dim else palette.on_dark(fam.base)
@@ -294,14 +272,14 @@ def _last_action_box(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: rules
     if not sentences or bottom - top < 30 + 2 * line_h:
         return
     f = font(13)
-    width = WIDTH - 24
+    text_width = WIDTH - 24
     room = (bottom - top - 36) // line_h
     lines: list[str] = []
     for sentence in sentences:
-        lines += _wrap(sentence, width, f, 99)
+        lines += wrap(sentence, text_width, f, 99)
     if len(lines) > room:
         lines = lines[: room]
-        lines[-1] = fit(lines[-1] + " …", width, f)
+        lines[-1] = fit(lines[-1] + " …", text_width, f)
     height = 36 + len(lines) * line_h
     shapes.paste(canvas, shapes.rounded(WIDTH, height, 8, palette.PANEL_CARD), (LEFT, top))
     put(canvas, (LEFT + 12, top + 10), _spaced("LAST ACTION"), font(11, bold=True),

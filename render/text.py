@@ -74,6 +74,39 @@ def display_name(names: object, seat: int) -> str:
     return name or f"Seat {seat + 1}"
 
 
+@lru_cache(maxsize=4096)
+def width(text: str, f: ImageFont.FreeTypeFont) -> float:
+    """``f.getlength(text)``, cached."""
+    return f.getlength(text)
+
+
+def wrap(text: str, max_width: float, f: ImageFont.FreeTypeFont, max_lines: int) -> list[str]:
+    """Greedy word wrap into at most ``max_lines`` lines, the last cut with an ellipsis.
+
+    Line widths are summed from cached word widths (kerning across a space is ignored;
+    each line is then checked with :func:`fit`).
+    """
+    words = clean(text).split(" ")
+    space = width(" ", f)
+    lines: list[str] = []
+    current: list[str] = []
+    used = 0.0
+    for i, word in enumerate(words):
+        w = width(word, f)
+        if not current or used + space + w <= max_width:
+            used = w if not current else used + space + w
+            current.append(word)
+            continue
+        lines.append(" ".join(current))
+        if len(lines) == max_lines - 1:
+            current = words[i:]
+            break
+        current, used = [word], w
+    if current:
+        lines.append(" ".join(current))
+    return [fit(line, max_width, f) for line in lines[:max_lines]]
+
+
 @lru_cache(maxsize=2048)
 def _mask(text: str, f: ImageFont.FreeTypeFont, anchor: str) -> tuple[Image.Image, int, int]:
     left, top, right, bottom = f.getbbox(text, anchor=anchor)
