@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 
 import rules
 
@@ -88,7 +89,7 @@ class ComputerOps(ServiceBase):
                 computer.seed_for(live.id, d.opened_version, seat), low, high)
             self.scheduler.schedule(key, now + delay, self._answer_callback(live.id, seat))
 
-    def _answer_callback(self, game_id: int, seat: int):  # type: ignore[no-untyped-def]
+    def _answer_callback(self, game_id: int, seat: int) -> Callable[[], Awaitable[None]]:
         async def answer() -> None:
             for _ in range(10):  # others may answer while this one thinks: look again
                 if await self._computer_move(game_id, seat) != "stale":
@@ -113,8 +114,8 @@ class ComputerOps(ServiceBase):
         lock = self._lock(game_id)
         async with lock:
             live = self._games.get(game_id)
-            if live is None or live.version != version:
-                return "stale"
+            if live is None or live.version != version or not live.is_computer(seat):
+                return "stale"  # a person acted, or took the seat over, meanwhile
             try:
                 outcome = await self._apply(live, seat, action, user_id=None,
                                             source="computer", exact=version)

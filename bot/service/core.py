@@ -107,17 +107,21 @@ class ServiceBase:
         (one that passed while the service was down fires once, now) and set computer
         seats going. Returns how many games were loaded.
 
-        Raises:
-            RuntimeError: a stored game is corrupt (the service refuses to run on it).
+        A game whose stored snapshot fails validation is logged and left out (its
+        operations then answer with an error) rather than keeping every other game down.
         """
         records = await self.store.load_active()
         for rec in records:
-            live = LiveGame.from_record(rec)
+            try:
+                live = LiveGame.from_record(rec)
+            except RuntimeError:
+                log.exception("game %s cannot be loaded; left out", rec.id)
+                continue
             self._games[live.id] = live
             self._channels[live.channel_id] = live.id
         for live in list(self._games.values()):
             self._after_change(live)
-        return len(records)
+        return len(self._games)
 
     async def close(self) -> None:
         """Stop timers and computer players, deliver queued outcomes, close the store."""

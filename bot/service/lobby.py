@@ -14,7 +14,14 @@ from typing import Any, Literal
 
 import rules
 
-from ..models import COMPUTER_LEVELS, LOBBY_SEAT, GameSettings, GuildSettings, SettingsError
+from ..models import (
+    COMPUTER_LEVELS,
+    LOBBY_SEAT,
+    DecisionRecord,
+    GameSettings,
+    GuildSettings,
+    SettingsError,
+)
 from ..store import ChannelBusy, GuildFull, NewSeat, SeatTaken
 from .core import ServiceBase, ServiceError
 from .deadlines import timed
@@ -312,7 +319,7 @@ class LobbyOps(ServiceBase):
         self._forget(live.id)
         return await self._live(live.id)
 
-    def _expiry(self, live: LiveGame, now: float):  # type: ignore[no-untyped-def]
+    def _expiry(self, live: LiveGame, now: float) -> DecisionRecord:
         return timed("lobby", LOBBY_SEAT, 0, live.settings, now, False)
 
     @staticmethod

@@ -56,9 +56,10 @@ class QueryOps(ServiceBase):
             for sv in view.seats:
                 lines.append(f"{names[sv.seat]} — {sv.power_name}: {sv.hand_size} cards, "
                              f"supply {sv.supply[0]}/{sv.supply[1]}/{sv.supply[2]}.")
+            now = self.clock.now()
             for d in self._decision_infos(live):
-                lines.append(f"Waiting for {d.name} ({d.kind})"
-                             + (f" until <t:{int(d.deadline)}:R>." if d.deadline else "."))
+                left = f", {time_left(d.deadline - now)} left" if d.deadline else ""
+                lines.append(f"Waiting for {d.name} ({d.kind}{left}).")
         return GameStatus(
             game_id=live.id, channel_id=live.channel_id, guild_id=live.guild_id,
             status=live.status, variant=live.variant, host_id=live.host_id,
@@ -77,8 +78,6 @@ class QueryOps(ServiceBase):
         if live.state is None:
             raise ServiceError("The game has not started yet.")
         seat = live.seat_of(user_id) if user_id is not None else None
-        if seat is None and user_id is not None:
-            seat = next((i for i, s in enumerate(live.seats) if s.user_id == user_id), None)
         prompt = self._open_prompt(live, seat) if seat is not None else None
         return UserView(live.id, seat, rules.view_for(live.state, seat), prompt)
 
@@ -130,3 +129,15 @@ class QueryOps(ServiceBase):
             if s == seat:
                 return self._prompt(live, s, kind)
         return None
+
+
+def time_left(seconds: float) -> str:
+    """A duration in words: "45 s", "12 min", "3 h 20 min" (never negative)."""
+    seconds = max(0, int(seconds))
+    if seconds < 60:
+        return f"{seconds} s"
+    minutes = seconds // 60
+    if minutes < 60:
+        return f"{minutes} min"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes} min" if minutes else f"{hours} h"

@@ -15,6 +15,8 @@ every open decision its full duration again, counted from the resume.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 import rules
 
 from ..models import LOBBY_SEAT
@@ -49,7 +51,8 @@ class TimerOps(ServiceBase):
                 self.scheduler.schedule(key, when, self._reminder_callback(
                     live.id, seat, kind, opened))
 
-    def _deadline_callback(self, game_id: int, seat: int, kind: str, opened: int):  # type: ignore[no-untyped-def]
+    def _deadline_callback(self, game_id: int, seat: int, kind: str,
+                           opened: int) -> Callable[[], Awaitable[None]]:
         async def fire() -> None:
             outcome = await self._guarded(
                 game_id, lambda: self._retrying(
@@ -58,7 +61,8 @@ class TimerOps(ServiceBase):
                 self._emit(outcome)
         return fire
 
-    def _reminder_callback(self, game_id: int, seat: int, kind: str, opened: int):  # type: ignore[no-untyped-def]
+    def _reminder_callback(self, game_id: int, seat: int, kind: str,
+                           opened: int) -> Callable[[], Awaitable[None]]:
         async def fire() -> None:
             outcome = await self._guarded(
                 game_id, lambda: self._remind(game_id, seat, kind, opened))

@@ -3,8 +3,11 @@ prompts, computer seats, deadlines, seat changes, pause, cancel, archive, faults
 
 from __future__ import annotations
 
+import asyncio
 import random
 import sqlite3
+import threading
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -93,6 +96,7 @@ async def test_start_deals_seats_and_asks_every_player_to_place(svc: GameService
         assert p.kind == "setup" and len(p.choices) == 6 and p.deadline == T0 + 600
         assert len(p.labels) == 6 and p.labels[0].startswith("Large on ")
     assert set(out.mentions) == {101, 102, 103}
+    assert sorted(out.names) == ["P101", "P102", "P103"]  # by engine seat, for the renderer
     assert not (await svc.join(gid, 104, "Late")).ok
 
 
@@ -182,6 +186,9 @@ async def test_hands_go_to_their_owners_when_they_change(svc: GameService) -> No
 async def test_diplomacy_offers_stop_with_k_to_everyone(svc: GameService) -> None:
     gid, _ = await new_game(svc, humans=4)
     await play_until(svc, gid, random.Random(2), "diplomacy", prefer="attack")
+    await svc.idle(gid)  # nobody is passed for what they hold (EW-15): the window waits
+    battle = (await svc.status(gid)).view.battle  # type: ignore[union-attr]
+    assert battle is not None and len(battle.waiting_for) == 2
     prompts = await svc.prompts(gid)
     assert len(prompts) == 2 and {p.kind for p in prompts} == {"diplomacy"}
     for p in prompts:
@@ -502,3 +509,53 @@ async def test_an_unexpected_error_leaves_the_stored_game_as_it_was(
     assert db_rows(path, "SELECT COUNT(*) FROM actions")[0][0] == before[0][0]
     again = await svc.answer(gid, turn.user_id, turn.version, rules.Arm())
     assert again.ok and again.version == int(before[0][0]) + 1  # type: ignore[call-overload]
+
+
+async def test_a_computer_choice_is_dropped_if_a_person_takes_the_seat_meanwhile(
+        tmp_path: Path) -> None:
+    release = threading.Event()
+    asked = threading.Event()
+
+    def slow(view: rules.View, legal: Sequence[rules.Action], level: str,
+             seed: int) -> rules.Action:
+        asked.set()
+        release.wait(5)
+        return legal[0]
+
+    svc = await make_service(tmp_path / "g.db", FakeClock(T0), chooser=slow)
+    try:
+        gid, out = await new_game(svc, humans=1, computers=1)
+        bot_seat = next(s.seat for s in (await svc.status(gid)).seats if s.computer_level)
+        assert bot_seat is not None
+        await asyncio.to_thread(asked.wait, 5)
+        taken = await svc.replace_seat(gid, HOST, bot_seat, user_id=555, name="Neo")
+        assert taken.ok and taken.prompts and taken.prompts[0].user_id == 555
+        release.set()
+        await svc.idle(gid)
+        st = await svc.status(gid)
+        assert st.version == out.version  # the computer's placement was not applied
+        assert any(p.user_id == 555 for p in await svc.prompts(gid))
+    finally:
+        release.set()
+        await svc.close()
+
+
+async def test_a_corrupt_game_is_left_out_at_startup_and_the_rest_run(tmp_path: Path) -> None:
+    path = tmp_path / "g.db"
+    svc = await make_service(path, FakeClock(T0))
+    a, _ = await new_game(svc, humans=2, channel=1)
+    b, _ = await new_game(svc, humans=2, channel=2)
+    await svc.close()
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE games SET state = '{\"schema\": 99}' WHERE id = ?", (a,))
+    conn.commit()
+    conn.close()
+    svc = await make_service(path, FakeClock(T0))
+    try:
+        assert (await svc.status(b)).status == "running"
+        (p, *_) = await svc.prompts(b)
+        assert (await svc.answer(b, p.user_id or 0, p.version, p.choices[0])).ok
+        broken = await svc.act(a, HOST, rules.Pass())
+        assert not broken.ok and broken.error == INTERNAL_ERROR
+    finally:
+        await svc.close()
