@@ -175,16 +175,23 @@ def plan_from_args(args: argparse.Namespace) -> Plan:
 
 
 def check_plan(plan: Plan) -> None:
-    """Refuse a table the variant cannot seat.
+    """Refuse a table the variant cannot seat, and resolve the wanted power to its id.
 
     Raises:
-        UsageError: too few or too many seats.
+        UsageError: too few or too many seats, an unknown power.
     """
     engine = rules.rules_for(plan.variant)
     most = engine.max_players(rules.Options(five_players=True))
     if not engine.min_players <= plan.total <= most:
         raise UsageError(f"{engine.name} is for {engine.min_players} to {most} players "
                          f"(you asked for {plan.total}).")
+    if plan.power:
+        board = rules.load_board(plan.variant, False)
+        found = plan.power if plan.power in board.powers else board.power_by_name(plan.power)
+        if found is None:
+            raise UsageError(f"Unknown power {plan.power!r}; choose one of "
+                             + ", ".join(p.name for p in board.powers.values()) + ".")
+        plan.power = found
 
 
 def plan_by_questions(args: argparse.Namespace) -> Plan:

@@ -221,13 +221,6 @@ class Session:
         limits, which the service's lobby cannot set), seat everyone through the service
         and start. Returns the start outcome (refused with the reason on failure)."""
         store = self.service.store
-        board = rules.load_board(plan.variant, False)
-        power = None
-        if plan.power:
-            power = plan.power if plan.power in board.powers else board.power_by_name(plan.power)
-            if power is None:
-                return Outcome.refused(None, f"Unknown power {plan.power!r}; choose one of "
-                                       + ", ".join(p.name for p in board.powers.values()) + ".")
         options = rules.Options(five_players=plan.total > 4,
                                 diplomacy_seconds=600 if plan.humans else 30)
         settings = GameSettings(max_players=plan.total, options=options, turn_timeout=None,
@@ -235,7 +228,7 @@ class Session:
                                 reminder_lead=0)
         settings.check(plan.variant)
         now = time.time()
-        host = NewSeat(HOST_ID, None, plan.humans[0], power, now) if plan.humans else None
+        host = NewSeat(HOST_ID, None, plan.humans[0], plan.power, now) if plan.humans else None
         gid = await store.create_lobby(guild_id=None, channel_id=channel_id, host_id=HOST_ID,
                                        variant=plan.variant, settings=settings,
                                        host_seat=host, expiry=None, max_games=None, now=now)

@@ -273,7 +273,8 @@ def test_bad_options_are_refused_before_anything_happens(
         monkeypatch: pytest.MonkeyPatch, paths: dict[str, Path],
         capsys: pytest.CaptureFixture[str]) -> None:
     for bad in (["--computers", "5"], ["--level", "genius"], ["--variant", "chess"],
-                ["--players", "3", "--computers", "1"], ["--watch", "0"]):
+                ["--players", "3", "--computers", "1"], ["--watch", "0"],
+                ["--power", "narnia"]):
         assert console.main(["--db", str(paths["db"]), *bad]) == 2
         assert "european-war: " in capsys.readouterr().err
     assert not paths["db"].exists()
