@@ -1,0 +1,175 @@
+"""The Discord client: a ``commands.Bot`` that owns the store, the game service and the
+delivery, with only non-privileged gateway intents.
+
+``setup_hook`` opens the store, starts the service (unfinished games, their deadlines and
+computer seats come back), adds the cogs, registers the dynamic (restart-proof) buttons
+and syncs the command tree; ``on_ready`` re-sends open private panels once after a start.
+A channel or thread deleted, or the bot removed from a server, archives its games and
+stops their timers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from .config import Settings
+from .delivery import Delivery
+from .errors import handle_error
+from .service import GameService, GameStatus, Outcome, PrivateNote
+from .store import Store
+from .sync import sync_commands
+from .views.confirm import ConfirmButton, KeepButton
+from .views.lobby import LobbyButton, OptionSelect
+from .views.panels import PANEL_KINDS, AnswerButton, AnswerSelect, OpenPanelButton
+
+log = logging.getLogger("bot")
+
+
+def intents() -> discord.Intents:
+    """Only what the bot needs: guilds (channels, threads, joins and leaves). No privileged
+    intent (no message content, no members, no presences)."""
+    wanted = discord.Intents.none()
+    wanted.guilds = True
+    return wanted
+
+
+def uv_seat(status: GameStatus, user_id: int) -> int | None:
+    """The seat ``user_id`` holds in a game, or None."""
+    return next((s.seat for s in status.seats if s.user_id == user_id), None)
+
+
+class GameBot(commands.Bot):
+    """The European War bot.
+
+    Args:
+        settings: process settings (database, dev guild, …).
+        service_options: keyword arguments for :class:`GameService` (tests pass a fake
+            clock, no computer pacing and fixed seeds).
+        state_dir: where the command-schema hash is kept (default: beside the database).
+        sync: sync the command tree at start-up (as :func:`bot.sync.sync_commands` says).
+        warm_up: draw a board in the background at start-up so the first image is fast.
+    """
+
+    def __init__(self, settings: Settings, *, service_options: dict[str, Any] | None = None,
+                 state_dir: Path | None = None, sync: bool = True, warm_up: bool = True,
+                 **kwargs: Any) -> None:
+        kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents(),
+                         help_command=None, **kwargs)
+        self.settings = settings
+        self.service_options = dict(service_options or {})
+        self.state_dir = state_dir or settings.database_path.parent
+        self.do_sync = sync
+        self.do_warm_up = warm_up
+        self.store: Store | None = None
+        self.service: GameService = None  # type: ignore[assignment]
+        self.delivery = Delivery(self)
+        self._panels_resent = False
+        self._background: set[asyncio.Task[Any]] = set()
+        self.tree.on_error = handle_error  # type: ignore[assignment]
+
+    # ------------------------------------------------------------------ lifecycle
+    async def setup_hook(self) -> None:
+        """Open the store and the service, add cogs and buttons, sync commands."""
+        from .cogs.info import InfoCog
+        from .cogs.lobby import LobbyCog
+        from .cogs.table import TableCog
+        from .cogs.turn import TurnCog
+
+        self.store = await Store.open(self.settings.database_path)
+        self.service = GameService(self.store, **self.service_options)
+        self.service.add_listener(self.delivery.on_outcome)
+        for cog in (LobbyCog(), TableCog(), TurnCog(), InfoCog()):
+            await self.add_cog(cog)
+        self.add_dynamic_items(LobbyButton, OptionSelect, AnswerButton, AnswerSelect,
+                               OpenPanelButton, ConfirmButton, KeepButton)
+        if self.do_warm_up:
+            self._spawn(self.delivery.images.warm_up())
+        loaded = await self.service.start()
+        log.info("service started: %d unfinished game(s) loaded", loaded)
+        if self.do_sync:
+            await sync_commands(self)
+
+    async def on_ready(self) -> None:
+        """Once per process: re-send every open private panel (they come back after a
+        restart; old panels keep working too)."""
+        log.info("connected as %s to %d server(s)", self.user, len(self.guilds))
+        if self._panels_resent:
+            return
+        self._panels_resent = True
+        self._spawn(self.resend_panels())
+
+    async def resend_panels(self) -> None:
+        """DM every person with an open panel decision its panel again."""
+        prompts = [p for p in await self.service.prompts() if p.kind in PANEL_KINDS]
+        for prompt in prompts:
+            status = await self.service.status(prompt.game_id)
+            if prompt.user_id is None or uv_seat(status, prompt.user_id) is None:
+                continue
+            uv = await self.service.view(prompt.game_id, prompt.user_id)
+            note = PrivateNote(prompt.user_id, prompt.seat, (), False, uv.view)
+            outcome = Outcome(
+                ok=True, game_id=prompt.game_id, kind="resend", channel_id=status.channel_id,
+                guild_id=status.guild_id, status=status.status, version=status.version,
+                prompts=(prompt,), names=tuple(s.name for s in status.seats),
+                private={prompt.user_id: note})
+            await self.delivery.deliver(outcome)
+
+    async def settle(self) -> None:
+        """Wait until the service and the delivery are both quiet (tests, shutdown)."""
+        while True:
+            await self.service.idle()
+            await self.delivery.idle()
+            await asyncio.sleep(0)
+            if not self.delivery.busy and not self.service._busy(None):
+                return
+
+    async def close(self) -> None:
+        """Stop timers and computer players, send what is queued, close the store."""
+        for task in list(self._background):
+            task.cancel()
+        if self.service is not None:
+            await self.service.close()
+            await self.delivery.idle()
+            self.service = None  # type: ignore[assignment]
+        await super().close()
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    # ------------------------------------------------------------------ leaving
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A channel is gone: archive its game (and its threads' games)."""
+        await self._archive_channel(channel.id)
+
+    async def on_thread_delete(self, thread: discord.Thread) -> None:
+        """A thread is gone: archive its game."""
+        await self._archive_channel(thread.id)
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A thread not in the cache is gone: archive its game."""
+        if payload.thread is None:
+            await self._archive_channel(payload.thread_id)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot was removed from a server: archive its games, stop their timers."""
+        ids = await self.service.archive_guild(guild.id)
+        for gid in ids:
+            self.delivery.forget(gid)
+        if ids:
+            log.info("removed from guild %s: archived game(s) %s", guild.id, ids)
+
+    async def _archive_channel(self, channel_id: int) -> None:
+        ids = await self.service.archive_channel(channel_id)
+        for gid in ids:
+            self.delivery.forget(gid)
+        if ids:
+            log.info("channel %s deleted: archived game(s) %s", channel_id, ids)

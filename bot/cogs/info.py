@@ -1,0 +1,120 @@
+"""Information commands: /board, /hand, /status, /log, /rules, /help, /about. All answer
+ephemerally (only the asker sees them); /hand is the only one with private content."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from .. import rulebook
+from ..texts import ABOUT, HELP, clip, hand_lines, status_text
+from ..views.panels import PANEL_KINDS, board_of_view, panel_view
+from .common import MAX_CHOICES, bot_of, game_here, my_view
+
+Choice = app_commands.Choice
+
+
+async def _topics(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    typed = current.strip().lower()
+    names = [t for t in rulebook.topics() if not typed or typed in t.lower()]
+    return [Choice(name=t[:100], value=t[:100]) for t in names[:MAX_CHOICES]]
+
+
+class InfoCog(commands.Cog):
+    """What anyone may look at."""
+
+    @app_commands.command(name="board", description="The current board, with a text summary")
+    @app_commands.guild_only()
+    async def board(self, interaction: discord.Interaction) -> None:
+        """The board (spectator view)."""
+        bot = bot_of(interaction)
+        gid = await game_here(interaction)
+        st = await bot.service.status(gid)
+        if st.view is None:
+            await interaction.response.send_message("The game has not started yet.",
+                                                    ephemeral=True)
+            return
+        names = [s.name for s in st.seats]
+        pic = await bot.delivery.images.board(st.view, names, key=(gid, st.version))
+        await interaction.response.send_message(
+            clip(pic.description), file=pic.file(), ephemeral=True)
+
+    @app_commands.command(name="hand", description="Your hand (only you see it) and your "
+                          "open panel, if any")
+    @app_commands.guild_only()
+    async def hand(self, interaction: discord.Interaction) -> None:
+        """The asker's hand, privately."""
+        bot = bot_of(interaction)
+        gid = await game_here(interaction)
+        uv = await my_view(interaction, gid)
+        if uv.seat is None or uv.view.hand is None:
+            await interaction.response.send_message("You are not playing in this game.",
+                                                    ephemeral=True)
+            return
+        names = [s.name for s in (await bot.service.status(gid)).seats]
+        lines = hand_lines(uv.view, names)
+        kwargs = {}
+        prompt = uv.prompt
+        if prompt is not None:
+            lines.append(f"**{prompt.text}**")
+            if prompt.kind in PANEL_KINDS:
+                kwargs["view"] = panel_view(prompt, board_of_view(uv.view))
+        pic = await bot.delivery.images.hand(uv.view.hand, "Your hand")
+        await interaction.response.send_message(clip("\n".join(lines)), file=pic.file(),
+                                                ephemeral=True, **kwargs)
+
+    @app_commands.command(name="status", description="Whose turn, phase, hand sizes, deck, "
+                          "discard, timers and seats")
+    @app_commands.guild_only()
+    async def status(self, interaction: discord.Interaction) -> None:
+        """Public status."""
+        bot = bot_of(interaction)
+        gid = await game_here(interaction)
+        st = await bot.service.status(gid)
+        lines = list(st.lines)
+        if st.view is None:
+            lines += [f"• {s.name}" + (f" — wants {s.power_name}" if s.power_name else "")
+                      for s in st.seats]
+        elif st.view.discard:
+            from rules.cards import card_name
+
+            lines.append("Discard pile: " + ", ".join(card_name(c) for c in st.view.discard))
+        await interaction.response.send_message(status_text(lines), ephemeral=True)
+
+    @app_commands.command(name="log", description="The last events of the game in words")
+    @app_commands.guild_only()
+    @app_commands.describe(n="How many lines (default 10)")
+    async def log(self, interaction: discord.Interaction,
+                  n: app_commands.Range[int, 1, 50] = 10) -> None:
+        """The log, with the asker's own private lines."""
+        bot = bot_of(interaction)
+        gid = await game_here(interaction)
+        lines = await bot.service.log(gid, n, interaction.user.id)
+        await interaction.response.send_message(
+            clip("\n".join(lines) or "Nothing has happened yet."), ephemeral=True)
+
+    @app_commands.command(name="rules", description="The rules as this bot plays them, with "
+                          "rule numbers")
+    @app_commands.describe(topic="A rule number (EW-19), a section or a word")
+    @app_commands.autocomplete(topic=_topics)
+    async def rules(self, interaction: discord.Interaction, topic: str | None = None) -> None:
+        """Rules lookup."""
+        variant = "european_war"
+        if interaction.guild_id is not None:
+            gid = await bot_of(interaction).service.active_game(interaction.channel_id or 0)
+            if gid is not None:
+                variant = (await bot_of(interaction).service.status(gid)).variant
+        await interaction.response.send_message(clip(rulebook.lookup(topic, variant)),
+                                                ephemeral=True)
+
+    @app_commands.command(name="help", description="How to play with this bot")
+    async def help(self, interaction: discord.Interaction) -> None:
+        """Help."""
+        await interaction.response.send_message(HELP, ephemeral=True)
+
+    @app_commands.command(name="about", description="Version, source, what data is stored "
+                          "and how to have it deleted")
+    async def about(self, interaction: discord.Interaction) -> None:
+        """About."""
+        await interaction.response.send_message(ABOUT, ephemeral=True)

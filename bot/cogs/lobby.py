@@ -1,0 +1,189 @@
+"""Lobby commands: /newgame, /join, /leave, /addbot, /start, /cancel."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import rules
+
+from ..errors import UserError, expect_ok
+from ..service import ServiceError
+from ..service.lobby import board_of
+from ..texts import VARIANT_CHOICES, jump_url, variant_name
+from ..views.confirm import confirm_view
+from .common import MAX_CHOICES, bot_of, game_here
+
+log = logging.getLogger("bot")
+Choice = app_commands.Choice
+
+TIMEOUT_CHOICES = [
+    Choice(name="5 minutes", value=300), Choice(name="15 minutes", value=900),
+    Choice(name="1 hour", value=3600), Choice(name="6 hours", value=6 * 3600),
+    Choice(name="12 hours", value=12 * 3600), Choice(name="1 day", value=86400),
+    Choice(name="3 days", value=3 * 86400), Choice(name="7 days", value=7 * 86400),
+    Choice(name="no limit", value=0),
+]
+LEVEL_CHOICES = [Choice(name=n, value=n) for n in ("easy", "normal", "hard")]
+
+
+def _needs(perms: discord.Permissions, in_thread: bool, new_thread: bool) -> list[str]:
+    """Permissions the bot lacks for a game here."""
+    need = {"view channel": perms.view_channel, "attach files": perms.attach_files}
+    if in_thread or new_thread:
+        need["send messages in threads"] = perms.send_messages_in_threads
+    if not in_thread:
+        need["send messages"] = perms.send_messages
+    if new_thread:
+        need["create public threads"] = perms.create_public_threads
+    return [name for name, ok in need.items() if not ok]
+
+
+async def _free_powers(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    bot = bot_of(interaction)
+    gid = await bot.service.active_game(interaction.channel_id or 0)
+    if gid is None:
+        return []
+    try:
+        info = await bot.service.lobby_info(gid)
+    except ServiceError:
+        return []
+    taken = {s.power for s in info.seats if s.power}
+    board = board_of(info.variant, rules.Options.from_dict(dict(info.options)))
+    typed = current.strip().lower()
+    return [Choice(name=p.name[:100], value=p.id) for p in board.powers.values()
+            if p.id not in taken and (not typed or typed in p.name.lower())][:MAX_CHOICES]
+
+
+class LobbyCog(commands.Cog):
+    """Opening, joining and starting tables."""
+
+    @app_commands.command(name="newgame", description="Open a table for a new game in this "
+                          "channel (or in a new thread of it)")
+    @app_commands.guild_only()
+    @app_commands.describe(variant="Which game (default european-war)",
+                           players="The most players at the table (2-5)",
+                           turn_timeout="Time for each turn (default: the server's setting)",
+                           thread="Open the table in a new thread of this channel")
+    @app_commands.choices(variant=[Choice(name=n, value=v) for n, v in VARIANT_CHOICES],
+                          turn_timeout=TIMEOUT_CHOICES)
+    async def newgame(self, interaction: discord.Interaction,
+                      variant: Choice[str] | None = None,
+                      players: app_commands.Range[int, 2, 5] | None = None,
+                      turn_timeout: Choice[int] | None = None, thread: bool = False) -> None:
+        """Open a lobby."""
+        bot = bot_of(interaction)
+        channel = interaction.channel
+        in_thread = isinstance(channel, discord.Thread)
+        if thread and in_thread:
+            raise UserError("This is already a thread: run /newgame here without `thread`.")
+        missing = _needs(interaction.app_permissions, in_thread, thread)
+        if missing:
+            raise UserError("I cannot host a game here: I lack the " + ", ".join(missing)
+                            + " permission(s) in this channel.")
+        if not thread:
+            running = await bot.service.active_game(interaction.channel_id or 0)
+            if running is not None:
+                ref = bot.delivery.ref(running).lobby
+                link = jump_url(interaction.guild_id, ref[0], ref[1]) if ref else \
+                    jump_url(interaction.guild_id, interaction.channel_id or 0)
+                raise UserError(f"A game is already open in this channel ({link}). Finish "
+                                "it or /cancel it first, or use `/newgame thread:True`.")
+        chosen = variant.value if variant else "european_war"
+        timeout: float | str | None = "server"
+        if turn_timeout is not None:
+            timeout = float(turn_timeout.value) or None
+        target_id = interaction.channel_id or 0
+        new_thread: discord.Thread | None = None
+        if thread:
+            assert isinstance(channel, discord.TextChannel)
+            new_thread = await channel.create_thread(
+                name=f"{variant_name(chosen)} — {interaction.user.display_name}"[:100],
+                type=discord.ChannelType.public_thread, auto_archive_duration=10080)
+            target_id = new_thread.id
+        out = await bot.service.open_lobby(
+            channel_id=target_id, host_id=interaction.user.id,
+            host_name=interaction.user.display_name, guild_id=interaction.guild_id,
+            variant=chosen, max_players=players, turn_timeout=timeout)  # type: ignore[arg-type]
+        if not out.ok and new_thread is not None:
+            try:
+                await new_thread.delete()
+            except discord.HTTPException:
+                log.info("could not delete the unused thread %s", new_thread.id)
+        expect_ok(out)
+        log.info("game %s created in guild %s channel %s", out.game_id, interaction.guild_id,
+                 target_id)
+        if new_thread is not None:
+            await bot.delivery.deliver(out)
+            await interaction.response.send_message(
+                f"{interaction.user.mention} opened a {variant_name(chosen)} table in "
+                f"{new_thread.mention}: join it there.")
+        else:
+            await bot.delivery.deliver(out, interaction)
+        await bot.delivery.check_dms(out, interaction.user.id)
+
+    @app_commands.command(name="join", description="Take a seat at the table in this channel")
+    @app_commands.guild_only()
+    @app_commands.describe(power="The power you would like to play (default: dealt at random)")
+    @app_commands.autocomplete(power=_free_powers)
+    async def join(self, interaction: discord.Interaction, power: str | None = None) -> None:
+        """Join the lobby."""
+        bot = bot_of(interaction)
+        gid = await game_here(interaction)
+        out = expect_ok(await bot.service.join(gid, interaction.user.id,
+                                               interaction.user.display_name, power))
+        await bot.delivery.deliver(out, interaction)
+        await bot.delivery.check_dms(out, interaction.user.id)
+
+    @app_commands.command(name="leave", description="Leave the table (before the game starts)")
+    @app_commands.guild_only()
+    async def leave(self, interaction: discord.Interaction) -> None:
+        """Leave the lobby."""
+        bot = bot_of(interaction)
+        gid = await game_here(interaction)
+        out = expect_ok(await bot.service.leave(gid, interaction.user.id))
+        await bot.delivery.deliver(out, interaction)
+
+    @app_commands.command(name="addbot", description="Host: seat a computer player")
+    @app_commands.guild_only()
+    @app_commands.describe(power="The power it plays (default: dealt at random)",
+                           level="How well it plays (default normal)")
+    @app_commands.autocomplete(power=_free_powers)
+    @app_commands.choices(level=LEVEL_CHOICES)
+    async def addbot(self, interaction: discord.Interaction, power: str | None = None,
+                     level: Choice[str] | None = None) -> None:
+        """Add a computer seat."""
+        bot = bot_of(interaction)
+        gid = await game_here(interaction)
+        out = expect_ok(await bot.service.add_computer(
+            gid, interaction.user.id, level.value if level else "normal", power))
+        await bot.delivery.deliver(out, interaction)
+
+    @app_commands.command(name="start", description="Host: start the game (seats are dealt)")
+    @app_commands.guild_only()
+    async def start(self, interaction: discord.Interaction) -> None:
+        """Start the game."""
+        bot = bot_of(interaction)
+        gid = await game_here(interaction)
+        out = expect_ok(await bot.service.start_game(gid, interaction.user.id))
+        log.info("game %s started", gid)
+        await bot.delivery.deliver(out, interaction)
+
+    @app_commands.command(name="cancel", description="Host or Manage Channels: end the table "
+                          "or game in this channel (asks to confirm)")
+    @app_commands.guild_only()
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        """Ask to confirm cancelling the game."""
+        bot = bot_of(interaction)
+        gid = await game_here(interaction)
+        st = await bot.service.status(gid)
+        if st.host_id != interaction.user.id and not interaction.permissions.manage_channels:
+            raise UserError("Only the host or a member who can manage this channel may "
+                            "cancel the game.", gid)
+        await interaction.response.send_message(
+            "Cancel the game in this channel? This cannot be undone.",
+            view=confirm_view("cancel", gid, interaction.user.id, "Cancel the game"),
+            ephemeral=True)

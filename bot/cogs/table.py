@@ -1,0 +1,173 @@
+"""Table commands: /resign, /replace, /pause, /resume, /settings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from ..errors import UserError, expect_ok
+from ..models import GuildSettings
+from ..texts import duration_words
+from ..views.confirm import confirm_view
+from .common import MAX_CHOICES, bot_of, game_here
+from .lobby import LEVEL_CHOICES, TIMEOUT_CHOICES
+
+Choice = app_commands.Choice
+MINUTES = [Choice(name="off", value=0), Choice(name="5 minutes", value=5),
+           Choice(name="15 minutes", value=15), Choice(name="1 hour", value=60),
+           Choice(name="3 hours", value=180), Choice(name="12 hours", value=720)]
+LOBBY_MINUTES = [Choice(name="15 minutes", value=15), Choice(name="1 hour", value=60),
+                 Choice(name="6 hours", value=360), Choice(name="1 day", value=1440)]
+
+
+async def _seats(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    bot = bot_of(interaction)
+    gid = await bot.service.active_game(interaction.channel_id or 0)
+    if gid is None:
+        return []
+    st = await bot.service.status(gid)
+    typed = current.strip().lower()
+    out = []
+    for i, s in enumerate(st.seats):
+        label = f"{s.name} ({s.power_name})" if s.power_name else s.name
+        if s.seat is not None and (not typed or typed in label.lower()):
+            out.append(Choice(name=label[:100], value=str(i)))
+    return out[:MAX_CHOICES]
+
+
+def settings_text(gs: GuildSettings) -> str:
+    """The server's defaults in words."""
+    return "\n".join([
+        "**Server defaults for new games**",
+        f"Turn timeout: {duration_words(gs.turn_timeout)}",
+        f"When a European War turn times out: {gs.expiry_action}",
+        f"Diplomacy window: {gs.diplomacy_seconds} s",
+        "Reminder before a deadline: "
+        + (duration_words(gs.reminder_lead) if gs.reminder_lead else "off"),
+        f"Lobby expiry: {duration_words(gs.lobby_expiry)}",
+        f"Games at once in this server: {gs.max_games}",
+    ])
+
+
+class TableCog(commands.Cog):
+    """Seats, timers and server defaults."""
+
+    @app_commands.command(name="resign", description="Hand your seat to a computer player "
+                          "(EW-25; asks to confirm)")
+    @app_commands.guild_only()
+    async def resign(self, interaction: discord.Interaction) -> None:
+        """Ask to confirm resigning."""
+        bot = bot_of(interaction)
+        gid = await game_here(interaction)
+        st = await bot.service.status(gid)
+        if not any(s.user_id == interaction.user.id and s.seat is not None for s in st.seats):
+            raise UserError("You are not playing in this game.", gid)
+        await interaction.response.send_message(
+            "Resign? A computer player takes over your seat for the rest of the game.",
+            view=confirm_view("resign", gid, interaction.user.id, "Resign"), ephemeral=True)
+
+    @app_commands.command(name="replace", description="Host: hand a player's seat to a "
+                          "computer or to another member (EW-25)")
+    @app_commands.guild_only()
+    @app_commands.rename(with_="with")
+    @app_commands.describe(seat="The seat to hand over",
+                           with_="The member who takes it (leave empty for a computer player)",
+                           level="A computer's level (default normal)")
+    @app_commands.autocomplete(seat=_seats)
+    @app_commands.choices(level=LEVEL_CHOICES)
+    async def replace(self, interaction: discord.Interaction, seat: str,
+                      with_: discord.User | None = None,
+                      level: Choice[str] | None = None) -> None:
+        """Hand a seat over."""
+        bot = bot_of(interaction)
+        gid = await game_here(interaction)
+        st = await bot.service.status(gid)
+        number = _seat_number(seat, [s.name for s in st.seats])
+        kw: dict[str, Any] = {"is_admin": interaction.permissions.manage_channels}
+        if with_ is not None:
+            if with_.bot:
+                raise UserError("Hand the seat to a person, or leave `with` empty for a "
+                                "computer player.", gid)
+            kw.update(user_id=with_.id, name=with_.display_name)
+        else:
+            kw["level"] = level.value if level else "normal"
+        out = expect_ok(await bot.service.replace_seat(gid, interaction.user.id, number, **kw))
+        await bot.delivery.deliver(out, interaction)
+
+    @app_commands.command(name="pause", description="Host: stop every timer of the game")
+    @app_commands.guild_only()
+    async def pause(self, interaction: discord.Interaction) -> None:
+        """Pause."""
+        bot = bot_of(interaction)
+        gid = await game_here(interaction)
+        out = expect_ok(await bot.service.pause(
+            gid, interaction.user.id, is_admin=interaction.permissions.manage_channels))
+        await bot.delivery.deliver(out, interaction)
+
+    @app_commands.command(name="resume", description="Host: restart the game's timers")
+    @app_commands.guild_only()
+    async def resume(self, interaction: discord.Interaction) -> None:
+        """Resume."""
+        bot = bot_of(interaction)
+        gid = await game_here(interaction)
+        out = expect_ok(await bot.service.resume(
+            gid, interaction.user.id, is_admin=interaction.permissions.manage_channels))
+        await bot.delivery.deliver(out, interaction)
+
+    @app_commands.command(name="settings", description="Manage Server: defaults for new games "
+                          "in this server")
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.describe(
+        turn_timeout="Time for each turn", expiry_action="What an expired European War turn "
+        "does", diplomacy_window="Seconds to stop an attack with a K (5-600)",
+        reminder="Reminder before a deadline", lobby_expiry="An unstarted lobby closes after",
+        games="Most games running at once in this server")
+    @app_commands.choices(turn_timeout=TIMEOUT_CHOICES[:-1], reminder=MINUTES,
+                          lobby_expiry=LOBBY_MINUTES,
+                          expiry_action=[Choice(name="pass", value="pass"),
+                                         Choice(name="arm (draw two cards)", value="arm")])
+    async def settings(self, interaction: discord.Interaction,
+                       turn_timeout: Choice[int] | None = None,
+                       expiry_action: Choice[str] | None = None,
+                       diplomacy_window: app_commands.Range[int, 5, 600] | None = None,
+                       reminder: Choice[int] | None = None,
+                       lobby_expiry: Choice[int] | None = None,
+                       games: app_commands.Range[int, 1, 1000] | None = None) -> None:
+        """Show or change the server's defaults."""
+        if not interaction.permissions.manage_guild:
+            raise UserError("Only members with Manage Server can change these settings.")
+        bot = bot_of(interaction)
+        guild = interaction.guild_id or 0
+        changes: dict[str, Any] = {}
+        if turn_timeout is not None:
+            changes["turn_timeout"] = float(turn_timeout.value)
+        if expiry_action is not None:
+            changes["expiry_action"] = expiry_action.value
+        if diplomacy_window is not None:
+            changes["diplomacy_seconds"] = diplomacy_window
+        if reminder is not None:
+            changes["reminder_lead"] = float(reminder.value * 60)
+        if lobby_expiry is not None:
+            changes["lobby_expiry"] = float(lobby_expiry.value * 60)
+        if games is not None:
+            changes["max_games"] = games
+        if changes:
+            gs = await bot.service.update_guild_settings(guild, **changes)
+            head = "Saved. New games in this server use these defaults.\n"
+        else:
+            gs = await bot.service.guild_settings(guild)
+            head = ""
+        await interaction.response.send_message(head + settings_text(gs), ephemeral=True)
+
+
+def _seat_number(text: str, names: list[str]) -> int:
+    if text.strip().isdigit():
+        return int(text)
+    for i, name in enumerate(names):
+        if name.lower() == text.strip().lower():
+            return i
+    raise UserError(f"There is no seat called {text[:60]!r}; pick one from the list.")

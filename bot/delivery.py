@@ -1,0 +1,488 @@
+"""Turns a service :class:`Outcome` into Discord messages.
+
+Per outcome: ONE channel message (what happened in words + the board PNG, its text
+summary as alt text) or, while a duel is on, an edit of the one duel message; the lobby
+message redrawn; a DM to each player whose hand changed or who has a new private prompt
+(labelled with server, channel and link); pings only for the player(s) to move.
+
+Outcomes of one game are sent in the order they arrive (a ticket chain per game), while
+their images are drawn concurrently in worker threads. A DM refused with HTTP 403 /
+code 50007 marks the user's DMs closed; the channel is told once per game, and their
+prompts are offered through an *Open my panel* button instead, so nothing blocks.
+Logs name games and users, never cards.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+import rules
+
+from .images import BOARD_FILE, Images, Picture
+from .reply import Reply
+from .service import LobbyInfo, Outcome, Prompt
+from .texts import (
+    battle_lines,
+    clip,
+    hand_lines,
+    lobby_text,
+    result_line,
+    stamp,
+    waiting_lines,
+    where_label,
+)
+from .views.lobby import lobby_view
+from .views.panels import PANEL_KINDS, board_of_view, open_panel_view, panel_content, panel_view
+
+if TYPE_CHECKING:
+    from .client import GameBot
+
+log = logging.getLogger("bot.delivery")
+
+GAME_KINDS = frozenset({"start", "player", "computer", "timeout"})
+PING_KINDS = frozenset({"turn", "action", "setup"})
+PROGRESS_EVENTS = frozenset({"let_pass", "duel_started", "duel_card", "duel_stop", "timed_out"})
+DMS_CLOSED = 50007
+KIND_WORDS = {"setup": "placing your pieces", "duel": "the duel", "diplomacy":
+              "the diplomacy window", "retreat": "your retreat"}
+
+
+@dataclass
+class GameRefs:
+    """Messages the bot keeps editing for one game (in memory; rebuilt as needed)."""
+
+    lobby: tuple[int, int] | None = None
+    lobby_info: LobbyInfo | None = None
+    battle_id: int | None = None
+    battle_board: discord.Attachment | None = None
+    battle_log: list[str] = field(default_factory=list)
+    told_dms_closed: set[int] = field(default_factory=set)
+
+
+def _mentions(users: set[int] | list[int]) -> discord.AllowedMentions:
+    return discord.AllowedMentions(users=[discord.Object(u) for u in sorted(users)],
+                                   everyone=False, roles=False, replied_user=False)
+
+
+class Delivery:
+    """Sends outcomes for :class:`bot.client.GameBot` (see the module docstring)."""
+
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+        self.images = Images()
+        self.refs: dict[int, GameRefs] = {}
+        self.dms_closed: set[int] = set()
+        self._tails: dict[int, asyncio.Future[None]] = {}
+        self._active = 0
+        self._quiet = asyncio.Event()
+        self._quiet.set()
+
+    # ------------------------------------------------------------------ bookkeeping
+    def ref(self, game_id: int) -> GameRefs:
+        """The game's message references (created empty)."""
+        return self.refs.setdefault(game_id, GameRefs())
+
+    def remember_lobby(self, game_id: int, message: discord.Message) -> None:
+        """The lobby message of ``game_id`` is ``message``."""
+        self.ref(game_id).lobby = (message.channel.id, message.id)
+
+    def forget(self, game_id: int) -> None:
+        """Drop what is kept about a finished, cancelled or archived game."""
+        self.refs.pop(game_id, None)
+
+    @property
+    def busy(self) -> bool:
+        """Deliveries are in flight."""
+        return self._active > 0
+
+    async def idle(self) -> None:
+        """Wait until no delivery is in flight."""
+        await self._quiet.wait()
+
+    async def on_outcome(self, outcome: Outcome) -> None:
+        """The service's listener: computer moves, timeouts, reminders, expiries."""
+        await self.deliver(outcome)
+
+    # ------------------------------------------------------------------ the entry point
+    async def deliver(self, outcome: Outcome, interaction: discord.Interaction | None = None,
+                      *, mode: str = "reply", note: str = "") -> None:
+        """Send ``outcome`` (a successful one); answer ``interaction`` with it.
+
+        ``mode``: ``reply`` (slash command), ``panel`` (a private panel's button: the panel
+        is edited, ``note`` says what was chosen), ``lobby`` (a lobby button).
+        """
+        if not outcome.ok or outcome.game_id is None:
+            return
+        gid = outcome.game_id
+        reply = Reply(interaction, mode) if interaction is not None else None
+        loop = asyncio.get_running_loop()
+        prev = self._tails.get(gid)
+        mine: asyncio.Future[None] = loop.create_future()
+        self._tails[gid] = mine
+        self._active += 1
+        self._quiet.clear()
+        try:
+            pictures = await self._render(outcome)
+            if prev is not None:
+                await asyncio.shield(prev)
+            await self._send(outcome, pictures, reply, note)
+        except Exception:
+            log.exception("game %s: delivering a %s outcome failed", gid, outcome.kind)
+            if reply is not None and not reply.answered:
+                await reply.private("Done — but I could not post the result here; "
+                                    "see /status.")
+        finally:
+            if reply is not None:
+                reply.close()
+            mine.set_result(None)
+            if self._tails.get(gid) is mine:
+                del self._tails[gid]
+            self._active -= 1
+            if self._active == 0:
+                self._quiet.set()
+
+    # ------------------------------------------------------------------ images
+    @staticmethod
+    def _progress(outcome: Outcome) -> bool:
+        """A duel or diplomacy step that edits the duel message instead of posting."""
+        view = outcome.spectator_view
+        if outcome.kind not in GAME_KINDS or view is None or view.battle is None:
+            return False
+        if view.battle.stage not in ("diplomacy", "duel"):
+            return False
+        return all(e.kind in PROGRESS_EVENTS for e in outcome.events)
+
+    def _wants_hand(self, outcome: Outcome, uid: int, reply: Reply | None) -> bool:
+        note = outcome.private.get(uid)
+        if note is None or not (note.hand_changed or note.lines):
+            return False
+        mine = reply is not None and reply.interaction.user.id == uid
+        return mine or uid not in self.dms_closed
+
+    async def _render(self, outcome: Outcome) -> dict[Any, Picture]:
+        """Every picture the outcome needs, drawn concurrently off the event loop."""
+        jobs: dict[Any, Any] = {}
+        view, names = outcome.spectator_view, list(outcome.names)
+        if outcome.kind in GAME_KINDS and view is not None:
+            if self._progress(outcome):
+                jobs["duel"] = self.images.duel(view, names)
+            else:
+                jobs["board"] = self.images.board(view, names, outcome.events,
+                                                  key=(outcome.game_id or 0, outcome.version))
+                result = next((e for e in outcome.events if e.kind == "duel_over"), None)
+                if result is not None:
+                    jobs["duel"] = self.images.duel(view, names, result, outcome.events)
+        for uid, note in outcome.private.items():
+            if note.hand_changed or note.lines:
+                jobs[("hand", uid)] = self.images.hand(note.view.hand or (), "Your hand")
+        if not jobs:
+            return {}
+        done = await asyncio.gather(*jobs.values())
+        return dict(zip(jobs.keys(), done, strict=True))
+
+    # ------------------------------------------------------------------ sending
+    def channel(self, outcome: Outcome) -> Any:
+        """The game's channel (cached, or a partial one)."""
+        cid = outcome.channel_id or 0
+        return self.bot.get_channel(cid) or self.bot.get_partial_messageable(
+            cid, guild_id=outcome.guild_id)
+
+    async def _send(self, outcome: Outcome, pics: dict[Any, Picture], reply: Reply | None,
+                    note: str) -> None:
+        gid = outcome.game_id or 0
+        refs = self.ref(gid)
+        kind = outcome.kind
+        if kind == "lobby":
+            await self._lobby(outcome, refs, reply)
+            return
+        if kind in ("cancel", "expired", "start"):
+            lobby_reply = reply if reply is not None and reply.mode == "lobby" else None
+            closing = {"start": "The game has started: see below.",
+                       "cancel": "This table was closed.",
+                       "expired": "This lobby expired."}[kind]
+            await self._close_lobby(outcome, refs, closing, lobby_reply)
+        if kind in GAME_KINDS and self._progress(outcome):
+            await self._edit_battle(outcome, refs, pics)
+        elif kind == "reminder":
+            await self._reminder(outcome)
+        elif outcome.public_lines or kind in GAME_KINDS or kind == "resume":
+            await self._post_action(outcome, refs, pics, reply)
+        await self._private(outcome, pics, reply, note)
+        if reply is not None and not reply.answered:
+            if reply.mode == "panel":
+                head = self.label(outcome) + "\n" if reply.interaction.guild_id is None else ""
+                await reply.edit_source(content=f"{head}✔ {note or 'Done.'}", view=None,
+                                        attachments=[])
+            elif reply.mode == "reply":
+                await reply.private("Done.")
+        if kind in ("cancel", "expired") or outcome.game_over:
+            if outcome.game_over:
+                log.info("game %s finished in channel %s", gid, outcome.channel_id)
+            self.forget(gid)
+
+    async def post(self, outcome: Outcome, content: str, *, files: list[Picture] = (),
+                   pings: set[int] | None = None, view: discord.ui.View | None = None,
+                   reply: Reply | None = None) -> discord.Message | None:
+        """One channel message (as the slash command's answer when there is one)."""
+        kwargs: dict[str, Any] = {"content": clip(content), "allowed_mentions": _mentions(
+            pings or set())}
+        if files:
+            kwargs["files"] = [p.file() for p in files]
+        if view is not None:
+            kwargs["view"] = view
+        if reply is not None and reply.mode == "reply" and not reply.answered:
+            msg = await reply.public(**kwargs)
+            if msg is not None:
+                return msg
+            if files:
+                kwargs["files"] = [p.file() for p in files]
+        try:
+            return await self.channel(outcome).send(**kwargs)
+        except discord.NotFound:
+            log.info("game %s: channel %s is gone", outcome.game_id, outcome.channel_id)
+        except discord.Forbidden as exc:
+            log.warning("game %s: cannot post in channel %s: %s", outcome.game_id,
+                        outcome.channel_id, exc.text)
+        return None
+
+    async def _post_action(self, outcome: Outcome, refs: GameRefs, pics: dict[Any, Picture],
+                           reply: Reply | None) -> None:
+        names = list(outcome.names)
+        lines = list(outcome.public_lines)
+        ended = result_line(outcome.spectator_view, names)
+        if ended:
+            if not any(e.kind == "game_over" for e in outcome.events):
+                lines.append(ended)
+        elif outcome.kind != "pause":
+            lines += waiting_lines(outcome.decisions)
+        pings = {p.user_id for p in outcome.prompts
+                 if p.user_id is not None and p.kind in PING_KINDS}
+        files = [pics[k] for k in ("board", "duel") if k in pics]
+        msg = await self.post(outcome, "\n".join(lines) or "…", files=files, pings=pings,
+                              reply=reply)
+        view = outcome.spectator_view
+        battle = view.battle if view is not None else None
+        if battle is not None and battle.stage in ("diplomacy", "duel") and msg is not None:
+            refs.battle_id = msg.id
+            refs.battle_board = next((a for a in msg.attachments if a.filename == BOARD_FILE),
+                                     None)
+            refs.battle_log = list(outcome.public_lines)
+        elif battle is None or battle.stage == "retreat":
+            refs.battle_id, refs.battle_board, refs.battle_log = None, None, []
+
+    async def _edit_battle(self, outcome: Outcome, refs: GameRefs,
+                           pics: dict[Any, Picture]) -> None:
+        if not outcome.public_lines:
+            return  # a quiet "let it pass": nothing public to show
+        refs.battle_log += outcome.public_lines
+        view = outcome.spectator_view
+        assert view is not None
+        names = list(outcome.names)
+        cards = battle_lines(view, names, board_of_view(view))[1:]
+        content = "\n".join(refs.battle_log[-12:] + cards + waiting_lines(outcome.decisions))
+        duel = pics.get("duel")
+        if refs.battle_id is None:
+            msg = await self.post(outcome, content, files=[duel] if duel else [])
+            refs.battle_id = msg.id if msg is not None else None
+            return
+        attachments: list[Any] = [refs.battle_board] if refs.battle_board else []
+        if duel is not None:
+            attachments.append(duel.file())
+        try:
+            partial = self.channel(outcome).get_partial_message(refs.battle_id)
+            await partial.edit(content=clip(content), attachments=attachments,
+                               allowed_mentions=_mentions(set()))
+        except discord.NotFound:
+            refs.battle_id = None
+            await self.post(outcome, content, files=[duel] if duel else [])
+        except discord.HTTPException as exc:
+            log.warning("game %s: could not edit the duel message: %s", outcome.game_id, exc)
+
+    async def _reminder(self, outcome: Outcome) -> None:
+        for p in outcome.prompts:
+            if p.user_id is None:
+                continue
+            until = f" Time runs out {stamp(p.deadline)}." if p.deadline else ""
+            await self.post(outcome, f"⏰ <@{p.user_id}>, a reminder: {p.text}{until}",
+                            pings={p.user_id})
+
+    # ------------------------------------------------------------------ lobby
+    async def _lobby(self, outcome: Outcome, refs: GameRefs, reply: Reply | None) -> None:
+        info = outcome.lobby
+        assert info is not None and outcome.game_id is not None
+        refs.lobby_info = info
+        text, view = lobby_text(info), lobby_view(outcome.game_id)
+        if reply is not None and reply.mode == "lobby":
+            await reply.edit_source(content=text, view=view)
+            return
+        if refs.lobby is None:
+            msg = await self.post(outcome, text, view=view, reply=reply)
+            if msg is not None:
+                refs.lobby = (msg.channel.id, msg.id)
+            return
+        await self._edit_lobby(outcome, refs, text, view)
+        if reply is not None:
+            await self.post(outcome, "\n".join(outcome.public_lines), reply=reply)
+
+    async def _edit_lobby(self, outcome: Outcome, refs: GameRefs, text: str,
+                          view: discord.ui.View | None) -> None:
+        if refs.lobby is None:
+            return
+        cid, mid = refs.lobby
+        channel = self.bot.get_channel(cid) or self.bot.get_partial_messageable(cid)
+        try:
+            await channel.get_partial_message(mid).edit(content=text, view=view)  # type: ignore[union-attr]
+        except discord.NotFound:
+            refs.lobby = None
+        except discord.HTTPException as exc:
+            log.warning("game %s: could not edit the lobby: %s", outcome.game_id, exc)
+
+    async def _close_lobby(self, outcome: Outcome, refs: GameRefs, closing: str,
+                           reply: Reply | None) -> None:
+        text = lobby_text(refs.lobby_info, closed=closing) if refs.lobby_info else closing
+        if reply is not None:
+            await reply.edit_source(content=text, view=None)
+        else:
+            await self._edit_lobby(outcome, refs, text, None)
+        refs.lobby = None
+
+    # ------------------------------------------------------------------ private parts
+    async def _private(self, outcome: Outcome, pics: dict[Any, Picture], reply: Reply | None,
+                       note: str) -> None:
+        """DMs (hands, private lines, panels); the clicker's panel is edited in place."""
+        prompts: dict[int, Prompt] = {}
+        for p in outcome.prompts:
+            if p.user_id is not None:
+                prompts[p.user_id] = p
+        users = sorted(set(outcome.private) | set(prompts))
+        actor = reply.interaction.user.id if reply is not None else None
+        jobs = []
+        for uid in users:
+            prompt = prompts.get(uid)
+            if uid == actor and reply is not None and reply.mode == "panel":
+                jobs.append(self._panel_answer(outcome, uid, prompt, pics, reply, note))
+            else:
+                jobs.append(self._dm_user(outcome, uid, prompt, pics,
+                                          reply if uid == actor else None))
+        if jobs:
+            await asyncio.gather(*jobs)
+
+    def _dm_text(self, outcome: Outcome, uid: int, prompt: Prompt | None,
+                 with_label: bool = True) -> tuple[str, discord.ui.View | None]:
+        note = outcome.private.get(uid)
+        names = list(outcome.names)
+        lines = [self.label(outcome)] if with_label else []
+        if note is not None:
+            lines += note.lines
+        view_for = note.view if note is not None else None
+        panel = None
+        if prompt is not None and prompt.kind in PANEL_KINDS and view_for is not None:
+            lines.append(panel_content(prompt, view_for, names))
+            panel = panel_view(prompt, board_of_view(view_for))
+        else:
+            if prompt is not None:
+                until = f" Time runs out {stamp(prompt.deadline)}." if prompt.deadline else ""
+                lines.append(f"**{prompt.text}**{until}")
+            if view_for is not None and (note is not None and (note.hand_changed or note.lines)):
+                lines += hand_lines(view_for, names)
+        return clip("\n".join(lines)), panel
+
+    async def _dm_user(self, outcome: Outcome, uid: int, prompt: Prompt | None,
+                       pics: dict[Any, Picture], reply: Reply | None) -> None:
+        note = outcome.private.get(uid)
+        wants_panel = prompt is not None and prompt.kind in PANEL_KINDS
+        has_news = note is not None and (note.hand_changed or bool(note.lines))
+        if not (wants_panel or has_news or (prompt is not None and prompt.kind == "turn")):
+            return
+        hand = pics.get(("hand", uid))
+        if uid not in self.dms_closed:
+            content, panel = self._dm_text(outcome, uid, prompt)
+            if await self.dm(uid, content, [hand] if hand else [], panel):
+                return
+            await self.tell_dms_closed(outcome, uid)
+        # DMs closed: the asker gets it privately now; others get a button in the channel.
+        if reply is not None:
+            content, panel = self._dm_text(outcome, uid, prompt, with_label=False)
+            kwargs: dict[str, Any] = {"files": [hand.file()]} if hand else {}
+            if panel is not None:
+                kwargs["view"] = panel
+            if await reply.private(content, **kwargs):
+                return
+        if wants_panel and prompt is not None and outcome.game_id is not None:
+            await self.post(outcome, f"<@{uid}>: a decision is yours ("
+                            f"{KIND_WORDS.get(prompt.kind, prompt.kind)}). Open your panel:",
+                            pings={uid}, view=open_panel_view(outcome.game_id, uid))
+
+    async def _panel_answer(self, outcome: Outcome, uid: int, prompt: Prompt | None,
+                            pics: dict[Any, Picture], reply: Reply, note: str) -> None:
+        in_dm = reply.interaction.guild_id is None
+        content, panel = self._dm_text(outcome, uid, prompt, with_label=False)
+        hand = pics.get(("hand", uid))
+        text = f"✔ {note}\n{content}" if note else content
+        text = clip(f"{self.label(outcome)}\n{text}" if in_dm else text)
+        ok = await reply.edit_source(content=text, view=panel,
+                                     attachments=[hand.file()] if hand else [])
+        if not ok:
+            await self._dm_user(outcome, uid, prompt, pics, None)
+
+    def label(self, outcome: Outcome) -> str:
+        """'**Server** › #channel · link' for a DM about this game."""
+        cid = outcome.channel_id or 0
+        channel = self.bot.get_channel(cid)
+        guild = self.bot.get_guild(outcome.guild_id or 0)
+        name = getattr(channel, "name", None)
+        return where_label(guild.name if guild else None, name, outcome.guild_id, cid)
+
+    async def dm(self, uid: int, content: str, files: list[Picture],
+                 view: discord.ui.View | None = None) -> bool:
+        """Send a DM; False (and the user marked) if their DMs are closed."""
+        kwargs: dict[str, Any] = {"content": content,
+                                  "allowed_mentions": discord.AllowedMentions.none()}
+        if files:
+            kwargs["files"] = [p.file() for p in files]
+        if view is not None:
+            kwargs["view"] = view
+        try:
+            channel = await self.bot.create_dm(discord.Object(uid))
+            await channel.send(**kwargs)
+            return True
+        except discord.Forbidden as exc:
+            if exc.code == DMS_CLOSED:
+                log.info("user %s has DMs closed", uid)
+                self.dms_closed.add(uid)
+                return False
+            log.warning("DM to user %s refused: %s", uid, exc.text)
+        except discord.HTTPException as exc:
+            log.warning("DM to user %s failed: %s", uid, exc)
+        return False
+
+    async def tell_dms_closed(self, outcome: Outcome, uid: int) -> None:
+        """Tell the channel, once per game, that ``uid`` must use /hand and the panels."""
+        refs = self.ref(outcome.game_id or 0)
+        if uid in refs.told_dms_closed:
+            return
+        refs.told_dms_closed.add(uid)
+        await self.post(outcome, f"<@{uid}>, I cannot send you direct messages. Use /hand to "
+                        "see your cards, and the **Open my panel** buttons here for your "
+                        "decisions (or open your DMs to this server).", pings={uid})
+
+    async def check_dms(self, outcome: Outcome, uid: int) -> None:
+        """At join: greet the player by DM, which finds out whether their DMs are open."""
+        if not outcome.ok:
+            return
+        self.dms_closed.discard(uid)
+        text = (f"{self.label(outcome)}\nYou joined this table. Your cards and private "
+                "panels (duel, diplomacy, retreat) will come here.")
+        if not await self.dm(uid, text, []):
+            await self.tell_dms_closed(outcome, uid)
+
+
+def private_view_of(outcome: Outcome, uid: int) -> rules.View | None:
+    """The user's own view in ``outcome`` (for tests and tools)."""
+    note = outcome.private.get(uid)
+    return note.view if note is not None else None

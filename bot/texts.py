@@ -1,0 +1,215 @@
+"""Words the bot posts: pure functions from service records to Discord-ready text.
+
+Everything here is made from public records (lobby info, decisions, the spectator view)
+except :func:`hand_lines`, which callers use only for the owner's DM or ephemeral reply.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import rules
+from rules.cards import card_name
+
+from .service import DecisionInfo, LobbyInfo
+
+CONTENT_LIMIT = 2000
+VARIANT_CHOICES = (("european-war", "european_war"), ("world-war-5", "world_war_5"))
+"""(what users type, engine variant id)."""
+EW_ONLY = ("conscript", "arm", "sabotage", "spy")
+WW_ONLY = ("grow", "build")
+SOURCE = ("open source (MIT licence): the european-war-bot project; its README explains "
+          "how to run your own copy")
+VERSION = "0.1.0"
+
+
+def variant_name(variant: str) -> str:
+    """'European War' / 'World War 5'."""
+    return rules.rules_for(variant).name
+
+
+def variant_slug(variant: str) -> str:
+    """'european-war' / 'world-war-5'."""
+    return variant.replace("_", "-")
+
+
+def stamp(when: float | None) -> str:
+    """A Discord relative timestamp (``<t:UNIX:R>``), or '' for no deadline."""
+    return f"<t:{int(when)}:R>" if when else ""
+
+
+def jump_url(guild_id: int | None, channel_id: int, message_id: int | None = None) -> str:
+    """A link to a channel (or a message in it)."""
+    where = f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}"
+    return f"{where}/{message_id}" if message_id else where
+
+
+def where_label(guild_name: str | None, channel_name: str | None, guild_id: int | None,
+                channel_id: int) -> str:
+    """Which server and channel a DM belongs to, with a link (first line of every DM)."""
+    server = guild_name or "a server"
+    channel = f"#{channel_name}" if channel_name else f"<#{channel_id}>"
+    return f"**{server}** › {channel} · {jump_url(guild_id, channel_id)}"
+
+
+def clip(text: str, limit: int = CONTENT_LIMIT) -> str:
+    """Cut ``text`` to Discord's limit, keeping its end (the newest lines) when long."""
+    if len(text) <= limit:
+        return text
+    return "…" + text[-(limit - 1):]
+
+
+def mention(user_id: int | None, name: str) -> str:
+    """``<@id>`` for a person, the name for a computer."""
+    return f"<@{user_id}>" if user_id is not None else name
+
+
+def duration_words(seconds: float | None) -> str:
+    """'12 h', '5 min', '30 s', 'no limit'."""
+    if seconds is None:
+        return "no limit"
+    if seconds >= 86400 and seconds % 86400 == 0:
+        return f"{int(seconds // 86400)} d"
+    if seconds >= 3600 and seconds % 3600 == 0:
+        return f"{int(seconds // 3600)} h"
+    if seconds >= 60 and seconds % 60 == 0:
+        return f"{int(seconds // 60)} min"
+    return f"{seconds:g} s"
+
+
+# ---------------------------------------------------------------------- lobby
+def lobby_text(info: LobbyInfo, *, closed: str | None = None) -> str:
+    """The lobby message: table, seats, options, expiry (or why it closed)."""
+    opts = info.options
+    lines = [f"**{variant_name(info.variant)}** — a table for 2–{info.max_players} players, "
+             f"hosted by {mention(info.host_id, 'the host')}."]
+    lines.append(f"**Seats ({len(info.seats)}/{info.max_players})**")
+    for i, s in enumerate(info.seats, 1):
+        who = mention(s.user_id, s.name) if s.user_id is not None else s.name
+        wants = f" — wants {s.power_name}" if s.power_name else ""
+        lines.append(f"{i}. {who}{wants}")
+    setup = "one piece at a time by size" if opts.get("setup_order") == "by_size" \
+        else "all three pieces at once"
+    extras = [f"turn timeout {duration_words(info.turn_timeout)}",
+              f"setup: {setup}",
+              "seats in join order" if info.arranged else "seats dealt at random"]
+    if info.variant == "european_war":
+        extras.insert(0, f"diplomacy window {opts.get('diplomacy_seconds', 30)} s")
+        if opts.get("sea_attacks"):
+            extras.append("sea attacks allowed")
+    elif opts.get("pyramid_arcade"):
+        extras.append("Pyramid Arcade board")
+    lines.append("Options: " + " · ".join(extras) + ".")
+    if closed:
+        lines.append(closed)
+    else:
+        lines.append("Join with the button or /join; the host starts with Start or /start.")
+        if info.expires_at:
+            lines.append(f"The lobby closes {stamp(info.expires_at)} unless the game starts.")
+    return clip("\n".join(lines))
+
+
+# ---------------------------------------------------------------------- game messages
+def waiting_lines(decisions: Sequence[DecisionInfo]) -> list[str]:
+    """Who must decide now, with deadlines (turns mention the player)."""
+    out: list[str] = []
+    by_kind: dict[str, list[DecisionInfo]] = {}
+    for d in decisions:
+        by_kind.setdefault(d.kind, []).append(d)
+    for d in by_kind.get("turn", []) + by_kind.get("action", []):
+        until = f" — time runs out {stamp(d.deadline)}" if d.deadline else ""
+        what = "your turn" if d.kind == "turn" else "your attack was stopped: take another action"
+        if d.user_id is None:
+            out.append(f"▶ {d.name} (computer) is to play.")
+        else:
+            out.append(f"▶ {mention(d.user_id, d.name)}, {what}{until}.")
+    setup = by_kind.get("setup", [])
+    if setup:
+        names = ", ".join(mention(d.user_id, d.name) for d in setup)
+        until = f" (until {stamp(setup[0].deadline)})" if setup[0].deadline else ""
+        out.append(f"▶ Placing pieces: {names}{until}. Use your panel or /place.")
+    diplomacy = by_kind.get("diplomacy", [])
+    if diplomacy:
+        until = f" until {stamp(diplomacy[0].deadline)}" if diplomacy[0].deadline else ""
+        out.append(f"⚖ The diplomacy window is open{until}.")
+    for d in by_kind.get("duel", []):
+        until = f" (until {stamp(d.deadline)})" if d.deadline else ""
+        out.append(f"⚔ {d.name} to play a card or stop{until}.")
+    for d in by_kind.get("retreat", []):
+        until = f" (until {stamp(d.deadline)})" if d.deadline else ""
+        out.append(f"↩ {d.name} chooses where the beaten piece retreats{until}.")
+    return out
+
+
+def result_line(view: rules.View | None, names: Sequence[str]) -> str | None:
+    """The end of a finished game in one line."""
+    if view is None or not view.over:
+        return None
+    if view.draw:
+        return "🏁 The game is over: a draw."
+    winners = ", ".join(names[s] for s in view.winners if 0 <= s < len(names))
+    return f"🏆 The game is over. Winner{'s' if len(view.winners) > 1 else ''}: {winners}."
+
+
+def hand_lines(view: rules.View, names: Sequence[str]) -> list[str]:
+    """The owner's hand in words, and what espionage told them (private!)."""
+    hand = view.hand or ()
+    lines = [f"Your hand ({len(hand)}): " + (", ".join(card_name(c) for c in hand) or "no cards")]
+    for seat, cards in sorted(view.known_cards.items()):
+        who = names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+        lines.append(f"You know {who} holds: " + ", ".join(card_name(c) for c in cards))
+    return lines
+
+
+def battle_lines(view: rules.View, names: Sequence[str], board: rules.Board) -> list[str]:
+    """The declared attack as everyone sees it (face-up duel cards, EW-24)."""
+    b = view.battle
+    if b is None:
+        return []
+    where = board.fields[b.dst].name
+    att, dfn = names[b.attacker], names[b.defender]
+    lines = [f"⚔ {att} attacks {dfn} on {where}."]
+    if b.stage == "duel" or b.attacker_cards or b.defender_cards:
+        a_cards = ", ".join(card_name(c) for c in b.attacker_cards) or "—"
+        d_cards = ", ".join(card_name(c) for c in b.defender_cards) or "—"
+        lines.append(f"{att}: {a_cards} (total {b.attacker_total}, up to {b.attacker_limit})")
+        lines.append(f"{dfn}: {d_cards} (total {b.defender_total}, up to {b.defender_limit})")
+    return lines
+
+
+def status_text(lines: Iterable[str]) -> str:
+    """``/status`` output."""
+    return clip("\n".join(lines))
+
+
+HELP = "\n".join([
+    "**How to play European War here**",
+    "• **/newgame** opens a table in this channel (or a new thread); people press **Join** "
+    "or use **/join**; the host adds computers with **Add computer** or **/addbot** and "
+    "starts with **Start** or **/start**.",
+    "• At the start you place your large, medium and small on your home fields: use the "
+    "panel I send you by DM, or **/place**.",
+    "• On your turn (you are pinged): **/sabotage** (J) and **/spy** (Q) first if you like, "
+    "then one action: **/conscript**, **/move**, **/invade**, **/arm** or **/pass**. Field "
+    "options autocomplete with what is legal right now.",
+    "• Duels, the diplomacy window (stop an attack with a K) and retreats come as private "
+    "panels by DM. If your DMs are closed, press **Open my panel** in the channel and use "
+    "**/hand** to see your cards.",
+    "• **/board**, **/hand**, **/status**, **/log** show the game; **/rules** the rules "
+    "with their numbers.",
+    "• **/resign** hands your seat to a computer; the host can **/pause**, **/resume**, "
+    "**/replace** a seat or **/cancel**.",
+    "World War 5 tables use **/grow**, **/build**, **/move** and **/invade** (no cards).",
+])
+
+ABOUT = "\n".join([
+    f"**European War bot** {VERSION} — European War (Jan Divecky) and World War 5 (Andrew "
+    "Looney), pyramid wargames, on Discord.",
+    f"Source: {SOURCE}.",
+    "**What is stored:** for each game, the server, channel and thread ids, the Discord "
+    "user ids and display names of its players, every action taken and the game state; "
+    "per server, the /settings values. Nothing else: no message content is read.",
+    "**Deletion:** when the bot is removed from a server, that server's games are archived "
+    "and its data is deleted some days later. To have your data deleted sooner, ask the "
+    "bot's operator (a server admin can also remove the bot).",
+])

@@ -1,0 +1,82 @@
+"""Confirmation buttons for /cancel and /resign (ephemeral; only the asker may press)."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from ..errors import expect_ok, guarded, reply_ephemeral
+
+if TYPE_CHECKING:
+    from ..client import GameBot
+
+
+def confirm_view(what: str, gid: int, uid: int, label: str) -> discord.ui.View:
+    """Confirm (danger) and Keep buttons for ``what`` ('cancel' or 'resign')."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ConfirmButton(what, gid, uid, label))
+    view.add_item(KeepButton(uid))
+    return view
+
+
+class _ForOneUser:
+    uid: int
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Only the member who asked may answer."""
+        if interaction.user.id != self.uid:
+            await reply_ephemeral(interaction, "Only the member who asked can answer this.")
+            return False
+        return True
+
+
+class ConfirmButton(_ForOneUser, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                    template=r"ew:y:(?P<what>cancel|resign):(?P<gid>\d+):(?P<uid>\d+)"):
+    """Carries out a confirmed /cancel or /resign."""
+
+    def __init__(self, what: str, gid: int, uid: int, label: str = "Confirm") -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.danger,
+                                           custom_id=f"ew:y:{what}:{gid}:{uid}"))
+        self.what, self.gid, self.uid = what, gid, uid
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Button[Any], match: re.Match[str],
+                             ) -> ConfirmButton:
+        return cls(match["what"], int(match["gid"]), int(match["uid"]), item.label or "Confirm")
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: GameBot = interaction.client  # type: ignore[assignment]
+        if self.what == "cancel":
+            perms = interaction.permissions
+            out = expect_ok(await bot.service.cancel(
+                self.gid, self.uid, is_admin=perms.manage_channels))
+            done = "You cancelled the game."
+        else:
+            out = expect_ok(await bot.service.resign(self.gid, self.uid))
+            done = "You resigned; a computer plays your seat now."
+        await interaction.response.edit_message(content=done, view=None)
+        await bot.delivery.deliver(out)
+
+
+class KeepButton(_ForOneUser, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=r"ew:n:(?P<uid>\d+)"):
+    """Dismisses a confirmation: nothing changes."""
+
+    def __init__(self, uid: int) -> None:
+        super().__init__(discord.ui.Button(label="Keep playing", custom_id=f"ew:n:{uid}",
+                                           style=discord.ButtonStyle.secondary))
+        self.uid = uid
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Button[Any], match: re.Match[str],
+                             ) -> KeepButton:
+        return cls(int(match["uid"]))
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.edit_message(content="Nothing changed.", view=None)

@@ -1,0 +1,171 @@
+"""The lobby message's buttons (Join / Leave / Add computer / Options / Start) and the
+host's Options panel. All are dynamic items whose custom ids carry the game id, so a
+lobby posted before a restart keeps working after it."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+import rules
+
+from ..errors import UserError, expect_ok, guarded
+from ..service import LobbyInfo
+from ..texts import duration_words
+
+if TYPE_CHECKING:
+    from ..client import GameBot
+
+LOBBY_BUTTONS = (
+    ("join", "Join", discord.ButtonStyle.primary),
+    ("leave", "Leave", discord.ButtonStyle.secondary),
+    ("bot", "Add computer", discord.ButtonStyle.secondary),
+    ("opts", "Options", discord.ButtonStyle.secondary),
+    ("start", "Start", discord.ButtonStyle.success),
+)
+TIMEOUTS = (300, 900, 3600, 6 * 3600, 12 * 3600, 86400, 3 * 86400, 7 * 86400, 0)
+"""Turn timeouts offered (seconds; 0 = no limit)."""
+DIPLOMACY = (10, 20, 30, 45, 60, 90, 120)
+
+
+def lobby_view(game_id: int) -> discord.ui.View:
+    """The lobby's five buttons."""
+    view = discord.ui.View(timeout=None)
+    for what, label, style in LOBBY_BUTTONS:
+        view.add_item(LobbyButton(game_id, what, label, style))
+    return view
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"ew:l:(?P<gid>\d+):(?P<what>join|leave|bot|opts|start)"):
+    """A lobby button."""
+
+    def __init__(self, gid: int, what: str, label: str = "?",
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
+        super().__init__(discord.ui.Button(label=label, style=style,
+                                           custom_id=f"ew:l:{gid}:{what}"))
+        self.gid, self.what = gid, what
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Button[Any], match: re.Match[str],
+                             ) -> LobbyButton:
+        return cls(int(match["gid"]), match["what"], item.label or "?", item.style)
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: GameBot = interaction.client  # type: ignore[assignment]
+        svc, uid = bot.service, interaction.user.id
+        if interaction.message is not None:
+            bot.delivery.remember_lobby(self.gid, interaction.message)
+        if self.what == "join":
+            out = expect_ok(await svc.join(self.gid, uid, interaction.user.display_name))
+            await bot.delivery.deliver(out, interaction, mode="lobby")
+            await bot.delivery.check_dms(out, uid)
+        elif self.what == "leave":
+            out = expect_ok(await svc.leave(self.gid, uid))
+            await bot.delivery.deliver(out, interaction, mode="lobby")
+        elif self.what == "bot":
+            out = expect_ok(await svc.add_computer(self.gid, uid))
+            await bot.delivery.deliver(out, interaction, mode="lobby")
+        elif self.what == "start":
+            out = expect_ok(await svc.start_game(self.gid, uid))
+            await bot.delivery.deliver(out, interaction, mode="lobby")
+        else:
+            info = await svc.lobby_info(self.gid)
+            if info.host_id != uid:
+                raise UserError("Only the host can change the table's options.", self.gid)
+            await interaction.response.send_message(
+                options_text(info), view=options_view(self.gid, info), ephemeral=True)
+
+
+# ---------------------------------------------------------------------- options
+def options_text(info: LobbyInfo) -> str:
+    """The Options panel's words."""
+    return ("**Table options** (host only). Changes apply at once; the lobby message shows "
+            f"them. Turn timeout now: {duration_words(info.turn_timeout)}.")
+
+
+def options_view(gid: int, info: LobbyInfo) -> discord.ui.View:
+    """Selects for the rule options and the seat arrangement."""
+    opts = info.options
+    ew = info.variant == "european_war"
+    view = discord.ui.View(timeout=None)
+    flags = [("arranged", "Seats in join order (not dealt at random)", info.arranged)]
+    if ew:
+        flags += [("sea_attacks", "Sea attacks (between harbours of one group)",
+                   bool(opts.get("sea_attacks"))),
+                  ("five_players", "Allow 5 players", bool(opts.get("five_players")))]
+    else:
+        flags += [("pyramid_arcade", "Pyramid Arcade board", bool(opts.get("pyramid_arcade"))),
+                  ("five_players", "Allow 5–6 players", bool(opts.get("five_players")))]
+    view.add_item(OptionSelect(gid, "flags", [
+        discord.SelectOption(label=label, value=value, default=on)
+        for value, label, on in flags], min_values=0, max_values=len(flags),
+        placeholder="Table rules"))
+    order = opts.get("setup_order") or ("together" if ew else "by_size")
+    view.add_item(OptionSelect(gid, "setup", [
+        discord.SelectOption(label="Setup: each player places all three pieces at once",
+                             value="together", default=order == "together"),
+        discord.SelectOption(label="Setup: smalls, then mediums, then larges, in turn order",
+                             value="by_size", default=order == "by_size")]))
+    view.add_item(OptionSelect(gid, "timeout", [
+        discord.SelectOption(label=f"Turn timeout: {duration_words(t or None)}", value=str(t),
+                             default=(t or None) == info.turn_timeout) for t in TIMEOUTS]))
+    if ew:
+        seconds = opts.get("diplomacy_seconds", 30)
+        view.add_item(OptionSelect(gid, "diplomacy", [
+            discord.SelectOption(label=f"Diplomacy window: {s} s", value=str(s),
+                                 default=s == seconds) for s in DIPLOMACY]))
+    limit = rules.rules_for(info.variant).max_players(rules.Options.from_dict(dict(opts)))
+    view.add_item(OptionSelect(gid, "players", [
+        discord.SelectOption(label=f"Up to {n} players", value=str(n),
+                             default=n == info.max_players) for n in range(2, limit + 1)]))
+    return view
+
+
+class OptionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                   template=r"ew:op:(?P<gid>\d+):(?P<name>[a-z]+)"):
+    """One select of the Options panel."""
+
+    def __init__(self, gid: int, name: str, options: list[discord.SelectOption], *,
+                 min_values: int = 1, max_values: int = 1,
+                 placeholder: str | None = None) -> None:
+        super().__init__(discord.ui.Select(
+            custom_id=f"ew:op:{gid}:{name}", options=options, min_values=min_values,
+            max_values=max_values, placeholder=placeholder))
+        self.gid, self.name = gid, name
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Select[Any], match: re.Match[str],
+                             ) -> OptionSelect:
+        return cls(int(match["gid"]), match["name"], list(item.options),
+                   min_values=item.min_values, max_values=item.max_values)
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: GameBot = interaction.client  # type: ignore[assignment]
+        values = list(self.item.values)
+        kw: dict[str, Any] = {}
+        if self.name == "flags":
+            picked = set(values)
+            kw["arranged"] = "arranged" in picked
+            known = {o.value for o in self.item.options} - {"arranged"}
+            kw["options"] = {flag: flag in picked for flag in known}
+        elif self.name == "setup":
+            kw["options"] = {"setup_order": values[0]}
+        elif self.name == "timeout":
+            kw["turn_timeout"] = float(values[0]) or None
+        elif self.name == "diplomacy":
+            kw["options"] = {"diplomacy_seconds": int(values[0])}
+        elif self.name == "players":
+            kw["max_players"] = int(values[0])
+        out = expect_ok(await bot.service.configure(self.gid, interaction.user.id, **kw))
+        assert out.lobby is not None
+        await interaction.response.edit_message(content=options_text(out.lobby),
+                                                view=options_view(self.gid, out.lobby))
+        await bot.delivery.deliver(out)
+
