@@ -37,15 +37,8 @@ import rules
 
 from . import computer
 from .config import ConfigError, load_settings
-from .console_session import (
-    HOST_ID,
-    Plan,
-    Session,
-    ask,
-    interactive,
-    read_line,
-    say,
-)
+from .console_io import ask, interactive, read_line, say
+from .console_session import HOST_ID, Plan, Session
 from .console_text import plain
 from .models import COMPUTER_LEVELS
 from .service import GameService

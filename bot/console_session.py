@@ -10,13 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-import shutil
-import subprocess
 import sys
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,6 +20,15 @@ from typing import Any
 import rules
 
 from . import rulebook
+from .console_io import (
+    confirm,
+    interactive,
+    open_viewer,
+    read_line,
+    render_board,
+    render_hand,
+    say,
+)
 from .console_parse import Command, Context, ParseError, completions, parse, slug
 from .console_text import (
     board_text,
@@ -64,98 +69,6 @@ class Plan:
         return len(self.humans) + len(self.levels)
 
 
-# ---------------------------------------------------------------------- images
-def render_board(view: rules.View, names: Sequence[str],
-                 events: Sequence[rules.Event]) -> bytes | None:
-    """The board PNG from the renderer, or None while the renderer is not installed."""
-    try:
-        import render
-    except ImportError:
-        return None
-    fn = getattr(render, "board_png", None)
-    return None if fn is None else fn(view, list(names), list(events))
-
-
-def render_hand(cards: Sequence[int], title: str) -> bytes | None:
-    """The hand PNG from the renderer, or None while the renderer lacks it."""
-    try:
-        import render
-    except ImportError:
-        return None
-    fn = getattr(render, "hand_png", None)
-    return None if fn is None else fn(list(cards), title=title)
-
-
-def open_viewer(path: Path) -> bool:
-    """Show ``path`` with the system viewer, if there is one. Returns whether it tried."""
-    if sys.platform.startswith("win"):
-        startfile = getattr(os, "startfile", None)
-        if startfile is not None:
-            startfile(str(path))
-            return True
-        return False
-    for tool in ("xdg-open", "open"):
-        exe = shutil.which(tool)
-        if exe:
-            subprocess.Popen([exe, str(path)], stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL, start_new_session=True)
-            return True
-    return False
-
-
-# ---------------------------------------------------------------------- terminal
-def say(text: str = "") -> None:
-    """Print one line (or block) to the console."""
-    print(text, flush=True)
-
-
-def interactive() -> bool:
-    """True when a person types at a terminal (not a script on stdin)."""
-    try:
-        return sys.stdin.isatty() and sys.stdout.isatty()
-    except (AttributeError, ValueError):
-        return False
-
-
-def read_line(prompt: str) -> str:
-    """One line from the player. A script on stdin is echoed after the prompt so the
-    transcript reads like a session.
-
-    Raises:
-        EOFError: the input ended.
-    """
-    if interactive():
-        return input(prompt)
-    sys.stdout.write(prompt)
-    sys.stdout.flush()
-    line = sys.stdin.readline()
-    if not line:
-        sys.stdout.write("\n")
-        raise EOFError
-    line = line.rstrip("\r\n")
-    sys.stdout.write(line + "\n")
-    sys.stdout.flush()
-    return line
-
-
-def ask(question: str, default: str, valid: Callable[[str], bool] = lambda _: True) -> str:
-    """Ask until the answer is valid; Enter takes ``default``."""
-    while True:
-        answer = read_line(f"{question} [{default}] ").strip() or default
-        if valid(answer):
-            return answer
-        say("  Please answer again.")
-
-
-def confirm(question: str) -> bool:
-    """A yes/no question, no by default."""
-    try:
-        return read_line(f"{question} [y/N] ").strip().lower() in ("y", "yes")
-    except EOFError:
-        return False
-
-
-# ---------------------------------------------------------------------- the session
 @dataclass
 class Seat:
     """A seat as the console shows it."""
@@ -188,7 +101,6 @@ class Session:
     hand_dirty: set[int] = field(default_factory=set)
     board_dirty: bool = False
     board_events: list[rules.Event] = field(default_factory=list)
-    board_note_given: bool = False
     board_every_turn: bool = False
     """Write a board at every turn (``--watch``), not only before a person's turn."""
     shown: tuple[Any, ...] | None = None
@@ -298,25 +210,21 @@ class Session:
             self.show(self.pending.popleft())
 
     def write_board(self, view: rules.View | None, tag: str) -> Path | None:
-        """Write the board image if it changed (or ``tag`` is final); print its path."""
+        """Write the board image (``game<id>-<tag>.png`` and ``game<id>-latest.png``),
+        print its path and show it when ``--open`` asked for that."""
         if self.out_dir is None or view is None:
             return None
+        events, self.board_events, self.board_dirty = self.board_events, [], False
         try:
-            data = render_board(view, self.names, self.board_events)
+            data = render_board(view, self.names, events)
+            self.out_dir.mkdir(parents=True, exist_ok=True)
+            path = self.out_dir / f"game{self.game_id}-{tag}.png"
+            path.write_bytes(data)
+            (self.out_dir / f"game{self.game_id}-latest.png").write_bytes(data)
         except Exception as exc:  # an image must never stop a game
             log.exception("board image failed")
-            say(f"(The board image could not be drawn: {exc}.)")
-            data = None
-        self.board_events, self.board_dirty = [], False
-        if data is None:
-            if not self.board_note_given:
-                say("(Board images are not available yet; `board` shows the board as text.)")
-                self.board_note_given = True
+            say(f"(The board image could not be written: {exc}. `board` shows it as text.)")
             return None
-        self.out_dir.mkdir(parents=True, exist_ok=True)
-        path = self.out_dir / f"game{self.game_id}-{tag}.png"
-        path.write_bytes(data)
-        (self.out_dir / f"game{self.game_id}-latest.png").write_bytes(data)
         say(f"Board: {path}")
         if self.open_images and not open_viewer(path):
             self.open_images = False
@@ -536,7 +444,7 @@ class Session:
             say(f"✗ {plain(out.error or 'Refused.')}")
 
     def show_hand(self, user: int, ctx: Context) -> None:
-        """``hand``: the cards in words (and as an image when the renderer can)."""
+        """``hand``: the cards in words, what espionage showed, and the hand image."""
         if self.variant != "european_war":
             say("World War 5 has no cards.")
             return
@@ -547,16 +455,15 @@ class Session:
                 + " ".join(rules.cards.card_name(c) for c in cards))
         if self.out_dir is None:
             return
+        path = self.out_dir / f"game{self.game_id}-hand-{slug(self.humans.get(user, 'you'))}.png"
         try:
             data = render_hand(ctx.hand, title=f"{self.humans.get(user, '')}'s hand")
-        except Exception:
-            log.exception("hand image failed")
-            data = None
-        if data is not None:
             self.out_dir.mkdir(parents=True, exist_ok=True)
-            path = self.out_dir / f"game{self.game_id}-hand-{slug(self.humans[user])}.png"
             path.write_bytes(data)
-            say(f"Hand image: {path}")
+        except Exception:  # an image must never stop a game
+            log.exception("hand image failed")
+            return
+        say(f"Hand image: {path}")
 
     def finish(self, st: GameStatus) -> int:
         """The game is over: say how it ended, leave the last board."""
