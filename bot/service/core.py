@@ -153,6 +153,11 @@ class ServiceBase:
             self._waiters.append(event)
             await event.wait()
 
+    def busy(self, game_id: int | None = None) -> bool:
+        """True while the game (or any game) has an operation, a computer move, a due
+        timer or an undelivered outcome in progress (see :meth:`idle`)."""
+        return self._busy(game_id)
+
     def _busy(self, game_id: int | None) -> bool:
         if game_id is None:
             return (any(not t.done() for t in self._drivers.values())

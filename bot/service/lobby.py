@@ -56,12 +56,17 @@ class LobbyOps(ServiceBase):
         turn_timeout: float | ServerDefault | None = "server",
         host_power: str | None = None,
         host_joins: bool = True,
+        timeouts: Mapping[str, float | None] | None = None,
+        reminder_lead: float | None = None,
     ) -> Outcome:
         """Open a lobby in ``channel_id`` with ``host_id`` as host (and first player).
 
         ``options`` are changes to the rule options (``rules.Options`` fields) over the
         server's defaults (diplomacy window, expiry action); ``turn_timeout`` is seconds,
-        ``None`` for no limit, ``"server"`` for the server's default.
+        ``None`` for no limit, ``"server"`` for the server's default. ``timeouts`` sets
+        the other limits by decision kind (``setup``, ``duel``, ``retreat``; seconds or
+        ``None`` for none — a terminal game without clocks), ``reminder_lead`` the
+        reminder (0: none; default the server's).
 
         Returns the lobby outcome (``lobby`` set), or a refusal: the channel already has a
         game, the server is at its cap, an unknown variant / power, bad options.
@@ -75,10 +80,19 @@ class LobbyOps(ServiceBase):
                 diplomacy_seconds=gs.diplomacy_seconds, turn_timeout_action=gs.expiry_action,
             ).with_changes(**dict(options or {}))
             limit = rules.rules_for(variant).max_players(opts)
+            limits = dict(timeouts or {})
+            unknown = set(limits) - {"setup", "duel", "retreat"}
+            if unknown:
+                raise ServiceError(f"Unknown time limits: {', '.join(sorted(unknown))}.")
+            defaults = GameSettings()
             settings = GameSettings(
                 max_players=max_players or limit, arranged=arranged, options=opts,
                 turn_timeout=gs.turn_timeout if turn_timeout == "server" else turn_timeout,
-                reminder_lead=gs.reminder_lead, lobby_expiry=gs.lobby_expiry,
+                setup_timeout=limits.get("setup", defaults.setup_timeout),
+                duel_timeout=limits.get("duel", defaults.duel_timeout),
+                retreat_timeout=limits.get("retreat", defaults.retreat_timeout),
+                reminder_lead=gs.reminder_lead if reminder_lead is None else reminder_lead,
+                lobby_expiry=gs.lobby_expiry,
             )
             settings.check(variant)
             now = self.clock.now()

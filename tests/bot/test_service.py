@@ -559,3 +559,22 @@ async def test_a_corrupt_game_is_left_out_at_startup_and_the_rest_run(tmp_path: 
         assert not broken.ok and broken.error == INTERNAL_ERROR
     finally:
         await svc.close()
+
+
+async def test_a_table_without_clocks(tmp_path: Path, clock: FakeClock) -> None:
+    svc = await make_service(tmp_path / "g.db", clock)
+    got = listen(svc)
+    try:
+        bad = await svc.open_lobby(channel_id=3, host_id=HOST, host_name="A",
+                                   timeouts={"lunch": 5.0})
+        assert not bad.ok and "lunch" in (bad.error or "")
+        gid, out = await new_game(svc, humans=2, channel=3, turn_timeout=None,
+                                  timeouts={"setup": None, "duel": None, "retreat": None},
+                                  reminder_lead=0)
+        assert all(p.deadline is None for p in out.prompts)
+        await play_until(svc, gid, random.Random(3), "turn")
+        clock.advance(30 * 86400)
+        await svc.idle(gid)
+        assert got == [] and not svc.busy(gid)
+    finally:
+        await svc.close()

@@ -1,0 +1,139 @@
+"""Every SQL statement the store runs, by name (RoboDanny style): the schema is in
+``bot.migrations``, the transactions that use these in ``bot.store``."""
+
+from __future__ import annotations
+
+
+class Q:
+    """Named SQL queries: every statement the store runs, transaction control and
+    pragmas aside."""
+
+    schema_version = "SELECT COALESCE(MAX(version), 0) FROM schema_migrations"
+
+    GAME_COLUMNS = (
+        "id, guild_id, channel_id, status, variant, host_id, settings, version, revision, "
+        "created_at, creation, start_events, state, started_at, ended_at, result, paused_at"
+    )
+    SEAT_COLUMNS = (
+        "game_id, id, user_id, computer_level, display_name, joined_at, requested_power, "
+        "seat, power, agrees_draw"
+    )
+    DECISION_COLUMNS = "game_id, seat, kind, opened_version, duration, due_at, remind_at"
+
+    count_active_in_guild = (
+        "SELECT COUNT(*) FROM games WHERE guild_id = ? AND status IN ('lobby', 'running')"
+    )
+    insert_game = (
+        "INSERT INTO games (guild_id, channel_id, status, variant, host_id, settings, "
+        "created_at) VALUES (?, ?, 'lobby', ?, ?, ?, ?)"
+    )
+    insert_seat = (
+        "INSERT INTO seats (game_id, user_id, computer_level, display_name, requested_power, "
+        "joined_at) VALUES (?, ?, ?, ?, ?, ?)"
+    )
+    delete_seat = "DELETE FROM seats WHERE game_id = ? AND id = ?"
+    bump = (
+        "UPDATE games SET revision = revision + 1 WHERE id = ? AND revision = ? AND status = ?"
+    )
+    set_host = (
+        "UPDATE games SET host_id = ?, revision = revision + 1 "
+        "WHERE id = ? AND revision = ? AND status = 'lobby'"
+    )
+    update_lobby = (
+        "UPDATE games SET settings = ?, host_id = ?, revision = revision + 1 "
+        "WHERE id = ? AND revision = ? AND status = 'lobby'"
+    )
+    start_game = (
+        "UPDATE games SET status = 'running', creation = ?, start_events = ?, state = ?, "
+        "started_at = ?, revision = revision + 1 "
+        "WHERE id = ? AND revision = ? AND status = 'lobby'"
+    )
+    seat_started = (
+        "UPDATE seats SET seat = ?, power = ?, display_name = ? WHERE game_id = ? AND id = ?"
+    )
+    record_state = (
+        "UPDATE games SET state = ?, version = version + 1, revision = revision + 1, "
+        "status = ?, ended_at = ?, result = ? "
+        "WHERE id = ? AND revision = ? AND version = ? AND status = 'running'"
+    )
+    insert_action = (
+        "INSERT INTO actions (game_id, seq, seat, user_id, source, action, events, created_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    )
+    delete_decision = "DELETE FROM decisions WHERE game_id = ? AND seat = ? AND kind = ?"
+    delete_decisions = "DELETE FROM decisions WHERE game_id = ?"
+    upsert_decision = (
+        "INSERT OR REPLACE INTO decisions (game_id, seat, kind, opened_version, duration, "
+        "due_at, remind_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+    )
+    mark_reminded = (
+        "UPDATE decisions SET remind_at = NULL WHERE game_id = ? AND seat = ? AND kind = ? "
+        "AND opened_version = ? AND remind_at IS NOT NULL"
+    )
+    end_game = (
+        "UPDATE games SET status = ?, ended_at = ?, result = ?, revision = revision + 1 "
+        "WHERE id = ? AND revision = ? AND status IN ('lobby', 'running')"
+    )
+    set_paused = (
+        "UPDATE games SET paused_at = ?, revision = revision + 1 "
+        "WHERE id = ? AND revision = ? AND status = 'running'"
+    )
+    replace_seat = (
+        "UPDATE seats SET user_id = ?, computer_level = ?, display_name = ?, joined_at = ?, "
+        "agrees_draw = 0 WHERE game_id = ? AND seat = ?"
+    )
+    set_draw_vote = "UPDATE seats SET agrees_draw = ? WHERE game_id = ? AND seat = ?"
+    select_game = f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?"
+    select_active_games = (
+        f"SELECT {GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'running') ORDER BY id"
+    )
+    select_seats = (
+        f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = ? "
+        "ORDER BY seat IS NULL, seat, joined_at, id"
+    )
+    select_active_seats = (
+        f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id IN "
+        "(SELECT id FROM games WHERE status IN ('lobby', 'running')) "
+        "ORDER BY game_id, seat IS NULL, seat, joined_at, id"
+    )
+    select_decisions = f"SELECT {DECISION_COLUMNS} FROM decisions WHERE game_id = ?"
+    select_active_decisions = (
+        f"SELECT {DECISION_COLUMNS} FROM decisions WHERE game_id IN "
+        "(SELECT id FROM games WHERE status IN ('lobby', 'running'))"
+    )
+    select_last_acted = (
+        "SELECT game_id, seat, MAX(seq) FROM actions WHERE game_id = ? GROUP BY game_id, seat"
+    )
+    select_active_last_acted = (
+        "SELECT game_id, seat, MAX(seq) FROM actions WHERE game_id IN "
+        "(SELECT id FROM games WHERE status = 'running') GROUP BY game_id, seat"
+    )
+    select_actions = (
+        "SELECT seq, seat, user_id, source, action, events, created_at FROM actions "
+        "WHERE game_id = ? AND seq > ? ORDER BY seq"
+    )
+    select_last_actions = (
+        "SELECT seq, seat, user_id, source, action, events, created_at FROM ("
+        "SELECT * FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq"
+    )
+    select_active_in_channel = (
+        "SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'running')"
+    )
+    select_active_ids_in_guild = (
+        "SELECT id FROM games WHERE guild_id = ? AND status IN ('lobby', 'running')"
+    )
+    archive_by_id = (
+        "UPDATE games SET status = 'archived', ended_at = ?, revision = revision + 1 "
+        "WHERE id = ? AND status IN ('lobby', 'running')"
+    )
+    delete_guild_games = "DELETE FROM games WHERE guild_id = ?"
+    delete_guild_settings = "DELETE FROM guild_settings WHERE guild_id = ?"
+    select_guild_settings = (
+        "SELECT guild_id, turn_timeout, expiry_action, diplomacy_seconds, reminder_lead, "
+        "lobby_expiry, max_games FROM guild_settings WHERE guild_id = ?"
+    )
+    upsert_guild_settings = (
+        "INSERT OR REPLACE INTO guild_settings (guild_id, turn_timeout, expiry_action, "
+        "diplomacy_seconds, reminder_lead, lobby_expiry, max_games, updated_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    )
