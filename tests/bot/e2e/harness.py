@@ -155,9 +155,12 @@ class World:
         if user.dms_open:
             msg, cid, value = self.find_answer(self.fake.dm_messages(user), gid, code)
         else:
-            opener = next(m for m in reversed(self.fake.messages(self.channel))
-                          if m.component(f"ew:o:{gid}:{user.id}") is not None)
-            shown = await self.fake.click(user, opener, f"ew:o:{gid}:{user.id}")
+            opener = next((m for m in reversed(self.fake.messages(self.channel))
+                           if m.component(f"ew:o:{gid}:{user.id}") is not None), None)
+            if opener is not None:
+                shown = await self.fake.click(user, opener, f"ew:o:{gid}:{user.id}")
+            else:
+                shown = await self.fake.slash(user, self.channel, "hand")
             assert shown.ephemeral, shown.content
             msg, cid, value = self.find_answer([shown.original], gid, code)
         if value is None:
