@@ -213,8 +213,10 @@ class ServiceBase:
                 self._forget(game_id)
         raise ServiceError("The game is busy; please try again.")
 
-    async def _live(self, game_id: int) -> LiveGame:
-        """The cached game, else loaded from the database (and cached if active).
+    async def _live(self, game_id: int, *, cache: bool = True) -> LiveGame:
+        """The cached game, else loaded from the database — and cached if active and
+        ``cache`` (operations, under the game's lock). Queries pass ``cache=False``: a
+        lock-free read must never replace the copy an operation is working on.
 
         Raises:
             ServiceError: no such game.
@@ -226,7 +228,7 @@ class ServiceBase:
         if rec is None:
             raise ServiceError("There is no such game.")
         live = LiveGame.from_record(rec)
-        if live.status in ACTIVE_STATUSES:
+        if cache and live.status in ACTIVE_STATUSES:
             self._games[game_id] = live
             self._channels[live.channel_id] = game_id
             self._after_change(live)

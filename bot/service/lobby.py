@@ -321,7 +321,7 @@ class LobbyOps(ServiceBase):
         Raises:
             ServiceError: no such game, or it is not a lobby any more.
         """
-        live = await self._live(game_id)
+        live = await self._live(game_id, cache=False)
         self._require_lobby(live)
         info = self._lobby_outcome(live, []).lobby
         assert info is not None

@@ -32,7 +32,7 @@ class QueryOps(ServiceBase):
         Raises:
             ServiceError: no such game.
         """
-        live = await self._live(game_id)
+        live = await self._live(game_id, cache=False)
         g = live.state
         board = board_of(live.variant, live.settings.options)
         seats = tuple(
@@ -74,7 +74,7 @@ class QueryOps(ServiceBase):
         Raises:
             ServiceError: no such game, or it has not started.
         """
-        live = await self._live(game_id)
+        live = await self._live(game_id, cache=False)
         if live.state is None:
             raise ServiceError("The game has not started yet.")
         seat = live.seat_of(user_id) if user_id is not None else None
@@ -84,8 +84,13 @@ class QueryOps(ServiceBase):
     async def prompts(self, game_id: int | None = None) -> list[Prompt]:
         """Every open prompt of people (of one game, or of all games in memory): what a
         front end re-sends after a restart so open panels come back."""
-        games = [self._games[game_id]] if game_id in self._games else (
-            [] if game_id is not None else list(self._games.values()))
+        if game_id is None:
+            games = list(self._games.values())
+        else:
+            try:
+                games = [await self._live(game_id, cache=False)]
+            except ServiceError:
+                return []
         out = []
         for live in games:
             if not live.running:
@@ -107,7 +112,7 @@ class QueryOps(ServiceBase):
         Raises:
             ServiceError: no such game, or it has not started.
         """
-        live = await self._live(game_id)
+        live = await self._live(game_id, cache=False)
         if live.state is None:
             raise ServiceError("The game has not started yet.")
         count = max(1, min(count, 200))
