@@ -334,7 +334,9 @@ def main(argv: list[str] | None = None) -> int:
     except (ConfigError, UsageError) as exc:
         print(f"european-war: {exc}", file=sys.stderr)
         return 2
-    hint = "european-war --resume" + (f" --db {args.db}" if args.db else "")
+    command = ("european-war" if Path(sys.argv[0]).name == "european-war"
+               else "python -m bot.console")
+    hint = f"{command} --resume" + (f" --db {args.db}" if args.db else "")
     with asyncio.Runner() as runner:
         store = runner.run(Store.open(db))
         service = GameService(

@@ -147,7 +147,7 @@ def test_quit_and_resume_continue_the_same_game(monkeypatch: pytest.MonkeyPatch,
                                                  paths: dict[str, Path]) -> None:
     code, out = run(monkeypatch, base_args(paths, "--computers", "3"), ["1", "1", "quit"])
     assert code == 0
-    assert "Game #1 is saved. Continue it with: european-war --resume" in out
+    assert "Game #1 is saved. Continue it with: python -m bot.console --resume" in out
     [saved] = games(paths["db"])
     assert saved["status"] == "running" and saved["version"] > 0
 
@@ -282,3 +282,15 @@ def test_python_dash_m_bot_console(tmp_path: Path) -> None:
         cwd=Path(__file__).resolve().parents[2])
     assert proc.returncode == 0, proc.stderr
     assert "Supply — " in proc.stdout and "Game #1 is saved." in proc.stdout
+
+
+def test_world_war_5_game_to_the_end(monkeypatch: pytest.MonkeyPatch,
+                                     paths: dict[str, Path]) -> None:
+    code, out = run(monkeypatch, base_args(paths, "--variant", "world-war-5",
+                                           "--computers", "3"), autoplay=True)
+    assert code == 0
+    assert "Game #1: World War 5" in out and "Place your small on a home field (WW-6)." in out
+    assert "Your turn: one action — grow, build, move or invade (WW-2)." in out
+    assert "Dice: " in out and "Game over." in out
+    [game] = games(paths["db"])
+    assert game["status"] == "finished"
