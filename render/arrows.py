@@ -6,7 +6,8 @@ piece boxes so that no piece is covered. Each is drawn on a small supersampled o
 
 - ``move``: a solid arrow in the mover's colour;
 - ``sea``: the same, dashed, with an anchor badge half-way (a voyage between harbours);
-- ``attack``: a broad arrow in the attacker's colour with a crossed-swords badge;
+- ``attack``: a broad arrow in the attacker's colour (the board adds a crossed-swords
+  badge on the attacked field);
 - ``retreat``: a thin dashed arrow in the defender's colour.
 
 A link that crosses the map's east-west edge (World War 5's Pacific lanes) is drawn as
@@ -32,6 +33,8 @@ START_GAP = 24.0
 """Pixels left free between the source anchor and the arrow's tail."""
 END_GAP = 31.0
 """Pixels left free between the arrow's tip and the target anchor (the piece box edge)."""
+BADGE_MIN_LENGTH = 110.0
+"""Arrows shorter than this carry no badge (it would hide them)."""
 MIN_BODY = 44.0
 """Shortest arrow; between close neighbours the gaps shrink to keep this much."""
 
@@ -50,7 +53,7 @@ class Style:
 STYLES: dict[str, Style] = {
     "move": Style(6.0, 17.0, 19.0, False, None),
     "sea": Style(6.0, 17.0, 19.0, True, "⚓"),
-    "attack": Style(9.0, 22.0, 26.0, False, "⚔"),
+    "attack": Style(9.0, 22.0, 26.0, False, None),
     "retreat": Style(4.0, 13.0, 15.0, True, None),
 }
 
@@ -171,7 +174,7 @@ def draw_arrow(canvas: Image.Image, arrow: Arrow) -> tuple[int, int, int, int] |
             for x, y in big(pts[:1]):
                 draw.ellipse((x - r, y - r, x + r, y + r), fill=paint)
         draw.polygon(big(_head(body_end, before, style, grow)), fill=paint)
-    if style.badge:
+    if style.badge and sum(polyline_length(p) for p in parts) >= BADGE_MIN_LENGTH:
         mid = _point_at(parts[0], 0.5) if len(parts) == 1 else _point_at(parts[0], 0.6)
         r = 13 * _SS
         cx, cy = (mid[0] - left) * _SS, (mid[1] - top) * _SS

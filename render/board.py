@@ -22,8 +22,8 @@ from .arrows import Arrow, draw_arrow
 from .fonts import font
 from .panel import draw_panel
 from .static_layer import fixed_label_boxes, name_labels, static_board
-from .status import end_reason, winners_text
-from .text import display_name, fit, put
+from .status import TITLES, end_reason, status, winners_text
+from .text import fit, put, short_name
 
 
 @dataclass
@@ -37,6 +37,8 @@ class LastAction:
     destroyed: dict[str, tuple[int, int]] = field(default_factory=dict)
     """field -> (seat, size)."""
     sabotaged: set[str] = field(default_factory=set)
+    attacked: set[str] = field(default_factory=set)
+    """Fields attacked by the last action (or by the battle under way)."""
 
 
 def _anchor(b: rules.Board, fid: str) -> tuple[float, float] | None:
@@ -61,6 +63,8 @@ def last_action(view: rules.View, events: Sequence[rules.Event], b: rules.Board)
             return
         seen.add((kind, src, dst))
         out.arrows.append(Arrow(kind, seat, a, c, _wraps(b, src, dst)))
+        if kind == "attack":
+            out.attacked.add(dst)
 
     attacks: set[tuple[str, str]] = set()
     public = [e for e in events if e.to is None]
@@ -231,6 +235,11 @@ def board_image(view: rules.View, names: Sequence[str], events: Sequence[rules.E
         if a is not None:
             marks.paste_centred(canvas, marks.badge("J", palette.FIGURE_BANDS[11]),
                                 marks.corner(a, "tl"))
+    for fid in act.attacked - act.sabotaged:
+        a = _anchor(b, fid)
+        if a is not None:
+            marks.paste_centred(canvas, marks.badge("⚔", palette.PANEL_BACKGROUND),
+                                marks.corner(a, "tl"))
     if view.over:
         _draw_banner(canvas, view, names, b)
     draw_panel(canvas, view, names, events)
@@ -241,20 +250,21 @@ def summary(view: rules.View, names: Sequence[str], limit: int = 1024) -> str:
     """A plain-text description of the board for screen readers (at most ``limit`` chars).
 
     Whose turn (or the result), then each occupied field with its piece, then per
-    seat: power, hand size (European War), eliminated (World War 5).
+    seat: power, hand size (European War), eliminated (World War 5). Names are cut to
+    32 characters.
     """
-    from .status import status
-
     b = rules.load_board(view.board_id)
-    st = status(view, names)
-    parts = [f"{b.name}, " + ("setup" if view.phase == "setup" else f"turn {view.turn}")
+    short = [short_name(names, s) for s in range(len(view.seats))]
+    st = status(view, short)
+    title = TITLES.get(view.variant, b.name)
+    parts = [f"{title}, " + ("setup" if view.phase == "setup" else f"turn {view.turn}")
              + f". {st.headline}: {st.detail}."]
     occupied = []
     for fid in b.field_order:
         piece = view.pieces.get(fid)
         if piece is not None:
             seat, size = piece
-            occupied.append(f"{b.fields[fid].name}: {display_name(names, seat)} "
+            occupied.append(f"{b.fields[fid].name}: {short_name(short, seat)} "
                             f"{pyramid.SIZE_NAMES.get(size, '?')}")
     parts.append("Pieces: " + ("; ".join(occupied) if occupied else "none") + ".")
     players = []
@@ -264,7 +274,7 @@ def summary(view: rules.View, names: Sequence[str], limit: int = 1024) -> str:
             bits.append(f"{sv.hand_size} cards")
         if sv.eliminated:
             bits.append("eliminated")
-        players.append(f"{display_name(names, sv.seat)} ({', '.join(bits)})")
+        players.append(f"{short_name(short, sv.seat)} ({', '.join(bits)})")
     parts.append("Players: " + "; ".join(players) + ".")
     if view.variant == "european_war":
         parts.append(f"Draw pile {view.pile_size}, discard {len(view.discard)}.")

@@ -3,8 +3,10 @@
 Two ways to reach 256 colours:
 
 - a *fixed* palette (:func:`fixed_palette`), built once per process from a sample image
-  plus colours that must stay exact (piece colours, text); mapping an image onto it
-  costs ~1 ms for a board and keeps those colours exact, so pixel checks can find them;
+  plus colours that must be in it (piece colours, text); mapping an image onto it costs
+  ~1 ms for a board. Pillow maps through a cache of 4x4x4-value cells, so a colour may
+  come out as a palette neighbour a few values away; :func:`mapped_colour` tells which
+  (pixel checks compare against it);
 - an *adaptive* palette (fast octree) per image, for images with no fixed palette.
 
 Measured on a 1280x800 board (Pillow 13, one core): RGB PNG level 6 ~35 ms and ~390 KB;
@@ -69,6 +71,14 @@ def to_palette(image: Image.Image, palette: Image.Image | None = None) -> Image.
     if palette is not None:
         return rgb.quantize(palette=palette, dither=Image.Dither.NONE)
     return rgb.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+
+
+def mapped_colour(colour: RGB, palette: Image.Image) -> RGB:
+    """The colour that ``colour`` becomes when an image is mapped onto ``palette``."""
+    one = to_palette(Image.new("RGB", (1, 1), colour), palette).convert("RGB")
+    px = one.getpixel((0, 0))
+    assert isinstance(px, tuple)
+    return (int(px[0]), int(px[1]), int(px[2]))
 
 
 def png_bytes(image: Image.Image, palette: Image.Image | None = None,

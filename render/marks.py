@@ -50,9 +50,9 @@ def cross() -> Image.Image:
     w, h = layout.PIECE_WIDTH * _SS, layout.PIECE_HEIGHT * _SS
     img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     draw = ImageDraw.Draw(img)
-    m = 13 * _SS
-    top, bottom = 15 * _SS, h - 6 * _SS
-    for width, colour in ((13 * _SS, palette.WHITE), (7 * _SS, palette.ALERT)):
+    m = 17 * _SS
+    top, bottom = 26 * _SS, h - 8 * _SS
+    for width, colour in ((10 * _SS, palette.WHITE), (5 * _SS, palette.ALERT)):
         draw.line([(m, top), (w - m, bottom)], fill=(*colour, 255), width=width)
         draw.line([(w - m, top), (m, bottom)], fill=(*colour, 255), width=width)
     return img.reduce(_SS)

@@ -16,7 +16,7 @@ import rules
 
 from . import layout, palette, pyramid, shapes
 from .fonts import font
-from .status import seat_tag, status
+from .status import TITLES, seat_tag, status
 from .text import display_name, fit, put, width, wrap
 
 LEFT = layout.PANEL_BOX[0] + 16
@@ -31,8 +31,6 @@ ROW_GAP = 6
 ROW_HEIGHT: dict[str, int] = {"european_war": 84, "world_war_5": 62}
 SUPPLY_SCALE = 0.38
 SUPPLY_GAP = 5
-
-TITLES: dict[str, str] = {"european_war": "European War", "world_war_5": "World War 5"}
 
 TAG_COLOURS: dict[str, tuple[palette.RGB, palette.RGB]] = {
     "winner": (palette.GOLD, palette.BLACK),

@@ -41,6 +41,7 @@ def reserved_colours() -> list[palette.RGB]:
         palette.WHITE, palette.BLACK, palette.TEXT, palette.CARD_FACE, palette.CARD_EDGE,
         palette.CARD_RED, palette.CARD_BLACK, palette.DIE_FACE, palette.DIE_PIP,
         *palette.HARBOUR.values(), palette.SEA_LABEL, palette.NEUTRAL_LABEL, palette.LINK,
+        palette.HIGHLIGHT, palette.FIGURE_BANDS[11], palette.CARD_BADGE,
     ]
     for fam in palette.FAMILIES.values():
         out.append(palette.on_dark(fam.base))

@@ -13,6 +13,9 @@ import rules
 
 from .text import display_name
 
+TITLES: dict[str, str] = {"european_war": "European War", "world_war_5": "World War 5"}
+"""Short variant names (the boards' own names carry credits)."""
+
 SIZE_WORDS: dict[int, str] = {0: "pieces", 1: "a small", 2: "a medium", 3: "a large"}
 
 TAGS: dict[str, str] = {

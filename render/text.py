@@ -37,13 +37,13 @@ def clean(text: str) -> str:
     """
     out = []
     for ch in unicodedata.normalize("NFC", text):
+        if ch.isspace():
+            out.append(" ")
+            continue
         cat = unicodedata.category(ch)
-        if cat.startswith("C") or cat in ("Zl", "Zp"):
+        if cat.startswith("C"):
             continue
-        if cat.startswith("M") or ch.isspace():
-            out.append(" " if ch.isspace() else ch)
-            continue
-        if has_glyph(ch):
+        if cat.startswith("M") or has_glyph(ch):
             out.append(ch)
     return " ".join("".join(out).split())
 
@@ -127,3 +127,9 @@ def put(image: Image.Image, xy: tuple[float, float], text: str, f: ImageFont.Fre
     mask, left, top = _mask(text, f, anchor)
     x, y = round(xy[0]) + left, round(xy[1]) + top
     image.paste(fill, (x, y, x + mask.width, y + mask.height), mask)
+
+
+def short_name(names: object, seat: int, limit: int = 32) -> str:
+    """:func:`display_name` cut to at most ``limit`` characters (for plain text)."""
+    name = display_name(names, seat)
+    return name if len(name) <= limit else name[: limit - 1].rstrip() + ELLIPSIS

@@ -1,0 +1,62 @@
+"""Shared helpers of the render tests: playouts, PNG decoding, made-up positions."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import random
+from collections.abc import Iterator
+
+from PIL import Image
+
+import rules
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+NAMES = ("Ada", "Bartholomew the Magnificent of Ever So Long a Name", "Chloé 🙂", "Dmitri",
+         "Eve", "Fay")
+
+EW_POWERS = ["britain_allies", "france_allies", "central_powers", "russian_empire"]
+WW_POWERS = ["north_america", "europe", "africa", "asia"]
+
+
+def decode(data: bytes) -> Image.Image:
+    """Check ``data`` is a PNG and return it decoded to RGB."""
+    assert data[:8] == PNG_SIGNATURE
+    img = Image.open(io.BytesIO(data))
+    img.load()
+    return img.convert("RGB")
+
+
+def playout_positions(variant: str, players: int, seed: int, every: int = 5,
+                      ) -> Iterator[tuple[rules.GameState, list[rules.Event]]]:
+    """Yield every ``every``-th position of a uniform random game (and its last one),
+    with the events of the action that led there."""
+    options = rules.Options(five_players=players > 4)
+    game, events = rules.new_game(variant, [None] * players, seed, options)
+    rng = random.Random(seed)
+    step = 0
+    yield game, events
+    while not game.over and step < 2000:
+        decision = rng.choice(game.deciders())
+        events = game.apply(decision.seat, rng.choice(game.legal_actions(decision.seat)))
+        step += 1
+        if step % every == 0 or game.over:
+            yield game, events
+
+
+def made_up_view(variant: str, pieces: dict[str, tuple[int, int]], **changes: object
+                 ) -> rules.View:
+    """A spectator's view of a new arranged game with ``pieces`` put on the board."""
+    powers: list[str | None] = list(EW_POWERS if variant == "european_war" else WW_POWERS)
+    game, _ = rules.new_game(variant, powers, seed=11, arranged=True)
+    view = rules.view_for(game, None)
+    base: dict[str, object] = {"pieces": dict(pieces), "phase": "turn", "turn": 9, "round": 3,
+                               "current": 0, "deciders": (rules.Decision(0, "turn"),),
+                               "setup_queue": ()}
+    base.update(changes)
+    return dataclasses.replace(view, **base)  # type: ignore[arg-type]
+
+
+def ev(kind: str, **data: object) -> rules.Event:
+    """A public event."""
+    return rules.Event(kind, dict(data))
