@@ -14,6 +14,7 @@ import re
 import sqlite3
 import subprocess
 import sys
+import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -294,3 +295,31 @@ def test_world_war_5_game_to_the_end(monkeypatch: pytest.MonkeyPatch,
     assert "Dice: " in out and "Game over." in out
     [game] = games(paths["db"])
     assert game["status"] == "finished"
+
+
+def test_open_shows_each_board_with_the_system_viewer(monkeypatch: pytest.MonkeyPatch,
+                                                      paths: dict[str, Path],
+                                                      tmp_path: Path) -> None:
+    shown = tmp_path / "shown.txt"
+    viewer = tmp_path / "bin" / "xdg-open"
+    viewer.parent.mkdir()
+    viewer.write_text(f'#!/bin/sh\necho "$1" >> {shown}\n')
+    viewer.chmod(0o755)
+    monkeypatch.setenv("PATH", str(viewer.parent))
+    code, out = run(monkeypatch, base_args(paths, "--open", boards=True), ["1", "quit"])
+    assert code == 0
+    written = re.findall(r"^Board: (.+\.png)$", out, re.M)
+    assert len(written) == 2
+    for _ in range(100):  # the viewer runs in the background
+        if shown.is_file() and len(shown.read_text().split()) == 2:
+            break
+        time.sleep(0.05)
+    assert shown.read_text().split() == written
+
+
+def test_open_without_a_viewer_says_so_once(monkeypatch: pytest.MonkeyPatch,
+                                            paths: dict[str, Path], tmp_path: Path) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))
+    code, out = run(monkeypatch, base_args(paths, "--open", boards=True), ["1", "quit"])
+    assert code == 0
+    assert out.count("(No image viewer found; open the file yourself.)") == 1
