@@ -44,8 +44,6 @@ from .models import COMPUTER_LEVELS
 from .service import GameService
 from .store import Store
 
-log = logging.getLogger("bot.console")
-
 CONSOLE_CHANNEL_ID = 1
 """The pseudo channel of console games (Discord ids are far larger)."""
 WATCH_CHANNEL_ID = 2
@@ -338,7 +336,11 @@ def main(argv: list[str] | None = None) -> int:
                else "python -m bot.console")
     hint = f"{command} --resume" + (f" --db {args.db}" if args.db else "")
     with asyncio.Runner() as runner:
-        store = runner.run(Store.open(db))
+        try:
+            store = runner.run(Store.open(db))
+        except Exception as exc:  # a path we cannot write, a newer schema, a broken file
+            print(f"european-war: cannot open the game database {db}: {exc}", file=sys.stderr)
+            return 2
         service = GameService(
             store, computer_pacing=0 if args.fast else PACING,
             computer_answer_delay=(0.0, 0.0) if args.fast else ANSWER_DELAY)
