@@ -72,6 +72,9 @@ class GameBot(commands.Bot):
         self.delivery = Delivery(self)
         self._panels_resent = False
         self._background: set[asyncio.Task[Any]] = set()
+        self._handlers = 0
+        self._handlers_idle = asyncio.Event()
+        self._handlers_idle.set()
         self.tree.on_error = handle_error  # type: ignore[assignment]
 
     # ------------------------------------------------------------------ lifecycle
@@ -122,12 +125,15 @@ class GameBot(commands.Bot):
             await self.delivery.deliver(outcome)
 
     async def settle(self) -> None:
-        """Wait until the service and the delivery are both quiet (tests, shutdown)."""
+        """Wait until the service, the delivery and the bot's event handlers are all
+        quiet (tests, shutdown)."""
         while True:
             await self.service.idle()
             await self.delivery.idle()
+            await self._handlers_idle.wait()
             await asyncio.sleep(0)
-            if not self.delivery.busy and not self.service._busy(None):
+            if (not self.delivery.busy and not self.service._busy(None)
+                    and self._handlers == 0):
                 return
 
     async def close(self) -> None:
@@ -161,14 +167,28 @@ class GameBot(commands.Bot):
 
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         """The bot was removed from a server: archive its games, stop their timers."""
-        ids = await self.service.archive_guild(guild.id)
+        self._handlers += 1
+        self._handlers_idle.clear()
+        try:
+            ids = await self.service.archive_guild(guild.id)
+        finally:
+            self._handlers -= 1
+            if self._handlers == 0:
+                self._handlers_idle.set()
         for gid in ids:
             self.delivery.forget(gid)
         if ids:
             log.info("removed from guild %s: archived game(s) %s", guild.id, ids)
 
     async def _archive_channel(self, channel_id: int) -> None:
-        ids = await self.service.archive_channel(channel_id)
+        self._handlers += 1
+        self._handlers_idle.clear()
+        try:
+            ids = await self.service.archive_channel(channel_id)
+        finally:
+            self._handlers -= 1
+            if self._handlers == 0:
+                self._handlers_idle.set()
         for gid in ids:
             self.delivery.forget(gid)
         if ids:
