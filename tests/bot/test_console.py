@@ -213,7 +213,7 @@ def test_hotseat_hides_each_hand_until_its_owner_looks(monkeypatch: pytest.Monke
 
 
 def test_watch_two_games(monkeypatch: pytest.MonkeyPatch, paths: dict[str, Path]) -> None:
-    args = ["--watch", "2", "--fast", "--seed", "1", "--level", "easy", "--players", "3",
+    args = ["--watch", "2", "--fast", "--seed", "1", "--level", "easy", "--players", "2",
             "--db", str(paths["db"]), "--out", str(paths["out"])]
     code, out = run(monkeypatch, args)
     assert code == 0
