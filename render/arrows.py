@@ -29,6 +29,8 @@ from .fonts import font
 _SS = 2
 """Supersampling factor of arrow overlays."""
 
+Box = tuple[float, float, float, float]
+
 START_GAP = 24.0
 """Pixels left free between the source anchor and the arrow's tail."""
 END_GAP = 31.0
@@ -68,6 +70,8 @@ class Arrow:
     dst: Point
     wraps: bool = False
     """The link crosses the map's east-west edge."""
+    via: tuple[Point, ...] = ()
+    """Waypoints to pass through (a voyage's sea route); none: a gentle curve."""
 
 
 def path(arrow: Arrow) -> list[list[Point]]:
@@ -86,6 +90,10 @@ def path(arrow: Arrow) -> list[list[Point]]:
         out = trim_polyline([a, (edge_x, y_edge)], START_GAP, 0.0)
         back = trim_polyline([(width - edge_x, y_edge), b], 0.0, END_GAP)
         return [p for p in (out, back) if len(p) >= 2]
+    if arrow.via:
+        routed = trim_polyline([a, *arrow.via, b], START_GAP, END_GAP)
+        if len(routed) >= 2:
+            return [routed]
     length = math.dist(a, b)
     start, end = START_GAP, END_GAP
     if length - start - end < MIN_BODY:
@@ -131,10 +139,23 @@ def _point_at(pts: Sequence[Point], frac: float) -> Point:
     return pts[-1]
 
 
-def draw_arrow(canvas: Image.Image, arrow: Arrow) -> tuple[int, int, int, int] | None:
+def _badge_spot(pts: Sequence[Point], avoid: Sequence[Box]) -> Point:
+    """The point of ``pts`` nearest its middle whose badge covers none of ``avoid``."""
+    r = 16
+    for frac in (0.5, 0.42, 0.58, 0.34, 0.66, 0.26, 0.74, 0.2, 0.8):
+        x, y = _point_at(pts, frac)
+        if not any(x + r > b[0] and x - r < b[2] and y + r > b[1] and y - r < b[3]
+                   for b in avoid):
+            return (x, y)
+    return _point_at(pts, 0.5)
+
+
+def draw_arrow(canvas: Image.Image, arrow: Arrow, avoid: Sequence[Box] = ()
+               ) -> tuple[int, int, int, int] | None:
     """Draw ``arrow`` onto the RGB ``canvas`` (antialiased), clipped to the map.
 
-    Returns the box it was drawn in (``None`` if nothing was drawn).
+    A badge (voyages) goes where it covers none of the ``avoid`` boxes (piece boxes,
+    names) if it can. Returns the box the arrow was drawn in (``None``: nothing drawn).
     """
     style = STYLES[arrow.kind]
     parts = path(arrow)
@@ -175,7 +196,7 @@ def draw_arrow(canvas: Image.Image, arrow: Arrow) -> tuple[int, int, int, int] |
                 draw.ellipse((x - r, y - r, x + r, y + r), fill=paint)
         draw.polygon(big(_head(body_end, before, style, grow)), fill=paint)
     if style.badge and sum(polyline_length(p) for p in parts) >= BADGE_MIN_LENGTH:
-        mid = _point_at(parts[0], 0.5) if len(parts) == 1 else _point_at(parts[0], 0.6)
+        mid = _badge_spot(parts[0], avoid)
         r = 13 * _SS
         cx, cy = (mid[0] - left) * _SS, (mid[1] - top) * _SS
         draw.ellipse((cx - r - 2 * _SS, cy - r - 2 * _SS, cx + r + 2 * _SS, cy + r + 2 * _SS),

@@ -21,6 +21,7 @@ from . import layout, marks, palette, pyramid, shapes
 from .arrows import Arrow, draw_arrow
 from .fonts import font
 from .panel import draw_panel
+from .searoutes import sea_route
 from .static_layer import fixed_label_boxes, name_labels, static_board
 from .status import TITLES, end_reason, status, winners_text
 from .text import fit, put, short_name
@@ -62,7 +63,8 @@ def last_action(view: rules.View, events: Sequence[rules.Event], b: rules.Board)
         if not 0 <= seat < len(view.seats):
             return
         seen.add((kind, src, dst))
-        out.arrows.append(Arrow(kind, seat, a, c, _wraps(b, src, dst)))
+        via = sea_route(view.board_id, src, dst) if kind == "sea" else ()
+        out.arrows.append(Arrow(kind, seat, a, c, _wraps(b, src, dst), via))
         if kind == "attack":
             out.attacked.add(dst)
 
@@ -198,7 +200,9 @@ def board_image(view: rules.View, names: Sequence[str], events: Sequence[rules.E
         a = _anchor(b, fid)
         if a is not None and fid in view.pieces:
             marks.paste_centred(canvas, marks.glow(), a)
-    drawn = [box for box in (draw_arrow(canvas, arrow) for arrow in act.arrows) if box]
+    avoid = [layout.piece_box(b.fields[f].x, b.fields[f].y) for f in view.pieces
+             if f in b.fields] + [lab.box for lab in name_labels(view.board_id)]
+    drawn = [box for box in (draw_arrow(canvas, arrow, avoid) for arrow in act.arrows) if box]
     if drawn:
         _restore_names(canvas, view.board_id, arcade, drawn)
     for fid, (seat, from_size, _to) in act.shrunk.items():
