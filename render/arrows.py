@@ -35,6 +35,8 @@ START_GAP = 24.0
 """Pixels left free between the source anchor and the arrow's tail."""
 END_GAP = 31.0
 """Pixels left free between the arrow's tip and the target anchor (the piece box edge)."""
+HARBOUR_GAP = 13.0
+"""A voyage starts and ends this far from the harbour symbols' centres."""
 BADGE_MIN_LENGTH = 110.0
 """Arrows shorter than this carry no badge (it would hide them)."""
 MIN_BODY = 44.0
@@ -71,7 +73,8 @@ class Arrow:
     wraps: bool = False
     """The link crosses the map's east-west edge."""
     via: tuple[Point, ...] = ()
-    """Waypoints to pass through (a voyage's sea route); none: a gentle curve."""
+    """A voyage's sea route, harbour to harbour (drawn instead of ``src`` - ``dst``);
+    none: a gentle curve between the anchors."""
 
 
 def path(arrow: Arrow) -> list[list[Point]]:
@@ -90,8 +93,9 @@ def path(arrow: Arrow) -> list[list[Point]]:
         out = trim_polyline([a, (edge_x, y_edge)], START_GAP, 0.0)
         back = trim_polyline([(width - edge_x, y_edge), b], 0.0, END_GAP)
         return [p for p in (out, back) if len(p) >= 2]
-    if arrow.via:
-        routed = trim_polyline([a, *arrow.via, b], START_GAP, END_GAP)
+    if len(arrow.via) >= 2:
+        # a voyage: from harbour symbol to harbour symbol (each next to its piece)
+        routed = trim_polyline(list(arrow.via), HARBOUR_GAP, HARBOUR_GAP + 2)
         if len(routed) >= 2:
             return [routed]
     length = math.dist(a, b)
