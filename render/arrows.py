@@ -35,6 +35,9 @@ START_GAP = 24.0
 """Pixels left free between the source anchor and the arrow's tail."""
 END_GAP = 31.0
 """Pixels left free between the arrow's tip and the target anchor (the piece box edge)."""
+BENDS: tuple[float, ...] = (0.16, -0.16, 0.32, -0.32, 0.5, -0.5, 0.0)
+"""Bends tried for an arrow between anchors, as a share of its length (first wins ties)."""
+MAX_BEND = 70.0
 HARBOUR_GAP = 13.0
 """A voyage starts and ends this far from the harbour symbols' centres."""
 BADGE_MIN_LENGTH = 110.0
@@ -77,10 +80,19 @@ class Arrow:
     none: a gentle curve between the anchors."""
 
 
-def path(arrow: Arrow) -> list[list[Point]]:
+def _covered(pts: Sequence[Point], avoid: Sequence[Box], pad: float) -> int:
+    """How many of ``pts`` fall inside some box of ``avoid`` (grown by ``pad``)."""
+    return sum(1 for x, y in pts
+               if any(b[0] - pad < x < b[2] + pad and b[1] - pad < y < b[3] + pad
+                      for b in avoid))
+
+
+def path(arrow: Arrow, avoid: Sequence[Box] = ()) -> list[list[Point]]:
     """The arrow's body as one polyline (or two for a wrapping link), trimmed at both ends.
 
-    The last polyline ends at the tip. Empty when the fields are too close for an arrow.
+    Between anchors the body is a gentle curve; of a few bends (either side, more or
+    less) it takes the one that crosses the fewest ``avoid`` boxes (names, other
+    pieces). The last polyline ends at the tip. Empty when the fields are too close.
     """
     a, b = arrow.src, arrow.dst
     if arrow.wraps:
@@ -106,13 +118,21 @@ def path(arrow: Arrow) -> list[list[Point]]:
         start, end = start * k, end * k
     if length - start - end < 12:
         return []
-    bend = min(0.16 * length, 60.0)
     mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
     nx, ny = -(b[1] - a[1]) / length, (b[0] - a[0]) / length
-    via = (mx + nx * bend, my + ny * bend)
-    curve = quadratic_curve(a, via, b, steps=18)
-    body = trim_polyline(curve, start, end)
-    return [body] if len(body) >= 2 else []
+    best: tuple[float, list[Point]] | None = None
+    for rank, bend in enumerate(BENDS):
+        offset = max(-MAX_BEND, min(MAX_BEND, bend * length))
+        via = (mx + nx * offset, my + ny * offset)
+        body = trim_polyline(quadratic_curve(a, via, b, steps=18), start, end)
+        if len(body) < 2:
+            continue
+        cost = _covered(body, avoid, 3.0) + 0.3 * rank
+        if best is None or cost < best[0]:
+            best = (cost, body)
+        if cost < 0.5:
+            break
+    return [best[1]] if best is not None else []
 
 
 def _head(tip: Point, before: Point, style: Style, grow: float) -> list[Point]:
@@ -162,7 +182,7 @@ def draw_arrow(canvas: Image.Image, arrow: Arrow, avoid: Sequence[Box] = ()
     names) if it can. Returns the box the arrow was drawn in (``None``: nothing drawn).
     """
     style = STYLES[arrow.kind]
-    parts = path(arrow)
+    parts = path(arrow, avoid)
     if not parts:
         return None
     colour = palette.piece_colour(arrow.seat)

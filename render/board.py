@@ -200,9 +200,16 @@ def board_image(view: rules.View, names: Sequence[str], events: Sequence[rules.E
         a = _anchor(b, fid)
         if a is not None and fid in view.pieces:
             marks.paste_centred(canvas, marks.glow(), a)
-    avoid = [layout.piece_box(b.fields[f].x, b.fields[f].y) for f in view.pieces
-             if f in b.fields] + [lab.box for lab in name_labels(view.board_id)]
-    drawn = [box for box in (draw_arrow(canvas, arrow, avoid) for arrow in act.arrows) if box]
+    labels = [lab.box for lab in name_labels(view.board_id)]
+    boxes = {layout.to_px(b.fields[f].x, b.fields[f].y): layout.piece_box(b.fields[f].x,
+                                                                          b.fields[f].y)
+             for f in view.pieces if f in b.fields}
+    drawn = []
+    for arrow in act.arrows:
+        others = [box for at, box in boxes.items() if at not in (arrow.src, arrow.dst)]
+        box = draw_arrow(canvas, arrow, labels + others)
+        if box:
+            drawn.append(box)
     if drawn:
         _restore_names(canvas, view.board_id, arcade, drawn)
     for fid, (seat, from_size, _to) in act.shrunk.items():
