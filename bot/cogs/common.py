@@ -3,7 +3,9 @@ autocomplete filtering. Parsing only — the service does the work."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import functools
+import logging
+from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING
 
 import discord
@@ -19,6 +21,26 @@ if TYPE_CHECKING:
     from ..client import GameBot
 
 MAX_CHOICES = 25
+log = logging.getLogger("bot")
+
+Completer = Callable[[discord.Interaction, str], Awaitable[list[app_commands.Choice[str]]]]
+
+
+def safe(complete: Completer) -> Completer:
+    """Autocomplete never fails in the user's face: an error offers nothing (and is
+    logged as a warning with the channel)."""
+
+    @functools.wraps(complete)
+    async def wrapper(interaction: discord.Interaction, current: str,
+                      ) -> list[app_commands.Choice[str]]:
+        try:
+            return await complete(interaction, current)
+        except Exception:
+            log.warning("autocomplete failed in channel %s", interaction.channel_id,
+                        exc_info=True)
+            return []
+
+    return wrapper
 
 
 def bot_of(interaction: discord.Interaction) -> GameBot:

@@ -10,11 +10,12 @@ from discord.ext import commands
 from .. import rulebook
 from ..texts import ABOUT, HELP, clip, hand_lines, status_text
 from ..views.panels import PANEL_KINDS, board_of_view, panel_view
-from .common import MAX_CHOICES, bot_of, game_here, my_view
+from .common import MAX_CHOICES, bot_of, game_here, my_view, safe
 
 Choice = app_commands.Choice
 
 
+@safe
 async def _topics(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
     typed = current.strip().lower()
     names = [t for t in rulebook.topics() if not typed or typed in t.lower()]

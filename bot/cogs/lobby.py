@@ -15,7 +15,7 @@ from ..service import ServiceError
 from ..service.lobby import board_of
 from ..texts import VARIANT_CHOICES, jump_url, variant_name
 from ..views.confirm import confirm_view
-from .common import MAX_CHOICES, bot_of, game_here
+from .common import MAX_CHOICES, bot_of, game_here, safe
 
 log = logging.getLogger("bot")
 Choice = app_commands.Choice
@@ -42,6 +42,7 @@ def _needs(perms: discord.Permissions, in_thread: bool, new_thread: bool) -> lis
     return [name for name, ok in need.items() if not ok]
 
 
+@safe
 async def _free_powers(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
     bot = bot_of(interaction)
     gid = await bot.service.active_game(interaction.channel_id or 0)

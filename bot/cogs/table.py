@@ -12,7 +12,7 @@ from ..errors import UserError, expect_ok
 from ..models import GuildSettings
 from ..texts import duration_words
 from ..views.confirm import confirm_view
-from .common import MAX_CHOICES, bot_of, game_here
+from .common import MAX_CHOICES, bot_of, game_here, safe
 from .lobby import LEVEL_CHOICES, TIMEOUT_CHOICES
 
 Choice = app_commands.Choice
@@ -23,6 +23,7 @@ LOBBY_MINUTES = [Choice(name="15 minutes", value=15), Choice(name="1 hour", valu
                  Choice(name="6 hours", value=360), Choice(name="1 day", value=1440)]
 
 
+@safe
 async def _seats(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
     bot = bot_of(interaction)
     gid = await bot.service.active_game(interaction.channel_id or 0)

@@ -26,6 +26,7 @@ from .common import (
     legal_now,
     my_view,
     not_in_variant,
+    safe,
 )
 
 Choice = app_commands.Choice
@@ -39,6 +40,7 @@ def _legal_fields(kind: str, attr: str, filter_attr: str | None = None):  # type
     ``filter_attr``, only those whose ``filter_attr`` matches the option already given
     (``from`` for ``to``)."""
 
+    @safe
     async def complete(interaction: discord.Interaction, current: str,
                        ) -> list[Choice[str]]:
         uv, legal = await legal_now(interaction)
@@ -48,7 +50,7 @@ def _legal_fields(kind: str, attr: str, filter_attr: str | None = None):  # type
         acts = [a for a in legal if a.kind == kind]
         if filter_attr is not None:
             ns = interaction.namespace
-            given = dict(ns).get("from")
+            given = vars(ns).get("from")
             src = board.field_by_name(given) if isinstance(given, str) and given else None
             if src is not None:
                 acts = [a for a in acts if getattr(a, filter_attr) == src]
@@ -58,6 +60,7 @@ def _legal_fields(kind: str, attr: str, filter_attr: str | None = None):  # type
 
 
 def _place_fields(size_attr: str):  # type: ignore[no-untyped-def]
+    @safe
     async def complete(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
         uv, legal = await legal_now(interaction)
         if uv is None:
@@ -69,6 +72,7 @@ def _place_fields(size_attr: str):  # type: ignore[no-untyped-def]
     return complete
 
 
+@safe
 async def _spy_targets(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
     uv, legal = await legal_now(interaction)
     if uv is None:

@@ -76,3 +76,36 @@ class Policy:
         if kind == "retreat":
             return acts[-1]
         return acts[0]
+
+
+def aggressive_computer(view: rules.View, legal: Any, level: str, seed: int) -> rules.Action:
+    """A computer-seat chooser for tests (sees only its view): attacks when it can, plays
+    its best duel cards, lets attacks pass, conscripts, arms; fast and deterministic."""
+    acts = list(legal)
+
+    def of(kind: str) -> list[Any]:
+        return [a for a in acts if a.kind == kind]
+
+    for kind in ("place_all", "place_piece"):
+        if of(kind):
+            return of(kind)[0]
+    if of("attack"):
+        return max(of("attack"), key=lambda a: view.pieces[a.src][1] - view.pieces[a.dst][1])
+    b = view.battle
+    if b is not None and (of("play_card") or of("stop_playing")):
+        me = view.viewer == b.attacker
+        mine, theirs = ((b.attacker_total, b.defender_total) if me
+                        else (b.defender_total, b.attacker_total))
+        played = b.attacker_cards if me else b.defender_cards
+        cards = of("play_card")
+        if cards and (mine <= theirs or not played):
+            return max(cards, key=lambda a: duel_value(a.card))
+        return (of("stop_playing") or cards)[0]
+    for kind in ("let_pass", "retreat"):
+        if of(kind):
+            return of(kind)[0]
+    if of("conscript"):
+        return of("conscript")[-1]
+    if of("arm"):
+        return of("arm")[0]
+    return acts[seed % len(acts)]
