@@ -12,21 +12,25 @@ Two ways to reach 256 colours:
 Measured on a 1280x800 board (Pillow 13, one core): RGB PNG level 6 ~35 ms and ~390 KB;
 fixed-palette mapping ~1.1 ms, then zlib level 1 ~3.5 ms / ~117 KB, level 3 ~4 ms /
 ~112 KB, level 6 ~8 ms / ~103 KB, level 9 ~44 ms / ~100 KB; adaptive octree quantizing
-alone ~6 ms. Level 4 is the default here (about level 3's time, a few KB smaller).
-No dithering: flat map colours stay flat and compress well.
+alone ~6 ms. Level 4 is the default: level 3 is ~1.3 ms faster, but boards from
+random playouts reach ~123 KB with it (level 4: at most ~116 KB). No dithering: flat
+map colours stay flat and compress well. The zlib work of a board is split over two
+threads (:mod:`render.pngwrite`), which halves it in wall time when a core is free.
 """
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterable
 
 from PIL import Image
 
 from .palette import RGB
+from .pngwrite import write_png
 
 DEFAULT_LEVEL = 4
 """zlib level of the PNG data (see the module docstring for the trade-off)."""
+PARALLEL_ROWS = 400
+"""Images this tall or taller are deflated in two bands on two threads."""
 
 
 def fixed_palette(sample: Image.Image, reserved: Iterable[RGB], colours: int = 256
@@ -83,7 +87,10 @@ def mapped_colour(colour: RGB, palette: Image.Image) -> RGB:
 
 def png_bytes(image: Image.Image, palette: Image.Image | None = None,
               level: int = DEFAULT_LEVEL) -> bytes:
-    """Encode ``image`` as a palette-mode PNG (see :func:`to_palette`)."""
-    out = io.BytesIO()
-    to_palette(image, palette).save(out, "PNG", compress_level=level)
-    return out.getvalue()
+    """Encode ``image`` as a palette-mode PNG (see :func:`to_palette`).
+
+    Images of at least ``PARALLEL_ROWS`` rows are deflated in two bands at once
+    (:mod:`render.pngwrite`); the bytes are the same whatever the machine.
+    """
+    indexed = to_palette(image, palette)
+    return write_png(indexed, level, bands=2 if indexed.height >= PARALLEL_ROWS else 1)
