@@ -32,6 +32,8 @@ from bot.store import Store
 
 USERS = (1, 2, 3)
 SYNC = ["FULL"]
+CPU = [0.0]
+"""CPU seconds (all threads of this process) of the last throughput run."""
 """The store's ``synchronous`` level for this run (``--synchronous``)."""
 
 
@@ -128,6 +130,7 @@ async def throughput(path: Path, games: int, per_game: int, rate: float | None =
               for gid, prompts in tables]
     samples: list[float] = []
     t0 = time.perf_counter()
+    cpu0 = time.process_time()
     if rate is None:
         await asyncio.gather(*(play(svc, gid, prompts, per_game, random.Random(gid), samples)
                                for gid, prompts in tables))
@@ -135,6 +138,7 @@ async def throughput(path: Path, games: int, per_game: int, rate: float | None =
         await asyncio.gather(*(paced(svc, gid, prompts, per_game, random.Random(gid), samples,
                                      games / rate) for gid, prompts in tables))
     elapsed = time.perf_counter() - t0
+    CPU[0] = time.process_time() - cpu0
     await svc.close()
     return elapsed, len(samples), samples
 
@@ -169,6 +173,8 @@ async def main() -> None:
         print(f"throughput: {n} actions in {elapsed:.2f} s across {args.games} concurrent "
               f"games = {n / elapsed:,.0f} actions/s  (latency above is mostly queueing: "
               f"every game submits at the same instant)")
+        print(f"CPU per action (event loop + SQLite thread): {CPU[0] / n * 1000:.2f} ms, "
+              f"so one free core carries ~{n / CPU[0]:,.0f} actions/s")
         elapsed, n, paced_samples = await throughput(
             Path(tmp) / "paced.db", args.games, args.actions, args.rate)
         report(f"latency at {args.rate:,.0f} actions/s offered", paced_samples)

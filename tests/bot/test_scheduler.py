@@ -88,3 +88,33 @@ async def test_the_real_clock_sleeps_until_an_instant() -> None:
     start = clock.now()
     await clock.sleep_until(start + 0.02)
     assert clock.now() >= start + 0.02
+
+
+async def test_a_thousand_waiting_timers_need_no_task_each() -> None:
+    clock = FakeClock(0.0)
+    sched = Scheduler(clock)
+    fired: list[int] = []
+
+    def cb(i: int):  # type: ignore[no-untyped-def]
+        async def run() -> None:
+            fired.append(i)
+        return run
+
+    before = len(asyncio.all_tasks())
+    for i in range(1000):
+        sched.schedule((i, "due"), 100.0 + (i * 7919) % 1000, cb(i))
+    for i in range(0, 1000, 2):  # re-arm half of them later, cancel a few
+        sched.schedule((i, "due"), 5000.0 + i, cb(i))
+    for i in range(1, 100, 2):
+        sched.cancel((i, "due"))
+    await settle()
+    assert len(asyncio.all_tasks()) - before <= 3
+    clock.advance(1200)
+    await settle()
+    odd = sorted(range(101, 1000, 2), key=lambda i: (100 + (i * 7919) % 1000, i))
+    assert fired == odd  # in deadline order, cancelled and re-armed ones not yet
+    clock.advance(10_000)
+    await settle()
+    assert sorted(fired) == sorted(odd + list(range(0, 1000, 2)))
+    assert not sched.busy()
+    await sched.close()
