@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 import rules
 
-from .board import board_image, summary
+from .board import board_image, summary, use_arcade
 from .duel import duel_image
 from .encode import png_bytes
 from .hand import hand_image
@@ -35,10 +35,9 @@ def board_png(view: rules.View, names: Sequence[str], events: Sequence[rules.Eve
             used: arrows for moves, voyages, attacks and retreats, marks on shrunk,
             destroyed, sabotaged and new pieces.
         pyramid_arcade: World War 5's Pyramid Arcade printing; ``None`` takes it from
-            the view's options.
+            the view's options (ignored for a board without that printing).
     """
-    arcade = bool(view.options.get("pyramid_arcade")) if pyramid_arcade is None \
-        else pyramid_arcade
+    arcade = use_arcade(view, pyramid_arcade)
     image = board_image(view, names, events, pyramid_arcade=arcade)
     return png_bytes(image, board_palette(view.board_id, arcade))
 

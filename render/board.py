@@ -19,6 +19,7 @@ import rules
 
 from . import layout, marks, palette, pyramid, shapes
 from .arrows import Arrow, draw_arrow
+from .boards import has_arcade_variant
 from .fonts import font
 from .panel import draw_panel
 from .searoutes import sea_route
@@ -184,6 +185,13 @@ def _restore_names(canvas: Image.Image, board_id: str, arcade: bool,
             canvas.paste(static.crop(box), box)
 
 
+def use_arcade(view: rules.View, pyramid_arcade: bool | None) -> bool:
+    """Whether to draw the Pyramid Arcade printing: as asked, else as the game's options
+    say; never for a board that has no such printing (European War)."""
+    wanted = view.options.get("pyramid_arcade") if pyramid_arcade is None else pyramid_arcade
+    return bool(wanted) and has_arcade_variant(view.board_id)
+
+
 def board_image(view: rules.View, names: Sequence[str], events: Sequence[rules.Event] = (),
                 *, pyramid_arcade: bool | None = None) -> Image.Image:
     """Draw the board of ``view`` as an RGB image of ``layout.BOARD_SIZE``.
@@ -191,8 +199,7 @@ def board_image(view: rules.View, names: Sequence[str], events: Sequence[rules.E
     Only public data is used: pieces, seats, decisions, battle, counts, the last roll,
     and the public ``events`` of the last action.
     """
-    arcade = bool(view.options.get("pyramid_arcade")) if pyramid_arcade is None \
-        else pyramid_arcade
+    arcade = use_arcade(view, pyramid_arcade)
     b = rules.load_board(view.board_id, arcade)
     canvas = static_board(view.board_id, arcade).copy()
     act = last_action(view, events, b)

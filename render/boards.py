@@ -31,6 +31,11 @@ def _raw(board_id: str) -> dict[str, Any]:
     return data
 
 
+def has_arcade_variant(board_id: str) -> bool:
+    """True when the board has a Pyramid Arcade printing (World War 5)."""
+    return bool(_raw(board_id).get("pyramid_arcade_variant"))
+
+
 def harbour_icons(board_id: str) -> dict[str, tuple[float, float]]:
     """Return field id -> normalised ``(x, y)`` of its harbour symbol (fields with one).
 

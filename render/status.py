@@ -92,8 +92,11 @@ def status(view: rules.View, names: Sequence[str]) -> Status:
     if view.phase == "setup":
         if view.setup_queue:
             seat, size = view.setup_queue[0]
-            return Status("Setup", f"{display_name(names, seat)} places {SIZE_WORDS[size]}", seat)
-        return Status("Setup", f"{names_of(names, [d.seat for d in deciders])} to place", first)
+            what = "a large, a medium and a small" if size == 0 else SIZE_WORDS[size]
+            return Status(f"{display_name(names, seat)} to place",
+                          f"Setup: {what} on home ground", seat)
+        return Status(f"{names_of(names, [d.seat for d in deciders])} to place",
+                      "Setup: pieces on home ground", first)
     if battle is not None:
         att, dfn = display_name(names, battle.attacker), display_name(names, battle.defender)
         where = f"{field_name(view, battle.src)} → {field_name(view, battle.dst)}"

@@ -203,3 +203,14 @@ def test_rendering_is_thread_safe_and_leaves_the_static_layer_alone() -> None:
     for (_, i), data in results.items():
         assert data == expected[i]
     assert hashlib.sha256(static_board("european_war").tobytes()).hexdigest() == before
+
+
+def test_pyramid_arcade_board_and_option() -> None:
+    pieces = {"scandinavia": (0, 2), "southwest_asia": (1, 2)}
+    plain = made_up_view("world_war_5", pieces)
+    arcade_view = dataclasses.replace(plain, options={**plain.options, "pyramid_arcade": True})
+    from_option = render.board_png(arcade_view, NAMES)
+    assert from_option == render.board_png(plain, NAMES, pyramid_arcade=True)
+    assert from_option != render.board_png(plain, NAMES)  # other sea lanes are drawn
+    ew = made_up_view("european_war", {"germany": (0, 3)})
+    assert render.board_png(ew, NAMES, pyramid_arcade=True) == render.board_png(ew, NAMES)
