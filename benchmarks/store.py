@@ -1,6 +1,7 @@
 """Benchmark of the store and service: per-action latency and throughput.
 
-Run: ``.venv/bin/python benchmarks/store.py [--games 1000] [--actions 5]``
+Run: ``.venv/bin/python -m benchmarks.store [--games 1000] [--actions 5]`` (or
+``.venv/bin/python benchmarks/store.py``)
 
 - *latency*: one game, one action at a time, timed around ``GameService.answer`` — the
   per-game lock, load (cached copy; or, ``cold``, read and validated from the file every
@@ -23,9 +24,13 @@ import asyncio
 import os
 import random
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
+
+if __package__ in (None, ""):  # run as a file: benchmarks/bot.py must not shadow the package
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 from bot.service import GameService, Outcome, Prompt
 from bot.store import Store
