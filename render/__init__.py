@@ -5,6 +5,7 @@
 - :func:`board_summary` — the board in words (alt text for screen readers).
 - :func:`hand_png` — a player's cards.
 - :func:`duel_png` — a duel: both pieces, the cards played face up, totals, the result.
+- :func:`warm_up` — build the per-process caches ahead of the first image (optional).
 
 Every function is thread-safe (the bot calls them through ``asyncio.to_thread``):
 cached layers and sprites are only ever read.
@@ -69,4 +70,16 @@ def duel_png(view: rules.View, names: Sequence[str], result: rules.Event | None 
     return png_bytes(duel_image(view, names, result, events=events), duel_palette())
 
 
-__all__ = ["board_png", "board_summary", "duel_png", "hand_png"]
+def warm_up(board_ids: Sequence[str] = ("european_war", "world_war_5")) -> None:
+    """Build the cached static layers, sprites and palettes now (about a second per
+    board) instead of on the first image; optional, e.g. at start-up in a thread."""
+    from .static_layer import static_board
+
+    for board_id in board_ids:
+        static_board(board_id)
+        board_palette(board_id)
+    hand_palette()
+    duel_palette()
+
+
+__all__ = ["board_png", "board_summary", "duel_png", "hand_png", "warm_up"]

@@ -47,3 +47,12 @@ def test_fixed_palette_keeps_reserved_colours_and_maps_near() -> None:
     assert mapped_colour((250, 10, 10), pal) == (250, 10, 10)
     data = png_bytes(sample, pal)
     assert Image.open(io.BytesIO(data)).size == (64, 64)
+
+
+def test_warm_up_builds_the_caches() -> None:
+    import render
+
+    render.warm_up(("european_war",))
+    from render.png_palette import board_palette
+
+    assert board_palette("european_war") is board_palette("european_war")
