@@ -203,7 +203,7 @@ def board_image(view: rules.View, names: Sequence[str], events: Sequence[rules.E
     b = rules.load_board(view.board_id, arcade)
     canvas = static_board(view.board_id, arcade).copy()
     act = last_action(view, events, b)
-    for fid in act.glows:
+    for fid in sorted(act.glows):
         a = _anchor(b, fid)
         if a is not None and fid in view.pieces:
             marks.paste_centred(canvas, marks.glow(), a)
@@ -248,12 +248,12 @@ def board_image(view: rules.View, names: Sequence[str], events: Sequence[rules.E
             marks.paste_centred(canvas, marks.badge("✕", palette.ALERT), marks.corner(a, "tr"))
         else:
             marks.paste_centred(canvas, marks.cross(), a)
-    for fid in act.sabotaged:
+    for fid in sorted(act.sabotaged):
         a = _anchor(b, fid)
         if a is not None:
             marks.paste_centred(canvas, marks.badge("J", palette.FIGURE_BANDS[11]),
                                 marks.corner(a, "tl"))
-    for fid in act.attacked - act.sabotaged:
+    for fid in sorted(act.attacked - act.sabotaged):
         a = _anchor(b, fid)
         if a is not None:
             marks.paste_centred(canvas, marks.badge("⚔", palette.PANEL_BACKGROUND),
