@@ -48,13 +48,21 @@ class GameService(LobbyOps, PlayOps, TimerOps, ComputerOps, QueryOps, AdminOps):
     """Hosts games for any front end. See the package docstring and each mixin:
 
     - lobby: ``open_lobby``, ``join``, ``leave``, ``add_computer``, ``remove_computer``,
-      ``configure``, ``start_game``
+      ``configure``, ``start_game``, ``lobby_info``
     - play: ``act``, ``answer``, ``resign``, ``replace_seat``, ``agree_draw``, ``cancel``
-    - timers: ``pause``, ``resume`` (deadlines fire on their own)
+    - timers: ``pause``, ``resume`` (deadlines, reminders and lobby expiry fire on their
+      own and reach the listeners)
     - queries: ``active_game``, ``status``, ``view``, ``prompts``, ``games_of``, ``log``
     - admin: ``guild_settings``, ``update_guild_settings``, ``archive_channel``,
       ``archive_guild``, ``delete_guild_data``
-    - lifecycle: ``start``, ``close``, ``add_listener``, ``remove_listener``, ``idle``
+    - lifecycle: ``start``, ``close``, ``add_listener``, ``remove_listener``, ``idle``,
+      ``busy``
+
+    Operations return the outcome for their caller; what the service does on its own
+    (computer moves, timeouts, reminders, expiries) goes to the listeners, one game's
+    outcomes in order. Each outcome carries the game ``version`` it leaves, so a front
+    end that delivers a returned outcome and listener outcomes concurrently can keep
+    them in order (computer moves also wait ``computer_pacing`` before they start).
     """
 
 
