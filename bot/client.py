@@ -21,6 +21,7 @@ from discord.ext import commands
 from .config import Settings
 from .delivery import Delivery
 from .errors import handle_error
+from .prefs import Preferences
 from .service import GameService, GameStatus, Outcome, PrivateNote
 from .store import Store
 from .sync import sync_commands
@@ -69,6 +70,7 @@ class GameBot(commands.Bot):
         self.do_warm_up = warm_up
         self.store: Store | None = None
         self.service: GameService = None  # type: ignore[assignment]
+        self.prefs = Preferences(self.state_dir)
         self.delivery = Delivery(self)
         self._panels_resent = False
         self._background: set[asyncio.Task[Any]] = set()

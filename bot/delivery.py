@@ -126,17 +126,22 @@ class Delivery:
         self._tails[gid] = mine
         self._active += 1
         self._quiet.clear()
+        hands: asyncio.Future[dict[Any, Picture]] | None = None
         try:
             pictures = await self._render(outcome)
+            # hands are for DMs, sent after the channel message: draw them meanwhile
+            hands = asyncio.ensure_future(self._render_hands(outcome))
             if prev is not None:
                 await asyncio.shield(prev)
-            await self._send(outcome, pictures, reply, note)
+            await self._send(outcome, pictures, hands, reply, note)
         except Exception:
             log.exception("game %s: delivering a %s outcome failed", gid, outcome.kind)
             if reply is not None and not reply.answered:
                 await reply.private("Done — but I could not post the result here; "
                                     "see /status.")
         finally:
+            if hands is not None and not hands.done():
+                hands.cancel()
             if reply is not None:
                 reply.close()
             mine.set_result(None)
@@ -157,15 +162,8 @@ class Delivery:
             return False
         return all(e.kind in PROGRESS_EVENTS for e in outcome.events)
 
-    def _wants_hand(self, outcome: Outcome, uid: int, reply: Reply | None) -> bool:
-        note = outcome.private.get(uid)
-        if note is None or not (note.hand_changed or note.lines):
-            return False
-        mine = reply is not None and reply.interaction.user.id == uid
-        return mine or uid not in self.dms_closed
-
     async def _render(self, outcome: Outcome) -> dict[Any, Picture]:
-        """Every picture the outcome needs, drawn concurrently off the event loop."""
+        """The channel's pictures (board, duel), drawn concurrently off the event loop."""
         jobs: dict[Any, Any] = {}
         view, names = outcome.spectator_view, list(outcome.names)
         if outcome.kind in GAME_KINDS and view is not None:
@@ -177,9 +175,15 @@ class Delivery:
                 result = next((e for e in outcome.events if e.kind == "duel_over"), None)
                 if result is not None:
                     jobs["duel"] = self.images.duel(view, names, result, outcome.events)
-        for uid, note in outcome.private.items():
-            if note.hand_changed or note.lines:
-                jobs[("hand", uid)] = self.images.hand(note.view.hand or (), "Your hand")
+        if not jobs:
+            return {}
+        done = await asyncio.gather(*jobs.values())
+        return dict(zip(jobs.keys(), done, strict=True))
+
+    async def _render_hands(self, outcome: Outcome) -> dict[Any, Picture]:
+        """The hand images of the players whose hand changed (for their DMs)."""
+        jobs = {("hand", uid): self.images.hand(note.view.hand or (), "Your hand")
+                for uid, note in outcome.private.items() if note.hand_changed or note.lines}
         if not jobs:
             return {}
         done = await asyncio.gather(*jobs.values())
@@ -192,7 +196,8 @@ class Delivery:
         return self.bot.get_channel(cid) or self.bot.get_partial_messageable(
             cid, guild_id=outcome.guild_id)
 
-    async def _send(self, outcome: Outcome, pics: dict[Any, Picture], reply: Reply | None,
+    async def _send(self, outcome: Outcome, pics: dict[Any, Picture],
+                    hands: asyncio.Future[dict[Any, Picture]], reply: Reply | None,
                     note: str) -> None:
         gid = outcome.game_id or 0
         refs = self.ref(gid)
@@ -212,6 +217,7 @@ class Delivery:
             await self._reminder(outcome)
         elif outcome.public_lines or kind in GAME_KINDS or kind == "resume":
             await self._post_action(outcome, refs, pics, reply)
+        pics = {**pics, **await hands}
         await self._private(outcome, pics, reply, note)
         if reply is not None and not reply.answered:
             if reply.mode == "panel":
@@ -260,8 +266,8 @@ class Delivery:
                 lines.append(ended)
         elif outcome.kind != "pause":
             lines += waiting_lines(outcome.decisions)
-        pings = {p.user_id for p in outcome.prompts
-                 if p.user_id is not None and p.kind in PING_KINDS}
+        pings = {p.user_id for p in outcome.prompts if p.user_id is not None
+                 and p.kind in PING_KINDS and self.bot.prefs.pings(p.user_id)}
         files = [pics[k] for k in ("board", "duel") if k in pics]
         msg = await self.post(outcome, "\n".join(lines) or "…", files=files, pings=pings,
                               reply=reply)
@@ -309,7 +315,7 @@ class Delivery:
                 continue
             until = f" Time runs out {stamp(p.deadline)}." if p.deadline else ""
             await self.post(outcome, f"⏰ <@{p.user_id}>, a reminder: {p.text}{until}",
-                            pings={p.user_id})
+                            pings={p.user_id} if self.bot.prefs.pings(p.user_id) else set())
 
     # ------------------------------------------------------------------ lobby
     async def _lobby(self, outcome: Outcome, refs: GameRefs, reply: Reply | None) -> None:

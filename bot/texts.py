@@ -198,7 +198,7 @@ HELP = "\n".join([
     "• **/board**, **/hand**, **/status**, **/log** show the game; **/rules** the rules "
     "with their numbers.",
     "• **/resign** hands your seat to a computer; the host can **/pause**, **/resume**, "
-    "**/replace** a seat or **/cancel**.",
+    "**/replace** a seat or **/cancel**. **/pings off** stops my pings when it is your move.",
     "World War 5 tables use **/grow**, **/build**, **/move** and **/invade** (no cards).",
 ])
 

@@ -118,6 +118,20 @@ class TableCog(commands.Cog):
             gid, interaction.user.id, is_admin=interaction.permissions.manage_channels))
         await bot.delivery.deliver(out, interaction)
 
+    @app_commands.command(name="pings", description="Whether I ping you when it is your "
+                          "move (in every server)")
+    @app_commands.describe(setting="on (default) or off")
+    @app_commands.choices(setting=[Choice(name="on", value="on"),
+                                   Choice(name="off", value="off")])
+    async def pings(self, interaction: discord.Interaction, setting: Choice[str]) -> None:
+        """Turn one's own turn pings on or off."""
+        on = setting.value == "on"
+        bot_of(interaction).prefs.set_pings(interaction.user.id, on)
+        await interaction.response.send_message(
+            "I will ping you when it is your move." if on else
+            "I will no longer ping you; your name still shows when it is your move.",
+            ephemeral=True)
+
     @app_commands.command(name="settings", description="Manage Server: defaults for new games "
                           "in this server")
     @app_commands.guild_only()

@@ -155,3 +155,26 @@ def test_python_m_bot_without_a_token(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     assert "No DISCORD_TOKEN is set" in out.stdout and "python -m bot.console" in out.stdout
     assert "Traceback" not in out.stderr
+
+
+async def test_a_player_can_turn_pings_off(world: World) -> None:
+    bob = world.users["bob"]
+    res = await world.slash(bob, "pings", setting="off")
+    assert res.ephemeral and "no longer ping" in res.content
+    await world.open_table()
+    policy = Policy()
+    turn_line = f"<@{bob.id}>, your turn"
+    for _ in range(40):
+        if any(turn_line in m.content for m in world.fake.messages(world.channel)):
+            break
+        assert await world.step(policy)
+    for req in world.fake.requests:
+        body = req.json if isinstance(req.json, dict) else {}
+        data = body.get("data") or body
+        if turn_line in (data.get("content") or ""):
+            assert data["allowed_mentions"]["users"] == [], "named, not pinged"
+            break
+    else:
+        raise AssertionError("bob's turn never came")
+    await world.slash(bob, "pings", setting="on")
+    assert world.bot is not None and world.bot.prefs.pings(bob.id)
