@@ -16,28 +16,26 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-import rules
-
+from .dms import PrivateDelivery
 from .images import BOARD_FILE, Images, Picture
 from .reply import Reply
-from .service import LobbyInfo, Outcome, Prompt
+from .service import LobbyInfo, Outcome
 from .texts import (
     battle_lines,
     clip,
-    hand_lines,
     lobby_text,
     result_line,
     stamp,
     waiting_lines,
-    where_label,
 )
 from .views.lobby import lobby_view
-from .views.panels import PANEL_KINDS, board_of_view, open_panel_view, panel_content, panel_view
+from .views.panels import board_of_view
 
 if TYPE_CHECKING:
     from .client import GameBot
@@ -47,9 +45,6 @@ log = logging.getLogger("bot.delivery")
 GAME_KINDS = frozenset({"start", "player", "computer", "timeout"})
 PING_KINDS = frozenset({"turn", "action", "setup"})
 PROGRESS_EVENTS = frozenset({"let_pass", "duel_started", "duel_card", "duel_stop", "timed_out"})
-DMS_CLOSED = 50007
-KIND_WORDS = {"setup": "placing your pieces", "duel": "the duel", "diplomacy":
-              "the diplomacy window", "retreat": "your retreat"}
 
 
 @dataclass
@@ -69,7 +64,7 @@ def _mentions(users: set[int] | list[int]) -> discord.AllowedMentions:
                                    everyone=False, roles=False, replied_user=False)
 
 
-class Delivery:
+class Delivery(PrivateDelivery):
     """Sends outcomes for :class:`bot.client.GameBot` (see the module docstring)."""
 
     def __init__(self, bot: GameBot) -> None:
@@ -231,7 +226,7 @@ class Delivery:
                 log.info("game %s finished in channel %s", gid, outcome.channel_id)
             self.forget(gid)
 
-    async def post(self, outcome: Outcome, content: str, *, files: list[Picture] = (),
+    async def post(self, outcome: Outcome, content: str, *, files: Sequence[Picture] = (),
                    pings: set[int] | None = None, view: discord.ui.View | None = None,
                    reply: Reply | None = None) -> discord.Message | None:
         """One channel message (as the slash command's answer when there is one)."""
@@ -356,139 +351,3 @@ class Delivery:
         else:
             await self._edit_lobby(outcome, refs, text, None)
         refs.lobby = None
-
-    # ------------------------------------------------------------------ private parts
-    async def _private(self, outcome: Outcome, pics: dict[Any, Picture], reply: Reply | None,
-                       note: str) -> None:
-        """DMs (hands, private lines, panels); the clicker's panel is edited in place."""
-        prompts: dict[int, Prompt] = {}
-        for p in outcome.prompts:
-            if p.user_id is not None:
-                prompts[p.user_id] = p
-        users = sorted(set(outcome.private) | set(prompts))
-        actor = reply.interaction.user.id if reply is not None else None
-        jobs = []
-        for uid in users:
-            prompt = prompts.get(uid)
-            if uid == actor and reply is not None and reply.mode == "panel":
-                jobs.append(self._panel_answer(outcome, uid, prompt, pics, reply, note))
-            else:
-                jobs.append(self._dm_user(outcome, uid, prompt, pics,
-                                          reply if uid == actor else None))
-        if jobs:
-            await asyncio.gather(*jobs)
-
-    def _dm_text(self, outcome: Outcome, uid: int, prompt: Prompt | None,
-                 with_label: bool = True) -> tuple[str, discord.ui.View | None]:
-        note = outcome.private.get(uid)
-        names = list(outcome.names)
-        lines = [self.label(outcome)] if with_label else []
-        if note is not None:
-            lines += note.lines
-        view_for = note.view if note is not None else None
-        panel = None
-        if prompt is not None and prompt.kind in PANEL_KINDS and view_for is not None:
-            lines.append(panel_content(prompt, view_for, names))
-            panel = panel_view(prompt, board_of_view(view_for))
-        else:
-            if prompt is not None:
-                until = f" Time runs out {stamp(prompt.deadline)}." if prompt.deadline else ""
-                lines.append(f"**{prompt.text}**{until}")
-            if view_for is not None and (note is not None and (note.hand_changed or note.lines)):
-                lines += hand_lines(view_for, names)
-        return clip("\n".join(lines)), panel
-
-    async def _dm_user(self, outcome: Outcome, uid: int, prompt: Prompt | None,
-                       pics: dict[Any, Picture], reply: Reply | None) -> None:
-        note = outcome.private.get(uid)
-        wants_panel = prompt is not None and prompt.kind in PANEL_KINDS
-        has_news = note is not None and (note.hand_changed or bool(note.lines))
-        if not (wants_panel or has_news or (prompt is not None and prompt.kind == "turn")):
-            return
-        hand = pics.get(("hand", uid))
-        if uid not in self.dms_closed:
-            content, panel = self._dm_text(outcome, uid, prompt)
-            if await self.dm(uid, content, [hand] if hand else [], panel):
-                return
-            await self.tell_dms_closed(outcome, uid)
-        # DMs closed: the asker gets it privately now; others get a button in the channel.
-        if reply is not None:
-            content, panel = self._dm_text(outcome, uid, prompt, with_label=False)
-            kwargs: dict[str, Any] = {"files": [hand.file()]} if hand else {}
-            if panel is not None:
-                kwargs["view"] = panel
-            if await reply.private(content, **kwargs):
-                return
-        if wants_panel and prompt is not None and outcome.game_id is not None:
-            await self.post(outcome, f"<@{uid}>: a decision is yours ("
-                            f"{KIND_WORDS.get(prompt.kind, prompt.kind)}). Open your panel:",
-                            pings={uid}, view=open_panel_view(outcome.game_id, uid))
-
-    async def _panel_answer(self, outcome: Outcome, uid: int, prompt: Prompt | None,
-                            pics: dict[Any, Picture], reply: Reply, note: str) -> None:
-        in_dm = reply.interaction.guild_id is None
-        content, panel = self._dm_text(outcome, uid, prompt, with_label=False)
-        hand = pics.get(("hand", uid))
-        text = f"✔ {note}\n{content}" if note else content
-        text = clip(f"{self.label(outcome)}\n{text}" if in_dm else text)
-        ok = await reply.edit_source(content=text, view=panel,
-                                     attachments=[hand.file()] if hand else [])
-        if not ok:
-            await self._dm_user(outcome, uid, prompt, pics, None)
-
-    def label(self, outcome: Outcome) -> str:
-        """'**Server** › #channel · link' for a DM about this game."""
-        cid = outcome.channel_id or 0
-        channel = self.bot.get_channel(cid)
-        guild = self.bot.get_guild(outcome.guild_id or 0)
-        name = getattr(channel, "name", None)
-        return where_label(guild.name if guild else None, name, outcome.guild_id, cid)
-
-    async def dm(self, uid: int, content: str, files: list[Picture],
-                 view: discord.ui.View | None = None) -> bool:
-        """Send a DM; False (and the user marked) if their DMs are closed."""
-        kwargs: dict[str, Any] = {"content": content,
-                                  "allowed_mentions": discord.AllowedMentions.none()}
-        if files:
-            kwargs["files"] = [p.file() for p in files]
-        if view is not None:
-            kwargs["view"] = view
-        try:
-            channel = await self.bot.create_dm(discord.Object(uid))
-            await channel.send(**kwargs)
-            return True
-        except discord.Forbidden as exc:
-            if exc.code == DMS_CLOSED:
-                log.info("user %s has DMs closed", uid)
-                self.dms_closed.add(uid)
-                return False
-            log.warning("DM to user %s refused: %s", uid, exc.text)
-        except discord.HTTPException as exc:
-            log.warning("DM to user %s failed: %s", uid, exc)
-        return False
-
-    async def tell_dms_closed(self, outcome: Outcome, uid: int) -> None:
-        """Tell the channel, once per game, that ``uid`` must use /hand and the panels."""
-        refs = self.ref(outcome.game_id or 0)
-        if uid in refs.told_dms_closed:
-            return
-        refs.told_dms_closed.add(uid)
-        await self.post(outcome, f"<@{uid}>, I cannot send you direct messages. Use /hand to "
-                        "see your cards, and the **Open my panel** buttons here for your "
-                        "decisions (or open your DMs to this server).", pings={uid})
-
-    async def check_dms(self, outcome: Outcome, uid: int) -> None:
-        """At join: greet the player by DM, which finds out whether their DMs are open."""
-        if not outcome.ok:
-            return
-        self.dms_closed.discard(uid)
-        text = (f"{self.label(outcome)}\nYou joined this table. Your cards and private "
-                "panels (duel, diplomacy, retreat) will come here.")
-        if not await self.dm(uid, text, []):
-            await self.tell_dms_closed(outcome, uid)
-
-
-def private_view_of(outcome: Outcome, uid: int) -> rules.View | None:
-    """The user's own view in ``outcome`` (for tests and tools)."""
-    note = outcome.private.get(uid)
-    return note.view if note is not None else None
