@@ -446,7 +446,6 @@ class Store:
                 except BaseException as exc:
                     _fail(batch, exc)
                     raise
-                ok: list[_Write] = []
                 try:
                     pending_release: list[str] = []
                     for write in batch:
@@ -467,7 +466,6 @@ class Store:
                             write.error = next(
                                 (r for r in mine if isinstance(r, BaseException)), None)
                         if write.error is None:
-                            ok.append(write)
                             pending_release = ["RELEASE action"]
                         else:
                             pending_release = ["ROLLBACK TO action", "RELEASE action"]

@@ -3,6 +3,7 @@ database itself enforces, and everything an unfinished game needs loaded on star
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 
@@ -179,3 +180,27 @@ async def test_a_reminder_is_claimed_once(store: Store) -> None:
         DecisionRecord(d.seat, d.kind, d.opened_version, 600.0, 600.0, 300.0)])
     assert await store.mark_reminded(gid, d.seat, d.kind, d.opened_version) is True
     assert await store.mark_reminded(gid, d.seat, d.kind, d.opened_version) is False
+
+
+async def test_concurrent_actions_commit_together_but_fail_alone(store: Store) -> None:
+    games = [await running_game(store, channel=c) for c in (1, 2, 3, 4)]
+    recs = [await store.load_game(g) for g in games]
+
+    def write(i: int, revision_offset: int = 0, source: str = "player"):  # type: ignore[no-untyped-def]
+        rec = recs[i]
+        assert rec is not None and rec.state is not None
+        return store.record_action(
+            rec.id, rec.revision + revision_offset, rec.version, seat=0, user_id=None,
+            source=source, action={"kind": "pass"}, events=[], state=rec.state, removed=[],
+            upserted=[], result=None, now=9.0)
+
+    results = await asyncio.gather(
+        write(0), write(1, revision_offset=-1), write(2, source="bogus"), write(3),
+        return_exceptions=True)
+    assert results[0] is None and results[3] is None
+    assert isinstance(results[1], StaleVersion)
+    assert isinstance(results[2], sqlite3.IntegrityError)  # CHECK (source IN …)
+    counts = [len(await store.actions(g)) for g in games]
+    assert counts == [1, 0, 0, 1]
+    versions = [(await store.load_game(g)).version for g in games]  # type: ignore[union-attr]
+    assert versions == [1, 0, 0, 1]
