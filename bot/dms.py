@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from .images import Picture
 from .reply import Reply
-from .service import Outcome, Prompt
+from .service import Outcome, PrivateNote, Prompt
 from .texts import clip, hand_lines, stamp, where_label
 from .views.panels import PANEL_KINDS, board_of_view, open_panel_view, panel_content, panel_view
 
@@ -52,6 +53,14 @@ class PrivateDelivery:
         for p in outcome.prompts:
             if p.user_id is not None:
                 prompts[p.user_id] = p
+        missing = {uid: p for uid, p in prompts.items()
+                   if uid not in outcome.private and p.kind in PANEL_KINDS}
+        if missing and outcome.game_id is not None:  # e.g. a seat handed over, a resume
+            private = dict(outcome.private)
+            for uid, p in missing.items():
+                own = await self.bot.service.view(outcome.game_id, uid)
+                private[uid] = PrivateNote(uid, p.seat, (), False, own.view)
+            outcome = replace(outcome, private=private)
         users = sorted(set(outcome.private) | set(prompts))
         actor = reply.interaction.user.id if reply is not None else None
         jobs = []

@@ -18,7 +18,7 @@ import rules
 from rules.cards import card_name
 
 from ..errors import UserError, guarded, reply_ephemeral
-from ..service import Prompt, action_label
+from ..service import Prompt, ServiceError, action_label
 from ..texts import hand_lines, stamp
 from . import codec
 
@@ -50,7 +50,8 @@ def panel_content(prompt: Prompt, view: rules.View, names: list[str], label: str
         lines.append(f"You played: {', '.join(card_name(c) for c in mine) or '—'} "
                      f"({len(mine)} of up to {limit}); they played: "
                      f"{', '.join(card_name(c) for c in theirs) or '—'}.")
-    lines += hand_lines(view, names)
+    if view.hand or prompt.kind != "setup":
+        lines += hand_lines(view, names)
     return "\n".join(lines)
 
 
@@ -108,6 +109,10 @@ class AnswerButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(int(match["gid"]), int(match["ver"]), match["code"], item.label or "?",
                    item.style)
 
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Only a player of that game may answer (the service checks the seat again)."""
+        return await seated(interaction, self.gid)
+
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         await answer(interaction, self.gid, self.version, self.code)
@@ -129,6 +134,10 @@ class AnswerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
                              item: discord.ui.Select[Any], match: re.Match[str],
                              ) -> AnswerSelect:
         return cls(int(match["gid"]), int(match["ver"]), int(match["n"]), list(item.options))
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Only a player of that game may answer (the service checks the seat again)."""
+        return await seated(interaction, self.gid)
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -161,6 +170,20 @@ class OpenPanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         await open_panel(interaction, self.gid)
+
+
+async def seated(interaction: discord.Interaction, gid: int) -> bool:
+    """True if the user holds a seat in game ``gid``; else they are told so, privately."""
+    bot: GameBot = interaction.client  # type: ignore[assignment]
+    try:
+        status = await bot.service.status(gid)
+    except ServiceError:
+        await reply_ephemeral(interaction, "That game no longer exists.")
+        return False
+    if any(s.user_id == interaction.user.id for s in status.seats):
+        return True
+    await reply_ephemeral(interaction, "This panel belongs to a player of that game, not you.")
+    return False
 
 
 def open_panel_view(gid: int, uid: int) -> discord.ui.View:

@@ -161,3 +161,28 @@ async def test_stale_duel_card_after_the_duel_moved_on(world: World) -> None:
     if await world.gid_or_none() is not None:
         assert (await svc.view(gid, user.id)).view.hand == hand_before
     assert codec.decode(ids[0].rsplit(":", 1)[1], board) is not None
+
+
+async def test_replaced_player_cannot_use_old_panel(world: World) -> None:
+    gid = await world.open_table()
+    assert world.bot is not None
+    svc = world.bot.service
+    bob, dee = world.users["bob"], world.users["dee"]
+    panel = next(m for m in reversed(world.fake.dm_messages(bob)) if m.buttons)
+    st = await svc.status(gid)
+    bob_seat = next(i for i, s in enumerate(st.seats) if s.user_id == bob.id)
+    res = await world.slash("bob", "replace", seat=str(bob_seat))
+    assert res.ephemeral and "host" in res.content.lower()
+    seats = await world.fake.autocomplete(world.users["ann"], world.channel, "replace",
+                                          focused="seat")
+    assert str(bob_seat) in {c["value"] for c in seats}
+    res = await world.slash("ann", "replace", seat=str(bob_seat), **{"with": dee})
+    assert not res.ephemeral and "dee takes over bob's seat" in res.content
+    assert any(m.buttons for m in world.fake.dm_messages(dee)), "dee gets the open panel"
+    res = await world.click(bob, panel, panel.buttons[0]["custom_id"])
+    assert res.ephemeral and "belongs to a player" in res.content
+    # and the host hands dee's seat to a computer, which places at once
+    res = await world.slash("ann", "replace", seat=str(bob_seat), level="easy")
+    assert "(computer) takes over dee's seat" in res.content
+    st = await svc.status(gid)
+    assert all(d.seat != bob_seat for d in st.decisions)
