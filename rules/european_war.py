@@ -477,6 +477,7 @@ class EuropeanWar(VariantRules):
         won = att > dfn
         events = [Event("duel_over", {
             "attacker": b.attacker, "defender": b.defender, "src": b.src, "dst": b.dst,
+            "attacker_size": b.attacker_size, "defender_size": b.defender_size,
             "attacker_cards": b.attacker_cards[:], "defender_cards": b.defender_cards[:],
             "attacker_total": att, "defender_total": dfn, "attacker_won": won,
         })]

@@ -346,7 +346,7 @@ def rules_for(variant: str) -> VariantRules:
     Raises:
         RulesError: unknown variant.
     """
-    if not _REGISTRY:
+    if variant not in _REGISTRY:
         from . import european_war, world_war_5  # noqa: F401  (registers both)
     try:
         return _REGISTRY[variant]

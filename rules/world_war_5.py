@@ -192,9 +192,8 @@ class WorldWar5(VariantRules):
         for seat in fallen(g):
             g.eliminated[seat] = True
             removed = sorted(f for f, (s, _z) in g.pieces.items() if s == seat)
-            for f in removed:
-                del g.pieces[f]
-            events.append(Event("eliminated", {"seat": seat, "removed": removed}))
+            sizes = {f: g.pieces.pop(f)[1] for f in removed}
+            events.append(Event("eliminated", {"seat": seat, "removed": removed, "sizes": sizes}))
         occ = occupiers(g)
         events += [Event("occupied", {"seat": s, "power": p}) for s, p in occ.items()]
         if occ:

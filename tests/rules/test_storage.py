@@ -119,3 +119,16 @@ def test_rng_state_is_small() -> None:
     g, _, _ = play(1, 10)
     assert isinstance(g.to_dict()["rng"], int)
     assert len(json.dumps(g.to_dict())) < 1500
+
+
+def test_each_variant_is_found_whichever_module_was_imported_first() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import rules.european_war, rules\n"
+        "g, _ = rules.new_game('world_war_5', [None, None], 1)\n"
+        "print(g.variant)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "world_war_5"
