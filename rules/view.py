@@ -4,9 +4,11 @@ spectator. Other hands become counts; the draw pile's order is never shown."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from . import cards as C
+from .options import Options
 from .state import DIPLOMACY, DUEL, RETREAT, Decision, GameState
 
 
@@ -169,10 +171,16 @@ def view_for(g: GameState, viewer: int | None) -> View:
         draw=g.draw,
         over=g.over,
         end_reason=g.end_reason,
-        options=g.options.to_dict(),
+        options=dict(_options_dict(g.options)),
         round_limit=g.options.round_limit,
         sabotage_used=g.sabotage_used,
         special_over=g.special_over,
         attack_barred=g.attack_barred,
         setup_queue=tuple(g.setup_queue),
     )
+
+
+@lru_cache(maxsize=64)
+def _options_dict(options: Options) -> dict[str, Any]:
+    """``options.to_dict()``, computed once per distinct options (views are built often)."""
+    return options.to_dict()
