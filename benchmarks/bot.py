@@ -121,17 +121,19 @@ async def main_async(args: argparse.Namespace) -> None:
         stop_at = time.perf_counter() + args.duration
 
         async def player(table: Table) -> None:
-            await asyncio.sleep(rng.uniform(0, args.interval))
-            while time.perf_counter() < stop_at:
+            when = time.perf_counter() + rng.uniform(0, args.interval)
+            while True:
+                await asyncio.sleep(max(0.0, when - time.perf_counter()))
+                if time.perf_counter() >= stop_at:
+                    return
                 loaded.append(await act(fake, bot, table))
-                await asyncio.sleep(rng.expovariate(1 / args.interval))
+                when += rng.expovariate(1 / args.interval)
 
-        began = time.perf_counter()
         await asyncio.gather(*(player(t) for t in tables))
-        elapsed = time.perf_counter() - began
         await bot.settle()
-        report(f"under load ({args.games} games, one action every {args.interval:g} s each, "
-               f"{len(loaded) / elapsed:.1f} actions/s over {elapsed:.0f} s)", loaded)
+        report(f"under load ({args.games} games, one action every {args.interval:g} s each "
+               f"on average: {len(loaded) / args.duration:.1f} actions/s for "
+               f"{args.duration:g} s)", loaded)
     await fake.stop()
 
 

@@ -125,7 +125,8 @@ class Delivery(PrivateDelivery):
         try:
             pictures = await self._render(outcome)
             # hands are for DMs, sent after the channel message: draw them meanwhile
-            hands = asyncio.ensure_future(self._render_hands(outcome))
+            actor = interaction.user.id if interaction is not None else None
+            hands = asyncio.ensure_future(self._render_hands(outcome, actor))
             if prev is not None:
                 await asyncio.shield(prev)
             await self._send(outcome, pictures, hands, reply, note)
@@ -175,10 +176,13 @@ class Delivery(PrivateDelivery):
         done = await asyncio.gather(*jobs.values())
         return dict(zip(jobs.keys(), done, strict=True))
 
-    async def _render_hands(self, outcome: Outcome) -> dict[Any, Picture]:
-        """The hand images of the players whose hand changed (for their DMs)."""
+    async def _render_hands(self, outcome: Outcome, actor: int | None) -> dict[Any, Picture]:
+        """The hand images of the players whose hand changed (for their DMs; not for
+        closed DMs, except the one who acted, answered privately)."""
         jobs = {("hand", uid): self.images.hand(note.view.hand or (), "Your hand")
-                for uid, note in outcome.private.items() if note.hand_changed or note.lines}
+                for uid, note in outcome.private.items()
+                if (note.hand_changed or note.lines)
+                and (uid not in self.dms_closed or uid == actor)}
         if not jobs:
             return {}
         done = await asyncio.gather(*jobs.values())

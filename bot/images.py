@@ -9,11 +9,14 @@ right after an action costs nothing.
 from __future__ import annotations
 
 import asyncio
+import heapq
 import io
 import logging
+import os
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 from PIL import Image, ImageDraw
@@ -82,12 +85,52 @@ def _duel_sync(view: rules.View, names: Sequence[str], result: rules.Event | Non
         return _placeholder("The duel is described in the message.")
 
 
-class Images:
-    """Renders off the event loop, with a small cache of recent boards."""
+class _Gate:
+    """At most ``slots`` drawings at once; channel images (urgent) go before hands.
 
-    def __init__(self, cache_size: int = 256) -> None:
+    Drawing holds the GIL much of the time: more threads than cores only slow every
+    drawing down and starve the event loop, so the gate keeps them to the cores."""
+
+    def __init__(self, slots: int) -> None:
+        self.free = slots
+        self.waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self.order = 0
+
+    async def __call__(self, urgent: bool, fn: Any, *args: Any) -> Any:
+        if self.free > 0 and not self.waiting:
+            self.free -= 1
+        else:
+            fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self.order += 1
+            heapq.heappush(self.waiting, (0 if urgent else 1, self.order, fut))
+            try:
+                await fut
+            except asyncio.CancelledError:
+                if fut.done() and not fut.cancelled():
+                    self._release()
+                raise
+        try:
+            return await asyncio.to_thread(fn, *args)
+        finally:
+            self._release()
+
+    def _release(self) -> None:
+        while self.waiting:
+            _, _, fut = heapq.heappop(self.waiting)
+            if not fut.done():
+                fut.set_result(None)
+                return
+        self.free += 1
+
+
+class Images:
+    """Renders off the event loop (a few worker threads at a time, the channel's images
+    first), with a small cache of recent boards."""
+
+    def __init__(self, cache_size: int = 256, threads: int | None = None) -> None:
         self._boards: OrderedDict[tuple[int, int], tuple[bytes, str]] = OrderedDict()
         self._size = cache_size
+        self._gate = _Gate(threads or max(1, min(4, os.cpu_count() or 1)))
 
     async def board(self, view: rules.View, names: Sequence[str],
                     events: Sequence[rules.Event] = (), *,
@@ -98,7 +141,7 @@ class Images:
         if cached is not None and not events:
             data, alt = cached
         else:
-            data, alt = await asyncio.to_thread(_board_sync, view, tuple(names), tuple(events))
+            data, alt = await self._gate(True, _board_sync, view, tuple(names), tuple(events))
             if key is not None:
                 self._boards[key] = (data, alt)
                 self._boards.move_to_end(key)
@@ -108,7 +151,7 @@ class Images:
 
     async def hand(self, cards: Sequence[int], title: str = "") -> Picture:
         """A hand of cards."""
-        data = await asyncio.to_thread(_hand_sync, tuple(cards), title)
+        data = await self._gate(False, _hand_sync, tuple(cards), title)
         from rules.cards import card_name
 
         alt = "Your cards: " + (", ".join(card_name(c) for c in sorted(cards)) or "none")
@@ -118,7 +161,7 @@ class Images:
                    result: rules.Event | None = None,
                    events: Sequence[rules.Event] = ()) -> Picture:
         """A duel in progress (from ``view.battle``) or its result (``duel_over``)."""
-        data = await asyncio.to_thread(_duel_sync, view, tuple(names), result, tuple(events))
+        data = await self._gate(True, _duel_sync, view, tuple(names), result, tuple(events))
         return Picture(data, DUEL_FILE, "The duel: cards played face up and totals.")
 
     async def warm_up(self) -> None:

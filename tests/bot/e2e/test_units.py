@@ -1,0 +1,96 @@
+"""Small pure parts of the Discord front end: the custom-id codec, the render gate,
+texts, preferences, the command hash."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+import time
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+import rules
+from bot.images import _Gate
+from bot.prefs import Preferences
+from bot.sync import schema_hash
+from bot.texts import clip, duration_words, stamp, where_label
+from bot.views import codec
+
+BOARD = rules.load_board("european_war")
+FIELDS = st.sampled_from(BOARD.field_order)
+PANEL_ACTIONS = st.one_of(
+    st.builds(rules.PlayCard, st.integers(0, 51)), st.just(rules.StopPlaying()),
+    st.builds(rules.StopAttack, st.booleans()), st.just(rules.LetPass()),
+    st.builds(rules.Retreat, FIELDS), st.builds(rules.PlacePiece, FIELDS),
+    st.builds(rules.PlaceAll, FIELDS, FIELDS, FIELDS), st.just(rules.Arm()),
+    st.just(rules.Pass()))
+
+
+@given(PANEL_ACTIONS)
+def test_codec_round_trips_and_fits_a_custom_id(action: rules.Action) -> None:
+    code = codec.encode(action, BOARD)
+    assert codec.decode(code, BOARD) == action
+    assert len(f"ew:a:{2**53}:{2**40}:{code}") <= 100
+
+
+@given(st.text(max_size=12))
+def test_codec_rejects_garbage_cleanly(code: str) -> None:
+    with contextlib.suppress(ValueError, IndexError):
+        codec.decode(code, BOARD)
+
+
+async def test_gate_keeps_to_its_slots_and_serves_urgent_first() -> None:
+    gate = _Gate(1)
+    order: list[str] = []
+    busy = threading.Event()
+    running = 0
+    most = 0
+
+    def job(name: str) -> str:
+        nonlocal running, most
+        running += 1
+        most = max(most, running)
+        busy.wait(0.05)
+        time.sleep(0.01)
+        order.append(name)
+        running -= 1
+        return name
+
+    first = asyncio.ensure_future(gate(True, job, "first"))
+    await asyncio.sleep(0.001)
+    hand = asyncio.ensure_future(gate(False, job, "hand"))
+    await asyncio.sleep(0.001)
+    board = asyncio.ensure_future(gate(True, job, "board"))
+    assert await asyncio.gather(first, hand, board) == ["first", "hand", "board"]
+    assert order == ["first", "board", "hand"] and most == 1
+
+
+def test_texts() -> None:
+    assert stamp(1700000000.9) == "<t:1700000000:R>" and stamp(None) == ""
+    assert duration_words(43200) == "12 h" and duration_words(None) == "no limit"
+    assert duration_words(300) == "5 min" and duration_words(86400 * 3) == "3 d"
+    long = "x" * 5000
+    assert len(clip(long)) == 2000 and clip("short") == "short"
+    label = where_label("Server", "games", 1, 2)
+    assert label == "**Server** › #games · https://discord.com/channels/1/2"
+    assert "<#2>" in where_label(None, None, 1, 2)
+
+
+def test_preferences_survive_a_restart(tmp_path: Path) -> None:
+    prefs = Preferences(tmp_path)
+    assert prefs.pings(5)
+    prefs.set_pings(5, False)
+    assert not Preferences(tmp_path).pings(5)
+    Preferences(tmp_path).set_pings(5, True)
+    assert Preferences(tmp_path).pings(5)
+    (tmp_path / "preferences.json").write_text("{broken")
+    assert Preferences(tmp_path).pings(5)
+
+
+def test_command_hash_ignores_order() -> None:
+    a = [{"name": "b", "x": 1}, {"name": "a", "y": [1, 2]}]
+    assert schema_hash(a) == schema_hash(list(reversed(a)))
+    assert schema_hash(a) != schema_hash([{"name": "b", "x": 2}, {"name": "a", "y": [1, 2]}])
