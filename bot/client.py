@@ -21,7 +21,7 @@ from discord.ext import commands
 from .config import Settings
 from .delivery import Delivery
 from .errors import handle_error
-from .prefs import Preferences
+from .prefs import Departures, Preferences
 from .service import GameService, GameStatus, Outcome, PrivateNote
 from .store import Store
 from .sync import sync_commands
@@ -71,6 +71,8 @@ class GameBot(commands.Bot):
         self.store: Store | None = None
         self.service: GameService = None  # type: ignore[assignment]
         self.prefs = Preferences(self.state_dir)
+        self.departures = Departures(self.state_dir)
+        self._purge_lock = asyncio.Lock()
         self.delivery = Delivery(self)
         self._panels_resent = False
         self._background: set[asyncio.Task[Any]] = set()
@@ -98,6 +100,7 @@ class GameBot(commands.Bot):
             self._spawn(self.delivery.images.warm_up())
         loaded = await self.service.start()
         log.info("service started: %d unfinished game(s) loaded", loaded)
+        self._spawn(self._purge_loop())
         if self.do_sync:
             await sync_commands(self)
 
@@ -167,8 +170,39 @@ class GameBot(commands.Bot):
         if payload.thread is None:
             await self._archive_channel(payload.thread_id)
 
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        """Back in a server it left: its data is kept."""
+        self.departures.forget(guild.id)
+
+    async def purge_departed(self) -> list[int]:
+        """Delete the data of servers the bot left over ``RETENTION`` ago (and has not
+        rejoined). Returns their ids."""
+        done = []
+        async with self._purge_lock:
+            for guild_id in self.departures.due(self.service.clock.now()):
+                if self.get_guild(guild_id) is not None:
+                    self.departures.forget(guild_id)
+                    continue
+                count = await self.service.delete_guild_data(guild_id)
+                self.departures.forget(guild_id)
+                log.info("deleted the data of server %s (%d game(s)), which removed the bot",
+                         guild_id, count)
+                done.append(guild_id)
+        return done
+
+    async def _purge_loop(self) -> None:
+        while True:
+            clock = self.service.clock
+            await clock.sleep_until(clock.now() + 3600)
+            try:
+                await self.purge_departed()
+            except Exception:
+                log.exception("deleting departed servers' data failed")
+
     async def on_guild_remove(self, guild: discord.Guild) -> None:
-        """The bot was removed from a server: archive its games, stop their timers."""
+        """The bot was removed from a server: archive its games, stop their timers; its
+        data is deleted ``RETENTION`` later unless the bot comes back."""
+        self.departures.record(guild.id, self.service.clock.now())
         self._handlers += 1
         self._handlers_idle.clear()
         try:

@@ -210,6 +210,6 @@ ABOUT = "\n".join([
     "user ids and display names of its players, every action taken and the game state; "
     "per server, the /settings values. Nothing else: no message content is read.",
     "**Deletion:** when the bot is removed from a server, that server's games are archived "
-    "and its data is deleted some days later. To have your data deleted sooner, ask the "
-    "bot's operator (a server admin can also remove the bot).",
+    "at once and all its data (games, players, logs, settings) is deleted seven days later. "
+    "To have your data deleted sooner, ask the bot's operator.",
 ])

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
+from bot.service import ServiceError
 from tests.fake_discord.models import PUBLIC_THREAD
 
 from .harness import World
@@ -134,3 +137,20 @@ async def test_bot_removed_from_the_server_archives_its_games(world: World) -> N
     await world.settle()
     assert (await world.bot.service.status(gid)).status == "archived"
     assert not world.bot.service.scheduler.keys(gid)
+
+
+async def test_a_server_s_data_is_deleted_a_week_after_the_bot_left(world: World) -> None:
+    gid, _ = await _placed(world, turn_timeout=300)
+    assert world.bot is not None
+    svc = world.bot.service
+    await world.fake.remove_bot_from_guild(world.guild)
+    await world.settle()
+    assert world.guild.id in world.bot.departures.left
+    world.clock.advance(6 * 86400)
+    assert await world.bot.purge_departed() == []
+    assert (await svc.status(gid)).status == "archived"
+    world.clock.advance(86400)
+    assert await world.bot.purge_departed() == [world.guild.id]
+    with pytest.raises(ServiceError):
+        await svc.status(gid)
+    assert world.guild.id not in world.bot.departures.left
