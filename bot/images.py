@@ -127,7 +127,7 @@ class Images:
     """Renders off the event loop (a few worker threads at a time, the channel's images
     first), with a small cache of recent boards."""
 
-    def __init__(self, cache_size: int = 256, threads: int | None = None) -> None:
+    def __init__(self, cache_size: int = 64, threads: int | None = None) -> None:
         self._boards: OrderedDict[tuple[int, int], tuple[bytes, str]] = OrderedDict()
         self._size = cache_size
         self._gate = _Gate(threads or max(1, min(4, os.cpu_count() or 1)))

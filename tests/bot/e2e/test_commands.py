@@ -178,3 +178,20 @@ async def test_a_player_can_turn_pings_off(world: World) -> None:
         raise AssertionError("bob's turn never came")
     await world.slash(bob, "pings", setting="on")
     assert world.bot is not None and world.bot.prefs.pings(bob.id)
+
+
+async def test_a_world_war_5_game_to_the_end(world: World) -> None:
+    world.seed = 37
+    await world.slash("ann", "newgame", variant="world_war_5", players=2)
+    gid = await world.gid()
+    await world.click("bob", world.lobby_message(), f"ew:l:{gid}:join")
+    await world.click("ann", world.lobby_message(), f"ew:l:{gid}:start")
+    policy = Policy()
+    while await world.step(policy):
+        assert policy.steps < 60
+    assert world.bot is not None
+    st = await world.bot.service.status(gid)
+    assert st.status == "finished"
+    text = "\n".join(m.content for m in world.fake.messages(world.channel))
+    assert "Dice:" in text and "Game over" in text
+    assert "♠" not in text and "♥" not in text, "no cards in World War 5"
