@@ -11,8 +11,8 @@ import discord
 
 import rules
 
-from ..errors import UserError, expect_ok, guarded
-from ..service import LobbyInfo
+from ..errors import UserError, expect_ok, guarded, reply_ephemeral
+from ..service import LobbyInfo, ServiceError
 from ..texts import duration_words
 
 if TYPE_CHECKING:
@@ -28,6 +28,7 @@ LOBBY_BUTTONS = (
 TIMEOUTS = (300, 900, 3600, 6 * 3600, 12 * 3600, 86400, 3 * 86400, 7 * 86400, 0)
 """Turn timeouts offered (seconds; 0 = no limit)."""
 DIPLOMACY = (10, 20, 30, 45, 60, 90, 120)
+HOST_ONLY = frozenset({"bot", "opts", "start"})
 
 
 def lobby_view(game_id: int) -> discord.ui.View:
@@ -53,6 +54,22 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              item: discord.ui.Button[Any], match: re.Match[str],
                              ) -> LobbyButton:
         return cls(int(match["gid"]), match["what"], item.label or "?", item.style)
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Start, Add computer and Options are the host's; Join and Leave anyone's (the
+        service checks the seat)."""
+        if self.what not in HOST_ONLY:
+            return True
+        bot: GameBot = interaction.client  # type: ignore[assignment]
+        try:
+            info = await bot.service.lobby_info(self.gid)
+        except ServiceError as exc:
+            await reply_ephemeral(interaction, str(exc))
+            return False
+        if info.host_id != interaction.user.id:
+            await reply_ephemeral(interaction, "Only the host can do that.")
+            return False
+        return True
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
