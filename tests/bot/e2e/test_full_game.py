@@ -103,6 +103,9 @@ async def test_three_players_play_a_whole_game(world: World) -> None:
     assert "against bob" in duel
     assert re.search(r"bob played \S+ \(total", text), "the defender played cards too"
 
+    # the spy's look is the spy's alone (EW-10, EW-24)
+    assert not any("holds:" in m.content for m in fake.messages(ch))
+    assert any("holds:" in m.content for u in players for m in fake.dm_messages(u))
     # every player got the hand image by DM once cards were dealt
     for u in players:
         hands = [m for m in fake.dm_messages(u) if any(a.filename == "hand.png"

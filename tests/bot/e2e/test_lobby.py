@@ -140,3 +140,17 @@ async def test_abandoned_lobby_expires(world: World) -> None:
     assert not lobby.buttons and "expired" in lobby.content
     res = await world.click("dee", lobby, f"ew:l:{gid}:join") if lobby.buttons else None
     assert res is None
+
+
+async def test_lobby_buttons_stay_live_across_a_restart(world: World) -> None:
+    await world.slash("ann", "newgame")
+    gid = await world.gid()
+    lobby = world.lobby_message()
+    await world.stop()
+    await world.start()
+    res = await world.click("bob", lobby, f"ew:l:{gid}:join")
+    assert not res.ephemeral and world.users["bob"].mention in res.original.content
+    assert world.bot is not None
+    assert len((await world.bot.service.lobby_info(gid)).seats) == 2
+    await world.click("ann", lobby, f"ew:l:{gid}:start")
+    assert "The game has started" in world.fake.message(lobby.id).content
