@@ -186,3 +186,19 @@ async def test_replaced_player_cannot_use_old_panel(world: World) -> None:
     assert "(computer) takes over dee's seat" in res.content
     st = await svc.status(gid)
     assert all(d.seat != bob_seat for d in st.decisions)
+
+
+async def test_two_commands_at_the_same_instant_apply_one_after_the_other(world: World
+                                                                          ) -> None:
+    gid, _ = await _placed(world)
+    assert world.bot is not None
+    st = await world.bot.service.status(gid)
+    mover = world.user_of(next(d for d in st.decisions if d.kind == "turn").user_id)
+    version = await _version(world, gid)
+    count = len(world.fake.messages(world.channel))
+    a, b = await asyncio.gather(world.fake.slash(mover, world.channel, "arm"),
+                                world.fake.slash(mover, world.channel, "pass"))
+    await world.settle()
+    assert sorted([a.ephemeral, b.ephemeral]) == [False, True]
+    assert await _version(world, gid) == version + 1
+    assert len(world.fake.messages(world.channel)) == count + 1
