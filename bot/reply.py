@@ -87,7 +87,9 @@ class Reply:
                 if not itx.response.is_done():
                     resp = await itx.response.send_message(**kwargs)
                     msg = resp.resource
-                    return msg if isinstance(msg, discord.Message) else None
+                    if isinstance(msg, discord.Message):
+                        return msg
+                    return await itx.original_response()  # sent; only its id was missing
                 self._deferred_only = False
                 return await itx.followup.send(wait=True, **kwargs)
             except discord.NotFound:
