@@ -165,8 +165,14 @@ class Images:
         return Picture(data, DUEL_FILE, "The duel: cards played face up and totals.")
 
     async def warm_up(self) -> None:
-        """Draw one board of each variant so the first real image is fast (the static
-        layers are baked on first use)."""
+        """Build the renderer's caches (static layers, palettes, sprites) in a thread and
+        draw one board of each variant, so the first real image is fast."""
+        warm = getattr(render, "warm_up", None)
+        if warm is not None:
+            try:
+                await asyncio.to_thread(warm)
+            except Exception:
+                log.exception("warming up the renderer failed")
         for variant in ("european_war", "world_war_5"):
             try:
                 count = 3
