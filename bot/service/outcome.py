@@ -224,14 +224,19 @@ def action_label(action: rules.Action, board: rules.Board, names: Sequence[str])
 
 
 def prompt_text(kind: str, view: rules.View, board: rules.Board, names: Sequence[str]) -> str:
-    """The question a prompt asks, in words."""
+    """The question a prompt asks, in words, citing the variant's own rulings."""
     b = view.battle
+    ww = view.variant == "world_war_5"
+    home = "home territory" if ww else "home field"
     if kind == "setup":
+        rule = "WW-6" if ww else "EW-5"
         queue = view.setup_queue
         if queue and queue[0][1]:
-            return f"Place your {SIZE_NAMES[queue[0][1]]} on a home field (EW-5)."
-        return "Place your pieces: which home field gets the large, medium and small (EW-5)."
+            return f"Place your {SIZE_NAMES[queue[0][1]]} on a {home} ({rule})."
+        return f"Place your pieces: which {home} gets the large, medium and small ({rule})."
     if kind == "turn":
+        if ww:
+            return "Your turn: grow, build, move or invade (WW-2)."
         return "Your turn: sabotage or spy first if you like, then one action (EW-8, EW-11)."
     if kind == "action":
         return "Your attack was stopped: conscript, move, arm or pass (EW-14)."
@@ -246,7 +251,8 @@ def prompt_text(kind: str, view: rules.View, board: rules.Board, names: Sequence
                         "the attack is withdrawn, EW-17).")
             return f"Duel on {where}: play a card or stop (EW-17)."
         if kind == "retreat":
-            return f"Your piece lost {where}: choose where it retreats (EW-19)."
+            rule = "WW-3" if ww else "EW-19"
+            return f"Your piece lost {where}: choose where it retreats ({rule})."
     return "Your decision."
 
 
