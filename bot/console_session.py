@@ -37,7 +37,6 @@ from .console_text import (
     help_text,
     numbered,
     plain,
-    prompt_words,
     result_text,
     turn_hint,
 )
@@ -324,7 +323,7 @@ class Session:
         power = self.board.powers[me.power].name if me.power in self.board.powers else ""
         if prompt.kind in ("turn", "action"):
             say(f"── Turn {view.turn}, round {view.round}: {me.name} ({power}) to play ──")
-        say(plain(prompt_words(prompt, self.variant)))
+        say(plain(prompt.text))
         duel = duel_text(view, self.board, self.names)
         if duel:
             say(duel)

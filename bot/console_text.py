@@ -82,16 +82,6 @@ def duel_text(view: rules.View, board: rules.Board, names: Sequence[str]) -> str
             + ". The attacker needs a higher total (EW-18).")
 
 
-def prompt_words(prompt: Prompt, variant: str) -> str:
-    """The prompt's question, with World War 5's own rule numbers (the service words
-    its questions for European War)."""
-    if variant != "world_war_5":
-        return prompt.text
-    if prompt.kind == "turn":
-        return "Your turn: one action — grow, build, move or invade (WW-2)."
-    return prompt.text.replace("(EW-5)", "(WW-6)").replace("(EW-19)", "(WW-3)")
-
-
 def turn_hint(prompt: Prompt) -> str:
     """What the player may do now, by command, with how many ways each."""
     counts: dict[str, int] = {}
