@@ -291,7 +291,7 @@ def test_world_war_5_game_to_the_end(monkeypatch: pytest.MonkeyPatch,
                                            "--computers", "3"), autoplay=True)
     assert code == 0
     assert "Game #1: World War 5" in out and "Place your small on a home territory (WW-6)." in out
-    assert "Your turn: one action — grow, build, move or invade (WW-2)." in out
+    assert "Your turn: grow, build, move or invade (WW-2)." in out
     assert "Dice: " in out and "Game over." in out
     [game] = games(paths["db"])
     assert game["status"] == "finished"
