@@ -54,7 +54,6 @@ def main() -> None:
                 f"(median of {args.runs} runs x {args.games} games; "
                 f"median game {statistics.median(turns):.0f} turns)"
             )
-    mid, _ = random_game("european_war", 4, 1)
     g, _ = rules.new_game("european_war", [None] * 4, 3)
     rng = random.Random(3)
     for _ in range(60):
@@ -75,7 +74,8 @@ def main() -> None:
     print(
         f"JSON round trip (to_dict+dumps+loads+from_dict, validated): "
         f"median {statistics.median(times) * 1e6:.1f} µs; "
-        f"{len(json.dumps(g.to_dict()))} bytes; copy median {statistics.median(copies) * 1e6:.1f} µs"
+        f"{len(json.dumps(g.to_dict()))} bytes; "
+        f"copy median {statistics.median(copies) * 1e6:.1f} µs"
     )
 
 
