@@ -33,18 +33,18 @@ FIGURE_SHARE = 8 / 52
 class Weights:
     """The evaluator's weights (logit units)."""
 
-    home: tuple[float, float, float, float] = (0.0, 0.0, 0.7, 1.0)
+    home: tuple[float, float, float, float] = (0.0, 0.0, 0.1, 0.15)
     """By the number of own pieces on own home fields."""
-    home_pip: float = 0.08
-    occupation: float = 3.0
+    home_pip: float = 0.0
+    occupation: float = 5.0
     second_target: float = 0.2
     closeness: float = 0.35
-    turn_cost: float = 0.2
-    pip: float = 0.2
+    turn_cost: float = 0.5
+    pip: float = 0.1
     card_top: float = 0.35
     card_count: float = 0.06
     card_stop: float = 0.2
-    threat: float = 2.5
+    threat: float = 4.0
     fall: float = 3.0
     tempo: float = 0.1
 
@@ -111,6 +111,9 @@ _EW_TAKE = (
 
 
 _TAKE_TURNS = (_take_turns(False), _take_turns(True))
+_WW_TAKE = tuple(
+    tuple(dice_win_chance(a, d) if a and d else 0.0 for d in range(4)) for a in range(4)
+)
 
 
 def scores(g: GameState, observer: int | None = None, w: Weights = DEFAULT_WEIGHTS) -> list[float]:
@@ -142,9 +145,18 @@ def scores(g: GameState, observer: int | None = None, w: Weights = DEFAULT_WEIGH
         if g.phase == SETUP:
             continue
         fall[s] = _fall_risk(g, info, s, homes[s], home_n[s], mine, alive)
-        occ, threat = _occupation(g, info, s, mine, home_n[s], w)
+        occ, threat, finish = _occupation(g, info, s, mine, home_n[s], w)
+        if threat > 0.0:
+            if s == to_move:
+                threat *= 1.0
+            elif to_move < 0:
+                threat *= 0.6
+            else:
+                block = _block_chance(g, info, to_move, s, finish, mine, home_n)
+                unopposed = 0.95 if g.next_seat(to_move) == s else 0.7
+                threat *= (1.0 - block) * unopposed + block * 0.15
         sc = w.home[min(home_n[s], 3)] + w.home_pip * home_pips[s]
-        sc += occ + w.threat * threat * (1.0 if s == to_move else 0.6)
+        sc += occ + w.threat * threat
         sc += w.pip * sum(z for _f, z in mine[s])
         if ew:
             sc += _hand_score(g, s, observer, w)
@@ -191,40 +203,44 @@ def _fall_risk(
     g: GameState, info: BoardInfo, s: int, home: tuple[str, ...], home_n: int,
     mine: list[list[tuple[str, int]]], alive: list[bool],
 ) -> float:
-    """A rough chance that ``s`` loses its last home piece soon."""
-    if home_n >= 3:
-        return 0.01
-    base = 0.05 if home_n == 2 else 0.2
-    if home_n != 1:
-        return base
+    """A rough chance that ``s`` soon has no piece left on its home fields: the product,
+    over its home pieces, of each one's chance to be lost (a base risk plus the enemy
+    pieces that can attack it; halved when it could retreat onto another home field)."""
     pieces = g.pieces
-    field = next(f for f in home if f in pieces and pieces[f][0] == s)
-    size = pieces[field][1]
-    # a beaten piece that can retreat onto another home field stays at home
-    if any(o in home and o not in pieces for o in info.board.adjacency[field]):
-        base *= 0.5
-    risk = base
-    for o in info.attacks[field]:
-        p = pieces.get(o)
-        if p is not None and p[0] != s and alive[p[0]]:
-            risk += 0.45 * take_chance(g.variant, p[1], size)
-    return min(risk, 0.9)
+    take = _EW_TAKE if g.variant == "european_war" else _WW_TAKE
+    risk = 1.0
+    for field in home:
+        p = pieces.get(field)
+        if p is None or p[0] != s:
+            continue
+        size = p[1]
+        lost = 0.1
+        for o in info.attacks[field]:
+            q = pieces.get(o)
+            if q is not None and q[0] != s and alive[q[0]]:
+                lost += 0.45 * take[q[1]][size]
+        if any(o in home and o not in pieces for o in info.board.adjacency[field]):
+            lost *= 0.5
+        risk *= min(lost, 0.9)
+    return risk
 
 
 def _occupation(
     g: GameState, info: BoardInfo, s: int, mine: list[list[tuple[str, int]]], home_n: int,
     w: Weights,
-) -> tuple[float, float]:
+) -> tuple[float, float, list[str]]:
     """How close ``s`` is to holding all three fields of another power (a score from
-    the estimated turns it needs), and the chance that its next action does it."""
+    the estimated turns it needs), the chance that its next action does it, and the
+    fields that action could take."""
     my = mine[s]
     if not my or home_n == 0:
-        return 0.0, 0.0
+        return 0.0, 0.0, []
     home = g.home_fields(s)
     own_power = g.seats[s]
     small_supply = 3 - sum(1 for _f, z in my if z == 1)
     best = second = 99.0
     threat = 0.0
+    finish: list[str] = []
     for power in info.board.power_order:
         if power == own_power:
             continue
@@ -234,9 +250,12 @@ def _occupation(
         elif turns < second:
             second = turns
         if missing is not None:
-            threat = max(threat, _finish_chance(g, info, s, my, home, home_n, missing))
+            chance = _finish_chance(g, info, s, my, home, home_n, missing)
+            if chance > 0.0:
+                finish.append(missing)
+                threat = max(threat, chance)
     near = exp(-w.closeness * best) + w.second_target * exp(-w.closeness * second)
-    return w.occupation * near - w.turn_cost * min(best, 12.0), threat
+    return w.occupation * near - w.turn_cost * min(best, 12.0), threat, finish
 
 
 def turns_to_occupy(
@@ -289,6 +308,35 @@ def turns_to_occupy(
     if home_n and sum(1 for u in used if u in home) >= home_n:
         total += 1.0
     return total, (missing[0] if len(missing) == 1 else None)
+
+
+def _block_chance(
+    g: GameState, info: BoardInfo, blocker: int, s: int, finish: list[str],
+    mine: list[list[tuple[str, int]]], home_n: list[int],
+) -> float:
+    """Chance that ``blocker``, to move now, can stop ``s`` from completing an
+    occupation next: by moving into the field it needs, or by beating one of its pieces
+    on that power's fields. Two different fields cannot both be blocked."""
+    if len(set(finish)) != 1:
+        return 0.0
+    target = finish[0]
+    power = info.owner[target]
+    pieces = g.pieces
+    home = g.home_fields(blocker)
+    best = 0.0
+    cards = g.variant != "european_war" or bool(g.hands[blocker])
+    for src, z in mine[blocker]:
+        if src in home and home_n[blocker] == 1:
+            continue
+        if target not in pieces and target in info.moves[src]:
+            return 1.0
+        if not cards:
+            continue
+        for f in info.attacks[src]:
+            p = pieces.get(f)
+            if p is not None and p[0] == s and info.owner[f] == power:
+                best = max(best, take_chance(g.variant, z, p[1]))
+    return best
 
 
 def _finish_chance(

@@ -28,7 +28,7 @@ from rules import Action, GameState, Spy
 from rules.state import DIPLOMACY, DUEL, RETREAT, SETUP, TURN
 
 from .context import Context
-from .evaluate import utilities
+from .evaluate import Weights, utilities
 from .light import light_action
 from .normal import normal_action, spy_rule, turn_values
 from .placement import placement
@@ -37,6 +37,11 @@ EXPLORATION = 0.5
 PRIOR_VISITS = 4.0
 ROOT_WIDTH = 10
 MAX_PLAYOUT_STEPS = 120
+HORIZON = 2
+"""Playouts stop when the searching player's turn has come round this many times."""
+C_PUCT = 1.0
+GUIDE_SHARE = 0.7
+FPU_REDUCTION = 0.1
 
 
 class Node:
@@ -68,7 +73,7 @@ def acting_seat(g: GameState) -> int:
 
 
 def search(ctx: Context, rng: random.Random, iterations: int,
-           deadline: float | None = None) -> Action:
+           deadline: float | None = None, model: str = "light") -> Action:
     """Run the search for the viewer of ``ctx`` and return its chosen action."""
     g0, me = ctx.g, ctx.me
     acts = g0.legal_actions(me)
@@ -86,11 +91,13 @@ def search(ctx: Context, rng: random.Random, iterations: int,
         return candidates[0]
     allowed = set(candidates)
     turn0 = g0.turn
+    det = ctx.det
+    assert det is not None
     for i in range(iterations):
         if deadline is not None and i % 4 == 0 and i and time.monotonic() > deadline:
             break
-        g = ctx.det.sample(rng)
-        _iterate(g, me, turn0, root, allowed, rng)
+        g = det.sample(rng)
+        _iterate(g, me, turn0, root, allowed, rng, ctx.weights, model)
     favourite = normal_action(ctx) if g0.phase in (DIPLOMACY, DUEL, RETREAT) else None
     return max(
         candidates,
@@ -131,18 +138,50 @@ def _select(node: Node, available: list[Action], rng: random.Random) -> Action:
     return best
 
 
+def _opponent(g: GameState, seat: int, rng: random.Random, weights: Weights, model: str
+              ) -> Action:
+    """Another player's decision in a playout: the light policy, or the normal level
+    (judging only from what that player could know in this determinization)."""
+    if model == "normal" and g.phase != SETUP:
+        return normal_action(Context.from_state(g, seat, weights))
+    return light_action(g, seat, rng)
+
+
+def _select_guided(node: Node, available: list[Action], suggestion: Action) -> Action:
+    """PUCT below the root: the light policy's suggestion carries most of the prior, so
+    the search follows it unless other actions prove better."""
+    share = (1.0 - GUIDE_SHARE) / max(1, len(available) - 1)
+    parent = node.total / node.visits if node.visits else 0.5
+    scale = C_PUCT * sqrt(node.visits + 1)
+    best = suggestion if suggestion in available else available[0]
+    best_score = -1e18
+    for a in available:
+        child = node.children[a]
+        q = child.total / child.visits if child.visits else parent - FPU_REDUCTION
+        prior = GUIDE_SHARE if a == suggestion else share
+        score = q + scale * prior / (1 + child.visits)
+        if score > best_score:
+            best, best_score = a, score
+    return best
+
+
 def _iterate(g: GameState, me: int, turn0: int, root: Node, allowed: set[Action],
-             rng: random.Random) -> None:
+             rng: random.Random, weights: Weights, model: str) -> None:
     """One iteration on the determinization ``g``: select, expand one node, play out to
     the depth cap, evaluate and back the result up."""
     path: list[Node] = [root]
     node = root
+    last_turn = turn0
+    rounds_left = HORIZON
     in_tree = True
     first = True
     steps = 0
     while not g.over and steps < MAX_PLAYOUT_STEPS:
-        if not first and g.phase == TURN and g.current == me and g.turn != turn0:
-            break  # the depth cap: our next turn begins
+        if not first and g.phase == TURN and g.current == me and g.turn != last_turn:
+            last_turn = g.turn
+            rounds_left -= 1
+            if rounds_left <= 0:
+                break  # the depth cap: our next turn begins
         seat = me if first else acting_seat(g)
         if in_tree and g.turn == turn0:
             if seat == me:
@@ -153,12 +192,15 @@ def _iterate(g: GameState, me: int, turn0: int, root: Node, allowed: set[Action]
                     if child is None:
                         child = node.children[a] = Node()
                     child.avail += 1
-                action = _select(node, available, rng)
+                if first:
+                    action = _select(node, available, rng)
+                else:
+                    action = _select_guided(node, available, light_action(g, me, rng))
                 node = node.children[action]
                 if node.visits == 0 and node.prior is None:
                     in_tree = False  # expanded: play out from here
             else:
-                action = light_action(g, seat, rng)
+                action = _opponent(g, seat, rng, weights, model)
                 child = node.children.get(action)
                 if child is None:
                     child = node.children[action] = Node()
@@ -166,11 +208,12 @@ def _iterate(g: GameState, me: int, turn0: int, root: Node, allowed: set[Action]
             path.append(node)
         else:
             in_tree = False
-            action = light_action(g, seat, rng)
+            action = _opponent(g, seat, rng, weights, model) if seat != me else light_action(
+                g, seat, rng)
         g.apply(seat, action)
         first = False
         steps += 1
-    result = utilities(g)[me]
+    result = utilities(g, None, weights)[me]
     for n in path:
         n.visits += 1
         n.total += result

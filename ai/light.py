@@ -14,15 +14,10 @@ import random
 
 from rules import (
     Action,
-    Arm,
     Attack,
-    Build,
-    Conscript,
     GameState,
-    Grow,
     LetPass,
     Move,
-    Pass,
     Retreat,
     Sabotage,
     Spy,
@@ -33,7 +28,7 @@ from rules.state import DIPLOMACY, DUEL, RETREAT, SETUP
 
 from .boardinfo import BoardInfo
 from .duelmath import mean_strength, top_sum
-from .duelplay import duel_choice
+from .duelplay import VALUE, duel_choice
 from .evaluate import CARD_LIMIT, info_of, take_chance
 from .placement import placement
 from .tactics import can_leave, finishing_attacks, home_count, last_fields, winning_moves
@@ -114,37 +109,65 @@ def _target_fields(g: GameState, info: BoardInfo, seat: int) -> list[str]:
     mine = [f for f, (s, _z) in pieces.items() if s == seat]
     best: list[str] = []
     best_cost = 1e9
+    dist = info.dist
+    owner = info.owner
+    own = g.seats[seat]
     for power in info.board.power_order:
-        if power == g.seats[seat]:
+        if power == own:
             continue
-        lacking = [f for f in info.board.powers[power].fields
-                   if f not in pieces or pieces[f][0] != seat]
         cost = 0.0
-        for f in lacking:
-            cost += min((info.dist[m].get(f, 9) for m in mine if info.owner[m] != power),
-                        default=9)
-            if f in pieces:
+        lacking = []
+        for f in info.board.powers[power].fields:
+            p = pieces.get(f)
+            if p is not None and p[0] == seat:
+                continue
+            lacking.append(f)
+            row = dist[f]
+            cost += min((row[m] for m in mine if owner[m] != power), default=9)
+            if p is not None:
                 cost += 1.5
         if cost < best_cost:
             best_cost, best = cost, lacking
     return best
 
 
+class _Hand:
+    """``seat``'s duel strength by card limit, computed once per decision."""
+
+    __slots__ = ("tops",)
+
+    def __init__(self, hand: list[int]) -> None:
+        vals = sorted((VALUE[c] for c in hand), reverse=True)
+        self.tops = (0, sum(vals[:1]), sum(vals[:2]), sum(vals[:3]))
+
+
+def _chance(g: GameState, hand: _Hand, src: str, dst: str) -> float:
+    size = g.pieces[src][1]
+    defender, dsize = g.pieces[dst]
+    if g.variant != "european_war":
+        return take_chance(g.variant, size, dsize)
+    margin = hand.tops[size] - mean_strength(len(g.hands[defender]), CARD_LIMIT[dsize])
+    return max(0.02, min(0.98, 0.5 + margin / 10))
+
+
 def light_turn(g: GameState, info: BoardInfo, seat: int, rng: random.Random) -> Action:
     """The turn: win, block, stay at home, then a weighted draw among sensible actions."""
     acts = g.legal_actions(seat)
     legal = set(acts)
-    for mv in winning_moves(g, info, seat):
+    lacking = [last_fields(g, info, t) if not g.eliminated[t] else []
+               for t in range(len(g.seats))]
+    for mv in winning_moves(g, info, seat, lacking[seat]):
         if mv in legal:
             return mv
     ew = g.variant == "european_war"
-    for at in finishing_attacks(g, info, seat):
-        if at in legal and attack_chance(g, seat, at.src, at.dst) > 0.45:
+    hand = _Hand(g.hands[seat])
+    for at in finishing_attacks(g, info, seat, lacking[seat]):
+        if at in legal and _chance(g, hand, at.src, at.dst) > 0.45:
             return at
     homes = home_count(g, seat)
     home = g.home_fields(seat)
     pieces = g.pieces
-    block = _block(g, info, seat, legal, homes)
+    block = _block(g, info, seat, legal, homes, lacking, hand)
     if block is not None:
         return block
     if ew and not g.special_over and not g.sabotage_used:
@@ -152,37 +175,45 @@ def light_turn(g: GameState, info: BoardInfo, seat: int, rng: random.Random) -> 
             if isinstance(a, Sabotage) and not a.ace:
                 return a
     targets = _target_fields(g, info, seat)
-    hand = len(g.hands[seat])
+    tdist: dict[str, int] = {}
+
+    def to_target(f: str) -> int:
+        d = tdist.get(f)
+        if d is None:
+            row = info.dist[f]
+            d = tdist[f] = min((row[t] for t in targets), default=9)
+        return d
+
+    cards = len(g.hands[seat])
     weights: list[float] = []
     for a in acts:
+        kind = a.kind
         w = 0.0
-        if isinstance(a, Grow) or (isinstance(a, Conscript) and a.field in pieces):
-            w = 1.5
-        elif isinstance(a, Conscript | Build):
-            w = 4.0 if homes < 2 else 2.5
-        elif isinstance(a, Move):
-            if not can_leave(g, seat, a.src, homes):
+        if kind == "move":
+            src = a.src  # type: ignore[attr-defined]
+            if not can_leave(g, seat, src, homes):
                 w = 0.0
-            elif targets and min(info.dist[a.dst].get(t, 9) for t in targets) < min(
-                info.dist[a.src].get(t, 9) for t in targets
-            ):
-                w = 1.2 if a.src not in home or homes > 2 else 0.4
+            elif targets and to_target(a.dst) < to_target(src):  # type: ignore[attr-defined]
+                w = 1.2 if src not in home or homes > 2 else 0.4
             else:
                 w = 0.1
-        elif isinstance(a, Attack):
-            if not can_leave(g, seat, a.src, homes) and a.dst not in home:
+        elif kind in ("conscript", "build", "grow"):
+            w = 1.5 if a.field in pieces else 4.0 if homes < 2 else 2.5  # type: ignore[attr-defined]
+        elif kind == "attack":
+            src, dst = a.src, a.dst  # type: ignore[attr-defined]
+            if not can_leave(g, seat, src, homes) and dst not in home:
                 w = 0.0
             else:
-                p = attack_chance(g, seat, a.src, a.dst)
+                p = _chance(g, hand, src, dst)
                 if ew and p < 0.55:
                     w = 0.03
                 else:
-                    takes = _takes_field(g, info, a.dst)
-                    useful = a.dst in home or a.dst in targets
+                    takes = _takes_field(g, info, dst)
+                    useful = dst in home or dst in targets
                     w = p * p * (2.5 if takes and useful else 1.0 if takes or useful else 0.5)
-        elif isinstance(a, Arm):
-            w = 3.0 if hand <= 3 else 1.2 if hand <= 6 else 0.5
-        elif isinstance(a, Pass):
+        elif kind == "arm":
+            w = 3.0 if cards <= 3 else 1.2 if cards <= 6 else 0.5
+        elif kind == "pass":
             w = 0.1 if len(acts) > 1 else 1.0
         weights.append(w)
     total = sum(weights)
@@ -203,14 +234,15 @@ def _takes_field(g: GameState, info: BoardInfo, dst: str) -> bool:
 
 
 def _block(
-    g: GameState, info: BoardInfo, seat: int, legal: set[Action], homes: int
+    g: GameState, info: BoardInfo, seat: int, legal: set[Action], homes: int,
+    lacking: list[list[tuple[str, str]]], hand: _Hand,
 ) -> Action | None:
     """A move into (or an attack on) what an opponent needs to win next."""
     pieces = g.pieces
     for t in range(len(g.seats)):
-        if t == seat or g.eliminated[t]:
+        if t == seat or g.eliminated[t] or not lacking[t]:
             continue
-        for mv in winning_moves(g, info, t):
+        for mv in winning_moves(g, info, t, lacking[t]):
             for src, (owner, _z) in pieces.items():
                 if owner == seat and can_leave(g, seat, src, homes):
                     cand = Move(src, mv.dst)
@@ -224,6 +256,6 @@ def _block(
                 for src, (owner, _z) in pieces.items():
                     if owner == seat and can_leave(g, seat, src, homes):
                         cand = Attack(src, f)
-                        if cand in legal and attack_chance(g, seat, src, f) > 0.3:
+                        if cand in legal and _chance(g, hand, src, f) > 0.3:
                             return cand
     return None

@@ -31,13 +31,11 @@ from .context import Context
 from .duelplay import duel_choice
 from .evaluate import (
     CARD_LIMIT,
-    DEFAULT_WEIGHTS,
     FIGURE_SHARE,
     MEAN_CARD,
+    Weights,
     card_strength,
     take_chance,
-    utilities,
-    value,
 )
 from .outcomes import attack_lost, attack_won, spend
 from .placement import placement
@@ -82,15 +80,14 @@ def defender_retreat(ctx: Context) -> object:
             return options[0]
         return max(
             options,
-            key=lambda f: value(_after(h, defender, Retreat(f)), defender, ctx.me),
+            key=lambda f: ctx.value(_after(h, defender, Retreat(f)), defender),
         )
 
     return choose
 
 
-def arm_bonus(g: GameState, seat: int) -> float:
+def arm_bonus(g: GameState, seat: int, w: Weights) -> float:
     """Logits that two more cards of average value add to ``seat``'s hand score."""
-    w = DEFAULT_WEIGHTS
     vals: list[float] = [C.duel_value(c) for c in g.hands[seat]]
     stops = sum(1 for c in g.hands[seat] if C.rank(c) >= C.KING)
     more = card_strength([*vals, MEAN_CARD, MEAN_CARD], w) - card_strength(vals, w)
@@ -108,24 +105,24 @@ def turn_values(ctx: Context, acts: list[Action]) -> list[float]:
             continue
         if isinstance(a, Arm):
             h = _after(g, me, Pass())
-            values[i] = utilities(h, me, bonus=(me, arm_bonus(g, me)))[me]
+            values[i] = ctx.utilities(h, bonus=(me, arm_bonus(g, me, ctx.weights)))[me]
         else:
-            values[i] = value(_after(g, me, a), me, me)
+            values[i] = ctx.value(_after(g, me, a), me)
         if isinstance(a, Pass):
             pass_value = values[i]
         plain_best = max(plain_best, values[i])
     if pass_value is None and (any(isinstance(a, Sabotage) for a in acts)):
-        pass_value = value(_after(g, me, Pass()), me, me)
+        pass_value = ctx.value(_after(g, me, Pass()), me)
     for i, a in enumerate(acts):
         if isinstance(a, Attack):
             values[i] = attack_value(ctx, a, plain_best)
         elif isinstance(a, Sabotage):
             h = _after(g, me, a)
             if h.over:
-                values[i] = value(h, me, me)
+                values[i] = ctx.value(h, me)
             else:
                 gain = plain_best - (pass_value if pass_value is not None else plain_best)
-                values[i] = value(_after(h, me, Pass()), me, me) + gain
+                values[i] = ctx.value(_after(h, me, Pass()), me) + gain
     return values
 
 
@@ -143,7 +140,7 @@ def attack_value(ctx: Context, a: Attack, stopped_value: float) -> float:
         p = take_chance(g.variant, size, dsize)
         won = attack_won(g, me, a.src, a.dst, [], [], chooser)  # type: ignore[arg-type]
         lost = attack_lost(g, me, defender, [], [])
-        return p * value(won, me, me) + (1 - p) * value(lost, me, me)
+        return p * ctx.value(won, me) + (1 - p) * ctx.value(lost, me)
     p_win = ctx.duel_win_chance(me, a.src, a.dst)
     k_a, k_d = CARD_LIMIT[size], CARD_LIMIT[dsize]
     hand = g.hands[me]
@@ -154,8 +151,8 @@ def attack_value(ctx: Context, a: Attack, stopped_value: float) -> float:
     d_cards = g.hands[defender][: min(k_d, len(g.hands[defender]))]
     won = attack_won(g, me, a.src, a.dst, win_cards, d_cards, chooser)  # type: ignore[arg-type]
     lost = attack_lost(g, me, defender, lose_cards, d_cards)
-    v_won = value(won, me, me)
-    v_lost = value(lost, me, me)
+    v_won = ctx.value(won, me)
+    v_lost = ctx.value(lost, me)
     p_stop = stop_chance(ctx, me, defender, won, lost)
     return p_stop * stopped_value + (1 - p_stop) * (p_win * v_won + (1 - p_win) * v_lost)
 
@@ -165,8 +162,8 @@ def stop_chance(ctx: Context, attacker: int, defender: int, won: GameState,
     """Chance that some third player stops the attack with K (EW-13)."""
     g = ctx.g
     keep = 1.0
-    u_won = utilities(won, ctx.me)
-    u_lost = utilities(lost, ctx.me)
+    u_won = ctx.utilities(won)
+    u_lost = ctx.utilities(lost)
     for t in range(len(g.seats)):
         if t in (attacker, defender) or g.eliminated[t]:
             continue
@@ -240,12 +237,12 @@ def diplomacy_choice(ctx: Context) -> Action:
         if me in won.winners:
             return LetPass()
         return stop if p_win > 0.05 else LetPass()
-    harm = value(lost, me, me) - value(won, me, me)
+    harm = ctx.value(lost, me) - ctx.value(won, me)
     if harm <= 0:
         return LetPass()
     without = lost.copy()
     spend(without, me, [(kings or aces)[0]])
-    cost = value(lost, me, me) - value(without, me, me)
+    cost = ctx.value(lost, me) - ctx.value(without, me)
     return stop if p_win * harm > 1.3 * max(cost, 0.0) + 0.01 else LetPass()
 
 
@@ -259,11 +256,11 @@ def duel_normal(ctx: Context) -> Action:
     good, bad = (won, lost) if mine_won else (lost, won)
     if good.over or bad.over:
         return duel_choice(g, me)
-    u_good = value(good, me, me)
-    u_bad = value(bad, me, me)
+    u_good = ctx.value(good, me)
+    u_bad = ctx.value(bad, me)
     stake = max(0.0, u_good - u_bad)
     u = max(0.02, min(0.98, u_bad))
-    per_point = u * (1 - u) * DEFAULT_WEIGHTS.card_top / 10
+    per_point = u * (1 - u) * ctx.weights.card_top / 10
     budget = max(4.0, min(99.0, stake / per_point))
     spent = sum(C.duel_value(c) for c in (b.attacker_cards if mine_won else b.defender_cards))
     return duel_choice(g, me, budget + spent)
@@ -272,5 +269,5 @@ def duel_normal(ctx: Context) -> Action:
 def retreat_choice(ctx: Context, acts: list[Action]) -> Action:
     """The retreat field whose position the viewer's evaluation likes best."""
     g, me = ctx.g, ctx.me
-    return max(acts, key=lambda a: value(_after(g, me, a), me, me))
+    return max(acts, key=lambda a: ctx.value(_after(g, me, a), me))
 

@@ -39,12 +39,17 @@ def can_leave(g: GameState, seat: int, src: str, homes: int) -> bool:
     return homes > 1 or src not in g.home_fields(seat)
 
 
-def winning_moves(g: GameState, info: BoardInfo, seat: int) -> list[Move]:
-    """Moves that complete an occupation at once (the target field is empty)."""
+def winning_moves(
+    g: GameState, info: BoardInfo, seat: int, lacking: list[tuple[str, str]] | None = None
+) -> list[Move]:
+    """Moves that complete an occupation at once (the target field is empty).
+    ``lacking``: :func:`last_fields` of ``seat`` if already known."""
     pieces = g.pieces
     homes = home_count(g, seat)
     out: list[Move] = []
-    for power, field in last_fields(g, info, seat):
+    if lacking is None:
+        lacking = last_fields(g, info, seat)
+    for power, field in lacking:
         if field in pieces:
             continue
         for src, (owner, _z) in pieces.items():
@@ -55,12 +60,16 @@ def winning_moves(g: GameState, info: BoardInfo, seat: int) -> list[Move]:
     return out
 
 
-def finishing_attacks(g: GameState, info: BoardInfo, seat: int) -> list[Attack]:
+def finishing_attacks(
+    g: GameState, info: BoardInfo, seat: int, lacking: list[tuple[str, str]] | None = None
+) -> list[Attack]:
     """Attacks that complete an occupation if won (an enemy holds the last field)."""
     pieces = g.pieces
     homes = home_count(g, seat)
     out: list[Attack] = []
-    for power, field in last_fields(g, info, seat):
+    if lacking is None:
+        lacking = last_fields(g, info, seat)
+    for power, field in lacking:
         target = pieces.get(field)
         if target is None or target[0] == seat:
             continue
