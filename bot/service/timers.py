@@ -16,9 +16,11 @@ every open decision its full duration again, counted from the resume.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 
 import rules
 
+from .. import computer
 from ..models import LOBBY_SEAT
 from .core import ServiceBase, ServiceError
 from .deadlines import restarted, stopped
@@ -87,8 +89,24 @@ class TimerOps(ServiceBase):
             return self._simple(live, "expired", [
                 "The lobby expired without starting; it is closed. "
                 "Open a new one with /newgame."])
+        if kind == "turn" and live.state is not None and live.state.variant == "world_war_5":
+            return await self._computer_move_for(live, seat)
         return await self._apply(live, seat, rules.Timeout(), user_id=None,
                                  source="timeout", exact=live.version)
+
+    async def _computer_move_for(self, live: LiveGame, seat: int) -> Outcome:
+        """WW-2: when a World War 5 player's time runs out, a computer move is made for
+        it (the normal computer player's choice, applied and logged like any action)."""
+        g = live.state
+        assert g is not None
+        seed = computer.seed_for(live.id, live.version, seat)
+        action = await self._choose(rules.view_for(g, seat), g.legal_actions(seat), "normal",
+                                    seed)
+        outcome = await self._apply(live, seat, action, user_id=None, source="timeout",
+                                    exact=live.version)
+        name = live.names()[seat]
+        note = f"{name} ran out of time: a computer move was made for them (WW-2)."
+        return replace(outcome, public_lines=(note, *outcome.public_lines))
 
     async def _remind(self, game_id: int, seat: int, kind: str, opened: int) -> Outcome:
         live = await self._live(game_id)

@@ -322,6 +322,28 @@ async def test_an_expired_turn_arms_when_the_server_says_so(tmp_path: Path,
         await svc.close()
 
 
+async def test_an_expired_world_war_5_turn_gets_a_computer_move(tmp_path: Path,
+                                                                 clock: FakeClock) -> None:
+    svc = await make_service(tmp_path / "g.db", clock)
+    got = listen(svc)
+    try:
+        gid, _ = await new_game(svc, humans=2, variant="world_war_5", turn_timeout=300.0)
+        await play_until(svc, gid, random.Random(1), "turn")
+        version = (await svc.status(gid)).version
+        clock.advance(301)
+        await svc.idle(gid)
+        timeouts = [o for o in got if o.kind == "timeout"]
+        assert timeouts and "a computer move was made" in timeouts[0].public_lines[0]
+        assert "(WW-2)" in timeouts[0].public_lines[0]
+        moved = {e.kind for e in timeouts[0].events}
+        assert moved & {"grew", "built", "moved", "attack_declared"}
+        assert (await svc.status(gid)).version > version
+        assert db_rows(tmp_path / "g.db", "SELECT source FROM actions ORDER BY seq")[-1] == (
+            "timeout",)
+    finally:
+        await svc.close()
+
+
 async def test_pause_stops_timers_and_resume_restarts_them_in_full(tmp_path: Path,
                                                                   clock: FakeClock) -> None:
     svc = await make_service(tmp_path / "g.db", clock)
