@@ -5,13 +5,17 @@ delivery, with only non-privileged gateway intents.
 computer seats come back), adds the cogs, registers the dynamic (restart-proof) buttons
 and syncs the command tree; ``on_ready`` re-sends open private panels once after a start.
 A channel or thread deleted, or the bot removed from a server, archives its games and
-stops their timers.
+stops their timers; a server's data is deleted :data:`RETENTION` after the bot left it.
+Everything the bot must remember is in the store: games, per-server settings, per-user
+preferences (``/pings``), departures and the command-set hash.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +25,7 @@ from discord.ext import commands
 from .config import Settings
 from .delivery import Delivery
 from .errors import handle_error
-from .prefs import Departures, Preferences
+from .legacy import import_legacy_files
 from .service import GameService, GameStatus, Outcome, PrivateNote
 from .store import Store
 from .sync import sync_commands
@@ -30,6 +34,8 @@ from .views.lobby import LobbyButton, OptionSelect
 from .views.panels import PANEL_KINDS, AnswerButton, AnswerSelect, OpenPanelButton
 
 log = logging.getLogger("bot")
+RETENTION = 7 * 86400.0
+"""Seconds a server's data is kept after the bot was removed from it (see ``/about``)."""
 
 
 def intents() -> discord.Intents:
@@ -52,7 +58,8 @@ class GameBot(commands.Bot):
         settings: process settings (database, dev guild, …).
         service_options: keyword arguments for :class:`GameService` (tests pass a fake
             clock, no computer pacing and fixed seeds).
-        state_dir: where the command-schema hash is kept (default: beside the database).
+        state_dir: where older releases kept their JSON files, imported into the store
+            once at start-up (default: beside the database; see :mod:`bot.legacy`).
         sync: sync the command tree at start-up (as :func:`bot.sync.sync_commands` says).
         warm_up: draw a board in the background at start-up so the first image is fast.
     """
@@ -70,8 +77,6 @@ class GameBot(commands.Bot):
         self.do_warm_up = warm_up
         self.store: Store | None = None
         self.service: GameService = None  # type: ignore[assignment]
-        self.prefs = Preferences(self.state_dir)
-        self.departures = Departures(self.state_dir)
         self._purge_lock = asyncio.Lock()
         self.delivery = Delivery(self)
         self._panels_resent = False
@@ -80,6 +85,17 @@ class GameBot(commands.Bot):
         self._handlers_idle = asyncio.Event()
         self._handlers_idle.set()
         self.tree.on_error = handle_error  # type: ignore[assignment]
+
+    @property
+    def db(self) -> Store:
+        """The open store (from ``setup_hook`` on).
+
+        Raises:
+            RuntimeError: the bot has not been set up yet.
+        """
+        if self.store is None:
+            raise RuntimeError("the store is not open yet")
+        return self.store
 
     # ------------------------------------------------------------------ lifecycle
     async def setup_hook(self) -> None:
@@ -91,6 +107,7 @@ class GameBot(commands.Bot):
 
         self.store = await Store.open(self.settings.database_path)
         self.service = GameService(self.store, **self.service_options)
+        await import_legacy_files(self.store, self.state_dir, self.service.clock.now())
         self.service.add_listener(self.delivery.on_outcome)
         for cog in (LobbyCog(), TableCog(), TurnCog(), InfoCog()):
             await self.add_cog(cog)
@@ -172,19 +189,21 @@ class GameBot(commands.Bot):
 
     async def on_guild_join(self, guild: discord.Guild) -> None:
         """Back in a server it left: its data is kept."""
-        self.departures.forget(guild.id)
+        with self._handling():
+            await self.db.forget_departure(guild.id)
 
     async def purge_departed(self) -> list[int]:
         """Delete the data of servers the bot left over ``RETENTION`` ago (and has not
         rejoined). Returns their ids."""
         done = []
         async with self._purge_lock:
-            for guild_id in self.departures.due(self.service.clock.now()):
+            due = await self.db.departures_due(self.service.clock.now() - RETENTION)
+            for guild_id in due:
                 if self.get_guild(guild_id) is not None:
-                    self.departures.forget(guild_id)
+                    await self.db.forget_departure(guild_id)
                     continue
+                # deletes the departure with the rest, in the same transaction
                 count = await self.service.delete_guild_data(guild_id)
-                self.departures.forget(guild_id)
                 log.info("deleted the data of server %s (%d game(s)), which removed the bot",
                          guild_id, count)
                 done.append(guild_id)
@@ -202,30 +221,30 @@ class GameBot(commands.Bot):
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         """The bot was removed from a server: archive its games, stop their timers; its
         data is deleted ``RETENTION`` later unless the bot comes back."""
-        self.departures.record(guild.id, self.service.clock.now())
-        self._handlers += 1
-        self._handlers_idle.clear()
-        try:
+        with self._handling():
+            await self.db.record_departure(guild.id, self.service.clock.now())
             ids = await self.service.archive_guild(guild.id)
-        finally:
-            self._handlers -= 1
-            if self._handlers == 0:
-                self._handlers_idle.set()
         for gid in ids:
             self.delivery.forget(gid)
         if ids:
             log.info("removed from guild %s: archived game(s) %s", guild.id, ids)
 
     async def _archive_channel(self, channel_id: int) -> None:
-        self._handlers += 1
-        self._handlers_idle.clear()
-        try:
+        with self._handling():
             ids = await self.service.archive_channel(channel_id)
-        finally:
-            self._handlers -= 1
-            if self._handlers == 0:
-                self._handlers_idle.set()
         for gid in ids:
             self.delivery.forget(gid)
         if ids:
             log.info("channel %s deleted: archived game(s) %s", channel_id, ids)
+
+    @contextmanager
+    def _handling(self) -> Iterator[None]:
+        """Count a gateway event handler in flight (``settle`` waits for it)."""
+        self._handlers += 1
+        self._handlers_idle.clear()
+        try:
+            yield
+        finally:
+            self._handlers -= 1
+            if self._handlers == 0:
+                self._handlers_idle.set()

@@ -266,7 +266,7 @@ class Delivery(PrivateDelivery):
         elif outcome.kind != "pause":
             lines += waiting_lines(outcome.decisions)
         pings = {p.user_id for p in outcome.prompts if p.user_id is not None
-                 and p.kind in PING_KINDS and self.bot.prefs.pings(p.user_id)}
+                 and p.kind in PING_KINDS and await self.bot.db.user_pings(p.user_id)}
         files = [pics[k] for k in ("board", "duel") if k in pics]
         msg = await self.post(outcome, "\n".join(lines) or "…", files=files, pings=pings,
                               reply=reply)
@@ -313,8 +313,9 @@ class Delivery(PrivateDelivery):
             if p.user_id is None:
                 continue
             until = f" Time runs out {stamp(p.deadline)}." if p.deadline else ""
+            ping = await self.bot.db.user_pings(p.user_id)
             await self.post(outcome, f"⏰ <@{p.user_id}>, a reminder: {p.text}{until}",
-                            pings={p.user_id} if self.bot.prefs.pings(p.user_id) else set())
+                            pings={p.user_id} if ping else set())
 
     # ------------------------------------------------------------------ lobby
     async def _lobby(self, outcome: Outcome, refs: GameRefs, reply: Reply | None) -> None:

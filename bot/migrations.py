@@ -33,6 +33,15 @@ Never edit a released migration: add a new one. The schema after the last migrat
 ``guild_settings``
     per-server defaults (turn timeout, expiry action, diplomacy window, reminder lead,
     lobby expiry, cap on active games).
+``user_preferences``
+    per-user choices of the Discord front end, only for people who made one: ``pings``
+    (1: pinged when it is their move, the default; 0: named, not pinged).
+``guild_departures``
+    servers the bot was removed from and when (``left_at``); their data is deleted some
+    days later unless the bot comes back, which removes the row.
+``bot_meta``
+    small ``key`` → ``value`` facts of the bot process, e.g. ``commands_hash``: the
+    command set last synced globally with Discord.
 """
 
 from __future__ import annotations
@@ -146,6 +155,22 @@ MIGRATIONS: tuple[Migration, ...] = (
             updated_at        REAL NOT NULL
         )""",
         "ALTER TABLE seats ADD COLUMN agrees_draw INTEGER NOT NULL DEFAULT 0",
+    )),
+    Migration(4, "user preferences, server departures, bot facts", (
+        """CREATE TABLE user_preferences (
+            user_id    INTEGER PRIMARY KEY,
+            pings      INTEGER NOT NULL CHECK (pings IN (0, 1)),
+            updated_at REAL NOT NULL
+        )""",
+        """CREATE TABLE guild_departures (
+            guild_id INTEGER PRIMARY KEY,
+            left_at  REAL NOT NULL
+        )""",
+        "CREATE INDEX guild_departures_by_time ON guild_departures(left_at)",
+        """CREATE TABLE bot_meta (
+            key   TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        )""",
     )),
 )
 

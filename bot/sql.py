@@ -137,3 +137,22 @@ class Q:
         "diplomacy_seconds, reminder_lead, lobby_expiry, max_games, updated_at) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
     )
+    delete_guild_departure = "DELETE FROM guild_departures WHERE guild_id = ?"
+    insert_guild_departure = (
+        "INSERT OR IGNORE INTO guild_departures (guild_id, left_at) VALUES (?, ?)"
+    )
+    select_guild_departures = "SELECT guild_id, left_at FROM guild_departures ORDER BY guild_id"
+    select_departures_due = (
+        "SELECT guild_id FROM guild_departures WHERE left_at <= ? ORDER BY left_at, guild_id"
+    )
+    select_user_pings = "SELECT pings FROM user_preferences WHERE user_id = ?"
+    upsert_user_pings = (
+        "INSERT INTO user_preferences (user_id, pings, updated_at) VALUES (?, ?, ?) "
+        "ON CONFLICT (user_id) DO UPDATE SET pings = excluded.pings, "
+        "updated_at = excluded.updated_at"
+    )
+    select_meta = "SELECT value FROM bot_meta WHERE key = ?"
+    upsert_meta = (
+        "INSERT INTO bot_meta (key, value) VALUES (?, ?) "
+        "ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+    )

@@ -582,12 +582,59 @@ class Store:
             return ids
 
     async def delete_guild(self, guild_id: int) -> int:
-        """Delete every game (with seats, log and decisions) and the settings of a
-        server; return how many games were deleted."""
+        """Delete every game (with seats, log and decisions), the settings and the
+        recorded departure of a server; return how many games were deleted."""
         async with self._tx() as conn:
             cur = await conn.execute(Q.delete_guild_games, (guild_id,))
             await conn.execute(Q.delete_guild_settings, (guild_id,))
+            await conn.execute(Q.delete_guild_departure, (guild_id,))
             return int(cur.rowcount)
+
+    async def record_departure(self, guild_id: int, when: float) -> None:
+        """The bot was removed from ``guild_id`` at ``when`` (the first departure
+        counts until it is forgotten)."""
+        async with self._tx() as conn:
+            await conn.execute(Q.insert_guild_departure, (guild_id, when))
+
+    async def forget_departure(self, guild_id: int) -> None:
+        """The bot is back in ``guild_id`` (or its data was deleted): no departure."""
+        async with self._tx() as conn:
+            await conn.execute(Q.delete_guild_departure, (guild_id,))
+
+    async def departures(self) -> dict[int, float]:
+        """Every recorded departure: server id -> when the bot left it."""
+        async with self._lock:
+            rows = await self._fetchall(self._conn, Q.select_guild_departures)
+        return {int(g): float(t) for g, t in rows}
+
+    async def departures_due(self, left_before: float) -> list[int]:
+        """Servers the bot left at or before ``left_before``, longest gone first."""
+        async with self._lock:
+            rows = await self._fetchall(self._conn, Q.select_departures_due, (left_before,))
+        return [int(r[0]) for r in rows]
+
+    # ------------------------------------------------------------------ users, the bot
+    async def user_pings(self, user_id: int) -> bool:
+        """Whether ``user_id`` wants to be pinged when it is their move (default yes)."""
+        async with self._lock:
+            rows = await self._fetchall(self._conn, Q.select_user_pings, (user_id,))
+        return bool(rows[0][0]) if rows else True
+
+    async def set_user_pings(self, user_id: int, on: bool, now: float) -> None:
+        """Turn ``user_id``'s turn pings on or off."""
+        async with self._tx() as conn:
+            await conn.execute(Q.upsert_user_pings, (user_id, int(on), now))
+
+    async def meta(self, key: str) -> str | None:
+        """A fact the bot keeps about itself (``bot_meta``), or None."""
+        async with self._lock:
+            rows = await self._fetchall(self._conn, Q.select_meta, (key,))
+        return str(rows[0][0]) if rows else None
+
+    async def set_meta(self, key: str, value: str) -> None:
+        """Store a fact the bot keeps about itself."""
+        async with self._tx() as conn:
+            await conn.execute(Q.upsert_meta, (key, value))
 
     # ------------------------------------------------------------------ row mapping
     @staticmethod

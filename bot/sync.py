@@ -3,7 +3,7 @@
 With ``DEV_GUILD_ID`` set, the commands are copied to that server and synced there at
 every start (guild commands update instantly). Otherwise they are synced globally only
 when the command schema changed since the last successful sync: a hash of it (per
-application) is kept in a small file beside the database, so restarts cost no sync.
+application) is kept in the database (``bot_meta``), so restarts cost no sync.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -20,7 +19,8 @@ if TYPE_CHECKING:
     from .client import GameBot
 
 log = logging.getLogger("bot")
-HASH_FILE = "commands.sha256"
+COMMANDS_HASH_KEY = "commands_hash"
+"""The ``bot_meta`` key holding ``application id:hash`` of the command set last synced."""
 
 
 def schema(bot: GameBot) -> list[dict[str, Any]]:
@@ -46,16 +46,10 @@ async def sync_commands(bot: GameBot) -> str:
         return "guild"
     app = bot.application_id or 0
     stamp = f"{app}:{schema_hash(schema(bot))}"
-    path = Path(bot.state_dir) / HASH_FILE
-    try:
-        old = path.read_text(encoding="utf-8").strip()
-    except OSError:
-        old = ""
-    if old == stamp:
+    if await bot.db.meta(COMMANDS_HASH_KEY) == stamp:
         log.info("commands unchanged since the last sync")
         return "unchanged"
     await bot.tree.sync()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(stamp + "\n", encoding="utf-8")
+    await bot.db.set_meta(COMMANDS_HASH_KEY, stamp)
     log.info("commands synced globally (the command set changed)")
     return "global"

@@ -208,7 +208,8 @@ ABOUT = "\n".join([
     f"Source: {SOURCE}.",
     "**What is stored:** for each game, the server, channel and thread ids, the Discord "
     "user ids and display names of its players, every action taken and the game state; "
-    "per server, the /settings values. Nothing else: no message content is read.",
+    "per server, the /settings values; per person who used /pings, that choice. Nothing "
+    "else: no message content is read.",
     "**Deletion:** when the bot is removed from a server, that server's games are archived "
     "at once and all its data (games, players, logs, settings) is deleted seven days later. "
     "To have your data deleted sooner, ask the bot's operator.",

@@ -126,7 +126,8 @@ class TableCog(commands.Cog):
     async def pings(self, interaction: discord.Interaction, setting: Choice[str]) -> None:
         """Turn one's own turn pings on or off."""
         on = setting.value == "on"
-        bot_of(interaction).prefs.set_pings(interaction.user.id, on)
+        bot = bot_of(interaction)
+        await bot.db.set_user_pings(interaction.user.id, on, bot.service.clock.now())
         await interaction.response.send_message(
             "I will ping you when it is your move." if on else
             "I will no longer ping you; your name still shows when it is your move.",

@@ -44,6 +44,10 @@ def seed_rows(path: Path, version: int) -> None:
                      "VALUES (1, 9, 'Ann', 1.0)")
         if version >= 2:
             conn.execute("INSERT INTO decisions VALUES (1, -1, 'lobby', 0, 3600, 3601, NULL)")
+        if version >= 4:
+            conn.execute("INSERT INTO user_preferences VALUES (9, 0, 1.0)")
+            conn.execute("INSERT INTO guild_departures VALUES (77, 2.0)")
+            conn.execute("INSERT INTO bot_meta VALUES ('commands_hash', '1:x')")
     finally:
         conn.close()
 
@@ -83,6 +87,15 @@ async def test_every_earlier_version_upgrades_keeping_its_data(tmp_path: Path,
             assert [s.display_name for s in game.seats] == ["Ann"]
             assert game.seats[0].agrees_draw is False  # column added by migration 3
             assert await store.active_game_in_channel(55) == 1
+        # tables of migration 4: the front end's preferences, departures and facts
+        kept = start >= 4
+        assert await store.user_pings(9) is not kept
+        assert await store.departures() == ({77: 2.0} if kept else {})
+        assert await store.meta("commands_hash") == ("1:x" if kept else None)
+        await store.set_user_pings(8, False, 3.0)
+        await store.record_departure(78, 4.0)
+        await store.set_meta("k", "v")
+        assert not await store.user_pings(8) and 78 in await store.departures()
     finally:
         await store.close()
     assert schema(old) == schema(fresh)

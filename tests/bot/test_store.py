@@ -204,3 +204,49 @@ async def test_concurrent_actions_commit_together_but_fail_alone(store: Store) -
     assert counts == [1, 0, 0, 1]
     versions = [(await store.load_game(g)).version for g in games]  # type: ignore[union-attr]
     assert versions == [1, 0, 0, 1]
+
+
+async def test_pings_preferences_default_on_and_survive_reopening(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "games.db")
+    assert await store.user_pings(5) is True
+    await store.set_user_pings(5, False, 10.0)
+    await store.set_user_pings(6, True, 11.0)
+    await store.close()
+    store = await Store.open(tmp_path / "games.db")
+    try:
+        assert await store.user_pings(5) is False and await store.user_pings(6) is True
+        await store.set_user_pings(5, True, 12.0)
+        assert await store.user_pings(5) is True
+    finally:
+        await store.close()
+    raw = sqlite3.connect(tmp_path / "games.db")
+    assert raw.execute("SELECT user_id, pings, updated_at FROM user_preferences "
+                       "ORDER BY user_id").fetchall() == [(5, 1, 12.0), (6, 1, 11.0)]
+    with pytest.raises(sqlite3.IntegrityError):
+        raw.execute("INSERT INTO user_preferences VALUES (7, 2, 0)")
+    raw.close()
+
+
+async def test_departures_first_one_counts_until_forgotten_or_deleted(store: Store) -> None:
+    await store.record_departure(4, 100.0)
+    await store.record_departure(4, 500.0)  # removed again before coming back: first counts
+    await store.record_departure(5, 300.0)
+    assert await store.departures() == {4: 100.0, 5: 300.0}
+    assert await store.departures_due(99.0) == []
+    assert await store.departures_due(100.0) == [4]
+    assert await store.departures_due(1000.0) == [4, 5]
+    await store.forget_departure(5)  # the server took the bot back
+    await store.forget_departure(5)
+    assert await store.departures() == {4: 100.0}
+    gid = await running_game(store, guild=4)
+    assert await store.delete_guild(4) == 1  # its data, departure included
+    assert await store.load_game(gid) is None
+    assert await store.departures() == {}
+
+
+async def test_bot_meta_holds_facts_by_key(store: Store) -> None:
+    assert await store.meta("commands_hash") is None
+    await store.set_meta("commands_hash", "1:abc")
+    await store.set_meta("commands_hash", "1:def")
+    assert await store.meta("commands_hash") == "1:def"
+    assert await store.meta("other") is None

@@ -176,8 +176,12 @@ async def test_a_player_can_turn_pings_off(world: World) -> None:
             break
     else:
         raise AssertionError("bob's turn never came")
+    assert world.bot is not None and not await world.bot.db.user_pings(bob.id)
+    await world.stop()  # the choice is in the database: a restart keeps it
+    await world.start()
+    assert world.bot is not None and not await world.bot.db.user_pings(bob.id)
     await world.slash(bob, "pings", setting="on")
-    assert world.bot is not None and world.bot.prefs.pings(bob.id)
+    assert await world.bot.db.user_pings(bob.id)
 
 
 async def test_a_world_war_5_game_to_the_end(world: World) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -32,10 +33,16 @@ async def test_python_m_bot_with_a_token_runs_against_the_fake(
         res = await fake_discord.slash(user, channel, "newgame", timeout=10)
         assert not res.ephemeral and "a table for" in res.content
         assert (tmp_path / "data" / "games.db").is_file()
-        assert (tmp_path / "data" / "commands.sha256").is_file()
     finally:
         proc.send_signal(signal.SIGINT)
         _, err = await asyncio.wait_for(proc.communicate(), 30)
     log = err.decode()
     assert proc.returncode == 0, log
     assert "game 1 created" in log and "Traceback" not in log
+    with sqlite3.connect(tmp_path / "data" / "games.db") as conn:  # the synced command set
+        (stamp,) = conn.execute(
+            "SELECT value FROM bot_meta WHERE key = 'commands_hash'").fetchone()
+    app, digest = stamp.split(":")
+    assert app.isdigit() and len(digest) == 64
+    assert [p.name for p in (tmp_path / "data").iterdir() if not p.name.startswith(
+        "games.db")] == [], "nothing kept beside the database"

@@ -8,6 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.store import Store
+from bot.sync import COMMANDS_HASH_KEY
+
 from .harness import World, make_world
 
 PRODUCT = Path(__file__).resolve().parents[4] / "shared" / "design" / "PRODUCT.md"
@@ -89,7 +92,9 @@ async def test_commands_sync_only_when_changed(fake_discord, tmp_path) -> None:
     assert len(fake_discord.requests_to("PUT", "/applications/*/commands")) == 1, \
         "an unchanged command set is not synced again"
     await world.stop()
-    (tmp_path / "commands.sha256").write_text("0:stale\n")
+    store = await Store.open(tmp_path / "games.db")  # a different command set was synced
+    await store.set_meta(COMMANDS_HASH_KEY, "0:stale")
+    await store.close()
     await world.start()
     assert len(fake_discord.requests_to("PUT", "/applications/*/commands")) == 2
     await world.stop()

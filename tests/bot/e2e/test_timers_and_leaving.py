@@ -3,14 +3,19 @@ or thread deleted, or the bot removed from the server."""
 
 from __future__ import annotations
 
+import json
 import re
+import sqlite3
+from pathlib import Path
 
+import discord
 import pytest
 
 from bot.service import ServiceError
+from tests.fake_discord import FakeDiscord
 from tests.fake_discord.models import PUBLIC_THREAD
 
-from .harness import World
+from .harness import World, make_world
 from .policy import Policy
 
 
@@ -142,15 +147,55 @@ async def test_bot_removed_from_the_server_archives_its_games(world: World) -> N
 async def test_a_server_s_data_is_deleted_a_week_after_the_bot_left(world: World) -> None:
     gid, _ = await _placed(world, turn_timeout=300)
     assert world.bot is not None
-    svc = world.bot.service
     await world.fake.remove_bot_from_guild(world.guild)
     await world.settle()
-    assert world.guild.id in world.bot.departures.left
+    left_at = world.clock.now()
+    assert await world.bot.db.departures() == {world.guild.id: left_at}
     world.clock.advance(6 * 86400)
     assert await world.bot.purge_departed() == []
-    assert (await svc.status(gid)).status == "archived"
+    assert (await world.bot.service.status(gid)).status == "archived"
+
+    await world.stop()  # the departure is in the database: a restart keeps it
     world.clock.advance(86400)
+    await world.start()
+    assert await world.bot.db.departures() == {world.guild.id: left_at}
     assert await world.bot.purge_departed() == [world.guild.id]
     with pytest.raises(ServiceError):
-        await svc.status(gid)
-    assert world.guild.id not in world.bot.departures.left
+        await world.bot.service.status(gid)
+    assert await world.bot.db.departures() == {}
+    rows = sqlite3.connect(world.tmp / "games.db").execute(
+        "SELECT COUNT(*) FROM games").fetchone()
+    assert rows == (0,)
+
+
+async def test_a_server_that_takes_the_bot_back_keeps_its_data(world: World) -> None:
+    gid = await world.open_table(start=False)
+    assert world.bot is not None
+    await world.fake.remove_bot_from_guild(world.guild)
+    await world.settle()
+    assert set(await world.bot.db.departures()) == {world.guild.id}
+    await world.bot.on_guild_join(discord.Object(world.guild.id))  # type: ignore[arg-type]
+    await world.settle()
+    assert await world.bot.db.departures() == {}
+    world.clock.advance(8 * 86400)
+    assert await world.bot.purge_departed() == []
+    assert (await world.bot.service.status(gid)).status == "archived"
+
+
+async def test_files_of_an_older_release_are_taken_into_the_database(
+        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    world = await make_world(fake_discord, tmp_path, start=False)
+    bob = world.users["bob"]
+    gone = 4242  # a server the old release had left: its deletion is still due
+    (tmp_path / "preferences.json").write_text(json.dumps({"no_pings": [bob.id]}))
+    (tmp_path / "departures.json").write_text(json.dumps({str(gone): world.clock.now()}))
+    try:
+        bot = await world.start()
+        assert not await bot.db.user_pings(bob.id)
+        assert await bot.db.departures() == {gone: world.clock.now()}
+        assert not (tmp_path / "preferences.json").exists()
+        assert (tmp_path / "departures.json.imported").is_file()
+        world.clock.advance(7 * 86400)
+        assert await bot.purge_departed() == [gone]
+    finally:
+        await world.stop()

@@ -1,5 +1,5 @@
 """Small pure parts of the Discord front end: the custom-id codec, the render gate,
-texts, preferences, the command hash."""
+texts, the command hash."""
 
 from __future__ import annotations
 
@@ -7,14 +7,12 @@ import asyncio
 import contextlib
 import threading
 import time
-from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
 
 import rules
 from bot.images import _Gate
-from bot.prefs import Preferences
 from bot.sync import schema_hash
 from bot.texts import clip, duration_words, stamp, where_label
 from bot.views import codec
@@ -77,17 +75,6 @@ def test_texts() -> None:
     label = where_label("Server", "games", 1, 2)
     assert label == "**Server** › #games · https://discord.com/channels/1/2"
     assert "<#2>" in where_label(None, None, 1, 2)
-
-
-def test_preferences_survive_a_restart(tmp_path: Path) -> None:
-    prefs = Preferences(tmp_path)
-    assert prefs.pings(5)
-    prefs.set_pings(5, False)
-    assert not Preferences(tmp_path).pings(5)
-    Preferences(tmp_path).set_pings(5, True)
-    assert Preferences(tmp_path).pings(5)
-    (tmp_path / "preferences.json").write_text("{broken")
-    assert Preferences(tmp_path).pings(5)
 
 
 def test_command_hash_ignores_order() -> None:
