@@ -26,7 +26,7 @@ from .config import Settings
 from .delivery import Delivery
 from .errors import handle_error
 from .legacy import import_legacy_files
-from .service import GameService, GameStatus, Outcome, PrivateNote
+from .service import GameService, GameStatus, Outcome, PrivateNote, server_games
 from .store import Store
 from .sync import sync_commands
 from .views.confirm import ConfirmButton, KeepButton
@@ -57,7 +57,8 @@ class GameBot(commands.Bot):
     Args:
         settings: process settings (database, dev guild, …).
         service_options: keyword arguments for :class:`GameService` (tests pass a fake
-            clock, no computer pacing and fixed seeds).
+            clock, no computer pacing and fixed seeds); ``hosts`` defaults to the games
+            of servers.
         state_dir: where older releases kept their JSON files, imported into the store
             once at start-up (default: beside the database; see :mod:`bot.legacy`).
         sync: sync the command tree at start-up (as :func:`bot.sync.sync_commands` says).
@@ -106,7 +107,9 @@ class GameBot(commands.Bot):
         from .cogs.turn import TurnCog
 
         self.store = await Store.open(self.settings.database_path)
-        self.service = GameService(self.store, **self.service_options)
+        # the bot hosts the games of servers, never the console's (same database file)
+        self.service = GameService(self.store, **{"hosts": server_games,
+                                                  **self.service_options})
         await import_legacy_files(self.store, self.state_dir, self.service.clock.now())
         self.service.add_listener(self.delivery.on_outcome)
         for cog in (LobbyCog(), TableCog(), TurnCog(), InfoCog()):

@@ -11,7 +11,9 @@
 It drives the same :class:`~bot.service.GameService` and SQLite store as the Discord bot:
 a console game is an ordinary game row in channel :data:`CONSOLE_CHANNEL_ID` (no server),
 its people are the pseudo users 1, 2, … and every action is saved as it is made, so
-``quit`` loses nothing. Computers decide through the service exactly as in Discord.
+``quit`` loses nothing. Computers decide through the service exactly as in Discord. Each
+front end's service hosts only its own games (:func:`console_games` here, the games of
+servers in the bot), so a bot started on the same file leaves console games alone.
 
 The terminal is read on the main thread while the service's event loop is stopped, so
 nothing moves while you think (a console game has no time limits; its diplomacy window is
@@ -60,6 +62,12 @@ ANSWER_DELAY = (0.3, 1.2)
 def is_console_channel(channel_id: int) -> bool:
     """True for the pseudo channels of console games (the bot should leave them alone)."""
     return channel_id in (CONSOLE_CHANNEL_ID, WATCH_CHANNEL_ID)
+
+
+def console_games(guild_id: int | None, channel_id: int) -> bool:
+    """The games the console hosts (its service's ``hosts``): no server, and one of its
+    pseudo channels. The Discord bot on the same file hosts only games of servers."""
+    return guild_id is None and is_console_channel(channel_id)
 
 
 class UsageError(ValueError):
@@ -342,7 +350,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"european-war: cannot open the game database {db}: {exc}", file=sys.stderr)
             return 2
         service = GameService(
-            store, computer_pacing=0 if args.fast else PACING,
+            store, hosts=console_games, computer_pacing=0 if args.fast else PACING,
             computer_answer_delay=(0.0, 0.0) if args.fast else ANSWER_DELAY)
         session = Session(runner, service, None if args.no_boards else args.out,
                           open_images=args.open, resume_hint=hint)

@@ -155,8 +155,10 @@ class Session:
         return await self.service.start_game(gid, HOST_ID, seed=plan.seed)
 
     async def adopt(self, game_id: int) -> GameStatus:
-        """Take over ``game_id`` (new or resumed): its seats, people and seed."""
+        """Take over ``game_id`` (new or resumed): its seats, people and seed; a resumed
+        game's computers carry on where they were stopped."""
         self.game_id = game_id
+        await self.service.load(game_id)
         st = await self.service.status(game_id)
         rec = await self.service.store.load_game(game_id)
         if rec is not None and rec.creation:

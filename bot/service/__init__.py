@@ -5,9 +5,9 @@ console and the tests all go through it.
 Typical use::
 
     store = await Store.open(settings.database_path)
-    service = GameService(store)
+    service = GameService(store, hosts=server_games)   # which games this front end hosts
     service.add_listener(deliver)          # computer moves, timeouts, reminders, expiries
-    await service.start()                  # loads unfinished games, re-arms deadlines
+    await service.start()                  # loads its unfinished games, re-arms deadlines
     out = await service.open_lobby(channel_id=c, host_id=u, host_name="Ann", guild_id=g)
     out = await service.add_computer(out.game_id, u)
     out = await service.start_game(out.game_id, u)
@@ -26,7 +26,16 @@ from __future__ import annotations
 
 from .admin import AdminOps
 from .computers import ComputerOps
-from .core import INTERNAL_ERROR, OLD_BUTTON, Listener, ServiceError, StalePrompt
+from .core import (
+    INTERNAL_ERROR,
+    OLD_BUTTON,
+    Hosts,
+    Listener,
+    ServiceError,
+    StalePrompt,
+    every_game,
+    server_games,
+)
 from .lobby import LobbyOps
 from .outcome import (
     DecisionInfo,
@@ -55,8 +64,8 @@ class GameService(LobbyOps, PlayOps, TimerOps, ComputerOps, QueryOps, AdminOps):
     - queries: ``active_game``, ``status``, ``view``, ``prompts``, ``games_of``, ``log``
     - admin: ``guild_settings``, ``update_guild_settings``, ``archive_channel``,
       ``archive_guild``, ``delete_guild_data``
-    - lifecycle: ``start``, ``close``, ``add_listener``, ``remove_listener``, ``idle``,
-      ``busy``
+    - lifecycle: ``start``, ``load``, ``close``, ``add_listener``, ``remove_listener``,
+      ``idle``, ``busy`` (``hosts`` says which games this front end hosts)
 
     Operations return the outcome for their caller; what the service does on its own
     (computer moves, timeouts, reminders, expiries) goes to the listeners, one game's
@@ -67,7 +76,7 @@ class GameService(LobbyOps, PlayOps, TimerOps, ComputerOps, QueryOps, AdminOps):
 
 
 __all__ = [
-    "INTERNAL_ERROR", "OLD_BUTTON", "DecisionInfo", "GameService", "GameStatus", "Listener",
-    "LobbyInfo", "Outcome", "PrivateNote", "Prompt", "SeatInfo", "ServiceError",
-    "StalePrompt", "UserView", "action_label",
+    "INTERNAL_ERROR", "OLD_BUTTON", "DecisionInfo", "GameService", "GameStatus", "Hosts",
+    "Listener", "LobbyInfo", "Outcome", "PrivateNote", "Prompt", "SeatInfo", "ServiceError",
+    "StalePrompt", "UserView", "action_label", "every_game", "server_games",
 ]

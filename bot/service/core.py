@@ -8,6 +8,13 @@ refusal becomes ``Outcome(ok=False, error=...)`` with nothing written; an unexpe
 exception is logged, drops the cached copy (the database, rolled back, still holds the game
 as before) and becomes a generic refusal. A stale write (another process came first)
 reloads the game and tries the operation once more against the fresh state.
+
+Front ends share one database (the Discord bot and the terminal console, by default on the
+same file), so each service is told which games it hosts (``hosts``: the bot the games
+with a server, the console its own pseudo channels). Only those are loaded at start,
+cached, driven (computer seats, deadlines, reminders) and given to the listeners; any other
+game is "no such game" to this service, so one front end never drives or delivers
+another front end's games.
 """
 
 from __future__ import annotations
@@ -42,6 +49,18 @@ from .outcome import (
 log = logging.getLogger("bot.service")
 
 Listener = Callable[[Outcome], Awaitable[None]]
+Hosts = Callable[[int | None, int], bool]
+"""Whether a front end hosts the game with this (guild id, channel id)."""
+
+
+def every_game(guild_id: int | None, channel_id: int) -> bool:
+    """Host every game (tests and tools on a database of their own)."""
+    return True
+
+
+def server_games(guild_id: int | None, channel_id: int) -> bool:
+    """The Discord bot hosts the games that belong to a server."""
+    return guild_id is not None
 
 INTERNAL_ERROR = "Something went wrong on our side; nothing was changed. Please try again."
 OLD_BUTTON = "That button is out of date: the game has moved on. Use the newest prompt."
@@ -70,6 +89,8 @@ class ServiceBase:
         computer_time_limit: wall-clock cap on one computer decision; past it the uniform
             chooser decides instead.
         seed_source: gives the seed of each new game (default: ``secrets``).
+        hosts: which games this front end hosts, by (guild id, channel id) — see the
+            module docstring (default: every game).
     """
 
     def __init__(
@@ -82,8 +103,10 @@ class ServiceBase:
         computer_answer_delay: tuple[float, float] = (1.0, 5.0),
         computer_time_limit: float = 10.0,
         seed_source: Callable[[], int] | None = None,
+        hosts: Hosts = every_game,
     ) -> None:
         self.store = store
+        self.hosts = hosts
         self.clock: Clock = clock or RealClock()
         self.chooser = chooser
         self.computer_pacing = computer_pacing
@@ -103,15 +126,17 @@ class ServiceBase:
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> int:
-        """Load every unfinished game with its open decisions, re-arm their deadlines
-        (one that passed while the service was down fires once, now) and set computer
-        seats going. Returns how many games were loaded.
+        """Load every unfinished game this service hosts with its open decisions, re-arm
+        their deadlines (one that passed while the service was down fires once, now) and
+        set computer seats going. Returns how many games were loaded.
 
         A game whose stored snapshot fails validation is logged and left out (its
         operations then answer with an error) rather than keeping every other game down.
         """
         records = await self.store.load_active()
         for rec in records:
+            if not self.hosts(rec.guild_id, rec.channel_id):
+                continue  # another front end's game
             try:
                 live = LiveGame.from_record(rec)
             except RuntimeError:
@@ -122,6 +147,21 @@ class ServiceBase:
         for live in list(self._games.values()):
             self._after_change(live)
         return len(self._games)
+
+    async def load(self, game_id: int) -> bool:
+        """What :meth:`start` does, for one game: take it into memory, re-arm its
+        deadlines and set its computer seats going (a front end that does not start
+        every game, like the console resuming its own). True if the game is unfinished.
+
+        Raises:
+            ServiceError: no such game, or not one this service hosts.
+        """
+        async with self._lock(game_id):
+            try:
+                live = await self._live(game_id)
+            finally:
+                self._notify()
+        return live.status in ACTIVE_STATUSES
 
     async def close(self) -> None:
         """Stop timers and computer players, deliver queued outcomes, close the store."""
@@ -219,13 +259,13 @@ class ServiceBase:
         lock-free read must never replace the copy an operation is working on.
 
         Raises:
-            ServiceError: no such game.
+            ServiceError: no such game, or not one this service hosts.
         """
         live = self._games.get(game_id)
         if live is not None:
             return live
         rec = await self.store.load_game(game_id)
-        if rec is None:
+        if rec is None or not self.hosts(rec.guild_id, rec.channel_id):
             raise ServiceError("There is no such game.")
         live = LiveGame.from_record(rec)
         if cache and live.status in ACTIVE_STATUSES:
@@ -267,7 +307,8 @@ class ServiceBase:
         raise NotImplementedError
 
     def _emit(self, outcome: Outcome) -> None:
-        """Queue ``outcome`` for the listeners; one emitter per game keeps the order."""
+        """Queue ``outcome`` for the listeners; one emitter per game keeps the order.
+        (Only hosted games are cached, so only they make outcomes of their own.)"""
         if outcome.game_id is None or not self._listeners:
             return
         gid = outcome.game_id

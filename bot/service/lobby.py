@@ -72,6 +72,8 @@ class LobbyOps(ServiceBase):
         game, the server is at its cap, an unknown variant / power, bad options.
         """
         async def body() -> Outcome:
+            if not self.hosts(guild_id, channel_id):
+                raise ServiceError("Games cannot be opened here.")
             gs = await self.store.guild_settings(guild_id) if guild_id is not None \
                 else GuildSettings(0)
             if variant not in rules.VARIANTS:
