@@ -120,6 +120,7 @@ class GameBot(commands.Bot):
             self._spawn(self.delivery.images.warm_up())
         loaded = await self.service.start()
         log.info("service started: %d unfinished game(s) loaded", loaded)
+        self.delivery.dms_closed |= await self.store.users_with_dms_closed()
         self._spawn(self._purge_loop())
         if self.do_sync:
             await sync_commands(self)

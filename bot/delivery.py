@@ -10,6 +10,11 @@ their images are drawn concurrently in worker threads. A DM refused with HTTP 40
 code 50007 marks the user's DMs closed; the channel is told once per game, and their
 prompts are offered through an *Open my panel* button instead, so nothing blocks.
 Logs name games and users, never cards.
+
+The lobby message, the duel message and who has DMs closed are also kept in the store, so
+after a restart the bot edits those messages instead of posting new ones and does not DM
+people known to have DMs closed. (A duel message's running log starts afresh after a
+restart; its board stays.)
 """
 
 from __future__ import annotations
@@ -49,7 +54,8 @@ PROGRESS_EVENTS = frozenset({"let_pass", "duel_started", "duel_card", "duel_stop
 
 @dataclass
 class GameRefs:
-    """Messages the bot keeps editing for one game (in memory; rebuilt as needed)."""
+    """Messages the bot keeps editing for one game: in memory, the ids also in the store
+    (read back once per game after a restart, see :meth:`Delivery.refs_of`)."""
 
     lobby: tuple[int, int] | None = None
     lobby_info: LobbyInfo | None = None
@@ -57,6 +63,10 @@ class GameRefs:
     battle_board: discord.Attachment | None = None
     battle_log: list[str] = field(default_factory=list)
     told_dms_closed: set[int] = field(default_factory=set)
+    loaded: bool = False
+    """The stored message ids were read (or this process made them)."""
+    battle_seen: bool = True
+    """False while ``battle_id`` comes from the store and its board is not known yet."""
 
 
 def _mentions(users: set[int] | list[int]) -> discord.AllowedMentions:
@@ -82,9 +92,39 @@ class Delivery(PrivateDelivery):
         """The game's message references (created empty)."""
         return self.refs.setdefault(game_id, GameRefs())
 
-    def remember_lobby(self, game_id: int, message: discord.Message) -> None:
+    async def refs_of(self, game_id: int) -> GameRefs:
+        """The game's message references, with the ids the store kept (after a restart)."""
+        refs = self.ref(game_id)
+        if refs.loaded:
+            return refs
+        refs.loaded = True
+        try:
+            stored = await self.bot.db.game_messages(game_id)
+        except Exception:
+            log.warning("game %s: could not read its message ids", game_id, exc_info=True)
+            return refs
+        if refs.lobby is None and stored.lobby_message_id is not None:
+            refs.lobby = (stored.lobby_channel_id or 0, stored.lobby_message_id)
+        if refs.battle_id is None and stored.duel_message_id is not None:
+            refs.battle_id, refs.battle_seen = stored.duel_message_id, False
+        return refs
+
+    async def remember_lobby(self, game_id: int, message: discord.Message) -> None:
         """The lobby message of ``game_id`` is ``message``."""
-        self.ref(game_id).lobby = (message.channel.id, message.id)
+        refs = self.ref(game_id)
+        where = (message.channel.id, message.id)
+        if refs.lobby != where:
+            refs.lobby = where
+            await self._save_lobby(game_id, where)
+
+    async def _save_lobby(self, game_id: int, where: tuple[int, int] | None) -> None:
+        cid, mid = where if where is not None else (None, None)
+        await self._keep(self.bot.db.set_lobby_message(game_id, cid, mid),
+                         f"the lobby message of game {game_id}")
+
+    async def _save_duel(self, game_id: int, message_id: int | None) -> None:
+        await self._keep(self.bot.db.set_duel_message(game_id, message_id),
+                         f"the duel message of game {game_id}")
 
     def forget(self, game_id: int) -> None:
         """Drop what is kept about a finished, cancelled or archived game."""
@@ -199,7 +239,7 @@ class Delivery(PrivateDelivery):
                     hands: asyncio.Future[dict[Any, Picture]], reply: Reply | None,
                     note: str) -> None:
         gid = outcome.game_id or 0
-        refs = self.ref(gid)
+        refs = await self.refs_of(gid)
         kind = outcome.kind
         if kind == "lobby":
             await self._lobby(outcome, refs, reply)
@@ -273,11 +313,14 @@ class Delivery(PrivateDelivery):
         view = outcome.spectator_view
         battle = view.battle if view is not None else None
         if battle is not None and battle.stage in ("diplomacy", "duel") and msg is not None:
-            refs.battle_id = msg.id
+            refs.battle_id, refs.battle_seen = msg.id, True
             refs.battle_board = next((a for a in msg.attachments if a.filename == BOARD_FILE),
                                      None)
             refs.battle_log = list(outcome.public_lines)
+            await self._save_duel(outcome.game_id or 0, msg.id)
         elif battle is None or battle.stage == "retreat":
+            if refs.battle_id is not None:
+                await self._save_duel(outcome.game_id or 0, None)
             refs.battle_id, refs.battle_board, refs.battle_log = None, None, []
 
     async def _edit_battle(self, outcome: Outcome, refs: GameRefs,
@@ -291,9 +334,10 @@ class Delivery(PrivateDelivery):
         cards = battle_lines(view, names, board_of_view(view))[1:]
         content = "\n".join(refs.battle_log[-12:] + cards + waiting_lines(outcome.decisions))
         duel = pics.get("duel")
+        if refs.battle_id is not None and not refs.battle_seen:
+            await self._find_battle(outcome, refs)
         if refs.battle_id is None:
-            msg = await self.post(outcome, content, files=[duel] if duel else [])
-            refs.battle_id = msg.id if msg is not None else None
+            await self._new_battle(outcome, refs, content, duel)
             return
         attachments: list[Any] = [refs.battle_board] if refs.battle_board else []
         if duel is not None:
@@ -303,10 +347,34 @@ class Delivery(PrivateDelivery):
             await partial.edit(content=clip(content), attachments=attachments,
                                allowed_mentions=_mentions(set()))
         except discord.NotFound:
-            refs.battle_id = None
-            await self.post(outcome, content, files=[duel] if duel else [])
+            await self._new_battle(outcome, refs, content, duel)
         except discord.HTTPException as exc:
             log.warning("game %s: could not edit the duel message: %s", outcome.game_id, exc)
+
+    async def _new_battle(self, outcome: Outcome, refs: GameRefs, content: str,
+                          duel: Picture | None) -> None:
+        """Post the duel message afresh (there was none, or it is gone)."""
+        msg = await self.post(outcome, content, files=[duel] if duel else [])
+        refs.battle_id, refs.battle_board, refs.battle_seen = None, None, True
+        if msg is not None:
+            refs.battle_id = msg.id
+            refs.battle_board = next((a for a in msg.attachments if a.filename == BOARD_FILE),
+                                     None)
+        await self._save_duel(outcome.game_id or 0, refs.battle_id)
+
+    async def _find_battle(self, outcome: Outcome, refs: GameRefs) -> None:
+        """After a restart: fetch the stored duel message once, to keep its board image
+        when it is edited (or learn that it is gone)."""
+        refs.battle_seen = True
+        try:
+            msg = await self.channel(outcome).fetch_message(refs.battle_id)
+        except discord.HTTPException as exc:
+            log.info("game %s: the duel message cannot be read (%s); posting a new one",
+                     outcome.game_id, exc)
+            refs.battle_id = None
+            return
+        refs.battle_board = next((a for a in msg.attachments if a.filename == BOARD_FILE),
+                                 None)
 
     async def _reminder(self, outcome: Outcome) -> None:
         for p in outcome.prompts:
@@ -330,6 +398,7 @@ class Delivery(PrivateDelivery):
             msg = await self.post(outcome, text, view=view, reply=reply)
             if msg is not None:
                 refs.lobby = (msg.channel.id, msg.id)
+                await self._save_lobby(outcome.game_id, refs.lobby)
             return
         await self._edit_lobby(outcome, refs, text, view)
         if reply is not None:
@@ -345,6 +414,7 @@ class Delivery(PrivateDelivery):
             await channel.get_partial_message(mid).edit(content=text, view=view)  # type: ignore[union-attr]
         except discord.NotFound:
             refs.lobby = None
+            await self._save_lobby(outcome.game_id or 0, None)
         except discord.HTTPException as exc:
             log.warning("game %s: could not edit the lobby: %s", outcome.game_id, exc)
 
@@ -355,4 +425,6 @@ class Delivery(PrivateDelivery):
             await reply.edit_source(content=text, view=None)
         else:
             await self._edit_lobby(outcome, refs, text, None)
-        refs.lobby = None
+        if refs.lobby is not None:
+            refs.lobby = None
+            await self._save_lobby(outcome.game_id or 0, None)

@@ -4,13 +4,16 @@ player clicked edited in place, and players whose DMs are closed.
 A DM refused with HTTP 403 / code 50007 marks the user's DMs closed; the channel is told
 once per game (use /hand and the *Open my panel* buttons), their prompts are offered
 through an *Open my panel* button in the channel (or, for the one who just used a slash
-command, an ephemeral follow-up), and nothing waits for them.
+command, an ephemeral follow-up), and nothing waits for them. The mark is also kept on the
+person's seats in unfinished games (the store), so a restart does not DM them again; the
+greeting DM at a join looks again.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -41,6 +44,15 @@ class PrivateDelivery:
 
     def ref(self, game_id: int) -> GameRefs:  # implemented by Delivery
         raise NotImplementedError
+
+    @staticmethod
+    async def _keep(write: Awaitable[None], what: str) -> None:
+        """Store a message id or a DM flag: worth having, never worth failing a delivery
+        for (e.g. the store closing at shutdown)."""
+        try:
+            await write
+        except Exception:
+            log.warning("could not store %s", what, exc_info=True)
 
     async def post(self, outcome: Outcome, content: str, **kwargs: Any
                    ) -> discord.Message | None:  # implemented by Delivery
@@ -157,6 +169,8 @@ class PrivateDelivery:
             if exc.code == DMS_CLOSED:
                 log.info("user %s has DMs closed", uid)
                 self.dms_closed.add(uid)
+                await self._keep(self.bot.db.set_dms_closed(uid, True),
+                                 f"that user {uid} has DMs closed")
                 return False
             log.warning("DM to user %s refused: %s", uid, exc.text)
         except discord.HTTPException as exc:
@@ -177,8 +191,12 @@ class PrivateDelivery:
         """At join: greet the player by DM, which finds out whether their DMs are open."""
         if not outcome.ok:
             return
+        was_closed = uid in self.dms_closed
         self.dms_closed.discard(uid)
         text = (f"{self.label(outcome)}\nYou joined this table. Your cards and private "
                 "panels (duel, diplomacy, retreat) will come here.")
         if not await self.dm(uid, text, []):
             await self.tell_dms_closed(outcome, uid)
+        elif was_closed:
+            await self._keep(self.bot.db.set_dms_closed(uid, False),
+                             f"that user {uid} has DMs open")

@@ -42,6 +42,14 @@ Never edit a released migration: add a new one. The schema after the last migrat
 ``bot_meta``
     small ``key`` → ``value`` facts of the bot process, e.g. ``commands_hash``: the
     command set last synced globally with Discord.
+``game_messages``
+    the Discord messages the bot keeps editing for a game, so a restart edits them
+    instead of posting new ones: the lobby message (``lobby_channel_id``,
+    ``lobby_message_id``) and the message of the duel under way (``duel_message_id``).
+    Deleted with the game.
+``seats.dms_closed``
+    1 when a direct message to the seat's person was refused (their DMs are closed): the
+    bot does not DM them again, and offers their panels in the channel instead.
 """
 
 from __future__ import annotations
@@ -171,6 +179,15 @@ MIGRATIONS: tuple[Migration, ...] = (
             key   TEXT PRIMARY KEY,
             value TEXT NOT NULL
         )""",
+    )),
+    Migration(5, "message ids and closed DMs", (
+        """CREATE TABLE game_messages (
+            game_id          INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+            lobby_channel_id INTEGER,
+            lobby_message_id INTEGER,
+            duel_message_id  INTEGER
+        )""",
+        "ALTER TABLE seats ADD COLUMN dms_closed INTEGER NOT NULL DEFAULT 0",
     )),
 )
 

@@ -227,3 +227,12 @@ class ActionRecord:
     action: dict[str, Any]
     events: list[dict[str, Any]]
     created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class GameMessages:
+    """The Discord messages kept for one game (``game_messages``), None when unknown."""
+
+    lobby_channel_id: int | None = None
+    lobby_message_id: int | None = None
+    duel_message_id: int | None = None

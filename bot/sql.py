@@ -80,7 +80,7 @@ class Q:
     )
     replace_seat = (
         "UPDATE seats SET user_id = ?, computer_level = ?, display_name = ?, joined_at = ?, "
-        "agrees_draw = 0 WHERE game_id = ? AND seat = ?"
+        "agrees_draw = 0, dms_closed = 0 WHERE game_id = ? AND seat = ?"
     )
     set_draw_vote = "UPDATE seats SET agrees_draw = ? WHERE game_id = ? AND seat = ?"
     select_game = f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?"
@@ -155,4 +155,28 @@ class Q:
     upsert_meta = (
         "INSERT INTO bot_meta (key, value) VALUES (?, ?) "
         "ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+    )
+    select_game_messages = (
+        "SELECT lobby_channel_id, lobby_message_id, duel_message_id FROM game_messages "
+        "WHERE game_id = ?"
+    )
+    # only for a game that exists: a message of a game deleted meanwhile is forgotten
+    upsert_lobby_message = (
+        "INSERT INTO game_messages (game_id, lobby_channel_id, lobby_message_id) "
+        "SELECT id, ?, ? FROM games WHERE id = ? "
+        "ON CONFLICT (game_id) DO UPDATE SET lobby_channel_id = excluded.lobby_channel_id, "
+        "lobby_message_id = excluded.lobby_message_id"
+    )
+    upsert_duel_message = (
+        "INSERT INTO game_messages (game_id, duel_message_id) SELECT id, ? FROM games "
+        "WHERE id = ? ON CONFLICT (game_id) DO UPDATE SET "
+        "duel_message_id = excluded.duel_message_id"
+    )
+    set_user_dms_closed = (
+        "UPDATE seats SET dms_closed = ? WHERE user_id = ? AND dms_closed != ? AND game_id IN "
+        "(SELECT id FROM games WHERE status IN ('lobby', 'running'))"
+    )
+    select_users_dms_closed = (
+        "SELECT DISTINCT user_id FROM seats WHERE dms_closed = 1 AND game_id IN "
+        "(SELECT id FROM games WHERE status IN ('lobby', 'running')) ORDER BY user_id"
     )

@@ -37,6 +37,7 @@ from .migrations import MIGRATIONS, Migration, migrate
 from .models import (
     ActionRecord,
     DecisionRecord,
+    GameMessages,
     GameRecord,
     GameSettings,
     GuildSettings,
@@ -612,6 +613,37 @@ class Store:
         async with self._lock:
             rows = await self._fetchall(self._conn, Q.select_departures_due, (left_before,))
         return [int(r[0]) for r in rows]
+
+    # ------------------------------------------------------------------ Discord messages
+    async def game_messages(self, game_id: int) -> GameMessages:
+        """The messages the bot keeps editing for a game (all None if none recorded)."""
+        async with self._lock:
+            rows = await self._fetchall(self._conn, Q.select_game_messages, (game_id,))
+        return GameMessages(*rows[0]) if rows else GameMessages()
+
+    async def set_lobby_message(self, game_id: int, channel_id: int | None,
+                                message_id: int | None) -> None:
+        """Record (or, with None, forget) a game's lobby message. Nothing is recorded for
+        a game that no longer exists."""
+        async with self._tx() as conn:
+            await conn.execute(Q.upsert_lobby_message, (channel_id, message_id, game_id))
+
+    async def set_duel_message(self, game_id: int, message_id: int | None) -> None:
+        """Record (or, with None, forget) the message of a game's duel under way."""
+        async with self._tx() as conn:
+            await conn.execute(Q.upsert_duel_message, (message_id, game_id))
+
+    async def set_dms_closed(self, user_id: int, closed: bool) -> None:
+        """Mark ``user_id``'s seats in every unfinished game: their DMs are closed (or
+        open again)."""
+        async with self._tx() as conn:
+            await conn.execute(Q.set_user_dms_closed, (int(closed), user_id, int(closed)))
+
+    async def users_with_dms_closed(self) -> set[int]:
+        """People seated in an unfinished game whose DMs are known to be closed."""
+        async with self._lock:
+            rows = await self._fetchall(self._conn, Q.select_users_dms_closed)
+        return {int(r[0]) for r in rows}
 
     # ------------------------------------------------------------------ users, the bot
     async def user_pings(self, user_id: int) -> bool:

@@ -207,9 +207,10 @@ ABOUT = "\n".join([
     "Looney), pyramid wargames, on Discord.",
     f"Source: {SOURCE}.",
     "**What is stored:** for each game, the server, channel and thread ids, the Discord "
-    "user ids and display names of its players, every action taken and the game state; "
-    "per server, the /settings values; per person who used /pings, that choice. Nothing "
-    "else: no message content is read.",
+    "user ids and display names of its players (and whether their DMs are closed), every "
+    "action taken, the game state and the ids of its lobby and duel messages; per server, "
+    "the /settings values; per person who used /pings, that choice. Nothing else: no "
+    "message content is read.",
     "**Deletion:** when the bot is removed from a server, that server's games are archived "
     "at once and all its data (games, players, logs, settings) is deleted seven days later. "
     "To have your data deleted sooner, ask the bot's operator.",

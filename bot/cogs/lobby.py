@@ -88,7 +88,7 @@ class LobbyCog(commands.Cog):
         if not thread:
             running = await bot.service.active_game(interaction.channel_id or 0)
             if running is not None:
-                ref = bot.delivery.ref(running).lobby
+                ref = (await bot.delivery.refs_of(running)).lobby
                 link = jump_url(interaction.guild_id, ref[0], ref[1]) if ref else \
                     jump_url(interaction.guild_id, interaction.channel_id or 0)
                 raise UserError(f"A game is already open in this channel ({link}). Finish "

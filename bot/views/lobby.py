@@ -76,7 +76,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         bot: GameBot = interaction.client  # type: ignore[assignment]
         svc, uid = bot.service, interaction.user.id
         if interaction.message is not None:
-            bot.delivery.remember_lobby(self.gid, interaction.message)
+            await bot.delivery.remember_lobby(self.gid, interaction.message)
         if self.what == "join":
             out = expect_ok(await svc.join(self.gid, uid, interaction.user.display_name))
             await bot.delivery.deliver(out, interaction, mode="lobby")

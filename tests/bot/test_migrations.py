@@ -11,6 +11,7 @@ import aiosqlite
 import pytest
 
 from bot.migrations import LATEST, MIGRATIONS, Migration, MigrationError, current_version, migrate
+from bot.models import GameMessages
 from bot.store import Store
 
 
@@ -48,6 +49,9 @@ def seed_rows(path: Path, version: int) -> None:
             conn.execute("INSERT INTO user_preferences VALUES (9, 0, 1.0)")
             conn.execute("INSERT INTO guild_departures VALUES (77, 2.0)")
             conn.execute("INSERT INTO bot_meta VALUES ('commands_hash', '1:x')")
+        if version >= 5:
+            conn.execute("INSERT INTO game_messages VALUES (1, 55, 56, 57)")
+            conn.execute("UPDATE seats SET dms_closed = 1")
     finally:
         conn.close()
 
@@ -96,6 +100,16 @@ async def test_every_earlier_version_upgrades_keeping_its_data(tmp_path: Path,
         await store.record_departure(78, 4.0)
         await store.set_meta("k", "v")
         assert not await store.user_pings(8) and 78 in await store.departures()
+        # migration 5: message ids per game, closed DMs per seat
+        if start >= 1:
+            kept = start >= 5
+            assert await store.game_messages(1) == (
+                GameMessages(55, 56, 57) if kept else GameMessages())
+            assert await store.users_with_dms_closed() == ({9} if kept else set())
+            await store.set_duel_message(1, 58)
+            await store.set_dms_closed(9, True)
+            assert (await store.game_messages(1)).duel_message_id == 58
+            assert await store.users_with_dms_closed() == {9}
     finally:
         await store.close()
     assert schema(old) == schema(fresh)

@@ -11,7 +11,7 @@ import pytest
 
 import rules
 from bot import store as store_module
-from bot.models import DecisionRecord, GameSettings
+from bot.models import DecisionRecord, GameMessages, GameSettings
 from bot.store import ChannelBusy, GuildFull, NewSeat, SeatTaken, StaleVersion, Store
 
 
@@ -250,3 +250,37 @@ async def test_bot_meta_holds_facts_by_key(store: Store) -> None:
     await store.set_meta("commands_hash", "1:def")
     assert await store.meta("commands_hash") == "1:def"
     assert await store.meta("other") is None
+
+
+async def test_message_ids_are_kept_per_game_and_go_with_it(store: Store) -> None:
+    gid = await running_game(store, guild=4)
+    assert await store.game_messages(gid) == GameMessages()
+    await store.set_lobby_message(gid, 10, 11)
+    await store.set_duel_message(gid, 12)
+    assert await store.game_messages(gid) == GameMessages(10, 11, 12)
+    await store.set_lobby_message(gid, None, None)
+    await store.set_duel_message(gid, 13)
+    assert await store.game_messages(gid) == GameMessages(None, None, 13)
+    await store.set_duel_message(999, 14)  # no such game: nothing recorded, no error
+    assert await store.game_messages(999) == GameMessages()
+    assert await store.delete_guild(4) == 1
+    assert await store.game_messages(gid) == GameMessages()
+
+
+async def test_closed_dms_are_marked_on_the_seats_of_unfinished_games(store: Store) -> None:
+    a = await running_game(store, channel=1)
+    b = await running_game(store, channel=2)
+    assert await store.users_with_dms_closed() == set()
+    await store.set_dms_closed(1, True)  # user 1 (Ann) sits in both
+    assert await store.users_with_dms_closed() == {1}
+    await store.end_game(a, (await store.load_game(a)).revision,  # type: ignore[union-attr]
+                         "cancelled", None, 5.0)
+    assert await store.users_with_dms_closed() == {1}  # still seated in b
+    rec = await store.load_game(b)
+    assert rec is not None
+    await store.replace_seat(b, rec.revision, 0, user_id=7, computer_level=None,
+                             display_name="Gus", now=6.0)
+    assert await store.users_with_dms_closed() == set(), "the flag was Ann's, not Gus's"
+    await store.set_dms_closed(7, True)
+    await store.set_dms_closed(7, False)
+    assert await store.users_with_dms_closed() == set()

@@ -101,3 +101,90 @@ async def test_player_with_dms_closed_plays_to_the_end(fake_discord, tmp_path) -
         assert len(told) == 1, "the channel is told once per game"
     finally:
         await world.stop()
+
+
+async def test_after_a_restart_the_duel_message_is_edited_not_posted_again(
+        world: World) -> None:
+    gid = await world.open_table()
+    policy = Policy()
+    await _until_mid_duel(world, policy, gid)
+    assert world.bot is not None
+    duel_id = (await world.bot.db.game_messages(gid)).duel_message_id
+    assert duel_id is not None
+    duel_msg = next(m for m in world.fake.messages(world.channel) if m.id == duel_id)
+    assert "board.png" in {a.filename for a in duel_msg.attachments}
+
+    await world.stop()
+    await world.start()
+    await world.settle()
+    posted = len(world.fake.messages(world.channel))
+    edits = len(world.fake.requests_to("PATCH", f"/channels/{world.channel.id}/messages/"
+                                                f"{duel_id}"))
+    prompt = (await world.bot.service.prompts(gid))[0]
+    assert prompt.kind == "duel"
+    card = next(a for a in prompt.choices if a.kind == "play_card")  # the duel goes on
+    res = await world.answer_panel(world.user_of(prompt.user_id), gid, card,
+                                   rules.load_board("european_war"))
+    assert not res.errors
+    st = await world.bot.service.status(gid)
+    assert st.view is not None and st.view.battle is not None, "still mid-duel"
+    assert len(world.fake.messages(world.channel)) == posted, "nothing posted again"
+    assert len(world.fake.requests_to(
+        "PATCH", f"/channels/{world.channel.id}/messages/{duel_id}")) == edits + 1
+    duel_msg = next(m for m in world.fake.messages(world.channel) if m.id == duel_id)
+    assert {a.filename for a in duel_msg.attachments} >= {"board.png"}, "the board stays"
+    assert (await world.bot.db.game_messages(gid)).duel_message_id == duel_id
+    policy.steps += 1
+    while await world.step(policy):
+        assert policy.steps < 150
+    assert (await world.bot.service.status(gid)).status == "finished"
+    assert (await world.bot.db.game_messages(gid)).duel_message_id is None
+
+
+async def test_after_a_restart_the_lobby_message_is_edited(world: World) -> None:
+    await world.slash("ann", "newgame")
+    lobby = world.lobby_message()
+    gid = await world.gid()
+    assert world.bot is not None
+    stored = await world.bot.db.game_messages(gid)
+    assert (stored.lobby_channel_id, stored.lobby_message_id) == (world.channel.id, lobby.id)
+
+    await world.stop()
+    await world.start()
+    res = await world.slash("bob", "join")
+    assert not res.ephemeral
+    lobbies = [m for m in world.fake.messages(world.channel)
+               if any(c.get("custom_id", "").startswith("ew:l:") for c in m.walk_components())]
+    assert [m.id for m in lobbies] == [lobby.id], "the lobby was edited, not posted again"
+    assert world.users["bob"].mention in lobby.content
+    await world.slash("ann", "start")
+    assert not lobby.components, "the lobby's buttons went when the game started"
+    assert (await world.bot.db.game_messages(gid)).lobby_message_id is None
+
+
+async def test_a_player_with_dms_closed_is_not_dmed_again_after_a_restart(
+        fake_discord, tmp_path) -> None:
+    world = await make_world(fake_discord, tmp_path, dms_closed=("bob",))
+    try:
+        bob = world.users["bob"]
+        gid = await world.open_table()
+        policy = Policy()
+        for _ in range(6):
+            assert await world.step(policy)
+        await world.stop()
+        await world.start()
+        await world.settle()
+        dm_path = f"/channels/{world.fake.dm_channel(bob).id}/messages"
+        tried = len(world.fake.requests_to("POST", dm_path))
+        assert tried >= 1, "bob's closed DMs were found out before the restart"
+        while await world.step(policy):
+            assert policy.steps < 150
+        assert world.bot is not None
+        assert (await world.bot.service.status(gid)).status == "finished"
+        assert len(world.fake.requests_to("POST", dm_path)) == tried, "no DM tried again"
+        told = [m for m in world.fake.messages(world.channel)
+                if "cannot send you direct messages" in m.content]
+        assert len(told) == 1, "the channel is told once per game, restart or not"
+        assert bob.id not in await world.bot.db.users_with_dms_closed(), "game over"
+    finally:
+        await world.stop()
