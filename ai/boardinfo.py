@@ -32,6 +32,12 @@ class BoardInfo:
     attack_dist: dict[str, dict[str, int]]
     """``attack_dist[target][src]``: moves a piece on ``src`` needs before it can attack
     ``target`` (0 when it can attack at once)."""
+    home_dist: dict[str, dict[str, int]]
+    """``home_dist[power][field]``: movement distance from the nearest of ``power``'s
+    fields to ``field``."""
+    home_attack_dist: dict[str, dict[str, int]]
+    """``home_attack_dist[power][target]``: moves a piece on the nearest of ``power``'s
+    fields needs before it can attack ``target``."""
 
 
 def _bfs(moves: dict[str, tuple[str, ...]], start: str) -> dict[str, int]:
@@ -71,7 +77,16 @@ def board_info(variant: str, pyramid_arcade: bool = False, sea_attacks: bool = F
         }
         for t in board.field_order
     }
-    return BoardInfo(board, variant, moves, attacks, dist, owner, exposure, attack_dist)
+    home_dist = {
+        p: {f: min(dist[h].get(f, 99) for h in board.powers[p].fields) for f in board.field_order}
+        for p in board.power_order
+    }
+    home_attack_dist = {
+        p: {t: min(attack_dist[t][h] for h in board.powers[p].fields) for t in board.field_order}
+        for p in board.power_order
+    }
+    return BoardInfo(board, variant, moves, attacks, dist, owner, exposure, attack_dist,
+                     home_dist, home_attack_dist)
 
 
 def info_for(variant: str, options: dict[str, object]) -> BoardInfo:

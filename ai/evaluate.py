@@ -271,6 +271,9 @@ def turns_to_occupy(
     owner = info.owner
     dist = info.dist
     takes = _TAKE_TURNS[g.variant == "world_war_5"]
+    own = g.seats[s]
+    from_home = info.home_dist[own]
+    attack_from_home = info.home_attack_dist[own]
     total = 0.0
     used: list[str] = []
     missing: list[str] = []
@@ -288,7 +291,7 @@ def turns_to_occupy(
                     c = row[src]
                     if c < best:
                         best, arg = c, src
-            fresh = 1.0 + min(row[h] for h in home)
+            fresh = 1.0 + from_home[f]
         else:
             ad = info.attack_dist[f]
             ez = p[1]
@@ -297,7 +300,7 @@ def turns_to_occupy(
                     c = ad[src] + takes[z][ez]
                     if c < best:
                         best, arg = c, src
-            fresh = 1.0 + min(ad[h] for h in home) + takes[1][ez]
+            fresh = 1.0 + attack_from_home[f] + takes[1][ez]
         if arg in used:
             best += 1.0
         if small_supply > 0 and fresh < best:

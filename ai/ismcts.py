@@ -37,8 +37,9 @@ EXPLORATION = 0.5
 PRIOR_VISITS = 4.0
 ROOT_WIDTH = 10
 MAX_PLAYOUT_STEPS = 120
-HORIZON = 2
-"""Playouts stop when the searching player's turn has come round this many times."""
+HORIZON: int | None = None
+"""Playouts stop when the searching player's turn has come round this many times;
+``None``: twice with two players left, once with more (see :func:`horizon`)."""
 C_PUCT = 1.0
 GUIDE_SHARE = 0.7
 FPU_REDUCTION = 0.1
@@ -67,6 +68,13 @@ class Node:
         return self.visits + (PRIOR_VISITS if self.prior is not None else 0.0)
 
 
+def horizon(g: GameState) -> int:
+    """How many times the searching player's turn comes round before a playout stops."""
+    if HORIZON is not None:
+        return HORIZON
+    return 2 if g.eliminated.count(False) <= 2 else 1
+
+
 def acting_seat(g: GameState) -> int:
     """The seat that acts next in a playout (the first of several in a diplomacy window)."""
     return g.deciders()[0].seat
@@ -93,12 +101,13 @@ def search(ctx: Context, rng: random.Random, iterations: int,
     turn0 = g0.turn
     det = ctx.det
     assert det is not None
+    # outside the turn (diplomacy, duel, retreat) the normal level's choice guides
+    favourite = normal_action(ctx) if g0.phase in (DIPLOMACY, DUEL, RETREAT) else None
     for i in range(iterations):
         if deadline is not None and i % 4 == 0 and i and time.monotonic() > deadline:
             break
         g = det.sample(rng)
-        _iterate(g, me, turn0, root, allowed, rng, ctx.weights, model)
-    favourite = normal_action(ctx) if g0.phase in (DIPLOMACY, DUEL, RETREAT) else None
+        _iterate(g, me, turn0, root, allowed, rng, ctx.weights, model, favourite)
     return max(
         candidates,
         key=lambda a: (root.children[a].weight(), root.children[a].mean(), a == favourite),
@@ -166,13 +175,14 @@ def _select_guided(node: Node, available: list[Action], suggestion: Action) -> A
 
 
 def _iterate(g: GameState, me: int, turn0: int, root: Node, allowed: set[Action],
-             rng: random.Random, weights: Weights, model: str) -> None:
+             rng: random.Random, weights: Weights, model: str,
+             guide: Action | None) -> None:
     """One iteration on the determinization ``g``: select, expand one node, play out to
     the depth cap, evaluate and back the result up."""
     path: list[Node] = [root]
     node = root
     last_turn = turn0
-    rounds_left = HORIZON
+    rounds_left = horizon(g)
     in_tree = True
     first = True
     steps = 0
@@ -192,8 +202,10 @@ def _iterate(g: GameState, me: int, turn0: int, root: Node, allowed: set[Action]
                     if child is None:
                         child = node.children[a] = Node()
                     child.avail += 1
-                if first:
+                if first and guide is None:
                     action = _select(node, available, rng)
+                elif first:
+                    action = _select_guided(node, available, guide)
                 else:
                     action = _select_guided(node, available, light_action(g, me, rng))
                 node = node.children[action]

@@ -1,0 +1,86 @@
+"""A decision is a function of the view, the level, the seed and the budget: the same
+in a second call, in another process, and under another string-hash seed."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import ai
+import rules
+
+from .support import EW, SMALL_BUDGET, WW
+
+ROOT = Path(__file__).resolve().parents[2]
+
+SCRIPT = """
+import json, sys
+import ai, rules
+out = []
+for variant, players, seed in [("european_war", 3, 4), ("world_war_5", 2, 8)]:
+    game, _ = rules.new_game(variant, [None] * players, seed, rules.Options(round_limit=12))
+    step = 0
+    while not game.over and step < 60:
+        d = game.deciders()[0]
+        view = rules.view_for(game, d.seat)
+        for level in ai.LEVELS:
+            out.append(ai.choose(view, level, step, iterations=%d).to_dict())
+        game.apply(d.seat, ai.choose(view, "normal", step))
+        step += 1
+print(json.dumps(out))
+"""
+
+
+def _decisions_in_subprocess(hash_seed: str) -> list[dict[str, object]]:
+    env = dict(os.environ, PYTHONHASHSEED=hash_seed)
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT % SMALL_BUDGET], cwd=ROOT, env=env,
+        capture_output=True, text=True, check=True, timeout=120,
+    )
+    return json.loads(done.stdout)
+
+
+def test_same_decisions_under_different_hash_seeds() -> None:
+    first = _decisions_in_subprocess("1")
+    assert len(first) > 100
+    assert first == _decisions_in_subprocess("2024")
+
+
+def test_same_seed_same_decision_and_seeds_matter() -> None:
+    game, _ = rules.new_game(EW, [None] * 4, 12, rules.Options(round_limit=10))
+    differs = 0
+    for step in range(40):
+        if game.over:
+            break
+        seat = game.deciders()[0].seat
+        view = rules.view_for(game, seat)
+        for level in ai.LEVELS:
+            a = ai.choose(view, level, 77, iterations=SMALL_BUDGET)
+            assert a == ai.choose(view, level, 77, iterations=SMALL_BUDGET)
+        easy = {ai.choose(view, "easy", s) for s in range(8)}
+        differs += len(easy) > 1
+        game.apply(seat, ai.choose(view, "normal", step))
+    assert differs > 5, "easy should vary with the seed"
+
+
+def test_deadline_cuts_the_search_short() -> None:
+    game, _ = rules.new_game(WW, [None, None, None], 3)
+    while game.phase == "setup":
+        seat = game.deciders()[0].seat
+        game.apply(seat, ai.choose(rules.view_for(game, seat), "easy", 0))
+    seat = game.deciders()[0].seat
+    view = rules.view_for(game, seat)
+    start = time.monotonic()
+    action = ai.choose(view, "hard", 1, iterations=100_000, deadline=time.monotonic() + 0.2)
+    assert time.monotonic() - start < 2.0
+    assert action in game.legal_actions(seat)
+
+
+def test_public_api() -> None:
+    assert ai.LEVELS == ("easy", "normal", "hard")
+    assert set(ai.DEFAULT_ITERATIONS) == set(ai.LEVELS)
+    assert ai.DEFAULT_ITERATIONS["hard"] > 0
