@@ -1,17 +1,21 @@
 """The computer-seat chooser: the one function through which computer players decide.
 
 ``choose(view, legal_actions, level, seed) -> Action`` sees only what its seat may see
-(a :class:`rules.View`) and the complete list of legal actions. Until the ``ai`` package
-plugs in here, every level makes a uniform choice from a generator seeded with ``seed``,
-so a computer's move is reproducible from (game id, version, seat). The service runs the
-chooser with ``asyncio.to_thread`` under a wall-clock cap, never on the event loop.
+(a :class:`rules.View`) and asks the computer players of the ``ai`` package (easy, normal,
+hard). Their decision is a function of the view, the level and the seed (so a move is
+reproducible from game id, version and seat), except that a hard search stops at
+:data:`DECISION_SECONDS` of wall-clock time and plays its best move so far. The service
+runs the chooser with ``asyncio.to_thread`` (never on the event loop) under a further
+cap, and falls back to :func:`uniform` if it is slow or fails.
 """
 
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Sequence
 
+import ai
 import rules
 
 Chooser = Callable[[rules.View, Sequence[rules.Action], str, int], rules.Action]
@@ -27,14 +31,33 @@ def seed_for(game_id: int, version: int, seat: int) -> int:
     return z ^ (z >> 31)
 
 
+DECISION_SECONDS = 1.0
+"""Wall-clock cap on one computer decision (the hard level's search stops there)."""
+
+
 def choose(view: rules.View, legal_actions: Sequence[rules.Action], level: str,
            seed: int) -> rules.Action:
-    """Pick a legal action for the seat whose ``view`` this is.
-
-    For now every ``level`` is a uniform choice seeded by ``seed`` (deterministic).
+    """The ``level`` computer player's choice for the seat whose ``view`` this is.
 
     Raises:
-        ValueError: ``legal_actions`` is empty (the seat need not decide).
+        ValueError: ``legal_actions`` is empty (the seat need not decide), or an unknown
+            level.
+    """
+    if not legal_actions:
+        raise ValueError("no legal action to choose from")
+    action = ai.choose(view, level, seed, deadline=time.monotonic() + DECISION_SECONDS)
+    if action not in legal_actions:
+        raise ValueError(f"the computer chose {action!r}, which is not legal here")
+    return action
+
+
+def uniform(view: rules.View, legal_actions: Sequence[rules.Action], level: str,
+            seed: int) -> rules.Action:
+    """A uniform choice seeded by ``seed``: the fallback when a computer player is slow
+    or fails, and a cheap chooser for tests of the machinery.
+
+    Raises:
+        ValueError: ``legal_actions`` is empty.
     """
     if not legal_actions:
         raise ValueError("no legal action to choose from")

@@ -146,4 +146,4 @@ class ComputerOps(ServiceBase):
                         self.computer_time_limit)
         except Exception:
             log.exception("chooser failed; using a uniform choice")
-        return computer.choose(view, legal, level, seed)
+        return computer.uniform(view, legal, level, seed)

@@ -87,7 +87,7 @@ class ServiceBase:
         computer_answer_delay: (low, high) seconds of the seeded delay before a computer
             answers a diplomacy window (EW-15).
         computer_time_limit: wall-clock cap on one computer decision; past it the uniform
-            chooser decides instead.
+            choice (:func:`bot.computer.uniform`) decides instead.
         seed_source: gives the seed of each new game (default: ``secrets``).
         hosts: which games this front end hosts, by (guild id, channel id) — see the
             module docstring (default: every game).
