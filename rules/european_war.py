@@ -239,14 +239,6 @@ class EuropeanWar(VariantRules):
             else "Your attack was stopped: conscript, move, arm or pass (EW-14)"
         )
 
-    def _field(self, g: GameState, field: str) -> str:
-        if field not in g.board.fields:
-            raise IllegalAction(f"Unknown field {field!r}")
-        return field
-
-    def _name(self, g: GameState, field: str) -> str:
-        return g.board.fields[field].name
-
     def _special_open(self, g: GameState, what: str) -> None:
         if g.special_over:
             raise IllegalAction(f"{what} only before your action, in the special phase (EW-8)")
@@ -316,13 +308,6 @@ class EuropeanWar(VariantRules):
             ev = Event("conscripted", {"seat": seat, "field": field, "size": size + 1,
                                        "from_size": size})
         return [ev] + self.end_action(g)
-
-    def _own_piece(self, g: GameState, seat: int, src: str) -> int:
-        src = self._field(g, src)
-        piece = g.pieces.get(src)
-        if piece is None or piece[0] != seat:
-            raise IllegalAction(f"You have no piece on {self._name(g, src)}")
-        return piece[1]
 
     def _move(self, g: GameState, seat: int, src: str, dst: str) -> list[Event]:
         size = self._own_piece(g, seat, src)

@@ -35,6 +35,8 @@ class VariantRules:
 
     id = ""
     name = ""
+    field_word = "field"
+    """What the board's spaces are called in messages ("territory" in World War 5)."""
     min_players = 2
 
     # ------------------------------------------------------------------ hooks
@@ -191,6 +193,33 @@ class VariantRules:
         if g.phase == SETUP:
             return "Not your turn: waiting for " + ", ".join(names) + " to place pieces"
         return "Not your turn: waiting for " + " and ".join(dict.fromkeys(names))
+
+    # ------------------------------------------------------------------ checks for actions
+    def _field(self, g: GameState, field: str) -> str:
+        """``field`` if the board has it.
+
+        Raises:
+            IllegalAction: an unknown field.
+        """
+        if field not in g.board.fields:
+            raise IllegalAction(f"Unknown {self.field_word} {field!r}")
+        return field
+
+    @staticmethod
+    def _name(g: GameState, field: str) -> str:
+        return g.board.fields[field].name
+
+    def _own_piece(self, g: GameState, seat: int, src: str) -> int:
+        """The size of ``seat``'s piece on ``src``.
+
+        Raises:
+            IllegalAction: unknown field, or no piece of ``seat`` there.
+        """
+        src = self._field(g, src)
+        piece = g.pieces.get(src)
+        if piece is None or piece[0] != seat:
+            raise IllegalAction(f"You have no piece on {self._name(g, src)}")
+        return piece[1]
 
     @staticmethod
     def power_name(g: GameState, seat: int) -> str:

@@ -25,6 +25,7 @@ class WorldWar5(VariantRules):
 
     id = "world_war_5"
     name = "World War 5"
+    field_word = "territory"
 
     def max_players(self, options: Options) -> int:
         """WW-1: 2-4 players, five or six as an option."""
@@ -89,14 +90,6 @@ class WorldWar5(VariantRules):
         raise IllegalAction("World War 5 turn: grow, build, move or invade (WW-2)")
 
     # ------------------------------------------------------------------ turn options
-    def _field(self, g: GameState, field: str) -> str:
-        if field not in g.board.fields:
-            raise IllegalAction(f"Unknown territory {field!r}")
-        return field
-
-    def _name(self, g: GameState, field: str) -> str:
-        return g.board.fields[field].name
-
     def _grow(self, g: GameState, seat: int, field: str) -> list[Event]:
         field = self._field(g, field)
         if field not in g.home_fields(seat):
@@ -123,13 +116,6 @@ class WorldWar5(VariantRules):
             raise IllegalAction("No small pyramid left in your supply (WW-2)")
         g.pieces[field] = (seat, SMALL)
         return [Event("built", {"seat": seat, "field": field, "size": SMALL})] + self.end_action(g)
-
-    def _own_piece(self, g: GameState, seat: int, src: str) -> int:
-        src = self._field(g, src)
-        piece = g.pieces.get(src)
-        if piece is None or piece[0] != seat:
-            raise IllegalAction(f"You have no piece on {self._name(g, src)}")
-        return piece[1]
 
     def _move(self, g: GameState, seat: int, src: str, dst: str) -> list[Event]:
         size = self._own_piece(g, seat, src)
