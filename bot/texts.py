@@ -202,6 +202,26 @@ HELP = "\n".join([
     "World War 5 tables use **/grow**, **/build**, **/move** and **/invade** (no cards).",
 ])
 
+HELP_WORLD_WAR_5 = "\n".join([
+    "**How to play World War 5 here**",
+    "• **/newgame variant:world-war-5** opens a table; people press **Join** or use "
+    "**/join**; the host adds computers with **Add computer** or **/addbot** and starts "
+    "with **Start** or **/start**.",
+    "• Setup goes smalls first, then mediums, then larges, in turn order (WW-6): use the "
+    "panel I send you, or **/place**.",
+    "• On your turn (you are pinged) do exactly one of **/grow** (a home piece one size "
+    "larger), **/build** (a small on an empty home territory), **/move** (to an empty "
+    "linked territory, sea lanes included) or **/invade** (a linked enemy) (WW-2). If your "
+    "time runs out, a computer move is made for you.",
+    "• Invasions are dice: one die per pip, the attacker needs a strictly higher total; a "
+    "beaten defender retreats along any link or shrinks (WW-3). Lose every piece at home "
+    "and you are out (WW-4); hold a whole other continent with a piece at home to win "
+    "(WW-5).",
+    "• **/board**, **/status**, **/log** show the game; **/rules** the rules with their "
+    "numbers. **/resign** hands your seat to a computer; the host can **/pause**, "
+    "**/resume**, **/replace** a seat or **/cancel**.",
+])
+
 ABOUT = "\n".join([
     f"**European War bot** {VERSION} — European War (Jan Divecky) and World War 5 (Andrew "
     "Looney), pyramid wargames, on Discord.",

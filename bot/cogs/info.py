@@ -8,7 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from .. import rulebook
-from ..texts import ABOUT, HELP, clip, hand_lines, status_text
+from ..texts import ABOUT, HELP, HELP_WORLD_WAR_5, clip, hand_lines, status_text
 from ..views.panels import PANEL_KINDS, board_of_view, panel_view
 from .common import MAX_CHOICES, bot_of, game_here, my_view, safe
 
@@ -100,22 +100,30 @@ class InfoCog(commands.Cog):
     @app_commands.describe(topic="A rule number (EW-19), a section or a word")
     @app_commands.autocomplete(topic=_topics)
     async def rules(self, interaction: discord.Interaction, topic: str | None = None) -> None:
-        """Rules lookup."""
-        variant = "european_war"
-        if interaction.guild_id is not None:
-            gid = await bot_of(interaction).service.active_game(interaction.channel_id or 0)
-            if gid is not None:
-                variant = (await bot_of(interaction).service.status(gid)).variant
+        """Rules lookup, for the variant played in this channel."""
+        variant = await channel_variant(interaction)
         await interaction.response.send_message(clip(rulebook.lookup(topic, variant)),
                                                 ephemeral=True)
 
     @app_commands.command(name="help", description="How to play with this bot")
     async def help(self, interaction: discord.Interaction) -> None:
-        """Help."""
-        await interaction.response.send_message(HELP, ephemeral=True)
+        """Help, for the variant played in this channel."""
+        variant = await channel_variant(interaction)
+        text = HELP_WORLD_WAR_5 if variant == "world_war_5" else HELP
+        await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(name="about", description="Version, source, what data is stored "
                           "and how to have it deleted")
     async def about(self, interaction: discord.Interaction) -> None:
         """About."""
         await interaction.response.send_message(ABOUT, ephemeral=True)
+
+
+async def channel_variant(interaction: discord.Interaction) -> str:
+    """The variant of the game in this channel ('european_war' when there is none)."""
+    if interaction.guild_id is not None:
+        service = bot_of(interaction).service
+        gid = await service.active_game(interaction.channel_id or 0)
+        if gid is not None:
+            return (await service.status(gid)).variant
+    return "european_war"

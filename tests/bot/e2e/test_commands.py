@@ -103,7 +103,7 @@ async def test_information_commands(world: World) -> None:
     assert res.ephemeral and res.content.startswith("**EW-19**")
     res = await world.slash(spectator, "rules")
     assert "Diplomacy" in res.content
-    for name, words in (("help", "/newgame"), ("about", "What is stored")):
+    for name, words in (("help", "How to play European War"), ("about", "What is stored")):
         res = await world.slash(spectator, name)
         assert res.ephemeral and words in res.content
     # /help works in a DM with the bot too
@@ -121,6 +121,10 @@ async def test_world_war_5_table_uses_its_own_commands(world: World) -> None:
     res = await world.slash("ann", "newgame", variant="world_war_5", players=2)
     assert "World War 5" in res.content
     gid = await world.gid()
+    res = await world.slash("bob", "help")  # /help and /rules speak this table's variant
+    assert "How to play World War 5" in res.content and "/grow" in res.content
+    res = await world.slash("bob", "rules")
+    assert "WW-2" in res.content and "EW-11" not in res.content
     await world.click("bob", world.lobby_message(), f"ew:l:{gid}:join")
     await world.click("ann", world.lobby_message(), f"ew:l:{gid}:start")
     assert world.bot is not None
