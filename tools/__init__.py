@@ -1,0 +1,1 @@
+"""Development-time tools (never imported by the bot at run time)."""
