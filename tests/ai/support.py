@@ -6,8 +6,7 @@ import random
 
 import ai
 import rules
-from rules.cards import parse_card
-from rules.state import TURN, GameState
+from rules.state import GameState
 
 EW = "european_war"
 WW = "world_war_5"
@@ -16,38 +15,6 @@ BRIT, FRAN, CENT, RUSS, OTTO = (
 )
 SMALL_BUDGET = 12
 """Hard's search iterations in the tests (small, to keep the suite fast)."""
-
-
-def cards(*names: str) -> list[int]:
-    """Cards from short names: cards('KH', '10s', 'AD')."""
-    return [parse_card(n) for n in names]
-
-
-def position(
-    powers: list[str],
-    pieces: dict[str, tuple[int, int]],
-    hands: list[list[int]] | None = None,
-    current: int = 0,
-    variant: str = EW,
-    options: rules.Options | None = None,
-) -> GameState:
-    """A game in ``current``'s turn (its draw already taken): seats in the order of
-    ``powers``, ``pieces`` {field: (seat, size)}, ``hands`` per seat, every other card
-    in the pile (European War)."""
-    g, _ = rules.new_game(variant, list(powers), seed=11, options=options, arranged=True)
-    g.setup_queue = []
-    g.phase = TURN
-    g.first = 0
-    g.current = current
-    g.turn = 1
-    g.round = 1
-    g.pieces = dict(pieces)
-    if variant == EW:
-        g.hands = [list(h) for h in (hands or [[] for _ in powers])]
-        used = {c for h in g.hands for c in h}
-        g.pile = [c for c in range(52) if c not in used]
-        g.discard = []
-    return g
 
 
 def decide(g: GameState, seat: int, level: str, seed: int = 0,

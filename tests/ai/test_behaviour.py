@@ -8,7 +8,8 @@ import rules
 from rules import Attack, Move, StopAttack, StopPlaying
 from rules.state import DIPLOMACY, DUEL
 
-from .support import BRIT, FRAN, RUSS, WW, cards, decide, position
+from ..rules.positions import cards, position
+from .support import BRIT, FRAN, RUSS, WW, decide
 
 SMART = ("normal", "hard")
 

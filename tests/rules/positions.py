@@ -20,13 +20,16 @@ def position(
     hands: list[list[int]] | None = None,
     current: int = 0,
     options: rules.Options | None = None,
+    variant: str = EW,
+    seed: int = 11,
 ) -> GameState:
     """A game in its turn phase: seats in the order of ``powers`` (seat 0 first),
-    ``pieces`` {field: (seat, size)}, ``hands`` per seat; every other card in the pile.
+    ``pieces`` {field: (seat, size)}; in European War ``hands`` per seat and every other
+    card in the pile.
 
     The turn's draw (EW-7) is taken as already done.
     """
-    g, _ = rules.new_game(EW, list(powers), seed=11, options=options, arranged=True)
+    g, _ = rules.new_game(variant, list(powers), seed=seed, options=options, arranged=True)
     g.setup_queue = []
     g.phase = TURN
     g.first = 0
@@ -34,10 +37,11 @@ def position(
     g.turn = 1
     g.round = 1
     g.pieces = dict(pieces)
-    g.hands = [list(h) for h in (hands or [[] for _ in powers])]
-    used = {c for h in g.hands for c in h}
-    g.pile = [c for c in range(52) if c not in used]
-    g.discard = []
+    if variant == EW:
+        g.hands = [list(h) for h in (hands or [[] for _ in powers])]
+        used = {c for h in g.hands for c in h}
+        g.pile = [c for c in range(52) if c not in used]
+        g.discard = []
     return g
 
 

@@ -10,10 +10,10 @@ import pytest
 import rules
 from rules import Attack, Build, Grow, IllegalAction, Move, Pass, PlaceAll, PlacePiece, Retreat
 from rules.rng import Rng
-from rules.state import OVER, RETREAT, SETUP, TURN
+from rules.state import OVER, RETREAT, SETUP
 
 from .playout import play_random
-from .positions import kinds
+from .positions import kinds, position
 
 WW = "world_war_5"
 NA, SA, EU, AF, AS, AU = (
@@ -27,15 +27,7 @@ def ww_position(
     options: rules.Options | None = None,
 ) -> rules.GameState:
     """A World War 5 game in its turn phase with the given pieces."""
-    g, _ = rules.new_game(WW, list(powers), seed=5, options=options, arranged=True)
-    g.setup_queue = []
-    g.phase = TURN
-    g.first = 0
-    g.current = current
-    g.turn = 1
-    g.round = 1
-    g.pieces = dict(pieces)
-    return g
+    return position(powers, pieces, current=current, options=options, variant=WW, seed=5)
 
 
 def basic() -> rules.GameState:
