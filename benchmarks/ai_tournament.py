@@ -3,8 +3,8 @@
 Plays seeded games between levels — 2-player and 4-player tables, seats rotated so that
 every level sits in every seat equally often — and prints, per match-up, each level's
 share of the games it won (a shared win counts 1/k for each of its k winners) with a 95%
-Wilson confidence interval, the draws, and the median and 90th-percentile time of its
-decisions. Example::
+Wilson confidence interval, its share of the games that did not end in a draw, the
+draws, and the median and 90th-percentile time of its decisions. Example::
 
     .venv/bin/python benchmarks/ai_tournament.py --games 40 --workers 2
 
@@ -123,7 +123,8 @@ def report(results: list[GameResult], out: object = sys.stdout) -> None:
         print(f"\n{name} ({variant}): {n} games, {draws} draws, median {rounds:g} rounds",
               file=out)  # type: ignore[call-overload]
         print(f"  {'level':<8}{'seats':>6}{'fair':>7}{'won':>8}{'share':>8}"
-              f"{'95% CI':>17}{'median ms':>11}{'p90 ms':>9}", file=out)  # type: ignore[call-overload]
+              f"{'95% CI':>17}{'of decided':>12}{'median ms':>11}{'p90 ms':>9}",
+              file=out)  # type: ignore[call-overload]
         for level in dict.fromkeys(lineup):
             seats = lineup.count(level)
             won = 0.0
@@ -134,9 +135,10 @@ def report(results: list[GameResult], out: object = sys.stdout) -> None:
             ts = [t for r in rs for t in r.times.get(level, [])]
             med = statistics.median(ts) * 1000 if ts else 0.0
             p90 = sorted(ts)[int(0.9 * (len(ts) - 1))] * 1000 if ts else 0.0
+            decided = won / (n - draws) if n > draws else 0.0
             print(f"  {level:<8}{seats:>6}{seats / len(lineup):>7.2f}{won:>8.1f}"
-                  f"{won / n if n else 0:>8.2f}   [{lo:.2f}, {hi:.2f}]{med:>11.1f}{p90:>9.1f}",
-                  file=out)  # type: ignore[call-overload]
+                  f"{won / n if n else 0:>8.2f}   [{lo:.2f}, {hi:.2f}]{decided:>12.2f}"
+                  f"{med:>11.1f}{p90:>9.1f}", file=out)  # type: ignore[call-overload]
 
 
 def main(argv: list[str] | None = None) -> None:
