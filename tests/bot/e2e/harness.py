@@ -20,6 +20,7 @@ import rules
 from bot.client import GameBot
 from bot.config import Settings
 from bot.scheduler import FakeClock
+from bot.service import GameStatus
 from bot.views import codec
 from rules.cards import card_name
 from tests.fake_discord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser
@@ -216,6 +217,14 @@ class World:
         if on_step is not None:
             await on_step(prompt, action, res, st)
         return True
+
+    async def play_to_end(self, gid: int, policy: Policy, max_steps: int) -> GameStatus:
+        """Take human decisions with ``policy`` until nobody has one (failing after
+        ``max_steps``), then return game ``gid``'s status."""
+        while await self.step(policy):
+            assert policy.steps < max_steps, f"game {gid} still going after {max_steps} steps"
+        assert self.bot is not None
+        return await self.bot.service.status(gid)
 
     async def gid_or_none(self) -> int | None:
         """The active game in #games, if any."""

@@ -195,10 +195,7 @@ async def test_a_world_war_5_game_to_the_end(world: World) -> None:
     await world.click("bob", world.lobby_message(), f"ew:l:{gid}:join")
     await world.click("ann", world.lobby_message(), f"ew:l:{gid}:start")
     policy = Policy()
-    while await world.step(policy):
-        assert policy.steps < 60
-    assert world.bot is not None
-    st = await world.bot.service.status(gid)
+    st = await world.play_to_end(gid, policy, 60)
     assert st.status == "finished"
     text = "\n".join(m.content for m in world.fake.messages(world.channel))
     assert "Dice:" in text and "Game over" in text

@@ -20,11 +20,9 @@ async def test_one_person_against_two_computers(fake_discord, tmp_path) -> None:
         res = await world.slash("ann", "start")
         assert not res.ephemeral and "Seat order" in res.content
         policy = Policy()
-        while await world.step(policy):
-            assert policy.steps < 120
-        assert world.bot is not None
-        st = await world.bot.service.status(gid)
+        st = await world.play_to_end(gid, policy, 120)
         assert st.status == "finished"
+        assert world.bot is not None
         texts = [m.content for m in world.fake.messages(world.channel)]
         assert any("(computer)" in t and "attacks" in t for t in texts), "computers attacked"
         assert any("(computer) is to play" in t for t in texts)

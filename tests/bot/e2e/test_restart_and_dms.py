@@ -57,9 +57,7 @@ async def test_restart_mid_duel_then_the_game_finishes(world: World) -> None:
     if again_res is not None:
         assert again_res.ephemeral and "out of date" in again_res.content
     policy.steps += 1
-    while await world.step(policy):
-        assert policy.steps < 150
-    st = await world.bot.service.status(gid)
+    st = await world.play_to_end(gid, policy, 150)
     assert st.status == "finished" and st.view is not None and st.view.over
 
 
@@ -135,9 +133,7 @@ async def test_after_a_restart_the_duel_message_is_edited_not_posted_again(
     assert {a.filename for a in duel_msg.attachments} >= {"board.png"}, "the board stays"
     assert (await world.bot.db.game_messages(gid)).duel_message_id == duel_id
     policy.steps += 1
-    while await world.step(policy):
-        assert policy.steps < 150
-    assert (await world.bot.service.status(gid)).status == "finished"
+    assert (await world.play_to_end(gid, policy, 150)).status == "finished"
     assert (await world.bot.db.game_messages(gid)).duel_message_id is None
 
 
@@ -177,10 +173,8 @@ async def test_a_player_with_dms_closed_is_not_dmed_again_after_a_restart(
         dm_path = f"/channels/{world.fake.dm_channel(bob).id}/messages"
         tried = len(world.fake.requests_to("POST", dm_path))
         assert tried >= 1, "bob's closed DMs were found out before the restart"
-        while await world.step(policy):
-            assert policy.steps < 150
+        assert (await world.play_to_end(gid, policy, 150)).status == "finished"
         assert world.bot is not None
-        assert (await world.bot.service.status(gid)).status == "finished"
         assert len(world.fake.requests_to("POST", dm_path)) == tried, "no DM tried again"
         told = [m for m in world.fake.messages(world.channel)
                 if "cannot send you direct messages" in m.content]
