@@ -22,6 +22,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from . import health
 from .config import Settings
 from .delivery import Delivery
 from .errors import handle_error
@@ -36,6 +37,11 @@ from .views.panels import PANEL_KINDS, AnswerButton, AnswerSelect, OpenPanelButt
 log = logging.getLogger("bot")
 RETENTION = 7 * 86400.0
 """Seconds a server's data is kept after the bot was removed from it (see ``/about``)."""
+CLOSE_BUDGET = 1.2
+"""Seconds a stop waits for messages still being sent; with the store's last commit and
+the disconnect, a stop stays under 2 s."""
+DISCONNECT_BUDGET = 0.4
+"""Seconds Discord gets to acknowledge the gateway's close before the bot just leaves."""
 
 
 def intents() -> discord.Intents:
@@ -85,6 +91,9 @@ class GameBot(commands.Bot):
         self._handlers = 0
         self._handlers_idle = asyncio.Event()
         self._handlers_idle.set()
+        self._delivering: set[asyncio.Task[Any]] = set()
+        self._closing: asyncio.Task[None] | None = None
+        self.close_budget = CLOSE_BUDGET
         self.tree.on_error = handle_error  # type: ignore[assignment]
 
     @property
@@ -106,12 +115,14 @@ class GameBot(commands.Bot):
         from .cogs.table import TableCog
         from .cogs.turn import TurnCog
 
+        if self.settings.health_file is not None:
+            self._spawn(health.keep_fresh(self.settings.health_file, self.health_state))
         self.store = await Store.open(self.settings.database_path)
         # the bot hosts the games of servers, never the console's (same database file)
         self.service = GameService(self.store, **{"hosts": server_games,
                                                   **self.service_options})
         await import_legacy_files(self.store, self.state_dir, self.service.clock.now())
-        self.service.add_listener(self.delivery.on_outcome)
+        self.service.add_listener(self._deliver_outcome)
         for cog in (LobbyCog(), TableCog(), TurnCog(), InfoCog()):
             await self.add_cog(cog)
         self.add_dynamic_items(LobbyButton, OptionSelect, AnswerButton, AnswerSelect,
@@ -129,6 +140,7 @@ class GameBot(commands.Bot):
         """Once per process: re-send every open private panel (they come back after a
         restart; old panels keep working too)."""
         log.info("connected as %s to %d server(s)", self.user, len(self.guilds))
+        self._write_health()
         if self._panels_resent:
             return
         self._panels_resent = True
@@ -163,14 +175,78 @@ class GameBot(commands.Bot):
                 return
 
     async def close(self) -> None:
-        """Stop timers and computer players, send what is queued, close the store."""
+        """Stop, at any point of start-up or play (safe to call twice): timers and computer
+        players stop, messages still being sent get up to ``close_budget`` seconds (what is
+        not sent by then is dropped and logged), queued writes are committed and the store
+        closed, then the bot disconnects from Discord."""
+        if self._closing is None:
+            self._closing = asyncio.get_running_loop().create_task(self._shut_down())
+        # a second cancellation of the caller must not cut the store's last commit short
+        await asyncio.shield(self._closing)
+
+    async def _shut_down(self) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.close_budget
         for task in list(self._background):
             task.cancel()
+        if self.settings.health_file is not None:
+            health.remove(self.settings.health_file)
         if self.service is not None:
-            await self.service.close()
-            await self.delivery.idle()
+            stopping = loop.create_task(self.service.close())
+            sent = loop.create_task(self.delivery.idle())  # the answers to commands too
+            _, pending = await asyncio.wait({stopping, sent},
+                                            timeout=max(0.0, deadline - loop.time()))
+            sent.cancel()
+            if pending:
+                log.warning("stopping: %d game(s) still had messages to send after %.1f s; "
+                            "not sent", len(self._delivering), self.close_budget)
+                for task in list(self._delivering):
+                    task.cancel()
+            await stopping  # the service closes the store: queued writes are committed
             self.service = None  # type: ignore[assignment]
-        await super().close()
+        elif self.store is not None:  # stopped during start-up, before the service began
+            await self.store.close()
+        try:
+            await asyncio.wait_for(super().close(), DISCONNECT_BUDGET)
+        except TimeoutError:
+            log.info("Discord did not acknowledge the disconnect in time; leaving anyway")
+            await self.http.close()
+
+    async def _deliver_outcome(self, outcome: Outcome) -> None:
+        """The service's listener: deliver ``outcome`` (cancelled if a stop runs out of
+        time)."""
+        task = asyncio.current_task()
+        assert task is not None
+        self._delivering.add(task)
+        try:
+            await self.delivery.on_outcome(outcome)
+        finally:
+            self._delivering.discard(task)
+
+    # ------------------------------------------------------------------ health
+    def health_state(self) -> str:
+        """The gateway state for the health file (see :mod:`bot.health`)."""
+        if self.is_closed() or self._closing is not None:
+            return "stopping"
+        if not self.is_ready():
+            return "connecting"
+        return "connected" if self.ws is not None and self.ws.open else "disconnected"
+
+    def _write_health(self) -> None:
+        if self.settings.health_file is None or self._closing is not None:
+            return
+        try:
+            health.write(self.settings.health_file, self.health_state())
+        except OSError as exc:
+            log.warning("cannot write the health file: %s", exc)
+
+    async def on_disconnect(self) -> None:
+        """The gateway connection dropped (discord.py reconnects): say so at once."""
+        self._write_health()
+
+    async def on_resumed(self) -> None:
+        """The gateway session is back."""
+        self._write_health()
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)

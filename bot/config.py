@@ -18,6 +18,7 @@ from pathlib import Path
 
 DEFAULT_DATABASE_URL = "sqlite:///data/european_war.db"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+LOG_FORMATS = ("text", "json")
 
 
 class ConfigError(ValueError):
@@ -34,6 +35,10 @@ class Settings:
     log_level: str
     discord_api_base: str | None
     discord_gateway_url: str | None
+    log_format: str = "text"
+    """``text`` (plain, coloured only on a terminal) or ``json`` (one object per line)."""
+    health_file: Path | None = None
+    """Kept fresh while the bot is connected (see :mod:`bot.health`); None: no file."""
 
     @property
     def database_path(self) -> Path:
@@ -96,7 +101,7 @@ def load_settings(
 
     Raises:
         ConfigError: an unreadable ``.env`` line, a non-numeric ``DEV_GUILD_ID``, an
-            unknown ``LOG_LEVEL`` or an unsupported ``DATABASE_URL``.
+            unknown ``LOG_LEVEL`` or ``LOG_FORMAT`` or an unsupported ``DATABASE_URL``.
     """
     values: dict[str, str] = {}
     if env_file is not None and Path(env_file).is_file():
@@ -113,6 +118,11 @@ def load_settings(
     level = (get("LOG_LEVEL") or "INFO").upper()
     if level not in LOG_LEVELS:
         raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}")
+    log_format = (get("LOG_FORMAT") or "text").lower()
+    if log_format not in LOG_FORMATS:
+        raise ConfigError(f"LOG_FORMAT must be one of {', '.join(LOG_FORMATS)}, "
+                          f"not {log_format!r}")
+    health = get("HEALTH_FILE")
     url = get("DATABASE_URL") or DEFAULT_DATABASE_URL
     sqlite_path(url)  # validate early
     return Settings(
@@ -122,4 +132,6 @@ def load_settings(
         log_level=level,
         discord_api_base=get("DISCORD_API_BASE"),
         discord_gateway_url=get("DISCORD_GATEWAY_URL"),
+        log_format=log_format,
+        health_file=Path(health) if health is not None else None,
     )
