@@ -52,6 +52,15 @@ def intents() -> discord.Intents:
     return wanted
 
 
+def _interaction_tasks() -> list[asyncio.Task[Any]]:
+    """The tasks discord.py runs slash commands and component callbacks in (it names
+    them), still running."""
+    return [t for t in asyncio.all_tasks() if not t.done() and (
+        t.get_name() == "CommandTree-invoker"
+        or (t.get_name().startswith("discord-ui-")
+            and not t.get_name().startswith("discord-ui-view-timeout")))]
+
+
 def uv_seat(status: GameStatus, user_id: int) -> int | None:
     """The seat ``user_id`` holds in a game, or None."""
     return next((s.seat for s in status.seats if s.user_id == user_id), None)
@@ -198,10 +207,14 @@ class GameBot(commands.Bot):
                                             timeout=max(0.0, deadline - loop.time()))
             sent.cancel()
             if pending:
-                log.warning("stopping: %d game(s) still had messages to send after %.1f s; "
-                            "not sent", len(self._delivering), self.close_budget)
-                for task in list(self._delivering):
+                handlers = _interaction_tasks()
+                log.warning("stopping: messages still being sent after %.1f s are not sent "
+                            "(%d game(s), %d interaction(s) cut short)", self.close_budget,
+                            len(self._delivering), len(handlers))
+                for task in [*self._delivering, *handlers]:
                     task.cancel()
+                if handlers:  # let them unwind before the connection they use goes
+                    await asyncio.wait(handlers, timeout=0.2)
             await stopping  # the service closes the store: queued writes are committed
             self.service = None  # type: ignore[assignment]
         elif self.store is not None:  # stopped during start-up, before the service began

@@ -13,13 +13,16 @@ bodies (``discord.http``), every received gateway event (``discord.gateway``; a 
 press carries the message it was on) and webhook calls. :class:`RedactPayloads` sits on
 those loggers themselves, so every handler (ours, a test's, an error tracker's) gets the
 record without its payload: method, route, status and event type stay; bodies become
-their size, and interaction and webhook tokens in URLs are masked. As a last net, both
+their size, and interaction and webhook tokens in URLs are masked. aiosqlite's DEBUG
+lines (each call with its SQL parameters: a game's snapshot holds every hand) keep only
+the name of the call. As a last net, both
 formatters replace anything shaped like a card name (``10♥``, also JSON-escaped as
 ``10\\u2665``) with ``[card]``.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import os
@@ -29,8 +32,9 @@ from datetime import UTC, datetime
 from typing import Any, TextIO
 
 PAYLOAD_LOGGERS = ("discord.http", "discord.gateway", "discord.webhook.async_",
-                   "discord.webhook.sync", "discord.client", "discord.state")
-"""discord.py loggers whose records may carry request, response or event bodies."""
+                   "discord.webhook.sync", "discord.client", "discord.state", "aiosqlite")
+"""Loggers whose records may carry request, response or event bodies (discord.py) or
+SQL parameters such as a game's snapshot with every hand (aiosqlite at DEBUG)."""
 
 CARD_TEXT = re.compile(r"(?<![\w\\])(?:10|[2-9JQKA])(?:[♣♦♥♠]|\\u266[0356])")
 TOKEN_IN_URL = re.compile(r"(/(?:interactions|webhooks)/\d+/)[^/?\s'\"]+")
@@ -51,6 +55,8 @@ def _summary(value: Any) -> Any:
     """A log argument without its content: bodies become their size, URLs lose tokens."""
     if value is None or isinstance(value, int | float | bool):
         return value
+    if isinstance(value, functools.partial):  # aiosqlite: a call with its SQL parameters
+        return f"<{getattr(value.func, '__qualname__', 'a call')}(…)>"
     if isinstance(value, dict):
         keys = ("op", "t", "s") if "op" in value else ()
         shown = " ".join(f"{k}={value[k]}" for k in keys if value.get(k) is not None)

@@ -97,6 +97,25 @@ class _Fault:
     times: int
 
 
+@dataclass(eq=False)
+class Hold:
+    """Requests matching ``method`` + ``path_glob`` wait (unanswered) until :meth:`release`
+    — a Discord that is slow on purpose, for as long as a test says (see
+    :meth:`FakeDiscord.hold`)."""
+
+    method: str
+    path_glob: str
+    released: asyncio.Event = field(default_factory=asyncio.Event)
+    waiting: int = 0
+    """Requests held right now."""
+    seen: int = 0
+    """Requests held so far."""
+
+    def release(self) -> None:
+        """Answer the held requests (and every later one) normally."""
+        self.released.set()
+
+
 def _perm_value(p: PermsLike | None) -> int:
     return p.value if isinstance(p, discord.Permissions) else int(p or 0)
 
@@ -132,6 +151,7 @@ class FakeDiscord:
         self._attachments: dict[int, FakeAttachment] = {}
         self._dm_by_user: dict[int, int] = {}
         self._faults: list[_Fault] = []
+        self._holds: list[Hold] = []
         self._sessions: list[_Session] = []
         self._change: asyncio.Future[None] | None = None
         self._runner: web.AppRunner | None = None
@@ -155,6 +175,8 @@ class FakeDiscord:
 
     async def stop(self) -> None:
         """Close gateway connections and the server."""
+        for h in self._holds:
+            h.release()
         for s in list(self._sessions):
             s.queue.put_nowait(None)
             await s.ws.close(code=1001)
@@ -385,6 +407,13 @@ class FakeDiscord:
         (relative to /api/v10, e.g. ``"/channels/*/messages"``) with ``status``/``body``."""
         body = body if body is not None else {"message": f"{status}: injected", "code": 0}
         self._faults.append(_Fault(method, path_glob, status, body, dict(headers or {}), times))
+
+    def hold(self, method: str, path_glob: str) -> Hold:
+        """Hold every request matching ``method`` + fnmatch ``path_glob`` until the returned
+        :class:`Hold` is released (or the fake stops)."""
+        h = Hold(method, path_glob)
+        self._holds.append(h)
+        return h
 
     def rate_limit_once(self, method: str, path_glob: str, retry_after: float = 0.05) -> None:
         """One 429 with ``retry_after`` and X-RateLimit headers, as Discord sends them."""
@@ -1044,6 +1073,16 @@ class FakeDiscord:
 
     async def _route(self, request: web.Request, req: RecordedRequest
                      ) -> tuple[int, Any, Mapping[str, str] | None]:
+        for h in list(self._holds):
+            if (not h.released.is_set() and h.method == req.method
+                    and fnmatch.fnmatchcase(req.path, h.path_glob)):
+                h.waiting += 1
+                h.seen += 1
+                self._notify()
+                try:
+                    await h.released.wait()
+                finally:
+                    h.waiting -= 1
         for fault in self._faults:
             if fault.method == req.method and fnmatch.fnmatchcase(req.path, fault.path_glob):
                 fault.times -= 1
