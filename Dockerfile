@@ -1,9 +1,17 @@
 # European War bot: a small image that runs `python -m bot` as a non-root user.
-FROM python:3.11-slim
+# The base is pinned to a full version; pin its digest too where the image is built.
+FROM python:3.11.15-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
-    DATABASE_URL=sqlite:////data/european_war.db
+    DATABASE_URL=sqlite:////data/european_war.db \
+    HEALTH_FILE=/tmp/european-war-health.json
+
+# tini as PID 1: forwards SIGTERM to the bot (which stops in about 2 s) and reaps
+# worker processes
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends tini \
+    && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
 COPY pyproject.toml README.md ./
@@ -17,4 +25,8 @@ RUN pip install --no-cache-dir . \
 
 USER bot
 VOLUME ["/data"]
+STOPSIGNAL SIGTERM
+HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
+    CMD ["python", "-m", "bot.health"]
+ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["python", "-m", "bot"]

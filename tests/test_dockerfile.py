@@ -1,0 +1,47 @@
+"""The Dockerfile's promises, checked without a Docker engine: a base image pinned to a
+full Python version, exec-form entry point and command (signals reach the bot), an init
+as PID 1, a health check that runs ``python -m bot.health``, and the health file set."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+DOCKERFILE = Path(__file__).resolve().parents[1] / "Dockerfile"
+
+
+def instructions() -> list[tuple[str, str]]:
+    text = DOCKERFILE.read_text(encoding="utf-8").replace("\\\n", " ")
+    out = []
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            word, _, rest = line.partition(" ")
+            out.append((word.upper(), rest.strip()))
+    return out
+
+
+def one(name: str) -> str:
+    found = [rest for word, rest in instructions() if word == name]
+    assert len(found) == 1, (name, found)
+    return found[0]
+
+
+def test_the_base_image_is_pinned_to_a_full_version() -> None:
+    assert re.fullmatch(r"python:3\.11\.\d+-slim-bookworm(@sha256:[0-9a-f]{64})?",
+                        one("FROM")), one("FROM")
+
+
+def test_entry_point_and_command_are_exec_form_under_tini() -> None:
+    assert json.loads(one("ENTRYPOINT")) == ["/usr/bin/tini", "--"]
+    assert json.loads(one("CMD")) == ["python", "-m", "bot"]
+    assert any(
+        "install" in rest and "tini" in rest for word, rest in instructions() if word == "RUN")
+
+
+def test_the_health_check_runs_the_module_against_the_health_file() -> None:
+    check = one("HEALTHCHECK")
+    assert json.loads(check.split("CMD", 1)[1]) == ["python", "-m", "bot.health"]
+    assert "--start-period=" in check
+    assert "HEALTH_FILE=/tmp/" in one("ENV")
