@@ -174,6 +174,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Configuration error: {exc}", file=sys.stderr)
         return 2
     if not settings.discord_token:
+        # the console has its own Ctrl+C handling: give it Python's usual signals back
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
         return offer_console()
     configure_logging(settings.log_level, settings.log_format)
     try:
@@ -185,6 +188,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:  # a signal before the loop's handlers were in place
         pass
     log.info("stopped")
+    stuck = _lingering_threads()
+    for thread in stuck:  # idle pool threads end at once; a busy one is not waited for
+        thread.join(timeout=0.05)
     stuck = _lingering_threads()
     if stuck:  # a drawing or a database thread the stop cut short: not worth waiting for
         log.debug("not waiting for %d worker thread(s): %s", len(stuck),

@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+log = logging.getLogger("bot.health")
 
 BEAT = 15.0
 """Seconds between two writes while the bot runs."""
@@ -64,7 +67,7 @@ async def keep_fresh(path: Path, state: Callable[[], str], interval: float = BEA
         try:
             write(path, state())
         except OSError as exc:  # a full or read-only disk must not stop the bot
-            print(f"cannot write the health file {path}: {exc}", file=sys.stderr)
+            log.warning("cannot write the health file %s: %s", path, exc)
         await asyncio.sleep(interval)
 
 
