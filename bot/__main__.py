@@ -29,6 +29,7 @@ import contextlib
 import logging
 import os
 import threading
+import time
 from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -158,7 +159,7 @@ def _cancel_leftovers(loop: asyncio.AbstractEventLoop) -> None:
     for t in tasks:
         t.cancel()
     if tasks:
-        loop.run_until_complete(asyncio.wait(tasks, timeout=0.2))
+        loop.run_until_complete(asyncio.wait(tasks, timeout=0.1))
 
 
 def _lingering_threads() -> list[threading.Thread]:
@@ -188,9 +189,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:  # a signal before the loop's handlers were in place
         pass
     log.info("stopped")
-    stuck = _lingering_threads()
-    for thread in stuck:  # idle pool threads end at once; a busy one is not waited for
-        thread.join(timeout=0.05)
+    until = time.monotonic() + 0.1
+    for thread in _lingering_threads():  # idle pool threads end at once, busy ones don't
+        thread.join(timeout=max(0.0, until - time.monotonic()))
     stuck = _lingering_threads()
     if stuck:  # a drawing or a database thread the stop cut short: not worth waiting for
         log.debug("not waiting for %d worker thread(s): %s", len(stuck),

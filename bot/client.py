@@ -37,10 +37,10 @@ from .views.panels import PANEL_KINDS, AnswerButton, AnswerSelect, OpenPanelButt
 log = logging.getLogger("bot")
 RETENTION = 7 * 86400.0
 """Seconds a server's data is kept after the bot was removed from it (see ``/about``)."""
-CLOSE_BUDGET = 1.2
+CLOSE_BUDGET = 1.0
 """Seconds a stop waits for messages still being sent; with the store's last commit and
 the disconnect, a stop stays under 2 s."""
-DISCONNECT_BUDGET = 0.4
+DISCONNECT_BUDGET = 0.3
 """Seconds Discord gets to acknowledge the gateway's close before the bot just leaves."""
 
 
@@ -214,7 +214,7 @@ class GameBot(commands.Bot):
                 for task in [*self._delivering, *handlers]:
                     task.cancel()
                 if handlers:  # let them unwind before the connection they use goes
-                    await asyncio.wait(handlers, timeout=0.2)
+                    await asyncio.wait(handlers, timeout=0.1)
             await stopping  # the service closes the store: queued writes are committed
             self.service = None  # type: ignore[assignment]
         elif self.store is not None:  # stopped during start-up, before the service began

@@ -1,5 +1,5 @@
-"""The health file check (``python -m bot.health``), the new settings (LOG_FORMAT,
-HEALTH_FILE), and ``python -m bot`` without a token and without a terminal."""
+"""The health file check (``python -m bot.health``) and the settings LOG_FORMAT and
+HEALTH_FILE (the exit without a token is in tests/bot/e2e/test_commands.py)."""
 
 from __future__ import annotations
 
@@ -64,14 +64,6 @@ def test_python_m_bot_health_exit_codes(tmp_path: Path) -> None:
     assert done.returncode == 0 and done.stdout.startswith("connected")
     done = _run(["-m", "bot.health"], {}, tmp_path)
     assert done.returncode == 1 and "HEALTH_FILE is not set" in done.stdout
-
-
-def test_without_a_token_and_a_terminal_the_bot_fails_with_one_line(tmp_path: Path) -> None:
-    done = _run(["-m", "bot"], {}, tmp_path)
-    assert done.returncode == 78, done
-    assert done.stdout == ""
-    assert done.stderr.count("\n") == 1 and "No DISCORD_TOKEN is set" in done.stderr
-    assert "there is no terminal" in done.stderr
 
 
 def test_a_bad_log_format_is_a_configuration_error(tmp_path: Path) -> None:

@@ -156,9 +156,11 @@ def test_python_m_bot_without_a_token(tmp_path: Path) -> None:
     env["DATABASE_URL"] = f"sqlite:///{tmp_path}/x.db"
     out = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=env,
                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
-    assert out.returncode == 0, out.stderr
-    assert "No DISCORD_TOKEN is set" in out.stdout and "python -m bot.console" in out.stdout
-    assert "Traceback" not in out.stderr
+    # no terminal (a container, a service manager): a failure an orchestrator sees, one line
+    assert out.returncode == 78, out.stderr
+    assert out.stdout == "" and out.stderr.count("\n") == 1
+    assert "No DISCORD_TOKEN is set" in out.stderr and "no terminal" in out.stderr
+    assert not (tmp_path / "x.db").exists()
 
 
 async def test_a_player_can_turn_pings_off(world: World) -> None:

@@ -4,7 +4,7 @@ renderer's warm-up thread busy), connected, right after a player's action, and w
 Discord holds the bot's messages — exits 0 within the bound, with the action in the
 database and nothing waited on that the stop should not wait for.
 
-The bound: the bot's own stop is under 2 s (its close gives messages in flight 1.2 s);
+The bound: the bot's own stop is under 2 s (its close gives messages in flight 1 s);
 :data:`STOP_BOUND` adds room for a loaded machine and the interpreter's exit, and still
 fails on any of discord.py's 10 s timeouts, an un-cancelled task or a thread joined at
 exit (the renderer's warm-up alone takes several seconds).
