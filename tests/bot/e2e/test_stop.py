@@ -133,7 +133,7 @@ async def test_a_stop_when_connected_and_the_health_check(fake_discord: FakeDisc
                                                           tmp_path: Path) -> None:
     child = await spawn(fake_discord, tmp_path)
     await wait_ready(fake_discord)
-    await fake_discord.wait_until(lambda: check(child.health)[0], timeout=10,
+    await fake_discord.wait_until(lambda: check(child.health)[0], timeout=30,
                                   what="the health file to say connected")
     code, out = await asyncio.to_thread(health_check, child.health)
     assert code == 0 and out.startswith("connected"), out
@@ -153,10 +153,11 @@ async def start_a_game(fake: FakeDiscord) -> tuple[FakeUser, FakeMessage]:
     channel = fake.add_text_channel(guild, "games")
     ann = fake.add_user("ann", guild=guild)
     await wait_ready(fake)
-    await fake.slash(ann, channel, "newgame", timeout=10)
+    # generous: a fresh process draws its first boards slowly on a loaded machine
+    await fake.slash(ann, channel, "newgame", timeout=60)
     for _ in range(2):
-        await fake.slash(ann, channel, "addbot", timeout=10, level="easy")
-    res = await fake.slash(ann, channel, "start", timeout=10)
+        await fake.slash(ann, channel, "addbot", timeout=60, level="easy")
+    res = await fake.slash(ann, channel, "start", timeout=60)
     assert "Seat order" in res.content, res.content
 
     def panel() -> FakeMessage | None:
@@ -164,7 +165,7 @@ async def start_a_game(fake: FakeDiscord) -> tuple[FakeUser, FakeMessage]:
             c.get("custom_id", "").startswith(("ew:a:", "ew:s:"))
             for c in m.walk_components())), None)
 
-    await fake.wait_until(lambda: panel() is not None, timeout=30, what="ann's setup panel")
+    await fake.wait_until(lambda: panel() is not None, timeout=60, what="ann's setup panel")
     found = panel()
     assert found is not None
     return ann, found
@@ -175,10 +176,10 @@ async def answer(fake: FakeDiscord, user: FakeUser, panel: FakeMessage) -> None:
     for c in panel.walk_components():
         cid = c.get("custom_id", "")
         if c.get("type") == 2 and cid.startswith("ew:a:"):
-            await fake.click(user, panel, cid, timeout=10)
+            await fake.click(user, panel, cid, timeout=60)
             return
         if c.get("type") == 3 and cid.startswith("ew:s:"):
-            await fake.select(user, panel, cid, [c["options"][0]["value"]], timeout=10)
+            await fake.select(user, panel, cid, [c["options"][0]["value"]], timeout=60)
             return
     raise AssertionError("the panel offers nothing")
 
@@ -207,7 +208,7 @@ async def test_a_stop_does_not_wait_for_discord_to_take_its_messages(
     ann, panel = await start_a_game(fake_discord)
     held = fake_discord.hold("POST", "/channels/*/messages")  # Discord stops taking them
     await answer(fake_discord, ann, panel)
-    await fake_discord.wait_until(lambda: held.waiting > 0, timeout=30,
+    await fake_discord.wait_until(lambda: held.waiting > 0, timeout=60,
                                   what="a message the bot cannot get through")
     took = await child.stop(signal.SIGTERM)
     assert_clean_stop(child, took)
@@ -222,7 +223,7 @@ async def test_a_second_signal_exits_at_once(fake_discord: FakeDiscord,
     ann, panel = await start_a_game(fake_discord)
     held = fake_discord.hold("POST", "/channels/*/messages")  # the stop will have to wait
     await answer(fake_discord, ann, panel)
-    await fake_discord.wait_until(lambda: held.waiting > 0, timeout=30,
+    await fake_discord.wait_until(lambda: held.waiting > 0, timeout=60,
                                   what="a message the bot cannot get through")
     child.proc.send_signal(signal.SIGTERM)
     assert child.proc.stderr is not None
