@@ -53,6 +53,8 @@ log = logging.getLogger("bot")
 def configure_logging(level: str, fmt: str = "text") -> None:
     """Log to stderr at ``level`` in ``fmt`` (see :mod:`bot.logs`)."""
     logs.configure(level, fmt)
+    # the bot has no voice features: discord.py's start-up warnings about them are noise
+    discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
 
 
 def offer_console() -> int:

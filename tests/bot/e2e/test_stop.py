@@ -141,9 +141,14 @@ async def test_a_stop_when_connected_and_the_health_check(fake_discord: FakeDisc
     assert_clean_stop(child, took)
     code, out = await asyncio.to_thread(health_check, child.health)
     assert code == 1 and "not running" in out, out
-    messages = [r["message"] for r in child.records()]
+    lines = child.stderr.decode().splitlines()
+    assert lines and all(line.startswith("{") for line in lines), "LOG_FORMAT=json: all JSON"
+    records = child.records()
+    messages = [r["message"] for r in records]
     assert "SIGTERM received: stopping (send it again to exit at once)" in messages
-    assert messages[-1] == "stopped" or "stopped" in messages
+    assert "stopped" in messages
+    assert not [r for r in records if r["level"] != "DEBUG" and r["level"] != "INFO"], \
+        "a clean start and stop logs no warning"
 
 
 async def start_a_game(fake: FakeDiscord) -> tuple[FakeUser, FakeMessage]:
