@@ -25,6 +25,7 @@ from discord.ext import commands
 from .config import Settings
 from .delivery import Delivery
 from .errors import handle_error
+from .images import Images
 from .legacy import import_legacy_files
 from .service import GameService, GameStatus, Outcome, PrivateNote, server_games
 from .store import Store
@@ -80,6 +81,7 @@ class GameBot(commands.Bot):
         self.service: GameService = None  # type: ignore[assignment]
         self._purge_lock = asyncio.Lock()
         self.delivery = Delivery(self)
+        self.delivery.images = Images(workers=settings.render_workers)
         self._panels_resent = False
         self._background: set[asyncio.Task[Any]] = set()
         self._handlers = 0
@@ -170,6 +172,7 @@ class GameBot(commands.Bot):
             await self.service.close()
             await self.delivery.idle()
             self.service = None  # type: ignore[assignment]
+        await self.delivery.images.close()
         await super().close()
 
     def _spawn(self, coro: Any) -> None:

@@ -34,6 +34,9 @@ class Settings:
     log_level: str
     discord_api_base: str | None
     discord_gateway_url: str | None
+    render_workers: int | None = None
+    """Image worker processes: None is one per core, 0 draws in threads of the bot's own
+    process (see :class:`bot.images.Images`)."""
 
     @property
     def database_path(self) -> Path:
@@ -89,6 +92,21 @@ def sqlite_path(url: str) -> Path:
     return Path(path)
 
 
+def render_workers(value: str | None) -> int | None:
+    """``RENDER_WORKERS``: empty or unset is None (one worker process per core), ``0``
+    draws in threads of the bot's own process, ``N`` starts N worker processes.
+
+    Raises:
+        ConfigError: not a whole number from 0 to 64.
+    """
+    value = (value or "").strip()
+    if not value:
+        return None
+    if not value.isdigit() or int(value) > 64:
+        raise ConfigError(f"RENDER_WORKERS must be a number from 0 to 64, not {value!r}")
+    return int(value)
+
+
 def load_settings(
     environ: Mapping[str, str] | None = None, env_file: str | Path | None = ".env"
 ) -> Settings:
@@ -96,7 +114,8 @@ def load_settings(
 
     Raises:
         ConfigError: an unreadable ``.env`` line, a non-numeric ``DEV_GUILD_ID``, an
-            unknown ``LOG_LEVEL`` or an unsupported ``DATABASE_URL``.
+            unknown ``LOG_LEVEL``, an unsupported ``DATABASE_URL`` or a bad
+            ``RENDER_WORKERS``.
     """
     values: dict[str, str] = {}
     if env_file is not None and Path(env_file).is_file():
@@ -122,4 +141,5 @@ def load_settings(
         log_level=level,
         discord_api_base=get("DISCORD_API_BASE"),
         discord_gateway_url=get("DISCORD_GATEWAY_URL"),
+        render_workers=render_workers(get("RENDER_WORKERS")),
     )
