@@ -25,6 +25,7 @@ import io
 import logging
 import multiprocessing
 import os
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -183,10 +184,12 @@ class Images:
             self._starting = None
 
     def _spawn(self) -> tuple[ProcessPoolExecutor, list[Future[int]]]:
+        ctx = multiprocessing.get_context("spawn")
         pool = ProcessPoolExecutor(
-            max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
-            initializer=render_worker.warm if self._warm else None)
-        # one no-op job per worker: every worker starts, and runs its initializer first
+            max_workers=self.workers, mp_context=ctx, initializer=render_worker.start,
+            initargs=(self._warm, ctx.Barrier(self.workers)))
+        # the roll call, one job per worker: every worker starts now (no later submit
+        # spawns one on the event loop), and the jobs end when all are warm
         return pool, [pool.submit(render_worker.ready) for _ in range(self.workers)]
 
     def _discard(self, pool: ProcessPoolExecutor) -> None:
@@ -333,6 +336,9 @@ class Images:
             if not self._closed:
                 log.warning("a render worker died while warming up; new ones start "
                             "with the next image")
+        except threading.BrokenBarrierError:
+            log.warning("the render workers were not all warm after %.0f s",
+                        render_worker.ROLL_CALL_TIMEOUT)
         except asyncio.CancelledError:
             if not self._closed or _cancelling():
                 raise

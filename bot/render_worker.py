@@ -13,6 +13,7 @@ import os
 import time
 import traceback
 from collections.abc import Sequence
+from typing import Any
 
 import render
 import rules
@@ -20,6 +21,20 @@ import rules
 log = logging.getLogger("bot.render_worker")
 
 WARM_VARIANTS = ("european_war", "world_war_5")
+ROLL_CALL_TIMEOUT = 300.0
+"""Seconds a warm worker waits at the roll call for the others before giving up."""
+
+_roll_call: Any = None
+"""This worker's pool's barrier (see :func:`start` and :func:`ready`)."""
+
+
+def start(warm_caches: bool, roll_call: Any = None) -> None:
+    """A worker's initializer: keep the pool's ``roll_call`` (a ``Barrier`` of as many
+    parties as workers) for :func:`ready`, then (``warm_caches``) :func:`warm`."""
+    global _roll_call
+    _roll_call = roll_call
+    if warm_caches:
+        warm()
 
 
 def warm(draw_boards: bool = True) -> None:
@@ -41,7 +56,15 @@ def warm(draw_boards: bool = True) -> None:
 
 
 def ready() -> int:
-    """A no-op job: returns once the worker has finished its initializer."""
+    """The roll call: returns this worker's pid once every worker of the pool has
+    finished its initializer (each waits at the barrier in one ``ready`` job, so as many
+    of these jobs as workers come back only when all are warm).
+
+    Raises:
+        threading.BrokenBarrierError: a worker did not arrive in ``ROLL_CALL_TIMEOUT``.
+    """
+    if _roll_call is not None:
+        _roll_call.wait(ROLL_CALL_TIMEOUT)
     return os.getpid()
 
 

@@ -43,9 +43,9 @@ def _duel_view() -> rules.View:
 
 
 # ---------------------------------------------------------------- jobs for the workers
-def _meet(barrier: Any) -> int:
+def _meet(barrier: Any) -> tuple[int, int]:
     barrier.wait(timeout=60)
-    return os.getpid()
+    return os.getpid(), _cached_board_palettes()
 
 
 def _wait_for(event: Any) -> int:
@@ -101,7 +101,6 @@ def manager() -> Iterator[Any]:
 # ---------------------------------------------------------------- tests
 async def test_warm_workers_draw_the_same_bytes_as_this_process(pool: Images) -> None:
     assert len(pool.worker_pids()) == 2 and os.getpid() not in pool.worker_pids()
-    assert await pool._run(True, _cached_board_palettes) == 2  # warmed in the initializer
     before = pool.rendered
     for variant in ("european_war", "world_war_5"):
         view = _view(variant)
@@ -116,11 +115,12 @@ async def test_warm_workers_draw_the_same_bytes_as_this_process(pool: Images) ->
     assert pool.pools_started == 1
 
 
-async def test_two_workers_draw_at_once(pool: Images, manager: Any) -> None:
+async def test_two_workers_draw_at_once_both_warmed_up(pool: Images, manager: Any) -> None:
     barrier = manager.Barrier(2)
     # each job waits for the other: both finish only if two processes run them together
-    pids = await asyncio.gather(pool._run(True, _meet, barrier), pool._run(True, _meet, barrier))
-    assert sorted(pids) == pool.worker_pids()
+    met = await asyncio.gather(pool._run(True, _meet, barrier), pool._run(True, _meet, barrier))
+    assert sorted(pid for pid, _ in met) == pool.worker_pids()
+    assert [palettes for _, palettes in met] == [2, 2]  # built in every initializer
 
 
 async def test_channel_images_go_before_hands(pool: Images, manager: Any) -> None:
