@@ -99,6 +99,15 @@ def manager() -> Iterator[Any]:
 
 
 # ---------------------------------------------------------------- tests
+async def test_two_workers_draw_at_once_both_warmed_up(pool: Images, manager: Any) -> None:
+    # first in this module: no image has been drawn yet, so caches come from warm-up
+    barrier = manager.Barrier(2)
+    # each job waits for the other: both finish only if two processes run them together
+    met = await asyncio.gather(pool._run(True, _meet, barrier), pool._run(True, _meet, barrier))
+    assert sorted(pid for pid, _ in met) == pool.worker_pids()
+    assert [palettes for _, palettes in met] == [2, 2]  # built in every initializer
+
+
 async def test_warm_workers_draw_the_same_bytes_as_this_process(pool: Images) -> None:
     assert len(pool.worker_pids()) == 2 and os.getpid() not in pool.worker_pids()
     before = pool.rendered
@@ -113,14 +122,6 @@ async def test_warm_workers_draw_the_same_bytes_as_this_process(pool: Images) ->
     assert (await pool.duel(duel, NAMES)).data == render.duel_png(duel, NAMES)
     assert pool.rendered == before + 4 and pool.cpu_seconds > 0
     assert pool.pools_started == 1
-
-
-async def test_two_workers_draw_at_once_both_warmed_up(pool: Images, manager: Any) -> None:
-    barrier = manager.Barrier(2)
-    # each job waits for the other: both finish only if two processes run them together
-    met = await asyncio.gather(pool._run(True, _meet, barrier), pool._run(True, _meet, barrier))
-    assert sorted(pid for pid, _ in met) == pool.worker_pids()
-    assert [palettes for _, palettes in met] == [2, 2]  # built in every initializer
 
 
 async def test_channel_images_go_before_hands(pool: Images, manager: Any) -> None:
