@@ -227,6 +227,8 @@ class Images:
                     return await asyncio.wrap_future(job)
                 except BrokenProcessPool:
                     self._discard(pool)
+                    if self._closed:  # ended by close(): drawn in a thread instead
+                        continue
                     broken += 1
                     if broken == 2:
                         raise
@@ -239,8 +241,8 @@ class Images:
             self._gate.release()
 
     async def close(self) -> None:
-        """Stop the worker processes at once (drawings in flight are dropped; an image
-        asked for after this is drawn in a thread)."""
+        """Stop the worker processes at once, without waiting for a warm-up to end. An
+        image in flight, or asked for later, is drawn in a thread of this process."""
         self._closed = True
         if self._starting is not None:
             with contextlib.suppress(Exception):
@@ -326,7 +328,11 @@ class Images:
                 game, _ = rules.new_game(variant, [None] * 3, seed=1)
                 await self.board(rules.view_for(game, None), ["P0", "P1", "P2"])
             return
-        pool = await self._executor()
+        try:
+            pool = await self._executor()
+        except Exception:
+            log.exception("the render workers could not be started")
+            return
         if pool is None:
             return
         try:

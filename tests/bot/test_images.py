@@ -190,12 +190,16 @@ async def test_close_ends_the_workers_even_while_they_warm_up() -> None:
     assert pool is not None
     procs = list(pool._processes.values())  # type: ignore[attr-defined]
     assert len(procs) == 2
+    view = _view()
+    waiting = asyncio.ensure_future(images.board(view, NAMES))  # queued behind warm-up
+    await asyncio.sleep(0)
     await images.close()
     await warming  # returns quietly
     assert not any(p.is_alive() for p in procs) and images.worker_pids() == []
-    # an image asked for after close is still drawn (in a thread)
-    view = _view()
-    assert (await images.board(view, NAMES)).data == render.board_png(view, NAMES)
+    # the image in flight, and one asked for after close, are drawn (in a thread)
+    assert (await waiting).data == render.board_png(view, NAMES)
+    assert (await images.board(view, ["Ann"])).data == render.board_png(view, ["Ann"])
+    assert images.pools_started == 1
 
 
 async def test_without_workers_images_are_drawn_in_threads() -> None:
