@@ -18,7 +18,7 @@ level 6 (~98 KB). Level 4 is the default (as with the standard zlib before: boar
 random playouts stay well under 120 KB). No dithering: flat map colours stay flat and
 compress well. A board is deflated in one piece: split in two bands on two threads it
 finished sooner alone, but in the bot's pool of one worker process per core the second
-thread only competes with the other workers and costs ~1 ms more CPU per board.
+thread only competes with the other workers and costs ~0.7 ms more CPU per board.
 """
 
 from __future__ import annotations
