@@ -222,3 +222,16 @@ def test_render_workers_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     assert Images().workers == 3
     monkeypatch.delenv("RENDER_WORKERS")
     assert Images().workers == len(os.sched_getaffinity(0))
+
+
+async def test_the_bot_takes_its_workers_from_the_settings(tmp_path: Path) -> None:
+    from bot.client import GameBot
+    from bot.config import Settings
+
+    settings = Settings(discord_token=None, database_url=f"sqlite:///{tmp_path}/g.db",
+                        dev_guild_id=None, log_level="INFO", discord_api_base=None,
+                        discord_gateway_url=None, render_workers=3)
+    bot = GameBot(settings, warm_up=False)
+    assert bot.delivery.images.workers == 3
+    await bot.close()
+    assert bot.delivery.images._closed
