@@ -1,5 +1,6 @@
-"""PNG encoding: the zlib-ng writer gives ordinary PNGs equal to Pillow's decoding, the
-same bytes every time and in a forked process."""
+"""PNG encoding: the zlib-ng writer gives ordinary PNGs equal to Pillow's decoding and the
+same bytes every time (in other processes too: tests/render/test_fork.py and
+tests/bot/test_images.py)."""
 
 from __future__ import annotations
 
