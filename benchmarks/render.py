@@ -1,26 +1,38 @@
-"""Render speed: board, hand and duel images, median and p90 of wall time, with sizes.
+"""Render speed: board, hand and duel images, median and p90 of wall time, with sizes;
+then boards per second on every core, through the bot's pool of worker processes.
 
-Run by hand:  python -m benchmarks.render [--runs 100]
+Run by hand:  python -m benchmarks.render [--runs 100] [--boards 1000] [--workers N]
 
 Static layers, sprites and palettes are built before timing (once per process in the
 bot too). Each line gives the median and 90th percentile over ``--runs`` renders (PNG
-bytes included) of: wall time; the calling thread's CPU time ("thread"), which is what
-the wall time comes to on an otherwise idle machine (a board's second deflate band
-runs on another thread, in parallel); and the whole process's CPU time ("cpu", all
-threads). Then the PNG size. The board lines also split drawing from encoding. The
-same position is rendered again and again, so cached text masks are warm: a new
-position draws a few new strings (~0.05 ms each).
+bytes included) of: wall time; the calling thread's CPU time ("thread"); and the whole
+process's CPU time ("cpu", all threads). Then the PNG size. The board lines also split
+drawing from encoding. The same position is rendered again and again, so cached text
+masks are warm: a new position draws a few new strings (~0.05 ms each).
+
+All cores: ``--boards`` distinct positions from random playouts (both variants, 3 to 6
+players, with the last action's events) go through :class:`bot.images.Images` with 1
+and with N worker processes (default: one per core), as the bot sends them: boards/s,
+CPU per board in the workers (read from /proc: drawing, encoding, unpickling the
+views and pickling the PNGs back) and in the bot's process (the gate, pickling, the
+pipes), and the PNG sizes (median, p90, max). ``--threads`` adds the same through
+``Images(workers=0)``: threads in the bot's own process.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import os
+import random
 import statistics
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import render
 import rules
+from bot.images import Images, cores
 from render.board import board_image
 from render.encode import png_bytes
 from render.gallery import NAMES, find
@@ -72,12 +84,99 @@ def _duel_view() -> rules.View:
     return rules.view_for(game, None)
 
 
+def positions(count: int, seed: int = 1
+              ) -> list[tuple[rules.View, list[rules.Event], list[str]]]:
+    """``count`` distinct positions of random playouts (every 3rd action), both variants,
+    3 to 6 players, each with its last action's events and seat names."""
+    out: list[tuple[rules.View, list[rules.Event], list[str]]] = []
+    rng = random.Random(seed)
+    game_seed = seed
+    while len(out) < count:
+        game_seed += 1
+        variant = ("european_war", "world_war_5")[game_seed % 2]
+        players = 3 + game_seed % 4
+        options = rules.Options(five_players=players > 4)
+        game, events = rules.new_game(variant, [None] * players, game_seed, options)
+        names = [n for n, _ in zip(NAMES * 2, range(players), strict=False)]
+        step = 0
+        while not game.over and step < 600 and len(out) < count:
+            decision = rng.choice(game.deciders())
+            events = game.apply(decision.seat, rng.choice(game.legal_actions(decision.seat)))
+            step += 1
+            if step % 3 == 0:
+                out.append((rules.view_for(game, None), list(events), names))
+    return out
+
+
+def _ticks(pid: int) -> float:
+    """CPU seconds (user + system) a process has used so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+async def _all_cores(workers: int, jobs: list[tuple[rules.View, list[rules.Event], list[str]]]
+                     ) -> None:
+    images = Images(workers=workers)
+    try:
+        w0 = time.perf_counter()
+        await images.warm_up()
+        warm = time.perf_counter() - w0
+        pids = images.worker_pids()
+        before = {pid: _ticks(pid) for pid in pids}
+        c0, j0, w0 = time.process_time(), images.cpu_seconds, time.perf_counter()
+        pictures = await asyncio.gather(*(images.board(v, n, e) for v, e, n in jobs))
+        wall = time.perf_counter() - w0
+        parent = time.process_time() - c0
+        jobs_cpu = images.cpu_seconds - j0
+        worker_cpu = sum(_ticks(pid) - t for pid, t in before.items()) if pids else None
+    finally:
+        await images.close()
+    sizes = [len(p.data) / 1024 for p in pictures]
+    label = f"{workers} worker(s)" if workers else "threads (0 workers)"
+    per = worker_cpu if worker_cpu is not None else jobs_cpu
+    print(f"{label:<20} {len(jobs) / wall:6.1f} boards/s  CPU per board: workers "
+          f"{per / len(jobs) * 1000:5.2f} ms (drawing jobs {jobs_cpu / len(jobs) * 1000:5.2f})"
+          f" + bot {parent / len(jobs) * 1000:5.2f} ms  PNG KB median "
+          f"{statistics.median(sizes):5.1f} p90 {_pct(sizes, 0.9):5.1f} max {max(sizes):5.1f}"
+          f"  (warm-up {warm:4.1f} s)")
+
+
+def all_cores(boards: int, workers: int, threads: bool) -> None:
+    """Print boards/s, CPU per board and PNG sizes through the pool with 1 and N workers."""
+    jobs = positions(boards)
+    print(f"\nAll cores: {len(jobs)} distinct positions through bot.images.Images "
+          f"(load average {' '.join(f'{x:.2f}' for x in os.getloadavg())})")
+    counts = [0] if threads else []
+    counts += sorted({1, workers})
+    for n in counts:
+        asyncio.run(_all_cores(n, jobs))
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
 def main() -> None:
-    """Print the timings and sizes of a mid-game board (each variant), a hand, a duel."""
+    """Print the timings and sizes of a mid-game board (each variant), a hand, a duel,
+    then the all-cores measurement."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=100)
+    parser.add_argument("--boards", type=int, default=1000)
+    parser.add_argument("--workers", type=int, default=cores())
+    parser.add_argument("--threads", action="store_true",
+                        help="also measure Images(workers=0), drawing in threads")
+    parser.add_argument("--pool-only", action="store_true",
+                        help="skip the single-image lines")
     args = parser.parse_args()
-    runs = max(50, args.runs)
+    if not args.pool_only:
+        single(max(50, args.runs))
+    all_cores(args.boards, max(1, args.workers), args.threads)
+
+
+def single(runs: int) -> None:
+    """One image at a time in this process: board (each variant), hand, duel."""
     print(f"{runs} renders each; median / p90 in ms: wall time, calling thread's CPU time,"
           " process CPU time; PNG size")
     for variant, players, options in (("european_war", 4, None),

@@ -26,6 +26,7 @@ from . import health
 from .config import Settings
 from .delivery import Delivery
 from .errors import handle_error
+from .images import Images
 from .legacy import import_legacy_files
 from .service import GameService, GameStatus, Outcome, PrivateNote, server_games
 from .store import Store
@@ -95,6 +96,7 @@ class GameBot(commands.Bot):
         self.service: GameService = None  # type: ignore[assignment]
         self._purge_lock = asyncio.Lock()
         self.delivery = Delivery(self)
+        self.delivery.images = Images(workers=settings.render_workers)
         self._panels_resent = False
         self._background: set[asyncio.Task[Any]] = set()
         self._handlers = 0
@@ -219,6 +221,7 @@ class GameBot(commands.Bot):
             self.service = None  # type: ignore[assignment]
         elif self.store is not None:  # stopped during start-up, before the service began
             await self.store.close()
+        await self.delivery.images.close()
         try:
             await asyncio.wait_for(super().close(), DISCONNECT_BUDGET)
         except TimeoutError:

@@ -39,6 +39,9 @@ class Settings:
     """``text`` (plain, coloured only on a terminal) or ``json`` (one object per line)."""
     health_file: Path | None = None
     """Kept fresh while the bot is connected (see :mod:`bot.health`); None: no file."""
+    render_workers: int | None = None
+    """Image worker processes: None is one per core, 0 draws in threads of the bot's own
+    process (see :class:`bot.images.Images`)."""
 
     @property
     def database_path(self) -> Path:
@@ -94,6 +97,21 @@ def sqlite_path(url: str) -> Path:
     return Path(path)
 
 
+def render_workers(value: str | None) -> int | None:
+    """``RENDER_WORKERS``: empty or unset is None (one worker process per core), ``0``
+    draws in threads of the bot's own process, ``N`` starts N worker processes.
+
+    Raises:
+        ConfigError: not a whole number from 0 to 64.
+    """
+    value = (value or "").strip()
+    if not value:
+        return None
+    if not value.isdigit() or int(value) > 64:
+        raise ConfigError(f"RENDER_WORKERS must be a number from 0 to 64, not {value!r}")
+    return int(value)
+
+
 def load_settings(
     environ: Mapping[str, str] | None = None, env_file: str | Path | None = ".env"
 ) -> Settings:
@@ -101,7 +119,8 @@ def load_settings(
 
     Raises:
         ConfigError: an unreadable ``.env`` line, a non-numeric ``DEV_GUILD_ID``, an
-            unknown ``LOG_LEVEL`` or ``LOG_FORMAT`` or an unsupported ``DATABASE_URL``.
+            unknown ``LOG_LEVEL`` or ``LOG_FORMAT``, an unsupported ``DATABASE_URL`` or a
+            bad ``RENDER_WORKERS``.
     """
     values: dict[str, str] = {}
     if env_file is not None and Path(env_file).is_file():
@@ -134,4 +153,5 @@ def load_settings(
         discord_gateway_url=get("DISCORD_GATEWAY_URL"),
         log_format=log_format,
         health_file=Path(health) if health is not None else None,
+        render_workers=render_workers(get("RENDER_WORKERS")),
     )

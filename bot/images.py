@@ -1,28 +1,47 @@
-"""The bot's one door to the renderer: every image is drawn and encoded in a worker thread
-(``asyncio.to_thread``), so the event loop never encodes a PNG (ARCHITECTURE rule 7).
+"""The bot's one door to the renderer: every image is drawn and encoded in a pool of worker
+processes, one per core, so a board never holds the event loop's interpreter lock
+(ARCHITECTURE rule 7) and a 2-core machine draws twice what one core does.
 
-If drawing fails (a renderer bug must not stop a game), a small plain placeholder is sent
-instead and the fault is logged. The board of a game version is cached, so ``/board``
-right after an action costs nothing.
+- The pool is started lazily (by :meth:`Images.warm_up` at start-up, else by the first
+  image) and never blocks the event loop: worker processes are *spawned* (nothing of the
+  bot is inherited) and each warms the renderer's caches in its initializer.
+- A gate keeps at most one job per worker in flight and serves channel images (boards,
+  duels) before hands.
+- A worker that dies (a crash, the OOM killer) does not stop games: the pool is started
+  anew and the image tried once more; if that fails too, or drawing raises (a renderer
+  bug), a small plain placeholder is sent instead and the fault is logged.
+- ``workers=0`` draws in threads of the bot's own process instead (``RENDER_WORKERS=0``:
+  one core, no extra processes; the tests use it for bots they start by the dozen).
+- The board of a game version is cached, so ``/board`` right after an action costs
+  nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import heapq
 import io
 import logging
+import multiprocessing
 import os
+import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from multiprocessing.process import BaseProcess
 from typing import Any
 
 import discord
 from PIL import Image, ImageDraw
 
-import render
+import render  # noqa: F401  (drawn through render_worker; tests patch this module)
 import rules
+
+from . import render_worker
+from .config import render_workers
 
 log = logging.getLogger("bot.images")
 
@@ -30,6 +49,8 @@ BOARD_FILE = "board.png"
 HAND_FILE = "hand.png"
 DUEL_FILE = "duel.png"
 ALT_LIMIT = 1024
+MAX_THREADS = 4
+"""Drawing threads at most when ``workers=0``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +67,14 @@ class Picture:
                             description=self.description)
 
 
+def cores() -> int:
+    """The CPUs this process may run on (its affinity, else the machine's count)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
 def _placeholder(text: str) -> bytes:
     image = Image.new("RGB", (480, 120), (236, 232, 220))
     ImageDraw.Draw(image).text((12, 50), text[:70], fill=(40, 40, 40))
@@ -54,67 +83,36 @@ def _placeholder(text: str) -> bytes:
     return buf.getvalue()
 
 
-def _board_sync(view: rules.View, names: Sequence[str],
-                events: Sequence[rules.Event]) -> tuple[bytes, str]:
-    try:
-        summary = render.board_summary(view, names)
-    except Exception:
-        log.exception("board summary failed")
-        summary = "The board."
-    try:
-        return render.board_png(view, names, events), summary
-    except Exception:
-        log.exception("board image failed")
-        return _placeholder("The board image could not be drawn; see /status."), summary
-
-
-def _hand_sync(cards: Sequence[int], title: str) -> bytes:
-    try:
-        return render.hand_png(cards, title=title)
-    except Exception:
-        log.exception("hand image failed")
-        return _placeholder("Your cards are listed in the message.")
-
-
-def _duel_sync(view: rules.View, names: Sequence[str], result: rules.Event | None,
-               events: Sequence[rules.Event]) -> bytes:
-    try:
-        return render.duel_png(view, names, result, events=events)
-    except Exception:
-        log.exception("duel image failed")
-        return _placeholder("The duel is described in the message.")
-
-
 class _Gate:
     """At most ``slots`` drawings at once; channel images (urgent) go before hands.
 
-    Drawing holds the GIL much of the time: more threads than cores only slow every
-    drawing down and starve the event loop, so the gate keeps them to the cores."""
+    With worker processes, a job waiting here rather than in the pool's queue can still
+    be overtaken by a more urgent one; with threads, drawing holds the GIL much of the
+    time, so more threads than cores only slow every drawing down and starve the event
+    loop."""
 
     def __init__(self, slots: int) -> None:
         self.free = slots
         self.waiting: list[tuple[int, int, asyncio.Future[None]]] = []
         self.order = 0
 
-    async def __call__(self, urgent: bool, fn: Any, *args: Any) -> Any:
+    async def acquire(self, urgent: bool) -> None:
+        """Wait for a slot (urgent first, then in arrival order)."""
         if self.free > 0 and not self.waiting:
             self.free -= 1
-        else:
-            fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            self.order += 1
-            heapq.heappush(self.waiting, (0 if urgent else 1, self.order, fut))
-            try:
-                await fut
-            except asyncio.CancelledError:
-                if fut.done() and not fut.cancelled():
-                    self._release()
-                raise
+            return
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.order += 1
+        heapq.heappush(self.waiting, (0 if urgent else 1, self.order, fut))
         try:
-            return await asyncio.to_thread(fn, *args)
-        finally:
-            self._release()
+            await fut
+        except asyncio.CancelledError:
+            if fut.done() and not fut.cancelled():
+                self.release()
+            raise
 
-    def _release(self) -> None:
+    def release(self) -> None:
+        """Give a slot back (to the first waiter, if any)."""
         while self.waiting:
             _, _, fut = heapq.heappop(self.waiting)
             if not fut.done():
@@ -122,16 +120,138 @@ class _Gate:
                 return
         self.free += 1
 
+    async def __call__(self, urgent: bool, fn: Any, *args: Any) -> Any:
+        """Run ``fn(*args)`` in a thread once a slot is free."""
+        await self.acquire(urgent)
+        try:
+            return await asyncio.to_thread(fn, *args)
+        finally:
+            self.release()
+
 
 class Images:
-    """Renders off the event loop (a few worker threads at a time, the channel's images
-    first), with a small cache of recent boards."""
+    """Renders off the event loop, in worker processes (or threads), with a small cache
+    of recent boards.
 
-    def __init__(self, cache_size: int = 64, threads: int | None = None) -> None:
+    Args:
+        cache_size: boards kept by (game id, version).
+        workers: worker processes; None reads ``RENDER_WORKERS`` from the environment
+            (empty: one per core, see :func:`cores`); 0 draws in threads of this
+            process instead.
+        warm: each worker builds every cache as it starts (a few seconds of CPU);
+            False leaves them to the first images that need them (tests).
+    """
+
+    def __init__(self, cache_size: int = 64, workers: int | None = None, *,
+                 warm: bool = True) -> None:
+        if workers is None:
+            workers = render_workers(os.environ.get("RENDER_WORKERS"))
+        self.workers = cores() if workers is None else max(0, workers)
         self._boards: OrderedDict[tuple[int, int], tuple[bytes, str]] = OrderedDict()
         self._size = cache_size
-        self._gate = _Gate(threads or max(1, min(4, os.cpu_count() or 1)))
+        slots = self.workers or max(1, min(MAX_THREADS, cores()))
+        self._gate = _Gate(slots)
+        self._warm = warm
+        self._pool: ProcessPoolExecutor | None = None
+        self._starting: asyncio.Future[None] | None = None
+        self._ready: list[Future[int]] = []
+        self._closed = False
+        self.pools_started = 0
+        """Pools started so far (more than one means a worker died and was replaced)."""
+        self.rendered = 0
+        """Images drawn (placeholders not counted)."""
+        self.cpu_seconds = 0.0
+        """CPU time the drawn images took, summed over workers (or threads)."""
 
+    # ------------------------------------------------------------------ the pool
+    async def _executor(self) -> ProcessPoolExecutor | None:
+        """The running pool, started if there is none (once, however many ask); None
+        once closed."""
+        while self._pool is None and not self._closed:
+            if self._starting is None:
+                self._starting = asyncio.ensure_future(self._start())
+            await asyncio.shield(self._starting)
+        return None if self._closed else self._pool
+
+    async def _start(self) -> None:
+        try:
+            # spawning a process takes ~15 ms: done in a thread, all of them now, so no
+            # later submit spawns one on the event loop
+            pool, ready = await asyncio.to_thread(self._spawn)
+            self.pools_started += 1
+            self._pool, self._ready = pool, ready
+        finally:
+            self._starting = None
+
+    def _spawn(self) -> tuple[ProcessPoolExecutor, list[Future[int]]]:
+        ctx = multiprocessing.get_context("spawn")
+        pool = ProcessPoolExecutor(
+            max_workers=self.workers, mp_context=ctx, initializer=render_worker.start,
+            initargs=(self._warm, ctx.Barrier(self.workers)))
+        # the roll call, one job per worker: every worker starts now (no later submit
+        # spawns one on the event loop), and the jobs end when all are warm
+        return pool, [pool.submit(render_worker.ready) for _ in range(self.workers)]
+
+    def _discard(self, pool: ProcessPoolExecutor) -> None:
+        """Drop a broken pool (if it is still the current one) and end its workers."""
+        if self._pool is pool:
+            self._pool, self._ready = None, []
+        _stop(pool)
+
+    def worker_pids(self) -> list[int]:
+        """Process ids of the running workers (none before the pool starts)."""
+        procs = getattr(self._pool, "_processes", None) or {}
+        return sorted(p.pid for p in procs.values() if p.is_alive() and p.pid)
+
+    async def _run(self, urgent: bool, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` in a worker (or a thread), once the gate lets it through.
+
+        A pool whose worker died is replaced and the job sent again, once; after
+        :meth:`close` the job is done in a thread.
+
+        Raises:
+            BrokenProcessPool: a worker died in two pools in a row.
+            Exception: whatever ``fn`` raised.
+        """
+        await self._gate.acquire(urgent)
+        try:
+            broken = 0
+            while True:
+                if self.workers == 0 or self._closed:
+                    return await asyncio.to_thread(fn, *args)
+                pool = await self._executor()
+                if pool is None:
+                    continue
+                try:
+                    job = pool.submit(fn, *args)
+                    return await asyncio.wrap_future(job)
+                except BrokenProcessPool:
+                    self._discard(pool)
+                    if self._closed:  # ended by close(): drawn in a thread instead
+                        continue
+                    broken += 1
+                    if broken == 2:
+                        raise
+                    log.warning("a render worker died; starting new workers and drawing "
+                                "the image again")
+                except asyncio.CancelledError:
+                    if not (self._closed and job.cancelled() and not _cancelling()):
+                        raise
+        finally:
+            self._gate.release()
+
+    async def close(self) -> None:
+        """Stop the worker processes at once, without waiting for a warm-up to end. An
+        image in flight, or asked for later, is drawn in a thread of this process."""
+        self._closed = True
+        if self._starting is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.shield(self._starting)
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await asyncio.to_thread(_join, _stop(pool))
+
+    # ------------------------------------------------------------------ images
     async def board(self, view: rules.View, names: Sequence[str],
                     events: Sequence[rules.Event] = (), *,
                     key: tuple[int, int] | None = None) -> Picture:
@@ -141,7 +261,7 @@ class Images:
         if cached is not None and not events:
             data, alt = cached
         else:
-            data, alt = await self._gate(True, _board_sync, view, tuple(names), tuple(events))
+            data, alt = await self._draw_board(view, tuple(names), tuple(events))
             if key is not None:
                 self._boards[key] = (data, alt)
                 self._boards.move_to_end(key)
@@ -149,9 +269,28 @@ class Images:
                     self._boards.popitem(last=False)
         return Picture(data, BOARD_FILE, alt[:ALT_LIMIT])
 
+    async def _draw_board(self, view: rules.View, names: tuple[str, ...],
+                          events: tuple[rules.Event, ...]) -> tuple[bytes, str]:
+        try:
+            data, summary, fault, cpu = await self._run(True, render_worker.board_job,
+                                                        view, names, events)
+        except Exception:
+            log.exception("board image failed")
+            return _placeholder("The board image could not be drawn; see /status."), \
+                "The board."
+        self._count(cpu)
+        if fault is not None:
+            log.error("board summary failed:\n%s", fault)
+        return data, summary or "The board."
+
     async def hand(self, cards: Sequence[int], title: str = "") -> Picture:
         """A hand of cards."""
-        data = await self._gate(False, _hand_sync, tuple(cards), title)
+        try:
+            data, cpu = await self._run(False, render_worker.hand_job, tuple(cards), title)
+            self._count(cpu)
+        except Exception:
+            log.exception("hand image failed")
+            data = _placeholder("Your cards are listed in the message.")
         from rules.cards import card_name
 
         alt = "Your cards: " + (", ".join(card_name(c) for c in sorted(cards)) or "none")
@@ -161,22 +300,78 @@ class Images:
                    result: rules.Event | None = None,
                    events: Sequence[rules.Event] = ()) -> Picture:
         """A duel in progress (from ``view.battle``) or its result (``duel_over``)."""
-        data = await self._gate(True, _duel_sync, view, tuple(names), result, tuple(events))
+        try:
+            data, cpu = await self._run(True, render_worker.duel_job, view, tuple(names),
+                                        result, tuple(events))
+            self._count(cpu)
+        except Exception:
+            log.exception("duel image failed")
+            data = _placeholder("The duel is described in the message.")
         return Picture(data, DUEL_FILE, "The duel: cards played face up and totals.")
 
+    def _count(self, cpu: float) -> None:
+        self.rendered += 1
+        self.cpu_seconds += cpu
+
     async def warm_up(self) -> None:
-        """Build the renderer's caches (static layers, palettes, sprites) in a thread and
-        draw one board of each variant, so the first real image is fast."""
-        warm = getattr(render, "warm_up", None)
-        if warm is not None:
+        """Start the workers now (each warms the renderer's caches: static layers,
+        palettes, sprites, one board of each variant) and wait until all are ready, so
+        the first real image is fast. Without workers, warm this process in a thread."""
+        if self._closed:
+            return
+        if self.workers == 0:
             try:
-                await asyncio.to_thread(warm)
+                await asyncio.to_thread(render_worker.warm, False)
             except Exception:
                 log.exception("warming up the renderer failed")
-        for variant in ("european_war", "world_war_5"):
-            try:
-                count = 3
-                game, _ = rules.new_game(variant, [None] * count, seed=1)
-                await self.board(rules.view_for(game, None), [f"P{i}" for i in range(count)])
-            except Exception:
-                log.exception("warming up the %s board failed", variant)
+            for variant in render_worker.WARM_VARIANTS:
+                game, _ = rules.new_game(variant, [None] * 3, seed=1)
+                await self.board(rules.view_for(game, None), ["P0", "P1", "P2"])
+            return
+        try:
+            pool = await self._executor()
+        except Exception:
+            log.exception("the render workers could not be started")
+            return
+        if pool is None:
+            return
+        try:
+            await asyncio.gather(*(asyncio.wrap_future(f) for f in self._ready))
+        except BrokenProcessPool:
+            self._discard(pool)
+            if not self._closed:
+                log.warning("a render worker died while warming up; new ones start "
+                            "with the next image")
+        except threading.BrokenBarrierError:
+            log.warning("the render workers were not all warm after %.0f s",
+                        render_worker.ROLL_CALL_TIMEOUT)
+        except asyncio.CancelledError:
+            if not self._closed or _cancelling():
+                raise
+
+
+def _cancelling() -> bool:
+    """Whether the running task itself is being cancelled (not just a job it awaits)."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
+
+
+def _stop(pool: ProcessPoolExecutor) -> list[BaseProcess]:
+    """Cancel a pool's queued jobs and end its workers (SIGTERM) without waiting for them:
+    a worker may be in its seconds-long warm-up, and shutting down must not wait for it.
+    Returns the worker processes, to join."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)  # forgets its processes: listed first
+    for proc in procs:
+        if proc.is_alive():
+            proc.terminate()
+    return procs
+
+
+def _join(procs: list[BaseProcess], timeout: float = 5.0) -> None:
+    """Wait for ended workers to exit (killing any that ignore SIGTERM)."""
+    for proc in procs:
+        proc.join(timeout)
+        if proc.is_alive():
+            proc.kill()
+            proc.join()

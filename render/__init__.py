@@ -7,8 +7,9 @@
 - :func:`duel_png` — a duel: both pieces, the cards played face up, totals, the result.
 - :func:`warm_up` — build the per-process caches ahead of the first image (optional).
 
-Every function is thread-safe (the bot calls them through ``asyncio.to_thread``):
-cached layers and sprites are only ever read.
+Every function is thread-safe and fork-safe (the bot calls them in worker processes, or
+in threads): cached layers and sprites are only ever read, and no module keeps a thread
+or a pool, so a process forked at any time renders on its own.
 """
 
 from __future__ import annotations
@@ -72,7 +73,8 @@ def duel_png(view: rules.View, names: Sequence[str], result: rules.Event | None 
 
 def warm_up(board_ids: Sequence[str] = ("european_war", "world_war_5")) -> None:
     """Build the cached static layers, sprites and palettes now (about a second per
-    board) instead of on the first image; optional, e.g. at start-up in a thread."""
+    board) instead of on the first image; optional, e.g. in a worker process's
+    initializer."""
     from .static_layer import static_board
 
     for board_id in board_ids:

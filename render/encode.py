@@ -10,12 +10,15 @@ Two ways to reach 256 colours:
 - an *adaptive* palette (fast octree) per image, for images with no fixed palette.
 
 Measured on a 1280x800 board (Pillow 13, one core): RGB PNG level 6 ~35 ms and ~390 KB;
-fixed-palette mapping ~1.1 ms, then zlib level 1 ~3.5 ms / ~117 KB, level 3 ~4 ms /
-~112 KB, level 6 ~8 ms / ~103 KB, level 9 ~44 ms / ~100 KB; adaptive octree quantizing
-alone ~6 ms. Level 4 is the default: level 3 is ~1.3 ms faster, but boards from
-random playouts reach ~123 KB with it (level 4: at most ~116 KB). No dithering: flat
-map colours stay flat and compress well. The zlib work of a board is split over two
-threads (:mod:`render.pngwrite`), which halves it in wall time when a core is free.
+fixed-palette mapping ~1.1 ms; adaptive octree quantizing alone ~6 ms. Deflating the
+palette data (1 MB) with zlib-ng (:mod:`render.pngwrite`) takes, relative to the
+standard zlib at the same level, ~0.5x at level 1 (but ~140 KB), ~0.4x at level 2
+(~109 KB), ~0.7x at level 3 (~106 KB), ~0.55x at level 4 (~103 KB) and ~0.55x at
+level 6 (~98 KB). Level 4 is the default (as with the standard zlib before: boards from
+random playouts stay well under 120 KB). No dithering: flat map colours stay flat and
+compress well. A board is deflated in one piece: split in two bands on two threads it
+finished sooner alone, but in the bot's pool of one worker process per core the second
+thread only competes with the other workers and costs ~0.7 ms more CPU per board.
 """
 
 from __future__ import annotations
@@ -29,8 +32,6 @@ from .pngwrite import write_png
 
 DEFAULT_LEVEL = 4
 """zlib level of the PNG data (see the module docstring for the trade-off)."""
-PARALLEL_ROWS = 400
-"""Images this tall or taller are deflated in two bands on two threads."""
 
 
 def fixed_palette(sample: Image.Image, reserved: Iterable[RGB], colours: int = 256
@@ -56,7 +57,8 @@ def fixed_palette(sample: Image.Image, reserved: Iterable[RGB], colours: int = 2
         q = sample.convert("RGB").quantize(room, method=Image.Quantize.MEDIANCUT,
                                            dither=Image.Dither.NONE)
         flat = q.getpalette() or []
-        used = sorted({i for i in range(256) if q.histogram()[i]})
+        counts = q.histogram()
+        used = [i for i in range(256) if counts[i]]
         for i in used:
             c = (flat[3 * i], flat[3 * i + 1], flat[3 * i + 2])
             if c not in entries:
@@ -87,10 +89,6 @@ def mapped_colour(colour: RGB, palette: Image.Image) -> RGB:
 
 def png_bytes(image: Image.Image, palette: Image.Image | None = None,
               level: int = DEFAULT_LEVEL) -> bytes:
-    """Encode ``image`` as a palette-mode PNG (see :func:`to_palette`).
-
-    Images of at least ``PARALLEL_ROWS`` rows are deflated in two bands at once
-    (:mod:`render.pngwrite`); the bytes are the same whatever the machine.
-    """
-    indexed = to_palette(image, palette)
-    return write_png(indexed, level, bands=2 if indexed.height >= PARALLEL_ROWS else 1)
+    """Encode ``image`` as a palette-mode PNG (see :func:`to_palette`); equal images
+    give equal bytes in every process."""
+    return write_png(to_palette(image, palette), level)

@@ -11,6 +11,7 @@ adaptive quantizing) and keeps piece and card colours exact.
 from __future__ import annotations
 
 import dataclasses
+import os
 import threading
 from functools import lru_cache
 
@@ -25,6 +26,15 @@ from .encode import fixed_palette
 from .hand import hand_image
 
 _LOCK = threading.RLock()
+
+
+def _fresh_lock() -> None:
+    # a child forked while another thread builds a palette must not inherit a held lock
+    global _LOCK
+    _LOCK = threading.RLock()
+
+
+os.register_at_fork(after_in_child=_fresh_lock)
 
 SAMPLE_SEATS: dict[str, int] = {"european_war": 5, "world_war_5": 6}
 

@@ -1,0 +1,237 @@
+"""The image pool for real: worker processes draw the same bytes as this process, run jobs
+side by side, keep channel images ahead of hands, survive a dying worker, and stop on
+close. (The rest of the suite draws in threads: ``tests/conftest.py``.)"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import multiprocessing
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import render
+import rules
+from bot.config import ConfigError, load_settings, render_workers
+from bot.images import Images
+from tests.render.helpers import decode
+
+NAMES = ("Ada", "Bo", "Cy")
+
+
+def _view(variant: str = "european_war", seed: int = 7) -> rules.View:
+    game, _ = rules.new_game(variant, [None] * 3, seed=seed)
+    return rules.view_for(game, None)
+
+
+def _duel_view() -> rules.View:
+    from render.png_palette import sample_view
+
+    view = sample_view("european_war")
+    order = list(rules.load_board("european_war").field_order)
+    battle = rules.BattleView(
+        stage="duel", attacker=0, defender=1, src=order[0], dst=order[1], attacker_size=3,
+        defender_size=2, attacker_cards=(4, 30), defender_cards=(12,), attacker_limit=3,
+        defender_limit=2, attacker_total=0, defender_total=0, attacker_done=False,
+        defender_done=False, to_play=1, waiting_for=(), retreat_options=())
+    return dataclasses.replace(view, battle=battle)
+
+
+# ---------------------------------------------------------------- jobs for the workers
+def _meet(barrier: Any) -> tuple[int, int]:
+    barrier.wait(timeout=60)
+    return os.getpid(), _cached_board_palettes()
+
+
+def _wait_for(event: Any) -> int:
+    event.wait(timeout=60)
+    return os.getpid()
+
+
+def _cached_board_palettes() -> int:
+    from render.png_palette import _board_palette
+
+    return _board_palette.cache_info().currsize
+
+
+def _die_once(flag: str) -> str:
+    """Kills the worker unpickling it the first time; later ones get the name "Cy"."""
+    if not Path(flag).exists():
+        Path(flag).touch()
+        os._exit(1)
+    return "Cy"
+
+
+@dataclasses.dataclass
+class _DieOnce:
+    flag: str
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_die_once, (self.flag,))
+
+
+class _Die:
+    """Kills every worker that unpickles it."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (os._exit, (1,))
+
+
+# ---------------------------------------------------------------- fixtures
+@pytest.fixture(scope="module")
+def pool() -> Iterator[Images]:
+    """Two warm workers, shared by the tests that do not break them."""
+    images = Images(workers=2)
+    asyncio.run(images.warm_up())
+    yield images
+    asyncio.run(images.close())
+
+
+@pytest.fixture(scope="module")
+def manager() -> Iterator[Any]:
+    with multiprocessing.get_context("spawn").Manager() as m:
+        yield m
+
+
+# ---------------------------------------------------------------- tests
+async def test_two_workers_draw_at_once_both_warmed_up(pool: Images, manager: Any) -> None:
+    # first in this module: no image has been drawn yet, so caches come from warm-up
+    barrier = manager.Barrier(2)
+    # each job waits for the other: both finish only if two processes run them together
+    met = await asyncio.gather(pool._run(True, _meet, barrier), pool._run(True, _meet, barrier))
+    assert sorted(pid for pid, _ in met) == pool.worker_pids()
+    assert [palettes for _, palettes in met] == [2, 2]  # built in every initializer
+
+
+async def test_warm_workers_draw_the_same_bytes_as_this_process(pool: Images) -> None:
+    assert len(pool.worker_pids()) == 2 and os.getpid() not in pool.worker_pids()
+    before = pool.rendered
+    for variant in ("european_war", "world_war_5"):
+        view = _view(variant)
+        picture = await pool.board(view, NAMES)
+        assert picture.data == render.board_png(view, NAMES)
+        assert picture.description == render.board_summary(view, NAMES)
+    hand = await pool.hand([3, 17, 51], "Your hand")
+    assert hand.data == render.hand_png([3, 17, 51], title="Your hand")
+    duel = _duel_view()
+    assert (await pool.duel(duel, NAMES)).data == render.duel_png(duel, NAMES)
+    assert pool.rendered == before + 4 and pool.cpu_seconds > 0
+    assert pool.pools_started == 1
+
+
+async def test_channel_images_go_before_hands(pool: Images, manager: Any) -> None:
+    first, second = manager.Event(), manager.Event()
+    done: list[str] = []
+
+    async def hand() -> None:
+        await pool.hand([1, 2], "")
+        done.append("hand")
+
+    async def board() -> None:
+        await pool.board(_view(seed=8), NAMES)
+        done.append("board")
+
+    busy = [asyncio.ensure_future(pool._run(True, _wait_for, e)) for e in (first, second)]
+    await asyncio.sleep(0)
+    waiting = [asyncio.ensure_future(hand())]
+    await asyncio.sleep(0)
+    waiting.append(asyncio.ensure_future(board()))
+    await asyncio.sleep(0)
+    assert pool._gate.free == 0 and len(pool._gate.waiting) == 2  # one job per worker
+    first.set()  # one worker frees up: the board, asked for last, goes first
+    await waiting[1]
+    assert done == ["board"]
+    second.set()
+    await asyncio.gather(*busy, *waiting)
+    assert done == ["board", "hand"]
+
+
+async def test_a_failing_drawing_gives_a_placeholder_and_keeps_the_pool(
+        pool: Images, caplog: pytest.LogCaptureFixture) -> None:
+    bad = dataclasses.replace(_view(), board_id="atlantis")
+    with caplog.at_level(logging.ERROR, "bot.images"):
+        picture = await pool.board(bad, NAMES)
+    assert decode(picture.data).size == (480, 120)
+    assert any("board image failed" in r.getMessage() for r in caplog.records)
+    good = await pool.board(_view(), NAMES)
+    assert good.data == render.board_png(_view(), NAMES) and pool.pools_started == 1
+
+
+async def test_a_dying_worker_is_replaced_and_the_image_drawn_again(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    images = Images(workers=1, warm=False)  # workers that start fast: four pools here
+    try:
+        with caplog.at_level(logging.WARNING, "bot.images"):
+            picture = await images.hand([5, 9], _DieOnce(str(tmp_path / "f")))
+        assert picture.data == render.hand_png([5, 9], title="Cy")
+        assert images.pools_started == 2
+        assert any("render worker died" in r.getMessage() for r in caplog.records)
+
+        # dying in the new pool too: a placeholder, and the next image still comes
+        with caplog.at_level(logging.ERROR, "bot.images"):
+            lost = await images.board(_view(), ("Ada", _Die()))
+        assert decode(lost.data).size == (480, 120) and images.pools_started == 3
+        assert any("board image failed" in r.getMessage() for r in caplog.records)
+        again = await images.hand([5], "")
+        assert again.data == render.hand_png([5]) and images.pools_started == 4
+    finally:
+        await images.close()
+
+
+async def test_close_ends_the_workers_even_while_they_warm_up() -> None:
+    images = Images(workers=2)
+    warming = asyncio.ensure_future(images.warm_up())
+    pool = await images._executor()
+    assert pool is not None
+    procs = list(pool._processes.values())  # type: ignore[attr-defined]
+    assert len(procs) == 2
+    view = _view()
+    waiting = asyncio.ensure_future(images.board(view, NAMES))  # queued behind warm-up
+    await asyncio.sleep(0)
+    await images.close()
+    await warming  # returns quietly
+    assert not any(p.is_alive() for p in procs) and images.worker_pids() == []
+    # the image in flight, and one asked for after close, are drawn (in a thread)
+    assert (await waiting).data == render.board_png(view, NAMES)
+    assert (await images.board(view, ["Ann"])).data == render.board_png(view, ["Ann"])
+    assert images.pools_started == 1
+
+
+async def test_without_workers_images_are_drawn_in_threads() -> None:
+    images = Images(workers=0)
+    view = _view("world_war_5")
+    assert (await images.board(view, NAMES)).data == render.board_png(view, NAMES)
+    assert images.worker_pids() == [] and images.pools_started == 0
+    await images.close()
+
+
+def test_render_workers_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert render_workers(None) is None and render_workers(" ") is None
+    assert render_workers("0") == 0 and render_workers("3") == 3
+    for bad in ("-1", "two", "65"):
+        with pytest.raises(ConfigError, match="RENDER_WORKERS"):
+            render_workers(bad)
+    assert load_settings({"RENDER_WORKERS": "2"}, env_file=None).render_workers == 2
+    assert load_settings({}, env_file=None).render_workers is None
+    monkeypatch.setenv("RENDER_WORKERS", "3")
+    assert Images().workers == 3
+    monkeypatch.delenv("RENDER_WORKERS")
+    assert Images().workers == len(os.sched_getaffinity(0))
+
+
+async def test_the_bot_takes_its_workers_from_the_settings(tmp_path: Path) -> None:
+    from bot.client import GameBot
+    from bot.config import Settings
+
+    settings = Settings(discord_token=None, database_url=f"sqlite:///{tmp_path}/g.db",
+                        dev_guild_id=None, log_level="INFO", discord_api_base=None,
+                        discord_gateway_url=None, render_workers=3)
+    bot = GameBot(settings, warm_up=False)
+    assert bot.delivery.images.workers == 3
+    await bot.close()
+    assert bot.delivery.images._closed
