@@ -222,7 +222,8 @@ class Store:
             game.decisions = [self._decision(r) for r in await self._fetchall(
                 conn, Q.select_decisions, (game_id,))]
             for _, seat, seq in await self._fetchall(conn, Q.select_last_acted, (game_id,)):
-                game.last_acted[int(seat)] = int(seq)
+                if seq is not None:
+                    game.last_acted[int(seat)] = int(seq)
             return game
 
     async def load_active(self) -> list[GameRecord]:
@@ -235,7 +236,8 @@ class Store:
             for r in await self._fetchall(conn, Q.select_active_decisions):
                 games[r[0]].decisions.append(self._decision(r))
             for gid, seat, seq in await self._fetchall(conn, Q.select_active_last_acted):
-                games[gid].last_acted[int(seat)] = int(seq)
+                if seq is not None:
+                    games[gid].last_acted[int(seat)] = int(seq)
             return list(games.values())
 
     async def active_game_in_channel(self, channel_id: int) -> int | None:
