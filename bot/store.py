@@ -237,6 +237,17 @@ class Store:
             self.owner.release()
             self.owner = None
 
+    async def probe_write(self) -> None:
+        """Start a write transaction and roll it back (nothing is written): proves that
+        no other program holds the write lock beyond the busy timeout.
+
+        Raises:
+            sqlite3.OperationalError: locked, read-only, … as SQLite reports it.
+        """
+        async with self._lock:
+            await self._conn.execute("BEGIN IMMEDIATE")
+            await self._conn.execute("ROLLBACK")
+
     def _wrote(self, writes: int) -> None:
         """Count committed writes; start a background checkpoint every so many."""
         self._unchecked += writes
