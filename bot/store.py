@@ -10,9 +10,9 @@ process from interleaving statements on the shared connection, and ``BEGIN IMMED
 plus ``busy_timeout`` serialise writers of different processes.
 
 Actions use group commit: the writes queued while a batch is being written go into the
-next transaction together, each in its own savepoint — all or nothing per action, one
-COMMIT per batch — and the whole batch is one call into the connection's thread instead
-of one round trip per statement. WAL checkpoints run on a second connection in the
+next transaction together — all or nothing per action, one COMMIT per batch — and the
+whole batch is one call into the connection's thread instead of one round trip per
+statement (see :func:`_write_batch`). WAL checkpoints run on a second connection in the
 background (``wal_autocheckpoint`` is off on the writing one), so no commit waits for a
 checkpoint's copy and fsync. Together that keeps thousands of actions a second.
 
@@ -140,32 +140,55 @@ def _translated(exc: BaseException) -> BaseException:
 
 
 def _write_batch(db: sqlite3.Connection, batch: list[_Write]) -> None:
-    """Group commit, run in the connection's thread: one transaction, each write in its
-    own savepoint (a stale or failing one is rolled back alone), one COMMIT. A full disk
-    (or a transaction SQLite rolled back itself) fails the whole batch: nothing of it
-    is written."""
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        for write in batch:
-            write.error = None
-            db.execute("SAVEPOINT action")
-            try:
-                for number, (how, sql, params) in enumerate(write.steps):
+    """Group commit, run in the connection's thread: every write of the batch in one
+    transaction, one COMMIT. A write whose guard (its first statement) changes no row is
+    stale and leaves nothing; one that fails after its guard (never expected: the guard
+    checks what its other statements rely on) spoils the transaction, which is rolled back
+    and written again without it. A full disk (or a transaction SQLite rolled back
+    itself) fails the whole batch: nothing of it is written.
+
+    No savepoint per write: each would be two more calls into SQLite, and every call
+    from this thread waits for the interpreter lock while the event loop is busy."""
+    for write in batch:
+        write.error = None
+    while True:
+        spoiled = False
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for write in batch:
+                if write.error is not None and not isinstance(write.error, StaleVersion):
+                    continue  # failed in an earlier pass: left out
+                write.error = None
+                how, sql, params = write.steps[0]
+                try:
                     cur = getattr(db, how)(sql, params)
-                    if number == 0 and cur.rowcount != 1:
-                        raise StaleVersion(write.stale_message)
-            except (sqlite3.Error, StoreError) as exc:
-                if _is_full(exc) or not db.in_transaction:
-                    raise
-                write.error = exc
-                db.execute("ROLLBACK TO action")
-            db.execute("RELEASE action")
-        db.execute("COMMIT")
-    except BaseException:
-        if db.in_transaction:
-            with suppress(sqlite3.Error):
+                except sqlite3.Error as exc:  # the statement alone was undone
+                    if _is_full(exc) or not db.in_transaction:
+                        raise
+                    write.error = exc
+                    continue
+                if cur.rowcount != 1:
+                    write.error = StaleVersion(write.stale_message)
+                    continue
+                try:
+                    for how, sql, params in write.steps[1:]:
+                        getattr(db, how)(sql, params)
+                except sqlite3.Error as exc:
+                    if _is_full(exc) or not db.in_transaction:
+                        raise
+                    write.error = exc
+                    spoiled = True
+                    break
+            if spoiled:
                 db.execute("ROLLBACK")
-        raise
+                continue
+            db.execute("COMMIT")
+            return
+        except BaseException:
+            if db.in_transaction:
+                with suppress(sqlite3.Error):
+                    db.execute("ROLLBACK")
+            raise
 
 
 def _decision_params(game_id: int, d: DecisionRecord) -> tuple[Any, ...]:
@@ -514,7 +537,7 @@ class Store:
         game finished.
 
         Writes that arrive while another batch commits are grouped (see :meth:`_flush`):
-        each is its own savepoint, all share one COMMIT. Returns once committed.
+        all or nothing each, one COMMIT for all. Returns once committed.
 
         Raises:
             StaleVersion: the game changed since ``revision`` / ``version`` (nothing was
@@ -544,9 +567,9 @@ class Store:
         await write.done
 
     async def _flush(self) -> None:
-        """Group commit: write every queued action in one transaction, each inside its own
-        savepoint (a stale or failing one is rolled back alone), then one COMMIT — one
-        fsync for the batch. A caller learns its outcome only after the COMMIT."""
+        """Group commit: write every queued action in one transaction (a stale or failing
+        one leaves nothing, see :func:`_write_batch`), then one COMMIT. A caller learns
+        its outcome only after the COMMIT."""
         try:
             await self._flush_batches()
         finally:
