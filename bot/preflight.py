@@ -67,8 +67,8 @@ class OwnerLock:
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as exc:
             raise StartupError(
-                f"Cannot write in the database folder {database.parent} ({exc.strerror}): "
-                "the bot must be able to write there (a read-only volume?).") from exc
+                f"Cannot write the lock file {path} ({exc.strerror}): the bot must be able "
+                f"to write in {database.parent} (a read-only volume?).") from exc
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as exc:

@@ -214,3 +214,22 @@ async def test_a_newer_schema_is_refused_before_anything_is_written(
     assert "newer than this release" in line and str(db) in line
     assert fingerprint(db) == before
 
+
+
+async def test_a_read_only_folder(tmp_path: Path, listener: socket.socket) -> None:
+    folder = tmp_path / "volume"
+    folder.mkdir()
+    db = await a_database(folder / "games.db")
+    folder.chmod(0o555)
+    wrap = None
+    if os.geteuid() == 0:
+        if shutil.which("setpriv") is None:
+            pytest.skip("running as root without setpriv")
+        wrap = ["setpriv", "--bounding-set", "-dac_override,-dac_read_search", "--"]
+    before = fingerprint(db)
+    try:
+        line = refused(run_bot(tmp_path, db, listener, wrap=wrap), listener)
+    finally:
+        folder.chmod(0o755)
+    assert f"Cannot write the lock file {db}.lock" in line and "read-only volume" in line
+    assert fingerprint(db) == before
