@@ -191,6 +191,8 @@ async def writer(store: Store, gid: int, moves: list[Payload], samples: list[flo
     while (count is None or version < count) and (until is None or time.perf_counter() < until):
         if gap:
             await asyncio.sleep(rng.expovariate(1 / gap))
+            if until is not None and time.perf_counter() >= until:
+                break  # count only what was offered within the run
         seat, action, events, state, deciders = moves[version % len(moves)]
         t0 = time.perf_counter()
         await store.record_action(
