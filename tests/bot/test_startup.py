@@ -233,3 +233,26 @@ async def test_a_read_only_folder(tmp_path: Path, listener: socket.socket) -> No
         folder.chmod(0o755)
     assert f"Cannot write the lock file {db}.lock" in line and "read-only volume" in line
     assert fingerprint(db) == before
+
+
+async def test_the_console_plays_beside_the_bot_that_owns_the_database(
+        tmp_path: Path) -> None:
+    """By design the console shares the bot's file (it plays only its own games): the
+    owner lock is the bot's alone, and keeps a second bot out, not the console."""
+    db = await a_database(tmp_path / "games.db")
+    owner = OwnerLock.acquire(db)  # as a running bot holds it
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "bot.console", "--watch", "1", "--fast", "--no-boards",
+             "--db", str(db)], cwd=tmp_path, capture_output=True, text=True, timeout=300,
+            stdin=subprocess.DEVNULL)
+        assert result.returncode == 0, result.stderr
+        assert "1 finished" in result.stdout
+        with pytest.raises(StartupError, match="Another bot process already owns"):
+            OwnerLock.acquire(db)
+    finally:
+        owner.release()
+    with sqlite3.connect(db) as conn:  # the bot's game untouched, the console's finished
+        rows = conn.execute("SELECT guild_id, status FROM games ORDER BY id").fetchall()
+    conn.close()
+    assert rows == [(9, "running"), (None, "finished")]
