@@ -16,6 +16,7 @@ they are drawn again.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
@@ -23,7 +24,7 @@ import rules
 
 from .. import computer
 from ..store import StaleVersion, StoreFull
-from .core import FULL_RETRY, ServiceBase, StalePrompt
+from .core import FULL_RETRY, ServiceBase, ServiceError, StalePrompt
 from .live import LiveGame
 
 log = logging.getLogger("bot.service")
@@ -98,6 +99,11 @@ class ComputerOps(ServiceBase):
             live = self._games.get(game_id)
             if live is not None:
                 self._kick(live)
+                return
+            # dropped from the cache meanwhile: loading it sets its computers going (a
+            # game gone, or no longer this service's, is left alone)
+            with contextlib.suppress(ServiceError):
+                await self.load(game_id)
         self.scheduler.schedule((game_id, "full"), self.clock.now() + FULL_RETRY, kick)
 
     def _answer_callback(self, game_id: int, seat: int) -> Callable[[], Awaitable[None]]:
