@@ -56,6 +56,12 @@ class Q:
         "status = ?, ended_at = ?, result = ? "
         "WHERE id = ? AND revision = ? AND version = ? AND status = 'running'"
     )
+    # an action that does not end the game leaves status, ended_at and result alone, so
+    # the indexes on status (three of them) are not rewritten for every action
+    record_move = (
+        "UPDATE games SET state = ?, version = version + 1, revision = revision + 1 "
+        "WHERE id = ? AND revision = ? AND version = ? AND status = 'running'"
+    )
     insert_action = (
         "INSERT INTO actions (game_id, seq, seat, user_id, source, action, events, created_at) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"

@@ -543,12 +543,12 @@ class Store:
             StaleVersion: the game changed since ``revision`` / ``version`` (nothing was
                 written).
         """
+        guard: _Step = ("execute", Q.record_move, (
+            _dumps(state), game_id, revision, version)) if result is None else (
+            "execute", Q.record_state, (
+                _dumps(state), "finished", now, _dumps(result), game_id, revision, version))
         steps: list[_Step] = [
-            ("execute", Q.record_state, (
-                _dumps(state), "finished" if result is not None else "running",
-                now if result is not None else None,
-                _dumps(result) if result is not None else None,
-                game_id, revision, version)),
+            guard,
             ("execute", Q.insert_action, (
                 game_id, version + 1, seat, user_id, source, _dumps(action), _dumps(events),
                 now)),
