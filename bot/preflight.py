@@ -125,7 +125,7 @@ async def open_checked(settings: Settings, *, busy_timeout_ms: int = 10_000) -> 
     try:
         if path.exists() and path.stat().st_size > 0:
             _check_file(path)
-            await _check_contents(path)
+            await _check_contents(path, busy_timeout_ms)
         store = await _open(path, busy_timeout_ms)
     except BaseException:
         lock.release()
@@ -163,7 +163,7 @@ def _check_file(path: Path) -> None:
             "its header records (an interrupted copy?). Restore it from a backup.")
 
 
-async def _check_contents(path: Path) -> None:
+async def _check_contents(path: Path, busy_timeout_ms: int) -> None:
     """Schema version, integrity and what a start-up reads, on a read-only connection
     (which never writes to the file, not even a checkpoint)."""
     uri = f"file:{quote(str(path.resolve()))}?mode=ro"
@@ -172,6 +172,7 @@ async def _check_contents(path: Path) -> None:
     except sqlite3.Error as exc:
         raise StartupError(f"Cannot open the database {path}: {exc}.") from exc
     try:
+        await conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
         version = await current_version(conn)
         if version > LATEST:
             raise StartupError(
@@ -186,6 +187,11 @@ async def _check_contents(path: Path) -> None:
                     "backup.")
         if version == LATEST:
             await Store(conn, path).load_active()
+    except sqlite3.OperationalError as exc:
+        if _code(exc) not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+            raise StartupError(f"The database {path} is damaged or unreadable ({exc}): "
+                               "restore it from a backup.") from exc
+        raise StartupError(_operational(path, exc, busy_timeout_ms)) from exc
     except sqlite3.DatabaseError as exc:
         raise StartupError(
             f"The database {path} is damaged or not a database ({exc}): restore it from a "
@@ -215,8 +221,13 @@ async def _open(path: Path, busy_timeout_ms: int) -> Store:
     return store
 
 
+def _code(exc: sqlite3.Error) -> int:
+    """SQLite's primary result code of ``exc``."""
+    return (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF
+
+
 def _operational(path: Path, exc: sqlite3.OperationalError, busy_timeout_ms: int) -> str:
-    code = (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF
+    code = _code(exc)
     if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
         return (f"The database {path} is locked by another program (it held a write lock "
                 f"for over {busy_timeout_ms / 1000:g} s): close it (a backup, the sqlite3 "

@@ -256,3 +256,32 @@ async def test_the_console_plays_beside_the_bot_that_owns_the_database(
         rows = conn.execute("SELECT guild_id, status FROM games ORDER BY id").fetchall()
     conn.close()
     assert rows == [(9, "running"), (None, "finished")]
+
+
+HOLD_EXCLUSIVE = """
+import sqlite3, sys
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("PRAGMA journal_mode = DELETE")
+conn.execute("BEGIN EXCLUSIVE")
+print("locked", flush=True)
+sys.stdin.read()
+"""
+
+
+async def test_an_exclusive_lock_on_a_rollback_journal_file_is_named_as_a_lock(
+        tmp_path: Path) -> None:
+    """A file copied in from elsewhere (not in WAL mode) and held by another program: even
+    reading waits for it, and the answer is still "locked", not "damaged"."""
+    db = await a_database(tmp_path / "games.db")
+    holder = subprocess.Popen([sys.executable, "-c", HOLD_EXCLUSIVE, str(db)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        before = fingerprint(db)
+        settings = Settings(None, f"sqlite:///{db}", None, "INFO", None, None)
+        with pytest.raises(StartupError) as info:
+            await open_checked(settings, busy_timeout_ms=200)
+        assert str(info.value).startswith(f"The database {db} is locked by another program")
+        assert fingerprint(db) == before
+    finally:
+        holder.communicate("")
