@@ -118,7 +118,11 @@ async def open_checked(settings: Settings, *, busy_timeout_ms: int = 10_000) -> 
                 f"The database folder {folder} does not exist (DATABASE_URL="
                 f"{settings.database_url}): is its volume mounted? Create the folder to "
                 "start with an empty database.")
-        folder.mkdir(parents=True, exist_ok=True)  # a first run with the defaults
+        try:
+            folder.mkdir(parents=True, exist_ok=True)  # a first run with the defaults
+        except OSError as exc:
+            raise StartupError(
+                f"Cannot create the database folder {folder} ({exc.strerror}).") from exc
     if path.exists() and not path.is_file():
         raise StartupError(f"The database path {path} is not a file.")
     lock = OwnerLock.acquire(path)
@@ -211,6 +215,9 @@ async def _open(path: Path, busy_timeout_ms: int) -> Store:
         raise StartupError(_operational(path, exc, busy_timeout_ms)) from exc
     except StoreFull as exc:
         raise StartupError(f"The disk holding {path} is full.") from exc
+    except sqlite3.DatabaseError as exc:
+        raise StartupError(f"The database {path} is damaged ({exc}): restore it from a "
+                           "backup.") from exc
     try:
         await store.probe_write()
     except BaseException as exc:
