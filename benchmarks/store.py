@@ -1,20 +1,20 @@
-"""Benchmark of the store and service: per-action latency and throughput.
+"""Benchmark of the store: persisted actions per second, write latency, CPU, cold loads.
 
-Run: ``.venv/bin/python -m benchmarks.store [--games 1000] [--actions 5]`` (or
-``.venv/bin/python benchmarks/store.py``)
+Run: ``.venv/bin/python -m benchmarks.store [--synchronous NORMAL|FULL] [--service]``
 
-- *latency*: one game, one action at a time, timed around ``GameService.answer`` — the
-  per-game lock, load (cached copy; or, ``cold``, read and validated from the file every
-  time), the engine's check and apply, the outcome, and the one-transaction persist
-  (``synchronous=FULL``, WAL) — median and p99;
-- *throughput*: ``--games`` games in one process, each a task taking ``--actions`` actions
-  concurrently with all the others, driven the way a front end would be (from the
-  prompts each outcome returns); actions per second (the latency of that burst is
-  queueing: a thousand games submitting at the same instant);
-- *latency under load*: the same games, each acting after a random (exponential) think
-  time so that about ``--rate`` actions per second arrive in all.
+- *store, burst*: ``--games`` games each append ``--actions`` real actions (payloads of a
+  real European War game: action, events, snapshot, decisions) at once through
+  ``Store.record_action`` — actions persisted per second, latency (mostly queueing),
+  CPU per action (event loop and SQLite thread);
+- *store, open loop*: the same games append at about ``--rate`` actions per second in all
+  (random think times) for ``--seconds``: median, p90 and p99 of one write, CPU;
+- *cold load*: what a start-up reads (``load_active`` and each game's ``load_game``)
+  with 10, 1,000, 10,000 and 100,000 finished games in the file beside the same
+  unfinished ones: median time and SQLite VM steps (the steps must not grow);
+- ``--service``: also per-action latency and throughput through ``GameService.answer``
+  (engine, outcome building and persist; CPU-bound by the engine, not the store).
 
-Aim (ISSUE): median <= 2 ms, p99 <= 10 ms, >= 1,000 actions/s on these machines.
+Aim (issue 13): >= 2,000 actions/s, p99 <= 10 ms; a cold load flat from 10 to 100k games.
 """
 
 from __future__ import annotations
@@ -27,19 +27,24 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 if __package__ in (None, ""):  # run as a file: benchmarks/bot.py must not shadow the package
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
+import rules
+from bot.models import DecisionRecord, GameSettings
 from bot.service import GameService, Outcome, Prompt
-from bot.store import Store
+from bot.store import NewSeat, Store
+from tests.bot.history import fill_history
 
 USERS = (1, 2, 3)
-SYNC = ["FULL"]
+SYNC = ["NORMAL"]
+"""The store's ``synchronous`` level for this run (``--synchronous``)."""
 CPU = [0.0]
 """CPU seconds (all threads of this process) of the last throughput run."""
-"""The store's ``synchronous`` level for this run (``--synchronous``)."""
+Payload = tuple[int, dict, list, dict, list[tuple[int, str]]]
 
 
 def pct(samples: list[float], p: float) -> float:
@@ -148,41 +153,160 @@ async def throughput(path: Path, games: int, per_game: int, rate: float | None =
     return elapsed, len(samples), samples
 
 
+def payloads(count: int = 60, seed: int = 1) -> list[Payload]:
+    """(seat, action, events, snapshot, open decisions) of ``count`` real actions."""
+    game, _ = rules.new_game("european_war", [None, None, None], seed=seed)
+    rng = random.Random(seed)
+    out: list[Payload] = []
+    while len(out) < count and not game.over:
+        d = rng.choice(game.deciders())
+        action = rng.choice(game.legal_actions(d.seat))
+        events = game.apply(d.seat, action)
+        out.append((d.seat, action.to_dict(), [e.to_dict() for e in events], game.to_dict(),
+                    [(x.seat, x.kind) for x in game.deciders()]))
+    return out
+
+
+async def running_games(store: Store, count: int, first_channel: int = 1) -> list[int]:
+    """``count`` running games at version 0 (revision 1), straight through the store."""
+    ids = []
+    for i in range(count):
+        gid = await store.create_lobby(
+            guild_id=1, channel_id=first_channel + i, host_id=1, variant="european_war",
+            settings=GameSettings(), host_seat=NewSeat(1, None, "A", None, 0.0), expiry=None,
+            max_games=None, now=0.0)
+        await store.start_game(gid, 0, creation={}, start_events=[], state={}, seats=[],
+                               decisions=[], now=1.0)
+        ids.append(gid)
+    return ids
+
+
+async def writer(store: Store, gid: int, moves: list[Payload], samples: list[float], *,
+                 count: int | None = None, until: float | None = None,
+                 gap: float | None = None) -> None:
+    """Append actions to one game (``count`` of them, or until ``until``), each after a
+    random think time of mean ``gap`` if given; time each write."""
+    rng = random.Random(gid)
+    revision, version, previous = 1, 0, []
+    while (count is None or version < count) and (until is None or time.perf_counter() < until):
+        if gap:
+            await asyncio.sleep(rng.expovariate(1 / gap))
+            if until is not None and time.perf_counter() >= until:
+                break  # count only what was offered within the run
+        seat, action, events, state, deciders = moves[version % len(moves)]
+        t0 = time.perf_counter()
+        await store.record_action(
+            gid, revision, version, seat=seat, user_id=None, source="player", action=action,
+            events=events, state=state, removed=previous, result=None, now=2.0,
+            upserted=[DecisionRecord(s, k, version + 1, 600.0, 1e10, None)
+                      for s, k in deciders])
+        samples.append(time.perf_counter() - t0)
+        revision, version, previous = revision + 1, version + 1, deciders
+
+
+async def store_runs(path: Path, games: int, actions: int, rate: float, seconds: float,
+                     ) -> None:
+    """The store-level burst and open-loop runs (see the module docstring)."""
+    store = await Store.open(path, synchronous=SYNC[0])
+    moves = payloads()
+    ids = await running_games(store, games)
+    samples: list[float] = []
+    t0, cpu0 = time.perf_counter(), time.process_time()
+    await asyncio.gather(*(writer(store, g, moves, samples, count=actions) for g in ids))
+    elapsed, cpu = time.perf_counter() - t0, time.process_time() - cpu0
+    report(f"store, burst ({games} games)", samples)
+    n = len(samples)
+    print(f"  {n / elapsed:,.0f} actions/s persisted; CPU {cpu / n * 1000:.3f} ms per action "
+          f"(so one free core persists ~{n / cpu:,.0f}/s)")
+    ids = await running_games(store, games * 5, first_channel=games + 1)
+    samples = []
+    t0, cpu0 = time.perf_counter(), time.process_time()
+    await asyncio.gather(*(writer(store, g, moves, samples, until=t0 + seconds,
+                                  gap=len(ids) / rate) for g in ids))
+    cpu = time.process_time() - cpu0
+    report(f"store, {rate:,.0f}/s offered", samples)
+    # every write counted started within the run (the last think times run past it)
+    print(f"  {len(samples) / seconds:,.0f} actions/s persisted; CPU "
+          f"{cpu / len(samples) * 1000:.3f} ms per action")
+    await store.close()
+
+
+def _counter(steps: list[int]) -> Callable[[], int]:
+    """A progress handler counting SQLite VM steps into ``steps[0]``."""
+    def tick() -> int:
+        steps[0] += 1
+        return 0
+    return tick
+
+
+async def cold_loads(root: Path, sizes: tuple[int, ...] = (10, 1_000, 10_000, 100_000),
+                     repeat: int = 20) -> None:
+    """A start-up's reads beside ``sizes`` finished games: median time and VM steps."""
+    for size in sizes:
+        path = root / f"cold{size}.db"
+        store = await Store.open(path)
+        moves = payloads()
+        for gid in await running_games(store, 20):
+            await writer(store, gid, moves, [], count=10)
+        await store.close()
+        fill_history(path, size)
+        store = await Store.open(path)
+        steps = [0]
+        tick = _counter(steps)
+        times = []
+        for i in range(repeat):
+            if i == repeat - 1:
+                await store._conn.set_progress_handler(tick, 1)
+            t0 = time.perf_counter()
+            for game in await store.load_active():
+                await store.load_game(game.id)
+            times.append(time.perf_counter() - t0)
+        await store._conn.set_progress_handler(None, 1)
+        await store.close()
+        print(f"cold load, 20 unfinished + {size:>7,} finished games: median "
+              f"{statistics.median(times) * 1000:6.2f} ms, {steps[0]:,} SQLite steps")
+
+
 def report(name: str, samples: list[float]) -> None:
     print(f"{name:<34} n={len(samples):>6}  median {statistics.median(samples) * 1000:6.2f} ms"
-          f"  p99 {pct(samples, 99):6.2f} ms  max {max(samples) * 1000:6.2f} ms")
+          f"  p90 {pct(samples, 90):6.2f} ms  p99 {pct(samples, 99):6.2f} ms"
+          f"  max {max(samples) * 1000:6.2f} ms")
 
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--actions", type=int, default=5, help="actions per game (throughput)")
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--actions", type=int, default=20, help="actions per game (burst)")
+    parser.add_argument("--rate", type=float, default=2000.0,
+                        help="offered load (actions/s) for the open-loop run")
+    parser.add_argument("--seconds", type=float, default=5.0, help="open-loop duration")
+    parser.add_argument("--synchronous", default="NORMAL", choices=("FULL", "NORMAL"),
+                        help="NORMAL (the store's default): WAL, no fsync per commit — "
+                             "durable against a crash of the process, not a power cut; "
+                             "FULL: every commit is fsynced")
+    parser.add_argument("--service", action="store_true",
+                        help="also time actions through GameService (engine included)")
+    parser.add_argument("--no-cold", action="store_true", help="skip the cold-load lines")
     parser.add_argument("--latency-actions", type=int, default=2000)
-    parser.add_argument("--synchronous", default="FULL", choices=("FULL", "NORMAL"),
-                        help="FULL: every commit is fsynced (the store's default); NORMAL: "
-                             "WAL without fsync per commit (safe against a crash of the "
-                             "process, not of the machine)")
-    parser.add_argument("--rate", type=float, default=500.0,
-                        help="offered load (actions/s) for the open-loop latency run")
     args = parser.parse_args()
     SYNC[0] = args.synchronous
     print(f"synchronous={args.synchronous}, load average {os.getloadavg()[0]:.2f}")
     with tempfile.TemporaryDirectory() as tmp:
-        warm = await latency(Path(tmp) / "latency.db", args.latency_actions, cold=False)
-        report("latency, cached game", warm)
-        cold = await latency(Path(tmp) / "cold.db", args.latency_actions // 2, cold=True)
-        report("latency, loaded from file each time", cold)
-        elapsed, n, under_load = await throughput(Path(tmp) / "throughput.db", args.games,
-                                                  args.actions)
-        report(f"latency under load ({args.games} games)", under_load)
-        print(f"throughput: {n} actions in {elapsed:.2f} s across {args.games} concurrent "
-              f"games = {n / elapsed:,.0f} actions/s  (latency above is mostly queueing: "
-              f"every game submits at the same instant)")
-        print(f"CPU per action (event loop + SQLite thread): {CPU[0] / n * 1000:.2f} ms, "
-              f"so one free core carries ~{n / CPU[0]:,.0f} actions/s")
-        elapsed, n, paced_samples = await throughput(
-            Path(tmp) / "paced.db", args.games, args.actions, args.rate)
-        report(f"latency at {args.rate:,.0f} actions/s offered", paced_samples)
+        await store_runs(Path(tmp) / "store.db", args.games, args.actions, args.rate,
+                         args.seconds)
+        if not args.no_cold:
+            await cold_loads(Path(tmp))
+        if args.service:
+            warm = await latency(Path(tmp) / "latency.db", args.latency_actions, cold=False)
+            report("service, cached game", warm)
+            cold = await latency(Path(tmp) / "cold.db", args.latency_actions // 2, cold=True)
+            report("service, loaded from file each time", cold)
+            elapsed, n, under_load = await throughput(Path(tmp) / "throughput.db",
+                                                      args.games * 5, 5)
+            report(f"service, burst ({args.games * 5} games)", under_load)
+            print(f"  {n / elapsed:,.0f} actions/s; CPU {CPU[0] / n * 1000:.2f} ms per action "
+                  "(engine, outcome and persist)")
+    print(f"load average {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":

@@ -84,9 +84,11 @@ async def run(settings: Settings) -> None:
     """Run the bot until it is stopped."""
     from .client import GameBot
     from .endpoints import point_discord_at
+    from .preflight import open_checked
 
+    store = await open_checked(settings)  # checked and owned before Discord is contacted
     point_discord_at(settings.discord_api_base, settings.discord_gateway_url)
-    async with GameBot(settings) as bot:
+    async with GameBot(settings, store=store) as bot:
         await bot.start(settings.discord_token or "")
 
 
@@ -182,8 +184,12 @@ def main(argv: list[str] | None = None) -> int:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         return offer_console()
     configure_logging(settings.log_level, settings.log_format)
+    from .preflight import StartupError
     try:
         run_until_signalled(run(settings))
+    except StartupError as exc:
+        print(f"Cannot start: {exc}", file=sys.stderr)
+        return 1
     except discord.LoginFailure:
         print("Discord refused the token in DISCORD_TOKEN: check it in the developer portal.",
               file=sys.stderr)

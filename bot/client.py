@@ -79,11 +79,13 @@ class GameBot(commands.Bot):
             once at start-up (default: beside the database; see :mod:`bot.legacy`).
         sync: sync the command tree at start-up (as :func:`bot.sync.sync_commands` says).
         warm_up: draw a board in the background at start-up so the first image is fast.
+        store: the store, already opened and checked (``python -m bot`` opens it before
+            connecting to Discord; see :mod:`bot.preflight`); else ``setup_hook`` opens it.
     """
 
     def __init__(self, settings: Settings, *, service_options: dict[str, Any] | None = None,
                  state_dir: Path | None = None, sync: bool = True, warm_up: bool = True,
-                 **kwargs: Any) -> None:
+                 store: Store | None = None, **kwargs: Any) -> None:
         kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(command_prefix=commands.when_mentioned, intents=intents(),
                          help_command=None, **kwargs)
@@ -92,7 +94,7 @@ class GameBot(commands.Bot):
         self.state_dir = state_dir or settings.database_path.parent
         self.do_sync = sync
         self.do_warm_up = warm_up
-        self.store: Store | None = None
+        self.store: Store | None = store
         self.service: GameService = None  # type: ignore[assignment]
         self._purge_lock = asyncio.Lock()
         self.delivery = Delivery(self)
@@ -128,7 +130,8 @@ class GameBot(commands.Bot):
 
         if self.settings.health_file is not None:
             self._spawn(health.keep_fresh(self.settings.health_file, self.health_state))
-        self.store = await Store.open(self.settings.database_path)
+        if self.store is None:
+            self.store = await Store.open(self.settings.database_path)
         # the bot hosts the games of servers, never the console's (same database file)
         self.service = GameService(self.store, **{"hosts": server_games,
                                                   **self.service_options})

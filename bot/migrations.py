@@ -50,6 +50,13 @@ Never edit a released migration: add a new one. The schema after the last migrat
 ``seats.dms_closed``
     1 when a direct message to the seat's person was refused (their DMs are closed): the
     bot does not DM them again, and offers their panels in the channel instead.
+
+Indexes (migration 6): every query a cold load runs is an index search, so loading the
+unfinished games costs the same with ten or a hundred thousand finished games in the
+file. ``seats_by_game`` (``seats(game_id)``: the lobby seats have no ``seat`` yet, so the
+partial ``seats_one_per_seat`` cannot serve them) and ``actions_by_seat``
+(``actions(game_id, seat, seq)``: a seat's latest action is one search for ``MAX(seq)``
+instead of a read of the game's whole log).
 """
 
 from __future__ import annotations
@@ -188,6 +195,10 @@ MIGRATIONS: tuple[Migration, ...] = (
             duel_message_id  INTEGER
         )""",
         "ALTER TABLE seats ADD COLUMN dms_closed INTEGER NOT NULL DEFAULT 0",
+    )),
+    Migration(6, "indexes for every lookup of a cold load", (
+        "CREATE INDEX seats_by_game ON seats(game_id)",
+        "CREATE INDEX actions_by_seat ON actions(game_id, seat, seq)",
     )),
 )
 

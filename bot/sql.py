@@ -56,6 +56,12 @@ class Q:
         "status = ?, ended_at = ?, result = ? "
         "WHERE id = ? AND revision = ? AND version = ? AND status = 'running'"
     )
+    # an action that does not end the game leaves status, ended_at and result alone, so
+    # the indexes on status (three of them) are not rewritten for every action
+    record_move = (
+        "UPDATE games SET state = ?, version = version + 1, revision = revision + 1 "
+        "WHERE id = ? AND revision = ? AND version = ? AND status = 'running'"
+    )
     insert_action = (
         "INSERT INTO actions (game_id, seq, seat, user_id, source, action, events, created_at) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
@@ -101,12 +107,16 @@ class Q:
         f"SELECT {DECISION_COLUMNS} FROM decisions WHERE game_id IN "
         "(SELECT id FROM games WHERE status IN ('lobby', 'running'))"
     )
-    select_last_acted = (
-        "SELECT game_id, seat, MAX(seq) FROM actions WHERE game_id = ? GROUP BY game_id, seat"
+    # a seat's latest action: one index search (MAX over actions_by_seat) per seat, never
+    # a read of the game's whole log; the table's own actions (seat -1) are not needed
+    LAST_ACTED = (
+        "SELECT s.game_id, s.seat, (SELECT MAX(a.seq) FROM actions a "
+        "WHERE a.game_id = s.game_id AND a.seat = s.seat) FROM seats s "
     )
-    select_active_last_acted = (
-        "SELECT game_id, seat, MAX(seq) FROM actions WHERE game_id IN "
-        "(SELECT id FROM games WHERE status = 'running') GROUP BY game_id, seat"
+    select_last_acted = LAST_ACTED + "WHERE s.game_id = ? AND s.seat IS NOT NULL"
+    select_active_last_acted = LAST_ACTED + (
+        "WHERE s.game_id IN (SELECT id FROM games WHERE status = 'running') "
+        "AND s.seat IS NOT NULL"
     )
     select_actions = (
         "SELECT seq, seat, user_id, source, action, events, created_at FROM actions "

@@ -1,17 +1,23 @@
 """The game store: one SQLite file through aiosqlite, raw SQL in named queries.
 
 One connection per process, in WAL mode with foreign keys on and
-``synchronous=FULL`` by default (a committed action survives a power cut, not only a
-crash; on these machines it costs a fraction of a millisecond). Every method is one
+``synchronous=NORMAL`` by default: a committed action survives a crash or kill of the
+process (it is in the WAL, handed to the operating system), but the last commits before a
+power cut or kernel crash may be lost — the file stays consistent either way. ``FULL``
+(an fsync per commit, ~10 ms on these machines) is one argument away. Every method is one
 transaction or one consistent read; an ``asyncio.Lock`` keeps the coroutines of this
 process from interleaving statements on the shared connection, and ``BEGIN IMMEDIATE``
 plus ``busy_timeout`` serialise writers of different processes.
 
 Actions use group commit: the writes queued while a batch is being written go into the
-next transaction together, each in its own savepoint — all or nothing per action, one
-fsync per batch — and within it the statements are queued to the connection's thread
-back to back instead of one round trip each. That is what keeps a thousand busy games
-above a thousand actions a second with ``synchronous=FULL``.
+next transaction together — all or nothing per action, one COMMIT per batch — and the
+whole batch is one call into the connection's thread instead of one round trip per
+statement (see :func:`_write_batch`). WAL checkpoints run on a second connection in the
+background (``wal_autocheckpoint`` is off on the writing one), so no commit waits for a
+checkpoint's copy and fsync. Together that keeps thousands of actions a second.
+
+A full disk (``SQLITE_FULL``) is :class:`StoreFull`: nothing of the write is kept, and the
+same write succeeds once there is space again.
 
 Optimistic concurrency: every write to a game names the ``revision`` it was computed
 from and bumps it in the same transaction (``UPDATE games … WHERE id = ? AND revision =
@@ -24,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager, suppress
@@ -45,6 +52,10 @@ from .models import (
 )
 from .sql import Q
 
+log = logging.getLogger("bot.store")
+CHECKPOINT_EVERY = 200
+"""Writes between two background WAL checkpoints."""
+
 
 class StoreError(RuntimeError):
     """Root of the store's refusals."""
@@ -52,6 +63,11 @@ class StoreError(RuntimeError):
 
 class StaleVersion(StoreError):
     """The game changed since it was read (another writer came first); nothing written."""
+
+
+class StoreFull(StoreError):
+    """The disk holding the database is full (SQLITE_FULL): nothing was written; the same
+    write succeeds once there is space again."""
 
 
 class ChannelBusy(StoreError):
@@ -107,6 +123,74 @@ def _fail(batch: list[_Write], exc: BaseException) -> None:
                                      else StoreError("the store was interrupted"))
 
 
+def _is_full(exc: BaseException) -> bool:
+    """SQLite's SQLITE_FULL: the disk (or the file's page limit) is full."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return isinstance(exc, sqlite3.Error) and code is not None and (
+        code & 0xFF) == sqlite3.SQLITE_FULL
+
+
+def _translated(exc: BaseException) -> BaseException:
+    """A disk-full error of SQLite as :class:`StoreFull`; anything else unchanged."""
+    if _is_full(exc):
+        full = StoreFull("the disk holding the database is full; nothing was written")
+        full.__cause__ = exc
+        return full
+    return exc
+
+
+def _write_batch(db: sqlite3.Connection, batch: list[_Write]) -> None:
+    """Group commit, run in the connection's thread: every write of the batch in one
+    transaction, one COMMIT. A write whose guard (its first statement) changes no row is
+    stale and leaves nothing; one that fails after its guard (never expected: the guard
+    checks what its other statements rely on) spoils the transaction, which is rolled back
+    and written again without it. A full disk (or a transaction SQLite rolled back
+    itself) fails the whole batch: nothing of it is written.
+
+    No savepoint per write: each would be two more calls into SQLite, and every call
+    from this thread waits for the interpreter lock while the event loop is busy."""
+    for write in batch:
+        write.error = None
+    while True:
+        spoiled = False
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for write in batch:
+                if write.error is not None and not isinstance(write.error, StaleVersion):
+                    continue  # failed in an earlier pass: left out
+                write.error = None
+                how, sql, params = write.steps[0]
+                try:
+                    cur = getattr(db, how)(sql, params)
+                except sqlite3.Error as exc:  # the statement alone was undone
+                    if _is_full(exc) or not db.in_transaction:
+                        raise
+                    write.error = exc
+                    continue
+                if cur.rowcount != 1:
+                    write.error = StaleVersion(write.stale_message)
+                    continue
+                try:
+                    for how, sql, params in write.steps[1:]:
+                        getattr(db, how)(sql, params)
+                except sqlite3.Error as exc:
+                    if _is_full(exc) or not db.in_transaction:
+                        raise
+                    write.error = exc
+                    spoiled = True
+                    break
+            if spoiled:
+                db.execute("ROLLBACK")
+                continue
+            db.execute("COMMIT")
+            return
+        except BaseException:
+            if db.in_transaction:
+                with suppress(sqlite3.Error):
+                    db.execute("ROLLBACK")
+            raise
+
+
 def _decision_params(game_id: int, d: DecisionRecord) -> tuple[Any, ...]:
     return (game_id, d.seat, d.kind, d.opened_version, d.duration, d.due_at, d.remind_at)
 
@@ -114,11 +198,18 @@ def _decision_params(game_id: int, d: DecisionRecord) -> tuple[Any, ...]:
 class Store:
     """The SQLite game store. Open with :meth:`open`, close with :meth:`close`."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
+    def __init__(self, conn: aiosqlite.Connection, path: Path,
+                 synchronous: str = "NORMAL") -> None:
         self._conn = conn
         self._lock = asyncio.Lock()
         self._queue: list[_Write] = []
         self._flusher: asyncio.Task[None] | None = None
+        self._synchronous = synchronous
+        self._unchecked = 0
+        self._checkpointer: asyncio.Task[None] | None = None
+        self._checkpoint_conn: aiosqlite.Connection | None = None
+        self.owner: Any = None
+        """Whatever else must be released on :meth:`close` (the owner lock of the bot)."""
         self.path = path
 
     # ------------------------------------------------------------------ lifecycle
@@ -127,7 +218,7 @@ class Store:
         cls,
         path: str | Path,
         *,
-        synchronous: str = "FULL",
+        synchronous: str = "NORMAL",
         migrations: Sequence[Migration] = MIGRATIONS,
         busy_timeout_ms: int = 10_000,
     ) -> Store:
@@ -146,19 +237,61 @@ class Store:
             await conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
             await conn.execute("PRAGMA journal_mode = WAL")
             await conn.execute(f"PRAGMA synchronous = {synchronous.upper()}")
+            await conn.execute("PRAGMA wal_autocheckpoint = 0")  # see _checkpoint
             await conn.execute("PRAGMA foreign_keys = ON")
             await migrate(conn, migrations=migrations)
         except BaseException:
             await conn.close()
             raise
-        return cls(conn, path)
+        return cls(conn, path, synchronous.upper())
 
     async def close(self) -> None:
-        """Wait for queued writes and the transaction in flight, then close."""
+        """Wait for queued writes and the transaction in flight, then close (the last
+        connection to close checkpoints the WAL into the file)."""
         if self._flusher is not None:
             await asyncio.gather(self._flusher, return_exceptions=True)
+        if self._checkpointer is not None:
+            await asyncio.gather(self._checkpointer, return_exceptions=True)
+        if self._checkpoint_conn is not None:
+            await self._checkpoint_conn.close()
         async with self._lock:
             await self._conn.close()
+        if self.owner is not None:
+            self.owner.release()
+            self.owner = None
+
+    async def probe_write(self) -> None:
+        """Start a write transaction and roll it back (nothing is written): proves that
+        no other program holds the write lock beyond the busy timeout.
+
+        Raises:
+            sqlite3.OperationalError: locked, read-only, … as SQLite reports it.
+        """
+        async with self._lock:
+            await self._conn.execute("BEGIN IMMEDIATE")
+            await self._conn.execute("ROLLBACK")
+
+    def _wrote(self, writes: int) -> None:
+        """Count committed writes; start a background checkpoint every so many."""
+        self._unchecked += writes
+        if self._unchecked < CHECKPOINT_EVERY or (
+                self._checkpointer is not None and not self._checkpointer.done()):
+            return
+        self._unchecked = 0
+        self._checkpointer = asyncio.get_running_loop().create_task(self._checkpoint())
+
+    async def _checkpoint(self) -> None:
+        """Copy the WAL into the file on a connection of its own, in its own thread:
+        PASSIVE never blocks the writer, so commits go on meanwhile."""
+        try:
+            if self._checkpoint_conn is None:
+                self._checkpoint_conn = await aiosqlite.connect(self.path, isolation_level=None)
+                await self._checkpoint_conn.execute(
+                    f"PRAGMA synchronous = {self._synchronous}")
+                await self._checkpoint_conn.execute("PRAGMA wal_autocheckpoint = 0")
+            await self._checkpoint_conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        except Exception:
+            log.warning("a WAL checkpoint failed; the next one tries again", exc_info=True)
 
     @asynccontextmanager
     async def _tx(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -168,16 +301,21 @@ class Store:
             await conn.execute("BEGIN IMMEDIATE")
             try:
                 yield conn
-            except BaseException:
+            except BaseException as exc:
                 with suppress(Exception):
                     await conn.execute("ROLLBACK")
+                if _is_full(exc):
+                    raise _translated(exc) from exc
                 raise
             try:
                 await conn.execute("COMMIT")
-            except BaseException:
+            except BaseException as exc:
                 with suppress(Exception):
                     await conn.execute("ROLLBACK")
+                if _is_full(exc):
+                    raise _translated(exc) from exc
                 raise
+            self._wrote(1)
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -222,7 +360,8 @@ class Store:
             game.decisions = [self._decision(r) for r in await self._fetchall(
                 conn, Q.select_decisions, (game_id,))]
             for _, seat, seq in await self._fetchall(conn, Q.select_last_acted, (game_id,)):
-                game.last_acted[int(seat)] = int(seq)
+                if seq is not None:
+                    game.last_acted[int(seat)] = int(seq)
             return game
 
     async def load_active(self) -> list[GameRecord]:
@@ -235,7 +374,8 @@ class Store:
             for r in await self._fetchall(conn, Q.select_active_decisions):
                 games[r[0]].decisions.append(self._decision(r))
             for gid, seat, seq in await self._fetchall(conn, Q.select_active_last_acted):
-                games[gid].last_acted[int(seat)] = int(seq)
+                if seq is not None:
+                    games[gid].last_acted[int(seat)] = int(seq)
             return list(games.values())
 
     async def active_game_in_channel(self, channel_id: int) -> int | None:
@@ -397,18 +537,18 @@ class Store:
         game finished.
 
         Writes that arrive while another batch commits are grouped (see :meth:`_flush`):
-        each is its own savepoint, all share one COMMIT. Returns once committed.
+        all or nothing each, one COMMIT for all. Returns once committed.
 
         Raises:
             StaleVersion: the game changed since ``revision`` / ``version`` (nothing was
                 written).
         """
+        guard: _Step = ("execute", Q.record_move, (
+            _dumps(state), game_id, revision, version)) if result is None else (
+            "execute", Q.record_state, (
+                _dumps(state), "finished", now, _dumps(result), game_id, revision, version))
         steps: list[_Step] = [
-            ("execute", Q.record_state, (
-                _dumps(state), "finished" if result is not None else "running",
-                now if result is not None else None,
-                _dumps(result) if result is not None else None,
-                game_id, revision, version)),
+            guard,
             ("execute", Q.insert_action, (
                 game_id, version + 1, seat, user_id, source, _dumps(action), _dumps(events),
                 now)),
@@ -427,9 +567,9 @@ class Store:
         await write.done
 
     async def _flush(self) -> None:
-        """Group commit: write every queued action in one transaction, each inside its own
-        savepoint (a stale or failing one is rolled back alone), then one COMMIT — one
-        fsync for the batch. A caller learns its outcome only after the COMMIT."""
+        """Group commit: write every queued action in one transaction (a stale or failing
+        one leaves nothing, see :func:`_write_batch`), then one COMMIT. A caller learns
+        its outcome only after the COMMIT."""
         try:
             await self._flush_batches()
         finally:
@@ -441,45 +581,16 @@ class Store:
         while self._queue:
             async with self._lock:
                 batch, self._queue = self._queue, []
-                conn = self._conn
                 try:
-                    await conn.execute("BEGIN IMMEDIATE")
+                    # the whole batch is one call into the connection's thread: one hand-
+                    # off instead of one per statement (aiosqlite has no public way)
+                    await self._conn._execute(_write_batch, self._conn._conn, batch)
                 except BaseException as exc:
-                    _fail(batch, exc)
-                    raise
-                try:
-                    pending_release: list[str] = []
-                    for write in batch:
-                        calls = [conn.execute(sql) for sql in pending_release]
-                        calls.append(conn.execute("SAVEPOINT action"))
-                        calls += [getattr(conn, how)(sql, params) for how, sql, params
-                                  in write.steps]
-                        results = await asyncio.gather(*calls, return_exceptions=True)
-                        mine = results[len(pending_release) + 1:]
-                        bad = [r for r in results[:len(pending_release) + 1]
-                               if isinstance(r, BaseException)]
-                        if bad:
-                            raise bad[0]  # a savepoint statement failed: give up the batch
-                        guard = mine[0]
-                        if not isinstance(guard, BaseException) and guard.rowcount != 1:
-                            write.error = StaleVersion(write.stale_message)
-                        else:
-                            write.error = next(
-                                (r for r in mine if isinstance(r, BaseException)), None)
-                        if write.error is None:
-                            pending_release = ["RELEASE action"]
-                        else:
-                            pending_release = ["ROLLBACK TO action", "RELEASE action"]
-                    for sql in pending_release:
-                        await conn.execute(sql)
-                    await conn.execute("COMMIT")
-                except BaseException as exc:
-                    with suppress(Exception):
-                        await conn.execute("ROLLBACK")
-                    _fail(batch, exc)
+                    _fail(batch, _translated(exc))
                     if not isinstance(exc, Exception):
                         raise
                     continue
+                self._wrote(len(batch))
                 for write in batch:
                     if not write.done.done():
                         if write.error is None:

@@ -27,6 +27,7 @@ from __future__ import annotations
 from .admin import AdminOps
 from .computers import ComputerOps
 from .core import (
+    DISK_FULL,
     INTERNAL_ERROR,
     OLD_BUTTON,
     Hosts,
@@ -76,7 +77,7 @@ class GameService(LobbyOps, PlayOps, TimerOps, ComputerOps, QueryOps, AdminOps):
 
 
 __all__ = [
-    "INTERNAL_ERROR", "OLD_BUTTON", "DecisionInfo", "GameService", "GameStatus", "Hosts",
-    "Listener", "LobbyInfo", "Outcome", "PrivateNote", "Prompt", "SeatInfo", "ServiceError",
-    "StalePrompt", "UserView", "action_label", "every_game", "server_games",
+    "DISK_FULL", "INTERNAL_ERROR", "OLD_BUTTON", "DecisionInfo", "GameService", "GameStatus",
+    "Hosts", "Listener", "LobbyInfo", "Outcome", "PrivateNote", "Prompt", "SeatInfo",
+    "ServiceError", "StalePrompt", "UserView", "action_label", "every_game", "server_games",
 ]

@@ -16,14 +16,15 @@ they are drawn again.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
 import rules
 
 from .. import computer
-from ..store import StaleVersion
-from .core import ServiceBase, StalePrompt
+from ..store import StaleVersion, StoreFull
+from .core import FULL_RETRY, ServiceBase, ServiceError, StalePrompt
 from .live import LiveGame
 
 log = logging.getLogger("bot.service")
@@ -70,6 +71,9 @@ class ComputerOps(ServiceBase):
                 result = await self._computer_move(game_id, todo[0].seat)
                 if result == "failed":
                     return  # the deadline stays armed as a backstop
+                if result == "full":
+                    self._retry_when_full(game_id)
+                    return
         finally:
             if self._drivers.get(game_id) is asyncio.current_task():
                 del self._drivers[game_id]
@@ -89,16 +93,38 @@ class ComputerOps(ServiceBase):
                 computer.seed_for(live.id, d.opened_version, seat), low, high)
             self.scheduler.schedule(key, now + delay, self._answer_callback(live.id, seat))
 
+    def _retry_when_full(self, game_id: int) -> None:
+        """The disk was full: look at the game's computer seats again later."""
+        async def kick() -> None:
+            live = self._games.get(game_id)
+            if live is not None:
+                self._kick(live)
+                return
+            # dropped from the cache meanwhile: loading it sets its computers going (a
+            # game gone, or no longer this service's, is left alone)
+            with contextlib.suppress(ServiceError):
+                await self.load(game_id)
+        self.scheduler.schedule((game_id, "full"), self.clock.now() + FULL_RETRY, kick)
+
     def _answer_callback(self, game_id: int, seat: int) -> Callable[[], Awaitable[None]]:
         async def answer() -> None:
             for _ in range(10):  # others may answer while this one thinks: look again
-                if await self._computer_move(game_id, seat) != "stale":
+                result = await self._computer_move(game_id, seat)
+                if result == "full":  # the same answer, later
+                    live = self._games.get(game_id)
+                    d = live.decisions.get((seat, "diplomacy")) if live else None
+                    if d is not None:
+                        self.scheduler.schedule((game_id, "cpu", seat, d.opened_version),
+                                                self.clock.now() + FULL_RETRY, answer)
+                    return
+                if result != "stale":
                     return
         return answer
 
     async def _computer_move(self, game_id: int, seat: int) -> str:
         """Let the computer on ``seat`` decide and apply it: 'acted', 'stale' (the game
-        moved on; nothing done) or 'failed' (an error was logged)."""
+        moved on; nothing done), 'full' (the disk is full; nothing done, try again later)
+        or 'failed' (an error was logged)."""
         live = self._games.get(game_id)
         if live is None or not live.running or live.state is None:
             return "failed"
@@ -121,6 +147,9 @@ class ComputerOps(ServiceBase):
                                             source="computer", exact=version)
             except (StalePrompt, StaleVersion):  # a stale write already dropped the cache
                 return "stale"
+            except StoreFull:
+                log.warning("game %s: the disk is full; the computer move waits", game_id)
+                return "full"
             except Exception:
                 log.exception("game %s: computer move on seat %s failed", game_id, seat)
                 self._forget(game_id)

@@ -33,7 +33,7 @@ from rules.describe import describe_all
 from .. import computer
 from ..models import ACTIVE_STATUSES, LOBBY_SEAT, SettingsError
 from ..scheduler import Clock, RealClock, Scheduler
-from ..store import StaleVersion, Store
+from ..store import StaleVersion, Store, StoreFull
 from .deadlines import decisions_after, diff
 from .live import LiveGame
 from .outcome import (
@@ -63,6 +63,11 @@ def server_games(guild_id: int | None, channel_id: int) -> bool:
     return guild_id is not None
 
 INTERNAL_ERROR = "Something went wrong on our side; nothing was changed. Please try again."
+DISK_FULL = ("The bot cannot save right now: the disk holding its games is full. Nothing "
+             "was changed; try the same again once its host has freed some space.")
+FULL_RETRY = 30.0
+"""Seconds between two tries of a computer move, timeout or reminder that met a full
+disk: they wait, never skipped, and go through once there is space again."""
 OLD_BUTTON = "That button is out of date: the game has moved on. Use the newest prompt."
 BOARD_EVENTS = frozenset({"seats", "setup_done", "turn_start", "game_over"})
 
@@ -233,6 +238,10 @@ class ServiceBase:
                 return await body()
             except (ServiceError, rules.RulesError, SettingsError) as exc:
                 return Outcome.refused(game_id, str(exc))
+            except StoreFull:
+                # nothing was written, and the cached copy moves only after a commit
+                log.warning("game %s: the disk is full; the change was not saved", game_id)
+                return Outcome.refused(game_id, DISK_FULL)
             except Exception:
                 log.exception("game %s: unexpected error; cached copy dropped", game_id)
                 if game_id is not None:
@@ -389,6 +398,8 @@ class ServiceBase:
                 source=source, action=action.to_dict(), events=[e.to_dict() for e in events],
                 state=after.to_dict(), removed=removed, upserted=upserted, result=result,
                 now=now)
+        except StoreFull:
+            raise  # certainly not written: the cached copy is still the truth
         except BaseException:
             # Rolled back, or (cancelled at COMMIT) perhaps committed: the database knows.
             self._forget(live.id)

@@ -22,7 +22,7 @@ import rules
 
 from .. import computer
 from ..models import LOBBY_SEAT
-from .core import ServiceBase, ServiceError
+from .core import DISK_FULL, FULL_RETRY, ServiceBase, ServiceError
 from .deadlines import restarted, stopped
 from .live import LiveGame
 from .outcome import Outcome
@@ -59,6 +59,9 @@ class TimerOps(ServiceBase):
             outcome = await self._guarded(
                 game_id, lambda: self._retrying(
                     game_id, lambda live: self._expire(live, seat, kind, opened)))
+            if outcome.error == DISK_FULL:  # not applied: the same deadline, again later
+                self.scheduler.schedule((game_id, "due", seat, kind),
+                                        self.clock.now() + FULL_RETRY, fire)
             if outcome.ok and outcome.kind:
                 self._emit(outcome)
         return fire
@@ -68,6 +71,9 @@ class TimerOps(ServiceBase):
         async def fire() -> None:
             outcome = await self._guarded(
                 game_id, lambda: self._remind(game_id, seat, kind, opened))
+            if outcome.error == DISK_FULL:
+                self.scheduler.schedule((game_id, "remind", seat, kind),
+                                        self.clock.now() + FULL_RETRY, fire)
             if outcome.ok and outcome.kind:
                 self._emit(outcome)
         return fire

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -284,3 +285,28 @@ async def test_closed_dms_are_marked_on_the_seats_of_unfinished_games(store: Sto
     await store.set_dms_closed(7, True)
     await store.set_dms_closed(7, False)
     assert await store.users_with_dms_closed() == set()
+
+
+async def test_one_batch_keeps_the_good_writes_and_nothing_of_a_stale_or_failing_one(
+        store: Store) -> None:
+    a = await running_game(store, channel=1)
+    b = await running_game(store, channel=2)
+
+    def write(gid: int, revision: int, source: str = "player") -> Any:
+        return store.record_action(
+            gid, revision, 0, seat=0, user_id=None, source=source, action={"kind": "pass"},
+            events=[], state={"n": gid}, removed=[], upserted=[], result=None, now=5.0)
+
+    ra, rb = (await store.load_game(a)), (await store.load_game(b))
+    assert ra is not None and rb is not None
+    # queued in one tick: one batch. b's second statement breaks a CHECK after its guard
+    results = await asyncio.gather(write(a, ra.revision), write(b, rb.revision, "bogus"),
+                                   write(a, ra.revision), return_exceptions=True)
+    assert results[0] is None
+    assert isinstance(results[1], sqlite3.IntegrityError)
+    assert isinstance(results[2], StaleVersion)
+    after_a, after_b = await store.load_game(a), await store.load_game(b)
+    assert after_a is not None and after_b is not None
+    assert (after_a.version, after_a.revision) == (1, ra.revision + 1)
+    assert (after_b.version, after_b.revision, after_b.state) == (0, rb.revision, rb.state)
+    assert [x.seq for x in await store.actions(a)] == [1] and await store.actions(b) == []

@@ -19,6 +19,7 @@ async def test_python_m_bot_with_a_token_runs_against_the_fake(
     guild = fake_discord.add_guild("Ops")
     channel = fake_discord.add_text_channel(guild, "games")
     user = fake_discord.add_user("op", guild=guild)
+    (tmp_path / "data").mkdir()  # a configured folder must exist (bot.preflight)
     env = {**os.environ, "DISCORD_TOKEN": fake_discord.token,
            "DATABASE_URL": f"sqlite:///{tmp_path}/data/games.db", "LOG_LEVEL": "INFO",
            "DISCORD_API_BASE": fake_discord.api_base,
