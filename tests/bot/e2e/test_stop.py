@@ -56,6 +56,7 @@ class Child:
 
 async def spawn(fake: FakeDiscord, tmp: Path) -> Child:
     db, health = tmp / "data" / "games.db", tmp / "health.json"
+    db.parent.mkdir(exist_ok=True)  # a configured database folder must exist (preflight)
     env = {**os.environ, "DISCORD_TOKEN": fake.token, "DATABASE_URL": f"sqlite:///{db}",
            "LOG_LEVEL": "DEBUG", "LOG_FORMAT": "json", "HEALTH_FILE": str(health),
            "DISCORD_API_BASE": fake.api_base, "DISCORD_GATEWAY_URL": fake.gateway_url,
