@@ -63,11 +63,18 @@ class GameBot(commands.Bot):
             once at start-up (default: beside the database; see :mod:`bot.legacy`).
         sync: sync the command tree at start-up (as :func:`bot.sync.sync_commands` says).
         warm_up: draw a board in the background at start-up so the first image is fast.
+        outbox_options: keyword arguments for :class:`bot.outbox.Outbox` (``rate``,
+            ``burst``, ``concurrency``; tests lower the rate with the fake's limit).
+        backlog: how many deliveries and outbox items a game may have outstanding before
+            its computer players wait (see :meth:`bot.delivery.Delivery.room`).
+        shutdown_grace: seconds a shutdown waits for the outbox to empty; what is left
+            is sent at the next start.
     """
 
     def __init__(self, settings: Settings, *, service_options: dict[str, Any] | None = None,
                  state_dir: Path | None = None, sync: bool = True, warm_up: bool = True,
-                 **kwargs: Any) -> None:
+                 outbox_options: dict[str, Any] | None = None, backlog: int = 2,
+                 shutdown_grace: float = 1.0, **kwargs: Any) -> None:
         kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(command_prefix=commands.when_mentioned, intents=intents(),
                          help_command=None, **kwargs)
@@ -79,7 +86,8 @@ class GameBot(commands.Bot):
         self.store: Store | None = None
         self.service: GameService = None  # type: ignore[assignment]
         self._purge_lock = asyncio.Lock()
-        self.delivery = Delivery(self)
+        self.delivery = Delivery(self, outbox=outbox_options, backlog=backlog)
+        self.shutdown_grace = shutdown_grace
         self._panels_resent = False
         self._background: set[asyncio.Task[Any]] = set()
         self._handlers = 0
@@ -112,6 +120,8 @@ class GameBot(commands.Bot):
                                                   **self.service_options})
         await import_legacy_files(self.store, self.state_dir, self.service.clock.now())
         self.service.add_listener(self.delivery.on_outcome)
+        self.service.room = self.delivery.room
+        await self.delivery.outbox.start()
         for cog in (LobbyCog(), TableCog(), TurnCog(), InfoCog()):
             await self.add_cog(cog)
         self.add_dynamic_items(LobbyButton, OptionSelect, AnswerButton, AnswerSelect,
@@ -156,10 +166,11 @@ class GameBot(commands.Bot):
         while True:
             await self.service.idle()
             await self.delivery.idle()
+            await self.delivery.outbox.idle()
             await self._handlers_idle.wait()
             await asyncio.sleep(0)
             if (not self.delivery.busy and not self.service._busy(None)
-                    and self._handlers == 0):
+                    and not self.delivery.outbox.busy and self._handlers == 0):
                 return
 
     async def close(self) -> None:
@@ -167,15 +178,45 @@ class GameBot(commands.Bot):
         for task in list(self._background):
             task.cancel()
         if self.service is not None:
-            await self.service.close()
-            await self.delivery.idle()
+            await self.service.close(before_store=self._stop_sending)
             self.service = None  # type: ignore[assignment]
         await super().close()
+
+    async def _stop_sending(self) -> None:
+        """Deliver what the service made, give the outbox ``shutdown_grace`` seconds to
+        send it, and stop it (the rest stays kept in the store)."""
+        await self.delivery.idle()
+        await self.delivery.outbox.close(grace=self.shutdown_grace)
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
+
+    # ------------------------------------------------------------------ permissions
+    async def on_guild_channel_update(self, before: discord.abc.GuildChannel,
+                                      after: discord.abc.GuildChannel) -> None:
+        """Overwrites changed: the bot may post in a held channel again."""
+        await self._permissions_changed(after.guild.id)
+
+    async def on_thread_update(self, before: discord.Thread, after: discord.Thread) -> None:
+        """A thread changed (e.g. unlocked): the bot may post there again."""
+        await self._permissions_changed(after.guild.id)
+
+    async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
+        """A role's permissions changed."""
+        await self._permissions_changed(after.guild.id)
+
+    async def on_member_update(self, before: discord.Member, after: discord.Member) -> None:
+        """The bot's own roles changed."""
+        if self.user is not None and after.id == self.user.id:
+            await self._permissions_changed(after.guild.id)
+
+    async def _permissions_changed(self, guild_id: int) -> None:
+        if not self.delivery.outbox.held_channels or self.service is None:
+            return
+        with self._handling():
+            await self.delivery.permissions_changed(guild_id)
 
     # ------------------------------------------------------------------ leaving
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:

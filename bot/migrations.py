@@ -50,6 +50,20 @@ Never edit a released migration: add a new one. The schema after the last migrat
 ``seats.dms_closed``
     1 when a direct message to the seat's person was refused (their DMs are closed): the
     bot does not DM them again, and offers their panels in the channel instead.
+``outbox``
+    every channel message, edit and direct message the bot owes Discord and has not
+    sent yet (see :mod:`bot.outbox`), so a restart resumes them: ``kind`` ``send`` (to
+    ``channel_id``), ``edit`` (of ``message_id`` in ``channel_id``) or ``dm`` (to
+    ``user_id``); the ``game_id`` it belongs to (NULL: none); ``priority`` (0 first);
+    ``merge_key`` (items with the same key may be coalesced); ``payload``: the message as
+    Discord's JSON (content, allowed mentions, components, kept attachments; sends carry
+    a ``nonce`` with ``enforce_nonce`` so a message sent just before a crash is not sent
+    twice); ``meta``: JSON of what to do once it is settled (remember a lobby or duel
+    message, tell a channel that someone's DMs are closed). A row is deleted once sent or
+    given up.
+``outbox_files``
+    the files (board and hand PNG bytes, with ``filename`` and ``description``, the alt
+    text) of an outbox item, in order (``idx``).
 """
 
 from __future__ import annotations
@@ -188,6 +202,34 @@ MIGRATIONS: tuple[Migration, ...] = (
             duel_message_id  INTEGER
         )""",
         "ALTER TABLE seats ADD COLUMN dms_closed INTEGER NOT NULL DEFAULT 0",
+    )),
+    # Number 6 is taken by a change made alongside this one; until it lands here the
+    # step is empty so that the numbering has no gap.
+    Migration(6, "reserved", ()),
+    Migration(7, "the outbox: messages, edits and DMs owed to Discord", (
+        """CREATE TABLE outbox (
+            id         INTEGER PRIMARY KEY,
+            game_id    INTEGER,
+            kind       TEXT NOT NULL CHECK (kind IN ('send', 'edit', 'dm')),
+            channel_id INTEGER,
+            user_id    INTEGER,
+            message_id INTEGER,
+            priority   INTEGER NOT NULL,
+            merge_key  TEXT,
+            payload    TEXT NOT NULL,
+            meta       TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            CHECK ((kind = 'dm') = (user_id IS NOT NULL)),
+            CHECK ((kind = 'edit') = (message_id IS NOT NULL))
+        )""",
+        """CREATE TABLE outbox_files (
+            item_id     INTEGER NOT NULL REFERENCES outbox(id) ON DELETE CASCADE,
+            idx         INTEGER NOT NULL,
+            filename    TEXT NOT NULL,
+            description TEXT,
+            data        BLOB NOT NULL,
+            PRIMARY KEY (item_id, idx)
+        ) WITHOUT ROWID""",
     )),
 )
 

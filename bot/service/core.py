@@ -123,6 +123,9 @@ class ServiceBase:
         self._waiters: list[asyncio.Event] = []
         self._closing = False
         self.scheduler = Scheduler(self.clock, on_change=self._notify)
+        self.room: Callable[[int], Awaitable[bool]] | None = None
+        """Set by a front end: waits until a game's messages are caught up enough for
+        its computer players to move on (False: they stop until the game changes)."""
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> int:
@@ -163,8 +166,9 @@ class ServiceBase:
                 self._notify()
         return live.status in ACTIVE_STATUSES
 
-    async def close(self) -> None:
-        """Stop timers and computer players, deliver queued outcomes, close the store."""
+    async def close(self, before_store: Callable[[], Awaitable[None]] | None = None) -> None:
+        """Stop timers and computer players, deliver queued outcomes, run
+        ``before_store`` (e.g. let the front end's outbox finish), close the store."""
         self._closing = True
         await self.scheduler.close()
         drivers = list(self._drivers.values())
@@ -173,6 +177,8 @@ class ServiceBase:
         await asyncio.gather(*drivers, return_exceptions=True)
         emitters = list(self._emitters.values())
         await asyncio.gather(*emitters, return_exceptions=True)
+        if before_store is not None:
+            await before_store()
         await self.store.close()
 
     def add_listener(self, listener: Listener) -> None:
