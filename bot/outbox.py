@@ -319,6 +319,10 @@ class Outbox:
         """Channels whose items wait for a permission."""
         return set(self._held)
 
+    def hold(self, channel_id: int) -> None:
+        """Keep a channel's items waiting (until :meth:`release`)."""
+        self._held.add(channel_id)
+
     def release(self, channel_id: int) -> None:
         """Try a held channel's items again (a permission came back, or /resume)."""
         if channel_id in self._held:
@@ -383,8 +387,13 @@ class Outbox:
                     await asyncio.wait_for(self._wake.wait(),
                                            min(later) - now if later else None)
                 continue
-            item.sending = True
             await self.bucket.take()
+            # pick again: while waiting for the token, better items may have come, and
+            # the one picked may have been coalesced with newer ones
+            item = self._next(time.monotonic())
+            if item is None:
+                continue
+            item.sending = True
             task = asyncio.get_running_loop().create_task(self._attempt(item))
             self._tasks.add(task)
             task.add_done_callback(self._finished)

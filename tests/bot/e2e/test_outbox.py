@@ -1,0 +1,189 @@
+"""Nothing the bot owes is dropped, and it paces itself: computer-only games playing
+themselves against the fake Discord enforcing Discord's global limit; 429s and outages
+past discord.py's own retries; the outbox kept across a restart; and a channel that
+stops letting the bot post."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+
+import pytest
+from PIL import Image
+
+from bot.images import Picture
+from bot.scheduler import FakeClock
+from bot.service import Outcome
+
+from .harness import World
+from .selfplay import Recorder, Table, lost_lines, open_table
+
+GLOBAL_429 = {"message": "You are being rate limited.", "retry_after": 0.01, "global": True}
+RATE_HEADERS = {"Via": "1.1 google", "X-RateLimit-Global": "true",
+                "X-RateLimit-Scope": "global", "Retry-After": "1"}
+
+
+async def _world(fake, tmp_path, *, per_second: float | None, **kw) -> World:
+    if per_second is not None:
+        fake.set_rate_limits(per_second=per_second)
+    guild = fake.add_guild("Load")
+    world = World(fake, tmp_path, guild, fake.add_text_channel(guild, "lobby"), {},
+                  clock=FakeClock())
+    options = {"rate": per_second * 0.9} if per_second else {}
+    await world.start(outbox_options=options, **kw)
+    return world
+
+
+async def _self_play(world: World, games: int, timeout: float
+                     ) -> tuple[list[Table], Recorder]:
+    bot = world.bot
+    assert bot is not None
+    await bot.service.update_guild_settings(world.guild.id, max_games=games + 1)
+    recorder = Recorder()
+    recorder.attach(bot)
+    tables = await asyncio.gather(*(open_table(world.fake, bot, world.guild, n, recorder)
+                                    for n in range(games)))
+    await asyncio.wait_for(world.settle(), timeout)
+    return list(tables), recorder
+
+
+async def _check_all_shown(world: World, tables: list[Table], recorder: Recorder) -> None:
+    fake, bot = world.fake, world.bot
+    assert bot is not None
+    for t in tables:
+        st = await bot.service.status(t.gid)
+        assert st.status == "finished", f"game {t.gid} stalled at version {st.version}"
+        last = fake.messages(t.channel)[-1]
+        assert "Game over" in last.content, last.content
+        dms = fake.dm_messages(t.host)
+        assert any(c.get("custom_id", "").startswith("ew:") for m in dms
+                   for c in m.walk_components()), "the setup panel reached the host"
+    assert lost_lines(fake, tables, recorder) == []
+    assert await bot.db.outbox_items() == []
+
+
+async def test_computer_games_lose_nothing_under_the_global_limit(fake_discord, tmp_path
+                                                                  ) -> None:
+    """Twelve games at once, the fake allowing 20 requests/s: every action's words in
+    its channel, every end announced, every DM delivered, no game stalled — and the bot
+    paced itself (no 429 at all)."""
+    world = await _world(fake_discord, tmp_path, per_second=20)
+    try:
+        tables, recorder = await _self_play(world, 12, 240)
+        await _check_all_shown(world, tables, recorder)
+        assert fake_discord.limits.counted > 12 * 10
+        assert fake_discord.limits.global_429s == 0
+    finally:
+        await world.stop()
+
+
+@pytest.mark.slow
+async def test_a_hundred_games_at_discords_limit(fake_discord, tmp_path) -> None:
+    """The full size: 100 computer-only games against 50 requests/s."""
+    world = await _world(fake_discord, tmp_path, per_second=50)
+    try:
+        tables, recorder = await _self_play(world, 100, 900)
+        await _check_all_shown(world, tables, recorder)
+        assert fake_discord.limits.global_429s == 0
+    finally:
+        await world.stop()
+
+
+def _lite(world: World, channel_id: int) -> Outcome:
+    return Outcome(ok=True, game_id=None, channel_id=channel_id, guild_id=world.guild.id)
+
+
+def _picture(n: int) -> Picture:
+    """A small real PNG, different for each ``n``."""
+    buf = io.BytesIO()
+    Image.new("RGB", (8, 8), (n * 40 % 256, 90, 30)).save(buf, "PNG")
+    return Picture(buf.getvalue(), "board.png", f"board {n}")
+
+
+async def test_429s_and_outages_past_discord_pys_retries_are_retried(fake_discord, tmp_path
+                                                                     ) -> None:
+    """discord.py gives up after five 429s in a row and at once on a 503; the outbox
+    backs off and tries again until the message is in."""
+    world = await _world(fake_discord, tmp_path, per_second=None)
+    try:
+        bot, ch = world.bot, world.channel
+        assert bot is not None
+        fake_discord.fail_next("POST", f"/channels/{ch.id}/messages", 429, GLOBAL_429,
+                               headers=RATE_HEADERS, times=7)
+        fake_discord.fail_next("POST", f"/channels/{ch.id}/messages", 503, times=2)
+        await bot.delivery.post(_lite(world, ch.id), "still here")
+        await world.settle()
+        assert [m.content for m in fake_discord.messages(ch)] == ["still here"]
+        assert bot.delivery.outbox.retries >= 2
+    finally:
+        await world.stop()
+
+
+async def test_coalescing_and_superseded_edits(fake_discord, tmp_path) -> None:
+    """A channel that owes several action messages gets one with all the words, the
+    latest board and every ping; an edit overtaken by a newer one is skipped."""
+    world = await _world(fake_discord, tmp_path, per_second=None)
+    try:
+        bot, ch = world.bot, world.channel
+        assert bot is not None
+        box = bot.delivery.outbox
+        first = await box.send(ch.id, {"content": "lobby"}, [])
+        sent = (await first).message
+        assert sent is not None
+        box.hold(ch.id)  # as if Discord were slow: things pile up
+        for n in range(3):
+            await bot.delivery.post(_lite(world, ch.id), f"move {n}", files=[_picture(n)],
+                                    pings={1000 + n}, tail=f"player {n} is to play")
+        for n in range(3):
+            await box.edit(ch.id, sent.id, {"content": f"lobby v{n}"}, [])
+        box.release(ch.id)
+        await world.settle()
+        msgs = fake_discord.messages(ch)
+        assert [m.content for m in msgs] == [
+            "lobby v2", "move 0\nmove 1\nmove 2\nplayer 2 is to play"]
+        merged = msgs[1]
+        assert [a.data for a in merged.attachments] == [_picture(2).data]
+        assert fake_discord.requests_to("PATCH", f"/channels/{ch.id}/messages/*")
+        assert len(fake_discord.requests_to("PATCH", f"/channels/{ch.id}/messages/*")) == 1
+        body = fake_discord.requests_to("POST", f"/channels/{ch.id}/messages")[-1].json
+        assert sorted(map(int, body["allowed_mentions"]["users"])) == [1000, 1001, 1002]
+    finally:
+        await world.stop()
+
+
+async def test_the_outbox_survives_a_restart_and_sends_nothing_twice(fake_discord, tmp_path
+                                                                     ) -> None:
+    """Items queued when the bot stops are in the database and sent by the next start;
+    one that was sent just before the stop (its row not yet deleted) is not sent again."""
+    world = await _world(fake_discord, tmp_path, per_second=None, shutdown_grace=0.1)
+    ch = world.channel
+    user = fake_discord.add_user("reader", guild=world.guild)
+    bot = world.bot
+    assert bot is not None
+    done = await bot.delivery.outbox.send(ch.id, {"content": "sent before the crash"}, [])
+    assert (await done).message is not None
+    kept = (await bot.db.outbox_items())
+    assert kept == []
+    fake_discord.fail_next("POST", "/channels/*/messages", 503, times=10**6)
+    for n in range(3):
+        await bot.delivery.post(_lite(world, ch.id), f"queued {n}", files=[_picture(n)])
+    await bot.delivery.dm(user.id, "a queued DM", [], wait=False)
+    # the row of the message sent before the crash, as if the crash came before its
+    # deletion: same payload, same nonce
+    first = fake_discord.requests_to("POST", f"/channels/{ch.id}/messages")[0].json
+    from bot.models import OutboxRecord
+    await bot.db.outbox_add(OutboxRecord(None, None, "send", ch.id, None, None, 0, None,
+                                         dict(first), {}, 0.0, []))
+    await world.stop()
+    fake_discord._faults.clear()
+    try:
+        bot = await world.start()
+        await world.settle()
+        contents = [m.content for m in fake_discord.messages(ch)]
+        assert contents == ["sent before the crash", "queued 0", "queued 1", "queued 2"]
+        assert [a.data for a in fake_discord.messages(ch)[1].attachments] == \
+            [_picture(0).data]
+        assert [m.content for m in fake_discord.dm_messages(user)] == ["a queued DM"]
+        assert await bot.db.outbox_items() == []
+    finally:
+        await world.stop()
