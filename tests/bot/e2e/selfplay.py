@@ -45,9 +45,11 @@ class Recorder:
 
 
 async def open_table(fake: FakeDiscord, bot: GameBot, guild: FakeGuild, n: int,
-                     recorder: Recorder, *, computers: int = 1) -> Table:
+                     recorder: Recorder, *, computers: int = 1, resign: bool = True
+                     ) -> Table:
     """Open game ``n``: a lobby, ``computers`` computer players, the start, the host's
-    placements, then the host resigns. Every outcome is delivered as the cogs would."""
+    placements, then (``resign``) the host resigns. Every outcome is delivered as the
+    cogs would."""
     svc, delivery = bot.service, bot.delivery
     channel = fake.add_text_channel(guild, f"table-{n}")
     host = fake.add_user(f"host{n}", guild=guild)
@@ -69,8 +71,17 @@ async def open_table(fake: FakeDiscord, bot: GameBot, guild: FakeGuild, n: int,
     for p in started.prompts:
         if p.user_id == host.id:
             await deliver(await svc.answer(gid, host.id, p.version, p.choices[0]))
-    await deliver(await svc.resign(gid, host.id))
+    if resign:
+        await resign_host(bot, Table(channel, host, gid), recorder)
     return Table(channel, host, gid)
+
+
+async def resign_host(bot: GameBot, table: Table, recorder: Recorder) -> None:
+    """The host resigns: a computer takes the seat (delivered as the cog would)."""
+    out = await bot.service.resign(table.gid, table.host.id)
+    assert out.ok, out.error
+    await recorder(out)
+    await bot.delivery.deliver(out)
 
 
 def shown(outcome: Outcome) -> bool:
