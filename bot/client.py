@@ -73,7 +73,7 @@ class GameBot(commands.Bot):
 
     def __init__(self, settings: Settings, *, service_options: dict[str, Any] | None = None,
                  state_dir: Path | None = None, sync: bool = True, warm_up: bool = True,
-                 outbox_options: dict[str, Any] | None = None, backlog: int = 2,
+                 outbox_options: dict[str, Any] | None = None, backlog: int = 0,
                  shutdown_grace: float = 1.0, **kwargs: Any) -> None:
         kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(command_prefix=commands.when_mentioned, intents=intents(),

@@ -83,7 +83,7 @@ class Delivery(PrivateDelivery):
     """Sends outcomes for :class:`bot.client.GameBot` (see the module docstring)."""
 
     def __init__(self, bot: GameBot, *, outbox: dict[str, Any] | None = None,
-                 backlog: int = 2) -> None:
+                 backlog: int = 0) -> None:
         self.bot = bot
         self.images = Images()
         self.refs: dict[int, GameRefs] = {}
@@ -92,8 +92,8 @@ class Delivery(PrivateDelivery):
         self.outbox.on_settled = self._settled
         self.outbox.on_forbidden = self._forbidden
         self.backlog = backlog
-        """A computer-only game waits while more than this many of its deliveries and
-        outbox items are outstanding (see :meth:`room`)."""
+        """A game's computer players wait while more than this many of its outcomes,
+        deliveries and outbox items are outstanding (see :meth:`room`)."""
         self.paused_for_permissions: dict[int, tuple[int, bool]] = {}
         """Channel id -> (its game, whether the bot paused it) while the bot lacks a
         permission there."""
@@ -161,13 +161,17 @@ class Delivery(PrivateDelivery):
         await self.deliver(outcome)
 
     async def room(self, game_id: int) -> bool:
-        """Wait until game ``game_id`` has at most :attr:`backlog` deliveries and outbox
-        items outstanding (how the service paces computer players to what Discord
-        takes). False, at once, if its channel is held for a missing permission."""
+        """Wait until game ``game_id`` has at most :attr:`backlog` outcomes not yet
+        delivered, deliveries in progress and outbox items outstanding: how the service
+        paces computer players to what Discord takes (with the default 0, a computer
+        moves once its game's previous move is shown). False, at once, if the game's
+        channel is held for a missing permission."""
         while True:
             if self.outbox.held(self._channels.get(game_id)):
                 return False
-            if self._in_flight.get(game_id, 0) + self.outbox.pending(game_id) <= self.backlog:
+            outstanding = (self.bot.service.undelivered(game_id)
+                           + self._in_flight.get(game_id, 0) + self.outbox.pending(game_id))
+            if outstanding <= self.backlog:
                 return True
             await self.outbox.changed()
 

@@ -216,6 +216,10 @@ class ServiceBase:
         return bool((driver and not driver.done()) or (emitter and not emitter.done())
                     or (lock and lock.locked()) or self.scheduler.busy(game_id))
 
+    def undelivered(self, game_id: int) -> int:
+        """Outcomes of the game made but not yet handed to the listeners."""
+        return len(self._outbox.get(game_id, ()))
+
     def _notify(self) -> None:
         waiters, self._waiters = self._waiters, []
         for event in waiters:
