@@ -269,6 +269,8 @@ class GameBot(commands.Bot):
         with self._handling():
             await self.db.record_departure(guild.id, self.service.clock.now())
             ids = await self.service.archive_guild(guild.id)
+            await self.delivery.outbox.discard(
+                [c.id for c in guild.channels] + [t.id for t in guild.threads])
         for gid in ids:
             self.delivery.forget(gid)
         if ids:
@@ -277,6 +279,7 @@ class GameBot(commands.Bot):
     async def _archive_channel(self, channel_id: int) -> None:
         with self._handling():
             ids = await self.service.archive_channel(channel_id)
+            await self.delivery.outbox.discard([channel_id])
         for gid in ids:
             self.delivery.forget(gid)
         if ids:

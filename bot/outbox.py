@@ -73,7 +73,8 @@ Lane = tuple[str, int]
 class Sent:
     """How an item settled: the message (None if not sent) and why not (``gone``: the
     channel or message was deleted; ``dms_closed``; ``refused``: another 4xx;
-    ``held``: the channel is held for missing permissions, the item still waits)."""
+    ``held``: the channel is held for missing permissions, the item still waits;
+    ``discarded``: its channel was deleted, or the bot left its server)."""
 
     message: discord.Message | None
     error: str | None = None
@@ -318,6 +319,18 @@ class Outbox:
     def held_channels(self) -> set[int]:
         """Channels whose items wait for a permission."""
         return set(self._held)
+
+    async def discard(self, channel_ids: Iterable[int]) -> int:
+        """Forget what waits for channels that are gone (deleted, or the bot was removed
+        from their server). Returns how many items were dropped."""
+        gone = set(channel_ids)
+        dropped = [item for queue in self._lanes.values() for item in queue
+                   if not item.sending and item.rec.kind != "dm"
+                   and item.rec.channel_id in gone]
+        for item in dropped:
+            await self._settle(item, Sent(None, "discarded"))
+        self._held -= gone
+        return len(dropped)
 
     def hold(self, channel_id: int) -> None:
         """Keep a channel's items waiting (until :meth:`release`)."""

@@ -284,3 +284,33 @@ async def test_closed_dms_are_marked_on_the_seats_of_unfinished_games(store: Sto
     await store.set_dms_closed(7, True)
     await store.set_dms_closed(7, False)
     assert await store.users_with_dms_closed() == set()
+
+
+async def test_the_outbox_keeps_items_with_their_files_across_a_reopen(tmp_path: Path) -> None:
+    from bot.models import OutboxFile, OutboxRecord
+
+    png = bytes(range(256)) * 40
+    store = await Store.open(tmp_path / "games.db")
+    first = OutboxRecord(None, None, "send", 7, None, None, 0, "action",
+                         {"content": "a", "nonce": "n1"}, {"words": ["a"], "tail": ""}, 1.0,
+                         [OutboxFile("board.png", png, "the board")])
+    dm = OutboxRecord(None, None, "dm", None, 9, None, 1, None, {"content": "d"}, {}, 2.0, [])
+    first.id = await store.outbox_add(first)
+    dm.id = await store.outbox_add(dm)
+    first.payload["content"] = "a\nb"
+    first.files = [OutboxFile("board.png", png[::-1], "newer"), OutboxFile("duel.png", b"x")]
+    await store.outbox_update(first)
+    await store.close()
+    store = await Store.open(tmp_path / "games.db")
+    try:
+        kept = await store.outbox_items()
+        assert [(i.kind, i.payload["content"]) for i in kept] == [("send", "a\nb"), ("dm", "d")]
+        assert [(f.filename, f.data, f.description) for f in kept[0].files] == [
+            ("board.png", png[::-1], "newer"), ("duel.png", b"x", None)]
+        await store.outbox_remove([first.id])
+        assert [i.id for i in await store.outbox_items()] == [dm.id]
+        with pytest.raises(sqlite3.IntegrityError):  # a DM names its person, only a DM
+            await store.outbox_add(OutboxRecord(None, None, "dm", 3, None, None, 0, None,
+                                                {}, {}, 0.0, []))
+    finally:
+        await store.close()

@@ -187,3 +187,26 @@ async def test_the_outbox_survives_a_restart_and_sends_nothing_twice(fake_discor
         assert await bot.db.outbox_items() == []
     finally:
         await world.stop()
+
+
+async def test_a_deleted_channel_takes_what_it_was_owed_along(fake_discord, tmp_path) -> None:
+    """Items waiting for a channel that is deleted are forgotten, not kept forever."""
+    world = await _world(fake_discord, tmp_path, per_second=None)
+    try:
+        bot, ch = world.bot, world.channel
+        assert bot is not None
+        other = fake_discord.add_text_channel(world.guild, "other")
+        await fake_discord.sync()
+        bot.delivery.outbox.hold(ch.id)
+        for n in range(2):
+            await bot.delivery.post(_lite(world, ch.id), f"owed {n}", files=[_picture(n)])
+        await bot.delivery.post(_lite(world, other.id), "elsewhere")
+        await world.settle()
+        assert len(await bot.db.outbox_items()) == 2
+        await fake_discord.delete_channel(ch)
+        await fake_discord.wait_until(lambda: not bot.delivery.outbox.held_channels)
+        await world.settle()
+        assert await bot.db.outbox_items() == []
+        assert [m.content for m in fake_discord.messages(other)] == ["elsewhere"]
+    finally:
+        await world.stop()
