@@ -121,7 +121,6 @@ class GameBot(commands.Bot):
         await import_legacy_files(self.store, self.state_dir, self.service.clock.now())
         self.service.add_listener(self.delivery.on_outcome)
         self.service.room = self.delivery.room
-        await self.delivery.outbox.start()
         for cog in (LobbyCog(), TableCog(), TurnCog(), InfoCog()):
             await self.add_cog(cog)
         self.add_dynamic_items(LobbyButton, OptionSelect, AnswerButton, AnswerSelect,
@@ -130,6 +129,7 @@ class GameBot(commands.Bot):
             self._spawn(self.delivery.images.warm_up())
         loaded = await self.service.start()
         log.info("service started: %d unfinished game(s) loaded", loaded)
+        await self.delivery.outbox.start()  # what the previous process still owed
         self.delivery.dms_closed |= await self.store.users_with_dms_closed()
         self._spawn(self._purge_loop())
         if self.do_sync:
@@ -177,6 +177,7 @@ class GameBot(commands.Bot):
         """Stop timers and computer players, send what is queued, close the store."""
         for task in list(self._background):
             task.cancel()
+        self.delivery.outbox.stop_waiting()  # a delivery waiting on a message ends now
         if self.service is not None:
             await self.service.close(before_store=self._stop_sending)
             self.service = None  # type: ignore[assignment]

@@ -65,6 +65,8 @@ URGENT, NORMAL, BACKGROUND = 0, 1, 2
 MISSING_ACCESS, MISSING_PERMISSIONS, DMS_CLOSED = 50001, 50013, 50007
 MAX_CONTENT = 2000
 MAX_BACKOFF = 30.0
+AGING = 5.0
+"""Seconds of waiting worth one priority level: a background edit is not starved."""
 
 Lane = tuple[str, int]
 
@@ -74,7 +76,8 @@ class Sent:
     """How an item settled: the message (None if not sent) and why not (``gone``: the
     channel or message was deleted; ``dms_closed``; ``refused``: another 4xx;
     ``held``: the channel is held for missing permissions, the item still waits;
-    ``discarded``: its channel was deleted, or the bot left its server)."""
+    ``discarded``: its channel was deleted, or the bot left its server; ``closing``: the
+    bot is shutting down, the item is sent in the grace period or kept)."""
 
     message: discord.Message | None
     error: str | None = None
@@ -170,18 +173,28 @@ class Outbox:
         self._runner: asyncio.Task[None] | None = None
         #: Requests answered 429 / 5xx / connection errors, retried (for benchmarks).
         self.retries = 0
+        self._closing = False
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> int:
         """Load the items kept by the previous process and start sending. Returns how
         many were loaded."""
-        items = await self.bot.db.outbox_items()
+        queued = {i.rec.id for q in self._lanes.values() for i in q}
+        items = [r for r in await self.bot.db.outbox_items() if r.id not in queued]
         for rec in items:
             self._enqueue(_Item(rec))
         self._runner = asyncio.get_running_loop().create_task(self._run())
         if items:
             log.info("outbox: %d item(s) kept from before the restart", len(items))
         return len(items)
+
+    def stop_waiting(self) -> None:
+        """Shutting down: nobody waits for a message any more (every waiter, now and
+        later, gets ``Sent(None, "closing")``); the items are still sent or kept."""
+        self._closing = True
+        for queue in self._lanes.values():
+            for item in queue:
+                self._resolve(item, Sent(None, "closing"))
 
     async def close(self, grace: float = 0.0) -> None:
         """Stop sending (what is left stays in the database for the next start); with
@@ -294,10 +307,12 @@ class Outbox:
         self._poke()
         return self._waiter(item)
 
-    @staticmethod
-    def _waiter(item: _Item) -> asyncio.Future[Sent]:
+    def _waiter(self, item: _Item) -> asyncio.Future[Sent]:
         fut: asyncio.Future[Sent] = asyncio.get_running_loop().create_future()
-        item.waiters.append(fut)
+        if self._closing:
+            fut.set_result(Sent(None, "closing"))
+        else:
+            item.waiters.append(fut)
         return fut
 
     def _enqueue(self, item: _Item) -> None:
@@ -379,10 +394,14 @@ class Outbox:
             head = queue[0]
             if head.sending or self._is_held(head) or self._retry_at.get(lane, 0) > now:
                 continue
-            if best is None or (head.rec.priority, head.rec.created_at) < (
-                    best.rec.priority, best.rec.created_at):
+            if best is None or self._rank(head) < self._rank(best):
                 best = head
         return best
+
+    @staticmethod
+    def _rank(item: _Item) -> float:
+        """Lower goes first: the priority, then how long it has waited (aged)."""
+        return item.rec.priority * AGING + item.rec.created_at
 
     async def _run(self) -> None:
         while True:

@@ -168,19 +168,24 @@ async def test_the_outbox_survives_a_restart_and_sends_nothing_twice(fake_discor
     for n in range(3):
         await bot.delivery.post(_lite(world, ch.id), f"queued {n}", files=[_picture(n)])
     await bot.delivery.dm(user.id, "a queued DM", [], wait=False)
+    # a delivery waiting for its message (a lobby, a duel) does not hold the shutdown up
+    waiting = asyncio.ensure_future(bot.delivery.post(_lite(world, ch.id), "queued 3",
+                                                      wait=True))
     # the row of the message sent before the crash, as if the crash came before its
     # deletion: same payload, same nonce
     first = fake_discord.requests_to("POST", f"/channels/{ch.id}/messages")[0].json
     from bot.models import OutboxRecord
     await bot.db.outbox_add(OutboxRecord(None, None, "send", ch.id, None, None, 0, None,
                                          dict(first), {}, 0.0, []))
-    await world.stop()
+    await asyncio.wait_for(world.stop(), 30)
+    assert await waiting is None
     fake_discord._faults.clear()
     try:
         bot = await world.start()
         await world.settle()
         contents = [m.content for m in fake_discord.messages(ch)]
-        assert contents == ["sent before the crash", "queued 0", "queued 1", "queued 2"]
+        assert contents == ["sent before the crash", "queued 0", "queued 1", "queued 2",
+                            "queued 3"]
         assert [a.data for a in fake_discord.messages(ch)[1].attachments] == \
             [_picture(0).data]
         assert [m.content for m in fake_discord.dm_messages(user)] == ["a queued DM"]
