@@ -15,6 +15,13 @@ The lobby message, the duel message and who has DMs closed are also kept in the 
 after a restart the bot edits those messages instead of posting new ones and does not DM
 people known to have DMs closed. (A duel message's running log starts afresh after a
 restart; its board stays.)
+
+Everything but the interaction's own answer is sent through :mod:`bot.outbox` (paced,
+prioritised, coalesced, retried, kept across a restart); only the lobby and duel
+messages, whose ids are kept, are waited for. :meth:`Delivery.room` is how computer
+players wait for their game's messages. A channel that refuses the bot for a missing
+permission holds its messages, pauses its game and says which permission
+(:meth:`Delivery._forbidden`); :meth:`Delivery.permissions_changed` undoes it.
 """
 
 from __future__ import annotations
@@ -146,6 +153,7 @@ class Delivery(PrivateDelivery):
     def forget(self, game_id: int) -> None:
         """Drop what is kept about a finished, cancelled or archived game."""
         self.refs.pop(game_id, None)
+        self._channels.pop(game_id, None)
 
     @property
     def busy(self) -> bool:
