@@ -23,9 +23,10 @@ RATE_HEADERS = {"Via": "1.1 google", "X-RateLimit-Global": "true",
                 "X-RateLimit-Scope": "global", "Retry-After": "1"}
 
 
-async def _world(fake, tmp_path, *, per_second: float | None, **kw) -> World:
+async def _world(fake, tmp_path, *, per_second: float | None,
+                 route_limit: tuple[int, float] | None = None, **kw) -> World:
     if per_second is not None:
-        fake.set_rate_limits(per_second=per_second)
+        fake.set_rate_limits(per_second=per_second, route_limit=route_limit)
     guild = fake.add_guild("Load")
     world = World(fake, tmp_path, guild, fake.add_text_channel(guild, "lobby"), {},
                   clock=FakeClock())
@@ -64,15 +65,16 @@ async def _check_all_shown(world: World, tables: list[Table], recorder: Recorder
 
 async def test_computer_games_lose_nothing_under_the_global_limit(fake_discord, tmp_path
                                                                   ) -> None:
-    """Twelve games at once, the fake allowing 20 requests/s: every action's words in
-    its channel, every end announced, every DM delivered, no game stalled — and the bot
-    paced itself (no 429 at all)."""
-    world = await _world(fake_discord, tmp_path, per_second=20)
+    """Twelve games at once, the fake allowing 20 requests/s and 5 per second on each
+    route: every action's words in its channel, every end announced, every DM
+    delivered, no game stalled — and the bot paced itself (no global 429 at all)."""
+    world = await _world(fake_discord, tmp_path, per_second=20, route_limit=(5, 1.0))
     try:
         tables, recorder = await _self_play(world, 12, 240)
         await _check_all_shown(world, tables, recorder)
         assert fake_discord.limits.counted > 12 * 10
         assert fake_discord.limits.global_429s == 0
+        assert fake_discord.limits.route_429s == 0  # discord.py read the bucket headers
     finally:
         await world.stop()
 
