@@ -273,8 +273,10 @@ class Outbox:
             return False
         old.files = kept + new.files
         old.meta = {"words": words, "tail": new.meta["tail"]}
-        payload = dict(new.payload)
-        payload["content"] = content
+        payload = {**new.payload, "content": content}
+        for key in ("nonce", "enforce_nonce"):  # still the message first queued
+            if key in old.payload:
+                payload[key] = old.payload[key]
         users = set(old.payload.get("allowed_mentions", {}).get("users", []))
         users |= set(new.payload.get("allowed_mentions", {}).get("users", []))
         if "allowed_mentions" in payload:

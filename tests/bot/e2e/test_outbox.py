@@ -149,6 +149,7 @@ async def test_coalescing_and_superseded_edits(fake_discord, tmp_path) -> None:
         assert len(fake_discord.requests_to("PATCH", f"/channels/{ch.id}/messages/*")) == 1
         body = fake_discord.requests_to("POST", f"/channels/{ch.id}/messages")[-1].json
         assert sorted(map(int, body["allowed_mentions"]["users"])) == [1000, 1001, 1002]
+        assert body["enforce_nonce"] is True and body["nonce"]
     finally:
         await world.stop()
 

@@ -84,3 +84,31 @@ async def test_channel_hidden_tells_the_host_by_dm_and_resume_tries_again(
         assert lost_lines(fake_discord, [table], recorder) == []
     finally:
         await world.stop()
+
+
+async def test_a_role_change_takes_the_permission_away_and_gives_it_back(
+        fake_discord, tmp_path) -> None:
+    """The bot's own role loses Attach Files (GUILD_ROLE_UPDATE), then gets it back."""
+    from tests.fake_discord.models import ATTACH_FILES
+
+    world, bot, recorder, table = await _setup(fake_discord, tmp_path)
+    try:
+        guild = world.guild
+        everyone, role = guild.roles[guild.id], fake_discord.bot_role(guild)
+        fake_discord.set_role_permissions(role, role.permissions | ATTACH_FILES)
+        fake_discord.set_role_permissions(everyone, everyone.permissions & ~ATTACH_FILES)
+        fake_discord.set_role_permissions(role, role.permissions & ~ATTACH_FILES)
+        await fake_discord.sync()
+        await resign_host(bot, table, recorder)
+        await world.settle()
+        assert (await bot.service.status(table.gid)).paused
+        assert "**Attach Files**" in fake_discord.messages(table.channel)[-1].content
+        fake_discord.set_role_permissions(role, role.permissions | ATTACH_FILES)
+        await fake_discord.wait_until(
+            lambda: table.channel.id not in bot.delivery.outbox.held_channels)
+        await world.settle()
+        st = await bot.service.status(table.gid)
+        assert st.status == "finished" and not st.paused
+        assert lost_lines(fake_discord, [table], recorder) == []
+    finally:
+        await world.stop()
