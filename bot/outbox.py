@@ -457,7 +457,7 @@ class Outbox:
                 log.warning("outbox: %s rejected (HTTP %s %s): %s", self._what(rec),
                             exc.status, exc.code, exc.text)
                 await self._settle(item, Sent(None, "refused"))
-        except (aiohttp.ClientError, OSError, TimeoutError) as exc:
+        except (discord.RateLimited, aiohttp.ClientError, OSError, TimeoutError) as exc:
             self._back_off(item, repr(exc))
         except asyncio.CancelledError:
             item.sending = False
