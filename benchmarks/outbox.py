@@ -24,7 +24,7 @@ from benchmarks.stats import percentile
 from bot.client import GameBot
 from bot.config import Settings
 from bot.endpoints import point_discord_at
-from bot.scheduler import FakeClock
+from bot.scheduler import FakeClock, RealClock
 from tests.bot.e2e.selfplay import Recorder, latest_board_shown, lost_lines, open_table
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.fixtures import running_bot
@@ -41,7 +41,9 @@ async def main_async(args: argparse.Namespace) -> None:
     settings = Settings(discord_token=fake.token, database_url=f"sqlite:///{tmp}/bench.db",
                         dev_guild_id=None, log_level="ERROR", discord_api_base=None,
                         discord_gateway_url=None)
-    bot = GameBot(settings, service_options={"clock": FakeClock(),
+    # with pacing the computers sleep on the real clock (a fake one would never move)
+    clock = FakeClock() if args.pacing == 0 else RealClock()
+    bot = GameBot(settings, service_options={"clock": clock,
                                              "computer_pacing": args.pacing},
                   outbox_options={"rate": args.limit * 0.9}, backlog=args.backlog,
                   warm_up=False,
