@@ -125,7 +125,8 @@ class PrivateDelivery:
             meta = {} if wait else self._fallback(outcome, prompt if wants_panel else None)
             if await self.dm(uid, content, [hand] if hand else [], panel, wait=wait,
                              game_id=outcome.game_id,
-                             priority=URGENT if prompt is not None else NORMAL, meta=meta):
+                             priority=URGENT if prompt is not None or wait else NORMAL,
+                             meta=meta):
                 return
             await self.tell_dms_closed(outcome, uid)
         # DMs closed: the asker gets it privately now; others get a button in the channel.
