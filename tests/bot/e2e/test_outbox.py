@@ -218,3 +218,32 @@ async def test_a_deleted_channel_takes_what_it_was_owed_along(fake_discord, tmp_
         assert [m.content for m in fake_discord.messages(other)] == ["elsewhere"]
     finally:
         await world.stop()
+
+
+async def test_computers_wait_for_their_game_s_messages(fake_discord, tmp_path) -> None:
+    """While Discord does not take a game's messages, its computers do not run ahead:
+    a move waits until the previous one is shown."""
+    from .selfplay import resign_host
+
+    world = await _world(fake_discord, tmp_path, per_second=None)
+    try:
+        bot = world.bot
+        assert bot is not None
+        recorder = Recorder()
+        recorder.attach(bot)
+        table = await open_table(fake_discord, bot, world.guild, 0, recorder, resign=False)
+        await world.settle()
+        before = (await bot.service.status(table.gid)).version
+        box = bot.delivery.outbox
+        fake_discord.fail_next("POST", f"/channels/{table.channel.id}/messages", 503,
+                               times=10**6)
+        await resign_host(bot, table, recorder)
+        await fake_discord.wait_until(lambda: box.retries >= 3)
+        st = await bot.service.status(table.gid)
+        assert st.version <= before + 1 and box.pending(table.gid) <= 2
+        fake_discord._faults.clear()
+        await world.settle()
+        assert (await bot.service.status(table.gid)).status == "finished"
+        assert lost_lines(fake_discord, [table], recorder) == []
+    finally:
+        await world.stop()
