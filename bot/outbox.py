@@ -407,6 +407,16 @@ class Outbox:
 
     async def _run(self) -> None:
         while True:
+            try:
+                await self._dispatch()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # never stop sending over a bug in one step
+                log.exception("outbox: the sender failed; going on")
+                await asyncio.sleep(1)
+
+    async def _dispatch(self) -> None:
+        while True:
             if len(self._tasks) >= self.concurrency:
                 self._wake.clear()
                 await self._wake.wait()
