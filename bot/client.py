@@ -81,11 +81,18 @@ class GameBot(commands.Bot):
         warm_up: draw a board in the background at start-up so the first image is fast.
         store: the store, already opened and checked (``python -m bot`` opens it before
             connecting to Discord; see :mod:`bot.preflight`); else ``setup_hook`` opens it.
+        outbox_options: keyword arguments for :class:`bot.outbox.Outbox` (``rate``,
+            ``burst``, ``concurrency``; tests lower the rate with the fake's limit).
+        backlog: how many deliveries and outbox items a game may have outstanding before
+            its computer players wait (see :meth:`bot.delivery.Delivery.room`).
+        shutdown_grace: seconds a shutdown waits for the outbox to empty; what is left
+            is sent at the next start (within the stop's ``close_budget``).
     """
 
     def __init__(self, settings: Settings, *, service_options: dict[str, Any] | None = None,
                  state_dir: Path | None = None, sync: bool = True, warm_up: bool = True,
-                 store: Store | None = None, **kwargs: Any) -> None:
+                 store: Store | None = None, outbox_options: dict[str, Any] | None = None,
+                 backlog: int = 0, shutdown_grace: float = 1.0, **kwargs: Any) -> None:
         kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(command_prefix=commands.when_mentioned, intents=intents(),
                          help_command=None, **kwargs)
@@ -97,8 +104,10 @@ class GameBot(commands.Bot):
         self.store: Store | None = store
         self.service: GameService = None  # type: ignore[assignment]
         self._purge_lock = asyncio.Lock()
-        self.delivery = Delivery(self)
+        self.delivery = Delivery(self, outbox=outbox_options, backlog=backlog)
         self.delivery.images = Images(workers=settings.render_workers)
+        self.shutdown_grace = shutdown_grace
+        self._stop_deadline = 0.0
         self._panels_resent = False
         self._background: set[asyncio.Task[Any]] = set()
         self._handlers = 0
@@ -137,6 +146,7 @@ class GameBot(commands.Bot):
                                                   **self.service_options})
         await import_legacy_files(self.store, self.state_dir, self.service.clock.now())
         self.service.add_listener(self._deliver_outcome)
+        self.service.room = self.delivery.room
         for cog in (LobbyCog(), TableCog(), TurnCog(), InfoCog()):
             await self.add_cog(cog)
         self.add_dynamic_items(LobbyButton, OptionSelect, AnswerButton, AnswerSelect,
@@ -145,6 +155,7 @@ class GameBot(commands.Bot):
             self._spawn(self.delivery.images.warm_up())
         loaded = await self.service.start()
         log.info("service started: %d unfinished game(s) loaded", loaded)
+        await self.delivery.outbox.start()  # what the previous process still owed
         self.delivery.dms_closed |= await self.store.users_with_dms_closed()
         self._spawn(self._purge_loop())
         if self.do_sync:
@@ -182,10 +193,11 @@ class GameBot(commands.Bot):
         while True:
             await self.service.idle()
             await self.delivery.idle()
+            await self.delivery.outbox.idle()
             await self._handlers_idle.wait()
             await asyncio.sleep(0)
             if (not self.delivery.busy and not self.service._busy(None)
-                    and self._handlers == 0):
+                    and not self.delivery.outbox.busy and self._handlers == 0):
                 return
 
     async def close(self) -> None:
@@ -205,12 +217,14 @@ class GameBot(commands.Bot):
             task.cancel()
         if self.settings.health_file is not None:
             health.remove(self.settings.health_file)
+        self.delivery.outbox.stop_waiting()  # a delivery waiting on a message ends now
         if self.service is not None:
-            stopping = loop.create_task(self.service.close())
-            sent = loop.create_task(self.delivery.idle())  # the answers to commands too
-            _, pending = await asyncio.wait({stopping, sent},
+            self._stop_deadline = deadline
+            # the service stops its games, the deliveries finish and the outbox sends what
+            # it can (the rest is kept for the next start); then the store is closed
+            stopping = loop.create_task(self.service.close(before_store=self._stop_sending))
+            _, pending = await asyncio.wait({stopping},
                                             timeout=max(0.0, deadline - loop.time()))
-            sent.cancel()
             if pending:
                 handlers = _interaction_tasks()
                 log.warning("stopping: messages still being sent after %.1f s are not sent "
@@ -267,10 +281,43 @@ class GameBot(commands.Bot):
         """The gateway session is back."""
         self._write_health()
 
+    async def _stop_sending(self) -> None:
+        """Deliver what the service made, give the outbox up to ``shutdown_grace`` seconds
+        (within the stop's budget) to send it, and stop it (the rest stays kept in the
+        store)."""
+        await self.delivery.idle()
+        left = self._stop_deadline - asyncio.get_running_loop().time()
+        await self.delivery.outbox.close(grace=max(0.0, min(self.shutdown_grace, left)))
+
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
+
+    # ------------------------------------------------------------------ permissions
+    async def on_guild_channel_update(self, before: discord.abc.GuildChannel,
+                                      after: discord.abc.GuildChannel) -> None:
+        """Overwrites changed: the bot may post in a held channel again."""
+        await self._permissions_changed(after.guild.id)
+
+    async def on_thread_update(self, before: discord.Thread, after: discord.Thread) -> None:
+        """A thread changed (e.g. unlocked): the bot may post there again."""
+        await self._permissions_changed(after.guild.id)
+
+    async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
+        """A role's permissions changed."""
+        await self._permissions_changed(after.guild.id)
+
+    async def on_member_update(self, before: discord.Member, after: discord.Member) -> None:
+        """The bot's own roles changed."""
+        if self.user is not None and after.id == self.user.id:
+            await self._permissions_changed(after.guild.id)
+
+    async def _permissions_changed(self, guild_id: int) -> None:
+        if not self.delivery.outbox.held_channels or self.service is None:
+            return
+        with self._handling():
+            await self.delivery.permissions_changed(guild_id)
 
     # ------------------------------------------------------------------ leaving
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
@@ -323,6 +370,8 @@ class GameBot(commands.Bot):
         with self._handling():
             await self.db.record_departure(guild.id, self.service.clock.now())
             ids = await self.service.archive_guild(guild.id)
+            await self.delivery.outbox.discard(
+                [c.id for c in guild.channels] + [t.id for t in guild.threads])
         for gid in ids:
             self.delivery.forget(gid)
         if ids:
@@ -331,6 +380,7 @@ class GameBot(commands.Bot):
     async def _archive_channel(self, channel_id: int) -> None:
         with self._handling():
             ids = await self.service.archive_channel(channel_id)
+            await self.delivery.outbox.discard([channel_id])
         for gid in ids:
             self.delivery.forget(gid)
         if ids:

@@ -15,6 +15,13 @@ The lobby message, the duel message and who has DMs closed are also kept in the 
 after a restart the bot edits those messages instead of posting new ones and does not DM
 people known to have DMs closed. (A duel message's running log starts afresh after a
 restart; its board stays.)
+
+Everything but the interaction's own answer is sent through :mod:`bot.outbox` (paced,
+prioritised, coalesced, retried, kept across a restart); only the lobby and duel
+messages, whose ids are kept, are waited for. :meth:`Delivery.room` is how computer
+players wait for their game's messages. A channel that refuses the bot for a missing
+permission holds its messages, pauses its game and says which permission
+(:meth:`Delivery._forbidden`); :meth:`Delivery.permissions_changed` undoes it.
 """
 
 from __future__ import annotations
@@ -29,6 +36,9 @@ import discord
 
 from .dms import PrivateDelivery
 from .images import BOARD_FILE, Images, Picture
+from .models import OutboxRecord
+from .outbox import BACKGROUND, NORMAL, URGENT, Outbox, Sent, files_of, message_payload
+from .permissions import can_talk, missing_permissions, missing_text
 from .reply import Reply
 from .service import LobbyInfo, Outcome
 from .texts import (
@@ -67,6 +77,8 @@ class GameRefs:
     """The stored message ids were read (or this process made them)."""
     battle_seen: bool = True
     """False while ``battle_id`` comes from the store and its board is not known yet."""
+    battle_wanted: bool = False
+    """A duel is under way: a duel message sent late (through the outbox) is kept."""
 
 
 def _mentions(users: set[int] | list[int]) -> discord.AllowedMentions:
@@ -77,12 +89,24 @@ def _mentions(users: set[int] | list[int]) -> discord.AllowedMentions:
 class Delivery(PrivateDelivery):
     """Sends outcomes for :class:`bot.client.GameBot` (see the module docstring)."""
 
-    def __init__(self, bot: GameBot) -> None:
+    def __init__(self, bot: GameBot, *, outbox: dict[str, Any] | None = None,
+                 backlog: int = 0) -> None:
         self.bot = bot
         self.images = Images()
         self.refs: dict[int, GameRefs] = {}
         self.dms_closed: set[int] = set()
+        self.outbox = Outbox(bot, **(outbox or {}))
+        self.outbox.on_settled = self._settled
+        self.outbox.on_forbidden = self._forbidden
+        self.backlog = backlog
+        """A game's computer players wait while more than this many of its outcomes,
+        deliveries and outbox items are outstanding (see :meth:`room`)."""
+        self.paused_for_permissions: dict[int, tuple[int, bool]] = {}
+        """Channel id -> (its game, whether the bot paused it) while the bot lacks a
+        permission there."""
         self._tails: dict[int, asyncio.Future[None]] = {}
+        self._in_flight: dict[int, int] = {}
+        self._channels: dict[int, int] = {}
         self._active = 0
         self._quiet = asyncio.Event()
         self._quiet.set()
@@ -129,6 +153,7 @@ class Delivery(PrivateDelivery):
     def forget(self, game_id: int) -> None:
         """Drop what is kept about a finished, cancelled or archived game."""
         self.refs.pop(game_id, None)
+        self._channels.pop(game_id, None)
 
     @property
     def busy(self) -> bool:
@@ -142,6 +167,21 @@ class Delivery(PrivateDelivery):
     async def on_outcome(self, outcome: Outcome) -> None:
         """The service's listener: computer moves, timeouts, reminders, expiries."""
         await self.deliver(outcome)
+
+    async def room(self, game_id: int) -> bool:
+        """Wait until game ``game_id`` has at most :attr:`backlog` outcomes not yet
+        delivered, deliveries in progress and outbox items outstanding: how the service
+        paces computer players to what Discord takes (with the default 0, a computer
+        moves once its game's previous move is shown). False, at once, if the game's
+        channel is held for a missing permission."""
+        while True:
+            if self.outbox.held(self._channels.get(game_id)):
+                return False
+            outstanding = (self.bot.service.undelivered(game_id)
+                           + self._in_flight.get(game_id, 0) + self.outbox.pending(game_id))
+            if outstanding <= self.backlog:
+                return True
+            await self.outbox.changed()
 
     # ------------------------------------------------------------------ the entry point
     async def deliver(self, outcome: Outcome, interaction: discord.Interaction | None = None,
@@ -160,6 +200,9 @@ class Delivery(PrivateDelivery):
         mine: asyncio.Future[None] = loop.create_future()
         self._tails[gid] = mine
         self._active += 1
+        self._in_flight[gid] = self._in_flight.get(gid, 0) + 1
+        if outcome.channel_id is not None:
+            self._channels[gid] = outcome.channel_id
         self._quiet.clear()
         hands: asyncio.Future[dict[Any, Picture]] | None = None
         try:
@@ -183,6 +226,10 @@ class Delivery(PrivateDelivery):
             mine.set_result(None)
             if self._tails.get(gid) is mine:
                 del self._tails[gid]
+            self._in_flight[gid] -= 1
+            if not self._in_flight[gid]:
+                del self._in_flight[gid]
+            self.outbox.poke()
             self._active -= 1
             if self._active == 0:
                 self._quiet.set()
@@ -241,6 +288,11 @@ class Delivery(PrivateDelivery):
         gid = outcome.game_id or 0
         refs = await self.refs_of(gid)
         kind = outcome.kind
+        if kind == "resume" and outcome.channel_id is not None:
+            # /resume: try the channel again (if the permission is still missing, the
+            # first message fails, the game pauses again and the host is told again)
+            self.paused_for_permissions.pop(outcome.channel_id, None)
+            self.outbox.release(outcome.channel_id)
         if kind == "lobby":
             await self._lobby(outcome, refs, reply)
             return
@@ -272,56 +324,72 @@ class Delivery(PrivateDelivery):
 
     async def post(self, outcome: Outcome, content: str, *, files: Sequence[Picture] = (),
                    pings: set[int] | None = None, view: discord.ui.View | None = None,
-                   reply: Reply | None = None) -> discord.Message | None:
-        """One channel message (as the slash command's answer when there is one)."""
-        kwargs: dict[str, Any] = {"content": clip(content), "allowed_mentions": _mentions(
-            pings or set())}
-        if files:
-            kwargs["files"] = [p.file() for p in files]
-        if view is not None:
-            kwargs["view"] = view
+                   reply: Reply | None = None, wait: bool = False, priority: int = NORMAL,
+                   tail: str | None = None, meta: dict[str, Any] | None = None
+                   ) -> discord.Message | None:
+        """One channel message: the slash command's answer when there is one, else
+        through the outbox. Returns the message if it was the answer, or if ``wait``
+        (then once the outbox sent it; None if it could not be sent now). With ``tail``
+        (the lines saying who is to play) it is an action message ``content`` + ``tail``
+        that the outbox may coalesce with the channel's previous one."""
+        full = "\n".join(x for x in (content, tail) if x) if tail is not None else content
         if reply is not None and reply.mode == "reply" and not reply.answered:
+            kwargs: dict[str, Any] = {"content": clip(full),
+                                      "allowed_mentions": _mentions(pings or set())}
+            if files:
+                kwargs["files"] = [p.file() for p in files]
+            if view is not None:
+                kwargs["view"] = view
             msg = await reply.public(**kwargs)
             if msg is not None:
                 return msg
-            if files:
-                kwargs["files"] = [p.file() for p in files]
-        try:
-            return await self.channel(outcome).send(**kwargs)
-        except discord.NotFound:
-            log.info("game %s: channel %s is gone", outcome.game_id, outcome.channel_id)
-        except discord.Forbidden as exc:
-            log.warning("game %s: cannot post in channel %s: %s", outcome.game_id,
-                        outcome.channel_id, exc.text)
-        return None
+        payload = message_payload(clip(full), view=view, mentions=_mentions(pings or set()))
+        words = None
+        if tail is not None and not view and len(full) <= 2000:
+            words = [content] if content else []
+        pending = await self.outbox.send(
+            outcome.channel_id or 0, payload, files_of(files), game_id=outcome.game_id,
+            priority=priority, words=words, tail=tail, meta=meta)
+        if not wait:
+            return None
+        return (await pending).message
 
     async def _post_action(self, outcome: Outcome, refs: GameRefs, pics: dict[Any, Picture],
                            reply: Reply | None) -> None:
         names = list(outcome.names)
         lines = list(outcome.public_lines)
+        waiting: list[str] = []
         ended = result_line(outcome.spectator_view, names)
         if ended:
             if not any(e.kind == "game_over" for e in outcome.events):
                 lines.append(ended)
         elif outcome.kind != "pause":
-            lines += waiting_lines(outcome.decisions)
+            waiting = waiting_lines(outcome.decisions)
         pings = {p.user_id for p in outcome.prompts if p.user_id is not None
                  and p.kind in PING_KINDS and await self.bot.db.user_pings(p.user_id)}
         files = [pics[k] for k in ("board", "duel") if k in pics]
-        msg = await self.post(outcome, "\n".join(lines) or "…", files=files, pings=pings,
-                              reply=reply)
         view = outcome.spectator_view
         battle = view.battle if view is not None else None
-        if battle is not None and battle.stage in ("diplomacy", "duel") and msg is not None:
-            refs.battle_id, refs.battle_seen = msg.id, True
-            refs.battle_board = next((a for a in msg.attachments if a.filename == BOARD_FILE),
-                                     None)
+        duel = battle is not None and battle.stage in ("diplomacy", "duel")
+        refs.battle_wanted = duel
+        content = "\n".join(lines) or ("" if waiting else "…")
+        msg = await self.post(outcome, content, files=files, pings=pings, reply=reply,
+                              wait=duel, priority=URGENT, tail="\n".join(waiting),
+                              meta={"remember": "duel"} if duel else None)
+        if duel and msg is not None:
+            self._battle_sent(refs, msg)
             refs.battle_log = list(outcome.public_lines)
             await self._save_duel(outcome.game_id or 0, msg.id)
         elif battle is None or battle.stage == "retreat":
             if refs.battle_id is not None:
                 await self._save_duel(outcome.game_id or 0, None)
             refs.battle_id, refs.battle_board, refs.battle_log = None, None, []
+
+    @staticmethod
+    def _battle_sent(refs: GameRefs, msg: discord.Message) -> None:
+        refs.battle_id, refs.battle_seen = msg.id, True
+        refs.battle_board = next((a for a in msg.attachments if a.filename == BOARD_FILE),
+                                 None)
 
     async def _edit_battle(self, outcome: Outcome, refs: GameRefs,
                            pics: dict[Any, Picture]) -> None:
@@ -339,33 +407,28 @@ class Delivery(PrivateDelivery):
         if refs.battle_id is None:
             await self._new_battle(outcome, refs, content, duel)
             return
-        attachments: list[Any] = [refs.battle_board] if refs.battle_board else []
-        if duel is not None:
-            attachments.append(duel.file())
-        try:
-            partial = self.channel(outcome).get_partial_message(refs.battle_id)
-            await partial.edit(content=clip(content), attachments=attachments,
-                               allowed_mentions=_mentions(set()))
-        except discord.NotFound:
-            await self._new_battle(outcome, refs, content, duel)
-        except discord.HTTPException as exc:
-            log.warning("game %s: could not edit the duel message: %s", outcome.game_id, exc)
+        payload = message_payload(clip(content), mentions=_mentions(set()))
+        payload["attachments"] = [refs.battle_board.to_dict()] if refs.battle_board else []
+        # a duel message deleted meanwhile is posted afresh (see _settled)
+        await self.outbox.edit(outcome.channel_id or 0, refs.battle_id, payload,
+                               files_of([duel] if duel else []), game_id=outcome.game_id,
+                               priority=URGENT, meta={"gone": "duel"})
 
     async def _new_battle(self, outcome: Outcome, refs: GameRefs, content: str,
                           duel: Picture | None) -> None:
         """Post the duel message afresh (there was none, or it is gone)."""
-        msg = await self.post(outcome, content, files=[duel] if duel else [])
+        msg = await self.post(outcome, content, files=[duel] if duel else [], wait=True,
+                              priority=URGENT, meta={"remember": "duel"})
         refs.battle_id, refs.battle_board, refs.battle_seen = None, None, True
         if msg is not None:
-            refs.battle_id = msg.id
-            refs.battle_board = next((a for a in msg.attachments if a.filename == BOARD_FILE),
-                                     None)
+            self._battle_sent(refs, msg)
         await self._save_duel(outcome.game_id or 0, refs.battle_id)
 
     async def _find_battle(self, outcome: Outcome, refs: GameRefs) -> None:
         """After a restart: fetch the stored duel message once, to keep its board image
         when it is edited (or learn that it is gone)."""
         refs.battle_seen = True
+        await self.outbox.bucket.take()  # one request, under the same pace
         try:
             msg = await self.channel(outcome).fetch_message(refs.battle_id)
         except discord.HTTPException as exc:
@@ -395,7 +458,8 @@ class Delivery(PrivateDelivery):
             await reply.edit_source(content=text, view=view)
             return
         if refs.lobby is None:
-            msg = await self.post(outcome, text, view=view, reply=reply)
+            msg = await self.post(outcome, text, view=view, reply=reply, wait=True,
+                                  priority=URGENT, meta={"remember": "lobby"})
             if msg is not None:
                 refs.lobby = (msg.channel.id, msg.id)
                 await self._save_lobby(outcome.game_id, refs.lobby)
@@ -409,14 +473,10 @@ class Delivery(PrivateDelivery):
         if refs.lobby is None:
             return
         cid, mid = refs.lobby
-        channel = self.bot.get_channel(cid) or self.bot.get_partial_messageable(cid)
-        try:
-            await channel.get_partial_message(mid).edit(content=text, view=view)  # type: ignore[union-attr]
-        except discord.NotFound:
-            refs.lobby = None
-            await self._save_lobby(outcome.game_id or 0, None)
-        except discord.HTTPException as exc:
-            log.warning("game %s: could not edit the lobby: %s", outcome.game_id, exc)
+        # a lobby message deleted meanwhile is forgotten (see _settled)
+        await self.outbox.edit(cid, mid, message_payload(text, view=view, clear_view=True),
+                               [], game_id=outcome.game_id, priority=BACKGROUND,
+                               meta={"gone": "lobby"})
 
     async def _close_lobby(self, outcome: Outcome, refs: GameRefs, closing: str,
                            reply: Reply | None) -> None:
@@ -428,3 +488,95 @@ class Delivery(PrivateDelivery):
         if refs.lobby is not None:
             refs.lobby = None
             await self._save_lobby(outcome.game_id or 0, None)
+
+    # ------------------------------------------------------------------ after the outbox
+    async def _settled(self, rec: OutboxRecord, sent: Sent) -> None:
+        """What an outbox item's ``meta`` asks for once it is settled (also for items
+        kept from before a restart, whose senders are gone)."""
+        meta, gid, msg = rec.meta, rec.game_id, sent.message
+        if rec.kind == "dm":
+            await self._dm_settled(rec, sent)
+            return
+        if gid is None:
+            return
+        refs = self.refs.get(gid)
+        if msg is not None and meta.get("remember") == "lobby":
+            if refs is not None and refs.lobby is None:
+                refs.lobby = (msg.channel.id, msg.id)
+            await self._save_lobby(gid, (msg.channel.id, msg.id))
+        elif msg is not None and meta.get("remember") == "duel":
+            if refs is None or (refs.battle_wanted and refs.battle_id is None):
+                if refs is not None:
+                    self._battle_sent(refs, msg)
+                await self._save_duel(gid, msg.id)
+        elif sent.error == "gone" and meta.get("gone") == "lobby":
+            if refs is not None and refs.lobby == (rec.channel_id, rec.message_id):
+                refs.lobby = None
+            await self._save_lobby(gid, None)
+        elif sent.error == "gone" and meta.get("gone") == "duel":
+            log.info("game %s: the duel message is gone; posting a new one", gid)
+            if refs is not None and refs.battle_id == rec.message_id:
+                refs.battle_id, refs.battle_board = None, None
+            payload = {k: v for k, v in rec.payload.items() if k != "attachments"}
+            await self.outbox.send(rec.channel_id or 0, payload, rec.files, game_id=gid,
+                                   priority=URGENT, meta={"remember": "duel"})
+        elif sent.error == "gone" and rec.kind == "send":
+            log.info("game %s: channel %s is gone", gid, rec.channel_id)
+
+    async def _forbidden(self, rec: OutboxRecord, exc: discord.Forbidden) -> None:
+        """The bot lost a permission in a game's channel: its messages wait (the outbox
+        holds them), the game's timers pause, and the channel (or, if the bot cannot
+        post there at all, the host by DM) is told which permission is missing."""
+        cid = rec.channel_id or 0
+        service = self.bot.service
+        gid = rec.game_id if rec.game_id is not None else await service.active_game(cid)
+        channel = self.bot.get_channel(cid)
+        missing = missing_permissions(channel) if channel is not None else []
+        what = missing_text(missing, exc.text)
+        log.warning("game %s: missing permission(s) in channel %s: %s", gid, cid,
+                    ", ".join(missing) or exc.text)
+        if gid is None:
+            return
+        paused = await service.pause_for_permissions(gid, ", ".join(missing) or exc.text)
+        if cid not in self.paused_for_permissions or paused.ok:
+            self.paused_for_permissions[cid] = (gid, paused.ok)
+        tail = ("The game is paused; it resumes by itself when the permission is back, "
+                "or the host can use /resume.")
+        if missing and can_talk(missing) and await self.outbox.notice(
+                cid, f"⚠️ I cannot post the game here: I am missing {what} in this "
+                     f"channel. {tail}"):
+            return
+        status = await service.status(gid)
+        if status.host_id is None:
+            return
+        where = self.label(Outcome(ok=True, game_id=gid, channel_id=cid,
+                                   guild_id=status.guild_id))
+        text = (f"{where}\n⚠️ I can no longer post your game in that channel: I am missing "
+                f"{what} there. {tail}")
+        await self.outbox.dm(status.host_id, message_payload(
+            text, mentions=discord.AllowedMentions.none()), [], game_id=None, priority=URGENT)
+
+    async def permissions_changed(self, guild_id: int | None = None) -> None:
+        """A channel, role or member changed: release the held channels (of that server)
+        where the bot has every permission it needs again, and resume the games paused
+        for them."""
+        for cid in sorted(self.outbox.held_channels):
+            channel = self.bot.get_channel(cid)
+            if channel is None or (guild_id is not None
+                                   and getattr(channel, "guild", None) is not None
+                                   and channel.guild.id != guild_id):  # type: ignore[union-attr]
+                continue
+            if missing_permissions(channel):
+                continue
+            log.info("channel %s: the bot's permissions are back", cid)
+            self.outbox.release(cid)
+            entry = self.paused_for_permissions.pop(cid, None)
+            if entry is None:
+                continue
+            gid, paused_here = entry
+            if not paused_here:  # paused by the host meanwhile, or a lobby: stays so
+                self.bot.service.wake_computers(gid)
+                continue
+            outcome = await self.bot.service.resume(gid, 0, is_admin=True)
+            if outcome.ok:
+                await self.deliver(outcome)

@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from .images import Picture
+from .models import OutboxRecord
+from .outbox import NORMAL, URGENT, Outbox, Sent, files_of, message_payload
 from .reply import Reply
 from .service import Outcome, PrivateNote, Prompt
 from .texts import clip, hand_lines, stamp, where_label
@@ -41,6 +43,7 @@ class PrivateDelivery:
 
     bot: GameBot
     dms_closed: set[int]
+    outbox: Outbox
 
     def ref(self, game_id: int) -> GameRefs:  # implemented by Delivery
         raise NotImplementedError
@@ -116,7 +119,14 @@ class PrivateDelivery:
         hand = pics.get(("hand", uid))
         if uid not in self.dms_closed:
             content, panel = self._dm_text(outcome, uid, prompt)
-            if await self.dm(uid, content, [hand] if hand else [], panel):
+            # the one who acted is answered privately if the DM is refused, so wait for
+            # it; for the others the outbox tells the channel (see _dm_settled)
+            wait = reply is not None
+            meta = {} if wait else self._fallback(outcome, prompt if wants_panel else None)
+            if await self.dm(uid, content, [hand] if hand else [], panel, wait=wait,
+                             game_id=outcome.game_id,
+                             priority=URGENT if prompt is not None or wait else NORMAL,
+                             meta=meta):
                 return
             await self.tell_dms_closed(outcome, uid)
         # DMs closed: the asker gets it privately now; others get a button in the channel.
@@ -153,29 +163,54 @@ class PrivateDelivery:
         return where_label(guild.name if guild else None, name, outcome.guild_id, cid)
 
     async def dm(self, uid: int, content: str, files: list[Picture],
-                 view: discord.ui.View | None = None) -> bool:
-        """Send a DM; False (and the user marked) if their DMs are closed."""
-        kwargs: dict[str, Any] = {"content": content,
-                                  "allowed_mentions": discord.AllowedMentions.none()}
-        if files:
-            kwargs["files"] = [p.file() for p in files]
-        if view is not None:
-            kwargs["view"] = view
-        try:
-            channel = await self.bot.create_dm(discord.Object(uid))
-            await channel.send(**kwargs)
+                 view: discord.ui.View | None = None, *, wait: bool = True,
+                 game_id: int | None = None, priority: int = NORMAL,
+                 meta: dict[str, Any] | None = None) -> bool:
+        """Send a DM through the outbox. With ``wait``: False (and the user marked) if
+        their DMs are closed; without, True once it is queued (``meta`` says what to do
+        if it is refused, see :meth:`_dm_settled`)."""
+        payload = message_payload(content, view=view,
+                                  mentions=discord.AllowedMentions.none())
+        pending = await self.outbox.dm(uid, payload, files_of(files), game_id=game_id,
+                                       priority=priority, meta=meta)
+        if not wait:
             return True
-        except discord.Forbidden as exc:
-            if exc.code == DMS_CLOSED:
-                log.info("user %s has DMs closed", uid)
-                self.dms_closed.add(uid)
-                await self._keep(self.bot.db.set_dms_closed(uid, True),
-                                 f"that user {uid} has DMs closed")
-                return False
-            log.warning("DM to user %s refused: %s", uid, exc.text)
-        except discord.HTTPException as exc:
-            log.warning("DM to user %s failed: %s", uid, exc)
-        return False
+        return (await pending).error != "dms_closed"
+
+    @staticmethod
+    def _fallback(outcome: Outcome, panel: Prompt | None) -> dict[str, Any]:
+        """A DM's ``meta``: if refused, tell the game's channel (and offer the panel)."""
+        meta: dict[str, Any] = {"tell": [outcome.game_id, outcome.channel_id,
+                                         outcome.guild_id]}
+        if panel is not None:
+            meta["panel"] = panel.kind
+        return meta
+
+    async def _dm_settled(self, rec: OutboxRecord, sent: Sent) -> None:
+        """A DM settled: mark closed DMs (and tell the channel, offer the panel, if its
+        ``meta`` asks); note DMs open again after a join's greeting."""
+        uid = rec.user_id or 0
+        if sent.error is None:
+            if rec.meta.get("reopen"):
+                await self._keep(self.bot.db.set_dms_closed(uid, False),
+                                 f"that user {uid} has DMs open")
+            return
+        if sent.error != "dms_closed":
+            return
+        log.info("user %s has DMs closed", uid)
+        self.dms_closed.add(uid)
+        await self._keep(self.bot.db.set_dms_closed(uid, True),
+                         f"that user {uid} has DMs closed")
+        tell = rec.meta.get("tell")
+        if not tell or tell[0] is None:
+            return
+        outcome = Outcome(ok=True, game_id=tell[0], channel_id=tell[1], guild_id=tell[2])
+        await self.tell_dms_closed(outcome, uid)
+        kind = rec.meta.get("panel")
+        if kind is not None:
+            await self.post(outcome, f"<@{uid}>: a decision is yours ("
+                            f"{KIND_WORDS.get(kind, kind)}). Open your panel:",
+                            pings={uid}, view=open_panel_view(tell[0], uid), priority=URGENT)
 
     async def tell_dms_closed(self, outcome: Outcome, uid: int) -> None:
         """Tell the channel, once per game, that ``uid`` must use /hand and the panels."""
@@ -195,8 +230,5 @@ class PrivateDelivery:
         self.dms_closed.discard(uid)
         text = (f"{self.label(outcome)}\nYou joined this table. Your cards and private "
                 "panels (duel, diplomacy, retreat) will come here.")
-        if not await self.dm(uid, text, []):
-            await self.tell_dms_closed(outcome, uid)
-        elif was_closed:
-            await self._keep(self.bot.db.set_dms_closed(uid, False),
-                             f"that user {uid} has DMs open")
+        meta = {**self._fallback(outcome, None), "reopen": was_closed}
+        await self.dm(uid, text, [], wait=False, game_id=outcome.game_id, meta=meta)

@@ -57,6 +57,23 @@ file. ``seats_by_game`` (``seats(game_id)``: the lobby seats have no ``seat`` ye
 partial ``seats_one_per_seat`` cannot serve them) and ``actions_by_seat``
 (``actions(game_id, seat, seq)``: a seat's latest action is one search for ``MAX(seq)``
 instead of a read of the game's whole log).
+
+The outbox (migration 7):
+
+``outbox``
+    every channel message, edit and direct message the bot owes Discord and has not
+    sent yet (see :mod:`bot.outbox`), so a restart resumes them: ``kind`` ``send`` (to
+    ``channel_id``), ``edit`` (of ``message_id`` in ``channel_id``) or ``dm`` (to
+    ``user_id``); the ``game_id`` it belongs to (NULL: none); ``priority`` (0 first);
+    ``merge_key`` (items with the same key may be coalesced); ``payload``: the message as
+    Discord's JSON (content, allowed mentions, components, kept attachments; sends carry
+    a ``nonce`` with ``enforce_nonce`` so a message sent just before a crash is not sent
+    twice); ``meta``: JSON of what to do once it is settled (remember a lobby or duel
+    message, tell a channel that someone's DMs are closed). A row is deleted once sent or
+    given up.
+``outbox_files``
+    the files (board and hand PNG bytes, with ``filename`` and ``description``, the alt
+    text) of an outbox item, in order (``idx``).
 """
 
 from __future__ import annotations
@@ -199,6 +216,31 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(6, "indexes for every lookup of a cold load", (
         "CREATE INDEX seats_by_game ON seats(game_id)",
         "CREATE INDEX actions_by_seat ON actions(game_id, seat, seq)",
+    )),
+    Migration(7, "the outbox: messages, edits and DMs owed to Discord", (
+        """CREATE TABLE outbox (
+            id         INTEGER PRIMARY KEY,
+            game_id    INTEGER,
+            kind       TEXT NOT NULL CHECK (kind IN ('send', 'edit', 'dm')),
+            channel_id INTEGER,
+            user_id    INTEGER,
+            message_id INTEGER,
+            priority   INTEGER NOT NULL,
+            merge_key  TEXT,
+            payload    TEXT NOT NULL,
+            meta       TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            CHECK ((kind = 'dm') = (user_id IS NOT NULL)),
+            CHECK ((kind = 'edit') = (message_id IS NOT NULL))
+        )""",
+        """CREATE TABLE outbox_files (
+            item_id     INTEGER NOT NULL REFERENCES outbox(id) ON DELETE CASCADE,
+            idx         INTEGER NOT NULL,
+            filename    TEXT NOT NULL,
+            description TEXT,
+            data        BLOB NOT NULL,
+            PRIMARY KEY (item_id, idx)
+        ) WITHOUT ROWID""",
     )),
 )
 

@@ -236,3 +236,30 @@ class GameMessages:
     lobby_channel_id: int | None = None
     lobby_message_id: int | None = None
     duel_message_id: int | None = None
+
+
+@dataclass(slots=True)
+class OutboxFile:
+    """A file of an outbox item: its name, alt text and bytes (a PNG)."""
+
+    filename: str
+    data: bytes
+    description: str | None = None
+
+
+@dataclass(slots=True)
+class OutboxRecord:
+    """One row of the ``outbox`` table with its files (see :mod:`bot.outbox`)."""
+
+    id: int | None
+    game_id: int | None
+    kind: str
+    channel_id: int | None
+    user_id: int | None
+    message_id: int | None
+    priority: int
+    merge_key: str | None
+    payload: dict[str, Any]
+    meta: dict[str, Any]
+    created_at: float
+    files: list[OutboxFile]

@@ -190,3 +190,24 @@ class Q:
         "SELECT DISTINCT user_id FROM seats WHERE dms_closed = 1 AND game_id IN "
         "(SELECT id FROM games WHERE status IN ('lobby', 'running')) ORDER BY user_id"
     )
+
+    # the outbox (bot.outbox)
+    OUTBOX_COLUMNS = ("id, game_id, kind, channel_id, user_id, message_id, priority, "
+                      "merge_key, payload, meta, created_at")
+    insert_outbox = (
+        "INSERT INTO outbox (game_id, kind, channel_id, user_id, message_id, priority, "
+        "merge_key, payload, meta, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    )
+    update_outbox = (
+        "UPDATE outbox SET priority = ?, merge_key = ?, payload = ?, meta = ? WHERE id = ?"
+    )
+    insert_outbox_file = (
+        "INSERT INTO outbox_files (item_id, idx, filename, description, data) "
+        "VALUES (?, ?, ?, ?, ?)"
+    )
+    delete_outbox_files = "DELETE FROM outbox_files WHERE item_id = ?"
+    delete_outbox = "DELETE FROM outbox WHERE id = ?"
+    select_outbox = f"SELECT {OUTBOX_COLUMNS} FROM outbox ORDER BY id"
+    select_outbox_files = (
+        "SELECT item_id, filename, description, data FROM outbox_files ORDER BY item_id, idx"
+    )

@@ -48,6 +48,8 @@ from .models import (
     GameRecord,
     GameSettings,
     GuildSettings,
+    OutboxFile,
+    OutboxRecord,
     SeatRecord,
 )
 from .sql import Q
@@ -755,6 +757,51 @@ class Store:
         async with self._lock:
             rows = await self._fetchall(self._conn, Q.select_users_dms_closed)
         return {int(r[0]) for r in rows}
+
+    # ------------------------------------------------------------------ the outbox
+    async def outbox_add(self, item: OutboxRecord) -> int:
+        """Keep an item the bot owes Discord, with its files. Returns its id."""
+        async with self._tx() as conn:
+            cur = await conn.execute(Q.insert_outbox, (
+                item.game_id, item.kind, item.channel_id, item.user_id, item.message_id,
+                item.priority, item.merge_key, _dumps(item.payload), _dumps(item.meta),
+                item.created_at))
+            item_id = int(cur.lastrowid or 0)
+            await self._outbox_files(conn, item_id, item.files)
+        return item_id
+
+    async def outbox_update(self, item: OutboxRecord) -> None:
+        """Rewrite a kept item (it was coalesced with a newer one): payload, meta, files."""
+        async with self._tx() as conn:
+            await conn.execute(Q.update_outbox, (item.priority, item.merge_key,
+                                                 _dumps(item.payload), _dumps(item.meta),
+                                                 item.id))
+            await conn.execute(Q.delete_outbox_files, (item.id,))
+            await self._outbox_files(conn, item.id or 0, item.files)
+
+    @staticmethod
+    async def _outbox_files(conn: aiosqlite.Connection, item_id: int,
+                            files: Sequence[OutboxFile]) -> None:
+        await conn.executemany(Q.insert_outbox_file, [
+            (item_id, i, f.filename, f.description, f.data) for i, f in enumerate(files)])
+
+    async def outbox_remove(self, item_ids: Iterable[int]) -> None:
+        """Forget items that were sent (or given up); their files go with them."""
+        async with self._tx() as conn:
+            await conn.executemany(Q.delete_outbox, [(i,) for i in item_ids])
+
+    async def outbox_items(self) -> list[OutboxRecord]:
+        """Every kept item, oldest first, with its files."""
+        async with self._read() as conn:
+            rows = await self._fetchall(conn, Q.select_outbox)
+            files = await self._fetchall(conn, Q.select_outbox_files)
+        items = {int(r[0]): OutboxRecord(
+            int(r[0]), r[1], r[2], r[3], r[4], r[5], int(r[6]), r[7], _loads(r[8]) or {},
+            _loads(r[9]) or {}, float(r[10]), []) for r in rows}
+        for item_id, filename, description, data in files:
+            if item_id in items:
+                items[item_id].files.append(OutboxFile(filename, bytes(data), description))
+        return list(items.values())
 
     # ------------------------------------------------------------------ users, the bot
     async def user_pings(self, user_id: int) -> bool:

@@ -45,6 +45,13 @@ class ComputerOps(ServiceBase):
             self._drivers[live.id] = asyncio.get_running_loop().create_task(
                 self._drive(live.id))
 
+    def wake_computers(self, game_id: int) -> None:
+        """Set the game's computer players going again (they stopped because the front
+        end could not show their moves)."""
+        live = self._games.get(game_id)
+        if live is not None:
+            self._kick(live)
+
     def _cancel_stale_answers(self, live: LiveGame) -> None:
         for key in self.scheduler.keys(live.id):
             if key[1] != "cpu":
@@ -65,6 +72,11 @@ class ComputerOps(ServiceBase):
                     return
                 if todo[0].kind == "diplomacy":
                     self._schedule_answers(live, [d.seat for d in todo])
+                    return
+                # Pace computers to what the front end can show: a game whose messages
+                # lag waits for them; one whose channel refuses the bot stops until the
+                # game changes (a resume, a person acting) or wake_computers.
+                if self.room is not None and not await self.room(game_id):
                     return
                 if self.computer_pacing > 0:
                     await self.clock.sleep_until(self.clock.now() + self.computer_pacing)

@@ -128,6 +128,9 @@ class ServiceBase:
         self._waiters: list[asyncio.Event] = []
         self._closing = False
         self.scheduler = Scheduler(self.clock, on_change=self._notify)
+        self.room: Callable[[int], Awaitable[bool]] | None = None
+        """Set by a front end: waits until a game's messages are caught up enough for
+        its computer players to move on (False: they stop until the game changes)."""
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> int:
@@ -168,8 +171,9 @@ class ServiceBase:
                 self._notify()
         return live.status in ACTIVE_STATUSES
 
-    async def close(self) -> None:
-        """Stop timers and computer players, deliver queued outcomes, close the store."""
+    async def close(self, before_store: Callable[[], Awaitable[None]] | None = None) -> None:
+        """Stop timers and computer players, deliver queued outcomes, run
+        ``before_store`` (e.g. let the front end's outbox finish), close the store."""
         self._closing = True
         await self.scheduler.close()
         drivers = list(self._drivers.values())
@@ -178,6 +182,8 @@ class ServiceBase:
         await asyncio.gather(*drivers, return_exceptions=True)
         emitters = list(self._emitters.values())
         await asyncio.gather(*emitters, return_exceptions=True)
+        if before_store is not None:
+            await before_store()
         await self.store.close()
 
     def add_listener(self, listener: Listener) -> None:
@@ -214,6 +220,10 @@ class ServiceBase:
         lock = self._locks.get(game_id)
         return bool((driver and not driver.done()) or (emitter and not emitter.done())
                     or (lock and lock.locked()) or self.scheduler.busy(game_id))
+
+    def undelivered(self, game_id: int) -> int:
+        """Outcomes of the game made but not yet handed to the listeners."""
+        return len(self._outbox.get(game_id, ()))
 
     def _notify(self) -> None:
         waiters, self._waiters = self._waiters, []

@@ -151,6 +151,25 @@ class TimerOps(ServiceBase):
                 "The game is paused: no timer runs until the host uses /resume."])
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
 
+    async def pause_for_permissions(self, game_id: int, missing: str) -> Outcome:
+        """Pause a running game because the front end cannot post in its channel
+        (``missing``: which permission). A refusal if it is not running or already
+        paused; /resume (or :meth:`resume` once the permission is back) restarts it."""
+        async def body(live: LiveGame) -> Outcome:
+            if not live.running:
+                raise ServiceError("Only a running game can be paused.")
+            if live.paused:
+                raise ServiceError("The game is already paused.")
+            now = self.clock.now()
+            new = stopped(live.decisions)
+            await self.store.set_paused(live.id, live.revision, now, new.values())
+            live.paused_at, live.decisions = now, new
+            live.revision += 1
+            self._after_change(live)
+            return self._simple(live, "pause", [
+                f"The game is paused: the bot is missing a permission here ({missing})."])
+        return await self._guarded(game_id, lambda: self._retrying(game_id, body))
+
     async def resume(self, game_id: int, by_user: int, *, is_admin: bool = False) -> Outcome:
         """Restart a paused game's timers, each open decision with its full duration.
 

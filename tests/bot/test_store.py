@@ -310,3 +310,34 @@ async def test_one_batch_keeps_the_good_writes_and_nothing_of_a_stale_or_failing
     assert (after_a.version, after_a.revision) == (1, ra.revision + 1)
     assert (after_b.version, after_b.revision, after_b.state) == (0, rb.revision, rb.state)
     assert [x.seq for x in await store.actions(a)] == [1] and await store.actions(b) == []
+
+
+
+async def test_the_outbox_keeps_items_with_their_files_across_a_reopen(tmp_path: Path) -> None:
+    from bot.models import OutboxFile, OutboxRecord
+
+    png = bytes(range(256)) * 40
+    store = await Store.open(tmp_path / "games.db")
+    first = OutboxRecord(None, None, "send", 7, None, None, 0, "action",
+                         {"content": "a", "nonce": "n1"}, {"words": ["a"], "tail": ""}, 1.0,
+                         [OutboxFile("board.png", png, "the board")])
+    dm = OutboxRecord(None, None, "dm", None, 9, None, 1, None, {"content": "d"}, {}, 2.0, [])
+    first.id = await store.outbox_add(first)
+    dm.id = await store.outbox_add(dm)
+    first.payload["content"] = "a\nb"
+    first.files = [OutboxFile("board.png", png[::-1], "newer"), OutboxFile("duel.png", b"x")]
+    await store.outbox_update(first)
+    await store.close()
+    store = await Store.open(tmp_path / "games.db")
+    try:
+        kept = await store.outbox_items()
+        assert [(i.kind, i.payload["content"]) for i in kept] == [("send", "a\nb"), ("dm", "d")]
+        assert [(f.filename, f.data, f.description) for f in kept[0].files] == [
+            ("board.png", png[::-1], "newer"), ("duel.png", b"x", None)]
+        await store.outbox_remove([first.id])
+        assert [i.id for i in await store.outbox_items()] == [dm.id]
+        with pytest.raises(sqlite3.IntegrityError):  # a DM names its person, only a DM
+            await store.outbox_add(OutboxRecord(None, None, "dm", 3, None, None, 0, None,
+                                                {}, {}, 0.0, []))
+    finally:
+        await store.close()

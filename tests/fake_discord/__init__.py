@@ -19,6 +19,9 @@ Quick tour (see ``fixtures.py`` for the pytest side)::
 Modelled failures: DMs closed / DM to a bot (403, 50007), missing channel permissions (403,
 50013 / 50001), unknown or deleted channel (404, 10003), late interaction answers (404, 10062),
 double acknowledgements (400, 40060), Discord's length/count limits (400, 50035 / 50006).
+Rate limits (off by default): ``fake.set_rate_limits(per_second=50, route_limit=(5, 1.0))``
+enforces the global limit (interaction routes exempt; 429 ``global: true``) and per-route
+buckets, with Discord's headers (see ``ratelimit.py``); ``enforce_nonce`` is honoured.
 """
 
 from .models import (

@@ -66,6 +66,7 @@ from .models import (
     SnowflakeFactory,
     iso_now,
 )
+from .ratelimit import RateLimiter
 
 # Gateway intents the fake honours when dispatching.
 GUILDS, GUILD_MEMBERS, GUILD_MESSAGES, DIRECT_MESSAGES, MESSAGE_CONTENT = 1, 2, 512, 4096, 32768
@@ -152,6 +153,9 @@ class FakeDiscord:
         self._dm_by_user: dict[int, int] = {}
         self._faults: list[_Fault] = []
         self._holds: list[Hold] = []
+        #: Discord's global and per-route rate limits (off until :meth:`set_rate_limits`).
+        self.limits = RateLimiter()
+        self._nonces: dict[tuple[int, str], int] = {}
         self._sessions: list[_Session] = []
         self._change: asyncio.Future[None] | None = None
         self._runner: web.AppRunner | None = None
@@ -426,6 +430,13 @@ class FakeDiscord:
         body = {"message": "You are being rate limited.", "retry_after": retry_after,
                 "global": False}
         self.fail_next(method, path_glob, 429, body, headers=headers)
+
+    def set_rate_limits(self, per_second: float | None = 50.0,
+                        route_limit: tuple[int, float] | None = None) -> None:
+        """Enforce Discord's global limit (``per_second`` requests per second across
+        routes, interaction routes exempt; None: off) and, with ``route_limit`` =
+        (requests, seconds), a per-route bucket limit. See :mod:`.ratelimit`."""
+        self.limits.configure(per_second, route_limit)
 
     # ------------------------------------------------------------------ acting as users
 
@@ -1099,14 +1110,18 @@ class FakeDiscord:
         webhook = req.path.startswith(("/webhooks/", "/interactions/"))
         if not webhook and request.headers.get("Authorization") != f"Bot {self.token}":
             return 401, {"message": "401: Unauthorized", "code": 0}, None
+        limited = self.limits.check(req.method, req.path)
+        if limited is not None:
+            return 429, *limited
+        headers = self.limits.headers(req.method, req.path)
         try:
             status, data = await handler(req, **params)
         except ApiError as err:
             it = self._by_token.get(str(params.get("token")))
             if it is not None:
                 it.errors.append(err.body())
-            return err.status, err.body(), None
-        return status, data, None
+            return err.status, err.body(), headers
+        return status, data, headers
 
     def _respond(self, req: RecordedRequest, status: int, data: Any,
                  headers: Mapping[str, str] | None) -> web.Response:
@@ -1307,7 +1322,14 @@ class FakeDiscord:
                 raise ApiError(400, 50083, "Thread is archived")
             ch.archived = False
             self._dispatch("THREAD_UPDATE", self._channel_payload(ch), GUILDS)
-        msg = self._create_message(ch, self.bot_user, req.json or {}, req.files)
+        payload = req.json or {}
+        nonce = payload.get("nonce") if payload.get("enforce_nonce") else None
+        if nonce is not None and (cid, str(nonce)) in self._nonces:
+            # Discord: the same nonce within a few minutes returns the message sent first
+            return 200, self._message_payload(self._messages[self._nonces[cid, str(nonce)]])
+        msg = self._create_message(ch, self.bot_user, payload, req.files)
+        if nonce is not None:
+            self._nonces[cid, str(nonce)] = msg.id
         return 200, self._message_payload(msg)
 
     async def _r_get_message(self, req: RecordedRequest, cid: int, mid: int) -> tuple[int, Any]:

@@ -1,0 +1,114 @@
+"""Permissions revoked in a running game: its messages wait (nothing is dropped), its
+timers pause, and the channel — or the host by DM, if the bot cannot post there at all —
+is told which permission is missing; the fix (or /resume) starts it again."""
+
+from __future__ import annotations
+
+from bot.scheduler import FakeClock
+
+from .harness import World
+from .selfplay import Recorder, lost_lines, open_table, resign_host
+
+
+async def _setup(fake, tmp_path):
+    guild = fake.add_guild("Perms")
+    world = World(fake, tmp_path, guild, fake.add_text_channel(guild, "lobby"), {},
+                  clock=FakeClock())
+    bot = await world.start()
+    recorder = Recorder()
+    recorder.attach(bot)
+    table = await open_table(fake, bot, guild, 0, recorder, resign=False)
+    await world.settle()
+    return world, bot, recorder, table
+
+
+async def _fixed(world: World, table, **flags) -> None:
+    fake, bot = world.fake, world.bot
+    assert bot is not None
+    fake.set_bot_permissions(table.channel, **flags)
+    await fake.wait_until(lambda: table.channel.id not in bot.delivery.outbox.held_channels)
+    await world.settle()
+
+
+async def test_attach_files_revoked_pauses_tells_the_channel_and_the_fix_resumes(
+        fake_discord, tmp_path) -> None:
+    world, bot, recorder, table = await _setup(fake_discord, tmp_path)
+    try:
+        fake_discord.set_bot_permissions(table.channel, attach_files=False)
+        await fake_discord.sync()
+        await resign_host(bot, table, recorder)  # computers now play: boards fail
+        await world.settle()
+        st = await bot.service.status(table.gid)
+        assert st.status == "running" and st.paused
+        assert all(d.deadline is None for d in st.decisions)
+        last = fake_discord.messages(table.channel)[-1].content
+        assert "**Attach Files**" in last and "paused" in last, last
+        kept = await bot.db.outbox_items()
+        assert kept and all(i.channel_id == table.channel.id for i in kept)
+        await _fixed(world, table, attach_files=None)
+        st = await bot.service.status(table.gid)
+        assert st.status == "finished"
+        texts = [m.content for m in fake_discord.messages(table.channel)]
+        assert any("resumes" in t for t in texts)
+        assert lost_lines(fake_discord, [table], recorder) == []
+        assert await bot.db.outbox_items() == []
+    finally:
+        await world.stop()
+
+
+async def test_channel_hidden_tells_the_host_by_dm_and_resume_tries_again(
+        fake_discord, tmp_path) -> None:
+    world, bot, recorder, table = await _setup(fake_discord, tmp_path)
+    try:
+        fake_discord.set_bot_permissions(table.channel, view_channel=False)
+        await fake_discord.sync()
+        await resign_host(bot, table, recorder)
+        await world.settle()
+        st = await bot.service.status(table.gid)
+        assert st.paused and st.status == "running"
+        told = [m.content for m in fake_discord.dm_messages(table.host)
+                if "missing" in m.content]
+        assert len(told) == 1 and "**View Channel**" in told[0] and "#table-0" in told[0]
+        # /resume while the permission is still missing: the game starts, the first
+        # message fails again, so it pauses again and the host is told again
+        res = await world.fake.slash(table.host, table.channel, "resume")
+        assert "resumes" in res.content
+        await world.settle()
+        assert (await bot.service.status(table.gid)).paused
+        told = [m.content for m in fake_discord.dm_messages(table.host)
+                if "missing" in m.content]
+        assert len(told) == 2
+        await _fixed(world, table, view_channel=None)
+        st = await bot.service.status(table.gid)
+        assert st.status == "finished" and not st.paused
+        assert lost_lines(fake_discord, [table], recorder) == []
+    finally:
+        await world.stop()
+
+
+async def test_a_role_change_takes_the_permission_away_and_gives_it_back(
+        fake_discord, tmp_path) -> None:
+    """The bot's own role loses Attach Files (GUILD_ROLE_UPDATE), then gets it back."""
+    from tests.fake_discord.models import ATTACH_FILES
+
+    world, bot, recorder, table = await _setup(fake_discord, tmp_path)
+    try:
+        guild = world.guild
+        everyone, role = guild.roles[guild.id], fake_discord.bot_role(guild)
+        fake_discord.set_role_permissions(role, role.permissions | ATTACH_FILES)
+        fake_discord.set_role_permissions(everyone, everyone.permissions & ~ATTACH_FILES)
+        fake_discord.set_role_permissions(role, role.permissions & ~ATTACH_FILES)
+        await fake_discord.sync()
+        await resign_host(bot, table, recorder)
+        await world.settle()
+        assert (await bot.service.status(table.gid)).paused
+        assert "**Attach Files**" in fake_discord.messages(table.channel)[-1].content
+        fake_discord.set_role_permissions(role, role.permissions | ATTACH_FILES)
+        await fake_discord.wait_until(
+            lambda: table.channel.id not in bot.delivery.outbox.held_channels)
+        await world.settle()
+        st = await bot.service.status(table.gid)
+        assert st.status == "finished" and not st.paused
+        assert lost_lines(fake_discord, [table], recorder) == []
+    finally:
+        await world.stop()
