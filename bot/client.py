@@ -24,6 +24,7 @@ from discord.ext import commands
 
 from .config import Settings
 from .delivery import Delivery
+from .entry import command_entry
 from .errors import handle_error
 from .legacy import import_legacy_files
 from .service import GameService, GameStatus, Outcome, PrivateNote, server_games
@@ -86,6 +87,7 @@ class GameBot(commands.Bot):
         self._handlers_idle = asyncio.Event()
         self._handlers_idle.set()
         self.tree.on_error = handle_error  # type: ignore[assignment]
+        self.tree.interaction_check = command_entry  # type: ignore[method-assign]
 
     @property
     def db(self) -> Store:

@@ -21,15 +21,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from . import reply as replies
 from .dms import PrivateDelivery
 from .images import BOARD_FILE, Images, Picture
-from .reply import Reply
+from .reply import Reply, attach, within
 from .service import LobbyInfo, Outcome
 from .texts import (
     battle_lines,
@@ -83,6 +84,7 @@ class Delivery(PrivateDelivery):
         self.refs: dict[int, GameRefs] = {}
         self.dms_closed: set[int] = set()
         self._tails: dict[int, asyncio.Future[None]] = {}
+        self._later: set[asyncio.Task[None]] = set()
         self._active = 0
         self._quiet = asyncio.Event()
         self._quiet.set()
@@ -139,6 +141,23 @@ class Delivery(PrivateDelivery):
         """Wait until no delivery is in flight."""
         await self._quiet.wait()
 
+    def later(self, job: Coroutine[Any, Any, Any]) -> None:
+        """Run ``job`` (an image added to a message sent with words only) in the
+        background; :meth:`idle` waits for it too."""
+        self._active += 1
+        self._quiet.clear()
+        task = asyncio.ensure_future(job)
+        self._later.add(task)
+        task.add_done_callback(self._later_done)
+
+    def _later_done(self, task: asyncio.Task[None]) -> None:
+        self._later.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("adding an image later failed", exc_info=task.exception())
+        self._active -= 1
+        if self._active == 0:
+            self._quiet.set()
+
     async def on_outcome(self, outcome: Outcome) -> None:
         """The service's listener: computer moves, timeouts, reminders, expiries."""
         await self.deliver(outcome)
@@ -149,12 +168,19 @@ class Delivery(PrivateDelivery):
         """Send ``outcome`` (a successful one); answer ``interaction`` with it.
 
         ``mode``: ``reply`` (slash command), ``panel`` (a private panel's button: the panel
-        is edited, ``note`` says what was chosen), ``lobby`` (a lobby button).
+        is edited, ``note`` says what was chosen), ``lobby`` (a lobby button). The
+        interaction was acknowledged on entry (:mod:`bot.reply`).
+
+        The words never wait long for an image: a board not drawn within
+        ``WORDS_FIRST_AFTER`` seconds follows its message by an edit, and a hand image not
+        ready by then is left out of the DM or panel (its cards are listed in words).
         """
         if not outcome.ok or outcome.game_id is None:
             return
         gid = outcome.game_id
-        reply = Reply(interaction, mode) if interaction is not None else None
+        reply = Reply.of(interaction) if interaction is not None else None
+        if reply is not None:
+            reply.mode = mode
         loop = asyncio.get_running_loop()
         prev = self._tails.get(gid)
         mine: asyncio.Future[None] = loop.create_future()
@@ -163,13 +189,19 @@ class Delivery(PrivateDelivery):
         self._quiet.clear()
         hands: asyncio.Future[dict[Any, Picture]] | None = None
         try:
-            pictures = await self._render(outcome)
+            drawing = asyncio.ensure_future(self._render(outcome))
             # hands are for DMs, sent after the channel message: draw them meanwhile
             actor = interaction.user.id if interaction is not None else None
             hands = asyncio.ensure_future(self._render_hands(outcome, actor))
             if prev is not None:
                 await asyncio.shield(prev)
-            await self._send(outcome, pictures, hands, reply, note)
+            if self._progress(outcome):  # an edit of the duel message waits for its image
+                await drawing
+            elif not await within(drawing, replies.WORDS_FIRST_AFTER):
+                log.info("game %s: the board is late; the words go first", gid)
+            pictures = drawing.result() if drawing.done() else {}
+            await self._send(outcome, pictures, hands, reply, note,
+                             None if drawing.done() else drawing)
         except Exception:
             log.exception("game %s: delivering a %s outcome failed", gid, outcome.kind)
             if reply is not None and not reply.answered:
@@ -237,7 +269,8 @@ class Delivery(PrivateDelivery):
 
     async def _send(self, outcome: Outcome, pics: dict[Any, Picture],
                     hands: asyncio.Future[dict[Any, Picture]], reply: Reply | None,
-                    note: str) -> None:
+                    note: str, late: asyncio.Future[dict[Any, Picture]] | None = None,
+                    ) -> None:
         gid = outcome.game_id or 0
         refs = await self.refs_of(gid)
         kind = outcome.kind
@@ -255,8 +288,13 @@ class Delivery(PrivateDelivery):
         elif kind == "reminder":
             await self._reminder(outcome)
         elif outcome.public_lines or kind in GAME_KINDS or kind == "resume":
-            await self._post_action(outcome, refs, pics, reply)
-        pics = {**pics, **await hands}
+            msg = await self._post_action(outcome, refs, pics, reply)
+            if late is not None and msg is not None:
+                self.later(self._attach(outcome, msg, late))
+            elif late is not None:
+                late.cancel()
+        if await within(hands, replies.WORDS_FIRST_AFTER):
+            pics = {**pics, **hands.result()}
         await self._private(outcome, pics, reply, note)
         if reply is not None and not reply.answered:
             if reply.mode == "panel":
@@ -296,7 +334,8 @@ class Delivery(PrivateDelivery):
         return None
 
     async def _post_action(self, outcome: Outcome, refs: GameRefs, pics: dict[Any, Picture],
-                           reply: Reply | None) -> None:
+                           reply: Reply | None) -> discord.Message | None:
+        """The outcome's channel message (the command's answer when there is one)."""
         names = list(outcome.names)
         lines = list(outcome.public_lines)
         ended = result_line(outcome.spectator_view, names)
@@ -322,6 +361,20 @@ class Delivery(PrivateDelivery):
             if refs.battle_id is not None:
                 await self._save_duel(outcome.game_id or 0, None)
             refs.battle_id, refs.battle_board, refs.battle_log = None, None, []
+        return msg
+
+    async def _attach(self, outcome: Outcome, msg: discord.Message,
+                      drawing: asyncio.Future[dict[Any, Picture]]) -> None:
+        """Add the late board (and duel) images to ``msg``, sent with words only."""
+        pics = await drawing
+        files = [pics[k] for k in ("board", "duel") if k in pics]
+        if not files:
+            return
+        edited = await attach(msg, files)
+        refs = self.refs.get(outcome.game_id or 0)
+        if edited is not None and refs is not None and refs.battle_id == msg.id:
+            refs.battle_board = next((a for a in edited.attachments
+                                      if a.filename == BOARD_FILE), None)
 
     async def _edit_battle(self, outcome: Outcome, refs: GameRefs,
                            pics: dict[Any, Picture]) -> None:
