@@ -68,6 +68,8 @@ class GameRefs:
     """The stored message ids were read (or this process made them)."""
     battle_seen: bool = True
     """False while ``battle_id`` comes from the store and its board is not known yet."""
+    battle_edits: int = 0
+    """Edits of the duel message so far (a late duel image is added only to the latest)."""
 
 
 def _mentions(users: set[int] | list[int]) -> discord.AllowedMentions:
@@ -137,6 +139,11 @@ class Delivery(PrivateDelivery):
         """Deliveries are in flight."""
         return self._active > 0
 
+    @property
+    def sending(self) -> bool:
+        """Deliveries are in flight besides images waiting to be added to messages."""
+        return self._active > len(self._later)
+
     async def idle(self) -> None:
         """Wait until no delivery is in flight."""
         await self._quiet.wait()
@@ -195,10 +202,8 @@ class Delivery(PrivateDelivery):
             hands = asyncio.ensure_future(self._render_hands(outcome, actor))
             if prev is not None:
                 await asyncio.shield(prev)
-            if self._progress(outcome):  # an edit of the duel message waits for its image
-                await drawing
-            elif not await within(drawing, replies.WORDS_FIRST_AFTER):
-                log.info("game %s: the board is late; the words go first", gid)
+            if not await within(drawing, replies.WORDS_FIRST_AFTER):
+                log.info("game %s: the images are late; the words go first", gid)
             pictures = drawing.result() if drawing.done() else {}
             await self._send(outcome, pictures, hands, reply, note,
                              None if drawing.done() else drawing)
@@ -284,7 +289,10 @@ class Delivery(PrivateDelivery):
                        "expired": "This lobby expired."}[kind]
             await self._close_lobby(outcome, refs, closing, lobby_reply)
         if kind in GAME_KINDS and self._progress(outcome):
+            refs.battle_edits += 1
             await self._edit_battle(outcome, refs, pics)
+            if late is not None:
+                self.later(self._attach_duel(outcome, refs, late, refs.battle_edits))
         elif kind == "reminder":
             await self._reminder(outcome)
         elif outcome.public_lines or kind in GAME_KINDS or kind == "resume":
@@ -375,6 +383,19 @@ class Delivery(PrivateDelivery):
         if edited is not None and refs is not None and refs.battle_id == msg.id:
             refs.battle_board = next((a for a in edited.attachments
                                       if a.filename == BOARD_FILE), None)
+
+    async def _attach_duel(self, outcome: Outcome, refs: GameRefs,
+                           drawing: asyncio.Future[dict[Any, Picture]], edit: int) -> None:
+        """Add a late duel image to the duel message, unless a newer edit replaced it."""
+        duel = (await drawing).get("duel")
+        if duel is None or refs.battle_id is None or refs.battle_edits != edit:
+            return
+        kept: list[Any] = [refs.battle_board] if refs.battle_board else []
+        try:
+            partial = self.channel(outcome).get_partial_message(refs.battle_id)
+            await partial.edit(attachments=[*kept, duel.file()])
+        except discord.HTTPException as exc:
+            log.warning("game %s: could not add the duel image: %s", outcome.game_id, exc)
 
     async def _edit_battle(self, outcome: Outcome, refs: GameRefs,
                            pics: dict[Any, Picture]) -> None:
