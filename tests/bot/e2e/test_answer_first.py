@@ -275,3 +275,35 @@ async def test_a_player_keeps_playing_while_images_are_held(held_world: Any) -> 
     boards = [m for m in world.fake.messages(world.channel) if _has(m, BOARD_FILE)]
     assert boards, "the images arrived afterwards"
     assert await world.gid_or_none() in (gid, None)
+
+
+async def test_acknowledged_on_entry_not_by_a_timer(world: World,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the game's lock held (an action in progress, a slow database) and no
+    safety-net timer, a slash command and a panel button are still acknowledged — before
+    they wait — and answered once the lock is free."""
+    monkeypatch.setattr(bot.reply, "ACK_AFTER", 3600.0)
+    gid = await world.open_table()
+    assert world.bot is not None
+    fake, svc = world.fake, world.bot.service
+    bob = world.users["bob"]
+    panel = next(m for m in reversed(fake.dm_messages(bob)) if m.buttons)
+    lock = svc._lock(gid)
+    await lock.acquire()
+    try:
+        before = set(fake.interactions)
+        click = asyncio.create_task(fake.click(bob, panel, panel.buttons[0]["custom_id"]))
+        slash = asyncio.create_task(fake.slash(world.users["ann"], world.channel, "arm"))
+        await fake.wait_until(lambda: len(set(fake.interactions) - before) == 2)
+        waiting = [fake.interactions[i] for i in set(fake.interactions) - before]
+        await fake.wait_until(lambda: all(r.acknowledged_at is not None for r in waiting))
+        assert sorted(r.response_type for r in waiting) == [5, 6]
+        assert all(r.answered_at is None for r in waiting), "nothing answered yet"
+        assert not click.done() and not slash.done()
+    finally:
+        lock.release()
+    clicked, armed = await click, await slash
+    await world.settle()
+    assert "✔" in clicked.content and not clicked.ephemeral
+    assert armed.ephemeral and armed.original.deleted  # ann's placement is still due
+    assert all(r.ack_delay < fake.interaction_deadline for r in (clicked, armed))
