@@ -69,6 +69,8 @@ async def make_table(fake: FakeDiscord, bot: GameBot, guild: object, n: int) -> 
 
 ACKS: list[float] = []
 """Seconds from each interaction to its acknowledgement (inf: never, or too late)."""
+WORDS: list[float] = []
+"""Seconds from each interaction to its answer's words (the board may follow)."""
 
 
 async def act(fake: FakeDiscord, bot: GameBot, table: Table) -> float:
@@ -81,6 +83,8 @@ async def act(fake: FakeDiscord, bot: GameBot, table: Table) -> float:
     start = time.perf_counter()
     res = await fake.slash(user, table.channel, name, timeout=30)
     ACKS.append(float("inf") if res.ack_delay is None or res.expired else res.ack_delay)
+    if res.answered_at is not None:
+        WORDS.append(res.answered_at - res.created)
     msg = res.answer
     assert msg is not None and not msg.ephemeral, res.content
     await fake.wait_until(lambda: bool(msg.attachments), 60, "the board")
@@ -117,6 +121,7 @@ async def main_async(args: argparse.Namespace) -> None:
             await act(fake, bot, first)
             await bot.settle()
         ACKS.clear()
+        WORDS.clear()
         seq = []
         for _ in range(args.actions):
             seq.append(await act(fake, bot, first))
@@ -153,7 +158,9 @@ def report_acks() -> None:
     late = sum(1 for a in ACKS if a >= 3.0)
     report(f"  acknowledged ({late} of {len(ACKS)} not within 3 s)",
            [a for a in ACKS if a != float("inf")] or [0.0])
+    report("  answered with words", WORDS or [0.0])
     ACKS.clear()
+    WORDS.clear()
 
 
 def main() -> None:

@@ -87,6 +87,7 @@ class Delivery(PrivateDelivery):
         self.dms_closed: set[int] = set()
         self._tails: dict[int, asyncio.Future[None]] = {}
         self._later: set[asyncio.Task[None]] = set()
+        self._pings: dict[int, bool] = {}
         self._active = 0
         self._quiet = asyncio.Event()
         self._quiet.set()
@@ -138,6 +139,18 @@ class Delivery(PrivateDelivery):
     def busy(self) -> bool:
         """Deliveries are in flight."""
         return self._active > 0
+
+    async def pings(self, user_id: int) -> bool:
+        """Whether ``user_id`` wants pings: read from the store once per process (not on
+        every action's way to the channel), kept current by :meth:`set_pings`."""
+        known = self._pings.get(user_id)
+        if known is None:
+            known = self._pings[user_id] = await self.bot.db.user_pings(user_id)
+        return known
+
+    def set_pings(self, user_id: int, on: bool) -> None:
+        """``user_id`` changed their ping preference (``/pings``)."""
+        self._pings[user_id] = on
 
     @property
     def sending(self) -> bool:
@@ -353,7 +366,7 @@ class Delivery(PrivateDelivery):
         elif outcome.kind != "pause":
             lines += waiting_lines(outcome.decisions)
         pings = {p.user_id for p in outcome.prompts if p.user_id is not None
-                 and p.kind in PING_KINDS and await self.bot.db.user_pings(p.user_id)}
+                 and p.kind in PING_KINDS and await self.pings(p.user_id)}
         files = [pics[k] for k in ("board", "duel") if k in pics]
         msg = await self.post(outcome, "\n".join(lines) or "…", files=files, pings=pings,
                               reply=reply)
@@ -455,7 +468,7 @@ class Delivery(PrivateDelivery):
             if p.user_id is None:
                 continue
             until = f" Time runs out {stamp(p.deadline)}." if p.deadline else ""
-            ping = await self.bot.db.user_pings(p.user_id)
+            ping = await self.pings(p.user_id)
             await self.post(outcome, f"⏰ <@{p.user_id}>, a reminder: {p.text}{until}",
                             pings={p.user_id} if ping else set())
 

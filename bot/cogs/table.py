@@ -132,6 +132,7 @@ class TableCog(commands.Cog):
         on = setting.value == "on"
         bot = bot_of(interaction)
         await bot.db.set_user_pings(interaction.user.id, on, bot.service.clock.now())
+        bot.delivery.set_pings(interaction.user.id, on)
         await Reply.of(interaction).private(
             "I will ping you when it is your move." if on else
             "I will no longer ping you; your name still shows when it is your move.")
