@@ -15,7 +15,7 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from .models import FakeChannel, FakeUser, InteractionResult
+from .models import FakeChannel, FakeUser, InteractionFailed, InteractionResult
 from .server import FakeDiscord
 
 
@@ -71,6 +71,17 @@ class ResponseCog(commands.Cog):
         """A message with the buttons."""
         await interaction.response.send_message("lobby", view=Buttons())
 
+    @app_commands.command(name="choose")
+    async def choose(self, interaction: discord.Interaction, what: str) -> None:
+        """A command whose option is autocompleted (slowly: when the test says)."""
+        await interaction.response.send_message(what)
+
+    @choose.autocomplete("what")
+    async def choose_what(self, _: discord.Interaction, current: str
+                          ) -> list[app_commands.Choice[str]]:
+        await self.bot.release.wait()
+        return [app_commands.Choice(name="one", value="one")]
+
     @app_commands.command(name="keep")
     async def keep(self, interaction: discord.Interaction) -> None:
         """Answers, and keeps the interaction for a later follow-up."""
@@ -84,6 +95,7 @@ class ResponseBot(commands.Bot):
                          guild_ready_timeout=0.05)
         self.seen: list[int] = []
         self.kept: list[discord.Interaction] = []
+        self.release = asyncio.Event()
 
     async def setup_hook(self) -> None:
         await self.add_cog(ResponseCog(self))
@@ -194,3 +206,21 @@ async def test_followups_for_fifteen_minutes_only(setup: Any) -> None:
     fake.followup_lifetime = 15 * 60.0
     msg = await bot.kept[0].followup.send("later", wait=True)
     assert msg.content == "later" and res.followups[0].content == "later"
+
+
+async def test_autocomplete_answers_only_with_choices(setup: Any) -> None:
+    fake, user, channel, bot = setup
+    before = set(fake.interactions)
+    task = asyncio.create_task(fake.autocomplete(user, channel, "choose", focused="what"))
+    await fake.wait_until(lambda: set(fake.interactions) - before != set())
+    [iid] = set(fake.interactions) - before
+    it = fake.interactions[iid]
+    for rtype in (4, 5, 6, 7, 9):
+        status, body = await _callback(fake, it, {"type": rtype, "data": {"content": "x"}})
+        assert (status, body["code"]) == (400, 50035), rtype
+    bot.release.set()
+    await fake.wait_until(lambda: it.response_type is not None)
+    assert it.response_type == 8 and it.acknowledged_at is not None
+    assert it.choices == [{"name": "one", "value": "one"}]
+    with pytest.raises(InteractionFailed):  # the rejected attempts count against it
+        await task
