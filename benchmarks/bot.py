@@ -1,6 +1,8 @@
 """The bot's latency through the real discord.py client and the fake Discord: the time
 from a slash command arriving at the fake to the channel message with the board arriving
-back (the command's public answer, carrying board.png).
+back (the command's public answer, carrying board.png — under load its words come first
+and the board follows by an edit). Also: how long each interaction took to be
+acknowledged, and how many were not acknowledged within Discord's 3 s.
 
 1. Sequential: ``--actions`` actions (default 200), one at a time, in one game.
 2. Under load: ``--games`` games (default 100), each taking an action every
@@ -65,6 +67,12 @@ async def make_table(fake: FakeDiscord, bot: GameBot, guild: object, n: int) -> 
     return Table(channel, users, gid)
 
 
+ACKS: list[float] = []
+"""Seconds from each interaction to its acknowledgement (inf: never, or too late)."""
+WORDS: list[float] = []
+"""Seconds from each interaction to its answer's words (the board may follow)."""
+
+
 async def act(fake: FakeDiscord, bot: GameBot, table: Table) -> float:
     """The current player's /arm or /pass; returns the seconds until the board came."""
     st = await bot.service.status(table.gid)
@@ -74,10 +82,14 @@ async def act(fake: FakeDiscord, bot: GameBot, table: Table) -> float:
     table.count += 1
     start = time.perf_counter()
     res = await fake.slash(user, table.channel, name, timeout=30)
-    took = time.perf_counter() - start
-    msg = res.original
+    ACKS.append(float("inf") if res.ack_delay is None or res.expired else res.ack_delay)
+    if res.answered_at is not None:
+        WORDS.append(res.answered_at - res.created)
+    msg = res.answer
     assert msg is not None and not msg.ephemeral, res.content
-    assert msg.attachments and msg.attachments[0].filename == "board.png", msg.content
+    await fake.wait_until(lambda: bool(msg.attachments), 60, "the board")
+    took = time.perf_counter() - start
+    assert msg.attachments[0].filename == "board.png", msg.content
     return took
 
 
@@ -108,11 +120,14 @@ async def main_async(args: argparse.Namespace) -> None:
         for _ in range(10):  # warm every image path (board, hand) and the connection pool
             await act(fake, bot, first)
             await bot.settle()
+        ACKS.clear()
+        WORDS.clear()
         seq = []
         for _ in range(args.actions):
             seq.append(await act(fake, bot, first))
             await bot.settle()
         report(f"sequential ({args.actions} actions, one at a time)", seq)
+        report_acks()
 
         tables = [await make_table(fake, bot, guild, n) for n in range(1, args.games + 1)]
         await bot.settle()
@@ -134,7 +149,18 @@ async def main_async(args: argparse.Namespace) -> None:
         report(f"under load ({args.games} games, one action every {args.interval:g} s each "
                f"on average: {len(loaded) / args.duration:.1f} actions/s for "
                f"{args.duration:g} s)", loaded)
+        report_acks()
     await fake.stop()
+
+
+def report_acks() -> None:
+    """The acknowledgements since the last report, and how many missed Discord's 3 s."""
+    late = sum(1 for a in ACKS if a >= 3.0)
+    report(f"  acknowledged ({late} of {len(ACKS)} not within 3 s)",
+           [a for a in ACKS if a != float("inf")] or [0.0])
+    report("  answered with words", WORDS or [0.0])
+    ACKS.clear()
+    WORDS.clear()
 
 
 def main() -> None:

@@ -25,6 +25,7 @@ from discord.ext import commands
 from . import health
 from .config import Settings
 from .delivery import Delivery
+from .entry import command_entry
 from .errors import handle_error
 from .images import Images
 from .legacy import import_legacy_files
@@ -117,6 +118,7 @@ class GameBot(commands.Bot):
         self._closing: asyncio.Task[None] | None = None
         self.close_budget = CLOSE_BUDGET
         self.tree.on_error = handle_error  # type: ignore[assignment]
+        self.tree.interaction_check = command_entry  # type: ignore[method-assign]
 
     @property
     def db(self) -> Store:

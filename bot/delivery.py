@@ -28,18 +28,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from . import reply as replies
 from .dms import PrivateDelivery
-from .images import BOARD_FILE, Images, Picture
+from .images import BOARD_FILE, DUEL_FILE, Images, Picture
 from .models import OutboxRecord
 from .outbox import BACKGROUND, NORMAL, URGENT, Outbox, Sent, files_of, message_payload
 from .permissions import can_talk, missing_permissions, missing_text
-from .reply import Reply
+from .reply import Reply, attach, within
 from .service import LobbyInfo, Outcome
 from .texts import (
     battle_lines,
@@ -57,6 +58,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("bot.delivery")
 
+SHOWN_KEPT = 256
+"""How many messages' late images are remembered (to never add an older board)."""
 GAME_KINDS = frozenset({"start", "player", "computer", "timeout"})
 PING_KINDS = frozenset({"turn", "action", "setup"})
 PROGRESS_EVENTS = frozenset({"let_pass", "duel_started", "duel_card", "duel_stop", "timed_out"})
@@ -79,6 +82,8 @@ class GameRefs:
     """False while ``battle_id`` comes from the store and its board is not known yet."""
     battle_wanted: bool = False
     """A duel is under way: a duel message sent late (through the outbox) is kept."""
+    battle_edits: int = 0
+    """Edits of the duel message so far (a late duel image is added only to the latest)."""
 
 
 def _mentions(users: set[int] | list[int]) -> discord.AllowedMentions:
@@ -107,6 +112,10 @@ class Delivery(PrivateDelivery):
         self._tails: dict[int, asyncio.Future[None]] = {}
         self._in_flight: dict[int, int] = {}
         self._channels: dict[int, int] = {}
+        self._later: set[asyncio.Task[None]] = set()
+        self._shown: dict[int, int] = {}
+        """Message id -> the game version whose images were added to it late."""
+        self._pings: dict[int, bool] = {}
         self._active = 0
         self._quiet = asyncio.Event()
         self._quiet.set()
@@ -160,9 +169,43 @@ class Delivery(PrivateDelivery):
         """Deliveries are in flight."""
         return self._active > 0
 
+    async def pings(self, user_id: int) -> bool:
+        """Whether ``user_id`` wants pings: read from the store once per process (not on
+        every action's way to the channel), kept current by :meth:`set_pings`."""
+        known = self._pings.get(user_id)
+        if known is None:
+            known = self._pings[user_id] = await self.bot.db.user_pings(user_id)
+        return known
+
+    def set_pings(self, user_id: int, on: bool) -> None:
+        """``user_id`` changed their ping preference (``/pings``)."""
+        self._pings[user_id] = on
+
+    @property
+    def sending(self) -> bool:
+        """Deliveries are in flight besides images waiting to be added to messages."""
+        return self._active > len(self._later)
+
     async def idle(self) -> None:
         """Wait until no delivery is in flight."""
         await self._quiet.wait()
+
+    def later(self, job: Coroutine[Any, Any, Any]) -> None:
+        """Run ``job`` (an image added to a message sent with words only) in the
+        background; :meth:`idle` waits for it too."""
+        self._active += 1
+        self._quiet.clear()
+        task = asyncio.ensure_future(job)
+        self._later.add(task)
+        task.add_done_callback(self._later_done)
+
+    def _later_done(self, task: asyncio.Task[None]) -> None:
+        self._later.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("adding an image later failed", exc_info=task.exception())
+        self._active -= 1
+        if self._active == 0:
+            self._quiet.set()
 
     async def on_outcome(self, outcome: Outcome) -> None:
         """The service's listener: computer moves, timeouts, reminders, expiries."""
@@ -189,12 +232,19 @@ class Delivery(PrivateDelivery):
         """Send ``outcome`` (a successful one); answer ``interaction`` with it.
 
         ``mode``: ``reply`` (slash command), ``panel`` (a private panel's button: the panel
-        is edited, ``note`` says what was chosen), ``lobby`` (a lobby button).
+        is edited, ``note`` says what was chosen), ``lobby`` (a lobby button). The
+        interaction was acknowledged on entry (:mod:`bot.reply`).
+
+        The words never wait long for an image: a board not drawn within
+        ``WORDS_FIRST_AFTER`` seconds follows its message by an edit, and a hand image not
+        ready by then is left out of the DM or panel (its cards are listed in words).
         """
         if not outcome.ok or outcome.game_id is None:
             return
         gid = outcome.game_id
-        reply = Reply(interaction, mode) if interaction is not None else None
+        reply = Reply.of(interaction) if interaction is not None else None
+        if reply is not None:
+            reply.mode = mode
         loop = asyncio.get_running_loop()
         prev = self._tails.get(gid)
         mine: asyncio.Future[None] = loop.create_future()
@@ -206,13 +256,17 @@ class Delivery(PrivateDelivery):
         self._quiet.clear()
         hands: asyncio.Future[dict[Any, Picture]] | None = None
         try:
-            pictures = await self._render(outcome)
+            drawing = asyncio.ensure_future(self._render(outcome))
             # hands are for DMs, sent after the channel message: draw them meanwhile
             actor = interaction.user.id if interaction is not None else None
             hands = asyncio.ensure_future(self._render_hands(outcome, actor))
             if prev is not None:
                 await asyncio.shield(prev)
-            await self._send(outcome, pictures, hands, reply, note)
+            if not await within(drawing, replies.WORDS_FIRST_AFTER):
+                log.info("game %s: the images are late; the words go first", gid)
+            pictures = drawing.result() if drawing.done() else {}
+            await self._send(outcome, pictures, hands, reply, note,
+                             None if drawing.done() else drawing)
         except Exception:
             log.exception("game %s: delivering a %s outcome failed", gid, outcome.kind)
             if reply is not None and not reply.answered:
@@ -284,7 +338,8 @@ class Delivery(PrivateDelivery):
 
     async def _send(self, outcome: Outcome, pics: dict[Any, Picture],
                     hands: asyncio.Future[dict[Any, Picture]], reply: Reply | None,
-                    note: str) -> None:
+                    note: str, late: asyncio.Future[dict[Any, Picture]] | None = None,
+                    ) -> None:
         gid = outcome.game_id or 0
         refs = await self.refs_of(gid)
         kind = outcome.kind
@@ -303,12 +358,18 @@ class Delivery(PrivateDelivery):
                        "expired": "This lobby expired."}[kind]
             await self._close_lobby(outcome, refs, closing, lobby_reply)
         if kind in GAME_KINDS and self._progress(outcome):
+            refs.battle_edits += 1
             await self._edit_battle(outcome, refs, pics)
+            if late is not None:
+                self.later(self._attach_duel(outcome, refs, late, refs.battle_edits))
         elif kind == "reminder":
             await self._reminder(outcome)
         elif outcome.public_lines or kind in GAME_KINDS or kind == "resume":
-            await self._post_action(outcome, refs, pics, reply)
-        pics = {**pics, **await hands}
+            await self._post_action(outcome, refs, pics, reply, late)
+        elif late is not None:
+            late.cancel()
+        if await within(hands, replies.WORDS_FIRST_AFTER):
+            pics = {**pics, **hands.result()}
         await self._private(outcome, pics, reply, note)
         if reply is not None and not reply.answered:
             if reply.mode == "panel":
@@ -325,13 +386,15 @@ class Delivery(PrivateDelivery):
     async def post(self, outcome: Outcome, content: str, *, files: Sequence[Picture] = (),
                    pings: set[int] | None = None, view: discord.ui.View | None = None,
                    reply: Reply | None = None, wait: bool = False, priority: int = NORMAL,
-                   tail: str | None = None, meta: dict[str, Any] | None = None
+                   tail: str | None = None, meta: dict[str, Any] | None = None,
+                   late: asyncio.Future[dict[Any, Picture]] | None = None,
                    ) -> discord.Message | None:
         """One channel message: the slash command's answer when there is one, else
         through the outbox. Returns the message if it was the answer, or if ``wait``
         (then once the outbox sent it; None if it could not be sent now). With ``tail``
         (the lines saying who is to play) it is an action message ``content`` + ``tail``
-        that the outbox may coalesce with the channel's previous one."""
+        that the outbox may coalesce with the channel's previous one. ``late``: the
+        images still being drawn, added to the message by an edit once it is sent."""
         full = "\n".join(x for x in (content, tail) if x) if tail is not None else content
         if reply is not None and reply.mode == "reply" and not reply.answered:
             kwargs: dict[str, Any] = {"content": clip(full),
@@ -342,6 +405,8 @@ class Delivery(PrivateDelivery):
                 kwargs["view"] = view
             msg = await reply.public(**kwargs)
             if msg is not None:
+                if late is not None:
+                    self.later(self._attach(outcome, msg, late))
                 return msg
         payload = message_payload(clip(full), view=view, mentions=_mentions(pings or set()))
         words = None
@@ -350,12 +415,17 @@ class Delivery(PrivateDelivery):
         pending = await self.outbox.send(
             outcome.channel_id or 0, payload, files_of(files), game_id=outcome.game_id,
             priority=priority, words=words, tail=tail, meta=meta)
+        if late is not None:
+            self.later(self._attach_when_sent(outcome, pending, late))
         if not wait:
             return None
         return (await pending).message
 
     async def _post_action(self, outcome: Outcome, refs: GameRefs, pics: dict[Any, Picture],
-                           reply: Reply | None) -> None:
+                           reply: Reply | None,
+                           late: asyncio.Future[dict[Any, Picture]] | None = None,
+                           ) -> discord.Message | None:
+        """The outcome's channel message (the command's answer when there is one)."""
         names = list(outcome.names)
         lines = list(outcome.public_lines)
         waiting: list[str] = []
@@ -366,7 +436,7 @@ class Delivery(PrivateDelivery):
         elif outcome.kind != "pause":
             waiting = waiting_lines(outcome.decisions)
         pings = {p.user_id for p in outcome.prompts if p.user_id is not None
-                 and p.kind in PING_KINDS and await self.bot.db.user_pings(p.user_id)}
+                 and p.kind in PING_KINDS and await self.pings(p.user_id)}
         files = [pics[k] for k in ("board", "duel") if k in pics]
         view = outcome.spectator_view
         battle = view.battle if view is not None else None
@@ -375,7 +445,7 @@ class Delivery(PrivateDelivery):
         content = "\n".join(lines) or ("" if waiting else "…")
         msg = await self.post(outcome, content, files=files, pings=pings, reply=reply,
                               wait=duel, priority=URGENT, tail="\n".join(waiting),
-                              meta={"remember": "duel"} if duel else None)
+                              meta={"remember": "duel"} if duel else None, late=late)
         if duel and msg is not None:
             self._battle_sent(refs, msg)
             refs.battle_log = list(outcome.public_lines)
@@ -384,6 +454,57 @@ class Delivery(PrivateDelivery):
             if refs.battle_id is not None:
                 await self._save_duel(outcome.game_id or 0, None)
             refs.battle_id, refs.battle_board, refs.battle_log = None, None, []
+        return msg
+
+    async def _attach_when_sent(self, outcome: Outcome, pending: asyncio.Future[Sent],
+                                drawing: asyncio.Future[dict[Any, Picture]]) -> None:
+        """Once the outbox has sent the words, add the late images to that message."""
+        msg = (await pending).message
+        if msg is None:
+            drawing.cancel()
+            return
+        await self._attach(outcome, msg, drawing)
+
+    async def _attach(self, outcome: Outcome, msg: discord.Message,
+                      drawing: asyncio.Future[dict[Any, Picture]]) -> None:
+        """Add the late board (and duel) images to ``msg``, sent with words only.
+
+        A message the outbox merged with a later outcome's shows the latest board only:
+        an older outcome's images are not added over a newer one's."""
+        pics = await drawing
+        files = [pics[k] for k in ("board", "duel") if k in pics]
+        version = outcome.version or 0
+        if not files or self._shown.get(msg.id, -1) > version:
+            return
+        self._shown[msg.id] = version
+        while len(self._shown) > SHOWN_KEPT:
+            del self._shown[next(iter(self._shown))]
+        refs = self.refs.get(outcome.game_id or 0)
+        if isinstance(msg, discord.InteractionMessage):  # the answer: its webhook, exempt
+            edited = await attach(msg, files)
+            if edited is not None and refs is not None and refs.battle_id == msg.id:
+                refs.battle_board = next((a for a in edited.attachments
+                                          if a.filename == BOARD_FILE), None)
+            return
+        kept = [a.to_dict() for a in msg.attachments
+                if a.filename not in (BOARD_FILE, DUEL_FILE)]
+        sent = await (await self.outbox.edit(
+            msg.channel.id, msg.id, {"attachments": kept}, files_of(files),
+            game_id=outcome.game_id, priority=NORMAL))
+        if sent.message is not None and refs is not None and refs.battle_id == msg.id:
+            refs.battle_board = next((a for a in sent.message.attachments
+                                      if a.filename == BOARD_FILE), None)
+
+    async def _attach_duel(self, outcome: Outcome, refs: GameRefs,
+                           drawing: asyncio.Future[dict[Any, Picture]], edit: int) -> None:
+        """Add a late duel image to the duel message, unless a newer edit replaced it."""
+        duel = (await drawing).get("duel")
+        if duel is None or refs.battle_id is None or refs.battle_edits != edit:
+            return
+        kept = [refs.battle_board.to_dict()] if refs.battle_board else []
+        await self.outbox.edit(outcome.channel_id or 0, refs.battle_id, {"attachments": kept},
+                               files_of([duel]), game_id=outcome.game_id, priority=NORMAL,
+                               meta={"gone": "duel"})
 
     @staticmethod
     def _battle_sent(refs: GameRefs, msg: discord.Message) -> None:
@@ -444,7 +565,7 @@ class Delivery(PrivateDelivery):
             if p.user_id is None:
                 continue
             until = f" Time runs out {stamp(p.deadline)}." if p.deadline else ""
-            ping = await self.bot.db.user_pings(p.user_id)
+            ping = await self.pings(p.user_id)
             await self.post(outcome, f"⏰ <@{p.user_id}>, a reminder: {p.text}{until}",
                             pings={p.user_id} if ping else set())
 

@@ -2,8 +2,11 @@
 
 Cogs and views raise :class:`UserError` (or return a refused :class:`Outcome`, turned into
 one by :func:`expect_ok`); the tree's ``on_error`` and the views' wrapper both call
-:func:`handle_error`, which answers with a short ephemeral reason. Anything unexpected is
-logged with the game id (never a hand) and answered with a generic apology.
+:func:`handle_error`, which answers with a short ephemeral reason (through the
+interaction's one :class:`bot.reply.Reply`, whatever way it was acknowledged). A payload
+that does not fit the command any more (a stale command list) is a refusal too, logged as
+a warning line. Anything unexpected is logged with the game id (never a hand) and answered
+with a generic apology.
 """
 
 from __future__ import annotations
@@ -19,11 +22,19 @@ from discord import app_commands
 import rules
 
 from .models import SettingsError
+from .reply import Reply
 from .service import INTERNAL_ERROR, Outcome, ServiceError
 
 log = logging.getLogger("bot")
 
 T = TypeVar("T")
+
+
+OUT_OF_DATE = ("This command is out of date — Discord is still updating this server's "
+               "command list. Try again in a minute.")
+STALE_ERRORS = (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch,
+                app_commands.TransformerError)
+"""discord.py's own words for a payload that does not fit the command (a stale list)."""
 
 
 class UserError(app_commands.AppCommandError):
@@ -33,6 +44,10 @@ class UserError(app_commands.AppCommandError):
         super().__init__(message)
         self.message = message
         self.game_id = game_id
+
+
+class StalePayload(UserError):
+    """A command payload that does not fit the command as it is now (out of date)."""
 
 
 def expect_ok(outcome: Outcome) -> Outcome:
@@ -47,7 +62,7 @@ def expect_ok(outcome: Outcome) -> Outcome:
 
 
 def _unwrap(error: BaseException) -> BaseException:
-    while isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError):
+    while isinstance(error, app_commands.CommandInvokeError):
         inner = error.__cause__ or getattr(error, "original", None)
         if inner is None:
             break
@@ -70,6 +85,11 @@ def reason_for(error: BaseException) -> str | None:
     if isinstance(error, app_commands.BotMissingPermissions):
         perms = ", ".join(p.replace("_", " ") for p in error.missing_permissions)
         return f"I need the {perms} permission in this channel for that."
+    if isinstance(error, app_commands.TransformerError):
+        return (f"The value {str(error.value)[:40]!r} does not fit this command any more. "
+                "Your command list may be out of date — try again in a minute.")
+    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        return OUT_OF_DATE
     if isinstance(error, app_commands.CommandOnCooldown):
         return f"Slow down: try again in {error.retry_after:.0f} s."
     if isinstance(error, app_commands.CheckFailure):
@@ -78,16 +98,11 @@ def reason_for(error: BaseException) -> str | None:
 
 
 async def reply_ephemeral(interaction: discord.Interaction, text: str) -> None:
-    """Answer ``interaction`` privately (a first response or a follow-up); a gone
-    interaction is ignored."""
-    text = text[:1900]
+    """Answer ``interaction`` privately (see :meth:`bot.reply.Reply.say`: after a public
+    "thinking…" the loading message is taken away first); a gone interaction is
+    ignored."""
     try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
-    except discord.NotFound:
-        log.info("interaction %s expired before its error reply", interaction.id)
+        await Reply.of(interaction).private(text[:1900])
     except discord.HTTPException as exc:
         log.warning("could not send an error reply: %s", exc)
 
@@ -95,6 +110,9 @@ async def reply_ephemeral(interaction: discord.Interaction, text: str) -> None:
 async def handle_error(interaction: discord.Interaction, error: BaseException) -> None:
     """The one place that turns an error into a reply (ephemeral, nothing changed)."""
     reason = reason_for(error)
+    if isinstance(_unwrap(error), (StalePayload, *STALE_ERRORS)):
+        log.warning("out-of-date payload for %s in channel %s: %s", _what(interaction),
+                    interaction.channel_id, reason)
     if reason is None:
         inner = _unwrap(error)
         game = getattr(inner, "game_id", None)
@@ -105,22 +123,28 @@ async def handle_error(interaction: discord.Interaction, error: BaseException) -
 
 
 def _what(interaction: discord.Interaction) -> str:
-    if interaction.command is not None:
-        return f"/{interaction.command.qualified_name}"
     data: Any = interaction.data or {}
+    if interaction.type == discord.InteractionType.application_command:
+        return f"/{data.get('name', '?')}"
     return f"component {data.get('custom_id', '?')}"
 
 
-def guarded(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T | None]]:
-    """Wrap a view callback ``fn(self, interaction, ...)`` so its errors go to
+def guarded(how: str) -> Callable[[Callable[..., Awaitable[T]]],
+                                  Callable[..., Awaitable[T | None]]]:
+    """Wrap a view callback ``fn(self, interaction, ...)``: acknowledge the interaction
+    first, as ``how`` says (see :mod:`bot.reply`), then run it; its errors go to
     :func:`handle_error` like a command's."""
 
-    @functools.wraps(fn)
-    async def wrapper(self: Any, interaction: discord.Interaction, *args: Any) -> T | None:
-        try:
-            return await fn(self, interaction, *args)
-        except Exception as exc:  # the one handler decides what the user sees
-            await handle_error(interaction, exc)
-            return None
+    def decorate(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T | None]]:
+        @functools.wraps(fn)
+        async def wrapper(self: Any, interaction: discord.Interaction, *args: Any) -> T | None:
+            try:
+                await Reply.of(interaction).acknowledge(how)
+                return await fn(self, interaction, *args)
+            except Exception as exc:  # the one handler decides what the user sees
+                await handle_error(interaction, exc)
+                return None
 
-    return wrapper
+        return wrapper
+
+    return decorate

@@ -237,13 +237,17 @@ class Outbox:
                    files: list[OutboxFile], *, game_id: int | None = None,
                    priority: int = BACKGROUND, meta: dict[str, Any] | None = None
                    ) -> asyncio.Future[Sent]:
-        """An edit of a message; replaces an edit of the same message still waiting."""
+        """An edit of a message; merged into an edit of the same message still waiting
+        (the newer one's fields win)."""
         rec = OutboxRecord(None, game_id, "edit", channel_id, None, message_id, priority,
                            None, payload, dict(meta or {}), time.time(), list(files))
         lane = self._lanes.get(("e", message_id))
         last = lane[-1] if lane else None
         if last is not None and not last.sending:
-            last.rec.payload, last.rec.files = rec.payload, rec.files
+            # Discord leaves a field an edit does not name as it is: so does the merge
+            if "attachments" in rec.payload or rec.files:
+                last.rec.files = rec.files
+            last.rec.payload = {**last.rec.payload, **rec.payload}
             last.rec.meta = {**last.rec.meta, **rec.meta}
             return await self._rewrite(last, priority)
         return await self._add(rec)

@@ -1,5 +1,8 @@
 """Information commands: /board, /hand, /status, /log, /rules, /help, /about. All answer
-ephemerally (only the asker sees them); /hand is the only one with private content."""
+ephemerally (only the asker sees them); /hand is the only one with private content.
+
+Each is acknowledged privately on entry (``/about`` answers at once); an image that is not
+drawn quickly follows its words by an edit (:func:`bot.reply.with_picture`)."""
 
 from __future__ import annotations
 
@@ -7,7 +10,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import render
+
 from .. import rulebook
+from ..entry import ANSWER_DIRECT
+from ..reply import Reply, with_picture
 from ..texts import ABOUT, HELP, HELP_WORLD_WAR_5, clip, hand_lines, status_text
 from ..views.panels import PANEL_KINDS, board_of_view, panel_view
 from .common import MAX_CHOICES, bot_of, game_here, my_view, safe
@@ -32,14 +39,14 @@ class InfoCog(commands.Cog):
         bot = bot_of(interaction)
         gid = await game_here(interaction)
         st = await bot.service.status(gid)
+        reply = Reply.of(interaction)
         if st.view is None:
-            await interaction.response.send_message("The game has not started yet.",
-                                                    ephemeral=True)
+            await reply.private("The game has not started yet.")
             return
         names = [s.name for s in st.seats]
-        pic = await bot.delivery.images.board(st.view, names, key=(gid, st.version))
-        await interaction.response.send_message(
-            clip(pic.description), file=pic.file(), ephemeral=True)
+        drawing = bot.delivery.images.board(st.view, names, key=(gid, st.version))
+        await with_picture(reply, clip(render.board_summary(st.view, names)), drawing,
+                           bot.delivery.later)
 
     @app_commands.command(name="hand", description="Your hand (only you see it) and your "
                           "open panel, if any")
@@ -49,9 +56,9 @@ class InfoCog(commands.Cog):
         bot = bot_of(interaction)
         gid = await game_here(interaction)
         uv = await my_view(interaction, gid)
+        reply = Reply.of(interaction)
         if uv.seat is None or uv.view.hand is None:
-            await interaction.response.send_message("You are not playing in this game.",
-                                                    ephemeral=True)
+            await reply.private("You are not playing in this game.")
             return
         names = [s.name for s in (await bot.service.status(gid)).seats]
         lines = hand_lines(uv.view, names)
@@ -61,9 +68,9 @@ class InfoCog(commands.Cog):
             lines.append(f"**{prompt.text}**")
             if prompt.kind in PANEL_KINDS:
                 kwargs["view"] = panel_view(prompt, board_of_view(uv.view))
-        pic = await bot.delivery.images.hand(uv.view.hand, "Your hand")
-        await interaction.response.send_message(clip("\n".join(lines)), file=pic.file(),
-                                                ephemeral=True, **kwargs)
+        drawing = bot.delivery.images.hand(uv.view.hand, "Your hand")
+        await with_picture(reply, clip("\n".join(lines)), drawing, bot.delivery.later,
+                           **kwargs)
 
     @app_commands.command(name="status", description="Whose turn, phase, hand sizes, deck, "
                           "discard, timers and seats")
@@ -81,7 +88,7 @@ class InfoCog(commands.Cog):
             from rules.cards import card_name
 
             lines.append("Discard pile: " + ", ".join(card_name(c) for c in st.view.discard))
-        await interaction.response.send_message(status_text(lines), ephemeral=True)
+        await Reply.of(interaction).private(status_text(lines))
 
     @app_commands.command(name="log", description="The last events of the game in words")
     @app_commands.guild_only()
@@ -92,8 +99,8 @@ class InfoCog(commands.Cog):
         bot = bot_of(interaction)
         gid = await game_here(interaction)
         lines = await bot.service.log(gid, n, interaction.user.id)
-        await interaction.response.send_message(
-            clip("\n".join(lines) or "Nothing has happened yet."), ephemeral=True)
+        await Reply.of(interaction).private(clip("\n".join(lines) or
+                                                 "Nothing has happened yet."))
 
     @app_commands.command(name="rules", description="The rules as this bot plays them, with "
                           "rule numbers")
@@ -102,21 +109,20 @@ class InfoCog(commands.Cog):
     async def rules(self, interaction: discord.Interaction, topic: str | None = None) -> None:
         """Rules lookup, for the variant played in this channel."""
         variant = await channel_variant(interaction)
-        await interaction.response.send_message(clip(rulebook.lookup(topic, variant)),
-                                                ephemeral=True)
+        await Reply.of(interaction).private(clip(rulebook.lookup(topic, variant)))
 
     @app_commands.command(name="help", description="How to play with this bot")
     async def help(self, interaction: discord.Interaction) -> None:
         """Help, for the variant played in this channel."""
         variant = await channel_variant(interaction)
         text = HELP_WORLD_WAR_5 if variant == "world_war_5" else HELP
-        await interaction.response.send_message(text, ephemeral=True)
+        await Reply.of(interaction).private(text)
 
     @app_commands.command(name="about", description="Version, source, what data is stored "
-                          "and how to have it deleted")
+                          "and how to have it deleted", extras=ANSWER_DIRECT)
     async def about(self, interaction: discord.Interaction) -> None:
         """About."""
-        await interaction.response.send_message(ABOUT, ephemeral=True)
+        await Reply.of(interaction).private(ABOUT)
 
 
 async def channel_variant(interaction: discord.Interaction) -> str:

@@ -10,7 +10,9 @@ from discord.ext import commands
 
 import rules
 
+from ..entry import ANSWER_PUBLIC
 from ..errors import UserError, expect_ok
+from ..reply import Reply
 from ..service import ServiceError
 from ..service.lobby import board_of
 from ..texts import VARIANT_CHOICES, jump_url, variant_name
@@ -63,7 +65,7 @@ class LobbyCog(commands.Cog):
     """Opening, joining and starting tables."""
 
     @app_commands.command(name="newgame", description="Open a table for a new game in this "
-                          "channel (or in a new thread of it)")
+                          "channel (or in a new thread of it)", extras=ANSWER_PUBLIC)
     @app_commands.guild_only()
     @app_commands.describe(variant="Which game (default european-war)",
                            players="The most players at the table (2-5)",
@@ -119,14 +121,15 @@ class LobbyCog(commands.Cog):
                  target_id)
         if new_thread is not None:
             await bot.delivery.deliver(out)
-            await interaction.response.send_message(
-                f"{interaction.user.mention} opened a {variant_name(chosen)} table in "
-                f"{new_thread.mention}: join it there.")
+            await Reply.of(interaction).public(
+                content=f"{interaction.user.mention} opened a {variant_name(chosen)} table "
+                f"in {new_thread.mention}: join it there.")
         else:
             await bot.delivery.deliver(out, interaction)
         await bot.delivery.check_dms(out, interaction.user.id)
 
-    @app_commands.command(name="join", description="Take a seat at the table in this channel")
+    @app_commands.command(name="join", description="Take a seat at the table in this channel",
+                          extras=ANSWER_PUBLIC)
     @app_commands.guild_only()
     @app_commands.describe(power="The power you would like to play (default: dealt at random)")
     @app_commands.autocomplete(power=_free_powers)
@@ -139,7 +142,8 @@ class LobbyCog(commands.Cog):
         await bot.delivery.deliver(out, interaction)
         await bot.delivery.check_dms(out, interaction.user.id)
 
-    @app_commands.command(name="leave", description="Leave the table (before the game starts)")
+    @app_commands.command(name="leave", description="Leave the table (before the game starts)",
+                          extras=ANSWER_PUBLIC)
     @app_commands.guild_only()
     async def leave(self, interaction: discord.Interaction) -> None:
         """Leave the lobby."""
@@ -148,7 +152,8 @@ class LobbyCog(commands.Cog):
         out = expect_ok(await bot.service.leave(gid, interaction.user.id))
         await bot.delivery.deliver(out, interaction)
 
-    @app_commands.command(name="addbot", description="Host: seat a computer player")
+    @app_commands.command(name="addbot", description="Host: seat a computer player",
+                          extras=ANSWER_PUBLIC)
     @app_commands.guild_only()
     @app_commands.describe(power="The power it plays (default: dealt at random)",
                            level="How well it plays (default normal)")
@@ -163,7 +168,8 @@ class LobbyCog(commands.Cog):
             gid, interaction.user.id, level.value if level else "normal", power))
         await bot.delivery.deliver(out, interaction)
 
-    @app_commands.command(name="start", description="Host: start the game (seats are dealt)")
+    @app_commands.command(name="start", description="Host: start the game (seats are dealt)",
+                          extras=ANSWER_PUBLIC)
     @app_commands.guild_only()
     async def start(self, interaction: discord.Interaction) -> None:
         """Start the game."""
@@ -184,7 +190,6 @@ class LobbyCog(commands.Cog):
         if st.host_id != interaction.user.id and not interaction.permissions.manage_channels:
             raise UserError("Only the host or a member who can manage this channel may "
                             "cancel the game.", gid)
-        await interaction.response.send_message(
+        await Reply.of(interaction).private(
             "Cancel the game in this channel? This cannot be undone.",
-            view=confirm_view("cancel", gid, interaction.user.id, "Cancel the game"),
-            ephemeral=True)
+            view=confirm_view("cancel", gid, interaction.user.id, "Cancel the game"))

@@ -8,8 +8,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from ..entry import ANSWER_PUBLIC
 from ..errors import UserError, expect_ok
 from ..models import GuildSettings
+from ..reply import Reply
 from ..texts import duration_words
 from ..views.confirm import confirm_view
 from .common import MAX_CHOICES, bot_of, game_here, safe
@@ -66,12 +68,12 @@ class TableCog(commands.Cog):
         st = await bot.service.status(gid)
         if not any(s.user_id == interaction.user.id and s.seat is not None for s in st.seats):
             raise UserError("You are not playing in this game.", gid)
-        await interaction.response.send_message(
+        await Reply.of(interaction).private(
             "Resign? A computer player takes over your seat for the rest of the game.",
-            view=confirm_view("resign", gid, interaction.user.id, "Resign"), ephemeral=True)
+            view=confirm_view("resign", gid, interaction.user.id, "Resign"))
 
     @app_commands.command(name="replace", description="Host: hand a player's seat to a "
-                          "computer or to another member (EW-25)")
+                          "computer or to another member (EW-25)", extras=ANSWER_PUBLIC)
     @app_commands.guild_only()
     @app_commands.rename(with_="with")
     @app_commands.describe(seat="The seat to hand over",
@@ -98,7 +100,8 @@ class TableCog(commands.Cog):
         out = expect_ok(await bot.service.replace_seat(gid, interaction.user.id, number, **kw))
         await bot.delivery.deliver(out, interaction)
 
-    @app_commands.command(name="pause", description="Host: stop every timer of the game")
+    @app_commands.command(name="pause", description="Host: stop every timer of the game",
+                          extras=ANSWER_PUBLIC)
     @app_commands.guild_only()
     async def pause(self, interaction: discord.Interaction) -> None:
         """Pause."""
@@ -108,7 +111,8 @@ class TableCog(commands.Cog):
             gid, interaction.user.id, is_admin=interaction.permissions.manage_channels))
         await bot.delivery.deliver(out, interaction)
 
-    @app_commands.command(name="resume", description="Host: restart the game's timers")
+    @app_commands.command(name="resume", description="Host: restart the game's timers",
+                          extras=ANSWER_PUBLIC)
     @app_commands.guild_only()
     async def resume(self, interaction: discord.Interaction) -> None:
         """Resume."""
@@ -128,10 +132,10 @@ class TableCog(commands.Cog):
         on = setting.value == "on"
         bot = bot_of(interaction)
         await bot.db.set_user_pings(interaction.user.id, on, bot.service.clock.now())
-        await interaction.response.send_message(
+        bot.delivery.set_pings(interaction.user.id, on)
+        await Reply.of(interaction).private(
             "I will ping you when it is your move." if on else
-            "I will no longer ping you; your name still shows when it is your move.",
-            ephemeral=True)
+            "I will no longer ping you; your name still shows when it is your move.")
 
     @app_commands.command(name="settings", description="Manage Server: defaults for new games "
                           "in this server")
@@ -177,7 +181,7 @@ class TableCog(commands.Cog):
         else:
             gs = await bot.service.guild_settings(guild)
             head = ""
-        await interaction.response.send_message(head + settings_text(gs), ephemeral=True)
+        await Reply.of(interaction).private(head + settings_text(gs))
 
 
 def _seat_number(text: str, names: list[str]) -> int:

@@ -14,6 +14,7 @@ from discord.ext import commands
 
 import rules
 
+from ..entry import ANSWER_PUBLIC
 from ..errors import UserError, expect_ok
 from ..service import UserView
 from .common import (
@@ -104,7 +105,7 @@ class TurnCog(commands.Cog):
 
     # ------------------------------------------------------------------ setup
     @app_commands.command(name="place", description="Setup: choose which home field gets "
-                          "your large, medium and small (EW-5)")
+                          "your large, medium and small (EW-5)", extras=ANSWER_PUBLIC)
     @app_commands.guild_only()
     @app_commands.describe(large="Home field for your large", medium="Home field for your "
                            "medium", small="Home field for your small")
@@ -138,7 +139,7 @@ class TurnCog(commands.Cog):
 
     # ------------------------------------------------------------------ actions
     @app_commands.command(name="conscript", description="Put a small on an empty home "
-                          "field, or grow your piece there (EW-11)")
+                          "field, or grow your piece there (EW-11)", extras=ANSWER_PUBLIC)
     @app_commands.guild_only()
     @app_commands.describe(field="One of your home fields")
     @app_commands.autocomplete(field=_legal_fields("conscript", "field"))
@@ -148,7 +149,7 @@ class TurnCog(commands.Cog):
                          only=EW, command="conscript")
 
     @app_commands.command(name="grow", description="World War 5: grow your piece on a home "
-                          "territory by one size (WW-2)")
+                          "territory by one size (WW-2)", extras=ANSWER_PUBLIC)
     @app_commands.guild_only()
     @app_commands.describe(field="A home territory with your piece on it")
     @app_commands.autocomplete(field=_legal_fields("grow", "field"))
@@ -158,7 +159,7 @@ class TurnCog(commands.Cog):
                          only=WW, command="grow")
 
     @app_commands.command(name="build", description="World War 5: build a small on an empty "
-                          "home territory (WW-2)")
+                          "home territory (WW-2)", extras=ANSWER_PUBLIC)
     @app_commands.guild_only()
     @app_commands.describe(field="An empty home territory")
     @app_commands.autocomplete(field=_legal_fields("build", "field"))
@@ -168,7 +169,7 @@ class TurnCog(commands.Cog):
                          only=WW, command="build")
 
     @app_commands.command(name="move", description="Move a piece to an empty neighbouring "
-                          "field, or by sea between harbours (EW-11)")
+                          "field, or by sea between harbours (EW-11)", extras=ANSWER_PUBLIC)
     @app_commands.guild_only()
     @app_commands.rename(src="from", dst="to")
     @app_commands.describe(src="The field your piece stands on", dst="The empty field it goes to")
@@ -182,7 +183,7 @@ class TurnCog(commands.Cog):
         await self._play(interaction, make)
 
     @app_commands.command(name="invade", description="Attack an enemy piece on a neighbouring "
-                          "field: diplomacy, then a duel (EW-11)")
+                          "field: diplomacy, then a duel (EW-11)", extras=ANSWER_PUBLIC)
     @app_commands.guild_only()
     @app_commands.rename(src="from", dst="to")
     @app_commands.describe(src="The field of your attacking piece",
@@ -196,20 +197,22 @@ class TurnCog(commands.Cog):
             return rules.Attack(field_id(board, src), field_id(board, dst))
         await self._play(interaction, make)
 
-    @app_commands.command(name="arm", description="Armament: draw two cards (EW-11)")
+    @app_commands.command(name="arm", description="Armament: draw two cards (EW-11)",
+                          extras=ANSWER_PUBLIC)
     @app_commands.guild_only()
     async def arm(self, interaction: discord.Interaction) -> None:
         """Armament."""
         await self._play(interaction, lambda uv: rules.Arm(), only=EW, command="arm")
 
-    @app_commands.command(name="pass", description="End your turn without an action")
+    @app_commands.command(name="pass", description="End your turn without an action",
+                          extras=ANSWER_PUBLIC)
     @app_commands.guild_only()
     async def pass_(self, interaction: discord.Interaction) -> None:
         """Pass."""
         await self._play(interaction, lambda uv: rules.Pass())
 
     @app_commands.command(name="sabotage", description="Before your action: shrink an enemy "
-                          "piece on your home field with a J (EW-9)")
+                          "piece on your home field with a J (EW-9)", extras=ANSWER_PUBLIC)
     @app_commands.guild_only()
     @app_commands.describe(target="The enemy piece's field (one of your home fields)",
                            card="Spend the J itself (default) or an A")
@@ -224,7 +227,7 @@ class TurnCog(commands.Cog):
         await self._play(interaction, make, only=EW, command="sabotage")
 
     @app_commands.command(name="spy", description="Before your action: look at an opponent's "
-                          "hand with a Q (EW-10)")
+                          "hand with a Q (EW-10)", extras=ANSWER_PUBLIC)
     @app_commands.guild_only()
     @app_commands.describe(player="The opponent whose hand you see",
                            card="Spend the Q itself (default) or an A")

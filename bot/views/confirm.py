@@ -1,4 +1,5 @@
-"""Confirmation buttons for /cancel and /resign (ephemeral; only the asker may press)."""
+"""Confirmation buttons for /cancel and /resign (ephemeral; only the asker may press).
+Confirm is acknowledged on entry as an update of its message; Keep answers at once."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from ..errors import expect_ok, guarded, reply_ephemeral
+from ..errors import UserError, expect_ok, guarded
+from ..reply import Reply
 
 if TYPE_CHECKING:
     from ..client import GameBot
@@ -24,12 +26,14 @@ def confirm_view(what: str, gid: int, uid: int, label: str) -> discord.ui.View:
 class _ForOneUser:
     uid: int
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        """Only the member who asked may answer."""
+    def check_user(self, interaction: discord.Interaction) -> None:
+        """Only the member who asked may answer.
+
+        Raises:
+            UserError: someone else pressed.
+        """
         if interaction.user.id != self.uid:
-            await reply_ephemeral(interaction, "Only the member who asked can answer this.")
-            return False
-        return True
+            raise UserError("Only the member who asked can answer this.")
 
 
 class ConfirmButton(_ForOneUser, discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -47,9 +51,10 @@ class ConfirmButton(_ForOneUser, discord.ui.DynamicItem[discord.ui.Button[Any]],
                              ) -> ConfirmButton:
         return cls(match["what"], int(match["gid"]), int(match["uid"]), item.label or "Confirm")
 
-    @guarded
+    @guarded("update")
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: GameBot = interaction.client  # type: ignore[assignment]
+        self.check_user(interaction)
         if self.what == "cancel":
             perms = interaction.permissions
             out = expect_ok(await bot.service.cancel(
@@ -58,7 +63,7 @@ class ConfirmButton(_ForOneUser, discord.ui.DynamicItem[discord.ui.Button[Any]],
         else:
             out = expect_ok(await bot.service.resign(self.gid, self.uid))
             done = "You resigned; a computer plays your seat now."
-        await interaction.response.edit_message(content=done, view=None)
+        await Reply.of(interaction).edit_source(content=done, view=None)
         await bot.delivery.deliver(out)
 
 
@@ -77,6 +82,7 @@ class KeepButton(_ForOneUser, discord.ui.DynamicItem[discord.ui.Button[Any]],
                              ) -> KeepButton:
         return cls(int(match["uid"]))
 
-    @guarded
+    @guarded("direct")
     async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.response.edit_message(content="Nothing changed.", view=None)
+        self.check_user(interaction)
+        await Reply.of(interaction).edit_source(content="Nothing changed.", view=None)

@@ -1,6 +1,7 @@
 """The lobby message's buttons (Join / Leave / Add computer / Options / Start) and the
 host's Options panel. All are dynamic items whose custom ids carry the game id, so a
-lobby posted before a restart keeps working after it."""
+lobby posted before a restart keeps working after it. Each click is acknowledged on entry
+as an update of the message it is on (:mod:`bot.reply`)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ import discord
 
 import rules
 
-from ..errors import UserError, expect_ok, guarded, reply_ephemeral
+from ..errors import UserError, expect_ok, guarded
+from ..reply import Reply
 from ..service import LobbyInfo, ServiceError
 from ..texts import duration_words
 
@@ -55,26 +57,29 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              ) -> LobbyButton:
         return cls(int(match["gid"]), match["what"], item.label or "?", item.style)
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+    async def _check_host(self, interaction: discord.Interaction) -> LobbyInfo | None:
         """Start, Add computer and Options are the host's; Join and Leave anyone's (the
-        service checks the seat)."""
+        service checks the seat).
+
+        Raises:
+            UserError: a host-only button pressed by someone else.
+        """
         if self.what not in HOST_ONLY:
-            return True
+            return None
         bot: GameBot = interaction.client  # type: ignore[assignment]
         try:
             info = await bot.service.lobby_info(self.gid)
         except ServiceError as exc:
-            await reply_ephemeral(interaction, str(exc))
-            return False
+            raise UserError(str(exc), self.gid) from None
         if info.host_id != interaction.user.id:
-            await reply_ephemeral(interaction, "Only the host can do that.")
-            return False
-        return True
+            raise UserError("Only the host can do that.", self.gid)
+        return info
 
-    @guarded
+    @guarded("update")
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: GameBot = interaction.client  # type: ignore[assignment]
         svc, uid = bot.service, interaction.user.id
+        info = await self._check_host(interaction)
         if interaction.message is not None:
             await bot.delivery.remember_lobby(self.gid, interaction.message)
         if self.what == "join":
@@ -91,11 +96,9 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             out = expect_ok(await svc.start_game(self.gid, uid))
             await bot.delivery.deliver(out, interaction, mode="lobby")
         else:
-            info = await svc.lobby_info(self.gid)
-            if info.host_id != uid:
-                raise UserError("Only the host can change the table's options.", self.gid)
-            await interaction.response.send_message(
-                options_text(info), view=options_view(self.gid, info), ephemeral=True)
+            assert info is not None
+            await Reply.of(interaction).private(options_text(info),
+                                                view=options_view(self.gid, info))
 
 
 # ---------------------------------------------------------------------- options
@@ -162,7 +165,7 @@ class OptionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         return cls(int(match["gid"]), match["name"], list(item.options),
                    min_values=item.min_values, max_values=item.max_values)
 
-    @guarded
+    @guarded("update")
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: GameBot = interaction.client  # type: ignore[assignment]
         values = list(self.item.values)
@@ -182,7 +185,7 @@ class OptionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
             kw["max_players"] = int(values[0])
         out = expect_ok(await bot.service.configure(self.gid, interaction.user.id, **kw))
         assert out.lobby is not None
-        await interaction.response.edit_message(content=options_text(out.lobby),
+        await Reply.of(interaction).edit_source(content=options_text(out.lobby),
                                                 view=options_view(self.gid, out.lobby))
         await bot.delivery.deliver(out)
 

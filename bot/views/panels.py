@@ -4,7 +4,8 @@ A panel goes by DM (or, for a player whose DMs are closed, ephemerally from an *
 panel* button in the channel). Every component is a :class:`discord.ui.DynamicItem` whose
 custom id names the game, the prompt's version and the action, so panels keep working
 after a restart; the service refuses an out-of-date version (a stale or double click),
-answered ephemerally with nothing changed.
+answered ephemerally with nothing changed. A choice is acknowledged on entry as an update
+of its panel; *Open my panel* privately (:mod:`bot.reply`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ import discord
 import rules
 from rules.cards import card_name
 
-from ..errors import UserError, guarded, reply_ephemeral
+from ..errors import UserError, guarded
+from ..reply import Reply, with_picture
 from ..service import Prompt, ServiceError, action_label
 from ..texts import hand_lines, stamp
 from . import codec
@@ -109,11 +111,7 @@ class AnswerButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(int(match["gid"]), int(match["ver"]), match["code"], item.label or "?",
                    item.style)
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        """Only a player of that game may answer (the service checks the seat again)."""
-        return await seated(interaction, self.gid)
-
-    @guarded
+    @guarded("update")
     async def callback(self, interaction: discord.Interaction) -> None:
         await answer(interaction, self.gid, self.version, self.code)
 
@@ -135,11 +133,7 @@ class AnswerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
                              ) -> AnswerSelect:
         return cls(int(match["gid"]), int(match["ver"]), int(match["n"]), list(item.options))
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        """Only a player of that game may answer (the service checks the seat again)."""
-        return await seated(interaction, self.gid)
-
-    @guarded
+    @guarded("update")
     async def callback(self, interaction: discord.Interaction) -> None:
         await answer(interaction, self.gid, self.version, self.item.values[0])
 
@@ -160,30 +154,27 @@ class OpenPanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              ) -> OpenPanelButton:
         return cls(int(match["gid"]), int(match["uid"]))
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        """Only the player the panel is for may open it."""
-        if interaction.user.id != self.uid:
-            await reply_ephemeral(interaction, f"This panel is for <@{self.uid}>, not you.")
-            return False
-        return True
-
-    @guarded
+    @guarded("private")
     async def callback(self, interaction: discord.Interaction) -> None:
+        if interaction.user.id != self.uid:  # only the player the panel is for
+            raise UserError(f"This panel is for <@{self.uid}>, not you.", self.gid)
         await open_panel(interaction, self.gid)
 
 
-async def seated(interaction: discord.Interaction, gid: int) -> bool:
-    """True if the user holds a seat in game ``gid``; else they are told so, privately."""
+async def check_seated(interaction: discord.Interaction, gid: int) -> None:
+    """Only a player of game ``gid`` may answer its panels (the service checks the seat
+    again).
+
+    Raises:
+        UserError: the game is gone, or the user holds no seat in it.
+    """
     bot: GameBot = interaction.client  # type: ignore[assignment]
     try:
         status = await bot.service.status(gid)
     except ServiceError:
-        await reply_ephemeral(interaction, "That game no longer exists.")
-        return False
-    if any(s.user_id == interaction.user.id for s in status.seats):
-        return True
-    await reply_ephemeral(interaction, "This panel belongs to a player of that game, not you.")
-    return False
+        raise UserError("That game no longer exists.", gid) from None
+    if not any(s.user_id == interaction.user.id for s in status.seats):
+        raise UserError("This panel belongs to a player of that game, not you.", gid)
 
 
 def open_panel_view(gid: int, uid: int) -> discord.ui.View:
@@ -203,15 +194,15 @@ async def open_panel(interaction: discord.Interaction, gid: int) -> None:
                         + (" — it is your turn: use the slash commands." if prompt else "."))
     names = [s.name for s in (await bot.service.status(gid)).seats]
     board = board_of_view(uv.view)
-    hand = await bot.delivery.images.hand(uv.view.hand or (), "Your hand")
-    await interaction.response.send_message(
-        panel_content(prompt, uv.view, names), view=panel_view(prompt, board),
-        file=hand.file(), ephemeral=True)
+    drawing = bot.delivery.images.hand(uv.view.hand or (), "Your hand")
+    await with_picture(Reply.of(interaction), panel_content(prompt, uv.view, names), drawing,
+                       bot.delivery.later, view=panel_view(prompt, board))
 
 
 async def answer(interaction: discord.Interaction, gid: int, version: int, code: str) -> None:
     """A panel choice: decode it, let the service apply it, deliver the outcome."""
     bot: GameBot = interaction.client  # type: ignore[assignment]
+    await check_seated(interaction, gid)
     uv = await bot.service.view(gid, interaction.user.id)
     if uv.seat is None:
         raise UserError("You are not playing in this game.", gid)

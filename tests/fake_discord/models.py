@@ -270,9 +270,13 @@ class InteractionResult:
     """What the bot did with one interaction the test sent.
 
     ``original`` is the response message (for a deferred ``thinking`` reply: the placeholder,
-    completed by the first follow-up or an edit of ``@original``; for a component update: the
-    clicked message). ``followups`` are further webhook messages. ``errors`` lists the error
+    completed by the first follow-up or an edit of ``@original``; for a component update,
+    deferred or not: the clicked message). ``followups`` are further webhook messages.
+    ``answer`` is what the user sees as the answer (see there). ``errors`` lists the error
     bodies the fake returned to the bot for this interaction (limits, late answer, ...).
+    ``created``, ``acknowledged_at`` and ``answered_at`` are event-loop times: when the
+    interaction was sent, when its callback was accepted, and when it first showed content
+    (type 4/7 at once; a deferral when filled, edited or followed up).
     """
 
     id: int
@@ -290,6 +294,8 @@ class InteractionResult:
     modal: dict | None = None
     errors: list[dict] = field(default_factory=list)
     expired: bool = False
+    acknowledged_at: float | None = None
+    answered_at: float | None = None
     _fake: FakeDiscord | None = field(default=None, repr=False)
 
     @property
@@ -303,14 +309,33 @@ class InteractionResult:
         return self.response_type in (5, 6)
 
     @property
+    def ack_delay(self) -> float | None:
+        """Seconds from the interaction to its acknowledgement (None: never)."""
+        return None if self.acknowledged_at is None else self.acknowledged_at - self.created
+
+    @property
+    def answer(self) -> FakeMessage | None:
+        """The message the user sees as the answer: the response message once it has
+        content (a deleted "thinking…" placeholder is skipped), else the first follow-up;
+        for a component update whose bot followed up instead (a refusal), that
+        follow-up, else the updated message."""
+        visible = [m for m in self.followups if not m.deleted]
+        first = self.original
+        if self.response_type == 6 and visible:
+            return visible[0]
+        if first is not None and not first.deleted and not first.loading:
+            return first
+        return visible[0] if visible else None
+
+    @property
     def ephemeral(self) -> bool:
-        """The response message is ephemeral."""
-        return self.original is not None and self.original.ephemeral
+        """The answer (see :attr:`answer`) is ephemeral."""
+        return self.answer is not None and self.answer.ephemeral
 
     @property
     def content(self) -> str:
-        """Content of the response message ('' if none)."""
-        return self.original.content if self.original else ""
+        """Content of the answer (see :attr:`answer`; '' if none)."""
+        return self.answer.content if self.answer else ""
 
     @property
     def messages(self) -> list[FakeMessage]:

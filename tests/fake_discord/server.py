@@ -146,6 +146,9 @@ class FakeDiscord:
         self.internal_errors: list[str] = []
         #: Interactions older than this (seconds) get 404 Unknown interaction (10062).
         self.interaction_deadline = 3.0
+        #: An interaction's token (follow-ups, ``@original``) is valid this long (seconds);
+        #: after it, 401 Invalid Webhook Token (50027).
+        self.followup_lifetime = 15 * 60.0
         self.interactions: dict[int, InteractionResult] = {}
         self._by_token: dict[str, InteractionResult] = {}
         self._messages: dict[int, FakeMessage] = {}
@@ -527,6 +530,24 @@ class FakeDiscord:
         await self._await_answer(result, timeout, f"modal {modal['custom_id']!r}")
         return result
 
+    async def raw_command(self, user: FakeUser, channel: FakeChannel, name: str,
+                          options: Sequence[dict] = (), *, command_id: int | None = None,
+                          timeout: float = 5.0) -> InteractionResult:
+        """``user`` runs ``/name`` with ``options`` exactly as given (``[{"name", "type",
+        "value"}]``), NOT checked against the synced schema: what a client with an out of
+        date command list sends (a command that is gone, a value of the old type, a choice
+        that no longer exists). Returns like :meth:`slash`."""
+        synced = next((c for cs in self.commands.values() for c in cs if c["name"] == name),
+                      None)
+        cid = command_id or (int(synced["id"]) if synced else self._snow())
+        data: dict[str, Any] = {"id": str(cid), "name": name, "type": 1,
+                                "options": [dict(o) for o in options]}
+        if channel.guild_id is not None and synced is not None and synced.get("guild_id"):
+            data["guild_id"] = synced["guild_id"]
+        result = self._new_interaction(2, user, channel, data)
+        await self._await_answer(result, timeout, f"raw /{name}")
+        return result
+
     def _command_interaction(self, kind: int, user: FakeUser, channel: FakeChannel, name: str,
                              subcommand: str | None, values: dict[str, Any],
                              focused: str | None) -> InteractionResult:
@@ -676,15 +697,16 @@ class FakeDiscord:
         return result
 
     async def _await_answer(self, result: InteractionResult, timeout: float, what: str) -> None:
-        """Wait until the bot answered ``result`` (a deferred reply: completed), the fake
-        rejected its answer, or the bot logged an error (then raise instead of timing out)."""
+        """Wait until the bot answered ``result`` (a deferral: completed — the placeholder
+        filled, the clicked message edited, or a follow-up sent), the fake rejected its
+        answer, or the bot logged an error (then raise instead of timing out)."""
         seen_errors = len(self.bot_errors)
 
         def answered() -> bool:
             if result.errors or result.expired:
                 return True
-            if result.response_type == 5:
-                return result.original is not None and not result.original.loading
+            if result.response_type in (5, 6):  # a deferral: once filled, edited or followed
+                return result.answered_at is not None
             return result.response_type is not None
 
         def bot_failed() -> bool:
@@ -1169,6 +1191,8 @@ class FakeDiscord:
         it = self._by_token.get(token)
         if it is None or (app is not None and app != self.application_id):
             raise ApiError(404, 10015, "Unknown Webhook")
+        if asyncio.get_running_loop().time() - it.created > self.followup_lifetime:
+            raise ApiError(401, 50027, "Invalid Webhook Token")
         return it
 
     # ------------------------------------------------------------------ REST: users, apps
@@ -1441,7 +1465,11 @@ class FakeDiscord:
         elif rtype == 9:
             check_modal(data)
             it.modal = data
-        it.response_type, it.original = rtype, msg
+        now = asyncio.get_running_loop().time()
+        it.response_type, it.acknowledged_at = rtype, now
+        if rtype in (4, 7):
+            it.answered_at = now
+        it.original = msg if rtype != 6 else it.source_message
         answer: dict[str, Any] = {"interaction": {
             "id": str(iid), "type": it.type, "response_message_loading": rtype == 5,
             "response_message_ephemeral": bool(msg and msg.ephemeral),
@@ -1458,14 +1486,21 @@ class FakeDiscord:
         if it.channel.deleted:
             raise ApiError(404, 10003, "Unknown Channel")
         payload = req.json or {}
-        if it.response_type == 5 and it.original is not None and it.original.loading:
-            msg = it.original  # the first follow-up replaces the "thinking..." placeholder
+        original = it.original
+        if (it.response_type == 5 and original is not None and original.loading
+                and not original.deleted):
+            # the first follow-up fills the "thinking..." placeholder and keeps its
+            # visibility (an ephemeral flag on the follow-up is ignored); once the
+            # placeholder is deleted, follow-ups are new messages with their own flags
+            msg = original
             self._edit_message(msg, payload, req.files)
         else:
             msg = self._create_message(it.channel, self.bot_user, payload, req.files,
                                        flags=(payload.get("flags") or 0) & EPHEMERAL,
                                        interaction=it)
             it.followups.append(msg)
+        if it.answered_at is None:
+            it.answered_at = asyncio.get_running_loop().time()
         return 200, self._message_payload(msg)
 
     async def _r_webhook_message(self, req: RecordedRequest, app: int, token: str,
@@ -1480,6 +1515,8 @@ class FakeDiscord:
             raise ApiError(404, 10008, "Unknown Message")
         if req.method == "PATCH":
             self._edit_message(msg, req.json or {}, req.files)
+            if it.answered_at is None:
+                it.answered_at = asyncio.get_running_loop().time()
         elif req.method == "DELETE":
             self._delete_message(msg)
             return 204, None

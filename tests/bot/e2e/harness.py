@@ -9,6 +9,7 @@ unless a test moves it), computers move without pacing, and every wait is event-
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import re
 from collections.abc import Callable
@@ -49,6 +50,9 @@ class World:
     clock: FakeClock = field(default_factory=FakeClock)
     seed: int = SEED
     bot: GameBot | None = None
+    words_only: bool = False
+    """:meth:`settle` does not wait for images added to messages later (a test that holds
+    the renderer back)."""
     _stack: contextlib.AsyncExitStack | None = None
     _cm: Any = None
 
@@ -80,9 +84,20 @@ class World:
             await cm.__aexit__(None, None, None)
 
     async def settle(self) -> None:
-        """Wait until the bot has nothing left to do."""
+        """Wait until the bot has nothing left to do (with :attr:`words_only`: nothing
+        but adding late images)."""
         assert self.bot is not None
-        await self.bot.settle()
+        if not self.words_only:
+            await self.bot.settle()
+            return
+        bot = self.bot
+        while True:
+            await bot.service.idle()
+            await self.fake.wait_until(lambda: not bot.delivery.sending, 10.0,
+                                       "the bot to send everything but late images")
+            await asyncio.sleep(0)
+            if not bot.delivery.sending and not bot.service._busy(None):
+                return
 
     # ------------------------------------------------------------------ acting
     async def slash(self, user: FakeUser | str, name: str, channel: FakeChannel | None = None,

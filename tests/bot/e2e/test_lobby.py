@@ -84,7 +84,7 @@ async def test_join_leave_addbot_and_options(world: World) -> None:
     # the host's Options panel: changes show on the lobby message at once
     opts = await world.click("ann", lobby, f"ew:l:{gid}:opts")
     assert opts.ephemeral
-    panel = opts.original
+    panel = opts.answer
     await world.fake.select(world.users["ann"], panel, f"ew:op:{gid}:setup", ["by_size"])
     await world.fake.select(world.users["ann"], panel, f"ew:op:{gid}:diplomacy", ["60"])
     await world.fake.select(world.users["ann"], panel, f"ew:op:{gid}:flags",

@@ -1,12 +1,11 @@
 """What the bot must survive: a 429 with retry-after, an interaction answered too late,
-a slow image (the interaction is deferred in time), a failing renderer."""
+an action deferred on entry and completed with its board, a failing renderer."""
 
 from __future__ import annotations
 
 import pytest
 
 import bot.images
-import bot.reply
 
 from .harness import World
 from .policy import Policy
@@ -46,12 +45,10 @@ async def test_interaction_answered_too_late_still_shows_the_action(world: World
     assert (await world.bot.service.status(gid)).version > 0
 
 
-async def test_slow_answer_is_deferred_then_completed(world: World,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_action_is_deferred_on_entry_then_completed(world: World) -> None:
     _, mover = await _turn(world)
-    monkeypatch.setattr(bot.reply, "ACK_AFTER", 0.0)
     res = await world.slash(mover, "arm")
-    assert res.deferred and not res.ephemeral
+    assert res.deferred and not res.ephemeral and res.response_type == 5
     assert "armed" in res.original.content
     assert res.original.attachments[0].filename == "board.png"
 

@@ -1,0 +1,151 @@
+"""What every slash command does first (the command tree's ``interaction_check``).
+
+1. The payload is checked against the command as this process knows it. Discord sends
+   what the user's client knew; while a new command list propagates (minutes after a
+   sync) it can name a command that no longer exists, miss a required option, or carry a
+   value of the wrong type or a choice that is gone. Each is refused with a specific,
+   private reason (:class:`StalePayload`) before discord.py parses it — nothing changes,
+   and the log gets a warning line, not a traceback.
+2. The interaction is acknowledged at once in the visibility its answer will have, read
+   from the command's ``extras`` (``ANSWER_PUBLIC`` for actions, ``ANSWER_DIRECT`` for
+   commands answered instantly from memory; anything else is private). See
+   :mod:`bot.reply`.
+
+Autocomplete passes straight through (it answers with choices, never late).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.enums import AppCommandOptionType as T
+
+from .errors import OUT_OF_DATE, StalePayload
+from .reply import Reply
+
+log = logging.getLogger("bot")
+
+ANSWER_PUBLIC = {"answer": "public"}
+"""``extras`` of a command whose answer is public on success (a private refusal)."""
+ANSWER_DIRECT = {"answer": "direct"}
+"""``extras`` of a command answered at once, without touching the database."""
+
+WHAT = {
+    T.string: "text", T.integer: "a whole number", T.boolean: "true or false",
+    T.user: "a member", T.channel: "a channel", T.role: "a role",
+    T.mentionable: "a member or a role", T.number: "a number", T.attachment: "a file",
+}
+SNOWFLAKE_TYPES = (T.user, T.channel, T.role, T.mentionable, T.attachment)
+
+
+async def command_entry(interaction: discord.Interaction) -> bool:
+    """The tree's check: refuse a stale payload, else acknowledge; always True (a
+    refusal is raised, so the one error handler answers it)."""
+    if interaction.type != discord.InteractionType.application_command:
+        return True
+    data: Any = interaction.data or {}
+    command = find_command(interaction, data.get("name", ""))
+    if command is None:
+        raise StalePayload(OUT_OF_DATE)
+    leaf, options = _leaf(command, data.get("options") or [])
+    check_options(leaf, options)
+    await Reply.of(interaction).acknowledge(leaf.extras.get("answer", "private"))
+    return True
+
+
+def find_command(interaction: discord.Interaction, name: str,
+                 ) -> app_commands.Command[Any, ..., Any] | app_commands.Group | None:
+    """The command ``name`` as this process has it (the guild's copy, else global)."""
+    tree = interaction.client.tree  # type: ignore[attr-defined]
+    found = None
+    if interaction.guild_id is not None:
+        found = tree.get_command(name, guild=discord.Object(interaction.guild_id))
+    found = found or tree.get_command(name)
+    return found if isinstance(found, app_commands.Command | app_commands.Group) else None
+
+
+def _leaf(command: Any, options: list[dict[str, Any]],
+          ) -> tuple[app_commands.Command[Any, ..., Any], list[dict[str, Any]]]:
+    """Follow subcommand options down to the command that runs, and its options."""
+    while True:
+        sub = next((o for o in options if o.get("type") in (1, 2)), None)
+        if sub is None:
+            break
+        child = command.get_command(sub.get("name", "")) if isinstance(
+            command, app_commands.Group) else None
+        if child is None:
+            raise StalePayload(OUT_OF_DATE)
+        command, options = child, sub.get("options") or []
+    if not isinstance(command, app_commands.Command):
+        raise StalePayload(OUT_OF_DATE)
+    return command, options
+
+
+def check_options(command: app_commands.Command[Any, ..., Any],
+                  options: list[dict[str, Any]]) -> None:
+    """Raise :class:`StalePayload` if ``options`` do not fit ``command``'s parameters."""
+    params = {p.display_name: p for p in command.parameters}
+    given = {o.get("name"): o for o in options}
+    for name, option in given.items():
+        param = params.get(str(name))
+        if param is None:
+            raise StalePayload(OUT_OF_DATE)
+        problem = _problem(param, option)
+        if problem:
+            raise StalePayload(f"The option `{param.display_name}` of /{command.name} "
+                               f"{problem}")
+    if any(p.required and p.display_name not in given for p in params.values()):
+        raise StalePayload(OUT_OF_DATE)
+
+
+def _problem(param: app_commands.Parameter, option: dict[str, Any]) -> str | None:
+    """What is wrong with one option's value, in words (None if nothing)."""
+    value, kind = option.get("value"), param.type
+    shown = repr(value)[:40]
+    if option.get("type") != kind.value or not _has_type(kind, value):
+        expected = WHAT.get(kind, "another kind of value")
+        return (f"needs {expected}{_bounds(param)}, not {shown}. Your command list may be "
+                "out of date — try again in a minute.")
+    if param.choices:
+        if all(c.value != value for c in param.choices):
+            names = ", ".join(c.name for c in param.choices)
+            return f"has no choice {shown} any more; pick one of: {names}."
+        return None
+    if kind in (T.integer, T.number) and not _in_range(param, value):
+        return f"must be{_bounds(param)} (not {shown})."
+    if kind == T.string and not _in_range(param, len(value)):
+        return f"must be{_bounds(param, ' characters long')} (not {shown})."
+    return None
+
+
+def _has_type(kind: T, value: Any) -> bool:
+    if kind == T.string:
+        return isinstance(value, str)
+    if kind == T.integer:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == T.number:
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if kind == T.boolean:
+        return isinstance(value, bool)
+    if kind in SNOWFLAKE_TYPES:
+        return isinstance(value, str | int) and str(value).isdigit()
+    return True
+
+
+def _in_range(param: app_commands.Parameter, number: float) -> bool:
+    low, high = param.min_value, param.max_value
+    return (low is None or number >= low) and (high is None or number <= high)
+
+
+def _bounds(param: app_commands.Parameter, unit: str = "") -> str:
+    low, high = param.min_value, param.max_value
+    if low is not None and high is not None:
+        return f" from {low:g} to {high:g}{unit}"
+    if low is not None:
+        return f" of at least {low:g}{unit}"
+    if high is not None:
+        return f" of at most {high:g}{unit}"
+    return ""

@@ -1,0 +1,309 @@
+"""Answer first, always: with the renderer saturated (every drawing held back until the
+test lets it go), every kind of interaction — each slash command of the tree, the lobby
+buttons, the table options selects, private panel buttons and selects, *Open my panel*,
+Confirm and Keep — is acknowledged within Discord's deadline and answered with words; the
+images arrive afterwards, by edits of those same messages."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import bot.reply
+import rules
+from bot.images import BOARD_FILE, HAND_FILE, Images, Picture
+from bot.views import codec
+from tests.fake_discord import FakeDiscord, FakeMessage, FakeUser, InteractionResult
+
+from .harness import World, make_world
+from .policy import Policy
+
+
+class HeldImages:
+    """The renderer's public methods (board, hand, duel, warm_up), each held at a gate
+    the test controls before it draws for real: a saturated renderer, made on purpose."""
+
+    def __init__(self, inner: Images) -> None:
+        self.inner = inner
+        self.gate = asyncio.Event()
+        self.held = 0
+        """Drawings waiting at the gate right now."""
+        self.asked = 0
+
+    async def _wait(self) -> None:
+        self.asked += 1
+        self.held += 1
+        try:
+            await self.gate.wait()
+        finally:
+            self.held -= 1
+
+    async def board(self, view: rules.View, names: Sequence[str],
+                    events: Sequence[rules.Event] = (), *,
+                    key: tuple[int, int] | None = None) -> Picture:
+        await self._wait()
+        return await self.inner.board(view, names, events, key=key)
+
+    async def hand(self, cards: Sequence[int], title: str = "") -> Picture:
+        await self._wait()
+        return await self.inner.hand(cards, title)
+
+    async def duel(self, view: rules.View, names: Sequence[str],
+                   result: rules.Event | None = None,
+                   events: Sequence[rules.Event] = ()) -> Picture:
+        await self._wait()
+        return await self.inner.duel(view, names, result, events)
+
+    async def warm_up(self) -> None:
+        await self._wait()
+        await self.inner.warm_up()
+
+
+class Recorder:
+    """Sends interactions through the world and checks each was answered in time."""
+
+    def __init__(self, world: World, held: HeldImages) -> None:
+        self.world, self.held = world, held
+        self.fake: FakeDiscord = world.fake
+        self.results: list[tuple[str, InteractionResult]] = []
+
+    def check(self, what: str, res: InteractionResult) -> InteractionResult:
+        assert res.responded and not res.expired, (what, res.errors)
+        assert res.ack_delay is not None and res.ack_delay < self.fake.interaction_deadline
+        assert res.answered_at is not None, f"{what}: acknowledged but never answered"
+        assert res.answer is not None and (res.content or res.answer.components), what
+        assert self.held.held > 0 or self.held.asked == 0, "the renderer is held"
+        self.results.append((what, res))
+        return res
+
+    async def slash(self, user: FakeUser | str, name: str, **options: Any
+                    ) -> InteractionResult:
+        return self.check(f"/{name}", await self.world.slash(user, name, **options))
+
+    async def click(self, user: FakeUser | str, msg: FakeMessage, cid: str
+                    ) -> InteractionResult:
+        return self.check(f"click {cid}", await self.world.click(user, msg, cid))
+
+    async def select(self, user: FakeUser, msg: FakeMessage, cid: str, values: list[str]
+                     ) -> InteractionResult:
+        res = await self.fake.select(user, msg, cid, values)
+        await self.world.settle()
+        return self.check(f"select {cid}", res)
+
+
+def _has(msg: FakeMessage | None, filename: str) -> bool:
+    return msg is not None and any(a.filename == filename for a in msg.attachments)
+
+
+@pytest.fixture
+async def held_world(fake_discord: FakeDiscord, tmp_path: Path,
+                     monkeypatch: pytest.MonkeyPatch) -> Any:
+    monkeypatch.setattr(bot.reply, "WORDS_FIRST_AFTER", 0.05)
+    world = await make_world(fake_discord, tmp_path, dms_closed=("cy",))
+    assert world.bot is not None
+    held = HeldImages(world.bot.delivery.images)
+    world.bot.delivery.images = held  # type: ignore[assignment]
+    world.words_only = True
+    try:
+        yield world, held
+    finally:
+        held.gate.set()
+        await world.stop()
+
+
+async def test_every_interaction_is_answered_while_the_renderer_is_held(held_world: Any
+                                                                       ) -> None:
+    world, held = held_world
+    rec = Recorder(world, held)
+    fake, svc = world.fake, world.bot.service
+    ann, bob, cy, dee = (world.users[n] for n in ("ann", "bob", "cy", "dee"))
+    owner = fake.users[world.guild.owner_id]
+    late: list[tuple[str, FakeMessage, str]] = []  # (what, message, image it must get)
+
+    # ---- information, before there is a game
+    for name, options in (("about", {}), ("help", {}), ("rules", {"topic": "EW-5"}),
+                          ("status", {}), ("board", {}), ("hand", {}), ("log", {})):
+        res = await rec.slash(ann, name, **options)
+        assert res.ephemeral, name
+    await rec.slash(ann, "pings", setting="off")
+    await rec.slash(ann, "pings", setting="on")
+    assert "Server defaults" in (await rec.slash(owner, "settings")).content
+
+    # ---- the lobby: slash commands and buttons
+    res = await rec.slash(ann, "newgame", players=4)
+    assert not res.ephemeral and res.original.buttons
+    gid = await world.gid()
+    lobby = world.lobby_message()
+    assert "bob joined" in (await rec.slash(bob, "join")).content
+    assert "bob left" in (await rec.slash(bob, "leave")).content
+    res = await rec.slash(bob, "addbot")
+    assert res.ephemeral and "host" in res.content.lower()
+    await rec.click(bob, lobby, f"ew:l:{gid}:join")
+    await rec.click(cy, lobby, f"ew:l:{gid}:join")
+    await rec.click(dee, lobby, f"ew:l:{gid}:join")
+    await rec.click(dee, lobby, f"ew:l:{gid}:leave")
+    res = await rec.click(world.users["spectator"], lobby, f"ew:l:{gid}:start")
+    assert res.ephemeral and "only the host" in res.content.lower()
+    opts = await rec.click(ann, lobby, f"ew:l:{gid}:opts")
+    assert opts.ephemeral and opts.answer is not None
+    panel = opts.answer
+    await rec.select(ann, panel, f"ew:op:{gid}:timeout", ["3600"])
+    await rec.select(ann, panel, f"ew:op:{gid}:setup", ["together"])
+    assert "Turn timeout now: 1 h." in fake.message(panel.id).content
+    res = await rec.slash(ann, "addbot", level="easy")
+    assert "Computer" in res.content
+    await rec.click(ann, lobby, f"ew:l:{gid}:bot")  # full now: refused, privately
+    res = await rec.slash(bob, "start")
+    assert res.ephemeral and "host" in res.content.lower()
+    res = await rec.click(ann, lobby, f"ew:l:{gid}:start")
+    start_msg = next(m for m in reversed(fake.messages(world.channel))
+                     if "Seat order" in m.content)
+    assert not _has(start_msg, BOARD_FILE), "the words went first"
+    late.append(("the start message", start_msg, BOARD_FILE))
+
+    # ---- information during the game: words now, pictures later
+    res = await rec.slash(bob, "board")
+    assert res.ephemeral and not _has(res.answer, BOARD_FILE)
+    late.append(("/board", res.answer, BOARD_FILE))
+    res = await rec.slash(bob, "hand")
+    assert res.ephemeral and "hand" in res.content.lower() and not _has(res.answer, HAND_FILE)
+    late.append(("/hand", res.answer, HAND_FILE))
+    await rec.slash(bob, "status")
+
+    # ---- setup: a DM panel answered with a select, one with a button, one opened from
+    # the channel (cy's DMs are closed)
+    board = rules.load_board("european_war")
+    prompts = {p.user_id: p for p in await svc.prompts(gid)}
+    dm_panel = next(m for m in reversed(fake.dm_messages(ann)) if m.buttons)
+    codes = [b["custom_id"].rsplit(":", 1)[1] for b in dm_panel.buttons]
+    version = prompts[ann.id].version
+    stored = fake.message(dm_panel.id)  # the same panel shown as a select (a big hand)
+    stored.components = [{"type": 1, "components": [{
+        "type": 3, "custom_id": f"ew:s:{gid}:{version}:0", "min_values": 1,
+        "max_values": 1, "options": [{"label": c, "value": c} for c in codes]}]}]
+    res = await rec.select(ann, stored, f"ew:s:{gid}:{version}:0", [codes[0]])
+    assert not res.ephemeral and "✔" in res.content
+    bob_panel = next(m for m in reversed(fake.dm_messages(bob)) if m.buttons)
+    res = await rec.click(bob, bob_panel, bob_panel.buttons[0]["custom_id"])
+    assert "✔" in res.content
+    opener = next(m for m in reversed(fake.messages(world.channel))
+                  if m.component(f"ew:o:{gid}:{cy.id}") is not None)
+    res = await rec.click(bob, opener, f"ew:o:{gid}:{cy.id}")
+    assert res.ephemeral and "not you" in res.content
+    shown = await rec.click(cy, opener, f"ew:o:{gid}:{cy.id}")
+    assert shown.ephemeral and shown.answer.buttons and not _has(shown.answer, HAND_FILE)
+    late.append(("cy's opened panel", shown.answer, HAND_FILE))
+    code = codec.encode(prompts[cy.id].choices[0], board)
+    cid = next(b["custom_id"] for b in shown.answer.buttons if b["custom_id"].endswith(code))
+    await rec.click(cy, shown.answer, cid)
+
+    # ---- turns: every turn command answered (most of them refused, privately)
+    st = await svc.status(gid)
+    turn = next(d for d in st.decisions if d.kind == "turn")
+    mover = world.user_of(turn.user_id)
+    other = next(u for u in (ann, bob, cy) if u.id != mover.id)
+    refusals = [(other, "arm", {}), (other, "pass", {}), (mover, "grow", {"field": "Spain"}),
+                (mover, "build", {"field": "Spain"}), (mover, "place", {"large": "Spain"}),
+                (mover, "move", {"from": "Narnia", "to": "Spain"}),
+                (mover, "invade", {"from": "Narnia", "to": "Spain"}),
+                (mover, "conscript", {"field": "Narnia"}),
+                (mover, "sabotage", {"target": "Narnia"}),
+                (mover, "spy", {"player": "nobody-at-all"})]
+    for user, name, options in refusals:
+        res = await rec.slash(user, name, **options)
+        assert res.ephemeral and len(res.content) < 400, (name, res.content)
+        assert res.original.deleted, "the public 'thinking…' was taken away"
+    res = await rec.slash(mover, "arm")
+    assert not res.ephemeral and "armed" in res.content and not _has(res.answer, BOARD_FILE)
+    late.append(("/arm", res.answer, BOARD_FILE))
+    await rec.slash(ann, "log")
+
+    # ---- the table: pause, resume, replace, resign and cancel with Keep and Confirm
+    await rec.slash(ann, "pause")
+    await rec.slash(ann, "resume")
+    res = await rec.slash(bob, "replace", seat="0")
+    assert res.ephemeral
+    for name in ("resign", "cancel"):
+        user = bob if name == "resign" else ann
+        ask = await rec.slash(user, name)
+        assert ask.ephemeral and ask.answer.buttons
+        res = await rec.click(user, ask.answer, ask.answer.buttons[1]["custom_id"])
+        assert "Nothing changed" in res.content
+    ask = await rec.slash(bob, "resign")
+    res = await rec.click(bob, ask.answer, ask.answer.buttons[0]["custom_id"])
+    assert "resigned" in res.content
+    seat = next(i for i, s in enumerate((await svc.status(gid)).seats)
+                if s.user_id == cy.id)
+    res = await rec.slash(ann, "replace", seat=str(seat), level="easy")
+    assert not res.ephemeral and "takes over" in res.content
+    ask = await rec.slash(ann, "cancel")
+    res = await rec.click(ann, ask.answer, ask.answer.buttons[0]["custom_id"])
+    assert "cancelled" in res.content
+
+    # every slash command of the tree was used
+    used = {what[1:] for what, _ in rec.results if what.startswith("/")}
+    tree = {c.name for c in world.bot.tree.get_commands()}
+    assert tree <= used, tree - used
+    assert held.held > 0 and all(not _has(m, f) for _, m, f in late)
+
+    # ---- the renderer catches up: every message sent with words gets its image
+    held.gate.set()
+    await world.bot.settle()
+    for what, msg, filename in late:
+        assert _has(fake.message(msg.id), filename), what
+    png = next(a for a in fake.message(start_msg.id).attachments if a.filename == BOARD_FILE)
+    assert png.data.startswith(b"\x89PNG")
+
+
+async def test_a_player_keeps_playing_while_images_are_held(held_world: Any) -> None:
+    """A whole run of decisions (placements, turns, a duel's panels) goes on with the
+    renderer held: no step waits for an image."""
+    world, held = held_world
+    gid = await world.open_table()
+    policy = Policy()
+    for _ in range(12):
+        if not await world.step(policy):
+            break
+    assert policy.steps >= 6
+    assert held.held > 0
+    held.gate.set()
+    await world.bot.settle()
+    boards = [m for m in world.fake.messages(world.channel) if _has(m, BOARD_FILE)]
+    assert boards, "the images arrived afterwards"
+    assert await world.gid_or_none() in (gid, None)
+
+
+async def test_acknowledged_on_entry_not_by_a_timer(world: World,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the game's lock held (an action in progress, a slow database) and no
+    safety-net timer, a slash command and a panel button are still acknowledged — before
+    they wait — and answered once the lock is free."""
+    monkeypatch.setattr(bot.reply, "ACK_AFTER", 3600.0)
+    gid = await world.open_table()
+    assert world.bot is not None
+    fake, svc = world.fake, world.bot.service
+    bob = world.users["bob"]
+    panel = next(m for m in reversed(fake.dm_messages(bob)) if m.buttons)
+    lock = svc._lock(gid)
+    await lock.acquire()
+    try:
+        before = set(fake.interactions)
+        click = asyncio.create_task(fake.click(bob, panel, panel.buttons[0]["custom_id"]))
+        slash = asyncio.create_task(fake.slash(world.users["ann"], world.channel, "arm"))
+        await fake.wait_until(lambda: len(set(fake.interactions) - before) == 2)
+        waiting = [fake.interactions[i] for i in set(fake.interactions) - before]
+        await fake.wait_until(lambda: all(r.acknowledged_at is not None for r in waiting))
+        assert sorted(r.response_type for r in waiting) == [5, 6]
+        assert all(r.answered_at is None for r in waiting), "nothing answered yet"
+        assert not click.done() and not slash.done()
+    finally:
+        lock.release()
+    clicked, armed = await click, await slash
+    await world.settle()
+    assert "✔" in clicked.content and not clicked.ephemeral
+    assert armed.ephemeral and armed.original.deleted  # ann's placement is still due
+    assert all(r.ack_delay < fake.interaction_deadline for r in (clicked, armed))
