@@ -23,7 +23,9 @@ from .test_store import apply_first_legal, running_game
 
 
 async def disk_full(store: Store) -> None:
-    """No page beyond the file's current size: the next write that needs one fails."""
+    """No page beyond the file's current size and none free inside it (the outbox frees
+    pages as it sends): the next write that needs a page fails."""
+    await store._conn.execute("VACUUM")
     cur = await store._conn.execute("PRAGMA page_count")
     (pages,) = await cur.fetchone()  # type: ignore[misc]
     await store._conn.execute(f"PRAGMA max_page_count = {int(pages)}")

@@ -24,8 +24,9 @@ from .policy import Policy
 
 
 class HeldImages:
-    """The renderer's public methods (board, hand, duel, warm_up), each held at a gate
-    the test controls before it draws for real: a saturated renderer, made on purpose."""
+    """The renderer's public methods (board, hand, duel, warm_up; close), each drawing
+    held at a gate the test controls before it draws for real: a saturated renderer, made
+    on purpose."""
 
     def __init__(self, inner: Images) -> None:
         self.inner = inner
@@ -61,6 +62,9 @@ class HeldImages:
     async def warm_up(self) -> None:
         await self._wait()
         await self.inner.warm_up()
+
+    async def close(self) -> None:
+        await self.inner.close()
 
 
 class Recorder:
