@@ -23,7 +23,8 @@ import rules
 
 from .models import SettingsError
 from .reply import Reply
-from .service import INTERNAL_ERROR, Outcome, ServiceError
+from .service import DISK_FULL, INTERNAL_ERROR, Outcome, ServiceError
+from .store import StoreFull
 
 log = logging.getLogger("bot")
 
@@ -77,6 +78,8 @@ def reason_for(error: BaseException) -> str | None:
         return error.message
     if isinstance(error, ServiceError | rules.RulesError | SettingsError):
         return str(error)
+    if isinstance(error, StoreFull):  # a direct write of a cog (e.g. /pings)
+        return DISK_FULL
     if isinstance(error, app_commands.NoPrivateMessage):
         return "This command works in a server channel, not in direct messages."
     if isinstance(error, app_commands.MissingPermissions):

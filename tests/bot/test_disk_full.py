@@ -201,3 +201,11 @@ async def test_a_computer_move_during_a_full_disk_waits_and_is_made_once_there_i
     finally:
         gate.set()
         await svc.close()
+
+
+def test_a_full_disk_met_by_a_direct_write_of_a_command_gets_the_same_reason() -> None:
+    from bot.errors import reason_for
+    from bot.service import DISK_FULL
+    from bot.store import StoreFull
+
+    assert reason_for(StoreFull("the disk holding the database is full")) == DISK_FULL

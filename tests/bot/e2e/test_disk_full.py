@@ -60,3 +60,4 @@ async def test_a_full_disk_is_told_privately_and_the_same_command_works_later(
     assert DISK_FULL not in (again.content or "")
     assert stored(path, gid)[0] == disk_before[0] + 1
     assert (await world.bot.service.status(gid)).version == disk_before[0] + 1
+
