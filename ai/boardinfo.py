@@ -66,13 +66,12 @@ def board_info(variant: str, pyramid_arcade: bool = False, sea_attacks: bool = F
         attacks[f] = adj + (sea if sea_attacks else ())
     dist = {f: _bfs(moves, f) for f in board.field_order}
     owner = {f: board.fields[f].owner for f in board.field_order}
-    exposure = {
-        f: sum(1 for o in moves[f] if owner[o] != owner[f]) for f in board.field_order
-    }
+    exposure = {f: sum(1 for o in moves[f] if owner[o] != owner[f]) for f in board.field_order}
     attack_dist = {
         t: {
-            src: min((dist[src].get(a, 99) for a in board.field_order if t in attacks[a]),
-                     default=99)
+            src: min(
+                (dist[src].get(a, 99) for a in board.field_order if t in attacks[a]), default=99
+            )
             for src in board.field_order
         }
         for t in board.field_order
@@ -85,8 +84,18 @@ def board_info(variant: str, pyramid_arcade: bool = False, sea_attacks: bool = F
         p: {t: min(attack_dist[t][h] for h in board.powers[p].fields) for t in board.field_order}
         for p in board.power_order
     }
-    return BoardInfo(board, variant, moves, attacks, dist, owner, exposure, attack_dist,
-                     home_dist, home_attack_dist)
+    return BoardInfo(
+        board,
+        variant,
+        moves,
+        attacks,
+        dist,
+        owner,
+        exposure,
+        attack_dist,
+        home_dist,
+        home_attack_dist,
+    )
 
 
 def info_for(variant: str, options: dict[str, object]) -> BoardInfo:

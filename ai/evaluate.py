@@ -175,7 +175,9 @@ def scores(g: GameState, observer: int | None = None, w: Weights = DEFAULT_WEIGH
 
 
 def utilities(
-    g: GameState, observer: int | None = None, w: Weights = DEFAULT_WEIGHTS,
+    g: GameState,
+    observer: int | None = None,
+    w: Weights = DEFAULT_WEIGHTS,
     bonus: tuple[int, float] | None = None,
 ) -> list[float]:
     """Each seat's estimated share of winning (sums to one over seats still in).
@@ -193,15 +195,21 @@ def utilities(
     return [x / total for x in ex]
 
 
-def value(g: GameState, seat: int, observer: int | None = None,
-          w: Weights = DEFAULT_WEIGHTS) -> float:
+def value(
+    g: GameState, seat: int, observer: int | None = None, w: Weights = DEFAULT_WEIGHTS
+) -> float:
     """``seat``'s estimated share of winning in ``g``."""
     return utilities(g, observer, w)[seat]
 
 
 def _fall_risk(
-    g: GameState, info: BoardInfo, s: int, home: tuple[str, ...], home_n: int,
-    mine: list[list[tuple[str, int]]], alive: list[bool],
+    g: GameState,
+    info: BoardInfo,
+    s: int,
+    home: tuple[str, ...],
+    home_n: int,
+    mine: list[list[tuple[str, int]]],
+    alive: list[bool],
 ) -> float:
     """A rough chance that ``s`` soon has no piece left on its home fields: the product,
     over its home pieces, of each one's chance to be lost (a base risk plus the enemy
@@ -226,7 +234,11 @@ def _fall_risk(
 
 
 def _occupation(
-    g: GameState, info: BoardInfo, s: int, mine: list[list[tuple[str, int]]], home_n: int,
+    g: GameState,
+    info: BoardInfo,
+    s: int,
+    mine: list[list[tuple[str, int]]],
+    home_n: int,
     w: Weights,
 ) -> tuple[float, float, list[str]]:
     """How close ``s`` is to holding all three fields of another power (a score from
@@ -259,8 +271,14 @@ def _occupation(
 
 
 def turns_to_occupy(
-    g: GameState, info: BoardInfo, s: int, my: list[tuple[str, int]], home: tuple[str, ...],
-    home_n: int, power: str, small_supply: int,
+    g: GameState,
+    info: BoardInfo,
+    s: int,
+    my: list[tuple[str, int]],
+    home: tuple[str, ...],
+    home_n: int,
+    power: str,
+    small_supply: int,
 ) -> tuple[float, str | None]:
     """Estimated turns ``s`` needs to hold every field of ``power``: for each lacking
     field the cheapest of its pieces (moves, plus an attack's expected tries), a piece
@@ -314,8 +332,13 @@ def turns_to_occupy(
 
 
 def _block_chance(
-    g: GameState, info: BoardInfo, blocker: int, s: int, finish: list[str],
-    mine: list[list[tuple[str, int]]], home_n: list[int],
+    g: GameState,
+    info: BoardInfo,
+    blocker: int,
+    s: int,
+    finish: list[str],
+    mine: list[list[tuple[str, int]]],
+    home_n: list[int],
 ) -> float:
     """Chance that ``blocker``, to move now, can stop ``s`` from completing an
     occupation next: by moving into the field it needs, or by beating one of its pieces
@@ -343,8 +366,13 @@ def _block_chance(
 
 
 def _finish_chance(
-    g: GameState, info: BoardInfo, s: int, my: list[tuple[str, int]],
-    home: tuple[str, ...], home_n: int, target: str,
+    g: GameState,
+    info: BoardInfo,
+    s: int,
+    my: list[tuple[str, int]],
+    home: tuple[str, ...],
+    home_n: int,
+    target: str,
 ) -> float:
     """Chance that ``s`` takes ``target`` (the last field it lacks) with one action."""
     power = info.owner[target]

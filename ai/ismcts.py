@@ -80,8 +80,13 @@ def acting_seat(g: GameState) -> int:
     return g.deciders()[0].seat
 
 
-def search(ctx: Context, rng: random.Random, iterations: int,
-           deadline: float | None = None, model: str = "light") -> Action:
+def search(
+    ctx: Context,
+    rng: random.Random,
+    iterations: int,
+    deadline: float | None = None,
+    model: str = "light",
+) -> Action:
     """Run the search for the viewer of ``ctx`` and return its chosen action."""
     g0, me = ctx.g, ctx.me
     acts = g0.legal_actions(me)
@@ -131,8 +136,9 @@ def _root_candidates(ctx: Context, acts: list[Action], root: Node) -> list[Actio
 
 
 def _select(node: Node, available: list[Action], rng: random.Random) -> Action:
-    untried = [a for a in available if node.children[a].visits == 0
-               and node.children[a].prior is None]
+    untried = [
+        a for a in available if node.children[a].visits == 0 and node.children[a].prior is None
+    ]
     if untried:
         return untried[rng.randrange(len(untried))]
     best: Action | None = None
@@ -147,8 +153,7 @@ def _select(node: Node, available: list[Action], rng: random.Random) -> Action:
     return best
 
 
-def _opponent(g: GameState, seat: int, rng: random.Random, weights: Weights, model: str
-              ) -> Action:
+def _opponent(g: GameState, seat: int, rng: random.Random, weights: Weights, model: str) -> Action:
     """Another player's decision in a playout: the light policy, or the normal level
     (judging only from what that player could know in this determinization)."""
     if model == "normal" and g.phase != SETUP:
@@ -174,9 +179,17 @@ def _select_guided(node: Node, available: list[Action], suggestion: Action) -> A
     return best
 
 
-def _iterate(g: GameState, me: int, turn0: int, root: Node, allowed: set[Action],
-             rng: random.Random, weights: Weights, model: str,
-             guide: Action | None) -> None:
+def _iterate(
+    g: GameState,
+    me: int,
+    turn0: int,
+    root: Node,
+    allowed: set[Action],
+    rng: random.Random,
+    weights: Weights,
+    model: str,
+    guide: Action | None,
+) -> None:
     """One iteration on the determinization ``g``: select, expand one node, play out to
     the depth cap, evaluate and back the result up."""
     path: list[Node] = [root]
@@ -220,8 +233,11 @@ def _iterate(g: GameState, me: int, turn0: int, root: Node, allowed: set[Action]
             path.append(node)
         else:
             in_tree = False
-            action = _opponent(g, seat, rng, weights, model) if seat != me else light_action(
-                g, seat, rng)
+            action = (
+                _opponent(g, seat, rng, weights, model)
+                if seat != me
+                else light_action(g, seat, rng)
+            )
         g.apply(seat, action)
         first = False
         steps += 1

@@ -154,8 +154,7 @@ def light_turn(g: GameState, info: BoardInfo, seat: int, rng: random.Random) -> 
     """The turn: win, block, stay at home, then a weighted draw among sensible actions."""
     acts = g.legal_actions(seat)
     legal = set(acts)
-    lacking = [last_fields(g, info, t) if not g.eliminated[t] else []
-               for t in range(len(g.seats))]
+    lacking = [last_fields(g, info, t) if not g.eliminated[t] else [] for t in range(len(g.seats))]
     for mv in winning_moves(g, info, seat, lacking[seat]):
         if mv in legal:
             return mv
@@ -234,8 +233,13 @@ def _takes_field(g: GameState, info: BoardInfo, dst: str) -> bool:
 
 
 def _block(
-    g: GameState, info: BoardInfo, seat: int, legal: set[Action], homes: int,
-    lacking: list[list[tuple[str, str]]], hand: _Hand,
+    g: GameState,
+    info: BoardInfo,
+    seat: int,
+    legal: set[Action],
+    homes: int,
+    lacking: list[list[tuple[str, str]]],
+    hand: _Hand,
 ) -> Action | None:
     """A move into (or an attack on) what an opponent needs to win next."""
     pieces = g.pieces

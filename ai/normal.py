@@ -157,8 +157,9 @@ def attack_value(ctx: Context, a: Attack, stopped_value: float) -> float:
     return p_stop * stopped_value + (1 - p_stop) * (p_win * v_won + (1 - p_win) * v_lost)
 
 
-def stop_chance(ctx: Context, attacker: int, defender: int, won: GameState,
-                lost: GameState) -> float:
+def stop_chance(
+    ctx: Context, attacker: int, defender: int, won: GameState, lost: GameState
+) -> float:
     """Chance that some third player stops the attack with K (EW-13)."""
     g = ctx.g
     keep = 1.0
@@ -193,9 +194,7 @@ def spy_rule(ctx: Context) -> Spy | None:
     for t in range(len(g.seats)):
         if t == me or g.eliminated[t] or ctx.known(t) or len(g.hands[t]) < 3:
             continue
-        near = any(
-            o in g.pieces and g.pieces[o][0] == t for f in mine for o in info.attacks[f]
-        )
+        near = any(o in g.pieces and g.pieces[o][0] == t for f in mine for o in info.attacks[f])
         if near and (best is None or len(g.hands[t]) > best[0]):
             best = (len(g.hands[t]), t)
     return Spy(best[1], False) if best is not None else None
@@ -270,4 +269,3 @@ def retreat_choice(ctx: Context, acts: list[Action]) -> Action:
     """The retreat field whose position the viewer's evaluation likes best."""
     g, me = ctx.g, ctx.me
     return max(acts, key=lambda a: ctx.value(_after(g, me, a), me))
-

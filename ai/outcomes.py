@@ -40,8 +40,13 @@ def _clear_battle(g: GameState) -> None:
 
 
 def attack_won(
-    g: GameState, attacker: int, src: str, dst: str,
-    attacker_cards: list[int], defender_cards: list[int], choose_retreat: RetreatChooser,
+    g: GameState,
+    attacker: int,
+    src: str,
+    dst: str,
+    attacker_cards: list[int],
+    defender_cards: list[int],
+    choose_retreat: RetreatChooser,
 ) -> GameState:
     """A copy of ``g`` after ``attacker``'s piece on ``src`` beat the one on ``dst``.
 
@@ -66,8 +71,11 @@ def attack_won(
 
 
 def attack_lost(
-    g: GameState, attacker: int, defender: int,
-    attacker_cards: list[int], defender_cards: list[int],
+    g: GameState,
+    attacker: int,
+    defender: int,
+    attacker_cards: list[int],
+    defender_cards: list[int],
 ) -> GameState:
     """A copy of ``g`` after ``attacker`` lost (or gave up) its attack: nothing moves,
     the cards are spent and the next turn begins."""

@@ -25,8 +25,7 @@ def last_fields(g: GameState, info: BoardInfo, seat: int) -> list[tuple[str, str
         if power == own:
             continue
         lacking = [
-            f for f in info.board.powers[power].fields
-            if f not in pieces or pieces[f][0] != seat
+            f for f in info.board.powers[power].fields if f not in pieces or pieces[f][0] != seat
         ]
         if len(lacking) == 1:
             out.append((power, lacking[0]))

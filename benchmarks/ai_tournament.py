@@ -53,7 +53,11 @@ class GameResult:
 
 
 def play_game(
-    matchup: str, variant: str, seed: int, levels: tuple[str, ...], iterations: int | None,
+    matchup: str,
+    variant: str,
+    seed: int,
+    levels: tuple[str, ...],
+    iterations: int | None,
     round_limit: int,
 ) -> GameResult:
     """Play one game to its end with the given level in each seat."""
@@ -68,7 +72,9 @@ def play_game(
         choices = len(game.legal_actions(decision.seat))
         start = time.perf_counter()
         action = ai.choose(
-            view, level, seed * 100_003 + step,
+            view,
+            level,
+            seed * 100_003 + step,
             iterations=iterations if level == "hard" else None,
         )
         spent = time.perf_counter() - start
@@ -76,8 +82,9 @@ def play_game(
             times[level].append(spent)
         game.apply(decision.seat, action)
         step += 1
-    return GameResult(matchup, variant, seed, levels, tuple(game.winners), game.end_reason,
-                      game.round, times)
+    return GameResult(
+        matchup, variant, seed, levels, tuple(game.winners), game.end_reason, game.round, times
+    )
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -95,9 +102,14 @@ def _run(args: tuple[str, str, int, tuple[str, ...], int | None, int]) -> GameRe
     return play_game(*args)
 
 
-def schedule(matchups: list[str], variants: list[str], games: int, base_seed: int,
-             iterations: int | None, round_limit: int
-             ) -> list[tuple[str, str, int, tuple[str, ...], int | None, int]]:
+def schedule(
+    matchups: list[str],
+    variants: list[str],
+    games: int,
+    base_seed: int,
+    iterations: int | None,
+    round_limit: int,
+) -> list[tuple[str, str, int, tuple[str, ...], int | None, int]]:
     """The games to play: seats rotated game by game."""
     jobs = []
     for name in matchups:
@@ -112,19 +124,21 @@ def schedule(matchups: list[str], variants: list[str], games: int, base_seed: in
 
 def report(results: list[GameResult], out: object = sys.stdout) -> None:
     """Print one table per match-up and variant."""
-    keys = sorted({(r.matchup, r.variant) for r in results},
-                  key=lambda k: (list(MATCHUPS).index(k[0]), k[1]))
+    keys = sorted(
+        {(r.matchup, r.variant) for r in results}, key=lambda k: (list(MATCHUPS).index(k[0]), k[1])
+    )
     for name, variant in keys:
         rs = [r for r in results if r.matchup == name and r.variant == variant]
         lineup = MATCHUPS[name]
         n = len(rs)
         draws = sum(1 for r in rs if not r.winners)
         rounds = statistics.median(r.rounds for r in rs)
-        print(f"\n{name} ({variant}): {n} games, {draws} draws, median {rounds:g} rounds",
-              file=out)  # type: ignore[call-overload]
-        print(f"  {'level':<8}{'seats':>6}{'fair':>7}{'won':>8}{'share':>8}"
-              f"{'95% CI':>17}{'of decided':>12}{'median ms':>11}{'p90 ms':>9}",
-              file=out)  # type: ignore[call-overload]
+        print(f"\n{name} ({variant}): {n} games, {draws} draws, median {rounds:g} rounds", file=out)  # type: ignore[call-overload]
+        print(
+            f"  {'level':<8}{'seats':>6}{'fair':>7}{'won':>8}{'share':>8}"
+            f"{'95% CI':>17}{'of decided':>12}{'median ms':>11}{'p90 ms':>9}",
+            file=out,
+        )  # type: ignore[call-overload]
         for level in dict.fromkeys(lineup):
             seats = lineup.count(level)
             won = 0.0
@@ -136,21 +150,32 @@ def report(results: list[GameResult], out: object = sys.stdout) -> None:
             med = statistics.median(ts) * 1000 if ts else 0.0
             p90 = sorted(ts)[int(0.9 * (len(ts) - 1))] * 1000 if ts else 0.0
             decided = won / (n - draws) if n > draws else 0.0
-            print(f"  {level:<8}{seats:>6}{seats / len(lineup):>7.2f}{won:>8.1f}"
-                  f"{won / n if n else 0:>8.2f}   [{lo:.2f}, {hi:.2f}]{decided:>12.2f}"
-                  f"{med:>11.1f}{p90:>9.1f}", file=out)  # type: ignore[call-overload]
+            print(
+                f"  {level:<8}{seats:>6}{seats / len(lineup):>7.2f}{won:>8.1f}"
+                f"{won / n if n else 0:>8.2f}   [{lo:.2f}, {hi:.2f}]{decided:>12.2f}"
+                f"{med:>11.1f}{p90:>9.1f}",
+                file=out,
+            )  # type: ignore[call-overload]
 
 
 def main(argv: list[str] | None = None) -> None:
     """Parse the options, play the games in parallel and print the tables."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=20, help="games per match-up and variant")
-    parser.add_argument("--matchups", default=",".join(DEFAULT_MATCHUPS),
-                        help=f"comma-separated, from: {', '.join(MATCHUPS)}")
-    parser.add_argument("--variants", default="european_war",
-                        help="comma-separated: european_war, world_war_5")
-    parser.add_argument("--iterations", type=int, default=None,
-                        help="hard's search iterations per decision (default: the level's)")
+    parser.add_argument(
+        "--matchups",
+        default=",".join(DEFAULT_MATCHUPS),
+        help=f"comma-separated, from: {', '.join(MATCHUPS)}",
+    )
+    parser.add_argument(
+        "--variants", default="european_war", help="comma-separated: european_war, world_war_5"
+    )
+    parser.add_argument(
+        "--iterations",
+        type=int,
+        default=None,
+        help="hard's search iterations per decision (default: the level's)",
+    )
     parser.add_argument("--round-limit", type=int, default=200, help="rounds before a draw")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game")
     parser.add_argument("--workers", type=int, default=2, help="parallel processes")
@@ -160,11 +185,13 @@ def main(argv: list[str] | None = None) -> None:
         if m not in MATCHUPS:
             parser.error(f"unknown match-up {m!r}")
     variants = [v for v in args.variants.split(",") if v]
-    jobs = schedule(matchups, variants, args.games, args.seed, args.iterations,
-                    args.round_limit)
+    jobs = schedule(matchups, variants, args.games, args.seed, args.iterations, args.round_limit)
     budget = args.iterations or ai.DEFAULT_ITERATIONS["hard"]
-    print(f"{len(jobs)} games; hard budget {budget} iterations; round limit "
-          f"{args.round_limit}; {args.workers} workers", flush=True)
+    print(
+        f"{len(jobs)} games; hard budget {budget} iterations; round limit "
+        f"{args.round_limit}; {args.workers} workers",
+        flush=True,
+    )
     start = time.time()
     results: list[GameResult] = []
     with ProcessPoolExecutor(max_workers=args.workers) as pool:

@@ -53,8 +53,9 @@ async def make_table(fake: FakeDiscord, bot: GameBot, guild: object, n: int) -> 
     channel = fake.add_text_channel(guild, f"table-{n}")  # type: ignore[arg-type]
     users = [fake.add_user(f"p{n}a", guild=guild), fake.add_user(f"p{n}b", guild=guild)]  # type: ignore[arg-type]
     svc = bot.service
-    out = await svc.open_lobby(channel_id=channel.id, host_id=users[0].id, host_name="A",
-                               guild_id=guild.id, max_players=2)  # type: ignore[attr-defined]
+    out = await svc.open_lobby(
+        channel_id=channel.id, host_id=users[0].id, host_name="A", guild_id=guild.id, max_players=2
+    )  # type: ignore[attr-defined]
     assert out.ok, out.error
     gid = out.game_id
     assert gid is not None
@@ -96,9 +97,11 @@ async def act(fake: FakeDiscord, bot: GameBot, table: Table) -> float:
 def report(title: str, values: list[float]) -> None:
     """Median, p90, p99 and max in milliseconds."""
     ms = [v * 1000 for v in values]
-    print(f"{title}: n={len(ms)}  median {statistics.median(ms):.1f} ms  "
-          f"p90 {percentile(ms, 90):.1f} ms  p99 {percentile(ms, 99):.1f} ms  "
-          f"max {max(ms):.1f} ms")
+    print(
+        f"{title}: n={len(ms)}  median {statistics.median(ms):.1f} ms  "
+        f"p90 {percentile(ms, 90):.1f} ms  p99 {percentile(ms, 99):.1f} ms  "
+        f"max {max(ms):.1f} ms"
+    )
 
 
 async def main_async(args: argparse.Namespace) -> None:
@@ -108,11 +111,20 @@ async def main_async(args: argparse.Namespace) -> None:
     point_discord_at(fake.api_base, fake.gateway_url)
     guild = fake.add_guild("Bench")
     tmp = Path(tempfile.mkdtemp(prefix="bot-bench-"))
-    settings = Settings(discord_token=fake.token, database_url=f"sqlite:///{tmp}/bench.db",
-                        dev_guild_id=None, log_level="WARNING", discord_api_base=None,
-                        discord_gateway_url=None)
-    bot = GameBot(settings, service_options={"clock": FakeClock(), "computer_pacing": 0},
-                  warm_up=False, guild_ready_timeout=0.05)
+    settings = Settings(
+        discord_token=fake.token,
+        database_url=f"sqlite:///{tmp}/bench.db",
+        dev_guild_id=None,
+        log_level="WARNING",
+        discord_api_base=None,
+        discord_gateway_url=None,
+    )
+    bot = GameBot(
+        settings,
+        service_options={"clock": FakeClock(), "computer_pacing": 0},
+        warm_up=False,
+        guild_ready_timeout=0.05,
+    )
     async with running_bot(fake, bot, sync_commands=False, allow_errors=False):
         await bot.delivery.images.warm_up()
         await bot.service.update_guild_settings(guild.id, max_games=args.games + 10)
@@ -146,9 +158,12 @@ async def main_async(args: argparse.Namespace) -> None:
 
         await asyncio.gather(*(player(t) for t in tables))
         await bot.settle()
-        report(f"under load ({args.games} games, one action every {args.interval:g} s each "
-               f"on average: {len(loaded) / args.duration:.1f} actions/s for "
-               f"{args.duration:g} s)", loaded)
+        report(
+            f"under load ({args.games} games, one action every {args.interval:g} s each "
+            f"on average: {len(loaded) / args.duration:.1f} actions/s for "
+            f"{args.duration:g} s)",
+            loaded,
+        )
         report_acks()
     await fake.stop()
 
@@ -156,8 +171,10 @@ async def main_async(args: argparse.Namespace) -> None:
 def report_acks() -> None:
     """The acknowledgements since the last report, and how many missed Discord's 3 s."""
     late = sum(1 for a in ACKS if a >= 3.0)
-    report(f"  acknowledged ({late} of {len(ACKS)} not within 3 s)",
-           [a for a in ACKS if a != float("inf")] or [0.0])
+    report(
+        f"  acknowledged ({late} of {len(ACKS)} not within 3 s)",
+        [a for a in ACKS if a != float("inf")] or [0.0],
+    )
     report("  answered with words", WORDS or [0.0])
     ACKS.clear()
     WORDS.clear()
@@ -165,8 +182,9 @@ def report_acks() -> None:
 
 def main() -> None:
     """Parse arguments and run."""
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--actions", type=int, default=200)
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--interval", type=float, default=5.0)

@@ -38,24 +38,35 @@ async def main_async(args: argparse.Namespace) -> None:
     fake.set_rate_limits(per_second=args.limit)
     guild = fake.add_guild("Bench")
     tmp = Path(tempfile.mkdtemp(prefix="outbox-bench-"))
-    settings = Settings(discord_token=fake.token, database_url=f"sqlite:///{tmp}/bench.db",
-                        dev_guild_id=None, log_level="ERROR", discord_api_base=None,
-                        discord_gateway_url=None)
+    settings = Settings(
+        discord_token=fake.token,
+        database_url=f"sqlite:///{tmp}/bench.db",
+        dev_guild_id=None,
+        log_level="ERROR",
+        discord_api_base=None,
+        discord_gateway_url=None,
+    )
     # with pacing the computers sleep on the real clock (a fake one would never move)
     clock = FakeClock() if args.pacing == 0 else RealClock()
-    bot = GameBot(settings, service_options={"clock": clock,
-                                             "computer_pacing": args.pacing},
-                  outbox_options={"rate": args.limit * 0.9}, backlog=args.backlog,
-                  warm_up=False,
-                  guild_ready_timeout=0.05)
+    bot = GameBot(
+        settings,
+        service_options={"clock": clock, "computer_pacing": args.pacing},
+        outbox_options={"rate": args.limit * 0.9},
+        backlog=args.backlog,
+        warm_up=False,
+        guild_ready_timeout=0.05,
+    )
     cpu0, wall0 = time.process_time(), time.perf_counter()
     async with running_bot(fake, bot, sync_commands=False, allow_errors=True):
         await bot.delivery.images.warm_up()
         await bot.service.update_guild_settings(guild.id, max_games=args.games + 1)
         recorder = Recorder()
         recorder.attach(bot)
-        tables = list(await asyncio.gather(*(open_table(fake, bot, guild, n, recorder)
-                                             for n in range(args.games))))
+        tables = list(
+            await asyncio.gather(
+                *(open_table(fake, bot, guild, n, recorder) for n in range(args.games))
+            )
+        )
         worst = {t.gid: 0.0 for t in tables}
         done = asyncio.ensure_future(bot.settle())
         while not done.done():
@@ -66,24 +77,31 @@ async def main_async(args: argparse.Namespace) -> None:
                     worst[t.gid] = max(worst[t.gid], now - since)
             await asyncio.wait({done}, timeout=0.25)
         wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
-        finished = sum([(await bot.service.status(t.gid)).status == "finished"
-                        for t in tables])
+        finished = sum([(await bot.service.status(t.gid)).status == "finished" for t in tables])
         lost = lost_lines(fake, tables, recorder)
         kept = len(await bot.db.outbox_items())
         outcomes = sum(len(v) for v in recorder.outcomes.values())
         messages = sum(len(fake.messages(t.channel)) for t in tables)
     await fake.stop()
     lags = sorted(worst.values())
-    print(f"{args.games} computer-only games, global limit {args.limit}/s "
-          f"(outbox paced at {args.limit * 0.9:.0f}/s), backlog {args.backlog}, "
-          f"computer pacing {args.pacing} s")
-    print(f"finished {finished}/{args.games}; outcomes {outcomes}; channel messages "
-          f"{messages}; requests counted {fake.limits.counted}")
-    print(f"messages lost: {len(lost)}; outbox items left: {kept}; 429s: "
-          f"{fake.limits.global_429s} global, {fake.limits.route_429s} per-route; "
-          f"outbox retries {bot.delivery.outbox.retries}")
-    print(f"latest board shown within: median {statistics.median(lags):.2f} s  "
-          f"p90 {percentile(lags, 90):.2f} s  max {max(lags):.2f} s")
+    print(
+        f"{args.games} computer-only games, global limit {args.limit}/s "
+        f"(outbox paced at {args.limit * 0.9:.0f}/s), backlog {args.backlog}, "
+        f"computer pacing {args.pacing} s"
+    )
+    print(
+        f"finished {finished}/{args.games}; outcomes {outcomes}; channel messages "
+        f"{messages}; requests counted {fake.limits.counted}"
+    )
+    print(
+        f"messages lost: {len(lost)}; outbox items left: {kept}; 429s: "
+        f"{fake.limits.global_429s} global, {fake.limits.route_429s} per-route; "
+        f"outbox retries {bot.delivery.outbox.retries}"
+    )
+    print(
+        f"latest board shown within: median {statistics.median(lags):.2f} s  "
+        f"p90 {percentile(lags, 90):.2f} s  max {max(lags):.2f} s"
+    )
     print(f"wall {wall:.1f} s, CPU {cpu:.1f} s")
     for line in lost[:10]:
         print("  lost:", line)
@@ -93,12 +111,21 @@ def main() -> None:
     """Parse the options and run."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--limit", type=float, default=50.0,
-                        help="the fake's global limit, requests per second")
-    parser.add_argument("--backlog", type=int, default=0,
-                        help="outstanding deliveries a game's computers wait behind")
-    parser.add_argument("--pacing", type=float, default=0.0,
-                        help="the service's computer pacing in seconds (production: 1.5)")
+    parser.add_argument(
+        "--limit", type=float, default=50.0, help="the fake's global limit, requests per second"
+    )
+    parser.add_argument(
+        "--backlog",
+        type=int,
+        default=0,
+        help="outstanding deliveries a game's computers wait behind",
+    )
+    parser.add_argument(
+        "--pacing",
+        type=float,
+        default=0.0,
+        help="the service's computer pacing in seconds (production: 1.5)",
+    )
     asyncio.run(main_async(parser.parse_args()))
 
 

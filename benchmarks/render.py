@@ -39,8 +39,7 @@ from render.gallery import NAMES, find
 from render.png_palette import board_palette
 
 
-def _measure(fn: Callable[[], object], runs: int
-             ) -> tuple[list[float], list[float], list[float]]:
+def _measure(fn: Callable[[], object], runs: int) -> tuple[list[float], list[float], list[float]]:
     wall, thread, cpu = [], [], []
     for _ in range(runs):
         w0, t0, c0 = time.perf_counter(), time.thread_time(), time.process_time()
@@ -61,12 +60,12 @@ def _line(label: str, fn: Callable[[], object], runs: int, size: int | None = No
     fn()  # warm up
     wall, thread, cpu = _measure(fn, runs)
     tail = f"  {size / 1024:6.1f} KB" if size is not None else ""
-    print(f"{label:<22} wall {_stats(wall)}  thread {_stats(thread)}  cpu {_stats(cpu)}"
-          f"{tail}")
+    print(f"{label:<22} wall {_stats(wall)}  thread {_stats(thread)}  cpu {_stats(cpu)}{tail}")
 
 
-def _mid_game(variant: str, players: int, options: rules.Options | None = None
-              ) -> tuple[rules.View, list[rules.Event]]:
+def _mid_game(
+    variant: str, players: int, options: rules.Options | None = None
+) -> tuple[rules.View, list[rules.Event]]:
     def want(game: rules.GameState, events: list[rules.Event]) -> bool:
         kinds = {e.kind for e in events}
         return game.turn >= 12 and bool({"moved_in", "moved"} & kinds)
@@ -84,8 +83,7 @@ def _duel_view() -> rules.View:
     return rules.view_for(game, None)
 
 
-def positions(count: int, seed: int = 1
-              ) -> list[tuple[rules.View, list[rules.Event], list[str]]]:
+def positions(count: int, seed: int = 1) -> list[tuple[rules.View, list[rules.Event], list[str]]]:
     """``count`` distinct positions of random playouts (every 3rd action), both variants,
     3 to 6 players, each with its last action's events and seat names."""
     out: list[tuple[rules.View, list[rules.Event], list[str]]] = []
@@ -119,8 +117,9 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-async def _all_cores(workers: int, jobs: list[tuple[rules.View, list[rules.Event], list[str]]]
-                     ) -> None:
+async def _all_cores(
+    workers: int, jobs: list[tuple[rules.View, list[rules.Event], list[str]]]
+) -> None:
     images = Images(workers=workers)
     try:
         w0 = time.perf_counter()
@@ -139,18 +138,22 @@ async def _all_cores(workers: int, jobs: list[tuple[rules.View, list[rules.Event
     sizes = [len(p.data) / 1024 for p in pictures]
     label = f"{workers} worker(s)" if workers else "threads (0 workers)"
     per = worker_cpu if worker_cpu is not None else jobs_cpu
-    print(f"{label:<20} {len(jobs) / wall:6.1f} boards/s  CPU per board: workers "
-          f"{per / len(jobs) * 1000:5.2f} ms (drawing jobs {jobs_cpu / len(jobs) * 1000:5.2f})"
-          f" + bot {parent / len(jobs) * 1000:5.2f} ms  PNG KB median "
-          f"{statistics.median(sizes):5.1f} p90 {_pct(sizes, 0.9):5.1f} max {max(sizes):5.1f}"
-          f"  (warm-up {warm:4.1f} s)")
+    print(
+        f"{label:<20} {len(jobs) / wall:6.1f} boards/s  CPU per board: workers "
+        f"{per / len(jobs) * 1000:5.2f} ms (drawing jobs {jobs_cpu / len(jobs) * 1000:5.2f})"
+        f" + bot {parent / len(jobs) * 1000:5.2f} ms  PNG KB median "
+        f"{statistics.median(sizes):5.1f} p90 {_pct(sizes, 0.9):5.1f} max {max(sizes):5.1f}"
+        f"  (warm-up {warm:4.1f} s)"
+    )
 
 
 def all_cores(boards: int, workers: int, threads: bool) -> None:
     """Print boards/s, CPU per board and PNG sizes through the pool with 1 and N workers."""
     jobs = positions(boards)
-    print(f"\nAll cores: {len(jobs)} distinct positions through bot.images.Images "
-          f"(load average {' '.join(f'{x:.2f}' for x in os.getloadavg())})")
+    print(
+        f"\nAll cores: {len(jobs)} distinct positions through bot.images.Images "
+        f"(load average {' '.join(f'{x:.2f}' for x in os.getloadavg())})"
+    )
     counts = [0] if threads else []
     counts += sorted({1, workers})
     for n in counts:
@@ -165,10 +168,10 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=100)
     parser.add_argument("--boards", type=int, default=1000)
     parser.add_argument("--workers", type=int, default=cores())
-    parser.add_argument("--threads", action="store_true",
-                        help="also measure Images(workers=0), drawing in threads")
-    parser.add_argument("--pool-only", action="store_true",
-                        help="skip the single-image lines")
+    parser.add_argument(
+        "--threads", action="store_true", help="also measure Images(workers=0), drawing in threads"
+    )
+    parser.add_argument("--pool-only", action="store_true", help="skip the single-image lines")
     args = parser.parse_args()
     if not args.pool_only:
         single(max(50, args.runs))
@@ -177,24 +180,34 @@ def main() -> None:
 
 def single(runs: int) -> None:
     """One image at a time in this process: board (each variant), hand, duel."""
-    print(f"{runs} renders each; median / p90 in ms: wall time, calling thread's CPU time,"
-          " process CPU time; PNG size")
-    for variant, players, options in (("european_war", 4, None),
-                                      ("world_war_5", 4, None)):
+    print(
+        f"{runs} renders each; median / p90 in ms: wall time, calling thread's CPU time,"
+        " process CPU time; PNG size"
+    )
+    for variant, players, options in (("european_war", 4, None), ("world_war_5", 4, None)):
         view, events = _mid_game(variant, players, options)
         size = len(render.board_png(view, NAMES, events))
-        _line(f"board {variant}", lambda v=view, e=events: render.board_png(v, NAMES, e),
-              runs, size)
+        _line(
+            f"board {variant}", lambda v=view, e=events: render.board_png(v, NAMES, e), runs, size
+        )
         _line("  draw only", lambda v=view, e=events: board_image(v, NAMES, e), runs)
         image = board_image(view, NAMES, events)
         pal = board_palette(view.board_id)
         _line("  encode only", lambda i=image, p=pal: png_bytes(i, p), runs)
     hand = [rules.cards.parse_card(c) for c in ("3♣", "7♦", "10♥", "J♠", "Q♥", "K♣", "A♦")]
-    _line("hand (7 cards)", lambda: render.hand_png(hand, title="Your hand"), runs,
-          len(render.hand_png(hand, title="Your hand")))
+    _line(
+        "hand (7 cards)",
+        lambda: render.hand_png(hand, title="Your hand"),
+        runs,
+        len(render.hand_png(hand, title="Your hand")),
+    )
     duel = _duel_view()
-    _line("duel (in progress)", lambda: render.duel_png(duel, NAMES), runs,
-          len(render.duel_png(duel, NAMES)))
+    _line(
+        "duel (in progress)",
+        lambda: render.duel_png(duel, NAMES),
+        runs,
+        len(render.duel_png(duel, NAMES)),
+    )
 
 
 if __name__ == "__main__":

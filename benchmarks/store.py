@@ -72,8 +72,15 @@ def track(open_prompts: list[Prompt], out: Outcome) -> list[Prompt]:
     return kept + list(out.prompts)
 
 
-async def play(svc: GameService, gid: int, prompts: list[Prompt], count: int,
-               rng: random.Random, samples: list[float], cold: bool = False) -> list[Prompt]:
+async def play(
+    svc: GameService,
+    gid: int,
+    prompts: list[Prompt],
+    count: int,
+    rng: random.Random,
+    samples: list[float],
+    cold: bool = False,
+) -> list[Prompt]:
     """Take ``count`` random legal actions in one game; time each answer."""
     done = 0
     while done < count and prompts:
@@ -110,8 +117,15 @@ async def latency(path: Path, actions: int, cold: bool) -> list[float]:
     return samples
 
 
-async def paced(svc: GameService, gid: int, prompts: list[Prompt], count: int,
-                rng: random.Random, samples: list[float], mean_gap: float) -> None:
+async def paced(
+    svc: GameService,
+    gid: int,
+    prompts: list[Prompt],
+    count: int,
+    rng: random.Random,
+    samples: list[float],
+    mean_gap: float,
+) -> None:
     """Like :func:`play`, with a random think time before each action (open loop)."""
     for _ in range(count):
         await asyncio.sleep(rng.expovariate(1 / mean_gap))
@@ -120,8 +134,12 @@ async def paced(svc: GameService, gid: int, prompts: list[Prompt], count: int,
             return
 
 
-async def throughput(path: Path, games: int, per_game: int, rate: float | None = None,
-                     ) -> tuple[float, int, list[float]]:
+async def throughput(
+    path: Path,
+    games: int,
+    per_game: int,
+    rate: float | None = None,
+) -> tuple[float, int, list[float]]:
     """All ``games`` take ``per_game`` actions each at once (``rate`` None: as fast as
     they can), or spread at about ``rate`` actions per second in all."""
     svc = GameService(await Store.open(path, synchronous=SYNC[0]), computer_pacing=0)
@@ -136,17 +154,26 @@ async def throughput(path: Path, games: int, per_game: int, rate: float | None =
     tables = await asyncio.gather(*(setup(i) for i in range(games)))
     # play past setup first so the timed actions are ordinary turns
     warm: list[float] = []
-    tables = [(gid, await play(svc, gid, prompts, 3, random.Random(gid), warm))
-              for gid, prompts in tables]
+    tables = [
+        (gid, await play(svc, gid, prompts, 3, random.Random(gid), warm)) for gid, prompts in tables
+    ]
     samples: list[float] = []
     t0 = time.perf_counter()
     cpu0 = time.process_time()
     if rate is None:
-        await asyncio.gather(*(play(svc, gid, prompts, per_game, random.Random(gid), samples)
-                               for gid, prompts in tables))
+        await asyncio.gather(
+            *(
+                play(svc, gid, prompts, per_game, random.Random(gid), samples)
+                for gid, prompts in tables
+            )
+        )
     else:
-        await asyncio.gather(*(paced(svc, gid, prompts, per_game, random.Random(gid), samples,
-                                     games / rate) for gid, prompts in tables))
+        await asyncio.gather(
+            *(
+                paced(svc, gid, prompts, per_game, random.Random(gid), samples, games / rate)
+                for gid, prompts in tables
+            )
+        )
     elapsed = time.perf_counter() - t0
     CPU[0] = time.process_time() - cpu0
     await svc.close()
@@ -162,8 +189,15 @@ def payloads(count: int = 60, seed: int = 1) -> list[Payload]:
         d = rng.choice(game.deciders())
         action = rng.choice(game.legal_actions(d.seat))
         events = game.apply(d.seat, action)
-        out.append((d.seat, action.to_dict(), [e.to_dict() for e in events], game.to_dict(),
-                    [(x.seat, x.kind) for x in game.deciders()]))
+        out.append(
+            (
+                d.seat,
+                action.to_dict(),
+                [e.to_dict() for e in events],
+                game.to_dict(),
+                [(x.seat, x.kind) for x in game.deciders()],
+            )
+        )
     return out
 
 
@@ -172,18 +206,33 @@ async def running_games(store: Store, count: int, first_channel: int = 1) -> lis
     ids = []
     for i in range(count):
         gid = await store.create_lobby(
-            guild_id=1, channel_id=first_channel + i, host_id=1, variant="european_war",
-            settings=GameSettings(), host_seat=NewSeat(1, None, "A", None, 0.0), expiry=None,
-            max_games=None, now=0.0)
-        await store.start_game(gid, 0, creation={}, start_events=[], state={}, seats=[],
-                               decisions=[], now=1.0)
+            guild_id=1,
+            channel_id=first_channel + i,
+            host_id=1,
+            variant="european_war",
+            settings=GameSettings(),
+            host_seat=NewSeat(1, None, "A", None, 0.0),
+            expiry=None,
+            max_games=None,
+            now=0.0,
+        )
+        await store.start_game(
+            gid, 0, creation={}, start_events=[], state={}, seats=[], decisions=[], now=1.0
+        )
         ids.append(gid)
     return ids
 
 
-async def writer(store: Store, gid: int, moves: list[Payload], samples: list[float], *,
-                 count: int | None = None, until: float | None = None,
-                 gap: float | None = None) -> None:
+async def writer(
+    store: Store,
+    gid: int,
+    moves: list[Payload],
+    samples: list[float],
+    *,
+    count: int | None = None,
+    until: float | None = None,
+    gap: float | None = None,
+) -> None:
     """Append actions to one game (``count`` of them, or until ``until``), each after a
     random think time of mean ``gap`` if given; time each write."""
     rng = random.Random(gid)
@@ -196,16 +245,31 @@ async def writer(store: Store, gid: int, moves: list[Payload], samples: list[flo
         seat, action, events, state, deciders = moves[version % len(moves)]
         t0 = time.perf_counter()
         await store.record_action(
-            gid, revision, version, seat=seat, user_id=None, source="player", action=action,
-            events=events, state=state, removed=previous, result=None, now=2.0,
-            upserted=[DecisionRecord(s, k, version + 1, 600.0, 1e10, None)
-                      for s, k in deciders])
+            gid,
+            revision,
+            version,
+            seat=seat,
+            user_id=None,
+            source="player",
+            action=action,
+            events=events,
+            state=state,
+            removed=previous,
+            result=None,
+            now=2.0,
+            upserted=[DecisionRecord(s, k, version + 1, 600.0, 1e10, None) for s, k in deciders],
+        )
         samples.append(time.perf_counter() - t0)
         revision, version, previous = revision + 1, version + 1, deciders
 
 
-async def store_runs(path: Path, games: int, actions: int, rate: float, seconds: float,
-                     ) -> None:
+async def store_runs(
+    path: Path,
+    games: int,
+    actions: int,
+    rate: float,
+    seconds: float,
+) -> None:
     """The store-level burst and open-loop runs (see the module docstring)."""
     store = await Store.open(path, synchronous=SYNC[0])
     moves = payloads()
@@ -216,31 +280,39 @@ async def store_runs(path: Path, games: int, actions: int, rate: float, seconds:
     elapsed, cpu = time.perf_counter() - t0, time.process_time() - cpu0
     report(f"store, burst ({games} games)", samples)
     n = len(samples)
-    print(f"  {n / elapsed:,.0f} actions/s persisted; CPU {cpu / n * 1000:.3f} ms per action "
-          f"(so one free core persists ~{n / cpu:,.0f}/s)")
+    print(
+        f"  {n / elapsed:,.0f} actions/s persisted; CPU {cpu / n * 1000:.3f} ms per action "
+        f"(so one free core persists ~{n / cpu:,.0f}/s)"
+    )
     ids = await running_games(store, games * 5, first_channel=games + 1)
     samples = []
     t0, cpu0 = time.perf_counter(), time.process_time()
-    await asyncio.gather(*(writer(store, g, moves, samples, until=t0 + seconds,
-                                  gap=len(ids) / rate) for g in ids))
+    await asyncio.gather(
+        *(writer(store, g, moves, samples, until=t0 + seconds, gap=len(ids) / rate) for g in ids)
+    )
     cpu = time.process_time() - cpu0
     report(f"store, {rate:,.0f}/s offered", samples)
     # every write counted started within the run (the last think times run past it)
-    print(f"  {len(samples) / seconds:,.0f} actions/s persisted; CPU "
-          f"{cpu / len(samples) * 1000:.3f} ms per action")
+    print(
+        f"  {len(samples) / seconds:,.0f} actions/s persisted; CPU "
+        f"{cpu / len(samples) * 1000:.3f} ms per action"
+    )
     await store.close()
 
 
 def _counter(steps: list[int]) -> Callable[[], int]:
     """A progress handler counting SQLite VM steps into ``steps[0]``."""
+
     def tick() -> int:
         steps[0] += 1
         return 0
+
     return tick
 
 
-async def cold_loads(root: Path, sizes: tuple[int, ...] = (10, 1_000, 10_000, 100_000),
-                     repeat: int = 20) -> None:
+async def cold_loads(
+    root: Path, sizes: tuple[int, ...] = (10, 1_000, 10_000, 100_000), repeat: int = 20
+) -> None:
     """A start-up's reads beside ``sizes`` finished games: median time and VM steps."""
     for size in sizes:
         path = root / f"cold{size}.db"
@@ -263,37 +335,48 @@ async def cold_loads(root: Path, sizes: tuple[int, ...] = (10, 1_000, 10_000, 10
             times.append(time.perf_counter() - t0)
         await store._conn.set_progress_handler(None, 1)
         await store.close()
-        print(f"cold load, 20 unfinished + {size:>7,} finished games: median "
-              f"{statistics.median(times) * 1000:6.2f} ms, {steps[0]:,} SQLite steps")
+        print(
+            f"cold load, 20 unfinished + {size:>7,} finished games: median "
+            f"{statistics.median(times) * 1000:6.2f} ms, {steps[0]:,} SQLite steps"
+        )
 
 
 def report(name: str, samples: list[float]) -> None:
-    print(f"{name:<34} n={len(samples):>6}  median {statistics.median(samples) * 1000:6.2f} ms"
-          f"  p90 {pct(samples, 90):6.2f} ms  p99 {pct(samples, 99):6.2f} ms"
-          f"  max {max(samples) * 1000:6.2f} ms")
+    print(
+        f"{name:<34} n={len(samples):>6}  median {statistics.median(samples) * 1000:6.2f} ms"
+        f"  p90 {pct(samples, 90):6.2f} ms  p99 {pct(samples, 99):6.2f} ms"
+        f"  max {max(samples) * 1000:6.2f} ms"
+    )
 
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--actions", type=int, default=20, help="actions per game (burst)")
-    parser.add_argument("--rate", type=float, default=2000.0,
-                        help="offered load (actions/s) for the open-loop run")
+    parser.add_argument(
+        "--rate", type=float, default=2000.0, help="offered load (actions/s) for the open-loop run"
+    )
     parser.add_argument("--seconds", type=float, default=5.0, help="open-loop duration")
-    parser.add_argument("--synchronous", default="NORMAL", choices=("FULL", "NORMAL"),
-                        help="NORMAL (the store's default): WAL, no fsync per commit — "
-                             "durable against a crash of the process, not a power cut; "
-                             "FULL: every commit is fsynced")
-    parser.add_argument("--service", action="store_true",
-                        help="also time actions through GameService (engine included)")
+    parser.add_argument(
+        "--synchronous",
+        default="NORMAL",
+        choices=("FULL", "NORMAL"),
+        help="NORMAL (the store's default): WAL, no fsync per commit — "
+        "durable against a crash of the process, not a power cut; "
+        "FULL: every commit is fsynced",
+    )
+    parser.add_argument(
+        "--service",
+        action="store_true",
+        help="also time actions through GameService (engine included)",
+    )
     parser.add_argument("--no-cold", action="store_true", help="skip the cold-load lines")
     parser.add_argument("--latency-actions", type=int, default=2000)
     args = parser.parse_args()
     SYNC[0] = args.synchronous
     print(f"synchronous={args.synchronous}, load average {os.getloadavg()[0]:.2f}")
     with tempfile.TemporaryDirectory() as tmp:
-        await store_runs(Path(tmp) / "store.db", args.games, args.actions, args.rate,
-                         args.seconds)
+        await store_runs(Path(tmp) / "store.db", args.games, args.actions, args.rate, args.seconds)
         if not args.no_cold:
             await cold_loads(Path(tmp))
         if args.service:
@@ -301,11 +384,14 @@ async def main() -> None:
             report("service, cached game", warm)
             cold = await latency(Path(tmp) / "cold.db", args.latency_actions // 2, cold=True)
             report("service, loaded from file each time", cold)
-            elapsed, n, under_load = await throughput(Path(tmp) / "throughput.db",
-                                                      args.games * 5, 5)
+            elapsed, n, under_load = await throughput(
+                Path(tmp) / "throughput.db", args.games * 5, 5
+            )
             report(f"service, burst ({args.games * 5} games)", under_load)
-            print(f"  {n / elapsed:,.0f} actions/s; CPU {CPU[0] / n * 1000:.2f} ms per action "
-                  "(engine, outcome and persist)")
+            print(
+                f"  {n / elapsed:,.0f} actions/s; CPU {CPU[0] / n * 1000:.2f} ms per action "
+                "(engine, outcome and persist)"
+            )
     print(f"load average {os.getloadavg()[0]:.2f}")
 
 

@@ -40,10 +40,13 @@ from . import logs
 from .config import ConfigError, Settings, load_settings
 
 EX_CONFIG = 78
-NO_TOKEN = ("No DISCORD_TOKEN is set (in the environment or in .env), so the Discord bot "
-            "cannot start.")
-NO_TOKEN_NO_TERMINAL = ("No DISCORD_TOKEN is set (in the environment or in .env) and there "
-                        "is no terminal for the console: set DISCORD_TOKEN to run the bot.")
+NO_TOKEN = (
+    "No DISCORD_TOKEN is set (in the environment or in .env), so the Discord bot cannot start."
+)
+NO_TOKEN_NO_TERMINAL = (
+    "No DISCORD_TOKEN is set (in the environment or in .env) and there "
+    "is no terminal for the console: set DISCORD_TOKEN to run the bot."
+)
 CONSOLE_HINT = "To play in this terminal against computer players, run: python -m bot.console"
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
@@ -167,8 +170,11 @@ def _cancel_leftovers(loop: asyncio.AbstractEventLoop) -> None:
 
 
 def _lingering_threads() -> list[threading.Thread]:
-    return [t for t in threading.enumerate()
-            if t is not threading.main_thread() and not t.daemon and t.is_alive()]
+    return [
+        t
+        for t in threading.enumerate()
+        if t is not threading.main_thread() and not t.daemon and t.is_alive()
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -185,14 +191,17 @@ def main(argv: list[str] | None = None) -> int:
         return offer_console()
     configure_logging(settings.log_level, settings.log_format)
     from .preflight import StartupError
+
     try:
         run_until_signalled(run(settings))
     except StartupError as exc:
         print(f"Cannot start: {exc}", file=sys.stderr)
         return 1
     except discord.LoginFailure:
-        print("Discord refused the token in DISCORD_TOKEN: check it in the developer portal.",
-              file=sys.stderr)
+        print(
+            "Discord refused the token in DISCORD_TOKEN: check it in the developer portal.",
+            file=sys.stderr,
+        )
         return 1
     except KeyboardInterrupt:  # a signal before the loop's handlers were in place
         pass
@@ -202,8 +211,9 @@ def main(argv: list[str] | None = None) -> int:
         thread.join(timeout=max(0.0, until - time.monotonic()))
     stuck = _lingering_threads()
     if stuck:  # a drawing or a database thread the stop cut short: not worth waiting for
-        log.debug("not waiting for %d worker thread(s): %s", len(stuck),
-                  ", ".join(t.name for t in stuck))
+        log.debug(
+            "not waiting for %d worker thread(s): %s", len(stuck), ", ".join(t.name for t in stuck)
+        )
         _exit_now(0)
     return 0
 

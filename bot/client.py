@@ -57,10 +57,18 @@ def intents() -> discord.Intents:
 def _interaction_tasks() -> list[asyncio.Task[Any]]:
     """The tasks discord.py runs slash commands and component callbacks in (it names
     them), still running."""
-    return [t for t in asyncio.all_tasks() if not t.done() and (
-        t.get_name() == "CommandTree-invoker"
-        or (t.get_name().startswith("discord-ui-")
-            and not t.get_name().startswith("discord-ui-view-timeout")))]
+    return [
+        t
+        for t in asyncio.all_tasks()
+        if not t.done()
+        and (
+            t.get_name() == "CommandTree-invoker"
+            or (
+                t.get_name().startswith("discord-ui-")
+                and not t.get_name().startswith("discord-ui-view-timeout")
+            )
+        )
+    ]
 
 
 def uv_seat(status: GameStatus, user_id: int) -> int | None:
@@ -90,13 +98,24 @@ class GameBot(commands.Bot):
             is sent at the next start (within the stop's ``close_budget``).
     """
 
-    def __init__(self, settings: Settings, *, service_options: dict[str, Any] | None = None,
-                 state_dir: Path | None = None, sync: bool = True, warm_up: bool = True,
-                 store: Store | None = None, outbox_options: dict[str, Any] | None = None,
-                 backlog: int = 0, shutdown_grace: float = 1.0, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        service_options: dict[str, Any] | None = None,
+        state_dir: Path | None = None,
+        sync: bool = True,
+        warm_up: bool = True,
+        store: Store | None = None,
+        outbox_options: dict[str, Any] | None = None,
+        backlog: int = 0,
+        shutdown_grace: float = 1.0,
+        **kwargs: Any,
+    ) -> None:
         kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents(),
-                         help_command=None, **kwargs)
+        super().__init__(
+            command_prefix=commands.when_mentioned, intents=intents(), help_command=None, **kwargs
+        )
         self.settings = settings
         self.service_options = dict(service_options or {})
         self.state_dir = state_dir or settings.database_path.parent
@@ -144,15 +163,21 @@ class GameBot(commands.Bot):
         if self.store is None:
             self.store = await Store.open(self.settings.database_path)
         # the bot hosts the games of servers, never the console's (same database file)
-        self.service = GameService(self.store, **{"hosts": server_games,
-                                                  **self.service_options})
+        self.service = GameService(self.store, **{"hosts": server_games, **self.service_options})
         await import_legacy_files(self.store, self.state_dir, self.service.clock.now())
         self.service.add_listener(self._deliver_outcome)
         self.service.room = self.delivery.room
         for cog in (LobbyCog(), TableCog(), TurnCog(), InfoCog()):
             await self.add_cog(cog)
-        self.add_dynamic_items(LobbyButton, OptionSelect, AnswerButton, AnswerSelect,
-                               OpenPanelButton, ConfirmButton, KeepButton)
+        self.add_dynamic_items(
+            LobbyButton,
+            OptionSelect,
+            AnswerButton,
+            AnswerSelect,
+            OpenPanelButton,
+            ConfirmButton,
+            KeepButton,
+        )
         if self.do_warm_up:
             self._spawn(self.delivery.images.warm_up())
         loaded = await self.service.start()
@@ -183,10 +208,17 @@ class GameBot(commands.Bot):
             uv = await self.service.view(prompt.game_id, prompt.user_id)
             note = PrivateNote(prompt.user_id, prompt.seat, (), False, uv.view)
             outcome = Outcome(
-                ok=True, game_id=prompt.game_id, kind="resend", channel_id=status.channel_id,
-                guild_id=status.guild_id, status=status.status, version=status.version,
-                prompts=(prompt,), names=tuple(s.name for s in status.seats),
-                private={prompt.user_id: note})
+                ok=True,
+                game_id=prompt.game_id,
+                kind="resend",
+                channel_id=status.channel_id,
+                guild_id=status.guild_id,
+                status=status.status,
+                version=status.version,
+                prompts=(prompt,),
+                names=tuple(s.name for s in status.seats),
+                private={prompt.user_id: note},
+            )
             await self.delivery.deliver(outcome)
 
     async def settle(self) -> None:
@@ -198,8 +230,12 @@ class GameBot(commands.Bot):
             await self.delivery.outbox.idle()
             await self._handlers_idle.wait()
             await asyncio.sleep(0)
-            if (not self.delivery.busy and not self.service._busy(None)
-                    and not self.delivery.outbox.busy and self._handlers == 0):
+            if (
+                not self.delivery.busy
+                and not self.service._busy(None)
+                and not self.delivery.outbox.busy
+                and self._handlers == 0
+            ):
                 return
 
     async def close(self) -> None:
@@ -225,13 +261,16 @@ class GameBot(commands.Bot):
             # the service stops its games, the deliveries finish and the outbox sends what
             # it can (the rest is kept for the next start); then the store is closed
             stopping = loop.create_task(self.service.close(before_store=self._stop_sending))
-            _, pending = await asyncio.wait({stopping},
-                                            timeout=max(0.0, deadline - loop.time()))
+            _, pending = await asyncio.wait({stopping}, timeout=max(0.0, deadline - loop.time()))
             if pending:
                 handlers = _interaction_tasks()
-                log.warning("stopping: messages still being sent after %.1f s are not sent "
-                            "(%d game(s), %d interaction(s) cut short)", self.close_budget,
-                            len(self._delivering), len(handlers))
+                log.warning(
+                    "stopping: messages still being sent after %.1f s are not sent "
+                    "(%d game(s), %d interaction(s) cut short)",
+                    self.close_budget,
+                    len(self._delivering),
+                    len(handlers),
+                )
                 for task in [*self._delivering, *handlers]:
                     task.cancel()
                 if handlers:  # let them unwind before the connection they use goes
@@ -297,8 +336,9 @@ class GameBot(commands.Bot):
         task.add_done_callback(self._background.discard)
 
     # ------------------------------------------------------------------ permissions
-    async def on_guild_channel_update(self, before: discord.abc.GuildChannel,
-                                      after: discord.abc.GuildChannel) -> None:
+    async def on_guild_channel_update(
+        self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel
+    ) -> None:
         """Overwrites changed: the bot may post in a held channel again."""
         await self._permissions_changed(after.guild.id)
 
@@ -352,8 +392,11 @@ class GameBot(commands.Bot):
                     continue
                 # deletes the departure with the rest, in the same transaction
                 count = await self.service.delete_guild_data(guild_id)
-                log.info("deleted the data of server %s (%d game(s)), which removed the bot",
-                         guild_id, count)
+                log.info(
+                    "deleted the data of server %s (%d game(s)), which removed the bot",
+                    guild_id,
+                    count,
+                )
                 done.append(guild_id)
         return done
 
@@ -373,7 +416,8 @@ class GameBot(commands.Bot):
             await self.db.record_departure(guild.id, self.service.clock.now())
             ids = await self.service.archive_guild(guild.id)
             await self.delivery.outbox.discard(
-                [c.id for c in guild.channels] + [t.id for t in guild.threads])
+                [c.id for c in guild.channels] + [t.id for t in guild.threads]
+            )
         for gid in ids:
             self.delivery.forget(gid)
         if ids:

@@ -35,8 +35,9 @@ DECISION_SECONDS = 1.0
 """Wall-clock cap on one computer decision (the hard level's search stops there)."""
 
 
-def choose(view: rules.View, legal_actions: Sequence[rules.Action], level: str,
-           seed: int) -> rules.Action:
+def choose(
+    view: rules.View, legal_actions: Sequence[rules.Action], level: str, seed: int
+) -> rules.Action:
     """The ``level`` computer player's choice for the seat whose ``view`` this is.
 
     Raises:
@@ -51,8 +52,9 @@ def choose(view: rules.View, legal_actions: Sequence[rules.Action], level: str,
     return action
 
 
-def uniform(view: rules.View, legal_actions: Sequence[rules.Action], level: str,
-            seed: int) -> rules.Action:
+def uniform(
+    view: rules.View, legal_actions: Sequence[rules.Action], level: str, seed: int
+) -> rules.Action:
     """A uniform choice seeded by ``seed``: the fallback when a computer player is slow
     or fails, and a cheap chooser for tests of the machinery.
 

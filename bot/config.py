@@ -65,7 +65,7 @@ def parse_env_file(text: str) -> dict[str, str]:
         if not line or line.startswith("#"):
             continue
         if line.startswith("export "):
-            line = line[len("export "):].lstrip()
+            line = line[len("export ") :].lstrip()
         name, sep, value = line.partition("=")
         name = name.strip()
         if not sep or not name.replace("_", "").isalnum() or name[0].isdigit():
@@ -89,7 +89,7 @@ def sqlite_path(url: str) -> Path:
     if "://" not in url:
         path = url
     elif url.startswith("sqlite:///"):
-        path = url[len("sqlite:///"):]
+        path = url[len("sqlite:///") :]
     else:
         raise ConfigError(f"DATABASE_URL must be sqlite:///path (got {url.split(':', 1)[0]}:…)")
     if not path or path == ":memory:":
@@ -139,8 +139,7 @@ def load_settings(
         raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}")
     log_format = (get("LOG_FORMAT") or "text").lower()
     if log_format not in LOG_FORMATS:
-        raise ConfigError(f"LOG_FORMAT must be one of {', '.join(LOG_FORMATS)}, "
-                          f"not {log_format!r}")
+        raise ConfigError(f"LOG_FORMAT must be one of {', '.join(LOG_FORMATS)}, not {log_format!r}")
     health = get("HEALTH_FILE")
     url = get("DATABASE_URL") or DEFAULT_DATABASE_URL
     sqlite_path(url)  # validate early

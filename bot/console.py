@@ -50,9 +50,14 @@ CONSOLE_CHANNEL_ID = 1
 """The pseudo channel of console games (Discord ids are far larger)."""
 WATCH_CHANNEL_ID = 2
 """The pseudo channel of ``--watch`` games, so watching never touches your own game."""
-VARIANT_NAMES = {"european-war": "european_war", "european_war": "european_war",
-                 "ew": "european_war", "world-war-5": "world_war_5",
-                 "world_war_5": "world_war_5", "ww5": "world_war_5"}
+VARIANT_NAMES = {
+    "european-war": "european_war",
+    "european_war": "european_war",
+    "ew": "european_war",
+    "world-war-5": "world_war_5",
+    "world_war_5": "world_war_5",
+    "ww5": "world_war_5",
+}
 PACING = 0.7
 """Seconds before each computer move (0 with ``--fast``)."""
 ANSWER_DELAY = (0.3, 1.2)
@@ -80,29 +85,43 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="european-war",
         description="Play European War or World War 5 in the terminal, against computer "
-                    "players or with friends at one keyboard. Same rules, storage and board "
-                    "images as the Discord bot.")
+        "players or with friends at one keyboard. Same rules, storage and board "
+        "images as the Discord bot.",
+    )
     p.add_argument("--variant", help="european-war (default) or world-war-5")
     p.add_argument("--players", type=int, help="seats at the table (2-5)")
     p.add_argument("--computers", type=int, help="how many of them are computers")
-    p.add_argument("--level", help="computer level: easy, normal or hard (or one per "
-                                   "computer: easy,hard)")
-    p.add_argument("--hotseat", action="store_true",
-                   help="several people take turns at this keyboard")
+    p.add_argument(
+        "--level", help="computer level: easy, normal or hard (or one per computer: easy,hard)"
+    )
+    p.add_argument(
+        "--hotseat", action="store_true", help="several people take turns at this keyboard"
+    )
     p.add_argument("--name", help="your name (hot-seat: the names, comma separated)")
     p.add_argument("--power", help="the power (or continent) you want, e.g. russia")
     p.add_argument("--seed", type=int, help="deal and computer choices repeat for a seed")
-    p.add_argument("--resume", action="store_true",
-                   help="continue the last unfinished console game")
-    p.add_argument("--db", type=Path,
-                   help="the SQLite file (default: DATABASE_URL, i.e. data/european_war.db)")
-    p.add_argument("--out", type=Path, default=Path("data/boards"),
-                   help="where board images go (default data/boards)")
+    p.add_argument(
+        "--resume", action="store_true", help="continue the last unfinished console game"
+    )
+    p.add_argument(
+        "--db", type=Path, help="the SQLite file (default: DATABASE_URL, i.e. data/european_war.db)"
+    )
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=Path("data/boards"),
+        help="where board images go (default data/boards)",
+    )
     p.add_argument("--no-boards", action="store_true", help="write no board images")
-    p.add_argument("--open", action="store_true",
-                   help="show each board image with the system viewer")
-    p.add_argument("--watch", type=int, metavar="N",
-                   help="computers play N games against each other (a smoke test)")
+    p.add_argument(
+        "--open", action="store_true", help="show each board image with the system viewer"
+    )
+    p.add_argument(
+        "--watch",
+        type=int,
+        metavar="N",
+        help="computers play N games against each other (a smoke test)",
+    )
     p.add_argument("--fast", action="store_true", help="no pause before computer moves")
     return p
 
@@ -157,8 +176,10 @@ def plan_from_args(args: argparse.Namespace) -> Plan:
         if args.computers is not None:
             computers = args.computers
             if args.players is not None and args.players != computers + 1:
-                raise UsageError("Without --hotseat you play alone against the computers, "
-                                 "so --players is --computers + 1 (or use --hotseat).")
+                raise UsageError(
+                    "Without --hotseat you play alone against the computers, "
+                    "so --players is --computers + 1 (or use --hotseat)."
+                )
         elif args.players is not None:
             computers = args.players - 1
         else:
@@ -167,8 +188,13 @@ def plan_from_args(args: argparse.Namespace) -> Plan:
     if listed is not None and listed != computers:
         raise UsageError(f"--level lists {listed} levels for {computers} computers.")
     levels = levels if listed is not None else levels[:1] * computers
-    plan = Plan(variant, names, levels, args.seed if args.seed is not None
-                else secrets.randbits(31), args.power)
+    plan = Plan(
+        variant,
+        names,
+        levels,
+        args.seed if args.seed is not None else secrets.randbits(31),
+        args.power,
+    )
     check_plan(plan)
     return plan
 
@@ -182,45 +208,77 @@ def check_plan(plan: Plan) -> None:
     engine = rules.rules_for(plan.variant)
     most = engine.max_players(rules.Options(five_players=True))
     if not engine.min_players <= plan.total <= most:
-        raise UsageError(f"{engine.name} is for {engine.min_players} to {most} players "
-                         f"(you asked for {plan.total}).")
+        raise UsageError(
+            f"{engine.name} is for {engine.min_players} to {most} players "
+            f"(you asked for {plan.total})."
+        )
     if plan.power:
         board = rules.load_board(plan.variant, False)
         found = plan.power if plan.power in board.powers else board.power_by_name(plan.power)
         if found is None:
-            raise UsageError(f"Unknown power {plan.power!r}; choose one of "
-                             + ", ".join(p.name for p in board.powers.values()) + ".")
+            raise UsageError(
+                f"Unknown power {plan.power!r}; choose one of "
+                + ", ".join(p.name for p in board.powers.values())
+                + "."
+            )
         plan.power = found
 
 
 def plan_by_questions(args: argparse.Namespace) -> Plan:
     """Ask a newcomer what to play; Enter takes the suggested answer each time."""
     say("Let's set up a game (press Enter to take the answer in brackets).")
-    v = ask("Which game? 1) European War (cards, duels, diplomacy)  2) World War 5 (dice)",
-            "1", lambda a: a in ("1", "2"))
+    v = ask(
+        "Which game? 1) European War (cards, duels, diplomacy)  2) World War 5 (dice)",
+        "1",
+        lambda a: a in ("1", "2"),
+    )
     variant = "european_war" if v == "1" else "world_war_5"
     most = rules.rules_for(variant).max_players(rules.Options(five_players=True))
-    who = ask("Who plays? 1) you against computers  2) several people at this keyboard",
-              "1", lambda a: a in ("1", "2"))
+    who = ask(
+        "Who plays? 1) you against computers  2) several people at this keyboard",
+        "1",
+        lambda a: a in ("1", "2"),
+    )
     if who == "1":
         people = []
-        count = int(ask("How many computer players (1-4)?", "2",
-                        lambda a: a.isdigit() and 1 <= int(a) <= min(4, most - 1)))
+        count = int(
+            ask(
+                "How many computer players (1-4)?",
+                "2",
+                lambda a: a.isdigit() and 1 <= int(a) <= min(4, most - 1),
+            )
+        )
     else:
-        n = int(ask(f"How many people (2-{most})?", "2",
-                    lambda a: a.isdigit() and 2 <= int(a) <= most))
-        people = [ask(f"Name of player {i}?", f"Player {i}", lambda a: 0 < len(a) <= 40)
-                  for i in range(1, n + 1)]
-        count = int(ask(f"And computer players (0-{most - n})?", "0",
-                        lambda a: a.isdigit() and 0 <= int(a) <= most - n))
+        n = int(
+            ask(f"How many people (2-{most})?", "2", lambda a: a.isdigit() and 2 <= int(a) <= most)
+        )
+        people = [
+            ask(f"Name of player {i}?", f"Player {i}", lambda a: 0 < len(a) <= 40)
+            for i in range(1, n + 1)
+        ]
+        count = int(
+            ask(
+                f"And computer players (0-{most - n})?",
+                "0",
+                lambda a: a.isdigit() and 0 <= int(a) <= most - n,
+            )
+        )
     level = "normal"
     if count:
-        level = ask("Computer level: easy, normal or hard?", "normal",
-                    lambda a: a.lower() in COMPUTER_LEVELS).lower()
+        level = ask(
+            "Computer level: easy, normal or hard?",
+            "normal",
+            lambda a: a.lower() in COMPUTER_LEVELS,
+        ).lower()
     if not people:
         people = [ask("Your name?", default_name(), lambda a: 0 < len(a) <= 40)]
-    plan = Plan(variant, people, [level] * count,
-                args.seed if args.seed is not None else secrets.randbits(31), args.power)
+    plan = Plan(
+        variant,
+        people,
+        [level] * count,
+        args.seed if args.seed is not None else secrets.randbits(31),
+        args.power,
+    )
     check_plan(plan)
     return plan
 
@@ -229,10 +287,13 @@ def repeatable_chooser(inner: computer.Chooser, base: Callable[[], int]) -> comp
     """Wrap the service's chooser so a computer's seed comes from the game's seed and what
     it sees, not from the database's game id: with ``--seed`` a game repeats in any
     database, given the same moves at the keyboard."""
-    def choose(view: rules.View, legal: Sequence[rules.Action], level: str,
-               seed: int) -> rules.Action:
+
+    def choose(
+        view: rules.View, legal: Sequence[rules.Action], level: str, seed: int
+    ) -> rules.Action:
         digest = hashlib.blake2b(f"{base()}|{view!r}".encode(), digest_size=8).digest()
         return inner(view, legal, level, int.from_bytes(digest, "big"))
+
     return choose
 
 
@@ -254,8 +315,10 @@ def watch(session: Session, args: argparse.Namespace) -> int:
         stale = session.run(session.service.store.active_game_in_channel(WATCH_CHANNEL_ID))
         if stale is not None:
             session.run(session.service.cancel(stale, HOST_ID))
-        say(f"=== Game {i + 1} of {args.watch}: {rules.rules_for(variant).name}, "
-            f"{count} computers ({', '.join(levels[:count])}), seed {plan.seed} ===")
+        say(
+            f"=== Game {i + 1} of {args.watch}: {rules.rules_for(variant).name}, "
+            f"{count} computers ({', '.join(levels[:count])}), seed {plan.seed} ==="
+        )
         out = session.run(session.open_game(plan, WATCH_CHANNEL_ID))
         if not out.ok:
             say(f"✗ {out.error}")
@@ -283,19 +346,27 @@ def start_or_resume(session: Session, args: argparse.Namespace) -> int | None:
         if st.status == "lobby":  # a table left half-opened by an interrupted run
             session.run(service.cancel(existing, HOST_ID))
             existing = None
-        elif not args.resume and (flags or not confirm_default_yes(
+        elif not args.resume and (
+            flags
+            or not confirm_default_yes(
                 f"You have an unfinished console game (#{existing}, "
                 f"{rules.rules_for(st.variant).name}, turn {st.view.turn if st.view else 0}"
-                "). Resume it?")):
+                "). Resume it?"
+            )
+        ):
             session.run(service.cancel(existing, HOST_ID))
             say(f"(Your unfinished console game #{existing} was set aside.)")
             existing = None
     if existing is not None:
         st = session.run(session.adopt(existing))
-        say(f"Resuming game #{existing} ({rules.rules_for(st.variant).name}): "
-            + ", ".join(s.name for s in session.seats) + ".")
-        for line in session.run(service.log(existing, 6, session.holder or min(
-                session.humans or {HOST_ID: ""}))):
+        say(
+            f"Resuming game #{existing} ({rules.rules_for(st.variant).name}): "
+            + ", ".join(s.name for s in session.seats)
+            + "."
+        )
+        for line in session.run(
+            service.log(existing, 6, session.holder or min(session.humans or {HOST_ID: ""}))
+        ):
             say(plain(line))
         session.board_dirty = True
         return existing
@@ -308,8 +379,10 @@ def start_or_resume(session: Session, args: argparse.Namespace) -> int | None:
         say(f"✗ {out.error}")
         return None
     session.run(session.adopt(session.game_id))
-    say(f"Game #{session.game_id}: {rules.rules_for(plan.variant).name}, seed {plan.seed}. "
-        "Type help for the commands.")
+    say(
+        f"Game #{session.game_id}: {rules.rules_for(plan.variant).name}, seed {plan.seed}. "
+        "Type help for the commands."
+    )
     session.show(out)
     return session.game_id
 
@@ -334,14 +407,18 @@ def main(argv: list[str] | None = None) -> int:
         db = args.db or load_settings().database_path
         if args.watch is not None and args.watch < 1:
             raise UsageError("--watch needs a number of games, at least 1.")
-        if not args.watch and not args.resume and any(
-                getattr(args, f) not in (None, False) for f in GAME_FLAGS):
+        if (
+            not args.watch
+            and not args.resume
+            and any(getattr(args, f) not in (None, False) for f in GAME_FLAGS)
+        ):
             plan_from_args(args)  # check the flags before touching the database
     except (ConfigError, UsageError) as exc:
         print(f"european-war: {exc}", file=sys.stderr)
         return 2
-    command = ("european-war" if Path(sys.argv[0]).name == "european-war"
-               else "python -m bot.console")
+    command = (
+        "european-war" if Path(sys.argv[0]).name == "european-war" else "python -m bot.console"
+    )
     hint = f"{command} --resume" + (f" --db {args.db}" if args.db else "")
     with asyncio.Runner() as runner:
         try:
@@ -350,10 +427,18 @@ def main(argv: list[str] | None = None) -> int:
             print(f"european-war: cannot open the game database {db}: {exc}", file=sys.stderr)
             return 2
         service = GameService(
-            store, hosts=console_games, computer_pacing=0 if args.fast else PACING,
-            computer_answer_delay=(0.0, 0.0) if args.fast else ANSWER_DELAY)
-        session = Session(runner, service, None if args.no_boards else args.out,
-                          open_images=args.open, resume_hint=hint)
+            store,
+            hosts=console_games,
+            computer_pacing=0 if args.fast else PACING,
+            computer_answer_delay=(0.0, 0.0) if args.fast else ANSWER_DELAY,
+        )
+        session = Session(
+            runner,
+            service,
+            None if args.no_boards else args.out,
+            open_images=args.open,
+            resume_hint=hint,
+        )
         service.chooser = repeatable_chooser(service.chooser, lambda: session.seed)
         service.add_listener(session.listen)
         try:

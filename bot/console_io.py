@@ -15,8 +15,7 @@ import rules
 
 
 # ---------------------------------------------------------------------- images
-def render_board(view: rules.View, names: Sequence[str],
-                 events: Sequence[rules.Event]) -> bytes:
+def render_board(view: rules.View, names: Sequence[str], events: Sequence[rules.Event]) -> bytes:
     """The board PNG, as the channel would see it after the action of ``events``."""
     return render.board_png(view, list(names), list(events))
 
@@ -37,8 +36,12 @@ def open_viewer(path: Path) -> bool:
     for tool in ("xdg-open", "open"):
         exe = shutil.which(tool)
         if exe:
-            subprocess.Popen([exe, str(path)], stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL, start_new_session=True)
+            subprocess.Popen(
+                [exe, str(path)],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
             return True
     return False
 

@@ -55,17 +55,34 @@ ALIASES: dict[str, tuple[str, ...]] = {
 WORDS: dict[str, str] = {w: c for c, al in ALIASES.items() for w in (c, *al)}
 """Every accepted command word -> its canonical command."""
 
-QUERIES = frozenset({"hand", "board", "status", "log", "rules", "help", "choices", "draw",
-                     "resign", "quit"})
+QUERIES = frozenset(
+    {"hand", "board", "status", "log", "rules", "help", "choices", "draw", "resign", "quit"}
+)
 """Commands that are not game actions (the console handles them itself)."""
 
 EUROPEAN_WAR_ONLY = frozenset({"conscript", "arm", "sabotage", "spy", "play", "k", "let"})
 WORLD_WAR_5_ONLY = frozenset({"grow", "build"})
 
-_ACE_WORDS = {"a": True, "ace": True, "j": False, "jack": False, "q": False, "queen": False,
-              "k": False, "king": False}
-_RANK_WORDS = {"j": JACK, "jack": JACK, "q": QUEEN, "queen": QUEEN, "k": KING, "king": KING,
-               "a": ACE, "ace": ACE}
+_ACE_WORDS = {
+    "a": True,
+    "ace": True,
+    "j": False,
+    "jack": False,
+    "q": False,
+    "queen": False,
+    "k": False,
+    "king": False,
+}
+_RANK_WORDS = {
+    "j": JACK,
+    "jack": JACK,
+    "q": QUEEN,
+    "queen": QUEEN,
+    "k": KING,
+    "king": KING,
+    "a": ACE,
+    "ace": ACE,
+}
 
 
 class ParseError(ValueError):
@@ -137,8 +154,11 @@ def field_matches(board: rules.Board, text: str) -> tuple[list[str], bool]:
     prefix = [f.id for f in fields if norm(f.name).startswith(key) or norm(f.id).startswith(key)]
     if prefix:
         return prefix, False
-    words = [f.id for f in fields
-             if any(norm(w).startswith(key) for w in re.split(r"[^A-Za-z0-9]+", f.name) if w)]
+    words = [
+        f.id
+        for f in fields
+        if any(norm(w).startswith(key) for w in re.split(r"[^A-Za-z0-9]+", f.name) if w)
+    ]
     return words, False
 
 
@@ -153,8 +173,11 @@ def _compositions(n: int, parts: int) -> list[tuple[int, ...]]:
     return out
 
 
-def resolve_fields(board: rules.Board, words: Sequence[str], count: int,
-                   ) -> list[tuple[str, ...]]:
+def resolve_fields(
+    board: rules.Board,
+    words: Sequence[str],
+    count: int,
+) -> list[tuple[str, ...]]:
     """Every reading of ``words`` as ``count`` field names, best first.
 
     Readings whose names match exactly come first; within the best score every
@@ -171,7 +194,7 @@ def resolve_fields(board: rules.Board, words: Sequence[str], count: int,
     for lengths in _compositions(len(words), count):
         groups, start, exact_hits = [], 0, 0
         for length in lengths:
-            cands, exact = field_matches(board, " ".join(words[start:start + length]))
+            cands, exact = field_matches(board, " ".join(words[start : start + length]))
             if not cands:
                 break
             groups.append(cands)
@@ -181,10 +204,14 @@ def resolve_fields(board: rules.Board, words: Sequence[str], count: int,
             scored.append((exact_hits, groups))
     if not scored:
         for i, word in enumerate(words):
-            if not any(field_matches(board, " ".join(words[i:j]))[0]
-                       for j in range(i + 1, len(words) + 1)):
-                raise ParseError(f"Unknown field {word!r}. The fields are: "
-                                 + ", ".join(f.name for f in board.fields.values()) + ".")
+            if not any(
+                field_matches(board, " ".join(words[i:j]))[0] for j in range(i + 1, len(words) + 1)
+            ):
+                raise ParseError(
+                    f"Unknown field {word!r}. The fields are: "
+                    + ", ".join(f.name for f in board.fields.values())
+                    + "."
+                )
         raise ParseError(f"I could not read {' '.join(words)!r} as {what}.")
     best = max(score for score, _ in scored)
     out: list[tuple[str, ...]] = []
@@ -284,12 +311,16 @@ def _numbered(ctx: Context, number: int) -> rules.Action:
 
 def _check_variant(name: str, variant: str) -> None:
     if variant == "world_war_5" and name in EUROPEAN_WAR_ONLY | {"stop"}:
-        raise ParseError(f"{name!r} is not in this variant: World War 5 has no cards. "
-                         "Use grow, build, move, invade (or pass when nothing is legal).")
+        raise ParseError(
+            f"{name!r} is not in this variant: World War 5 has no cards. "
+            "Use grow, build, move, invade (or pass when nothing is legal)."
+        )
     if variant == "european_war" and name in WORLD_WAR_5_ONLY:
-        raise ParseError(f"{name!r} is not in this variant: it is a World War 5 command. "
-                         "In European War use conscript (a small on an empty home field, "
-                         "or grow a piece there).")
+        raise ParseError(
+            f"{name!r} is not in this variant: it is a World War 5 command. "
+            "In European War use conscript (a small on an empty home field, "
+            "or grow a piece there)."
+        )
 
 
 def _action(name: str, rest: list[str], ctx: Context) -> rules.Action:
@@ -319,16 +350,22 @@ def _action(name: str, rest: list[str], ctx: Context) -> rules.Action:
             raise ParseError("Say whom to spy on: spy PLAYER (a name or a power).")
         seats = resolve_player(ctx, " ".join(rest))
         if not seats:
-            raise ParseError(f"No player is called {' '.join(rest)!r}. Players: "
-                             + ", ".join(ctx.names) + ".")
+            raise ParseError(
+                f"No player is called {' '.join(rest)!r}. Players: " + ", ".join(ctx.names) + "."
+            )
         return _choose(ctx, [rules.Spy(s, a) for s in seats for a in ace])
     if name == "sabotage":
         rest, ace = _figure(rest, JACK, ctx)
-        return _choose(ctx, [rules.Sabotage(f[0], a)
-                             for f in resolve_fields(b, rest, 1) for a in ace])
+        return _choose(
+            ctx, [rules.Sabotage(f[0], a) for f in resolve_fields(b, rest, 1) for a in ace]
+        )
     if name in ("conscript", "grow", "build", "retreat"):
-        cls = {"conscript": rules.Conscript, "grow": rules.Grow, "build": rules.Build,
-               "retreat": rules.Retreat}[name]
+        cls = {
+            "conscript": rules.Conscript,
+            "grow": rules.Grow,
+            "build": rules.Build,
+            "retreat": rules.Retreat,
+        }[name]
         return _choose(ctx, [cls(f[0]) for f in resolve_fields(b, rest, 1)])
     if name in ("move", "invade"):
         if len(rest) < 2:
@@ -377,8 +414,9 @@ def _choose(ctx: Context, candidates: list[rules.Action]) -> rules.Action:
     if len(pool) == 1 or len({_shape(a) for a in pool}) == 1:
         return pool[0]
     labels = [action_label(a, ctx.board, ctx.names) for a in pool]
-    raise ParseError("Which do you mean: " + "; ".join(labels[:8])
-                     + ("; …" if len(labels) > 8 else "") + "?")
+    raise ParseError(
+        "Which do you mean: " + "; ".join(labels[:8]) + ("; …" if len(labels) > 8 else "") + "?"
+    )
 
 
 def _shape(action: rules.Action) -> tuple[object, ...]:
@@ -404,9 +442,9 @@ def completions(line: str, text: str, ctx: Context) -> list[str]:
         pool = [_ascii_card(c) for c in sorted(ctx.hand)]
     elif name == "rules":
         from .rulebook import topics
+
         pool = [t if " " not in t else slug(t) for t in topics(ctx.variant)]
-    elif name in ("place", "conscript", "grow", "build", "move", "invade", "sabotage",
-                  "retreat"):
+    elif name in ("place", "conscript", "grow", "build", "move", "invade", "sabotage", "retreat"):
         pool = [slug(f.name) for f in ctx.board.fields.values()]
     else:
         pool = []

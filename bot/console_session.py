@@ -132,17 +132,32 @@ class Session:
         limits, which the service's lobby cannot set), seat everyone through the service
         and start. Returns the start outcome (refused with the reason on failure)."""
         store = self.service.store
-        options = rules.Options(five_players=plan.total > 4,
-                                diplomacy_seconds=600 if plan.humans else 30)
-        settings = GameSettings(max_players=plan.total, options=options, turn_timeout=None,
-                                setup_timeout=None, duel_timeout=None, retreat_timeout=None,
-                                reminder_lead=0)
+        options = rules.Options(
+            five_players=plan.total > 4, diplomacy_seconds=600 if plan.humans else 30
+        )
+        settings = GameSettings(
+            max_players=plan.total,
+            options=options,
+            turn_timeout=None,
+            setup_timeout=None,
+            duel_timeout=None,
+            retreat_timeout=None,
+            reminder_lead=0,
+        )
         settings.check(plan.variant)
         now = time.time()
         host = NewSeat(HOST_ID, None, plan.humans[0], plan.power, now) if plan.humans else None
-        gid = await store.create_lobby(guild_id=None, channel_id=channel_id, host_id=HOST_ID,
-                                       variant=plan.variant, settings=settings,
-                                       host_seat=host, expiry=None, max_games=None, now=now)
+        gid = await store.create_lobby(
+            guild_id=None,
+            channel_id=channel_id,
+            host_id=HOST_ID,
+            variant=plan.variant,
+            settings=settings,
+            host_seat=host,
+            expiry=None,
+            max_games=None,
+            now=now,
+        )
         for i, name in enumerate(plan.humans[1:], start=HOST_ID + 1):
             out = await self.service.join(gid, i, name)
             if not out.ok:
@@ -173,8 +188,9 @@ class Session:
         """Seats and names from a status (they change when someone resigns)."""
         seats = sorted(st.seats, key=lambda s: s.seat if s.seat is not None else 99)
         self.seats = [Seat(s.name, s.power or "", s.user_id) for s in seats]
-        self.humans = {s.user_id: s.name for s in seats
-                       if s.user_id is not None and s.user_id in self.humans}
+        self.humans = {
+            s.user_id: s.name for s in seats if s.user_id is not None and s.user_id in self.humans
+        }
 
     # ------------------------------------------------------------------ output
     def show(self, outcome: Outcome) -> None:
@@ -191,8 +207,11 @@ class Session:
         if outcome.board_due:
             self.board_dirty = True
             self.board_events = list(outcome.events)
-            if self.board_every_turn and outcome.spectator_view is not None and any(
-                    e.kind == "turn_start" for e in outcome.events):
+            if (
+                self.board_every_turn
+                and outcome.spectator_view is not None
+                and any(e.kind == "turn_start" for e in outcome.events)
+            ):
                 self.write_board(outcome.spectator_view, f"{outcome.version:04d}")
 
     def release_private(self) -> None:
@@ -242,8 +261,9 @@ class Session:
             self.flush()
             idle = asyncio.ensure_future(self.service.idle(gid))
             news = asyncio.ensure_future(self.arrived.wait())
-            done, _ = await asyncio.wait({idle, news}, timeout=STUCK_AFTER,
-                                         return_when=asyncio.FIRST_COMPLETED)
+            done, _ = await asyncio.wait(
+                {idle, news}, timeout=STUCK_AFTER, return_when=asyncio.FIRST_COMPLETED
+            )
             idle.cancel()
             news.cancel()
             if not done:
@@ -263,8 +283,7 @@ class Session:
 
     async def next_prompt(self) -> Prompt | None:
         """The open question for a person here: the keyboard holder's first."""
-        prompts = [p for p in await self.service.prompts(self.game_id)
-                   if p.user_id in self.humans]
+        prompts = [p for p in await self.service.prompts(self.game_id) if p.user_id in self.humans]
         prompts.sort(key=lambda p: (p.user_id != self.holder, p.seat, p.kind))
         return prompts[0] if prompts else None
 
@@ -330,8 +349,9 @@ class Session:
         if duel:
             say(duel)
         if self.variant == "european_war" and (
-                prompt.kind in ("turn", "duel", "diplomacy", "action")
-                or (prompt.user_id in self.hand_dirty and view.hand)):
+            prompt.kind in ("turn", "duel", "diplomacy", "action")
+            or (prompt.user_id in self.hand_dirty and view.hand)
+        ):
             say(hand_line(view.hand))
         self.hand_dirty.discard(prompt.user_id or 0)
         if prompt.kind in ("turn", "action"):
@@ -345,10 +365,15 @@ class Session:
         """What the parser may know for ``user``."""
         uv = self.run(self.service.view(self.game_id, user))
         return Context(
-            board=self.board, variant=self.variant, names=self.names,
-            powers=[s.power for s in self.seats], seat=uv.seat, hand=uv.view.hand or (),
+            board=self.board,
+            variant=self.variant,
+            names=self.names,
+            powers=[s.power for s in self.seats],
+            seat=uv.seat,
+            hand=uv.view.hand or (),
             prompt_kind=prompt.kind if prompt else None,
-            choices=prompt.choices if prompt else ())
+            choices=prompt.choices if prompt else (),
+        )
 
     def handle(self, line: str, user: int, prompt: Prompt | None) -> str:
         """Carry out one typed line. Returns ``quit`` to end the session, else ``""``."""
@@ -368,9 +393,11 @@ class Session:
         assert action is not None
         if isinstance(action, rules.Move | rules.Attack) and self.leaves_home(ctx, action):
             verb = "Moving" if isinstance(action, rules.Move) else "Winning this attack"
-            if not confirm(f"{verb} out of {self.board.fields[action.src].name} leaves none "
-                           "of your pieces at home: you would fall, which can end the game "
-                           "against you (EW-20). Do it?"):
+            if not confirm(
+                f"{verb} out of {self.board.fields[action.src].name} leaves none "
+                "of your pieces at home: you would fall, which can end the game "
+                "against you (EW-20). Do it?"
+            ):
                 say("Nothing done.")
                 return ""
         version = prompt.version if prompt is not None and action in prompt.choices else None
@@ -426,8 +453,7 @@ class Session:
         elif name == "draw":
             self.report(self.run(self.service.agree_draw(gid, user)))
         elif name == "resign":
-            if confirm("Resign and hand your seat to a computer for the rest of the game "
-                       "(EW-25)?"):
+            if confirm("Resign and hand your seat to a computer for the rest of the game (EW-25)?"):
                 out = self.run(self.service.resign(gid, user))
                 self.report(out)
                 if out.ok:
@@ -452,8 +478,10 @@ class Session:
         say(hand_line(ctx.hand))
         uv = self.run(self.service.view(self.game_id, user))
         for seat, cards in sorted(uv.view.known_cards.items()):
-            say(f"  {self.names[seat]} holds (you saw): "
-                + " ".join(rules.cards.card_name(c) for c in cards))
+            say(
+                f"  {self.names[seat]} holds (you saw): "
+                + " ".join(rules.cards.card_name(c) for c in cards)
+            )
         if self.out_dir is None:
             return
         path = self.out_dir / f"game{self.game_id}-hand-{slug(self.humans.get(user, 'you'))}.png"
@@ -491,8 +519,9 @@ class Session:
             try:
                 user = self.holder or min(self.humans or {HOST_ID: ""})
                 ctx = self.context(user, None)
-                options = completions(readline.get_line_buffer()[:readline.get_endidx()],
-                                      text, ctx)
+                options = completions(
+                    readline.get_line_buffer()[: readline.get_endidx()], text, ctx
+                )
             except Exception:
                 return None
             return options[state] if state < len(options) else None
@@ -500,7 +529,4 @@ class Session:
         readline.set_completer_delims(" \t\n")
         readline.set_completer(complete)
         doc = getattr(readline, "__doc__", "") or ""
-        readline.parse_and_bind("bind ^I rl_complete" if "libedit" in doc
-                                else "tab: complete")
-
-
+        readline.parse_and_bind("bind ^I rl_complete" if "libedit" in doc else "tab: complete")

@@ -17,9 +17,15 @@ from .service import Prompt
 SIZE_LETTERS = {1: "S", 2: "M", 3: "L"}
 
 _KIND_WORDS = {
-    "conscript": "conscript FIELD", "grow": "grow FIELD", "build": "build FIELD",
-    "move": "move FROM TO", "attack": "invade FROM TO", "arm": "arm",
-    "sabotage": "sabotage FIELD", "spy": "spy PLAYER", "pass": "pass",
+    "conscript": "conscript FIELD",
+    "grow": "grow FIELD",
+    "build": "build FIELD",
+    "move": "move FROM TO",
+    "attack": "invade FROM TO",
+    "arm": "arm",
+    "sabotage": "sabotage FIELD",
+    "spy": "spy PLAYER",
+    "pass": "pass",
 }
 
 
@@ -55,8 +61,11 @@ def supply_line(view: rules.View, names: Sequence[str]) -> str:
         cards = f", {sv.hand_size} cards" if view.variant == "european_war" else ""
         out = " (out)" if sv.eliminated else ""
         parts.append(f"{names[sv.seat]}{out}: supply {s}S {m}M {large}L{cards}")
-    pile = (f" · draw pile {view.pile_size}, discard {len(view.discard)}"
-            if view.variant == "european_war" else "")
+    pile = (
+        f" · draw pile {view.pile_size}, discard {len(view.discard)}"
+        if view.variant == "european_war"
+        else ""
+    )
     return "Supply — " + "; ".join(parts) + pile
 
 
@@ -66,20 +75,32 @@ def duel_text(view: rules.View, board: rules.Board, names: Sequence[str]) -> str
     if b is None or b.stage != "duel":
         return None
 
-    def side(seat: int, size: int, cards: Sequence[int], total: int, limit: int,
-             done: bool) -> str:
+    def side(seat: int, size: int, cards: Sequence[int], total: int, limit: int, done: bool) -> str:
         played = " ".join(card_name(c) for c in cards) or "no card yet"
         stopped = ", stopped" if done else ""
-        return (f"{names[seat]} ({SIZE_NAMES[size]}, up to {limit}): {played} = {total}"
-                f"{stopped}")
+        return f"{names[seat]} ({SIZE_NAMES[size]}, up to {limit}): {played} = {total}{stopped}"
 
-    return (f"Duel on {board.fields[b.dst].name} — "
-            + side(b.attacker, b.attacker_size, b.attacker_cards, b.attacker_total,
-                   b.attacker_limit, b.attacker_done)
-            + " against "
-            + side(b.defender, b.defender_size, b.defender_cards, b.defender_total,
-                   b.defender_limit, b.defender_done)
-            + ". The attacker needs a higher total (EW-18).")
+    return (
+        f"Duel on {board.fields[b.dst].name} — "
+        + side(
+            b.attacker,
+            b.attacker_size,
+            b.attacker_cards,
+            b.attacker_total,
+            b.attacker_limit,
+            b.attacker_done,
+        )
+        + " against "
+        + side(
+            b.defender,
+            b.defender_size,
+            b.defender_cards,
+            b.defender_total,
+            b.defender_limit,
+            b.defender_done,
+        )
+        + ". The attacker needs a higher total (EW-18)."
+    )
 
 
 def turn_hint(prompt: Prompt) -> str:
@@ -92,8 +113,10 @@ def turn_hint(prompt: Prompt) -> str:
         n = counts.get(kind)
         if n:
             parts.append(words if n == 1 or " " not in words else f"{words} ({n} ways)")
-    return ("You can: " + " · ".join(parts) + ". Type `choices` for every legal move, "
-            "`help` for all commands.")
+    return (
+        "You can: " + " · ".join(parts) + ". Type `choices` for every legal move, "
+        "`help` for all commands."
+    )
 
 
 def numbered(labels: Sequence[str]) -> list[str]:
@@ -166,10 +189,19 @@ def help_text(variant: str) -> str:
         "resign                      a computer takes your seat (EW-25)",
         "quit                        stop here; the game is saved (continue with --resume)",
     ]
-    notes = ("Field names: any case, a unique start is enough (france, north-africa, "
-             "\"north africa\"); Tab completes them.")
-    return "\n".join(["Game commands:", *("  " + a for a in actions), "Other commands:",
-                      *("  " + i for i in info), notes])
+    notes = (
+        "Field names: any case, a unique start is enough (france, north-africa, "
+        '"north africa"); Tab completes them.'
+    )
+    return "\n".join(
+        [
+            "Game commands:",
+            *("  " + a for a in actions),
+            "Other commands:",
+            *("  " + i for i in info),
+            notes,
+        ]
+    )
 
 
 def hand_line(hand: Sequence[int] | None) -> str:

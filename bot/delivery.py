@@ -87,15 +87,20 @@ class GameRefs:
 
 
 def _mentions(users: set[int] | list[int]) -> discord.AllowedMentions:
-    return discord.AllowedMentions(users=[discord.Object(u) for u in sorted(users)],
-                                   everyone=False, roles=False, replied_user=False)
+    return discord.AllowedMentions(
+        users=[discord.Object(u) for u in sorted(users)],
+        everyone=False,
+        roles=False,
+        replied_user=False,
+    )
 
 
 class Delivery(PrivateDelivery):
     """Sends outcomes for :class:`bot.client.GameBot` (see the module docstring)."""
 
-    def __init__(self, bot: GameBot, *, outbox: dict[str, Any] | None = None,
-                 backlog: int = 0) -> None:
+    def __init__(
+        self, bot: GameBot, *, outbox: dict[str, Any] | None = None, backlog: int = 0
+    ) -> None:
         self.bot = bot
         self.images = Images()
         self.refs: dict[int, GameRefs] = {}
@@ -152,12 +157,14 @@ class Delivery(PrivateDelivery):
 
     async def _save_lobby(self, game_id: int, where: tuple[int, int] | None) -> None:
         cid, mid = where if where is not None else (None, None)
-        await self._keep(self.bot.db.set_lobby_message(game_id, cid, mid),
-                         f"the lobby message of game {game_id}")
+        await self._keep(
+            self.bot.db.set_lobby_message(game_id, cid, mid), f"the lobby message of game {game_id}"
+        )
 
     async def _save_duel(self, game_id: int, message_id: int | None) -> None:
-        await self._keep(self.bot.db.set_duel_message(game_id, message_id),
-                         f"the duel message of game {game_id}")
+        await self._keep(
+            self.bot.db.set_duel_message(game_id, message_id), f"the duel message of game {game_id}"
+        )
 
     def forget(self, game_id: int) -> None:
         """Drop what is kept about a finished, cancelled or archived game."""
@@ -220,15 +227,24 @@ class Delivery(PrivateDelivery):
         while True:
             if self.outbox.held(self._channels.get(game_id)):
                 return False
-            outstanding = (self.bot.service.undelivered(game_id)
-                           + self._in_flight.get(game_id, 0) + self.outbox.pending(game_id))
+            outstanding = (
+                self.bot.service.undelivered(game_id)
+                + self._in_flight.get(game_id, 0)
+                + self.outbox.pending(game_id)
+            )
             if outstanding <= self.backlog:
                 return True
             await self.outbox.changed()
 
     # ------------------------------------------------------------------ the entry point
-    async def deliver(self, outcome: Outcome, interaction: discord.Interaction | None = None,
-                      *, mode: str = "reply", note: str = "") -> None:
+    async def deliver(
+        self,
+        outcome: Outcome,
+        interaction: discord.Interaction | None = None,
+        *,
+        mode: str = "reply",
+        note: str = "",
+    ) -> None:
         """Send ``outcome`` (a successful one); answer ``interaction`` with it.
 
         ``mode``: ``reply`` (slash command), ``panel`` (a private panel's button: the panel
@@ -265,13 +281,13 @@ class Delivery(PrivateDelivery):
             if not await within(drawing, replies.WORDS_FIRST_AFTER):
                 log.info("game %s: the images are late; the words go first", gid)
             pictures = drawing.result() if drawing.done() else {}
-            await self._send(outcome, pictures, hands, reply, note,
-                             None if drawing.done() else drawing)
+            await self._send(
+                outcome, pictures, hands, reply, note, None if drawing.done() else drawing
+            )
         except Exception:
             log.exception("game %s: delivering a %s outcome failed", gid, outcome.kind)
             if reply is not None and not reply.answered:
-                await reply.private("Done — but I could not post the result here; "
-                                    "see /status.")
+                await reply.private("Done — but I could not post the result here; see /status.")
         finally:
             if hands is not None and not hands.done():
                 hands.cancel()
@@ -307,8 +323,9 @@ class Delivery(PrivateDelivery):
             if self._progress(outcome):
                 jobs["duel"] = self.images.duel(view, names)
             else:
-                jobs["board"] = self.images.board(view, names, outcome.events,
-                                                  key=(outcome.game_id or 0, outcome.version))
+                jobs["board"] = self.images.board(
+                    view, names, outcome.events, key=(outcome.game_id or 0, outcome.version)
+                )
                 result = next((e for e in outcome.events if e.kind == "duel_over"), None)
                 if result is not None:
                     jobs["duel"] = self.images.duel(view, names, result, outcome.events)
@@ -320,10 +337,11 @@ class Delivery(PrivateDelivery):
     async def _render_hands(self, outcome: Outcome, actor: int | None) -> dict[Any, Picture]:
         """The hand images of the players whose hand changed (for their DMs; not for
         closed DMs, except the one who acted, answered privately)."""
-        jobs = {("hand", uid): self.images.hand(note.view.hand or (), "Your hand")
-                for uid, note in outcome.private.items()
-                if (note.hand_changed or note.lines)
-                and (uid not in self.dms_closed or uid == actor)}
+        jobs = {
+            ("hand", uid): self.images.hand(note.view.hand or (), "Your hand")
+            for uid, note in outcome.private.items()
+            if (note.hand_changed or note.lines) and (uid not in self.dms_closed or uid == actor)
+        }
         if not jobs:
             return {}
         done = await asyncio.gather(*jobs.values())
@@ -334,12 +352,18 @@ class Delivery(PrivateDelivery):
         """The game's channel (cached, or a partial one)."""
         cid = outcome.channel_id or 0
         return self.bot.get_channel(cid) or self.bot.get_partial_messageable(
-            cid, guild_id=outcome.guild_id)
+            cid, guild_id=outcome.guild_id
+        )
 
-    async def _send(self, outcome: Outcome, pics: dict[Any, Picture],
-                    hands: asyncio.Future[dict[Any, Picture]], reply: Reply | None,
-                    note: str, late: asyncio.Future[dict[Any, Picture]] | None = None,
-                    ) -> None:
+    async def _send(
+        self,
+        outcome: Outcome,
+        pics: dict[Any, Picture],
+        hands: asyncio.Future[dict[Any, Picture]],
+        reply: Reply | None,
+        note: str,
+        late: asyncio.Future[dict[Any, Picture]] | None = None,
+    ) -> None:
         gid = outcome.game_id or 0
         refs = await self.refs_of(gid)
         kind = outcome.kind
@@ -353,9 +377,11 @@ class Delivery(PrivateDelivery):
             return
         if kind in ("cancel", "expired", "start"):
             lobby_reply = reply if reply is not None and reply.mode == "lobby" else None
-            closing = {"start": "The game has started: see below.",
-                       "cancel": "This table was closed.",
-                       "expired": "This lobby expired."}[kind]
+            closing = {
+                "start": "The game has started: see below.",
+                "cancel": "This table was closed.",
+                "expired": "This lobby expired.",
+            }[kind]
             await self._close_lobby(outcome, refs, closing, lobby_reply)
         if kind in GAME_KINDS and self._progress(outcome):
             refs.battle_edits += 1
@@ -374,8 +400,9 @@ class Delivery(PrivateDelivery):
         if reply is not None and not reply.answered:
             if reply.mode == "panel":
                 head = self.label(outcome) + "\n" if reply.interaction.guild_id is None else ""
-                await reply.edit_source(content=f"{head}✔ {note or 'Done.'}", view=None,
-                                        attachments=[])
+                await reply.edit_source(
+                    content=f"{head}✔ {note or 'Done.'}", view=None, attachments=[]
+                )
             elif reply.mode == "reply":
                 await reply.private("Done.")
         if kind in ("cancel", "expired") or outcome.game_over:
@@ -383,12 +410,21 @@ class Delivery(PrivateDelivery):
                 log.info("game %s finished in channel %s", gid, outcome.channel_id)
             self.forget(gid)
 
-    async def post(self, outcome: Outcome, content: str, *, files: Sequence[Picture] = (),
-                   pings: set[int] | None = None, view: discord.ui.View | None = None,
-                   reply: Reply | None = None, wait: bool = False, priority: int = NORMAL,
-                   tail: str | None = None, meta: dict[str, Any] | None = None,
-                   late: asyncio.Future[dict[Any, Picture]] | None = None,
-                   ) -> discord.Message | None:
+    async def post(
+        self,
+        outcome: Outcome,
+        content: str,
+        *,
+        files: Sequence[Picture] = (),
+        pings: set[int] | None = None,
+        view: discord.ui.View | None = None,
+        reply: Reply | None = None,
+        wait: bool = False,
+        priority: int = NORMAL,
+        tail: str | None = None,
+        meta: dict[str, Any] | None = None,
+        late: asyncio.Future[dict[Any, Picture]] | None = None,
+    ) -> discord.Message | None:
         """One channel message: the slash command's answer when there is one, else
         through the outbox. Returns the message if it was the answer, or if ``wait``
         (then once the outbox sent it; None if it could not be sent now). With ``tail``
@@ -397,8 +433,10 @@ class Delivery(PrivateDelivery):
         images still being drawn, added to the message by an edit once it is sent."""
         full = "\n".join(x for x in (content, tail) if x) if tail is not None else content
         if reply is not None and reply.mode == "reply" and not reply.answered:
-            kwargs: dict[str, Any] = {"content": clip(full),
-                                      "allowed_mentions": _mentions(pings or set())}
+            kwargs: dict[str, Any] = {
+                "content": clip(full),
+                "allowed_mentions": _mentions(pings or set()),
+            }
             if files:
                 kwargs["files"] = [p.file() for p in files]
             if view is not None:
@@ -413,18 +451,29 @@ class Delivery(PrivateDelivery):
         if tail is not None and not view and len(full) <= 2000:
             words = [content] if content else []
         pending = await self.outbox.send(
-            outcome.channel_id or 0, payload, files_of(files), game_id=outcome.game_id,
-            priority=priority, words=words, tail=tail, meta=meta)
+            outcome.channel_id or 0,
+            payload,
+            files_of(files),
+            game_id=outcome.game_id,
+            priority=priority,
+            words=words,
+            tail=tail,
+            meta=meta,
+        )
         if late is not None:
             self.later(self._attach_when_sent(outcome, pending, late))
         if not wait:
             return None
         return (await pending).message
 
-    async def _post_action(self, outcome: Outcome, refs: GameRefs, pics: dict[Any, Picture],
-                           reply: Reply | None,
-                           late: asyncio.Future[dict[Any, Picture]] | None = None,
-                           ) -> discord.Message | None:
+    async def _post_action(
+        self,
+        outcome: Outcome,
+        refs: GameRefs,
+        pics: dict[Any, Picture],
+        reply: Reply | None,
+        late: asyncio.Future[dict[Any, Picture]] | None = None,
+    ) -> discord.Message | None:
         """The outcome's channel message (the command's answer when there is one)."""
         names = list(outcome.names)
         lines = list(outcome.public_lines)
@@ -435,17 +484,29 @@ class Delivery(PrivateDelivery):
                 lines.append(ended)
         elif outcome.kind != "pause":
             waiting = waiting_lines(outcome.decisions)
-        pings = {p.user_id for p in outcome.prompts if p.user_id is not None
-                 and p.kind in PING_KINDS and await self.pings(p.user_id)}
+        pings = {
+            p.user_id
+            for p in outcome.prompts
+            if p.user_id is not None and p.kind in PING_KINDS and await self.pings(p.user_id)
+        }
         files = [pics[k] for k in ("board", "duel") if k in pics]
         view = outcome.spectator_view
         battle = view.battle if view is not None else None
         duel = battle is not None and battle.stage in ("diplomacy", "duel")
         refs.battle_wanted = duel
         content = "\n".join(lines) or ("" if waiting else "…")
-        msg = await self.post(outcome, content, files=files, pings=pings, reply=reply,
-                              wait=duel, priority=URGENT, tail="\n".join(waiting),
-                              meta={"remember": "duel"} if duel else None, late=late)
+        msg = await self.post(
+            outcome,
+            content,
+            files=files,
+            pings=pings,
+            reply=reply,
+            wait=duel,
+            priority=URGENT,
+            tail="\n".join(waiting),
+            meta={"remember": "duel"} if duel else None,
+            late=late,
+        )
         if duel and msg is not None:
             self._battle_sent(refs, msg)
             refs.battle_log = list(outcome.public_lines)
@@ -456,8 +517,12 @@ class Delivery(PrivateDelivery):
             refs.battle_id, refs.battle_board, refs.battle_log = None, None, []
         return msg
 
-    async def _attach_when_sent(self, outcome: Outcome, pending: asyncio.Future[Sent],
-                                drawing: asyncio.Future[dict[Any, Picture]]) -> None:
+    async def _attach_when_sent(
+        self,
+        outcome: Outcome,
+        pending: asyncio.Future[Sent],
+        drawing: asyncio.Future[dict[Any, Picture]],
+    ) -> None:
         """Once the outbox has sent the words, add the late images to that message."""
         msg = (await pending).message
         if msg is None:
@@ -465,8 +530,9 @@ class Delivery(PrivateDelivery):
             return
         await self._attach(outcome, msg, drawing)
 
-    async def _attach(self, outcome: Outcome, msg: discord.Message,
-                      drawing: asyncio.Future[dict[Any, Picture]]) -> None:
+    async def _attach(
+        self, outcome: Outcome, msg: discord.Message, drawing: asyncio.Future[dict[Any, Picture]]
+    ) -> None:
         """Add the late board (and duel) images to ``msg``, sent with words only.
 
         A message the outbox merged with a later outcome's shows the latest board only:
@@ -483,37 +549,56 @@ class Delivery(PrivateDelivery):
         if isinstance(msg, discord.InteractionMessage):  # the answer: its webhook, exempt
             edited = await attach(msg, files)
             if edited is not None and refs is not None and refs.battle_id == msg.id:
-                refs.battle_board = next((a for a in edited.attachments
-                                          if a.filename == BOARD_FILE), None)
+                refs.battle_board = next(
+                    (a for a in edited.attachments if a.filename == BOARD_FILE), None
+                )
             return
-        kept = [a.to_dict() for a in msg.attachments
-                if a.filename not in (BOARD_FILE, DUEL_FILE)]
-        sent = await (await self.outbox.edit(
-            msg.channel.id, msg.id, {"attachments": kept}, files_of(files),
-            game_id=outcome.game_id, priority=NORMAL))
+        kept = [a.to_dict() for a in msg.attachments if a.filename not in (BOARD_FILE, DUEL_FILE)]
+        sent = await (
+            await self.outbox.edit(
+                msg.channel.id,
+                msg.id,
+                {"attachments": kept},
+                files_of(files),
+                game_id=outcome.game_id,
+                priority=NORMAL,
+            )
+        )
         if sent.message is not None and refs is not None and refs.battle_id == msg.id:
-            refs.battle_board = next((a for a in sent.message.attachments
-                                      if a.filename == BOARD_FILE), None)
+            refs.battle_board = next(
+                (a for a in sent.message.attachments if a.filename == BOARD_FILE), None
+            )
 
-    async def _attach_duel(self, outcome: Outcome, refs: GameRefs,
-                           drawing: asyncio.Future[dict[Any, Picture]], edit: int) -> None:
+    async def _attach_duel(
+        self,
+        outcome: Outcome,
+        refs: GameRefs,
+        drawing: asyncio.Future[dict[Any, Picture]],
+        edit: int,
+    ) -> None:
         """Add a late duel image to the duel message, unless a newer edit replaced it."""
         duel = (await drawing).get("duel")
         if duel is None or refs.battle_id is None or refs.battle_edits != edit:
             return
         kept = [refs.battle_board.to_dict()] if refs.battle_board else []
-        await self.outbox.edit(outcome.channel_id or 0, refs.battle_id, {"attachments": kept},
-                               files_of([duel]), game_id=outcome.game_id, priority=NORMAL,
-                               meta={"gone": "duel"})
+        await self.outbox.edit(
+            outcome.channel_id or 0,
+            refs.battle_id,
+            {"attachments": kept},
+            files_of([duel]),
+            game_id=outcome.game_id,
+            priority=NORMAL,
+            meta={"gone": "duel"},
+        )
 
     @staticmethod
     def _battle_sent(refs: GameRefs, msg: discord.Message) -> None:
         refs.battle_id, refs.battle_seen = msg.id, True
-        refs.battle_board = next((a for a in msg.attachments if a.filename == BOARD_FILE),
-                                 None)
+        refs.battle_board = next((a for a in msg.attachments if a.filename == BOARD_FILE), None)
 
-    async def _edit_battle(self, outcome: Outcome, refs: GameRefs,
-                           pics: dict[Any, Picture]) -> None:
+    async def _edit_battle(
+        self, outcome: Outcome, refs: GameRefs, pics: dict[Any, Picture]
+    ) -> None:
         if not outcome.public_lines:
             return  # a quiet "let it pass": nothing public to show
         refs.battle_log += outcome.public_lines
@@ -531,15 +616,28 @@ class Delivery(PrivateDelivery):
         payload = message_payload(clip(content), mentions=_mentions(set()))
         payload["attachments"] = [refs.battle_board.to_dict()] if refs.battle_board else []
         # a duel message deleted meanwhile is posted afresh (see _settled)
-        await self.outbox.edit(outcome.channel_id or 0, refs.battle_id, payload,
-                               files_of([duel] if duel else []), game_id=outcome.game_id,
-                               priority=URGENT, meta={"gone": "duel"})
+        await self.outbox.edit(
+            outcome.channel_id or 0,
+            refs.battle_id,
+            payload,
+            files_of([duel] if duel else []),
+            game_id=outcome.game_id,
+            priority=URGENT,
+            meta={"gone": "duel"},
+        )
 
-    async def _new_battle(self, outcome: Outcome, refs: GameRefs, content: str,
-                          duel: Picture | None) -> None:
+    async def _new_battle(
+        self, outcome: Outcome, refs: GameRefs, content: str, duel: Picture | None
+    ) -> None:
         """Post the duel message afresh (there was none, or it is gone)."""
-        msg = await self.post(outcome, content, files=[duel] if duel else [], wait=True,
-                              priority=URGENT, meta={"remember": "duel"})
+        msg = await self.post(
+            outcome,
+            content,
+            files=[duel] if duel else [],
+            wait=True,
+            priority=URGENT,
+            meta={"remember": "duel"},
+        )
         refs.battle_id, refs.battle_board, refs.battle_seen = None, None, True
         if msg is not None:
             self._battle_sent(refs, msg)
@@ -553,12 +651,14 @@ class Delivery(PrivateDelivery):
         try:
             msg = await self.channel(outcome).fetch_message(refs.battle_id)
         except discord.HTTPException as exc:
-            log.info("game %s: the duel message cannot be read (%s); posting a new one",
-                     outcome.game_id, exc)
+            log.info(
+                "game %s: the duel message cannot be read (%s); posting a new one",
+                outcome.game_id,
+                exc,
+            )
             refs.battle_id = None
             return
-        refs.battle_board = next((a for a in msg.attachments if a.filename == BOARD_FILE),
-                                 None)
+        refs.battle_board = next((a for a in msg.attachments if a.filename == BOARD_FILE), None)
 
     async def _reminder(self, outcome: Outcome) -> None:
         for p in outcome.prompts:
@@ -566,8 +666,11 @@ class Delivery(PrivateDelivery):
                 continue
             until = f" Time runs out {stamp(p.deadline)}." if p.deadline else ""
             ping = await self.pings(p.user_id)
-            await self.post(outcome, f"⏰ <@{p.user_id}>, a reminder: {p.text}{until}",
-                            pings={p.user_id} if ping else set())
+            await self.post(
+                outcome,
+                f"⏰ <@{p.user_id}>, a reminder: {p.text}{until}",
+                pings={p.user_id} if ping else set(),
+            )
 
     # ------------------------------------------------------------------ lobby
     async def _lobby(self, outcome: Outcome, refs: GameRefs, reply: Reply | None) -> None:
@@ -579,8 +682,15 @@ class Delivery(PrivateDelivery):
             await reply.edit_source(content=text, view=view)
             return
         if refs.lobby is None:
-            msg = await self.post(outcome, text, view=view, reply=reply, wait=True,
-                                  priority=URGENT, meta={"remember": "lobby"})
+            msg = await self.post(
+                outcome,
+                text,
+                view=view,
+                reply=reply,
+                wait=True,
+                priority=URGENT,
+                meta={"remember": "lobby"},
+            )
             if msg is not None:
                 refs.lobby = (msg.channel.id, msg.id)
                 await self._save_lobby(outcome.game_id, refs.lobby)
@@ -589,18 +699,26 @@ class Delivery(PrivateDelivery):
         if reply is not None:
             await self.post(outcome, "\n".join(outcome.public_lines), reply=reply)
 
-    async def _edit_lobby(self, outcome: Outcome, refs: GameRefs, text: str,
-                          view: discord.ui.View | None) -> None:
+    async def _edit_lobby(
+        self, outcome: Outcome, refs: GameRefs, text: str, view: discord.ui.View | None
+    ) -> None:
         if refs.lobby is None:
             return
         cid, mid = refs.lobby
         # a lobby message deleted meanwhile is forgotten (see _settled)
-        await self.outbox.edit(cid, mid, message_payload(text, view=view, clear_view=True),
-                               [], game_id=outcome.game_id, priority=BACKGROUND,
-                               meta={"gone": "lobby"})
+        await self.outbox.edit(
+            cid,
+            mid,
+            message_payload(text, view=view, clear_view=True),
+            [],
+            game_id=outcome.game_id,
+            priority=BACKGROUND,
+            meta={"gone": "lobby"},
+        )
 
-    async def _close_lobby(self, outcome: Outcome, refs: GameRefs, closing: str,
-                           reply: Reply | None) -> None:
+    async def _close_lobby(
+        self, outcome: Outcome, refs: GameRefs, closing: str, reply: Reply | None
+    ) -> None:
         text = lobby_text(refs.lobby_info, closed=closing) if refs.lobby_info else closing
         if reply is not None:
             await reply.edit_source(content=text, view=None)
@@ -639,8 +757,14 @@ class Delivery(PrivateDelivery):
             if refs is not None and refs.battle_id == rec.message_id:
                 refs.battle_id, refs.battle_board = None, None
             payload = {k: v for k, v in rec.payload.items() if k != "attachments"}
-            await self.outbox.send(rec.channel_id or 0, payload, rec.files, game_id=gid,
-                                   priority=URGENT, meta={"remember": "duel"})
+            await self.outbox.send(
+                rec.channel_id or 0,
+                payload,
+                rec.files,
+                game_id=gid,
+                priority=URGENT,
+                meta={"remember": "duel"},
+            )
         elif sent.error == "gone" and rec.kind == "send":
             log.info("game %s: channel %s is gone", gid, rec.channel_id)
 
@@ -654,28 +778,44 @@ class Delivery(PrivateDelivery):
         channel = self.bot.get_channel(cid)
         missing = missing_permissions(channel) if channel is not None else []
         what = missing_text(missing, exc.text)
-        log.warning("game %s: missing permission(s) in channel %s: %s", gid, cid,
-                    ", ".join(missing) or exc.text)
+        log.warning(
+            "game %s: missing permission(s) in channel %s: %s",
+            gid,
+            cid,
+            ", ".join(missing) or exc.text,
+        )
         if gid is None:
             return
         paused = await service.pause_for_permissions(gid, ", ".join(missing) or exc.text)
         if cid not in self.paused_for_permissions or paused.ok:
             self.paused_for_permissions[cid] = (gid, paused.ok)
-        tail = ("The game is paused; it resumes by itself when the permission is back, "
-                "or the host can use /resume.")
-        if missing and can_talk(missing) and await self.outbox.notice(
-                cid, f"⚠️ I cannot post the game here: I am missing {what} in this "
-                     f"channel. {tail}"):
+        tail = (
+            "The game is paused; it resumes by itself when the permission is back, "
+            "or the host can use /resume."
+        )
+        if (
+            missing
+            and can_talk(missing)
+            and await self.outbox.notice(
+                cid, f"⚠️ I cannot post the game here: I am missing {what} in this channel. {tail}"
+            )
+        ):
             return
         status = await service.status(gid)
         if status.host_id is None:
             return
-        where = self.label(Outcome(ok=True, game_id=gid, channel_id=cid,
-                                   guild_id=status.guild_id))
-        text = (f"{where}\n⚠️ I can no longer post your game in that channel: I am missing "
-                f"{what} there. {tail}")
-        await self.outbox.dm(status.host_id, message_payload(
-            text, mentions=discord.AllowedMentions.none()), [], game_id=None, priority=URGENT)
+        where = self.label(Outcome(ok=True, game_id=gid, channel_id=cid, guild_id=status.guild_id))
+        text = (
+            f"{where}\n⚠️ I can no longer post your game in that channel: I am missing "
+            f"{what} there. {tail}"
+        )
+        await self.outbox.dm(
+            status.host_id,
+            message_payload(text, mentions=discord.AllowedMentions.none()),
+            [],
+            game_id=None,
+            priority=URGENT,
+        )
 
     async def permissions_changed(self, guild_id: int | None = None) -> None:
         """A channel, role or member changed: release the held channels (of that server)
@@ -683,9 +823,11 @@ class Delivery(PrivateDelivery):
         for them."""
         for cid in sorted(self.outbox.held_channels):
             channel = self.bot.get_channel(cid)
-            if channel is None or (guild_id is not None
-                                   and getattr(channel, "guild", None) is not None
-                                   and channel.guild.id != guild_id):  # type: ignore[union-attr]
+            if channel is None or (
+                guild_id is not None
+                and getattr(channel, "guild", None) is not None
+                and channel.guild.id != guild_id
+            ):  # type: ignore[union-attr]
                 continue
             if missing_permissions(channel):
                 continue

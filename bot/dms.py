@@ -34,8 +34,12 @@ if TYPE_CHECKING:
 log = logging.getLogger("bot.delivery")
 
 DMS_CLOSED = 50007
-KIND_WORDS = {"setup": "placing your pieces", "duel": "the duel", "diplomacy":
-              "the diplomacy window", "retreat": "your retreat"}
+KIND_WORDS = {
+    "setup": "placing your pieces",
+    "duel": "the duel",
+    "diplomacy": "the diplomacy window",
+    "retreat": "your retreat",
+}
 
 
 class PrivateDelivery:
@@ -57,19 +61,24 @@ class PrivateDelivery:
         except Exception:
             log.warning("could not store %s", what, exc_info=True)
 
-    async def post(self, outcome: Outcome, content: str, **kwargs: Any
-                   ) -> discord.Message | None:  # implemented by Delivery
+    async def post(
+        self, outcome: Outcome, content: str, **kwargs: Any
+    ) -> discord.Message | None:  # implemented by Delivery
         raise NotImplementedError
 
-    async def _private(self, outcome: Outcome, pics: dict[Any, Picture], reply: Reply | None,
-                       note: str) -> None:
+    async def _private(
+        self, outcome: Outcome, pics: dict[Any, Picture], reply: Reply | None, note: str
+    ) -> None:
         """DMs (hands, private lines, panels); the clicker's panel is edited in place."""
         prompts: dict[int, Prompt] = {}
         for p in outcome.prompts:
             if p.user_id is not None:
                 prompts[p.user_id] = p
-        missing = {uid: p for uid, p in prompts.items()
-                   if uid not in outcome.private and p.kind in PANEL_KINDS}
+        missing = {
+            uid: p
+            for uid, p in prompts.items()
+            if uid not in outcome.private and p.kind in PANEL_KINDS
+        }
         if missing and outcome.game_id is not None:  # e.g. a seat handed over, a resume
             private = dict(outcome.private)
             for uid, p in missing.items():
@@ -84,13 +93,15 @@ class PrivateDelivery:
             if uid == actor and reply is not None and reply.mode == "panel":
                 jobs.append(self._panel_answer(outcome, uid, prompt, pics, reply, note))
             else:
-                jobs.append(self._dm_user(outcome, uid, prompt, pics,
-                                          reply if uid == actor else None))
+                jobs.append(
+                    self._dm_user(outcome, uid, prompt, pics, reply if uid == actor else None)
+                )
         if jobs:
             await asyncio.gather(*jobs)
 
-    def _dm_text(self, outcome: Outcome, uid: int, prompt: Prompt | None,
-                 with_label: bool = True) -> tuple[str, discord.ui.View | None]:
+    def _dm_text(
+        self, outcome: Outcome, uid: int, prompt: Prompt | None, with_label: bool = True
+    ) -> tuple[str, discord.ui.View | None]:
         note = outcome.private.get(uid)
         names = list(outcome.names)
         lines = [self.label(outcome)] if with_label else []
@@ -109,8 +120,14 @@ class PrivateDelivery:
                 lines += hand_lines(view_for, names)
         return clip("\n".join(lines)), panel
 
-    async def _dm_user(self, outcome: Outcome, uid: int, prompt: Prompt | None,
-                       pics: dict[Any, Picture], reply: Reply | None) -> None:
+    async def _dm_user(
+        self,
+        outcome: Outcome,
+        uid: int,
+        prompt: Prompt | None,
+        pics: dict[Any, Picture],
+        reply: Reply | None,
+    ) -> None:
         note = outcome.private.get(uid)
         wants_panel = prompt is not None and prompt.kind in PANEL_KINDS
         has_news = note is not None and (note.hand_changed or bool(note.lines))
@@ -123,10 +140,16 @@ class PrivateDelivery:
             # it; for the others the outbox tells the channel (see _dm_settled)
             wait = reply is not None
             meta = {} if wait else self._fallback(outcome, prompt if wants_panel else None)
-            if await self.dm(uid, content, [hand] if hand else [], panel, wait=wait,
-                             game_id=outcome.game_id,
-                             priority=URGENT if prompt is not None or wait else NORMAL,
-                             meta=meta):
+            if await self.dm(
+                uid,
+                content,
+                [hand] if hand else [],
+                panel,
+                wait=wait,
+                game_id=outcome.game_id,
+                priority=URGENT if prompt is not None or wait else NORMAL,
+                meta=meta,
+            ):
                 return
             await self.tell_dms_closed(outcome, uid)
         # DMs closed: the asker gets it privately now; others get a button in the channel.
@@ -138,19 +161,31 @@ class PrivateDelivery:
             if await reply.private(content, **kwargs):
                 return
         if wants_panel and prompt is not None and outcome.game_id is not None:
-            await self.post(outcome, f"<@{uid}>: a decision is yours ("
-                            f"{KIND_WORDS.get(prompt.kind, prompt.kind)}). Open your panel:",
-                            pings={uid}, view=open_panel_view(outcome.game_id, uid))
+            await self.post(
+                outcome,
+                f"<@{uid}>: a decision is yours ("
+                f"{KIND_WORDS.get(prompt.kind, prompt.kind)}). Open your panel:",
+                pings={uid},
+                view=open_panel_view(outcome.game_id, uid),
+            )
 
-    async def _panel_answer(self, outcome: Outcome, uid: int, prompt: Prompt | None,
-                            pics: dict[Any, Picture], reply: Reply, note: str) -> None:
+    async def _panel_answer(
+        self,
+        outcome: Outcome,
+        uid: int,
+        prompt: Prompt | None,
+        pics: dict[Any, Picture],
+        reply: Reply,
+        note: str,
+    ) -> None:
         in_dm = reply.interaction.guild_id is None
         content, panel = self._dm_text(outcome, uid, prompt, with_label=False)
         hand = pics.get(("hand", uid))
         text = f"✔ {note}\n{content}" if note else content
         text = clip(f"{self.label(outcome)}\n{text}" if in_dm else text)
-        ok = await reply.edit_source(content=text, view=panel,
-                                     attachments=[hand.file()] if hand else [])
+        ok = await reply.edit_source(
+            content=text, view=panel, attachments=[hand.file()] if hand else []
+        )
         if not ok:
             await self._dm_user(outcome, uid, prompt, pics, None)
 
@@ -162,17 +197,25 @@ class PrivateDelivery:
         name = getattr(channel, "name", None)
         return where_label(guild.name if guild else None, name, outcome.guild_id, cid)
 
-    async def dm(self, uid: int, content: str, files: list[Picture],
-                 view: discord.ui.View | None = None, *, wait: bool = True,
-                 game_id: int | None = None, priority: int = NORMAL,
-                 meta: dict[str, Any] | None = None) -> bool:
+    async def dm(
+        self,
+        uid: int,
+        content: str,
+        files: list[Picture],
+        view: discord.ui.View | None = None,
+        *,
+        wait: bool = True,
+        game_id: int | None = None,
+        priority: int = NORMAL,
+        meta: dict[str, Any] | None = None,
+    ) -> bool:
         """Send a DM through the outbox. With ``wait``: False (and the user marked) if
         their DMs are closed; without, True once it is queued (``meta`` says what to do
         if it is refused, see :meth:`_dm_settled`)."""
-        payload = message_payload(content, view=view,
-                                  mentions=discord.AllowedMentions.none())
-        pending = await self.outbox.dm(uid, payload, files_of(files), game_id=game_id,
-                                       priority=priority, meta=meta)
+        payload = message_payload(content, view=view, mentions=discord.AllowedMentions.none())
+        pending = await self.outbox.dm(
+            uid, payload, files_of(files), game_id=game_id, priority=priority, meta=meta
+        )
         if not wait:
             return True
         return (await pending).error != "dms_closed"
@@ -180,8 +223,7 @@ class PrivateDelivery:
     @staticmethod
     def _fallback(outcome: Outcome, panel: Prompt | None) -> dict[str, Any]:
         """A DM's ``meta``: if refused, tell the game's channel (and offer the panel)."""
-        meta: dict[str, Any] = {"tell": [outcome.game_id, outcome.channel_id,
-                                         outcome.guild_id]}
+        meta: dict[str, Any] = {"tell": [outcome.game_id, outcome.channel_id, outcome.guild_id]}
         if panel is not None:
             meta["panel"] = panel.kind
         return meta
@@ -192,15 +234,15 @@ class PrivateDelivery:
         uid = rec.user_id or 0
         if sent.error is None:
             if rec.meta.get("reopen"):
-                await self._keep(self.bot.db.set_dms_closed(uid, False),
-                                 f"that user {uid} has DMs open")
+                await self._keep(
+                    self.bot.db.set_dms_closed(uid, False), f"that user {uid} has DMs open"
+                )
             return
         if sent.error != "dms_closed":
             return
         log.info("user %s has DMs closed", uid)
         self.dms_closed.add(uid)
-        await self._keep(self.bot.db.set_dms_closed(uid, True),
-                         f"that user {uid} has DMs closed")
+        await self._keep(self.bot.db.set_dms_closed(uid, True), f"that user {uid} has DMs closed")
         tell = rec.meta.get("tell")
         if not tell or tell[0] is None:
             return
@@ -208,9 +250,13 @@ class PrivateDelivery:
         await self.tell_dms_closed(outcome, uid)
         kind = rec.meta.get("panel")
         if kind is not None:
-            await self.post(outcome, f"<@{uid}>: a decision is yours ("
-                            f"{KIND_WORDS.get(kind, kind)}). Open your panel:",
-                            pings={uid}, view=open_panel_view(tell[0], uid), priority=URGENT)
+            await self.post(
+                outcome,
+                f"<@{uid}>: a decision is yours ({KIND_WORDS.get(kind, kind)}). Open your panel:",
+                pings={uid},
+                view=open_panel_view(tell[0], uid),
+                priority=URGENT,
+            )
 
     async def tell_dms_closed(self, outcome: Outcome, uid: int) -> None:
         """Tell the channel, once per game, that ``uid`` must use /hand and the panels."""
@@ -218,9 +264,13 @@ class PrivateDelivery:
         if uid in refs.told_dms_closed:
             return
         refs.told_dms_closed.add(uid)
-        await self.post(outcome, f"<@{uid}>, I cannot send you direct messages. Use /hand to "
-                        "see your cards, and the **Open my panel** buttons here for your "
-                        "decisions (or open your DMs to this server).", pings={uid})
+        await self.post(
+            outcome,
+            f"<@{uid}>, I cannot send you direct messages. Use /hand to "
+            "see your cards, and the **Open my panel** buttons here for your "
+            "decisions (or open your DMs to this server).",
+            pings={uid},
+        )
 
     async def check_dms(self, outcome: Outcome, uid: int) -> None:
         """At join: greet the player by DM, which finds out whether their DMs are open."""
@@ -228,7 +278,9 @@ class PrivateDelivery:
             return
         was_closed = uid in self.dms_closed
         self.dms_closed.discard(uid)
-        text = (f"{self.label(outcome)}\nYou joined this table. Your cards and private "
-                "panels (duel, diplomacy, retreat) will come here.")
+        text = (
+            f"{self.label(outcome)}\nYou joined this table. Your cards and private "
+            "panels (duel, diplomacy, retreat) will come here."
+        )
         meta = {**self._fallback(outcome, None), "reopen": was_closed}
         await self.dm(uid, text, [], wait=False, game_id=outcome.game_id, meta=meta)

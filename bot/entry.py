@@ -34,9 +34,15 @@ ANSWER_DIRECT = {"answer": "direct"}
 """``extras`` of a command answered at once, without touching the database."""
 
 WHAT = {
-    T.string: "text", T.integer: "a whole number", T.boolean: "true or false",
-    T.user: "a member", T.channel: "a channel", T.role: "a role",
-    T.mentionable: "a member or a role", T.number: "a number", T.attachment: "a file",
+    T.string: "text",
+    T.integer: "a whole number",
+    T.boolean: "true or false",
+    T.user: "a member",
+    T.channel: "a channel",
+    T.role: "a role",
+    T.mentionable: "a member or a role",
+    T.number: "a number",
+    T.attachment: "a file",
 }
 SNOWFLAKE_TYPES = (T.user, T.channel, T.role, T.mentionable, T.attachment)
 
@@ -56,8 +62,10 @@ async def command_entry(interaction: discord.Interaction) -> bool:
     return True
 
 
-def find_command(interaction: discord.Interaction, name: str,
-                 ) -> app_commands.Command[Any, ..., Any] | app_commands.Group | None:
+def find_command(
+    interaction: discord.Interaction,
+    name: str,
+) -> app_commands.Command[Any, ..., Any] | app_commands.Group | None:
     """The command ``name`` as this process has it (the guild's copy, else global)."""
     tree = interaction.client.tree  # type: ignore[attr-defined]
     found = None
@@ -67,15 +75,20 @@ def find_command(interaction: discord.Interaction, name: str,
     return found if isinstance(found, app_commands.Command | app_commands.Group) else None
 
 
-def _leaf(command: Any, options: list[dict[str, Any]],
-          ) -> tuple[app_commands.Command[Any, ..., Any], list[dict[str, Any]]]:
+def _leaf(
+    command: Any,
+    options: list[dict[str, Any]],
+) -> tuple[app_commands.Command[Any, ..., Any], list[dict[str, Any]]]:
     """Follow subcommand options down to the command that runs, and its options."""
     while True:
         sub = next((o for o in options if o.get("type") in (1, 2)), None)
         if sub is None:
             break
-        child = command.get_command(sub.get("name", "")) if isinstance(
-            command, app_commands.Group) else None
+        child = (
+            command.get_command(sub.get("name", ""))
+            if isinstance(command, app_commands.Group)
+            else None
+        )
         if child is None:
             raise StalePayload(OUT_OF_DATE)
         command, options = child, sub.get("options") or []
@@ -84,8 +97,9 @@ def _leaf(command: Any, options: list[dict[str, Any]],
     return command, options
 
 
-def check_options(command: app_commands.Command[Any, ..., Any],
-                  options: list[dict[str, Any]]) -> None:
+def check_options(
+    command: app_commands.Command[Any, ..., Any], options: list[dict[str, Any]]
+) -> None:
     """Raise :class:`StalePayload` if ``options`` do not fit ``command``'s parameters."""
     params = {p.display_name: p for p in command.parameters}
     given = {o.get("name"): o for o in options}
@@ -95,8 +109,7 @@ def check_options(command: app_commands.Command[Any, ..., Any],
             raise StalePayload(OUT_OF_DATE)
         problem = _problem(param, option)
         if problem:
-            raise StalePayload(f"The option `{param.display_name}` of /{command.name} "
-                               f"{problem}")
+            raise StalePayload(f"The option `{param.display_name}` of /{command.name} {problem}")
     if any(p.required and p.display_name not in given for p in params.values()):
         raise StalePayload(OUT_OF_DATE)
 
@@ -107,8 +120,10 @@ def _problem(param: app_commands.Parameter, option: dict[str, Any]) -> str | Non
     shown = repr(value)[:40]
     if option.get("type") != kind.value or not _has_type(kind, value):
         expected = WHAT.get(kind, "another kind of value")
-        return (f"needs {expected}{_bounds(param)}, not {shown}. Your command list may be "
-                "out of date — try again in a minute.")
+        return (
+            f"needs {expected}{_bounds(param)}, not {shown}. Your command list may be "
+            "out of date — try again in a minute."
+        )
     if param.choices:
         if all(c.value != value for c in param.choices):
             names = ", ".join(c.name for c in param.choices)

@@ -31,10 +31,15 @@ log = logging.getLogger("bot")
 T = TypeVar("T")
 
 
-OUT_OF_DATE = ("This command is out of date — Discord is still updating this server's "
-               "command list. Try again in a minute.")
-STALE_ERRORS = (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch,
-                app_commands.TransformerError)
+OUT_OF_DATE = (
+    "This command is out of date — Discord is still updating this server's "
+    "command list. Try again in a minute."
+)
+STALE_ERRORS = (
+    app_commands.CommandNotFound,
+    app_commands.CommandSignatureMismatch,
+    app_commands.TransformerError,
+)
 """discord.py's own words for a payload that does not fit the command (a stale list)."""
 
 
@@ -89,8 +94,10 @@ def reason_for(error: BaseException) -> str | None:
         perms = ", ".join(p.replace("_", " ") for p in error.missing_permissions)
         return f"I need the {perms} permission in this channel for that."
     if isinstance(error, app_commands.TransformerError):
-        return (f"The value {str(error.value)[:40]!r} does not fit this command any more. "
-                "Your command list may be out of date — try again in a minute.")
+        return (
+            f"The value {str(error.value)[:40]!r} does not fit this command any more. "
+            "Your command list may be out of date — try again in a minute."
+        )
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
         return OUT_OF_DATE
     if isinstance(error, app_commands.CommandOnCooldown):
@@ -114,13 +121,22 @@ async def handle_error(interaction: discord.Interaction, error: BaseException) -
     """The one place that turns an error into a reply (ephemeral, nothing changed)."""
     reason = reason_for(error)
     if isinstance(_unwrap(error), (StalePayload, *STALE_ERRORS)):
-        log.warning("out-of-date payload for %s in channel %s: %s", _what(interaction),
-                    interaction.channel_id, reason)
+        log.warning(
+            "out-of-date payload for %s in channel %s: %s",
+            _what(interaction),
+            interaction.channel_id,
+            reason,
+        )
     if reason is None:
         inner = _unwrap(error)
         game = getattr(inner, "game_id", None)
-        log.error("unexpected error in %s (channel %s, game %s)", _what(interaction),
-                  interaction.channel_id, game, exc_info=inner)
+        log.error(
+            "unexpected error in %s (channel %s, game %s)",
+            _what(interaction),
+            interaction.channel_id,
+            game,
+            exc_info=inner,
+        )
         reason = INTERNAL_ERROR
     await reply_ephemeral(interaction, reason)
 
@@ -132,8 +148,9 @@ def _what(interaction: discord.Interaction) -> str:
     return f"component {data.get('custom_id', '?')}"
 
 
-def guarded(how: str) -> Callable[[Callable[..., Awaitable[T]]],
-                                  Callable[..., Awaitable[T | None]]]:
+def guarded(
+    how: str,
+) -> Callable[[Callable[..., Awaitable[T]]], Callable[..., Awaitable[T | None]]]:
     """Wrap a view callback ``fn(self, interaction, ...)``: acknowledge the interaction
     first, as ``how`` says (see :mod:`bot.reply`), then run it; its errors go to
     :func:`handle_error` like a command's."""

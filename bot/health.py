@@ -30,8 +30,9 @@ MAX_AGE = 60.0
 def write(path: Path, state: str, now: float | None = None) -> None:
     """Replace the health file atomically with ``state`` at ``now`` (default: the time)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    body = json.dumps({"state": state, "time": time.time() if now is None else now,
-                       "pid": os.getpid()})
+    body = json.dumps(
+        {"state": state, "time": time.time() if now is None else now, "pid": os.getpid()}
+    )
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(body + "\n", encoding="utf-8")
     os.replace(tmp, path)

@@ -63,8 +63,7 @@ class Picture:
 
     def file(self) -> discord.File:
         """A fresh upload of this picture (a ``discord.File`` is consumed when sent)."""
-        return discord.File(io.BytesIO(self.data), self.filename,
-                            description=self.description)
+        return discord.File(io.BytesIO(self.data), self.filename, description=self.description)
 
 
 def cores() -> int:
@@ -142,8 +141,9 @@ class Images:
             False leaves them to the first images that need them (tests).
     """
 
-    def __init__(self, cache_size: int = 64, workers: int | None = None, *,
-                 warm: bool = True) -> None:
+    def __init__(
+        self, cache_size: int = 64, workers: int | None = None, *, warm: bool = True
+    ) -> None:
         if workers is None:
             workers = render_workers(os.environ.get("RENDER_WORKERS"))
         self.workers = cores() if workers is None else max(0, workers)
@@ -186,8 +186,11 @@ class Images:
     def _spawn(self) -> tuple[ProcessPoolExecutor, list[Future[int]]]:
         ctx = multiprocessing.get_context("spawn")
         pool = ProcessPoolExecutor(
-            max_workers=self.workers, mp_context=ctx, initializer=render_worker.start,
-            initargs=(self._warm, ctx.Barrier(self.workers)))
+            max_workers=self.workers,
+            mp_context=ctx,
+            initializer=render_worker.start,
+            initargs=(self._warm, ctx.Barrier(self.workers)),
+        )
         # the roll call, one job per worker: every worker starts now (no later submit
         # spawns one on the event loop), and the jobs end when all are warm
         return pool, [pool.submit(render_worker.ready) for _ in range(self.workers)]
@@ -232,8 +235,9 @@ class Images:
                     broken += 1
                     if broken == 2:
                         raise
-                    log.warning("a render worker died; starting new workers and drawing "
-                                "the image again")
+                    log.warning(
+                        "a render worker died; starting new workers and drawing the image again"
+                    )
                 except asyncio.CancelledError:
                     if not (self._closed and job.cancelled() and not _cancelling()):
                         raise
@@ -252,9 +256,14 @@ class Images:
             await asyncio.to_thread(_join, _stop(pool))
 
     # ------------------------------------------------------------------ images
-    async def board(self, view: rules.View, names: Sequence[str],
-                    events: Sequence[rules.Event] = (), *,
-                    key: tuple[int, int] | None = None) -> Picture:
+    async def board(
+        self,
+        view: rules.View,
+        names: Sequence[str],
+        events: Sequence[rules.Event] = (),
+        *,
+        key: tuple[int, int] | None = None,
+    ) -> Picture:
         """The board PNG with its text summary as alt text. ``key`` (game id, version)
         caches it; a cached board is reused only when no events are to be drawn."""
         cached = self._boards.get(key) if key is not None else None
@@ -269,15 +278,16 @@ class Images:
                     self._boards.popitem(last=False)
         return Picture(data, BOARD_FILE, alt[:ALT_LIMIT])
 
-    async def _draw_board(self, view: rules.View, names: tuple[str, ...],
-                          events: tuple[rules.Event, ...]) -> tuple[bytes, str]:
+    async def _draw_board(
+        self, view: rules.View, names: tuple[str, ...], events: tuple[rules.Event, ...]
+    ) -> tuple[bytes, str]:
         try:
-            data, summary, fault, cpu = await self._run(True, render_worker.board_job,
-                                                        view, names, events)
+            data, summary, fault, cpu = await self._run(
+                True, render_worker.board_job, view, names, events
+            )
         except Exception:
             log.exception("board image failed")
-            return _placeholder("The board image could not be drawn; see /status."), \
-                "The board."
+            return _placeholder("The board image could not be drawn; see /status."), "The board."
         self._count(cpu)
         if fault is not None:
             log.error("board summary failed:\n%s", fault)
@@ -296,13 +306,18 @@ class Images:
         alt = "Your cards: " + (", ".join(card_name(c) for c in sorted(cards)) or "none")
         return Picture(data, HAND_FILE, alt[:ALT_LIMIT])
 
-    async def duel(self, view: rules.View, names: Sequence[str],
-                   result: rules.Event | None = None,
-                   events: Sequence[rules.Event] = ()) -> Picture:
+    async def duel(
+        self,
+        view: rules.View,
+        names: Sequence[str],
+        result: rules.Event | None = None,
+        events: Sequence[rules.Event] = (),
+    ) -> Picture:
         """A duel in progress (from ``view.battle``) or its result (``duel_over``)."""
         try:
-            data, cpu = await self._run(True, render_worker.duel_job, view, tuple(names),
-                                        result, tuple(events))
+            data, cpu = await self._run(
+                True, render_worker.duel_job, view, tuple(names), result, tuple(events)
+            )
             self._count(cpu)
         except Exception:
             log.exception("duel image failed")
@@ -340,11 +355,13 @@ class Images:
         except BrokenProcessPool:
             self._discard(pool)
             if not self._closed:
-                log.warning("a render worker died while warming up; new ones start "
-                            "with the next image")
+                log.warning(
+                    "a render worker died while warming up; new ones start with the next image"
+                )
         except threading.BrokenBarrierError:
-            log.warning("the render workers were not all warm after %.0f s",
-                        render_worker.ROLL_CALL_TIMEOUT)
+            log.warning(
+                "the render workers were not all warm after %.0f s", render_worker.ROLL_CALL_TIMEOUT
+            )
         except asyncio.CancelledError:
             if not self._closed or _cancelling():
                 raise

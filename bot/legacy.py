@@ -29,8 +29,11 @@ COMMANDS_HASH = "commands.sha256"
 async def import_legacy_files(store: Store, directory: Path, now: float) -> list[str]:
     """Import whichever of the old files exist in ``directory``; return their names."""
     done = []
-    for name, load in ((PREFERENCES, _preferences), (DEPARTURES, _departures),
-                       (COMMANDS_HASH, _commands_hash)):
+    for name, load in (
+        (PREFERENCES, _preferences),
+        (DEPARTURES, _departures),
+        (COMMANDS_HASH, _commands_hash),
+    ):
         path = Path(directory) / name
         if not path.is_file():
             continue

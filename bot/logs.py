@@ -31,8 +31,15 @@ import sys
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
-PAYLOAD_LOGGERS = ("discord.http", "discord.gateway", "discord.webhook.async_",
-                   "discord.webhook.sync", "discord.client", "discord.state", "aiosqlite")
+PAYLOAD_LOGGERS = (
+    "discord.http",
+    "discord.gateway",
+    "discord.webhook.async_",
+    "discord.webhook.sync",
+    "discord.client",
+    "discord.state",
+    "aiosqlite",
+)
 """Loggers whose records may carry request, response or event bodies (discord.py) or
 SQL parameters such as a game's snapshot with every hand (aiosqlite at DEBUG)."""
 
@@ -40,9 +47,13 @@ CARD_TEXT = re.compile(r"(?<![\w\\])(?:10|[2-9JQKA])(?:[♣♦♥♠]|\\u266[035
 TOKEN_IN_URL = re.compile(r"(/(?:interactions|webhooks)/\d+/)[^/?\s'\"]+")
 TEXT_FORMAT = "[{asctime}] [{levelname:<8}] {name}: {message}"
 DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
-_COLOURS = {logging.DEBUG: "\x1b[40;1m", logging.INFO: "\x1b[34;1m",
-            logging.WARNING: "\x1b[33;1m", logging.ERROR: "\x1b[31m",
-            logging.CRITICAL: "\x1b[41m"}
+_COLOURS = {
+    logging.DEBUG: "\x1b[40;1m",
+    logging.INFO: "\x1b[34;1m",
+    logging.WARNING: "\x1b[33;1m",
+    logging.ERROR: "\x1b[31m",
+    logging.CRITICAL: "\x1b[41m",
+}
 _RESET = "\x1b[0m"
 
 
@@ -83,8 +94,11 @@ class RedactPayloads(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         args = record.args
         if isinstance(args, dict):  # log("%s", payload) keeps the mapping itself as args
-            record.args = ({k: _summary(v) for k, v in args.items()}
-                           if "%(" in str(record.msg) else (_summary(args),))
+            record.args = (
+                {k: _summary(v) for k, v in args.items()}
+                if "%(" in str(record.msg)
+                else (_summary(args),)
+            )
         elif args:
             record.args = tuple(_summary(a) for a in args)
         elif not isinstance(record.msg, str) or record.msg.lstrip()[:1] in ("{", "["):
@@ -113,8 +127,9 @@ class JsonFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         out: dict[str, Any] = {
-            "time": datetime.fromtimestamp(record.created, UTC).isoformat(
-                timespec="milliseconds").replace("+00:00", "Z"),
+            "time": datetime.fromtimestamp(record.created, UTC)
+            .isoformat(timespec="milliseconds")
+            .replace("+00:00", "Z"),
             "level": record.levelname,
             "logger": record.name,
             "message": scrub(record.getMessage()),
@@ -142,16 +157,18 @@ def redact_discord() -> None:
             logger.addFilter(RedactPayloads())
 
 
-def configure(level: str = "INFO", fmt: str = "text",
-              stream: TextIO | None = None) -> logging.Handler:
+def configure(
+    level: str = "INFO", fmt: str = "text", stream: TextIO | None = None
+) -> logging.Handler:
     """Log everything at ``level`` and above (discord.py's records included) to ``stream``
     (default stderr) in format ``fmt`` (``text`` or ``json``); replaces a handler this
     function installed before. Returns the handler."""
     stream = stream if stream is not None else sys.stderr
     handler = logging.StreamHandler(stream)
     handler.set_name("bot.logs")
-    handler.setFormatter(JsonFormatter() if fmt == "json"
-                         else TextFormatter(colour=wants_colour(stream)))
+    handler.setFormatter(
+        JsonFormatter() if fmt == "json" else TextFormatter(colour=wants_colour(stream))
+    )
     root = logging.getLogger()
     for old in [h for h in root.handlers if h.get_name() == "bot.logs"]:
         root.removeHandler(old)

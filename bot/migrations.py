@@ -99,13 +99,16 @@ class Migration:
 
 
 MIGRATIONS: tuple[Migration, ...] = (
-    Migration(1, "games, seats and the action log", (
-        """CREATE TABLE schema_migrations (
+    Migration(
+        1,
+        "games, seats and the action log",
+        (
+            """CREATE TABLE schema_migrations (
             version    INTEGER PRIMARY KEY,
             name       TEXT NOT NULL,
             applied_at REAL NOT NULL
         )""",
-        """CREATE TABLE games (
+            """CREATE TABLE games (
             id           INTEGER PRIMARY KEY,
             guild_id     INTEGER,
             channel_id   INTEGER NOT NULL,
@@ -124,11 +127,11 @@ MIGRATIONS: tuple[Migration, ...] = (
             ended_at     REAL,
             result       TEXT
         )""",
-        """CREATE UNIQUE INDEX games_one_active_per_channel ON games(channel_id)
+            """CREATE UNIQUE INDEX games_one_active_per_channel ON games(channel_id)
            WHERE status IN ('lobby', 'running')""",
-        "CREATE INDEX games_by_guild ON games(guild_id, status)",
-        "CREATE INDEX games_by_status ON games(status)",
-        """CREATE TABLE seats (
+            "CREATE INDEX games_by_guild ON games(guild_id, status)",
+            "CREATE INDEX games_by_status ON games(status)",
+            """CREATE TABLE seats (
             id              INTEGER PRIMARY KEY,
             game_id         INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
             seat            INTEGER,
@@ -140,11 +143,11 @@ MIGRATIONS: tuple[Migration, ...] = (
             joined_at       REAL NOT NULL,
             CHECK ((user_id IS NULL) != (computer_level IS NULL))
         )""",
-        "CREATE UNIQUE INDEX seats_one_per_seat ON seats(game_id, seat) WHERE seat IS NOT NULL",
-        """CREATE UNIQUE INDEX seats_one_per_user ON seats(game_id, user_id)
+            "CREATE UNIQUE INDEX seats_one_per_seat ON seats(game_id, seat) WHERE seat IS NOT NULL",
+            """CREATE UNIQUE INDEX seats_one_per_user ON seats(game_id, user_id)
            WHERE user_id IS NOT NULL""",
-        "CREATE INDEX seats_by_user ON seats(user_id)",
-        """CREATE TABLE actions (
+            "CREATE INDEX seats_by_user ON seats(user_id)",
+            """CREATE TABLE actions (
             game_id    INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
             seq        INTEGER NOT NULL CHECK (seq >= 1),
             seat       INTEGER NOT NULL,
@@ -155,14 +158,18 @@ MIGRATIONS: tuple[Migration, ...] = (
             created_at REAL NOT NULL,
             PRIMARY KEY (game_id, seq)
         ) WITHOUT ROWID""",
-        """CREATE TRIGGER actions_append_only_update BEFORE UPDATE ON actions
+            """CREATE TRIGGER actions_append_only_update BEFORE UPDATE ON actions
            BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END""",
-        """CREATE TRIGGER actions_append_only_delete BEFORE DELETE ON actions
+            """CREATE TRIGGER actions_append_only_delete BEFORE DELETE ON actions
            WHEN EXISTS (SELECT 1 FROM games WHERE id = OLD.game_id)
            BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END""",
-    )),
-    Migration(2, "open decisions and their deadlines; pause", (
-        """CREATE TABLE decisions (
+        ),
+    ),
+    Migration(
+        2,
+        "open decisions and their deadlines; pause",
+        (
+            """CREATE TABLE decisions (
             game_id        INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
             seat           INTEGER NOT NULL,
             kind           TEXT NOT NULL,
@@ -172,11 +179,15 @@ MIGRATIONS: tuple[Migration, ...] = (
             remind_at      REAL,
             PRIMARY KEY (game_id, seat, kind)
         ) WITHOUT ROWID""",
-        "CREATE INDEX decisions_by_due ON decisions(due_at) WHERE due_at IS NOT NULL",
-        "ALTER TABLE games ADD COLUMN paused_at REAL",
-    )),
-    Migration(3, "per-server settings; draw votes", (
-        """CREATE TABLE guild_settings (
+            "CREATE INDEX decisions_by_due ON decisions(due_at) WHERE due_at IS NOT NULL",
+            "ALTER TABLE games ADD COLUMN paused_at REAL",
+        ),
+    ),
+    Migration(
+        3,
+        "per-server settings; draw votes",
+        (
+            """CREATE TABLE guild_settings (
             guild_id          INTEGER PRIMARY KEY,
             turn_timeout      REAL NOT NULL,
             expiry_action     TEXT NOT NULL CHECK (expiry_action IN ('pass', 'arm')),
@@ -186,39 +197,55 @@ MIGRATIONS: tuple[Migration, ...] = (
             max_games         INTEGER NOT NULL,
             updated_at        REAL NOT NULL
         )""",
-        "ALTER TABLE seats ADD COLUMN agrees_draw INTEGER NOT NULL DEFAULT 0",
-    )),
-    Migration(4, "user preferences, server departures, bot facts", (
-        """CREATE TABLE user_preferences (
+            "ALTER TABLE seats ADD COLUMN agrees_draw INTEGER NOT NULL DEFAULT 0",
+        ),
+    ),
+    Migration(
+        4,
+        "user preferences, server departures, bot facts",
+        (
+            """CREATE TABLE user_preferences (
             user_id    INTEGER PRIMARY KEY,
             pings      INTEGER NOT NULL CHECK (pings IN (0, 1)),
             updated_at REAL NOT NULL
         )""",
-        """CREATE TABLE guild_departures (
+            """CREATE TABLE guild_departures (
             guild_id INTEGER PRIMARY KEY,
             left_at  REAL NOT NULL
         )""",
-        "CREATE INDEX guild_departures_by_time ON guild_departures(left_at)",
-        """CREATE TABLE bot_meta (
+            "CREATE INDEX guild_departures_by_time ON guild_departures(left_at)",
+            """CREATE TABLE bot_meta (
             key   TEXT PRIMARY KEY,
             value TEXT NOT NULL
         )""",
-    )),
-    Migration(5, "message ids and closed DMs", (
-        """CREATE TABLE game_messages (
+        ),
+    ),
+    Migration(
+        5,
+        "message ids and closed DMs",
+        (
+            """CREATE TABLE game_messages (
             game_id          INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
             lobby_channel_id INTEGER,
             lobby_message_id INTEGER,
             duel_message_id  INTEGER
         )""",
-        "ALTER TABLE seats ADD COLUMN dms_closed INTEGER NOT NULL DEFAULT 0",
-    )),
-    Migration(6, "indexes for every lookup of a cold load", (
-        "CREATE INDEX seats_by_game ON seats(game_id)",
-        "CREATE INDEX actions_by_seat ON actions(game_id, seat, seq)",
-    )),
-    Migration(7, "the outbox: messages, edits and DMs owed to Discord", (
-        """CREATE TABLE outbox (
+            "ALTER TABLE seats ADD COLUMN dms_closed INTEGER NOT NULL DEFAULT 0",
+        ),
+    ),
+    Migration(
+        6,
+        "indexes for every lookup of a cold load",
+        (
+            "CREATE INDEX seats_by_game ON seats(game_id)",
+            "CREATE INDEX actions_by_seat ON actions(game_id, seat, seq)",
+        ),
+    ),
+    Migration(
+        7,
+        "the outbox: messages, edits and DMs owed to Discord",
+        (
+            """CREATE TABLE outbox (
             id         INTEGER PRIMARY KEY,
             game_id    INTEGER,
             kind       TEXT NOT NULL CHECK (kind IN ('send', 'edit', 'dm')),
@@ -233,7 +260,7 @@ MIGRATIONS: tuple[Migration, ...] = (
             CHECK ((kind = 'dm') = (user_id IS NOT NULL)),
             CHECK ((kind = 'edit') = (message_id IS NOT NULL))
         )""",
-        """CREATE TABLE outbox_files (
+            """CREATE TABLE outbox_files (
             item_id     INTEGER NOT NULL REFERENCES outbox(id) ON DELETE CASCADE,
             idx         INTEGER NOT NULL,
             filename    TEXT NOT NULL,
@@ -241,7 +268,8 @@ MIGRATIONS: tuple[Migration, ...] = (
             data        BLOB NOT NULL,
             PRIMARY KEY (item_id, idx)
         ) WITHOUT ROWID""",
-    )),
+        ),
+    ),
 )
 
 LATEST = MIGRATIONS[-1].version

@@ -31,12 +31,17 @@ class SettingsError(ValueError):
     """A setting is out of range; the message is fit for the user."""
 
 
-def _check_range(name: str, value: float | None, low: float, high: float,
-                 allow_none: bool = False) -> None:
+def _check_range(
+    name: str, value: float | None, low: float, high: float, allow_none: bool = False
+) -> None:
     if value is None and allow_none:
         return
-    if (not isinstance(value, int | float) or isinstance(value, bool) or math.isnan(value)
-            or not low <= value <= high):
+    if (
+        not isinstance(value, int | float)
+        or isinstance(value, bool)
+        or math.isnan(value)
+        or not low <= value <= high
+    ):
         raise SettingsError(f"{name} must be between {low:g} and {high:g}")
 
 

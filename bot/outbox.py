@@ -127,9 +127,13 @@ def files_of(pictures: Iterable[Any]) -> list[OutboxFile]:
     return [OutboxFile(p.filename, p.data, p.description) for p in pictures]
 
 
-def message_payload(content: str | None, *, view: discord.ui.View | None = None,
-                    clear_view: bool = False, mentions: discord.AllowedMentions | None = None
-                    ) -> dict[str, Any]:
+def message_payload(
+    content: str | None,
+    *,
+    view: discord.ui.View | None = None,
+    clear_view: bool = False,
+    mentions: discord.AllowedMentions | None = None,
+) -> dict[str, Any]:
     """A message's JSON as Discord takes it (the view as raw components: every button
     the bot sends is a persistent dynamic item, so nothing needs registering)."""
     payload: dict[str, Any] = {}
@@ -154,14 +158,16 @@ class Outbox:
         concurrency: requests in flight at most.
     """
 
-    def __init__(self, bot: GameBot, *, rate: float = 45.0, burst: float | None = None,
-                 concurrency: int = 8) -> None:
+    def __init__(
+        self, bot: GameBot, *, rate: float = 45.0, burst: float | None = None, concurrency: int = 8
+    ) -> None:
         self.bot = bot
         self.bucket = TokenBucket(rate, burst if burst is not None else rate / 10)
         self.concurrency = concurrency
         self.on_settled: Callable[[OutboxRecord, Sent], Awaitable[None]] | None = None
-        self.on_forbidden: Callable[[OutboxRecord, discord.Forbidden],
-                                    Awaitable[None]] | None = None
+        self.on_forbidden: Callable[[OutboxRecord, discord.Forbidden], Awaitable[None]] | None = (
+            None
+        )
         self._lanes: dict[Lane, deque[_Item]] = {}
         self._retry_at: dict[Lane, float] = {}
         self._held: set[int] = set()
@@ -212,10 +218,18 @@ class Outbox:
         await asyncio.gather(*tasks, return_exceptions=True)
 
     # ------------------------------------------------------------------ adding items
-    async def send(self, channel_id: int, payload: dict[str, Any], files: list[OutboxFile],
-                   *, game_id: int | None = None, priority: int = NORMAL,
-                   words: list[str] | None = None, tail: str | None = None,
-                   meta: dict[str, Any] | None = None) -> asyncio.Future[Sent]:
+    async def send(
+        self,
+        channel_id: int,
+        payload: dict[str, Any],
+        files: list[OutboxFile],
+        *,
+        game_id: int | None = None,
+        priority: int = NORMAL,
+        words: list[str] | None = None,
+        tail: str | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> asyncio.Future[Sent]:
         """A new message in a channel. With ``words`` (and ``tail``, the lines saying
         who is to play), it is an action message that may be coalesced with the
         channel's previous one still waiting: their words joined, the newer files and
@@ -225,22 +239,53 @@ class Outbox:
         if words is not None:
             merge_key = "action"
             meta["words"], meta["tail"] = list(words), tail or ""
-        rec = OutboxRecord(None, game_id, "send", channel_id, None, None, priority, merge_key,
-                           payload, meta, time.time(), list(files))
+        rec = OutboxRecord(
+            None,
+            game_id,
+            "send",
+            channel_id,
+            None,
+            None,
+            priority,
+            merge_key,
+            payload,
+            meta,
+            time.time(),
+            list(files),
+        )
         lane = self._lanes.get(("c", channel_id))
         last = lane[-1] if lane else None
         if merge_key and last is not None and not last.sending and self._merge(last.rec, rec):
             return await self._rewrite(last, priority)
         return await self._add(rec)
 
-    async def edit(self, channel_id: int, message_id: int, payload: dict[str, Any],
-                   files: list[OutboxFile], *, game_id: int | None = None,
-                   priority: int = BACKGROUND, meta: dict[str, Any] | None = None
-                   ) -> asyncio.Future[Sent]:
+    async def edit(
+        self,
+        channel_id: int,
+        message_id: int,
+        payload: dict[str, Any],
+        files: list[OutboxFile],
+        *,
+        game_id: int | None = None,
+        priority: int = BACKGROUND,
+        meta: dict[str, Any] | None = None,
+    ) -> asyncio.Future[Sent]:
         """An edit of a message; merged into an edit of the same message still waiting
         (the newer one's fields win)."""
-        rec = OutboxRecord(None, game_id, "edit", channel_id, None, message_id, priority,
-                           None, payload, dict(meta or {}), time.time(), list(files))
+        rec = OutboxRecord(
+            None,
+            game_id,
+            "edit",
+            channel_id,
+            None,
+            message_id,
+            priority,
+            None,
+            payload,
+            dict(meta or {}),
+            time.time(),
+            list(files),
+        )
         lane = self._lanes.get(("e", message_id))
         last = lane[-1] if lane else None
         if last is not None and not last.sending:
@@ -252,12 +297,31 @@ class Outbox:
             return await self._rewrite(last, priority)
         return await self._add(rec)
 
-    async def dm(self, user_id: int, payload: dict[str, Any], files: list[OutboxFile], *,
-                 game_id: int | None = None, priority: int = NORMAL,
-                 meta: dict[str, Any] | None = None) -> asyncio.Future[Sent]:
+    async def dm(
+        self,
+        user_id: int,
+        payload: dict[str, Any],
+        files: list[OutboxFile],
+        *,
+        game_id: int | None = None,
+        priority: int = NORMAL,
+        meta: dict[str, Any] | None = None,
+    ) -> asyncio.Future[Sent]:
         """A direct message to ``user_id``."""
-        rec = OutboxRecord(None, game_id, "dm", None, user_id, None, priority, None,
-                           payload, dict(meta or {}), time.time(), list(files))
+        rec = OutboxRecord(
+            None,
+            game_id,
+            "dm",
+            None,
+            user_id,
+            None,
+            priority,
+            None,
+            payload,
+            dict(meta or {}),
+            time.time(),
+            list(files),
+        )
         return await self._add(rec)
 
     @staticmethod
@@ -265,8 +329,9 @@ class Outbox:
         """Merge action message ``new`` into ``old`` (waiting); False if it cannot be."""
         if old.merge_key != new.merge_key or old.game_id != new.game_id:
             return False
-        if {k for k in old.meta if k not in ("words", "tail")} or \
-                {k for k in new.meta if k not in ("words", "tail")}:
+        if {k for k in old.meta if k not in ("words", "tail")} or {
+            k for k in new.meta if k not in ("words", "tail")
+        }:
             return False  # its message id is wanted: keep it a message of its own
         words = old.meta["words"] + new.meta["words"]
         content = "\n".join(words + ([new.meta["tail"]] if new.meta["tail"] else []))
@@ -284,8 +349,7 @@ class Outbox:
         users = set(old.payload.get("allowed_mentions", {}).get("users", []))
         users |= set(new.payload.get("allowed_mentions", {}).get("users", []))
         if "allowed_mentions" in payload:
-            payload["allowed_mentions"] = {**payload["allowed_mentions"],
-                                           "users": sorted(users)}
+            payload["allowed_mentions"] = {**payload["allowed_mentions"], "users": sorted(users)}
         old.payload = payload
         return True
 
@@ -345,9 +409,12 @@ class Outbox:
         """Forget what waits for channels that are gone (deleted, or the bot was removed
         from their server). Returns how many items were dropped."""
         gone = set(channel_ids)
-        dropped = [item for queue in self._lanes.values() for item in queue
-                   if not item.sending and item.rec.kind != "dm"
-                   and item.rec.channel_id in gone]
+        dropped = [
+            item
+            for queue in self._lanes.values()
+            for item in queue
+            if not item.sending and item.rec.kind != "dm" and item.rec.channel_id in gone
+        ]
         for item in dropped:
             await self._settle(item, Sent(None, "discarded"))
         self._held -= gone
@@ -367,8 +434,7 @@ class Outbox:
     @property
     def busy(self) -> bool:
         """Something can still be sent (held channels aside), or is being sent."""
-        return bool(self._tasks) or any(
-            q and not self._is_held(q[0]) for q in self._lanes.values())
+        return bool(self._tasks) or any(q and not self._is_held(q[0]) for q in self._lanes.values())
 
     async def idle(self) -> None:
         """Wait until nothing is left to send (held channels aside)."""
@@ -429,11 +495,11 @@ class Outbox:
             item = self._next(now)
             if item is None:
                 self._wake.clear()
-                later = [t for lane, t in self._retry_at.items()
-                         if t > now and self._lanes.get(lane)]
+                later = [
+                    t for lane, t in self._retry_at.items() if t > now and self._lanes.get(lane)
+                ]
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(),
-                                           min(later) - now if later else None)
+                    await asyncio.wait_for(self._wake.wait(), min(later) - now if later else None)
                 continue
             await self.bucket.take()
             # pick again: while waiting for the token, better items may have come, and
@@ -468,8 +534,13 @@ class Outbox:
             if exc.status == 429 or exc.status >= 500:
                 self._back_off(item, f"HTTP {exc.status}")
             else:
-                log.warning("outbox: %s rejected (HTTP %s %s): %s", self._what(rec),
-                            exc.status, exc.code, exc.text)
+                log.warning(
+                    "outbox: %s rejected (HTTP %s %s): %s",
+                    self._what(rec),
+                    exc.status,
+                    exc.code,
+                    exc.text,
+                )
                 await self._settle(item, Sent(None, "refused"))
         except (discord.RateLimited, aiohttp.ClientError, OSError, TimeoutError) as exc:
             self._back_off(item, repr(exc))
@@ -489,8 +560,7 @@ class Outbox:
         self.retries += 1
         delay = min(MAX_BACKOFF, 0.25 * 2 ** min(item.failures, 8)) * random.uniform(0.5, 1)
         self._retry_at[item.lane] = time.monotonic() + delay
-        log.info("outbox: %s failed (%s); trying again in %.1f s", self._what(item.rec), why,
-                 delay)
+        log.info("outbox: %s failed (%s); trying again in %.1f s", self._what(item.rec), why, delay)
 
     async def _hold(self, item: _Item, exc: discord.Forbidden) -> None:
         item.sending = False
@@ -498,8 +568,7 @@ class Outbox:
         first = cid not in self._held
         self._held.add(cid)
         if first:
-            log.warning("outbox: channel %s refuses the bot (%s); its messages wait",
-                        cid, exc.text)
+            log.warning("outbox: channel %s refuses the bot (%s); its messages wait", cid, exc.text)
         for other in self._lanes.values():  # whoever waits for a message here: not now
             for queued in other:
                 if queued.rec.channel_id == cid and queued.rec.kind != "dm":
@@ -553,9 +622,20 @@ class Outbox:
         """Send a short text to a held channel now, past its waiting items (paced, not
         kept: e.g. to say which permission is missing when only Attach Files is).
         True if it was posted."""
-        rec = OutboxRecord(None, None, "send", channel_id, None, None, URGENT, None,
-                           message_payload(content, mentions=discord.AllowedMentions.none()),
-                           {}, time.time(), [])
+        rec = OutboxRecord(
+            None,
+            None,
+            "send",
+            channel_id,
+            None,
+            None,
+            URGENT,
+            None,
+            message_payload(content, mentions=discord.AllowedMentions.none()),
+            {},
+            time.time(),
+            [],
+        )
         await self.bucket.take()
         try:
             await self._request(rec)
@@ -593,13 +673,23 @@ class Outbox:
     @staticmethod
     def _params(rec: OutboxRecord) -> MultipartParameters:
         payload = {k: v for k, v in rec.payload.items()}
-        uploads = [discord.File(io.BytesIO(f.data), f.filename, description=f.description)
-                   for f in rec.files]
+        uploads = [
+            discord.File(io.BytesIO(f.data), f.filename, description=f.description)
+            for f in rec.files
+        ]
         if not uploads:
             return MultipartParameters(payload=payload, multipart=[], files=[])
         payload["attachments"] = list(payload.get("attachments", [])) + [
-            f.to_dict(i) for i, f in enumerate(uploads)]
+            f.to_dict(i) for i, f in enumerate(uploads)
+        ]
         form: list[dict[str, Any]] = [{"name": "payload_json", "value": json.dumps(payload)}]
-        form += [{"name": f"files[{i}]", "value": f.fp, "filename": f.filename,
-                  "content_type": "application/octet-stream"} for i, f in enumerate(uploads)]
+        form += [
+            {
+                "name": f"files[{i}]",
+                "value": f.fp,
+                "filename": f.filename,
+                "content_type": "application/octet-stream",
+            }
+            for i, f in enumerate(uploads)
+        ]
         return MultipartParameters(payload=None, multipart=form, files=uploads)

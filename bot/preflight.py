@@ -68,7 +68,8 @@ class OwnerLock:
         except OSError as exc:
             raise StartupError(
                 f"Cannot write the lock file {path} ({exc.strerror}): the bot must be able "
-                f"to write in {database.parent} (a read-only volume?).") from exc
+                f"to write in {database.parent} (a read-only volume?)."
+            ) from exc
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as exc:
@@ -80,8 +81,11 @@ class OwnerLock:
                 f"Another bot process already owns the database {database}: {holder}. "
                 "Stop it first (two bots on one database would play the same games)."
             ) from None
-        facts = {"pid": os.getpid(), "host": socket.gethostname(),
-                 "since": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())}
+        facts = {
+            "pid": os.getpid(),
+            "host": socket.gethostname(),
+            "since": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
+        }
         os.ftruncate(fd, 0)
         os.pwrite(fd, json.dumps(facts).encode(), 0)
         return cls(path, fd)
@@ -117,12 +121,14 @@ async def open_checked(settings: Settings, *, busy_timeout_ms: int = 10_000) -> 
             raise StartupError(
                 f"The database folder {folder} does not exist (DATABASE_URL="
                 f"{settings.database_url}): is its volume mounted? Create the folder to "
-                "start with an empty database.")
+                "start with an empty database."
+            )
         try:
             folder.mkdir(parents=True, exist_ok=True)  # a first run with the defaults
         except OSError as exc:
             raise StartupError(
-                f"Cannot create the database folder {folder} ({exc.strerror}).") from exc
+                f"Cannot create the database folder {folder} ({exc.strerror})."
+            ) from exc
     if path.exists() and not path.is_file():
         raise StartupError(f"The database path {path} is not a file.")
     lock = OwnerLock.acquire(path)
@@ -152,7 +158,8 @@ def _check_file(path: Path) -> None:
     if not header.startswith(HEADER):
         raise StartupError(
             f"{path} is not an SQLite database (damaged, or another kind of file): restore "
-            "it from a backup, or move it away to start with an empty one.")
+            "it from a backup, or move it away to start with an empty one."
+        )
     if len(header) < 100:
         raise StartupError(f"The database file {path} is truncated ({len(header)} bytes).")
     page_size = int.from_bytes(header[16:18], "big")
@@ -164,7 +171,8 @@ def _check_file(path: Path) -> None:
     if valid and not (wal.exists() and wal.stat().st_size > 0) and size < pages * page_size:
         raise StartupError(
             f"The database file {path} is truncated: {size} bytes of the {pages * page_size} "
-            "its header records (an interrupted copy?). Restore it from a backup.")
+            "its header records (an interrupted copy?). Restore it from a backup."
+        )
 
 
 async def _check_contents(path: Path, busy_timeout_ms: int) -> None:
@@ -181,25 +189,28 @@ async def _check_contents(path: Path, busy_timeout_ms: int) -> None:
         if version > LATEST:
             raise StartupError(
                 f"The database {path} is at schema version {version}, newer than this "
-                f"release ({LATEST}): run a newer release.")
+                f"release ({LATEST}): run a newer release."
+            )
         if path.stat().st_size <= QUICK_CHECK_LIMIT:
             cur = await conn.execute("PRAGMA quick_check")
             problems = [str(r[0]) for r in await cur.fetchall()]
             if problems != ["ok"]:
                 raise StartupError(
-                    f"The database {path} is damaged ({problems[0]}): restore it from a "
-                    "backup.")
+                    f"The database {path} is damaged ({problems[0]}): restore it from a backup."
+                )
         if version == LATEST:
             await Store(conn, path).load_active()
     except sqlite3.OperationalError as exc:
         if _code(exc) not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
-            raise StartupError(f"The database {path} is damaged or unreadable ({exc}): "
-                               "restore it from a backup.") from exc
+            raise StartupError(
+                f"The database {path} is damaged or unreadable ({exc}): restore it from a backup."
+            ) from exc
         raise StartupError(_operational(path, exc, busy_timeout_ms)) from exc
     except sqlite3.DatabaseError as exc:
         raise StartupError(
             f"The database {path} is damaged or not a database ({exc}): restore it from a "
-            "backup, or move it away to start with an empty one.") from exc
+            "backup, or move it away to start with an empty one."
+        ) from exc
     finally:
         await conn.close()
 
@@ -216,8 +227,9 @@ async def _open(path: Path, busy_timeout_ms: int) -> Store:
     except StoreFull as exc:
         raise StartupError(f"The disk holding {path} is full.") from exc
     except sqlite3.DatabaseError as exc:
-        raise StartupError(f"The database {path} is damaged ({exc}): restore it from a "
-                           "backup.") from exc
+        raise StartupError(
+            f"The database {path} is damaged ({exc}): restore it from a backup."
+        ) from exc
     try:
         await store.probe_write()
     except BaseException as exc:
@@ -236,9 +248,11 @@ def _code(exc: sqlite3.Error) -> int:
 def _operational(path: Path, exc: sqlite3.OperationalError, busy_timeout_ms: int) -> str:
     code = _code(exc)
     if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
-        return (f"The database {path} is locked by another program (it held a write lock "
-                f"for over {busy_timeout_ms / 1000:g} s): close it (a backup, the sqlite3 "
-                "shell?) and start again.")
+        return (
+            f"The database {path} is locked by another program (it held a write lock "
+            f"for over {busy_timeout_ms / 1000:g} s): close it (a backup, the sqlite3 "
+            "shell?) and start again."
+        )
     if code == sqlite3.SQLITE_FULL:
         return f"The disk holding the database {path} is full."
     if code == sqlite3.SQLITE_READONLY:

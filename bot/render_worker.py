@@ -68,8 +68,9 @@ def ready() -> int:
     return os.getpid()
 
 
-def board_job(view: rules.View, names: Sequence[str], events: Sequence[rules.Event]
-              ) -> tuple[bytes, str | None, str | None, float]:
+def board_job(
+    view: rules.View, names: Sequence[str], events: Sequence[rules.Event]
+) -> tuple[bytes, str | None, str | None, float]:
     """Draw a board: (PNG, summary or None, the summary's error text or None, CPU s).
 
     A failing summary does not lose the image (the caller logs the error text)."""
@@ -89,8 +90,12 @@ def hand_job(cards: Sequence[int], title: str) -> tuple[bytes, float]:
     return data, time.thread_time() - start
 
 
-def duel_job(view: rules.View, names: Sequence[str], result: rules.Event | None,
-             events: Sequence[rules.Event]) -> tuple[bytes, float]:
+def duel_job(
+    view: rules.View,
+    names: Sequence[str],
+    result: rules.Event | None,
+    events: Sequence[rules.Event],
+) -> tuple[bytes, float]:
     """Draw a duel: (PNG, CPU seconds)."""
     start = time.thread_time()
     data = render.duel_png(view, names, result, events=events)

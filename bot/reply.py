@@ -68,7 +68,8 @@ class Reply:
         self._deferred_only = False
         age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
         self._timer: asyncio.TimerHandle | None = asyncio.get_running_loop().call_later(
-            max(0.0, ACK_AFTER - age), self._spawn_defer)
+            max(0.0, ACK_AFTER - age), self._spawn_defer
+        )
         self._task: asyncio.Task[None] | None = None
 
     @classmethod
@@ -216,8 +217,9 @@ async def within(task: asyncio.Future[Any], seconds: float) -> bool:
     return task.done()
 
 
-async def with_picture(reply: Reply, content: str, drawing: Awaitable[Any], track: Track,
-                       **kwargs: Any) -> None:
+async def with_picture(
+    reply: Reply, content: str, drawing: Awaitable[Any], track: Track, **kwargs: Any
+) -> None:
     """Answer privately with ``content`` and the picture ``drawing`` makes; if it is not
     drawn within ``WORDS_FIRST_AFTER`` seconds, the words go at once and the picture is
     added by an edit when ready (``track`` runs that edit in the background)."""

@@ -48,7 +48,7 @@ def sections() -> tuple[Section, ...]:
         match = _RULING.match(line)
         if match:
             number = match.group(1)
-            current[number] = line[match.end():].strip()
+            current[number] = line[match.end() :].strip()
         elif number and line.startswith("  ") and line.strip():
             current[number] += " " + line.strip()
     flush()

@@ -108,8 +108,9 @@ class FakeClock:
 class _Timer:
     __slots__ = ("callback", "key", "seq", "task", "when")
 
-    def __init__(self, key: tuple[Hashable, ...], when: float, callback: Callback,
-                 seq: int) -> None:
+    def __init__(
+        self, key: tuple[Hashable, ...], when: float, callback: Callback, seq: int
+    ) -> None:
         self.key = key
         self.when = when
         self.callback = callback
@@ -215,8 +216,9 @@ class Scheduler:
         wake = self._wake
         while not self._closed:
             heap = self._heap
-            while heap and (heap[0][2] not in self._timers
-                            or self._timers[heap[0][2]].seq != heap[0][1]):
+            while heap and (
+                heap[0][2] not in self._timers or self._timers[heap[0][2]].seq != heap[0][1]
+            ):
                 heapq.heappop(heap)  # cancelled or re-scheduled: drop lazily
             if not heap:
                 wake.clear()

@@ -32,9 +32,7 @@ class Q:
         "joined_at) VALUES (?, ?, ?, ?, ?, ?)"
     )
     delete_seat = "DELETE FROM seats WHERE game_id = ? AND id = ?"
-    bump = (
-        "UPDATE games SET revision = revision + 1 WHERE id = ? AND revision = ? AND status = ?"
-    )
+    bump = "UPDATE games SET revision = revision + 1 WHERE id = ? AND revision = ? AND status = ?"
     set_host = (
         "UPDATE games SET host_id = ?, revision = revision + 1 "
         "WHERE id = ? AND revision = ? AND status = 'lobby'"
@@ -115,8 +113,7 @@ class Q:
     )
     select_last_acted = LAST_ACTED + "WHERE s.game_id = ? AND s.seat IS NOT NULL"
     select_active_last_acted = LAST_ACTED + (
-        "WHERE s.game_id IN (SELECT id FROM games WHERE status = 'running') "
-        "AND s.seat IS NOT NULL"
+        "WHERE s.game_id IN (SELECT id FROM games WHERE status = 'running') AND s.seat IS NOT NULL"
     )
     select_actions = (
         "SELECT seq, seat, user_id, source, action, events, created_at FROM actions "
@@ -192,8 +189,10 @@ class Q:
     )
 
     # the outbox (bot.outbox)
-    OUTBOX_COLUMNS = ("id, game_id, kind, channel_id, user_id, message_id, priority, "
-                      "merge_key, payload, meta, created_at")
+    OUTBOX_COLUMNS = (
+        "id, game_id, kind, channel_id, user_id, message_id, priority, "
+        "merge_key, payload, meta, created_at"
+    )
     insert_outbox = (
         "INSERT INTO outbox (game_id, kind, channel_id, user_id, message_id, priority, "
         "merge_key, payload, meta, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"

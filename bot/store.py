@@ -121,15 +121,17 @@ class _Write:
 def _fail(batch: list[_Write], exc: BaseException) -> None:
     for write in batch:
         if not write.done.done():
-            write.done.set_exception(exc if isinstance(exc, Exception)
-                                     else StoreError("the store was interrupted"))
+            write.done.set_exception(
+                exc if isinstance(exc, Exception) else StoreError("the store was interrupted")
+            )
 
 
 def _is_full(exc: BaseException) -> bool:
     """SQLite's SQLITE_FULL: the disk (or the file's page limit) is full."""
     code = getattr(exc, "sqlite_errorcode", None)
-    return isinstance(exc, sqlite3.Error) and code is not None and (
-        code & 0xFF) == sqlite3.SQLITE_FULL
+    return (
+        isinstance(exc, sqlite3.Error) and code is not None and (code & 0xFF) == sqlite3.SQLITE_FULL
+    )
 
 
 def _translated(exc: BaseException) -> BaseException:
@@ -200,8 +202,7 @@ def _decision_params(game_id: int, d: DecisionRecord) -> tuple[Any, ...]:
 class Store:
     """The SQLite game store. Open with :meth:`open`, close with :meth:`close`."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: Path,
-                 synchronous: str = "NORMAL") -> None:
+    def __init__(self, conn: aiosqlite.Connection, path: Path, synchronous: str = "NORMAL") -> None:
         self._conn = conn
         self._lock = asyncio.Lock()
         self._queue: list[_Write] = []
@@ -277,7 +278,8 @@ class Store:
         """Count committed writes; start a background checkpoint every so many."""
         self._unchecked += writes
         if self._unchecked < CHECKPOINT_EVERY or (
-                self._checkpointer is not None and not self._checkpointer.done()):
+            self._checkpointer is not None and not self._checkpointer.done()
+        ):
             return
         self._unchecked = 0
         self._checkpointer = asyncio.get_running_loop().create_task(self._checkpoint())
@@ -288,8 +290,7 @@ class Store:
         try:
             if self._checkpoint_conn is None:
                 self._checkpoint_conn = await aiosqlite.connect(self.path, isolation_level=None)
-                await self._checkpoint_conn.execute(
-                    f"PRAGMA synchronous = {self._synchronous}")
+                await self._checkpoint_conn.execute(f"PRAGMA synchronous = {self._synchronous}")
                 await self._checkpoint_conn.execute("PRAGMA wal_autocheckpoint = 0")
             await self._checkpoint_conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
         except Exception:
@@ -331,14 +332,14 @@ class Store:
                 with suppress(Exception):
                     await conn.execute("COMMIT")
 
-    async def _fetchall(self, conn: aiosqlite.Connection, sql: str,
-                        params: Sequence[Any] = ()) -> list[Any]:
+    async def _fetchall(
+        self, conn: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()
+    ) -> list[Any]:
         cur = await conn.execute(sql, params)
         return list(await cur.fetchall())
 
     @staticmethod
-    async def _bump(conn: aiosqlite.Connection, game_id: int, revision: int,
-                    status: str) -> None:
+    async def _bump(conn: aiosqlite.Connection, game_id: int, revision: int, status: str) -> None:
         cur = await conn.execute(Q.bump, (game_id, revision, status))
         if cur.rowcount != 1:
             raise StaleVersion(f"game {game_id} changed since revision {revision}")
@@ -357,10 +358,13 @@ class Store:
             if not rows:
                 return None
             game = self._game(rows[0])
-            game.seats = [self._seat(r) for r in await self._fetchall(
-                conn, Q.select_seats, (game_id,))]
-            game.decisions = [self._decision(r) for r in await self._fetchall(
-                conn, Q.select_decisions, (game_id,))]
+            game.seats = [
+                self._seat(r) for r in await self._fetchall(conn, Q.select_seats, (game_id,))
+            ]
+            game.decisions = [
+                self._decision(r)
+                for r in await self._fetchall(conn, Q.select_decisions, (game_id,))
+            ]
             for _, seat, seq in await self._fetchall(conn, Q.select_last_acted, (game_id,)):
                 if seq is not None:
                     game.last_acted[int(seat)] = int(seq)
@@ -369,8 +373,7 @@ class Store:
     async def load_active(self) -> list[GameRecord]:
         """Every lobby and running game, with seats, open decisions and deadlines."""
         async with self._read() as conn:
-            games = {r[0]: self._game(r) for r in await self._fetchall(
-                conn, Q.select_active_games)}
+            games = {r[0]: self._game(r) for r in await self._fetchall(conn, Q.select_active_games)}
             for r in await self._fetchall(conn, Q.select_active_seats):
                 games[r[0]].seats.append(self._seat(r))
             for r in await self._fetchall(conn, Q.select_active_decisions):
@@ -424,21 +427,32 @@ class Store:
                 if rows[0][0] >= max_games:
                     raise GuildFull(f"this server already has {rows[0][0]} active games")
             try:
-                cur = await conn.execute(Q.insert_game, (
-                    guild_id, channel_id, variant, host_id, _dumps(settings.to_dict()), now))
+                cur = await conn.execute(
+                    Q.insert_game,
+                    (guild_id, channel_id, variant, host_id, _dumps(settings.to_dict()), now),
+                )
             except sqlite3.IntegrityError as exc:
                 raise ChannelBusy("a game is already open in this channel") from exc
             game_id = int(cur.lastrowid or 0)
             if host_seat is not None:
-                await conn.execute(Q.insert_seat, (
-                    game_id, host_seat.user_id, host_seat.computer_level,
-                    host_seat.display_name, host_seat.requested_power, host_seat.joined_at))
+                await conn.execute(
+                    Q.insert_seat,
+                    (
+                        game_id,
+                        host_seat.user_id,
+                        host_seat.computer_level,
+                        host_seat.display_name,
+                        host_seat.requested_power,
+                        host_seat.joined_at,
+                    ),
+                )
             if expiry is not None:
                 await conn.execute(Q.upsert_decision, _decision_params(game_id, expiry))
             return game_id
 
-    async def add_seat(self, game_id: int, revision: int, seat: NewSeat,
-                       expiry: DecisionRecord | None = None) -> None:
+    async def add_seat(
+        self, game_id: int, revision: int, seat: NewSeat, expiry: DecisionRecord | None = None
+    ) -> None:
         """Add a lobby entry (and refresh the lobby's expiry).
 
         Raises:
@@ -448,16 +462,30 @@ class Store:
         async with self._tx() as conn:
             await self._bump(conn, game_id, revision, "lobby")
             try:
-                await conn.execute(Q.insert_seat, (
-                    game_id, seat.user_id, seat.computer_level, seat.display_name,
-                    seat.requested_power, seat.joined_at))
+                await conn.execute(
+                    Q.insert_seat,
+                    (
+                        game_id,
+                        seat.user_id,
+                        seat.computer_level,
+                        seat.display_name,
+                        seat.requested_power,
+                        seat.joined_at,
+                    ),
+                )
             except sqlite3.IntegrityError as exc:
                 raise SeatTaken("already seated in this game") from exc
             if expiry is not None:
                 await conn.execute(Q.upsert_decision, _decision_params(game_id, expiry))
 
-    async def remove_seat(self, game_id: int, revision: int, seat_id: int, host_id: int | None,
-                          expiry: DecisionRecord | None = None) -> None:
+    async def remove_seat(
+        self,
+        game_id: int,
+        revision: int,
+        seat_id: int,
+        host_id: int | None,
+        expiry: DecisionRecord | None = None,
+    ) -> None:
         """Remove a lobby entry by its row id, set the host (it may pass to another
         player) and refresh the lobby's expiry, in one transaction.
 
@@ -472,16 +500,23 @@ class Store:
             if expiry is not None:
                 await conn.execute(Q.upsert_decision, _decision_params(game_id, expiry))
 
-    async def update_lobby(self, game_id: int, revision: int, settings: GameSettings,
-                           host_id: int | None, expiry: DecisionRecord | None = None) -> None:
+    async def update_lobby(
+        self,
+        game_id: int,
+        revision: int,
+        settings: GameSettings,
+        host_id: int | None,
+        expiry: DecisionRecord | None = None,
+    ) -> None:
         """Change a lobby's settings or host (and refresh its expiry).
 
         Raises:
             StaleVersion: the game changed since ``revision`` or is no longer a lobby.
         """
         async with self._tx() as conn:
-            cur = await conn.execute(Q.update_lobby, (
-                _dumps(settings.to_dict()), host_id, game_id, revision))
+            cur = await conn.execute(
+                Q.update_lobby, (_dumps(settings.to_dict()), host_id, game_id, revision)
+            )
             if cur.rowcount != 1:
                 raise StaleVersion(f"game {game_id} changed since revision {revision}")
             if expiry is not None:
@@ -506,15 +541,20 @@ class Store:
             StaleVersion: the game changed since ``revision`` or is no longer a lobby.
         """
         async with self._tx() as conn:
-            cur = await conn.execute(Q.start_game, (
-                _dumps(creation), _dumps(start_events), _dumps(state), now, game_id, revision))
+            cur = await conn.execute(
+                Q.start_game,
+                (_dumps(creation), _dumps(start_events), _dumps(state), now, game_id, revision),
+            )
             if cur.rowcount != 1:
                 raise StaleVersion(f"game {game_id} changed since revision {revision}")
-            await conn.executemany(Q.seat_started, [
-                (seat, power, name, game_id, row_id) for row_id, seat, power, name in seats])
+            await conn.executemany(
+                Q.seat_started,
+                [(seat, power, name, game_id, row_id) for row_id, seat, power, name in seats],
+            )
             await conn.execute(Q.delete_decisions, (game_id,))
             await conn.executemany(
-                Q.upsert_decision, [_decision_params(game_id, d) for d in decisions])
+                Q.upsert_decision, [_decision_params(game_id, d) for d in decisions]
+            )
 
     # ------------------------------------------------------------------ play
     async def record_action(
@@ -545,15 +585,22 @@ class Store:
             StaleVersion: the game changed since ``revision`` / ``version`` (nothing was
                 written).
         """
-        guard: _Step = ("execute", Q.record_move, (
-            _dumps(state), game_id, revision, version)) if result is None else (
-            "execute", Q.record_state, (
-                _dumps(state), "finished", now, _dumps(result), game_id, revision, version))
+        guard: _Step = (
+            ("execute", Q.record_move, (_dumps(state), game_id, revision, version))
+            if result is None
+            else (
+                "execute",
+                Q.record_state,
+                (_dumps(state), "finished", now, _dumps(result), game_id, revision, version),
+            )
+        )
         steps: list[_Step] = [
             guard,
-            ("execute", Q.insert_action, (
-                game_id, version + 1, seat, user_id, source, _dumps(action), _dumps(events),
-                now)),
+            (
+                "execute",
+                Q.insert_action,
+                (game_id, version + 1, seat, user_id, source, _dumps(action), _dumps(events), now),
+            ),
         ]
         gone = [(game_id, s, k) for s, k in removed]
         if gone:
@@ -561,8 +608,11 @@ class Store:
         new = [_decision_params(game_id, d) for d in upserted]
         if new:
             steps.append(("executemany", Q.upsert_decision, new))
-        write = _Write(steps, f"game {game_id} changed since revision {revision}",
-                       asyncio.get_running_loop().create_future())
+        write = _Write(
+            steps,
+            f"game {game_id} changed since revision {revision}",
+            asyncio.get_running_loop().create_future(),
+        )
         self._queue.append(write)
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.get_running_loop().create_task(self._flush())
@@ -600,29 +650,36 @@ class Store:
                         else:
                             write.done.set_exception(write.error)
 
-    async def mark_reminded(self, game_id: int, seat: int, kind: str,
-                            opened_version: int) -> bool:
+    async def mark_reminded(self, game_id: int, seat: int, kind: str, opened_version: int) -> bool:
         """Clear a decision's reminder; True when this call cleared it (send it once)."""
         async with self._tx() as conn:
             cur = await conn.execute(Q.mark_reminded, (game_id, seat, kind, opened_version))
             return cur.rowcount == 1
 
-    async def end_game(self, game_id: int, revision: int, status: str,
-                       result: dict[str, Any] | None, now: float) -> None:
+    async def end_game(
+        self, game_id: int, revision: int, status: str, result: dict[str, Any] | None, now: float
+    ) -> None:
         """Cancel or archive an active game: its open decisions are dropped.
 
         Raises:
             StaleVersion: the game changed since ``revision`` or is not active.
         """
         async with self._tx() as conn:
-            cur = await conn.execute(Q.end_game, (
-                status, now, _dumps(result) if result is not None else None, game_id, revision))
+            cur = await conn.execute(
+                Q.end_game,
+                (status, now, _dumps(result) if result is not None else None, game_id, revision),
+            )
             if cur.rowcount != 1:
                 raise StaleVersion(f"game {game_id} changed since revision {revision}")
             await conn.execute(Q.delete_decisions, (game_id,))
 
-    async def set_paused(self, game_id: int, revision: int, paused_at: float | None,
-                         decisions: Iterable[DecisionRecord]) -> None:
+    async def set_paused(
+        self,
+        game_id: int,
+        revision: int,
+        paused_at: float | None,
+        decisions: Iterable[DecisionRecord],
+    ) -> None:
         """Pause (``paused_at`` set) or resume (None) a game, rewriting its deadlines.
 
         Raises:
@@ -633,11 +690,20 @@ class Store:
             if cur.rowcount != 1:
                 raise StaleVersion(f"game {game_id} changed since revision {revision}")
             await conn.executemany(
-                Q.upsert_decision, [_decision_params(game_id, d) for d in decisions])
+                Q.upsert_decision, [_decision_params(game_id, d) for d in decisions]
+            )
 
-    async def replace_seat(self, game_id: int, revision: int, seat: int, *,
-                           user_id: int | None, computer_level: str | None,
-                           display_name: str, now: float) -> None:
+    async def replace_seat(
+        self,
+        game_id: int,
+        revision: int,
+        seat: int,
+        *,
+        user_id: int | None,
+        computer_level: str | None,
+        display_name: str,
+        now: float,
+    ) -> None:
         """Hand an engine seat to another person or a computer (EW-25).
 
         Raises:
@@ -647,8 +713,9 @@ class Store:
         async with self._tx() as conn:
             await self._bump(conn, game_id, revision, "running")
             try:
-                await conn.execute(Q.replace_seat, (
-                    user_id, computer_level, display_name, now, game_id, seat))
+                await conn.execute(
+                    Q.replace_seat, (user_id, computer_level, display_name, now, game_id, seat)
+                )
             except sqlite3.IntegrityError as exc:
                 raise SeatTaken("that person already holds a seat in this game") from exc
 
@@ -670,19 +737,31 @@ class Store:
         if not rows:
             return GuildSettings(guild_id)
         g, turn, action, dip, lead, expiry, cap = rows[0]
-        return GuildSettings(int(g), float(turn), str(action), int(dip), float(lead),
-                             float(expiry), int(cap))
+        return GuildSettings(
+            int(g), float(turn), str(action), int(dip), float(lead), float(expiry), int(cap)
+        )
 
     async def save_guild_settings(self, settings: GuildSettings, now: float) -> None:
         """Store a server's settings."""
         async with self._tx() as conn:
             s = settings
-            await conn.execute(Q.upsert_guild_settings, (
-                s.guild_id, s.turn_timeout, s.expiry_action, s.diplomacy_seconds,
-                s.reminder_lead, s.lobby_expiry, s.max_games, now))
+            await conn.execute(
+                Q.upsert_guild_settings,
+                (
+                    s.guild_id,
+                    s.turn_timeout,
+                    s.expiry_action,
+                    s.diplomacy_seconds,
+                    s.reminder_lead,
+                    s.lobby_expiry,
+                    s.max_games,
+                    now,
+                ),
+            )
 
-    async def archive(self, *, channel_id: int | None = None, guild_id: int | None = None,
-                      now: float) -> list[int]:
+    async def archive(
+        self, *, channel_id: int | None = None, guild_id: int | None = None, now: float
+    ) -> list[int]:
         """Archive the active games of a channel or a whole server; return their ids."""
         async with self._tx() as conn:
             if channel_id is not None:
@@ -734,8 +813,9 @@ class Store:
             rows = await self._fetchall(self._conn, Q.select_game_messages, (game_id,))
         return GameMessages(*rows[0]) if rows else GameMessages()
 
-    async def set_lobby_message(self, game_id: int, channel_id: int | None,
-                                message_id: int | None) -> None:
+    async def set_lobby_message(
+        self, game_id: int, channel_id: int | None, message_id: int | None
+    ) -> None:
         """Record (or, with None, forget) a game's lobby message. Nothing is recorded for
         a game that no longer exists."""
         async with self._tx() as conn:
@@ -762,10 +842,21 @@ class Store:
     async def outbox_add(self, item: OutboxRecord) -> int:
         """Keep an item the bot owes Discord, with its files. Returns its id."""
         async with self._tx() as conn:
-            cur = await conn.execute(Q.insert_outbox, (
-                item.game_id, item.kind, item.channel_id, item.user_id, item.message_id,
-                item.priority, item.merge_key, _dumps(item.payload), _dumps(item.meta),
-                item.created_at))
+            cur = await conn.execute(
+                Q.insert_outbox,
+                (
+                    item.game_id,
+                    item.kind,
+                    item.channel_id,
+                    item.user_id,
+                    item.message_id,
+                    item.priority,
+                    item.merge_key,
+                    _dumps(item.payload),
+                    _dumps(item.meta),
+                    item.created_at,
+                ),
+            )
             item_id = int(cur.lastrowid or 0)
             await self._outbox_files(conn, item_id, item.files)
         return item_id
@@ -773,17 +864,21 @@ class Store:
     async def outbox_update(self, item: OutboxRecord) -> None:
         """Rewrite a kept item (it was coalesced with a newer one): payload, meta, files."""
         async with self._tx() as conn:
-            await conn.execute(Q.update_outbox, (item.priority, item.merge_key,
-                                                 _dumps(item.payload), _dumps(item.meta),
-                                                 item.id))
+            await conn.execute(
+                Q.update_outbox,
+                (item.priority, item.merge_key, _dumps(item.payload), _dumps(item.meta), item.id),
+            )
             await conn.execute(Q.delete_outbox_files, (item.id,))
             await self._outbox_files(conn, item.id or 0, item.files)
 
     @staticmethod
-    async def _outbox_files(conn: aiosqlite.Connection, item_id: int,
-                            files: Sequence[OutboxFile]) -> None:
-        await conn.executemany(Q.insert_outbox_file, [
-            (item_id, i, f.filename, f.description, f.data) for i, f in enumerate(files)])
+    async def _outbox_files(
+        conn: aiosqlite.Connection, item_id: int, files: Sequence[OutboxFile]
+    ) -> None:
+        await conn.executemany(
+            Q.insert_outbox_file,
+            [(item_id, i, f.filename, f.description, f.data) for i, f in enumerate(files)],
+        )
 
     async def outbox_remove(self, item_ids: Iterable[int]) -> None:
         """Forget items that were sent (or given up); their files go with them."""
@@ -795,9 +890,23 @@ class Store:
         async with self._read() as conn:
             rows = await self._fetchall(conn, Q.select_outbox)
             files = await self._fetchall(conn, Q.select_outbox_files)
-        items = {int(r[0]): OutboxRecord(
-            int(r[0]), r[1], r[2], r[3], r[4], r[5], int(r[6]), r[7], _loads(r[8]) or {},
-            _loads(r[9]) or {}, float(r[10]), []) for r in rows}
+        items = {
+            int(r[0]): OutboxRecord(
+                int(r[0]),
+                r[1],
+                r[2],
+                r[3],
+                r[4],
+                r[5],
+                int(r[6]),
+                r[7],
+                _loads(r[8]) or {},
+                _loads(r[9]) or {},
+                float(r[10]),
+                [],
+            )
+            for r in rows
+        }
         for item_id, filename, description, data in files:
             if item_id in items:
                 items[item_id].files.append(OutboxFile(filename, bytes(data), description))
@@ -830,28 +939,58 @@ class Store:
     @staticmethod
     def _game(r: Sequence[Any]) -> GameRecord:
         return GameRecord(
-            id=int(r[0]), guild_id=r[1], channel_id=int(r[2]), status=str(r[3]),
-            variant=str(r[4]), host_id=r[5], settings=GameSettings.from_dict(_loads(r[6])),
-            version=int(r[7]), revision=int(r[8]), created_at=float(r[9]),
-            creation=_loads(r[10]), start_events=_loads(r[11]) or [], state=_loads(r[12]),
-            started_at=r[13], ended_at=r[14], result=_loads(r[15]), paused_at=r[16],
+            id=int(r[0]),
+            guild_id=r[1],
+            channel_id=int(r[2]),
+            status=str(r[3]),
+            variant=str(r[4]),
+            host_id=r[5],
+            settings=GameSettings.from_dict(_loads(r[6])),
+            version=int(r[7]),
+            revision=int(r[8]),
+            created_at=float(r[9]),
+            creation=_loads(r[10]),
+            start_events=_loads(r[11]) or [],
+            state=_loads(r[12]),
+            started_at=r[13],
+            ended_at=r[14],
+            result=_loads(r[15]),
+            paused_at=r[16],
         )
 
     @staticmethod
     def _seat(r: Sequence[Any]) -> SeatRecord:
         return SeatRecord(
-            id=int(r[1]), user_id=r[2], computer_level=r[3], display_name=str(r[4]),
-            joined_at=float(r[5]), requested_power=r[6], seat=r[7], power=r[8],
+            id=int(r[1]),
+            user_id=r[2],
+            computer_level=r[3],
+            display_name=str(r[4]),
+            joined_at=float(r[5]),
+            requested_power=r[6],
+            seat=r[7],
+            power=r[8],
             agrees_draw=bool(r[9]),
         )
 
     @staticmethod
     def _decision(r: Sequence[Any]) -> DecisionRecord:
-        return DecisionRecord(seat=int(r[1]), kind=str(r[2]), opened_version=int(r[3]),
-                              duration=r[4], due_at=r[5], remind_at=r[6])
+        return DecisionRecord(
+            seat=int(r[1]),
+            kind=str(r[2]),
+            opened_version=int(r[3]),
+            duration=r[4],
+            due_at=r[5],
+            remind_at=r[6],
+        )
 
     @staticmethod
     def _action(r: Sequence[Any]) -> ActionRecord:
-        return ActionRecord(seq=int(r[0]), seat=int(r[1]), user_id=r[2], source=str(r[3]),
-                            action=json.loads(r[4]), events=json.loads(r[5]),
-                            created_at=float(r[6]))
+        return ActionRecord(
+            seq=int(r[0]),
+            seat=int(r[1]),
+            user_id=r[2],
+            source=str(r[3]),
+            action=json.loads(r[4]),
+            events=json.loads(r[5]),
+            created_at=float(r[6]),
+        )

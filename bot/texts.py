@@ -18,8 +18,10 @@ VARIANT_CHOICES = (("european-war", "european_war"), ("world-war-5", "world_war_
 """(what users type, engine variant id)."""
 EW_ONLY = ("conscript", "arm", "sabotage", "spy")
 WW_ONLY = ("grow", "build")
-SOURCE = ("open source (MIT licence): the european-war-bot project; its README explains "
-          "how to run your own copy")
+SOURCE = (
+    "open source (MIT licence): the european-war-bot project; its README explains "
+    "how to run your own copy"
+)
 VERSION = "0.1.0"
 
 
@@ -44,8 +46,9 @@ def jump_url(guild_id: int | None, channel_id: int, message_id: int | None = Non
     return f"{where}/{message_id}" if message_id else where
 
 
-def where_label(guild_name: str | None, channel_name: str | None, guild_id: int | None,
-                channel_id: int) -> str:
+def where_label(
+    guild_name: str | None, channel_name: str | None, guild_id: int | None, channel_id: int
+) -> str:
     """Which server and channel a DM belongs to, with a link (first line of every DM)."""
     server = guild_name or "a server"
     channel = f"#{channel_name}" if channel_name else f"<#{channel_id}>"
@@ -56,7 +59,7 @@ def clip(text: str, limit: int = CONTENT_LIMIT) -> str:
     """Cut ``text`` to Discord's limit, keeping its end (the newest lines) when long."""
     if len(text) <= limit:
         return text
-    return "…" + text[-(limit - 1):]
+    return "…" + text[-(limit - 1) :]
 
 
 def mention(user_id: int | None, name: str) -> str:
@@ -81,18 +84,25 @@ def duration_words(seconds: float | None) -> str:
 def lobby_text(info: LobbyInfo, *, closed: str | None = None) -> str:
     """The lobby message: table, seats, options, expiry (or why it closed)."""
     opts = info.options
-    lines = [f"**{variant_name(info.variant)}** — a table for 2–{info.max_players} players, "
-             f"hosted by {mention(info.host_id, 'the host')}."]
+    lines = [
+        f"**{variant_name(info.variant)}** — a table for 2–{info.max_players} players, "
+        f"hosted by {mention(info.host_id, 'the host')}."
+    ]
     lines.append(f"**Seats ({len(info.seats)}/{info.max_players})**")
     for i, s in enumerate(info.seats, 1):
         who = mention(s.user_id, s.name) if s.user_id is not None else s.name
         wants = f" — wants {s.power_name}" if s.power_name else ""
         lines.append(f"{i}. {who}{wants}")
-    setup = "one piece at a time by size" if opts.get("setup_order") == "by_size" \
+    setup = (
+        "one piece at a time by size"
+        if opts.get("setup_order") == "by_size"
         else "all three pieces at once"
-    extras = [f"turn timeout {duration_words(info.turn_timeout)}",
-              f"setup: {setup}",
-              "seats in join order" if info.arranged else "seats dealt at random"]
+    )
+    extras = [
+        f"turn timeout {duration_words(info.turn_timeout)}",
+        f"setup: {setup}",
+        "seats in join order" if info.arranged else "seats dealt at random",
+    ]
     if info.variant == "european_war":
         extras.insert(0, f"diplomacy window {opts.get('diplomacy_seconds', 30)} s")
         if opts.get("sea_attacks"):
@@ -182,56 +192,62 @@ def status_text(lines: Iterable[str]) -> str:
     return clip("\n".join(lines))
 
 
-HELP = "\n".join([
-    "**How to play European War here**",
-    "• **/newgame** opens a table in this channel (or a new thread); people press **Join** "
-    "or use **/join**; the host adds computers with **Add computer** or **/addbot** and "
-    "starts with **Start** or **/start**.",
-    "• At the start you place your large, medium and small on your home fields: use the "
-    "panel I send you by DM, or **/place**.",
-    "• On your turn (you are pinged): **/sabotage** (J) and **/spy** (Q) first if you like, "
-    "then one action: **/conscript**, **/move**, **/invade**, **/arm** or **/pass**. Field "
-    "options autocomplete with what is legal right now.",
-    "• Duels, the diplomacy window (stop an attack with a K) and retreats come as private "
-    "panels by DM. If your DMs are closed, press **Open my panel** in the channel and use "
-    "**/hand** to see your cards.",
-    "• **/board**, **/hand**, **/status**, **/log** show the game; **/rules** the rules "
-    "with their numbers.",
-    "• **/resign** hands your seat to a computer; the host can **/pause**, **/resume**, "
-    "**/replace** a seat or **/cancel**. **/pings off** stops my pings when it is your move.",
-    "World War 5 tables use **/grow**, **/build**, **/move** and **/invade** (no cards).",
-])
+HELP = "\n".join(
+    [
+        "**How to play European War here**",
+        "• **/newgame** opens a table in this channel (or a new thread); people press **Join** "
+        "or use **/join**; the host adds computers with **Add computer** or **/addbot** and "
+        "starts with **Start** or **/start**.",
+        "• At the start you place your large, medium and small on your home fields: use the "
+        "panel I send you by DM, or **/place**.",
+        "• On your turn (you are pinged): **/sabotage** (J) and **/spy** (Q) first if you like, "
+        "then one action: **/conscript**, **/move**, **/invade**, **/arm** or **/pass**. Field "
+        "options autocomplete with what is legal right now.",
+        "• Duels, the diplomacy window (stop an attack with a K) and retreats come as private "
+        "panels by DM. If your DMs are closed, press **Open my panel** in the channel and use "
+        "**/hand** to see your cards.",
+        "• **/board**, **/hand**, **/status**, **/log** show the game; **/rules** the rules "
+        "with their numbers.",
+        "• **/resign** hands your seat to a computer; the host can **/pause**, **/resume**, "
+        "**/replace** a seat or **/cancel**. **/pings off** stops my pings when it is your move.",
+        "World War 5 tables use **/grow**, **/build**, **/move** and **/invade** (no cards).",
+    ]
+)
 
-HELP_WORLD_WAR_5 = "\n".join([
-    "**How to play World War 5 here**",
-    "• **/newgame variant:world-war-5** opens a table; people press **Join** or use "
-    "**/join**; the host adds computers with **Add computer** or **/addbot** and starts "
-    "with **Start** or **/start**.",
-    "• Setup goes smalls first, then mediums, then larges, in turn order (WW-6): use the "
-    "panel I send you, or **/place**.",
-    "• On your turn (you are pinged) do exactly one of **/grow** (a home piece one size "
-    "larger), **/build** (a small on an empty home territory), **/move** (to an empty "
-    "linked territory, sea lanes included) or **/invade** (a linked enemy) (WW-2). If your "
-    "time runs out, a computer move is made for you.",
-    "• Invasions are dice: one die per pip, the attacker needs a strictly higher total; a "
-    "beaten defender retreats along any link or shrinks (WW-3). Lose every piece at home "
-    "and you are out (WW-4); hold a whole other continent with a piece at home to win "
-    "(WW-5).",
-    "• **/board**, **/status**, **/log** show the game; **/rules** the rules with their "
-    "numbers. **/resign** hands your seat to a computer; the host can **/pause**, "
-    "**/resume**, **/replace** a seat or **/cancel**.",
-])
+HELP_WORLD_WAR_5 = "\n".join(
+    [
+        "**How to play World War 5 here**",
+        "• **/newgame variant:world-war-5** opens a table; people press **Join** or use "
+        "**/join**; the host adds computers with **Add computer** or **/addbot** and starts "
+        "with **Start** or **/start**.",
+        "• Setup goes smalls first, then mediums, then larges, in turn order (WW-6): use the "
+        "panel I send you, or **/place**.",
+        "• On your turn (you are pinged) do exactly one of **/grow** (a home piece one size "
+        "larger), **/build** (a small on an empty home territory), **/move** (to an empty "
+        "linked territory, sea lanes included) or **/invade** (a linked enemy) (WW-2). If your "
+        "time runs out, a computer move is made for you.",
+        "• Invasions are dice: one die per pip, the attacker needs a strictly higher total; a "
+        "beaten defender retreats along any link or shrinks (WW-3). Lose every piece at home "
+        "and you are out (WW-4); hold a whole other continent with a piece at home to win "
+        "(WW-5).",
+        "• **/board**, **/status**, **/log** show the game; **/rules** the rules with their "
+        "numbers. **/resign** hands your seat to a computer; the host can **/pause**, "
+        "**/resume**, **/replace** a seat or **/cancel**.",
+    ]
+)
 
-ABOUT = "\n".join([
-    f"**European War bot** {VERSION} — European War (Jan Divecky) and World War 5 (Andrew "
-    "Looney), pyramid wargames, on Discord.",
-    f"Source: {SOURCE}.",
-    "**What is stored:** for each game, the server, channel and thread ids, the Discord "
-    "user ids and display names of its players (and whether their DMs are closed), every "
-    "action taken, the game state and the ids of its lobby and duel messages; per server, "
-    "the /settings values; per person who used /pings, that choice. Nothing else: no "
-    "message content is read.",
-    "**Deletion:** when the bot is removed from a server, that server's games are archived "
-    "at once and all its data (games, players, logs, settings) is deleted seven days later. "
-    "To have your data deleted sooner, ask the bot's operator.",
-])
+ABOUT = "\n".join(
+    [
+        f"**European War bot** {VERSION} — European War (Jan Divecky) and World War 5 (Andrew "
+        "Looney), pyramid wargames, on Discord.",
+        f"Source: {SOURCE}.",
+        "**What is stored:** for each game, the server, channel and thread ids, the Discord "
+        "user ids and display names of its players (and whether their DMs are closed), every "
+        "action taken, the game state and the ids of its lobby and duel messages; per server, "
+        "the /settings values; per person who used /pings, that choice. Nothing else: no "
+        "message content is read.",
+        "**Deletion:** when the bot is removed from a server, that server's games are archived "
+        "at once and all its data (games, players, logs, settings) is deleted seven days later. "
+        "To have your data deleted sooner, ask the bot's operator.",
+    ]
+)

@@ -25,8 +25,13 @@ from .hand import hand_image
 from .png_palette import board_palette, duel_palette, hand_palette
 
 
-def board_png(view: rules.View, names: Sequence[str], events: Sequence[rules.Event] = (),
-              *, pyramid_arcade: bool | None = None) -> bytes:
+def board_png(
+    view: rules.View,
+    names: Sequence[str],
+    events: Sequence[rules.Event] = (),
+    *,
+    pyramid_arcade: bool | None = None,
+) -> bytes:
     """The board image of ``view`` as PNG bytes (1280x800, palette mode).
 
     Args:
@@ -59,8 +64,13 @@ def hand_png(cards: Sequence[int], *, title: str = "") -> bytes:
     return png_bytes(hand_image(cards, title=title), hand_palette())
 
 
-def duel_png(view: rules.View, names: Sequence[str], result: rules.Event | None = None,
-             *, events: Sequence[rules.Event] = ()) -> bytes:
+def duel_png(
+    view: rules.View,
+    names: Sequence[str],
+    result: rules.Event | None = None,
+    *,
+    events: Sequence[rules.Event] = (),
+) -> bytes:
     """A duel as PNG bytes (1000x560).
 
     While a duel is on, it is drawn from ``view.battle``; once it is over, pass the

@@ -82,9 +82,11 @@ class Arrow:
 
 def _covered(pts: Sequence[Point], avoid: Sequence[Box], pad: float) -> int:
     """How many of ``pts`` fall inside some box of ``avoid`` (grown by ``pad``)."""
-    return sum(1 for x, y in pts
-               if any(b[0] - pad < x < b[2] + pad and b[1] - pad < y < b[3] + pad
-                      for b in avoid))
+    return sum(
+        1
+        for x, y in pts
+        if any(b[0] - pad < x < b[2] + pad and b[1] - pad < y < b[3] + pad for b in avoid)
+    )
 
 
 def path(arrow: Arrow, avoid: Sequence[Box] = ()) -> list[list[Point]]:
@@ -157,8 +159,10 @@ def _point_at(pts: Sequence[Point], frac: float) -> Point:
         seg = math.dist(pts[i], pts[i + 1])
         if walked + seg >= target and seg > 0:
             t = (target - walked) / seg
-            return (pts[i][0] + (pts[i + 1][0] - pts[i][0]) * t,
-                    pts[i][1] + (pts[i + 1][1] - pts[i][1]) * t)
+            return (
+                pts[i][0] + (pts[i + 1][0] - pts[i][0]) * t,
+                pts[i][1] + (pts[i + 1][1] - pts[i][1]) * t,
+            )
         walked += seg
     return pts[-1]
 
@@ -168,14 +172,14 @@ def _badge_spot(pts: Sequence[Point], avoid: Sequence[Box]) -> Point:
     r = 16
     for frac in (0.5, 0.42, 0.58, 0.34, 0.66, 0.26, 0.74, 0.2, 0.8):
         x, y = _point_at(pts, frac)
-        if not any(x + r > b[0] and x - r < b[2] and y + r > b[1] and y - r < b[3]
-                   for b in avoid):
+        if not any(x + r > b[0] and x - r < b[2] and y + r > b[1] and y - r < b[3] for b in avoid):
             return (x, y)
     return _point_at(pts, 0.5)
 
 
-def draw_arrow(canvas: Image.Image, arrow: Arrow, avoid: Sequence[Box] = ()
-               ) -> tuple[int, int, int, int] | None:
+def draw_arrow(
+    canvas: Image.Image, arrow: Arrow, avoid: Sequence[Box] = ()
+) -> tuple[int, int, int, int] | None:
     """Draw ``arrow`` onto the RGB ``canvas`` (antialiased), clipped to the map.
 
     A badge (voyages) goes where it covers none of the ``avoid`` boxes (piece boxes,
@@ -223,11 +227,11 @@ def draw_arrow(canvas: Image.Image, arrow: Arrow, avoid: Sequence[Box] = ()
         mid = _badge_spot(parts[0], avoid)
         r = 13 * _SS
         cx, cy = (mid[0] - left) * _SS, (mid[1] - top) * _SS
-        draw.ellipse((cx - r - 2 * _SS, cy - r - 2 * _SS, cx + r + 2 * _SS, cy + r + 2 * _SS),
-                     fill=outline)
+        draw.ellipse(
+            (cx - r - 2 * _SS, cy - r - 2 * _SS, cx + r + 2 * _SS, cy + r + 2 * _SS), fill=outline
+        )
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(*palette.PANEL_BACKGROUND, 255))
-        draw.text((cx, cy + _SS), style.badge, font=font(17 * _SS), fill=palette.WHITE,
-                  anchor="mm")
+        draw.text((cx, cy + _SS), style.badge, font=font(17 * _SS), fill=palette.WHITE, anchor="mm")
     small = overlay.reduce(_SS)
     canvas.paste(small, (left, top), small)
     return (left, top, right, bottom)

@@ -83,7 +83,8 @@ def last_action(view: rules.View, events: Sequence[rules.Event], b: rules.Board)
             if e.kind == "moved":
                 arrow("sea" if d.get("by_sea") else "move", d["seat"], d["src"], d["dst"])
             elif e.kind == "attack_declared" or (
-                    e.kind == "moved_in" and (d["src"], d["dst"]) not in attacks):
+                e.kind == "moved_in" and (d["src"], d["dst"]) not in attacks
+            ):
                 arrow("attack", d["seat"], d["src"], d["dst"])
             elif e.kind == "retreated":
                 arrow("retreat", d["seat"], d["src"], d["dst"])
@@ -106,8 +107,7 @@ BANNER_WIDTHS = (360, 440, 520, 600)
 _BANNER_STEP = 8
 
 
-def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]
-             ) -> float:
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
     w = min(a[2], b[2]) - max(a[0], b[0])
     h = min(a[3], b[3]) - max(a[1], b[1])
     return w * h if w > 0 and h > 0 else 0.0
@@ -119,8 +119,9 @@ def _banner_candidates(board_id: str, width: int) -> tuple[tuple[float, int, int
     labels = [lab.box for lab in name_labels(board_id)] + fixed_label_boxes(board_id)
     out = []
     for left in range(layout.MAP_BOX[0] + 8, layout.MAP_BOX[2] - width - 7, _BANNER_STEP * 2):
-        for top in range(layout.MAP_BOX[1] + 8, layout.MAP_BOX[3] - BANNER_HEIGHT - 7,
-                         _BANNER_STEP):
+        for top in range(
+            layout.MAP_BOX[1] + 8, layout.MAP_BOX[3] - BANNER_HEIGHT - 7, _BANNER_STEP
+        ):
             box = (left, top, left + width, top + BANNER_HEIGHT)
             centre = abs(left + width / 2 - layout.MAP_WIDTH / 2)
             cost = sum(_overlap(box, lab) for lab in labels) + top * 0.05 + centre * 0.02
@@ -131,8 +132,7 @@ def _banner_candidates(board_id: str, width: int) -> tuple[tuple[float, int, int
 def banner_box(view: rules.View, b: rules.Board, width: int) -> tuple[int, int, int, int]:
     """Where the game-over banner goes: the spot on the map covering the fewest pieces,
     then the fewest labels and harbour symbols (near the top centre first)."""
-    pieces = [layout.piece_box(b.fields[f].x, b.fields[f].y) for f in view.pieces
-              if f in b.fields]
+    pieces = [layout.piece_box(b.fields[f].x, b.fields[f].y) for f in view.pieces if f in b.fields]
     best: tuple[float, int, int] | None = None
     for cost, left, top in _banner_candidates(view.board_id, width):
         if best is not None and cost >= best[0]:
@@ -146,22 +146,37 @@ def banner_box(view: rules.View, b: rules.Board, width: int) -> tuple[int, int, 
     return (left, top, left + width, top + BANNER_HEIGHT)
 
 
-def _draw_banner(canvas: Image.Image, view: rules.View, names: Sequence[str],
-                 b: rules.Board) -> None:
+def _draw_banner(
+    canvas: Image.Image, view: rules.View, names: Sequence[str], b: rules.Board
+) -> None:
     """The game-over banner, on the emptiest part of the map."""
     title = "DRAW" if view.draw or not view.winners else "VICTORY"
-    line = winners_text(view, names) if title == "VICTORY" else (
-        end_reason(view).capitalize() or "Nobody wins")
+    line = (
+        winners_text(view, names)
+        if title == "VICTORY"
+        else (end_reason(view).capitalize() or "Nobody wins")
+    )
     winners = list(view.winners)[:6] if title == "VICTORY" else []
     icons = 26 * len(winners) + (8 if winners else 0)
     sub = font(17, bold=True)
     need = sub.getlength(line) + icons + 56
     width = next((w for w in BANNER_WIDTHS if w >= need), BANNER_WIDTHS[-1])
     left, top, _, _ = banner_box(view, b, width)
-    shapes.paste(canvas, shapes.rounded(width, BANNER_HEIGHT, 14, palette.PANEL_BACKGROUND,
-                                        palette.GOLD, 3, alpha=235), (left, top))
-    put(canvas, (left + width / 2, top + 24), "\u200a".join(title), font(24, bold=True),
-        palette.GOLD, "mm")
+    shapes.paste(
+        canvas,
+        shapes.rounded(
+            width, BANNER_HEIGHT, 14, palette.PANEL_BACKGROUND, palette.GOLD, 3, alpha=235
+        ),
+        (left, top),
+    )
+    put(
+        canvas,
+        (left + width / 2, top + 24),
+        "\u200a".join(title),
+        font(24, bold=True),
+        palette.GOLD,
+        "mm",
+    )
     text = fit(line, width - 48 - icons, sub)
     x = left + (width - sub.getlength(text) - icons) / 2
     for seat in winners:
@@ -172,15 +187,20 @@ def _draw_banner(canvas: Image.Image, view: rules.View, names: Sequence[str],
     put(canvas, (x, top + 56), text, sub, palette.PANEL_TEXT, "ls")
 
 
-def _restore_names(canvas: Image.Image, board_id: str, arcade: bool,
-                   drawn: Sequence[tuple[int, int, int, int]]) -> None:
+def _restore_names(
+    canvas: Image.Image, board_id: str, arcade: bool, drawn: Sequence[tuple[int, int, int, int]]
+) -> None:
     """Put field names back over the arrows drawn in the ``drawn`` boxes (names stay
     readable; the arrow seems to pass under the name). Names never cover piece boxes,
     so no piece is touched."""
     static = static_board(board_id, arcade)
     for lab in name_labels(board_id):
-        box = (math.floor(lab.box[0]), math.floor(lab.box[1]), math.ceil(lab.box[2]),
-               math.ceil(lab.box[3]))
+        box = (
+            math.floor(lab.box[0]),
+            math.floor(lab.box[1]),
+            math.ceil(lab.box[2]),
+            math.ceil(lab.box[3]),
+        )
         if any(_overlap(box, d) for d in drawn):
             canvas.paste(static.crop(box), box)
 
@@ -192,8 +212,13 @@ def use_arcade(view: rules.View, pyramid_arcade: bool | None) -> bool:
     return bool(wanted) and has_arcade_variant(view.board_id)
 
 
-def board_image(view: rules.View, names: Sequence[str], events: Sequence[rules.Event] = (),
-                *, pyramid_arcade: bool | None = None) -> Image.Image:
+def board_image(
+    view: rules.View,
+    names: Sequence[str],
+    events: Sequence[rules.Event] = (),
+    *,
+    pyramid_arcade: bool | None = None,
+) -> Image.Image:
     """Draw the board of ``view`` as an RGB image of ``layout.BOARD_SIZE``.
 
     Only public data is used: pieces, seats, decisions, battle, counts, the last roll,
@@ -208,9 +233,11 @@ def board_image(view: rules.View, names: Sequence[str], events: Sequence[rules.E
         if a is not None and fid in view.pieces:
             marks.paste_centred(canvas, marks.glow(), a)
     labels = [lab.box for lab in name_labels(view.board_id)]
-    boxes = {layout.to_px(b.fields[f].x, b.fields[f].y): layout.piece_box(b.fields[f].x,
-                                                                          b.fields[f].y)
-             for f in view.pieces if f in b.fields}
+    boxes = {
+        layout.to_px(b.fields[f].x, b.fields[f].y): layout.piece_box(b.fields[f].x, b.fields[f].y)
+        for f in view.pieces
+        if f in b.fields
+    }
     drawn = []
     for arrow in act.arrows:
         others = [box for at, box in boxes.items() if at not in (arrow.src, arrow.dst)]
@@ -225,8 +252,12 @@ def board_image(view: rules.View, names: Sequence[str], events: Sequence[rules.E
             pyramid.paste(canvas, seat, from_size, a, ghost=True)
     for fid, (seat, size) in act.destroyed.items():
         a = _anchor(b, fid)
-        if a is not None and fid not in view.pieces and 0 <= seat < len(view.seats) \
-                and size in (1, 2, 3):
+        if (
+            a is not None
+            and fid not in view.pieces
+            and 0 <= seat < len(view.seats)
+            and size in (1, 2, 3)
+        ):
             pyramid.paste(canvas, seat, size, a, ghost=True)
     for fid in b.field_order:
         piece = view.pieces.get(fid)
@@ -238,8 +269,9 @@ def board_image(view: rules.View, names: Sequence[str], events: Sequence[rules.E
     for fid, (_seat, from_size, to_size) in act.shrunk.items():
         a = _anchor(b, fid)
         if a is not None:
-            marks.paste_centred(canvas, marks.badge(f"−{from_size - to_size}", palette.ALERT),
-                                marks.corner(a, "tr"))
+            marks.paste_centred(
+                canvas, marks.badge(f"−{from_size - to_size}", palette.ALERT), marks.corner(a, "tr")
+            )
     for fid in act.destroyed:
         a = _anchor(b, fid)
         if a is None:
@@ -251,13 +283,15 @@ def board_image(view: rules.View, names: Sequence[str], events: Sequence[rules.E
     for fid in sorted(act.sabotaged):
         a = _anchor(b, fid)
         if a is not None:
-            marks.paste_centred(canvas, marks.badge("J", palette.FIGURE_BANDS[11]),
-                                marks.corner(a, "tl"))
+            marks.paste_centred(
+                canvas, marks.badge("J", palette.FIGURE_BANDS[11]), marks.corner(a, "tl")
+            )
     for fid in sorted(act.attacked - act.sabotaged):
         a = _anchor(b, fid)
         if a is not None:
-            marks.paste_centred(canvas, marks.badge("⚔", palette.PANEL_BACKGROUND),
-                                marks.corner(a, "tl"))
+            marks.paste_centred(
+                canvas, marks.badge("⚔", palette.PANEL_BACKGROUND), marks.corner(a, "tl")
+            )
     if view.over:
         _draw_banner(canvas, view, names, b)
     draw_panel(canvas, view, names, events)
@@ -275,15 +309,20 @@ def summary(view: rules.View, names: Sequence[str], limit: int = 1024) -> str:
     short = [short_name(names, s) for s in range(len(view.seats))]
     st = status(view, short)
     title = TITLES.get(view.variant, b.name)
-    parts = [f"{title}, " + ("setup" if view.phase == "setup" else f"turn {view.turn}")
-             + f". {st.headline}: {st.detail}."]
+    parts = [
+        f"{title}, "
+        + ("setup" if view.phase == "setup" else f"turn {view.turn}")
+        + f". {st.headline}: {st.detail}."
+    ]
     occupied = []
     for fid in b.field_order:
         piece = view.pieces.get(fid)
         if piece is not None:
             seat, size = piece
-            occupied.append(f"{b.fields[fid].name}: {short_name(short, seat)} "
-                            f"{pyramid.SIZE_NAMES.get(size, '?')}")
+            occupied.append(
+                f"{b.fields[fid].name}: {short_name(short, seat)} "
+                f"{pyramid.SIZE_NAMES.get(size, '?')}"
+            )
     parts.append("Pieces: " + ("; ".join(occupied) if occupied else "none") + ".")
     players = []
     for sv in view.seats:

@@ -37,29 +37,43 @@ def _face(draw: ImageDraw.ImageDraw, card: int, ox: float, oy: float, k: float) 
     rank = C.rank_name(card)
     suit = C.SUITS[C.suit(card)]
     w, h = CARD_WIDTH * k, CARD_HEIGHT * k
-    draw.rounded_rectangle((ox, oy, ox + w - 1, oy + h - 1), RADIUS * k, fill=palette.CARD_FACE,
-                           outline=palette.CARD_EDGE, width=max(1, round(1.2 * k)))
+    draw.rounded_rectangle(
+        (ox, oy, ox + w - 1, oy + h - 1),
+        RADIUS * k,
+        fill=palette.CARD_FACE,
+        outline=palette.CARD_EDGE,
+        width=max(1, round(1.2 * k)),
+    )
     # corner index
     cx = ox + 15 * k
-    draw.text((cx, oy + 8 * k), rank, font=font(round(19 * k), bold=True), fill=colour,
-              anchor="mt")
+    draw.text((cx, oy + 8 * k), rank, font=font(round(19 * k), bold=True), fill=colour, anchor="mt")
     draw.text((cx, oy + 30 * k), suit, font=font(round(17 * k)), fill=colour, anchor="mt")
     mid = ox + w / 2 + 4 * k
     if C.is_figure(card):
-        draw.text((mid, oy + 56 * k), rank, font=font(round(50 * k), bold=True), fill=colour,
-                  anchor="mm")
+        draw.text(
+            (mid, oy + 56 * k), rank, font=font(round(50 * k), bold=True), fill=colour, anchor="mm"
+        )
         draw.text((mid, oy + 91 * k), suit, font=font(round(24 * k)), fill=colour, anchor="mm")
         band = palette.FIGURE_BANDS[C.rank(card)]
         top = oy + 106 * k
         draw.rectangle((ox + 1.2 * k, top, ox + w - 1.2 * k, top + 21 * k), fill=band)
-        draw.text((ox + w / 2, top + 10.5 * k), C.FIGURE_POWERS[C.rank(card)],
-                  font=font(round(13 * k), bold=True), fill=palette.WHITE, anchor="mm")
+        draw.text(
+            (ox + w / 2, top + 10.5 * k),
+            C.FIGURE_POWERS[C.rank(card)],
+            font=font(round(13 * k), bold=True),
+            fill=palette.WHITE,
+            anchor="mm",
+        )
     else:
         size = 50 if len(rank) == 1 else 44
-        draw.text((mid, oy + 62 * k), rank, font=font(round(size * k), bold=True),
-                  fill=colour, anchor="mm")
-        draw.text((mid, oy + 104 * k), suit, font=font(round(30 * k)), fill=colour,
-                  anchor="mm")
+        draw.text(
+            (mid, oy + 62 * k),
+            rank,
+            font=font(round(size * k), bold=True),
+            fill=colour,
+            anchor="mm",
+        )
+        draw.text((mid, oy + 104 * k), suit, font=font(round(30 * k)), fill=colour, anchor="mm")
     # duel value badge
     value = str(C.duel_value(card))
     bf = font(round(12 * k), bold=True)
@@ -85,7 +99,9 @@ def card_sprite(card: int) -> Image.Image:
     shadow = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     ImageDraw.Draw(shadow).rounded_rectangle(
         (SHADOW * k + 2 * k, SHADOW * k + 3 * k, w - SHADOW * k + 2 * k, h - SHADOW * k + 3 * k),
-        RADIUS * k, fill=(0, 0, 0, 120))
+        RADIUS * k,
+        fill=(0, 0, 0, 120),
+    )
     img = Image.alpha_composite(img, shadow.filter(ImageFilter.GaussianBlur(2.5 * k)))
     _face(ImageDraw.Draw(img), card, SHADOW * k, SHADOW * k, k)
     return img.reduce(k)
@@ -102,10 +118,12 @@ def empty_slot(label: str = "") -> Image.Image:
     draw.rounded_rectangle((x0, y0, x1, y1), RADIUS * k, fill=(*palette.PANEL_CARD, 255))
     colour = (*palette.PANEL_FAINT, 255)
     dash, gap = 9 * k, 6 * k
-    for a, b, horizontal in (((x0 + RADIUS * k, y0), (x1 - RADIUS * k, y0), True),
-                             ((x0 + RADIUS * k, y1), (x1 - RADIUS * k, y1), True),
-                             ((x0, y0 + RADIUS * k), (x0, y1 - RADIUS * k), False),
-                             ((x1, y0 + RADIUS * k), (x1, y1 - RADIUS * k), False)):
+    for a, b, horizontal in (
+        ((x0 + RADIUS * k, y0), (x1 - RADIUS * k, y0), True),
+        ((x0 + RADIUS * k, y1), (x1 - RADIUS * k, y1), True),
+        ((x0, y0 + RADIUS * k), (x0, y1 - RADIUS * k), False),
+        ((x1, y0 + RADIUS * k), (x1, y1 - RADIUS * k), False),
+    ):
         length = (b[0] - a[0]) if horizontal else (b[1] - a[1])
         pos = 0.0
         while pos < length:
@@ -116,8 +134,14 @@ def empty_slot(label: str = "") -> Image.Image:
                 draw.line([(a[0], a[1] + pos), (a[0], a[1] + end)], fill=colour, width=2 * k)
             pos += dash + gap
     if label:
-        draw.text(((x0 + x1) / 2, (y0 + y1) / 2), label, font=font(14 * k, bold=True),
-                  fill=colour, anchor="mm", align="center")
+        draw.text(
+            ((x0 + x1) / 2, (y0 + y1) / 2),
+            label,
+            font=font(14 * k, bold=True),
+            fill=colour,
+            anchor="mm",
+            align="center",
+        )
     return img.reduce(k)
 
 

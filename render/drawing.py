@@ -33,8 +33,14 @@ def fill_region(image: Image.Image, region: Region, colour: RGB, scale: float) -
         image.paste(colour, (0, 0), mask)
 
 
-def stroke_ring(draw: ImageDraw.ImageDraw, ring: Ring, colour: RGB, width: int, scale: float,
-                closed: bool = True) -> None:
+def stroke_ring(
+    draw: ImageDraw.ImageDraw,
+    ring: Ring,
+    colour: RGB,
+    width: int,
+    scale: float,
+    closed: bool = True,
+) -> None:
     """Draw a ring's (or an open line's) outline with round joints."""
     pts = scaled(ring, scale)
     if len(pts) < 2:
@@ -53,8 +59,14 @@ def polyline_length(pts: Sequence[Point]) -> float:
     return sum(math.dist(pts[i], pts[i + 1]) for i in range(len(pts) - 1))
 
 
-def dashed_line(draw: ImageDraw.ImageDraw, pts: Sequence[Point], colour: RGB, width: int,
-                dash: float, gap: float) -> None:
+def dashed_line(
+    draw: ImageDraw.ImageDraw,
+    pts: Sequence[Point],
+    colour: RGB,
+    width: int,
+    dash: float,
+    gap: float,
+) -> None:
     """Draw a polyline as dashes of length ``dash`` separated by ``gap`` (pixels)."""
     on = True
     left = dash
@@ -67,9 +79,12 @@ def dashed_line(draw: ImageDraw.ImageDraw, pts: Sequence[Point], colour: RGB, wi
             if on:
                 t0, t1 = pos / seg, (pos + step) / seg
                 draw.line(
-                    [(x0 + (x1 - x0) * t0, y0 + (y1 - y0) * t0),
-                     (x0 + (x1 - x0) * t1, y0 + (y1 - y0) * t1)],
-                    fill=colour, width=width,
+                    [
+                        (x0 + (x1 - x0) * t0, y0 + (y1 - y0) * t0),
+                        (x0 + (x1 - x0) * t1, y0 + (y1 - y0) * t1),
+                    ],
+                    fill=colour,
+                    width=width,
                 )
             pos += step
             left -= step
@@ -86,8 +101,12 @@ def quadratic_curve(a: Point, via: Point, b: Point, steps: int = 32) -> list[Poi
     for i in range(steps + 1):
         t = i / steps
         u = 1 - t
-        out.append((u * u * a[0] + 2 * u * t * cx + t * t * b[0],
-                    u * u * a[1] + 2 * u * t * cy + t * t * b[1]))
+        out.append(
+            (
+                u * u * a[0] + 2 * u * t * cx + t * t * b[0],
+                u * u * a[1] + 2 * u * t * cy + t * t * b[1],
+            )
+        )
     return out
 
 
@@ -116,13 +135,29 @@ def trim_polyline(pts: Sequence[Point], start: float, end: float) -> list[Point]
     return out
 
 
-def halo_text(draw: ImageDraw.ImageDraw, xy: Point, text: str, font: ImageFont.FreeTypeFont,
-              fill: RGB, halo: RGB, halo_width: int, anchor: str = "ma",
-              align: str = "center", spacing: int = 0) -> None:
+def halo_text(
+    draw: ImageDraw.ImageDraw,
+    xy: Point,
+    text: str,
+    font: ImageFont.FreeTypeFont,
+    fill: RGB,
+    halo: RGB,
+    halo_width: int,
+    anchor: str = "ma",
+    align: str = "center",
+    spacing: int = 0,
+) -> None:
     """Draw text with an outline (halo) so that it reads on any background."""
     draw.multiline_text(
-        xy, text, font=font, fill=fill, anchor=anchor, align=align, spacing=spacing,
-        stroke_width=halo_width, stroke_fill=halo,
+        xy,
+        text,
+        font=font,
+        fill=fill,
+        anchor=anchor,
+        align=align,
+        spacing=spacing,
+        stroke_width=halo_width,
+        stroke_fill=halo,
     )
 
 

@@ -64,16 +64,20 @@ class Duel:
     attacker_won: bool | None
 
 
-def _sizes(view: rules.View, data: dict[str, object], events: Sequence[rules.Event]
-           ) -> tuple[int, int]:
+def _sizes(
+    view: rules.View, data: dict[str, object], events: Sequence[rules.Event]
+) -> tuple[int, int]:
     att, dfn = int(data["attacker"]), int(data["defender"])  # type: ignore[call-overload]
     src, dst = data["src"], data["dst"]
     b = view.battle
     if b is not None and (b.src, b.dst) == (src, dst):
         return b.attacker_size, b.defender_size
     for e in events:
-        if e.to is None and e.kind == "attack_declared" and (e.data.get("src"),
-                                                             e.data.get("dst")) == (src, dst):
+        if (
+            e.to is None
+            and e.kind == "attack_declared"
+            and (e.data.get("src"), e.data.get("dst")) == (src, dst)
+        ):
             return int(e.data["size"]), int(e.data["defender_size"])
     a_piece = view.pieces.get(str(src))
     if a_piece is None or a_piece[0] != att:
@@ -88,8 +92,9 @@ def _sizes(view: rules.View, data: dict[str, object], events: Sequence[rules.Eve
     return min(a_size, 3), min(d_size, 3)
 
 
-def duel_from(view: rules.View, result: rules.Event | None = None,
-              events: Sequence[rules.Event] = ()) -> Duel | None:
+def duel_from(
+    view: rules.View, result: rules.Event | None = None, events: Sequence[rules.Event] = ()
+) -> Duel | None:
     """Gather what to draw: from a ``duel_over`` event if given, else ``view.battle``."""
     if result is not None and result.kind == "duel_over" and result.to is None:
         d = result.data
@@ -97,11 +102,14 @@ def duel_from(view: rules.View, result: rules.Event | None = None,
         a_cards = tuple(int(c) for c in d.get("attacker_cards", ()))
         d_cards = tuple(int(c) for c in d.get("defender_cards", ()))
         return Duel(
-            Side(int(d["attacker"]), a_size, a_cards, max(CARD_LIMIT[a_size], len(a_cards)),
-                 True),
-            Side(int(d["defender"]), d_size, d_cards, max(CARD_LIMIT[d_size], len(d_cards)),
-                 True),
-            str(d["src"]), str(d["dst"]), "over", None, (), bool(d["attacker_won"]),
+            Side(int(d["attacker"]), a_size, a_cards, max(CARD_LIMIT[a_size], len(a_cards)), True),
+            Side(int(d["defender"]), d_size, d_cards, max(CARD_LIMIT[d_size], len(d_cards)), True),
+            str(d["src"]),
+            str(d["dst"]),
+            "over",
+            None,
+            (),
+            bool(d["attacker_won"]),
         )
     b = view.battle
     if b is None:
@@ -109,7 +117,12 @@ def duel_from(view: rules.View, result: rules.Event | None = None,
     return Duel(
         Side(b.attacker, b.attacker_size, b.attacker_cards, b.attacker_limit, b.attacker_done),
         Side(b.defender, b.defender_size, b.defender_cards, b.defender_limit, b.defender_done),
-        b.src, b.dst, b.stage, b.to_play, b.waiting_for, None,
+        b.src,
+        b.dst,
+        b.stage,
+        b.to_play,
+        b.waiting_for,
+        None,
     )
 
 
@@ -130,11 +143,21 @@ def _side_state(duel: Duel, side: Side) -> str:
     return f"{left} more card{'s' if left != 1 else ''} allowed"
 
 
-def _column(img: Image.Image, draw: ImageDraw.ImageDraw, view: rules.View,
-            names: Sequence[str], duel: Duel, side: Side, attacker: bool) -> None:
+def _column(
+    img: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: rules.View,
+    names: Sequence[str],
+    duel: Duel,
+    side: Side,
+    attacker: bool,
+) -> None:
     x0 = COLUMNS[0] if attacker else COLUMNS[1]
-    won = duel.attacker_won if attacker else (
-        None if duel.attacker_won is None else not duel.attacker_won)
+    won = (
+        duel.attacker_won
+        if attacker
+        else (None if duel.attacker_won is None else not duel.attacker_won)
+    )
     outline = palette.GOLD if won else None
     box = shapes.rounded(COLUMN_WIDTH, 388, 12, palette.PANEL_CARD, outline, 3 if won else 1)
     shapes.paste(img, box, (x0, 76))
@@ -142,32 +165,67 @@ def _column(img: Image.Image, draw: ImageDraw.ImageDraw, view: rules.View,
     pyramid.paste(img, side.seat, side.size, (x0 + 52, 130), scale=1.25)
     tx = x0 + 104
     role = "ATTACKER" if attacker else "DEFENDER"
-    draw.text((tx, 98), "\u200a".join(role), font=font(12, bold=True),
-              fill=palette.on_dark(colour.fill) if max(colour.fill) > 60 else palette.PANEL_MUTED)
+    draw.text(
+        (tx, 98),
+        "\u200a".join(role),
+        font=font(12, bold=True),
+        fill=palette.on_dark(colour.fill) if max(colour.fill) > 60 else palette.PANEL_MUTED,
+    )
     nf = font(24, bold=True)
-    draw.text((tx, 132), fit(display_name(names, side.seat), x0 + COLUMN_WIDTH - tx - 14, nf),
-              font=nf, fill=palette.PANEL_TEXT, anchor="ls")
-    where = (f"from {field_name(view, duel.src)}" if attacker
-             else f"holding {field_name(view, duel.dst)}")
+    draw.text(
+        (tx, 132),
+        fit(display_name(names, side.seat), x0 + COLUMN_WIDTH - tx - 14, nf),
+        font=nf,
+        fill=palette.PANEL_TEXT,
+        anchor="ls",
+    )
+    where = (
+        f"from {field_name(view, duel.src)}"
+        if attacker
+        else f"holding {field_name(view, duel.dst)}"
+    )
     size_word = pyramid.SIZE_NAMES[side.size]
     sub = font(14)
-    draw.text((tx, 156), fit(f"{size_word} piece {where}", x0 + COLUMN_WIDTH - tx - 14, sub),
-              font=sub, fill=palette.PANEL_MUTED, anchor="ls")
-    draw.text((tx, 176), f"up to {side.limit} card{'s' if side.limit != 1 else ''}",
-              font=font(13), fill=palette.PANEL_FAINT, anchor="ls")
+    draw.text(
+        (tx, 156),
+        fit(f"{size_word} piece {where}", x0 + COLUMN_WIDTH - tx - 14, sub),
+        font=sub,
+        fill=palette.PANEL_MUTED,
+        anchor="ls",
+    )
+    draw.text(
+        (tx, 176),
+        f"up to {side.limit} card{'s' if side.limit != 1 else ''}",
+        font=font(13),
+        fill=palette.PANEL_FAINT,
+        anchor="ls",
+    )
     slots = max(side.limit, len(side.cards))
     row_w = slots * CARD_WIDTH + (slots - 1) * 12
     left = x0 + (COLUMN_WIDTH - row_w) / 2
     for i in range(slots):
         x = round(left + i * SLOT_STEP)
-        sp = card_sprite(side.cards[i]) if i < len(side.cards) else empty_slot(
-            "stopped" if side.done and duel.stage == "duel" else "")
+        sp = (
+            card_sprite(side.cards[i])
+            if i < len(side.cards)
+            else empty_slot("stopped" if side.done and duel.stage == "duel" else "")
+        )
         img.paste(sp, (x - SHADOW, CARDS_TOP - SHADOW), sp)
     ty = CARDS_TOP + CARD_HEIGHT + 22
-    draw.text((x0 + COLUMN_WIDTH / 2, ty + 28), str(side.total), font=font(44, bold=True),
-              fill=palette.GOLD if won else palette.PANEL_TEXT, anchor="ms")
-    draw.text((x0 + COLUMN_WIDTH / 2, ty + 50), _side_state(duel, side),
-              font=font(14), fill=palette.PANEL_MUTED, anchor="ms")
+    draw.text(
+        (x0 + COLUMN_WIDTH / 2, ty + 28),
+        str(side.total),
+        font=font(44, bold=True),
+        fill=palette.GOLD if won else palette.PANEL_TEXT,
+        anchor="ms",
+    )
+    draw.text(
+        (x0 + COLUMN_WIDTH / 2, ty + 50),
+        _side_state(duel, side),
+        font=font(14),
+        fill=palette.PANEL_MUTED,
+        anchor="ms",
+    )
 
 
 def _footer(draw: ImageDraw.ImageDraw, names: Sequence[str], duel: Duel) -> None:
@@ -183,12 +241,19 @@ def _footer(draw: ImageDraw.ImageDraw, names: Sequence[str], duel: Duel) -> None
         else:
             tie = att.total == dfn.total
             line = f"{d_name} holds {dfn.total} to {att.total}"
-            sub = ("A tie: the attacker needs strictly more (EW-18); nothing moves" if tie
-                   else "The attack fails; nothing moves")
-        draw.text((cx, 506), fit(line, SIZE[0] - 60, big), font=big,
-                  fill=palette.GOLD, anchor="ms")
-        draw.text((cx, 534), fit(sub, SIZE[0] - 60, small), font=small,
-                  fill=palette.PANEL_MUTED, anchor="ms")
+            sub = (
+                "A tie: the attacker needs strictly more (EW-18); nothing moves"
+                if tie
+                else "The attack fails; nothing moves"
+            )
+        draw.text((cx, 506), fit(line, SIZE[0] - 60, big), font=big, fill=palette.GOLD, anchor="ms")
+        draw.text(
+            (cx, 534),
+            fit(sub, SIZE[0] - 60, small),
+            font=small,
+            fill=palette.PANEL_MUTED,
+            anchor="ms",
+        )
         return
     if duel.stage == "diplomacy":
         line = "Diplomacy: anyone else may stop the attack with a K"
@@ -200,35 +265,57 @@ def _footer(draw: ImageDraw.ImageDraw, names: Sequence[str], duel: Duel) -> None
         turn = duel.to_play if duel.to_play is not None else att.seat
         line = f"{display_name(names, turn)} to play"
         sub = "Cards are played face up; figures count 4; the attacker needs more to win"
-    draw.text((cx, 506), fit(line, SIZE[0] - 60, big), font=big, fill=palette.PANEL_TEXT,
-              anchor="ms")
+    draw.text(
+        (cx, 506), fit(line, SIZE[0] - 60, big), font=big, fill=palette.PANEL_TEXT, anchor="ms"
+    )
     if sub:
-        draw.text((cx, 534), fit(sub, SIZE[0] - 60, small), font=small,
-                  fill=palette.PANEL_MUTED, anchor="ms")
+        draw.text(
+            (cx, 534),
+            fit(sub, SIZE[0] - 60, small),
+            font=small,
+            fill=palette.PANEL_MUTED,
+            anchor="ms",
+        )
 
 
-def duel_image(view: rules.View, names: Sequence[str], result: rules.Event | None = None,
-               *, events: Sequence[rules.Event] = ()) -> Image.Image:
+def duel_image(
+    view: rules.View,
+    names: Sequence[str],
+    result: rules.Event | None = None,
+    *,
+    events: Sequence[rules.Event] = (),
+) -> Image.Image:
     """Draw the duel of ``view`` (or of the ``duel_over`` event ``result``), RGB ``SIZE``."""
     img = Image.new("RGB", SIZE, palette.PANEL_BACKGROUND)
     draw = ImageDraw.Draw(img)
     duel = duel_from(view, result, events)
-    draw.text((24, 22), "\u200a".join("DUEL"), font=font(13, bold=True),
-              fill=palette.PANEL_MUTED)
+    draw.text((24, 22), "\u200a".join("DUEL"), font=font(13, bold=True), fill=palette.PANEL_MUTED)
     if duel is None:
-        draw.text((SIZE[0] / 2, SIZE[1] / 2), "No duel in progress", font=font(26, bold=True),
-                  fill=palette.PANEL_MUTED, anchor="mm")
+        draw.text(
+            (SIZE[0] / 2, SIZE[1] / 2),
+            "No duel in progress",
+            font=font(26, bold=True),
+            fill=palette.PANEL_MUTED,
+            anchor="mm",
+        )
         return img
     title = f"{field_name(view, duel.src)} attacks {field_name(view, duel.dst)}"
     tf = font(24, bold=True)
-    draw.text((24, 58), fit(title, SIZE[0] - 220, tf), font=tf, fill=palette.PANEL_TEXT,
-              anchor="ls")
+    draw.text(
+        (24, 58), fit(title, SIZE[0] - 220, tf), font=tf, fill=palette.PANEL_TEXT, anchor="ls"
+    )
     score = f"{duel.attacker.total} : {duel.defender.total}"
-    draw.text((SIZE[0] - 24, 58), score, font=font(30, bold=True), fill=palette.PANEL_TEXT,
-              anchor="rs")
+    draw.text(
+        (SIZE[0] - 24, 58), score, font=font(30, bold=True), fill=palette.PANEL_TEXT, anchor="rs"
+    )
     _column(img, draw, view, names, duel, duel.attacker, True)
     _column(img, draw, view, names, duel, duel.defender, False)
-    draw.text((SIZE[0] / 2, CARDS_TOP + CARD_HEIGHT / 2), "vs", font=font(22, bold=True),
-              fill=palette.PANEL_FAINT, anchor="mm")
+    draw.text(
+        (SIZE[0] / 2, CARDS_TOP + CARD_HEIGHT / 2),
+        "vs",
+        font=font(22, bold=True),
+        fill=palette.PANEL_FAINT,
+        anchor="mm",
+    )
     _footer(draw, names, duel)
     return img

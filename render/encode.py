@@ -34,8 +34,7 @@ DEFAULT_LEVEL = 4
 """zlib level of the PNG data (see the module docstring for the trade-off)."""
 
 
-def fixed_palette(sample: Image.Image, reserved: Iterable[RGB], colours: int = 256
-                  ) -> Image.Image:
+def fixed_palette(sample: Image.Image, reserved: Iterable[RGB], colours: int = 256) -> Image.Image:
     """Build a palette image: the ``reserved`` colours exactly, then the ``sample``'s own.
 
     The rest of the ``colours`` entries come from median-cut quantizing ``sample`` (RGB).
@@ -54,8 +53,9 @@ def fixed_palette(sample: Image.Image, reserved: Iterable[RGB], colours: int = 2
         raise ValueError(f"{len(exact)} reserved colours do not fit in {colours}")
     entries = list(exact)
     if room:
-        q = sample.convert("RGB").quantize(room, method=Image.Quantize.MEDIANCUT,
-                                           dither=Image.Dither.NONE)
+        q = sample.convert("RGB").quantize(
+            room, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
+        )
         flat = q.getpalette() or []
         counts = q.histogram()
         used = [i for i in range(256) if counts[i]]
@@ -87,8 +87,9 @@ def mapped_colour(colour: RGB, palette: Image.Image) -> RGB:
     return (int(px[0]), int(px[1]), int(px[2]))
 
 
-def png_bytes(image: Image.Image, palette: Image.Image | None = None,
-              level: int = DEFAULT_LEVEL) -> bytes:
+def png_bytes(
+    image: Image.Image, palette: Image.Image | None = None, level: int = DEFAULT_LEVEL
+) -> bytes:
     """Encode ``image`` as a palette-mode PNG (see :func:`to_palette`); equal images
     give equal bytes in every process."""
     return write_png(to_palette(image, palette), level)

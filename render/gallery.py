@@ -32,9 +32,14 @@ def _choose(game: rules.GameState, seat: int, rng: random.Random) -> rules.Actio
     return rng.choice(actions)
 
 
-def playout(variant: str, players: int, seed: int, want: Want, max_steps: int = 4000,
-            options: rules.Options | None = None
-            ) -> tuple[rules.GameState, list[rules.Event]] | None:
+def playout(
+    variant: str,
+    players: int,
+    seed: int,
+    want: Want,
+    max_steps: int = 4000,
+    options: rules.Options | None = None,
+) -> tuple[rules.GameState, list[rules.Event]] | None:
     """Play random legal actions from a new game until ``want(game, events)`` holds.
 
     Returns the game and the events of the last action, or ``None`` if it never held.
@@ -51,8 +56,13 @@ def playout(variant: str, players: int, seed: int, want: Want, max_steps: int = 
     return None
 
 
-def find(variant: str, players: int, want: Want, seeds: Sequence[int] = range(1, 200),
-         options: rules.Options | None = None) -> tuple[rules.GameState, list[rules.Event]]:
+def find(
+    variant: str,
+    players: int,
+    want: Want,
+    seeds: Sequence[int] = range(1, 200),
+    options: rules.Options | None = None,
+) -> tuple[rules.GameState, list[rules.Event]]:
     """The first seeded playout where ``want`` holds.
 
     Raises:
@@ -88,8 +98,12 @@ def _loss(game: rules.GameState, events: list[rules.Event]) -> bool:
 def _duel_on(game: rules.GameState, events: list[rules.Event]) -> bool:
     view = rules.view_for(game, None)
     b = view.battle
-    return (b is not None and b.stage == "duel" and len(b.attacker_cards) >= 2
-            and len(b.defender_cards) >= 1)
+    return (
+        b is not None
+        and b.stage == "duel"
+        and len(b.attacker_cards) >= 2
+        and len(b.defender_cards) >= 1
+    )
 
 
 def _duel_over(game: rules.GameState, events: list[rules.Event]) -> bool:
@@ -115,23 +129,33 @@ def write_gallery(directory: Path) -> list[Path]:
         path.write_bytes(data)
         out.append(path)
 
-    def board(name: str, variant: str, players: int, want: Want,
-              options: rules.Options | None = None) -> None:
+    def board(
+        name: str, variant: str, players: int, want: Want, options: rules.Options | None = None
+    ) -> None:
         game, events = find(variant, players, want, options=options)
         save(name, board_png(rules.view_for(game, None), NAMES, events))
 
     board("board_start_european_war.png", "european_war", 4, _started)
     board("board_attack_european_war.png", "european_war", 4, _won_attack)
     board("board_voyage_european_war.png", "european_war", 3, _voyage)
-    board("board_loss_european_war.png", "european_war", 5, _loss,
-          rules.Options(five_players=True))
+    board("board_loss_european_war.png", "european_war", 5, _loss, rules.Options(five_players=True))
     board("board_end_european_war.png", "european_war", 4, _over)
     board("board_start_world_war_5.png", "world_war_5", 4, _started)
-    board("board_battle_world_war_5.png", "world_war_5", 6, _ww_battle,
-          rules.Options(five_players=True))
+    board(
+        "board_battle_world_war_5.png",
+        "world_war_5",
+        6,
+        _ww_battle,
+        rules.Options(five_players=True),
+    )
     board("board_end_world_war_5.png", "world_war_5", 3, _over)
-    board("board_arcade_world_war_5.png", "world_war_5", 2, _won_attack,
-          rules.Options(pyramid_arcade=True))
+    board(
+        "board_arcade_world_war_5.png",
+        "world_war_5",
+        2,
+        _won_attack,
+        rules.Options(pyramid_arcade=True),
+    )
 
     game, events = find("european_war", 4, _duel_on)
     save("duel_in_progress.png", duel_png(rules.view_for(game, None), NAMES))

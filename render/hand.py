@@ -58,17 +58,28 @@ def hand_image(cards: Sequence[int], *, title: str = "") -> Image.Image:
     draw = ImageDraw.Draw(img)
     if title:
         tf = font(18, bold=True)
-        draw.text((PAD, PAD + 10), fit(title, size[0] - 2 * PAD - 80, tf), font=tf,
-                  fill=palette.PANEL_TEXT, anchor="lm")
+        draw.text(
+            (PAD, PAD + 10),
+            fit(title, size[0] - 2 * PAD - 80, tf),
+            font=tf,
+            fill=palette.PANEL_TEXT,
+            anchor="lm",
+        )
         count = f"{len(hand)} card{'s' if len(hand) != 1 else ''}"
-        draw.text((size[0] - PAD, PAD + 10), count, font=font(14), fill=palette.PANEL_MUTED,
-                  anchor="rm")
+        draw.text(
+            (size[0] - PAD, PAD + 10), count, font=font(14), fill=palette.PANEL_MUTED, anchor="rm"
+        )
     if not hand:
         top = PAD + (TITLE_HEIGHT if title else 0)
         slot = empty_slot()
         img.paste(slot, (PAD - SHADOW, top - SHADOW), slot)
-        draw.text((PAD + CARD_WIDTH + 24, top + CARD_HEIGHT / 2), "No cards in hand",
-                  font=font(20, bold=True), fill=palette.PANEL_MUTED, anchor="lm")
+        draw.text(
+            (PAD + CARD_WIDTH + 24, top + CARD_HEIGHT / 2),
+            "No cards in hand",
+            font=font(20, bold=True),
+            fill=palette.PANEL_MUTED,
+            anchor="lm",
+        )
         return img
     for card, (x, y, _r, _b) in zip(hand, boxes, strict=True):
         sp = card_sprite(card)

@@ -53,8 +53,13 @@ _MEASURE = ImageDraw.Draw(Image.new("L", (1, 1)))
 def measure(text: str, style: LabelStyle) -> tuple[float, float]:
     """Return the width and height (board pixels) of ``text`` drawn in ``style``."""
     left, top, right, bottom = _MEASURE.multiline_textbbox(
-        (0, 0), text, font=style.font, anchor="ma", align="center",
-        spacing=style.spacing, stroke_width=style.halo,
+        (0, 0),
+        text,
+        font=style.font,
+        anchor="ma",
+        align="center",
+        spacing=style.spacing,
+        stroke_width=style.halo,
     )
     return ((right - left) / style.scale, (bottom - top) / style.scale)
 
@@ -82,8 +87,9 @@ def _outside(box: Rect, bounds: Rect) -> float:
     return area - _overlap(box, bounds)
 
 
-def _candidates(text_options: list[str], ax: float, ay: float, style: LabelStyle
-                ) -> list[tuple[str, Rect]]:
+def _candidates(
+    text_options: list[str], ax: float, ay: float, style: LabelStyle
+) -> list[tuple[str, Rect]]:
     below = ay + layout.NAME_OFFSET_Y
     above = ay - layout.NAME_OFFSET_Y
     side = layout.PIECE_WIDTH / 2 + 4

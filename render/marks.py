@@ -39,8 +39,9 @@ def badge(text: str, fill: palette.RGB, ink: palette.RGB = palette.WHITE) -> Ima
     inset = 2 * _SS
     draw.ellipse((inset, inset, d - 1 - inset, d - 1 - inset), fill=(*fill, 255))
     size = 13 if len(text) < 2 else 11
-    draw.text((d / 2, d / 2 + _SS * 0.5), text, font=font(size * _SS, bold=True), fill=ink,
-              anchor="mm")
+    draw.text(
+        (d / 2, d / 2 + _SS * 0.5), text, font=font(size * _SS, bold=True), fill=ink, anchor="mm"
+    )
     return img.reduce(_SS)
 
 

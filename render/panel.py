@@ -48,8 +48,15 @@ def _spaced(text: str) -> str:
     return "\u200a".join(text)
 
 
-def _pill(canvas: Image.Image, draw: ImageDraw.ImageDraw, text: str, right: float, top: float,
-          fill: palette.RGB, ink: palette.RGB) -> float:
+def _pill(
+    canvas: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    text: str,
+    right: float,
+    top: float,
+    fill: palette.RGB,
+    ink: palette.RGB,
+) -> float:
     """A tag pill whose right edge is ``right``; returns its left edge."""
     f = font(11, bold=True)
     w = round(width(text, f)) + 14
@@ -76,26 +83,41 @@ def _header(canvas: Image.Image, view: rules.View) -> None:
         put(canvas, (RIGHT, 60), small, font(13), palette.PANEL_MUTED, "rs")
 
 
-def _status_box(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: rules.View,
-                names: Sequence[str]) -> None:
+def _status_box(
+    canvas: Image.Image, draw: ImageDraw.ImageDraw, view: rules.View, names: Sequence[str]
+) -> None:
     st = status(view, names)
-    shapes.paste(canvas, shapes.rounded(WIDTH, STATUS_HEIGHT, 8, palette.PANEL_CARD),
-                 (LEFT, STATUS_TOP))
+    shapes.paste(
+        canvas, shapes.rounded(WIDTH, STATUS_HEIGHT, 8, palette.PANEL_CARD), (LEFT, STATUS_TOP)
+    )
     accent = palette.GOLD if view.over or st.seat is None else palette.piece_colour(st.seat).fill
-    shapes.paste(canvas, shapes.rounded(5, STATUS_HEIGHT - 16, 2, accent),
-                 (LEFT + 8, STATUS_TOP + 8))
+    shapes.paste(
+        canvas, shapes.rounded(5, STATUS_HEIGHT - 16, 2, accent), (LEFT + 8, STATUS_TOP + 8)
+    )
     x = LEFT + 22
     head_font = font(18, bold=True)
-    put(canvas, (x, STATUS_TOP + 10), fit(st.headline, RIGHT - x - 10, head_font), head_font,
-        palette.GOLD if view.over else palette.PANEL_TEXT)
+    put(
+        canvas,
+        (x, STATUS_TOP + 10),
+        fit(st.headline, RIGHT - x - 10, head_font),
+        head_font,
+        palette.GOLD if view.over else palette.PANEL_TEXT,
+    )
     detail_font = font(13)
     lines = wrap(st.detail, RIGHT - x - 10, detail_font, 2)
     for i, line in enumerate(lines):
         put(canvas, (x, STATUS_TOP + 38 + i * 17), line, detail_font, palette.PANEL_MUTED)
 
 
-def _supply(canvas: Image.Image, draw: ImageDraw.ImageDraw, seat: int,
-            supply: tuple[int, int, int], x: float, base: float, dim: bool) -> float:
+def _supply(
+    canvas: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    seat: int,
+    supply: tuple[int, int, int],
+    x: float,
+    base: float,
+    dim: bool,
+) -> float:
     """Three mini pyramids (small, medium, large), each followed by its count in supply.
 
     ``base`` is the pyramids' (and the counts') baseline; returns the right end.
@@ -117,18 +139,29 @@ def _supply(canvas: Image.Image, draw: ImageDraw.ImageDraw, seat: int,
 def supply_width() -> float:
     """Width of the supply group drawn by :func:`_supply`."""
     f = font(13, bold=True)
-    return sum(pyramid.PYRAMID_SIZE[z][0] * SUPPLY_SCALE + 2 + width("×0", f) + SUPPLY_GAP
-               for z in (1, 2, 3)) - SUPPLY_GAP
+    return (
+        sum(
+            pyramid.PYRAMID_SIZE[z][0] * SUPPLY_SCALE + 2 + width("×0", f) + SUPPLY_GAP
+            for z in (1, 2, 3)
+        )
+        - SUPPLY_GAP
+    )
 
 
-def _seat_row(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: rules.View,
-              names: Sequence[str], seat: int, top: int, height: int) -> None:
+def _seat_row(
+    canvas: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: rules.View,
+    names: Sequence[str],
+    seat: int,
+    top: int,
+    height: int,
+) -> None:
     """One seat: its piece as a colour key, name, power, tag, supply (and cards, foe)."""
     sv = view.seats[seat]
     cards = view.variant == "european_war"
     tag = seat_tag(view, seat)
-    active = tag == "winner" or (not view.over and tag in ("to play", "placing", "duel",
-                                                           "retreat"))
+    active = tag == "winner" or (not view.over and tag in ("to play", "placing", "duel", "retreat"))
     dim = sv.eliminated or (view.over and tag != "winner")
     bg = palette.PANEL_CARD_ACTIVE if active else palette.PANEL_CARD
     shapes.paste(canvas, shapes.rounded(WIDTH, height, 8, bg), (LEFT, top))
@@ -188,33 +221,47 @@ def _deck_footer(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: rules.Vie
     half = (WIDTH - 8) // 2
     big = font(22, bold=True)
     small = font(12)
-    for i, (label, count) in enumerate((("draw pile", view.pile_size),
-                                        ("discard", len(view.discard)))):
+    for i, (label, count) in enumerate(
+        (("draw pile", view.pile_size), ("discard", len(view.discard)))
+    ):
         x = LEFT + i * (half + 8)
         shapes.paste(canvas, shapes.rounded(half, height, 8, palette.PANEL_CARD), (x, top))
         # a little stack of cards
         for k in range(3 if count else 1):
             _card_icon(canvas, (x + 12 + k * 3, top + 14 - k * 2), 24, 34)
         if i == 0 and count:
-            shapes.paste(canvas, shapes.rounded(18, 28, 3, palette.hex_rgb("#3d5a99")),
-                         (x + 21, top + 13))
+            shapes.paste(
+                canvas, shapes.rounded(18, 28, 3, palette.hex_rgb("#3d5a99")), (x + 21, top + 13)
+            )
         if i == 1 and view.discard:
             top_card = view.discard[-1]
             red = rules.cards.suit(top_card) in (1, 2)
-            put(canvas, (x + 30, top + 24), rules.cards.card_name(top_card), font(11, bold=True),
-                palette.CARD_RED if red else palette.CARD_BLACK, "mm")
+            put(
+                canvas,
+                (x + 30, top + 24),
+                rules.cards.card_name(top_card),
+                font(11, bold=True),
+                palette.CARD_RED if red else palette.CARD_BLACK,
+                "mm",
+            )
         put(canvas, (x + 52, top + 33), str(count), big, palette.PANEL_TEXT, "ls")
         put(canvas, (x + 52, top + 50), label, small, palette.PANEL_MUTED, "ls")
 
 
-def _dice_footer(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: rules.View,
-                 names: Sequence[str]) -> None:
+def _dice_footer(
+    canvas: Image.Image, draw: ImageDraw.ImageDraw, view: rules.View, names: Sequence[str]
+) -> None:
     roll = view.last_roll
     height = 128
     top = BOTTOM - height
     shapes.paste(canvas, shapes.rounded(WIDTH, height, 8, palette.PANEL_CARD), (LEFT, top))
-    put(canvas, (LEFT + 12, top + 10), _spaced("LAST BATTLE"), font(11, bold=True),
-        palette.PANEL_MUTED)
+    put(
+        canvas,
+        (LEFT + 12, top + 10),
+        _spaced("LAST BATTLE"),
+        font(11, bold=True),
+        palette.PANEL_MUTED,
+    )
     if not roll:
         put(canvas, (LEFT + 12, top + 50), "No battle yet", font(14), palette.PANEL_FAINT)
         return
@@ -227,28 +274,44 @@ def _dice_footer(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: rules.Vie
         canvas.paste(sp, (LEFT + 6, y - 6), sp)
         x = LEFT + 40
         for v in dice:
-            shapes.paste(canvas, shapes.die(v, 24, palette.DIE_FACE, palette.DIE_PIP,
-                                            palette.CARD_EDGE), (x, y))
+            shapes.paste(
+                canvas,
+                shapes.die(v, 24, palette.DIE_FACE, palette.DIE_PIP, palette.CARD_EDGE),
+                (x, y),
+            )
             x += 28
         total = sum(dice)
-        put(canvas, (LEFT + 136, y + 18), f"= {total}", font(16, bold=True), palette.PANEL_TEXT,
-            "ls")
+        put(
+            canvas,
+            (LEFT + 136, y + 18),
+            f"= {total}",
+            font(16, bold=True),
+            palette.PANEL_TEXT,
+            "ls",
+        )
         nf = font(12)
         role = "attacker" if side == "attacker" else "defender"
         who = fit(f"{display_name(names, seat)} ({role})", RIGHT - (LEFT + 186) - 6, nf)
         put(canvas, (LEFT + 186, y + 17), who, nf, palette.PANEL_MUTED, "ls")
         y += 32
     verdict = "Attacker wins" if won else "Defence holds"
-    put(canvas, (LEFT + 12, top + height - 12), verdict, font(14, bold=True),
-        palette.GOLD if won else palette.PANEL_TEXT, "ls")
+    put(
+        canvas,
+        (LEFT + 12, top + height - 12),
+        verdict,
+        font(14, bold=True),
+        palette.GOLD if won else palette.PANEL_TEXT,
+        "ls",
+    )
 
 
 SKIPPED_EVENTS = frozenset({"turn_start", "let_pass", "setup_done"})
 """Events the last-action box leaves out (the status box already says whose turn it is)."""
 
 
-def last_action_lines(view: rules.View, names: Sequence[str],
-                      events: Sequence[rules.Event]) -> list[str]:
+def last_action_lines(
+    view: rules.View, names: Sequence[str], events: Sequence[rules.Event]
+) -> list[str]:
     """The public events of the last action in words (``rules.describe``, channel view)."""
     from rules.describe import describe_all
 
@@ -262,9 +325,15 @@ def last_action_lines(view: rules.View, names: Sequence[str],
         return []  # an event of an unexpected shape: say nothing rather than fail
 
 
-def _last_action_box(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: rules.View,
-                     names: Sequence[str], events: Sequence[rules.Event], top: int,
-                     bottom: int) -> None:
+def _last_action_box(
+    canvas: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: rules.View,
+    names: Sequence[str],
+    events: Sequence[rules.Event],
+    top: int,
+    bottom: int,
+) -> None:
     sentences = last_action_lines(view, names, events)
     line_h = 17
     if not sentences or bottom - top < 30 + 2 * line_h:
@@ -276,18 +345,24 @@ def _last_action_box(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: rules
     for sentence in sentences:
         lines += wrap(sentence, text_width, f, 99)
     if len(lines) > room:
-        lines = lines[: room]
+        lines = lines[:room]
         lines[-1] = fit(lines[-1] + " …", text_width, f)
     height = 36 + len(lines) * line_h
     shapes.paste(canvas, shapes.rounded(WIDTH, height, 8, palette.PANEL_CARD), (LEFT, top))
-    put(canvas, (LEFT + 12, top + 10), _spaced("LAST ACTION"), font(11, bold=True),
-        palette.PANEL_MUTED)
+    put(
+        canvas,
+        (LEFT + 12, top + 10),
+        _spaced("LAST ACTION"),
+        font(11, bold=True),
+        palette.PANEL_MUTED,
+    )
     for i, line in enumerate(lines):
         draw.text((LEFT + 12, top + 30 + i * line_h), line, font=f, fill=palette.PANEL_TEXT)
 
 
-def draw_panel(canvas: Image.Image, view: rules.View, names: Sequence[str],
-               events: Sequence[rules.Event] = ()) -> None:
+def draw_panel(
+    canvas: Image.Image, view: rules.View, names: Sequence[str], events: Sequence[rules.Event] = ()
+) -> None:
     """Draw the side panel of ``view`` onto the board image ``canvas`` (in place).
 
     ``events`` (the last action's) are described in words when there is room; only

@@ -45,13 +45,32 @@ def reserved_colours() -> list[palette.RGB]:
     for pc in palette.PIECE_COLOURS:
         out += [pc.fill, *palette.faces(pc.fill), pc.outline, pc.text]
     out += [
-        palette.PANEL_BACKGROUND, palette.PANEL_EDGE, palette.PANEL_CARD,
-        palette.PANEL_CARD_ACTIVE, palette.PANEL_RULE, palette.PANEL_TEXT,
-        palette.PANEL_MUTED, palette.PANEL_FAINT, palette.GOLD, palette.ALERT,
-        palette.WHITE, palette.BLACK, palette.TEXT, palette.CARD_FACE, palette.CARD_EDGE,
-        palette.CARD_RED, palette.CARD_BLACK, palette.DIE_FACE, palette.DIE_PIP,
-        *palette.HARBOUR.values(), palette.SEA_LABEL, palette.NEUTRAL_LABEL, palette.LINK,
-        palette.HIGHLIGHT, palette.FIGURE_BANDS[11], palette.CARD_BADGE,
+        palette.PANEL_BACKGROUND,
+        palette.PANEL_EDGE,
+        palette.PANEL_CARD,
+        palette.PANEL_CARD_ACTIVE,
+        palette.PANEL_RULE,
+        palette.PANEL_TEXT,
+        palette.PANEL_MUTED,
+        palette.PANEL_FAINT,
+        palette.GOLD,
+        palette.ALERT,
+        palette.WHITE,
+        palette.BLACK,
+        palette.TEXT,
+        palette.CARD_FACE,
+        palette.CARD_EDGE,
+        palette.CARD_RED,
+        palette.CARD_BLACK,
+        palette.DIE_FACE,
+        palette.DIE_PIP,
+        *palette.HARBOUR.values(),
+        palette.SEA_LABEL,
+        palette.NEUTRAL_LABEL,
+        palette.LINK,
+        palette.HIGHLIGHT,
+        palette.FIGURE_BANDS[11],
+        palette.CARD_BADGE,
     ]
     for fam in palette.FAMILIES.values():
         out.append(palette.on_dark(fam.base))
@@ -85,8 +104,7 @@ def _sample_image(board_id: str, arcade: bool) -> Image.Image:
         rules.Event("destroyed", {"seat": 1, "field": order[10], "size": 2}),
     ]
     ended = dataclasses.replace(view, over=True, winners=(0, 1), phase="over")
-    first = board_image(view, [f"Player {i}" for i in range(6)], events,
-                        pyramid_arcade=arcade)
+    first = board_image(view, [f"Player {i}" for i in range(6)], events, pyramid_arcade=arcade)
     second = board_image(ended, [f"Player {i}" for i in range(6)], pyramid_arcade=arcade)
     sample = Image.new("RGB", (first.width * 2, first.height))
     sample.paste(first, (0, 0))
@@ -106,10 +124,21 @@ def board_palette(board_id: str, pyramid_arcade: bool = False) -> Image.Image:
 
 
 def _card_colours() -> list[palette.RGB]:
-    out = [palette.PANEL_BACKGROUND, palette.PANEL_TEXT, palette.PANEL_MUTED,
-           palette.PANEL_CARD, palette.PANEL_FAINT, palette.CARD_FACE, palette.CARD_EDGE,
-           palette.CARD_RED, palette.CARD_BLACK, palette.CARD_BADGE, palette.WHITE,
-           palette.GOLD, *palette.FIGURE_BANDS.values()]
+    out = [
+        palette.PANEL_BACKGROUND,
+        palette.PANEL_TEXT,
+        palette.PANEL_MUTED,
+        palette.PANEL_CARD,
+        palette.PANEL_FAINT,
+        palette.CARD_FACE,
+        palette.CARD_EDGE,
+        palette.CARD_RED,
+        palette.CARD_BLACK,
+        palette.CARD_BADGE,
+        palette.WHITE,
+        palette.GOLD,
+        *palette.FIGURE_BANDS.values(),
+    ]
     for ink in (palette.CARD_RED, palette.CARD_BLACK):
         out += [palette.mix(palette.CARD_FACE, ink, t / 6) for t in range(1, 6)]
     return out
@@ -131,18 +160,32 @@ def _sample_duels() -> list[Image.Image]:
     view = sample_view("european_war")
     order = list(rules.load_board("european_war").field_order)
     out = []
-    for k, (att, dfn, a_size, d_size) in enumerate(((0, 1, 3, 2), (2, 3, 2, 1),
-                                                     (4, 0, 1, 3))):
+    for k, (att, dfn, a_size, d_size) in enumerate(((0, 1, 3, 2), (2, 3, 2, 1), (4, 0, 1, 3))):
         a_cards = tuple(range(k, 52, 17))[:a_size]
         d_cards = tuple(range(k + 40, 52, 5))[: max(0, d_size - 1)]
         battle = rules.BattleView(
-            stage="duel", attacker=att, defender=dfn, src=order[k], dst=order[k + 1],
-            attacker_size=a_size, defender_size=d_size, attacker_cards=a_cards,
-            defender_cards=d_cards, attacker_limit=a_size, defender_limit=d_size,
-            attacker_total=0, defender_total=0, attacker_done=False, defender_done=k == 1,
-            to_play=dfn, waiting_for=(), retreat_options=())
-        out.append(duel_image(dataclasses.replace(view, battle=battle),
-                              [f"Player {i}" for i in range(6)]))
+            stage="duel",
+            attacker=att,
+            defender=dfn,
+            src=order[k],
+            dst=order[k + 1],
+            attacker_size=a_size,
+            defender_size=d_size,
+            attacker_cards=a_cards,
+            defender_cards=d_cards,
+            attacker_limit=a_size,
+            defender_limit=d_size,
+            attacker_total=0,
+            defender_total=0,
+            attacker_done=False,
+            defender_done=k == 1,
+            to_play=dfn,
+            waiting_for=(),
+            retreat_options=(),
+        )
+        out.append(
+            duel_image(dataclasses.replace(view, battle=battle), [f"Player {i}" for i in range(6)])
+        )
     return out
 
 
@@ -154,8 +197,13 @@ def _duel_palette() -> Image.Image:
         sample.paste(img, (0, i * img.height))
     reserved = _card_colours()
     for pc in palette.PIECE_COLOURS:
-        reserved += [pc.fill, *palette.faces(pc.fill), pc.outline, pc.text,
-                     palette.on_dark(pc.fill)]
+        reserved += [
+            pc.fill,
+            *palette.faces(pc.fill),
+            pc.outline,
+            pc.text,
+            palette.on_dark(pc.fill),
+        ]
     return fixed_palette(sample, reserved)
 
 

@@ -21,8 +21,12 @@ from zlib_ng import zlib_ng
 
 
 def _chunk(tag: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + tag + data + struct.pack(
-        ">I", zlib_ng.crc32(data, zlib_ng.crc32(tag)))
+    return (
+        struct.pack(">I", len(data))
+        + tag
+        + data
+        + struct.pack(">I", zlib_ng.crc32(data, zlib_ng.crc32(tag)))
+    )
 
 
 def write_png(image: Image.Image, level: int = 4) -> bytes:
@@ -40,10 +44,12 @@ def write_png(image: Image.Image, level: int = 4) -> bytes:
     body = zlib_ng.compress(padded.tobytes(), level)
     colours = image.getpalette() or [0, 0, 0]
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
-    return b"".join([
-        b"\x89PNG\r\n\x1a\n",
-        _chunk(b"IHDR", header),
-        _chunk(b"PLTE", bytes(colours[: 3 * 256])),
-        _chunk(b"IDAT", body),
-        _chunk(b"IEND", b""),
-    ])
+    return b"".join(
+        [
+            b"\x89PNG\r\n\x1a\n",
+            _chunk(b"IHDR", header),
+            _chunk(b"PLTE", bytes(colours[: 3 * 256])),
+            _chunk(b"IDAT", body),
+            _chunk(b"IEND", b""),
+        ]
+    )

@@ -35,8 +35,9 @@ _OUTLINE = 2.0
 SPRITE_SIZE: tuple[int, int] = (layout.PIECE_WIDTH, layout.PIECE_HEIGHT)
 
 
-def corners(size: int, cx: float, base_y: float, scale: float = 1.0
-            ) -> tuple[tuple[float, float], ...]:
+def corners(
+    size: int, cx: float, base_y: float, scale: float = 1.0
+) -> tuple[tuple[float, float], ...]:
     """The pyramid's outline points: left corner, front corner, right corner, apex.
 
     The front corner (the foot of the ridge between the two visible faces) sits a little
@@ -52,8 +53,9 @@ def corners(size: int, cx: float, base_y: float, scale: float = 1.0
     return (left, front, right, apex)
 
 
-def pip_centres(size: int, cx: float, base_y: float, scale: float = 1.0
-                ) -> list[tuple[float, float]]:
+def pip_centres(
+    size: int, cx: float, base_y: float, scale: float = 1.0
+) -> list[tuple[float, float]]:
     """Centres of the ``size`` pips: a row just above the base."""
     r = _PIP_RADIUS * scale
     y = base_y - 2.5 * scale - r - 3.0 * scale
@@ -62,8 +64,9 @@ def pip_centres(size: int, cx: float, base_y: float, scale: float = 1.0
     return [(x0 + i * step, y) for i in range(size)]
 
 
-def draw_pyramid(draw: ImageDraw.ImageDraw, size: int, seat: int, cx: float, base_y: float,
-                 scale: float = 1.0) -> None:
+def draw_pyramid(
+    draw: ImageDraw.ImageDraw, size: int, seat: int, cx: float, base_y: float, scale: float = 1.0
+) -> None:
     """Draw a piece directly (no antialiasing) with its base centred at ``(cx, base_y)``.
 
     ``scale`` multiplies every length (use the canvas's supersampling factor).
@@ -76,17 +79,20 @@ def draw_pyramid(draw: ImageDraw.ImageDraw, size: int, seat: int, cx: float, bas
     width = max(1, round(_OUTLINE * scale))
     ridge = palette.mix(colour.fill, colour.outline, 0.55)
     draw.line([front, apex], fill=ridge, width=max(1, width // 2))
-    draw.line([left, front, right, apex, left, front], fill=colour.outline, width=width,
-              joint="curve")
+    draw.line(
+        [left, front, right, apex, left, front], fill=colour.outline, width=width, joint="curve"
+    )
     r = _PIP_RADIUS * scale
     ring = max(1, round(0.9 * scale))
     for px, py in pip_centres(size, cx, base_y, scale):
-        draw.ellipse((px - r, py - r, px + r, py + r), fill=colour.text,
-                     outline=colour.outline, width=ring)
+        draw.ellipse(
+            (px - r, py - r, px + r, py + r), fill=colour.text, outline=colour.outline, width=ring
+        )
 
 
-def _draw_ghost(draw: ImageDraw.ImageDraw, size: int, seat: int, cx: float, base_y: float,
-                scale: float) -> None:
+def _draw_ghost(
+    draw: ImageDraw.ImageDraw, size: int, seat: int, cx: float, base_y: float, scale: float
+) -> None:
     colour = palette.piece_colour(seat)
     left, front, right, apex = corners(size, cx, base_y, scale)
     draw.polygon([left, front, right, apex], fill=(*colour.fill, 90))
@@ -99,9 +105,14 @@ def _draw_ghost(draw: ImageDraw.ImageDraw, size: int, seat: int, cx: float, base
             if k % 2:
                 continue
             t0, t1 = k / steps, (k + 1) / steps
-            draw.line([(x0 + (x1 - x0) * t0, y0 + (y1 - y0) * t0),
-                       (x0 + (x1 - x0) * t1, y0 + (y1 - y0) * t1)],
-                      fill=(*colour.outline, 230), width=width)
+            draw.line(
+                [
+                    (x0 + (x1 - x0) * t0, y0 + (y1 - y0) * t0),
+                    (x0 + (x1 - x0) * t1, y0 + (y1 - y0) * t1),
+                ],
+                fill=(*colour.outline, 230),
+                width=width,
+            )
 
 
 @lru_cache(maxsize=256)
@@ -128,7 +139,8 @@ def sprite(seat: int, size: int, scale: float = 1.0, ghost: bool = False) -> Ima
         shadow = Image.new("RGBA", big.size, (0, 0, 0, 0))
         sw = (PYRAMID_SIZE[size][0] / 2 + 5) * k
         ImageDraw.Draw(shadow).ellipse(
-            (cx - sw, base - 3.5 * k, cx + sw, base + 3.5 * k), fill=(10, 14, 20, 110))
+            (cx - sw, base - 3.5 * k, cx + sw, base + 3.5 * k), fill=(10, 14, 20, 110)
+        )
         big = Image.alpha_composite(big, shadow.filter(ImageFilter.GaussianBlur(1.6 * k)))
     draw = ImageDraw.Draw(big)
     if ghost:
@@ -138,8 +150,14 @@ def sprite(seat: int, size: int, scale: float = 1.0, ghost: bool = False) -> Ima
     return big.reduce(_SS)
 
 
-def paste(canvas: Image.Image, seat: int, size: int, centre: tuple[float, float],
-          scale: float = 1.0, ghost: bool = False) -> None:
+def paste(
+    canvas: Image.Image,
+    seat: int,
+    size: int,
+    centre: tuple[float, float],
+    scale: float = 1.0,
+    ghost: bool = False,
+) -> None:
     """Paste a piece onto ``canvas`` (RGB or RGBA) with its box centred on ``centre``."""
     sp = sprite(seat, size, scale, ghost)
     x = round(centre[0] - sp.width / 2)

@@ -81,7 +81,9 @@ def load_regions(board_id: str) -> Regions:
             },
             borders=tuple(
                 Border(
-                    str(b["a"]), str(b["b"]), str(b["kind"]),
+                    str(b["a"]),
+                    str(b["b"]),
+                    str(b["kind"]),
                     tuple(tuple(float(c) for c in line) for line in b["lines"]),
                 )
                 for b in doc["borders"]

@@ -42,8 +42,7 @@ def _water(board_id: str) -> tuple[bytes, int, int]:
         for poly in region:
             draw.polygon(scaled(poly[0], 1 / CELL), fill=255)
     near = land.filter(ImageFilter.MaxFilter(3)).tobytes()
-    cells = bytes(0 if v else (2 if n else 1) for v, n in zip(land.tobytes(), near,
-                                                               strict=True))
+    cells = bytes(0 if v else (2 if n else 1) for v, n in zip(land.tobytes(), near, strict=True))
     return cells, width, height
 
 
@@ -74,10 +73,19 @@ def _line_clear(grid: bytes, width: int, a: tuple[int, int], b: tuple[int, int])
     return True
 
 
-def _astar(grid: bytes, width: int, height: int, start: tuple[int, int],
-           goal: tuple[int, int]) -> list[tuple[int, int]] | None:
-    moves = [(-1, 0, 1.0), (1, 0, 1.0), (0, -1, 1.0), (0, 1, 1.0),
-             (-1, -1, 1.414), (1, -1, 1.414), (-1, 1, 1.414), (1, 1, 1.414)]
+def _astar(
+    grid: bytes, width: int, height: int, start: tuple[int, int], goal: tuple[int, int]
+) -> list[tuple[int, int]] | None:
+    moves = [
+        (-1, 0, 1.0),
+        (1, 0, 1.0),
+        (0, -1, 1.0),
+        (0, 1, 1.0),
+        (-1, -1, 1.414),
+        (1, -1, 1.414),
+        (-1, 1, 1.414),
+        (1, 1, 1.414),
+    ]
     frontier: list[tuple[float, float, tuple[int, int]]] = [(0.0, 0.0, start)]
     came: dict[tuple[int, int], tuple[int, int] | None] = {start: None}
     cost: dict[tuple[int, int], float] = {start: 0.0}
@@ -131,8 +139,10 @@ def sea_route(board_id: str, src: str, dst: str) -> tuple[Point, ...]:
     grid, width, height = _water(board_id)
 
     def cell(p: Point) -> tuple[int, int]:
-        return (min(width - 1, max(0, int(p[0] // CELL))),
-                min(height - 1, max(0, int(p[1] // CELL))))
+        return (
+            min(width - 1, max(0, int(p[0] // CELL))),
+            min(height - 1, max(0, int(p[1] // CELL))),
+        )
 
     a = _nearest_water(grid, width, height, *cell(spots[src]))
     b = _nearest_water(grid, width, height, *cell(spots[dst]))

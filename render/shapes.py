@@ -27,8 +27,15 @@ PIPS: dict[int, tuple[tuple[float, float], ...]] = {
 
 
 @lru_cache(maxsize=256)
-def rounded(width: int, height: int, radius: int, fill: RGB, outline: RGB | None = None,
-            outline_width: int = 1, alpha: int = 255) -> Image.Image:
+def rounded(
+    width: int,
+    height: int,
+    radius: int,
+    fill: RGB,
+    outline: RGB | None = None,
+    outline_width: int = 1,
+    alpha: int = 255,
+) -> Image.Image:
     """A rounded rectangle sprite, ``width`` x ``height`` pixels."""
     img = Image.new("RGBA", (width * _SS, height * _SS), (0, 0, 0, 0))
     draw = ImageDraw.Draw(img)
@@ -36,8 +43,13 @@ def rounded(width: int, height: int, radius: int, fill: RGB, outline: RGB | None
     if outline is None:
         draw.rounded_rectangle(box, radius * _SS, fill=(*fill, alpha))
     else:
-        draw.rounded_rectangle(box, radius * _SS, fill=(*fill, alpha), outline=(*outline, alpha),
-                               width=outline_width * _SS)
+        draw.rounded_rectangle(
+            box,
+            radius * _SS,
+            fill=(*fill, alpha),
+            outline=(*outline, alpha),
+            width=outline_width * _SS,
+        )
     return img.reduce(_SS)
 
 
@@ -52,8 +64,13 @@ def die(value: int, size: int, face: RGB, pip: RGB, edge: RGB) -> Image.Image:
     s = size * _SS
     img = Image.new("RGBA", (s, s), (0, 0, 0, 0))
     draw = ImageDraw.Draw(img)
-    draw.rounded_rectangle((0, 0, s - 1, s - 1), s * 0.2, fill=(*face, 255),
-                           outline=(*edge, 255), width=max(1, round(s * 0.06)))
+    draw.rounded_rectangle(
+        (0, 0, s - 1, s - 1),
+        s * 0.2,
+        fill=(*face, 255),
+        outline=(*edge, 255),
+        width=max(1, round(s * 0.06)),
+    )
     r = s * 0.095
     for fx, fy in spots:
         cx, cy = fx * s, fy * s

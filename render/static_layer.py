@@ -91,8 +91,9 @@ def field_fill(board_id: str, field_id: str) -> palette.RGB:
     return _field_fills(board_id, False)[field_id]
 
 
-def _draw_geography(canvas: Image.Image, board_id: str, regions: Regions,
-                    fills: dict[str, palette.RGB]) -> None:
+def _draw_geography(
+    canvas: Image.Image, board_id: str, regions: Regions, fills: dict[str, palette.RGB]
+) -> None:
     draw = ImageDraw.Draw(canvas)
     everything = list(regions.fields.values()) + list(regions.neutral.values())
     ripple_far = palette.mix(palette.SEA_BOTTOM, palette.SEA_RIPPLE, 0.45)
@@ -201,10 +202,16 @@ def _draw_harbours(canvas: Image.Image, board_id: str) -> None:
         colour = palette.HARBOUR.get(group, palette.LINK)
         px, py = x * S, y * S
         r = HARBOUR_RADIUS * S
-        draw.ellipse((px - r, py - r, px + r, py + r), fill=colour, outline=palette.WHITE,
-                     width=2 * S)
-        draw.text((px, py + S), palette.HARBOUR_LETTER.get(group, "?"), font=letter_font,
-                  fill=palette.WHITE, anchor="mm")
+        draw.ellipse(
+            (px - r, py - r, px + r, py + r), fill=colour, outline=palette.WHITE, width=2 * S
+        )
+        draw.text(
+            (px, py + S),
+            palette.HARBOUR_LETTER.get(group, "?"),
+            font=letter_font,
+            fill=palette.WHITE,
+            anchor="mm",
+        )
 
 
 def _spaced(text: str) -> str:
@@ -273,18 +280,33 @@ def _draw_labels(canvas: Image.Image, board_id: str, regions: Regions) -> None:
     sea_font = font(SEA_LABEL_SIZE * S)
     for lab in _sea_labels(board_id):
         cx, top = lab.top_centre
-        draw.multiline_text((cx * S, top * S), lab.text, font=sea_font, fill=palette.SEA_LABEL,
-                            anchor="ma", align="center", spacing=2 * S)
+        draw.multiline_text(
+            (cx * S, top * S),
+            lab.text,
+            font=sea_font,
+            fill=palette.SEA_LABEL,
+            anchor="ma",
+            align="center",
+            spacing=2 * S,
+        )
     neutral_font = font(NEUTRAL_LABEL_SIZE * S)
     for lab in _neutral_labels(regions):
         cx, top = lab.top_centre
-        halo_text(draw, (cx * S, top * S), lab.text, neutral_font, palette.NEUTRAL_LABEL,
-                  palette.NEUTRAL_LAND, 2 * S)
+        halo_text(
+            draw,
+            (cx * S, top * S),
+            lab.text,
+            neutral_font,
+            palette.NEUTRAL_LABEL,
+            palette.NEUTRAL_LAND,
+            2 * S,
+        )
     style = _name_style(board_id)
     for lab in _name_labels(board_id):
         cx, top = lab.top_centre
-        halo_text(draw, (cx * S, top * S), lab.text, style.font, palette.TEXT, palette.HALO,
-                  style.halo)
+        halo_text(
+            draw, (cx * S, top * S), lab.text, style.font, palette.TEXT, palette.HALO, style.halo
+        )
 
 
 def _draw_panel(canvas: Image.Image) -> None:
@@ -315,8 +337,9 @@ def static_board(board_id: str, pyramid_arcade: bool = False) -> Image.Image:
     size = (layout.BOARD_SIZE[0] * S, layout.BOARD_SIZE[1] * S)
     canvas = Image.new("RGB", size, palette.PANEL_BACKGROUND)
     map_left, map_top, map_right, map_bottom = (v * S for v in layout.MAP_BOX)
-    sea = vertical_gradient((map_right - map_left, map_bottom - map_top),
-                            palette.SEA_TOP, palette.SEA_BOTTOM)
+    sea = vertical_gradient(
+        (map_right - map_left, map_bottom - map_top), palette.SEA_TOP, palette.SEA_BOTTOM
+    )
     canvas.paste(sea, (map_left, map_top))
     _draw_geography(canvas, board_id, regions, fills)
     _draw_links(canvas, _links(board_id, pyramid_arcade))
@@ -339,6 +362,10 @@ def anchor_px(board_id: str, field_id: str) -> tuple[float, float]:
 
 
 __all__ = [
-    "anchor_px", "field_fill", "fixed_label_boxes", "harbour_spots", "name_labels",
+    "anchor_px",
+    "field_fill",
+    "fixed_label_boxes",
+    "harbour_spots",
+    "name_labels",
     "static_board",
 ]

@@ -64,7 +64,7 @@ def field_name(view: rules.View, field: str) -> str:
 
 
 def names_of(names: Sequence[str], seats: Sequence[int]) -> str:
-    """"Ann", "Ann and Bob", "Ann, Bob and Cy"."""
+    """ "Ann", "Ann and Bob", "Ann, Bob and Cy"."""
     words = [display_name(names, s) for s in seats]
     if len(words) <= 1:
         return "".join(words)
@@ -72,7 +72,7 @@ def names_of(names: Sequence[str], seats: Sequence[int]) -> str:
 
 
 def winners_text(view: rules.View, names: Sequence[str]) -> str:
-    """"Ann wins", "Ann and Bob win", or "Draw"."""
+    """ "Ann wins", "Ann and Bob win", or "Draw"."""
     if view.draw or not view.winners:
         return "Draw"
     verb = "wins" if len(view.winners) == 1 else "win"
@@ -83,9 +83,11 @@ def status(view: rules.View, names: Sequence[str]) -> Status:
     """What is being decided now (or how the game ended)."""
     if view.over:
         reason = end_reason(view)
-        return Status("Game over", f"{winners_text(view, names)}" + (f" ({reason})" if reason
-                                                                         else ""),
-                      view.winners[0] if len(view.winners) == 1 else None)
+        return Status(
+            "Game over",
+            f"{winners_text(view, names)}" + (f" ({reason})" if reason else ""),
+            view.winners[0] if len(view.winners) == 1 else None,
+        )
     battle = view.battle
     deciders = list(view.deciders)
     first = deciders[0].seat if deciders else view.current
@@ -93,24 +95,36 @@ def status(view: rules.View, names: Sequence[str]) -> Status:
         if view.setup_queue:
             seat, size = view.setup_queue[0]
             what = "a large, a medium and a small" if size == 0 else SIZE_WORDS[size]
-            return Status(f"{display_name(names, seat)} to place",
-                          f"Setup: {what} on home ground", seat)
-        return Status(f"{names_of(names, [d.seat for d in deciders])} to place",
-                      "Setup: pieces on home ground", first)
+            return Status(
+                f"{display_name(names, seat)} to place", f"Setup: {what} on home ground", seat
+            )
+        return Status(
+            f"{names_of(names, [d.seat for d in deciders])} to place",
+            "Setup: pieces on home ground",
+            first,
+        )
     if battle is not None:
         att, dfn = display_name(names, battle.attacker), display_name(names, battle.defender)
         where = f"{field_name(view, battle.src)} → {field_name(view, battle.dst)}"
         if battle.stage == "diplomacy":
             waiting = names_of(names, battle.waiting_for)
-            return Status("Diplomacy", f"{att} attacks {dfn} ({where}); "
-                                       f"waiting for {waiting}", battle.attacker)
+            return Status(
+                "Diplomacy",
+                f"{att} attacks {dfn} ({where}); waiting for {waiting}",
+                battle.attacker,
+            )
         if battle.stage == "duel":
             turn = battle.to_play if battle.to_play is not None else battle.attacker
-            return Status("Duel", f"{att} {battle.attacker_total} - {battle.defender_total} "
-                                  f"{dfn}; {display_name(names, turn)} to play", turn)
+            return Status(
+                "Duel",
+                f"{att} {battle.attacker_total} - {battle.defender_total} "
+                f"{dfn}; {display_name(names, turn)} to play",
+                turn,
+            )
         if battle.stage == "retreat":
-            return Status("Retreat", f"{dfn} retreats from {field_name(view, battle.dst)}",
-                          battle.defender)
+            return Status(
+                "Retreat", f"{dfn} retreats from {field_name(view, battle.dst)}", battle.defender
+            )
     kind = deciders[0].kind if deciders else "turn"
     who = display_name(names, first)
     if view.variant == "world_war_5":

@@ -115,8 +115,14 @@ def _mask(text: str, f: ImageFont.FreeTypeFont, anchor: str) -> tuple[Image.Imag
     return mask, left, top
 
 
-def put(image: Image.Image, xy: tuple[float, float], text: str, f: ImageFont.FreeTypeFont,
-        fill: tuple[int, int, int], anchor: str = "la") -> None:
+def put(
+    image: Image.Image,
+    xy: tuple[float, float],
+    text: str,
+    f: ImageFont.FreeTypeFont,
+    fill: tuple[int, int, int],
+    anchor: str = "la",
+) -> None:
     """Draw one line of ``text`` at ``xy`` (rounded to whole pixels) like ``ImageDraw.text``.
 
     The rendered glyph mask is cached per (text, font, anchor); do not pass text that

@@ -176,8 +176,24 @@ class AgreeDraw(Action):
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.kind: cls
     for cls in (
-        PlaceAll, PlacePiece, Sabotage, Spy, Conscript, Grow, Build, Move, Attack, Arm,
-        Pass, StopAttack, LetPass, PlayCard, StopPlaying, Retreat, Timeout, AgreeDraw,
+        PlaceAll,
+        PlacePiece,
+        Sabotage,
+        Spy,
+        Conscript,
+        Grow,
+        Build,
+        Move,
+        Attack,
+        Arm,
+        Pass,
+        StopAttack,
+        LetPass,
+        PlayCard,
+        StopPlaying,
+        Retreat,
+        Timeout,
+        AgreeDraw,
     )
 }
 

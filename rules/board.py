@@ -134,8 +134,13 @@ def parse_board(board_id: str, data: dict[str, Any], *, pyramid_arcade: bool = F
                 links.append(Link(a, b, "land"))
         fields = {
             f["id"]: Field(
-                f["id"], f["name"], f["owner"], frozenset(neighbours[f["id"]]),
-                f.get("harbour"), float(f["x"]), float(f["y"]),
+                f["id"],
+                f["name"],
+                f["owner"],
+                frozenset(neighbours[f["id"]]),
+                f.get("harbour"),
+                float(f["x"]),
+                float(f["y"]),
             )
             for f in raw_fields
         }

@@ -32,9 +32,7 @@ def describe(event: Event, board: Board, names: Sequence[str]) -> str | None:
 
     k = event.kind
     if k == "seats":
-        order = ", ".join(
-            f"{names[s]} ({power(p)})" for s, p in enumerate(d["powers"])
-        )
+        order = ", ".join(f"{names[s]} ({power(p)})" for s, p in enumerate(d["powers"]))
         enemies = "; ".join(
             f"{names[s]}'s arch-enemy is {names[e]}" for s, e in enumerate(d["arch_enemies"])
         )
@@ -59,11 +57,15 @@ def describe(event: Event, board: Board, names: Sequence[str]) -> str | None:
     if k == "reshuffled":
         return f"The discard pile was shuffled into a new draw pile ({d['count']} cards)."
     if k == "sabotage":
-        return (f"{who()} sabotaged {names[d['victim']]}'s piece on {field('field')} "
-                f"with {card_name(d['card'])}.")
+        return (
+            f"{who()} sabotaged {names[d['victim']]}'s piece on {field('field')} "
+            f"with {card_name(d['card'])}."
+        )
     if k == "shrunk":
-        return (f"{names[d['seat']]}'s {size('from_size')} on {field('field')} shrank to a "
-                f"{size('to_size')}.")
+        return (
+            f"{names[d['seat']]}'s {size('from_size')} on {field('field')} shrank to a "
+            f"{size('to_size')}."
+        )
     if k == "destroyed":
         return f"{names[d['seat']]}'s {size()} on {field('field')} was destroyed."
     if k == "spied":
@@ -87,35 +89,45 @@ def describe(event: Event, board: Board, names: Sequence[str]) -> str | None:
     if k == "passed":
         return f"{who()} passed."
     if k == "attack_declared":
-        return (f"{who()} attacks {names[d['defender']]} on {field('dst')} from {field('src')} "
-                f"({size()} against {size('defender_size')}).")
+        return (
+            f"{who()} attacks {names[d['defender']]} on {field('dst')} from {field('src')} "
+            f"({size()} against {size('defender_size')})."
+        )
     if k == "diplomacy_open":
-        return (f"Diplomacy: {', '.join(names[s] for s in d['eligible'])} may stop the attack "
-                f"with a K (window {d['seconds']} s).")
+        return (
+            f"Diplomacy: {', '.join(names[s] for s in d['eligible'])} may stop the attack "
+            f"with a K (window {d['seconds']} s)."
+        )
     if k == "let_pass":
         return None
     if k == "attack_stopped":
         return f"{who()} stopped {names[d['attacker']]}'s attack with {card_name(d['card'])}."
     if k == "duel_started":
-        return (f"Duel: {names[d['attacker']]} may play up to {d['attacker_limit']} card(s), "
-                f"{names[d['defender']]} up to {d['defender_limit']}.")
+        return (
+            f"Duel: {names[d['attacker']]} may play up to {d['attacker_limit']} card(s), "
+            f"{names[d['defender']]} up to {d['defender_limit']}."
+        )
     if k == "duel_card":
         return f"{who()} played {card_name(d['card'])} (total {d['total']})."
     if k == "duel_stop":
         return f"{who()} stops playing cards."
     if k == "duel_over":
         verdict = "wins" if d["attacker_won"] else "fails"
-        return (f"Duel over: {names[d['attacker']]} {d['attacker_total']} against "
-                f"{names[d['defender']]} {d['defender_total']}: the attack {verdict}.")
+        return (
+            f"Duel over: {names[d['attacker']]} {d['attacker_total']} against "
+            f"{names[d['defender']]} {d['defender_total']}: the attack {verdict}."
+        )
     if k == "attack_withdrawn":
         return f"{who()} played no card in time: the attack is withdrawn."
     if k == "dice":
         a = "+".join(str(x) for x in d["attacker_dice"])
         b = "+".join(str(x) for x in d["defender_dice"])
         verdict = "wins" if d["attacker_won"] else "fails"
-        return (f"Dice: {names[d['attacker']]} rolled {a} = {sum(d['attacker_dice'])}, "
-                f"{names[d['defender']]} rolled {b} = {sum(d['defender_dice'])}: "
-                f"the invasion {verdict}.")
+        return (
+            f"Dice: {names[d['attacker']]} rolled {a} = {sum(d['attacker_dice'])}, "
+            f"{names[d['defender']]} rolled {b} = {sum(d['defender_dice'])}: "
+            f"the invasion {verdict}."
+        )
     if k == "retreat_needed":
         return f"{who()} must choose where the beaten piece retreats."
     if k == "retreated":
@@ -133,9 +145,12 @@ def describe(event: Event, board: Board, names: Sequence[str]) -> str | None:
     if k == "game_over":
         if d["draw"]:
             return f"The game ends in a draw ({d['reason']})."
-        return "Game over. Winner" + ("s: " if len(d["winners"]) > 1 else ": ") + ", ".join(
-            names[s] for s in d["winners"]
-        ) + "."
+        return (
+            "Game over. Winner"
+            + ("s: " if len(d["winners"]) > 1 else ": ")
+            + ", ".join(names[s] for s in d["winners"])
+            + "."
+        )
     return None
 
 

@@ -204,9 +204,7 @@ class EuropeanWar(VariantRules):
                 return self._stop_attack(g, seat, action.ace)
             if isinstance(action, LetPass):
                 return self._let_pass(g, seat)
-            raise IllegalAction(
-                "An attack was declared: answer Stop with K or Let it pass (EW-13)"
-            )
+            raise IllegalAction("An attack was declared: answer Stop with K or Let it pass (EW-13)")
         if g.phase == DUEL:
             if isinstance(action, PlayCard):
                 return self._play_card(g, seat, action.card)
@@ -259,8 +257,9 @@ class EuropeanWar(VariantRules):
             raise IllegalAction(f"No enemy piece on {self._name(g, target)} to sabotage (EW-9)")
         self._spend(g, seat, card)
         g.sabotage_used = True
-        events = [Event("sabotage", {"seat": seat, "field": target, "victim": piece[0],
-                                     "card": card})]
+        events = [
+            Event("sabotage", {"seat": seat, "field": target, "victim": piece[0], "card": card})
+        ]
         events += shrink(g, target)[0]
         return events + self.check_end(g)
 
@@ -305,8 +304,9 @@ class EuropeanWar(VariantRules):
                     f"No {SIZE_NAMES[size + 1]} pyramid left in your supply to grow into (EW-11)"
                 )
             g.pieces[field] = (seat, size + 1)
-            ev = Event("conscripted", {"seat": seat, "field": field, "size": size + 1,
-                                       "from_size": size})
+            ev = Event(
+                "conscripted", {"seat": seat, "field": field, "size": size + 1, "from_size": size}
+            )
         return [ev] + self.end_action(g)
 
     def _move(self, g: GameState, seat: int, src: str, dst: str) -> list[Event]:
@@ -321,8 +321,9 @@ class EuropeanWar(VariantRules):
                 "one group joins them (EW-11)"
             )
         relocate(g, src, dst)
-        ev = Event("moved", {"seat": seat, "src": src, "dst": dst, "size": size,
-                             "by_sea": not by_land})
+        ev = Event(
+            "moved", {"seat": seat, "src": src, "dst": dst, "size": size, "by_sea": not by_land}
+        )
         return [ev] + self.end_action(g)
 
     def _attack(self, g: GameState, seat: int, src: str, dst: str) -> list[Event]:
@@ -347,19 +348,32 @@ class EuropeanWar(VariantRules):
         defender = target[0]
         g.battle = Battle(seat, defender, src, dst, size, target[1])
         n = len(g.seats)
-        eligible = [
-            s for s in ((seat + k) % n for k in range(1, n)) if s != defender
+        eligible = [s for s in ((seat + k) % n for k in range(1, n)) if s != defender]
+        events = [
+            Event(
+                "attack_declared",
+                {
+                    "seat": seat,
+                    "defender": defender,
+                    "src": src,
+                    "dst": dst,
+                    "size": size,
+                    "defender_size": target[1],
+                },
+            )
         ]
-        events = [Event("attack_declared", {
-            "seat": seat, "defender": defender, "src": src, "dst": dst,
-            "size": size, "defender_size": target[1],
-        })]
         if eligible:
             g.phase = DIPLOMACY
             g.pending = eligible
-            events.append(Event("diplomacy_open", {
-                "eligible": eligible[:], "seconds": g.options.diplomacy_seconds,
-            }))
+            events.append(
+                Event(
+                    "diplomacy_open",
+                    {
+                        "eligible": eligible[:],
+                        "seconds": g.options.diplomacy_seconds,
+                    },
+                )
+            )
             return events
         return events + self._start_duel(g)
 
@@ -375,9 +389,18 @@ class EuropeanWar(VariantRules):
         g.pending = []
         g.phase = TURN
         g.attack_barred = True
-        return [Event("attack_stopped", {
-            "seat": seat, "attacker": b.attacker, "src": b.src, "dst": b.dst, "card": card,
-        })]
+        return [
+            Event(
+                "attack_stopped",
+                {
+                    "seat": seat,
+                    "attacker": b.attacker,
+                    "src": b.src,
+                    "dst": b.dst,
+                    "card": card,
+                },
+            )
+        ]
 
     def _let_pass(self, g: GameState, seat: int) -> list[Event]:
         g.pending.remove(seat)
@@ -393,11 +416,17 @@ class EuropeanWar(VariantRules):
         g.phase = DUEL
         g.pending = []
         b.attacker_next = True
-        return [Event("duel_started", {
-            "attacker": b.attacker, "defender": b.defender,
-            "attacker_limit": CARD_LIMIT[b.attacker_size],
-            "defender_limit": CARD_LIMIT[b.defender_size],
-        })]
+        return [
+            Event(
+                "duel_started",
+                {
+                    "attacker": b.attacker,
+                    "defender": b.defender,
+                    "attacker_limit": CARD_LIMIT[b.attacker_size],
+                    "defender_limit": CARD_LIMIT[b.defender_size],
+                },
+            )
+        ]
 
     def _play_card(self, g: GameState, seat: int, card: int) -> list[Event]:
         b = g.battle
@@ -410,10 +439,17 @@ class EuropeanWar(VariantRules):
         _forget(g, seat, card)
         played.append(card)
         total = sum(C.duel_value(c) for c in played)
-        events = [Event("duel_card", {
-            "seat": seat, "card": card, "side": "attacker" if attacker else "defender",
-            "total": total,
-        })]
+        events = [
+            Event(
+                "duel_card",
+                {
+                    "seat": seat,
+                    "card": card,
+                    "side": "attacker" if attacker else "defender",
+                    "total": total,
+                },
+            )
+        ]
         return events + self._duel_next(g, attacker)
 
     def _stop_playing(self, g: GameState, seat: int) -> list[Event]:
@@ -432,10 +468,16 @@ class EuropeanWar(VariantRules):
 
     def _side_done(self, g: GameState, b: Battle, attacker: bool) -> bool:
         if attacker:
-            return (b.attacker_done or len(b.attacker_cards) >= CARD_LIMIT[b.attacker_size]
-                    or not g.hands[b.attacker])
-        return (b.defender_done or len(b.defender_cards) >= CARD_LIMIT[b.defender_size]
-                or not g.hands[b.defender])
+            return (
+                b.attacker_done
+                or len(b.attacker_cards) >= CARD_LIMIT[b.attacker_size]
+                or not g.hands[b.attacker]
+            )
+        return (
+            b.defender_done
+            or len(b.defender_cards) >= CARD_LIMIT[b.defender_size]
+            or not g.hands[b.defender]
+        )
 
     def _duel_next(self, g: GameState, last_was_attacker: bool) -> list[Event]:
         """EW-17: sides alternate; a side that stopped, reached its limit or has no card
@@ -460,12 +502,24 @@ class EuropeanWar(VariantRules):
         g.discard.extend(b.attacker_cards)
         g.discard.extend(b.defender_cards)
         won = att > dfn
-        events = [Event("duel_over", {
-            "attacker": b.attacker, "defender": b.defender, "src": b.src, "dst": b.dst,
-            "attacker_size": b.attacker_size, "defender_size": b.defender_size,
-            "attacker_cards": b.attacker_cards[:], "defender_cards": b.defender_cards[:],
-            "attacker_total": att, "defender_total": dfn, "attacker_won": won,
-        })]
+        events = [
+            Event(
+                "duel_over",
+                {
+                    "attacker": b.attacker,
+                    "defender": b.defender,
+                    "src": b.src,
+                    "dst": b.dst,
+                    "attacker_size": b.attacker_size,
+                    "defender_size": b.defender_size,
+                    "attacker_cards": b.attacker_cards[:],
+                    "defender_cards": b.defender_cards[:],
+                    "attacker_total": att,
+                    "defender_total": dfn,
+                    "attacker_won": won,
+                },
+            )
+        ]
         b.attacker_cards = []
         b.defender_cards = []
         if not won:

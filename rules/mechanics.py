@@ -42,9 +42,7 @@ def relocate(state: GameState, src: str, dst: str) -> None:
 def home_piece_count(state: GameState, seat: int) -> int:
     """How many of ``seat``'s own pieces stand on its home fields."""
     pieces = state.pieces
-    return sum(
-        1 for f in state.home_fields(seat) if f in pieces and pieces[f][0] == seat
-    )
+    return sum(1 for f in state.home_fields(seat) if f in pieces and pieces[f][0] == seat)
 
 
 def holds_other_power(state: GameState, seat: int) -> str | None:
@@ -76,7 +74,8 @@ def occupiers(state: GameState) -> dict[int, str]:
 def fallen(state: GameState) -> list[int]:
     """Seats still in the game with no piece on their own home fields (EW-20, WW-4)."""
     return [
-        s for s in range(len(state.seats))
+        s
+        for s in range(len(state.seats))
         if not state.eliminated[s] and home_piece_count(state, s) == 0
     ]
 

@@ -72,8 +72,13 @@ class Battle:
     )
 
     def __init__(
-        self, attacker: int, defender: int, src: str, dst: str,
-        attacker_size: int, defender_size: int,
+        self,
+        attacker: int,
+        defender: int,
+        src: str,
+        dst: str,
+        attacker_size: int,
+        defender_size: int,
     ) -> None:
         self.attacker = attacker
         self.defender = defender
@@ -91,8 +96,12 @@ class Battle:
     def copy(self) -> Battle:
         """Return an independent copy."""
         b = Battle(
-            self.attacker, self.defender, self.src, self.dst,
-            self.attacker_size, self.defender_size,
+            self.attacker,
+            self.defender,
+            self.src,
+            self.dst,
+            self.attacker_size,
+            self.defender_size,
         )
         b.attacker_cards = self.attacker_cards[:]
         b.defender_cards = self.defender_cards[:]
@@ -110,8 +119,12 @@ class Battle:
     def from_dict(data: dict[str, Any]) -> Battle:
         """Rebuild from :meth:`to_dict` output (types checked by the caller's validation)."""
         b = Battle(
-            int(data["attacker"]), int(data["defender"]), str(data["src"]), str(data["dst"]),
-            int(data["attacker_size"]), int(data["defender_size"]),
+            int(data["attacker"]),
+            int(data["defender"]),
+            str(data["src"]),
+            str(data["dst"]),
+            int(data["attacker_size"]),
+            int(data["defender_size"]),
         )
         b.attacker_cards = [int(c) for c in data["attacker_cards"]]
         b.defender_cards = [int(c) for c in data["defender_cards"]]

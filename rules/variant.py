@@ -243,9 +243,7 @@ class VariantRules:
                 )
             chosen = (action.large, action.medium, action.small)
             if sorted(chosen) != sorted(home):
-                raise IllegalAction(
-                    "Setup: put one piece on each of your three home fields (EW-5)"
-                )
+                raise IllegalAction("Setup: put one piece on each of your three home fields (EW-5)")
             placements = [(action.large, LARGE), (action.medium, MEDIUM), (action.small, SMALL)]
             g.setup_queue = [(s, z) for s, z in g.setup_queue if s != seat]
         else:
@@ -271,8 +269,8 @@ class VariantRules:
         most exposed home field (most links to other powers), the small on the safest."""
         home = sorted(
             g.home_fields(seat),
-            key=lambda f: -sum(
-                1 for n in g.board.adjacency[f] if g.board.fields[n].owner != g.seats[seat]
+            key=lambda f: (
+                -sum(1 for n in g.board.adjacency[f] if g.board.fields[n].owner != g.seats[seat])
             ),
         )
         if g.setup_queue[0][1] == 0:
@@ -316,7 +314,6 @@ class VariantRules:
         g.pending = []
         return [Event("game_over", {"winners": g.winners, "draw": g.draw, "reason": reason})]
 
-
     # ------------------------------------------------------------------ after a won attack
     def after_won_attack(self, g: GameState) -> list[Event]:
         """EW-19 / WW-3: the beaten defender retreats (choosing when there is a choice);
@@ -328,8 +325,9 @@ class VariantRules:
         if len(options) > 1:
             g.phase = RETREAT
             b.retreat_options = options
-            return [Event("retreat_needed", {"seat": b.defender, "field": b.dst,
-                                             "options": options[:]})]
+            return [
+                Event("retreat_needed", {"seat": b.defender, "field": b.dst, "options": options[:]})
+            ]
         if len(options) == 1:
             return self.retreat(g, options[0], auto=True)
         events, destroyed = shrink(g, b.dst)

@@ -161,7 +161,8 @@ def view_for(g: GameState, viewer: int | None) -> View:
         hand=tuple(sorted(g.hands[viewer])) if own and viewer is not None else None,
         known_cards=(
             {t: tuple(cs) for t, cs in g.knowledge[viewer].items() if cs}
-            if own and viewer is not None else {}
+            if own and viewer is not None
+            else {}
         ),
         pile_size=len(g.pile),
         discard=tuple(g.discard),

@@ -145,14 +145,26 @@ class WorldWar5(VariantRules):
         defence_dice = [g.rng.below(6) + 1 for _ in range(defender_size)]
         won = sum(attack_dice) > sum(defence_dice)
         g.last_roll = {
-            "attacker": seat, "defender": defender, "src": src, "dst": dst,
-            "attacker_dice": attack_dice, "defender_dice": defence_dice, "attacker_won": won,
+            "attacker": seat,
+            "defender": defender,
+            "src": src,
+            "dst": dst,
+            "attacker_dice": attack_dice,
+            "defender_dice": defence_dice,
+            "attacker_won": won,
         }
         events = [
-            Event("attack_declared", {
-                "seat": seat, "defender": defender, "src": src, "dst": dst,
-                "size": size, "defender_size": defender_size,
-            }),
+            Event(
+                "attack_declared",
+                {
+                    "seat": seat,
+                    "defender": defender,
+                    "src": src,
+                    "dst": dst,
+                    "size": size,
+                    "defender_size": defender_size,
+                },
+            ),
             Event("dice", dict(g.last_roll)),
         ]
         if not won:

@@ -29,15 +29,17 @@ def one(name: str) -> str:
 
 
 def test_the_base_image_is_pinned_to_a_full_version() -> None:
-    assert re.fullmatch(r"python:3\.11\.\d+-slim-bookworm(@sha256:[0-9a-f]{64})?",
-                        one("FROM")), one("FROM")
+    assert re.fullmatch(r"python:3\.11\.\d+-slim-bookworm(@sha256:[0-9a-f]{64})?", one("FROM")), (
+        one("FROM")
+    )
 
 
 def test_entry_point_and_command_are_exec_form_under_tini() -> None:
     assert json.loads(one("ENTRYPOINT")) == ["/usr/bin/tini", "--"]
     assert json.loads(one("CMD")) == ["python", "-m", "bot"]
     assert any(
-        "install" in rest and "tini" in rest for word, rest in instructions() if word == "RUN")
+        "install" in rest and "tini" in rest for word, rest in instructions() if word == "RUN"
+    )
 
 
 def test_the_health_check_runs_the_module_against_the_health_file() -> None:

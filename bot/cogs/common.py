@@ -31,13 +31,14 @@ def safe(complete: Completer) -> Completer:
     logged as a warning with the channel)."""
 
     @functools.wraps(complete)
-    async def wrapper(interaction: discord.Interaction, current: str,
-                      ) -> list[app_commands.Choice[str]]:
+    async def wrapper(
+        interaction: discord.Interaction,
+        current: str,
+    ) -> list[app_commands.Choice[str]]:
         try:
             return await complete(interaction, current)
         except Exception:
-            log.warning("autocomplete failed in channel %s", interaction.channel_id,
-                        exc_info=True)
+            log.warning("autocomplete failed in channel %s", interaction.channel_id, exc_info=True)
             return []
 
     return wrapper
@@ -94,13 +95,18 @@ def field_id(board: rules.Board, text: str | None, what: str = "field") -> str:
     """
     found = board.field_by_name(text or "")
     if found is None:
-        raise UserError(f"There is no {what} called {str(text)[:60]!r} on this board. "
-                        "Start typing and pick one from the list.")
+        raise UserError(
+            f"There is no {what} called {str(text)[:60]!r} on this board. "
+            "Start typing and pick one from the list."
+        )
     return found
 
 
-def field_choices(board: rules.Board, fields: Iterable[str], current: str,
-                  ) -> list[app_commands.Choice[str]]:
+def field_choices(
+    board: rules.Board,
+    fields: Iterable[str],
+    current: str,
+) -> list[app_commands.Choice[str]]:
     """Autocomplete choices for ``fields`` (ids), by readable name, filtered by what
     was typed, at most 25."""
     typed = current.strip().lower()
@@ -123,7 +129,11 @@ def board_here(uv: UserView) -> rules.Board:
 def not_in_variant(command: str, variant: str) -> UserError:
     """The refusal for a command of the other variant."""
     if variant == "world_war_5":
-        return UserError(f"/{command} is not in this variant: this table plays World War 5, "
-                         "whose turns are /grow, /build, /move and /invade.")
-    return UserError(f"/{command} is not in this variant: this table plays European War — "
-                     "use /conscript, /move, /invade, /arm, /sabotage, /spy or /pass.")
+        return UserError(
+            f"/{command} is not in this variant: this table plays World War 5, "
+            "whose turns are /grow, /build, /move and /invade."
+        )
+    return UserError(
+        f"/{command} is not in this variant: this table plays European War — "
+        "use /conscript, /move, /invade, /arm, /sabotage, /spy or /pass."
+    )

@@ -45,11 +45,13 @@ class InfoCog(commands.Cog):
             return
         names = [s.name for s in st.seats]
         drawing = bot.delivery.images.board(st.view, names, key=(gid, st.version))
-        await with_picture(reply, clip(render.board_summary(st.view, names)), drawing,
-                           bot.delivery.later)
+        await with_picture(
+            reply, clip(render.board_summary(st.view, names)), drawing, bot.delivery.later
+        )
 
-    @app_commands.command(name="hand", description="Your hand (only you see it) and your "
-                          "open panel, if any")
+    @app_commands.command(
+        name="hand", description="Your hand (only you see it) and your open panel, if any"
+    )
     @app_commands.guild_only()
     async def hand(self, interaction: discord.Interaction) -> None:
         """The asker's hand, privately."""
@@ -69,11 +71,11 @@ class InfoCog(commands.Cog):
             if prompt.kind in PANEL_KINDS:
                 kwargs["view"] = panel_view(prompt, board_of_view(uv.view))
         drawing = bot.delivery.images.hand(uv.view.hand, "Your hand")
-        await with_picture(reply, clip("\n".join(lines)), drawing, bot.delivery.later,
-                           **kwargs)
+        await with_picture(reply, clip("\n".join(lines)), drawing, bot.delivery.later, **kwargs)
 
-    @app_commands.command(name="status", description="Whose turn, phase, hand sizes, deck, "
-                          "discard, timers and seats")
+    @app_commands.command(
+        name="status", description="Whose turn, phase, hand sizes, deck, discard, timers and seats"
+    )
     @app_commands.guild_only()
     async def status(self, interaction: discord.Interaction) -> None:
         """Public status."""
@@ -82,8 +84,10 @@ class InfoCog(commands.Cog):
         st = await bot.service.status(gid)
         lines = list(st.lines)
         if st.view is None:
-            lines += [f"• {s.name}" + (f" — wants {s.power_name}" if s.power_name else "")
-                      for s in st.seats]
+            lines += [
+                f"• {s.name}" + (f" — wants {s.power_name}" if s.power_name else "")
+                for s in st.seats
+            ]
         elif st.view.discard:
             from rules.cards import card_name
 
@@ -93,17 +97,18 @@ class InfoCog(commands.Cog):
     @app_commands.command(name="log", description="The last events of the game in words")
     @app_commands.guild_only()
     @app_commands.describe(n="How many lines (default 10)")
-    async def log(self, interaction: discord.Interaction,
-                  n: app_commands.Range[int, 1, 50] = 10) -> None:
+    async def log(
+        self, interaction: discord.Interaction, n: app_commands.Range[int, 1, 50] = 10
+    ) -> None:
         """The log, with the asker's own private lines."""
         bot = bot_of(interaction)
         gid = await game_here(interaction)
         lines = await bot.service.log(gid, n, interaction.user.id)
-        await Reply.of(interaction).private(clip("\n".join(lines) or
-                                                 "Nothing has happened yet."))
+        await Reply.of(interaction).private(clip("\n".join(lines) or "Nothing has happened yet."))
 
-    @app_commands.command(name="rules", description="The rules as this bot plays them, with "
-                          "rule numbers")
+    @app_commands.command(
+        name="rules", description="The rules as this bot plays them, with rule numbers"
+    )
     @app_commands.describe(topic="A rule number (EW-19), a section or a word")
     @app_commands.autocomplete(topic=_topics)
     async def rules(self, interaction: discord.Interaction, topic: str | None = None) -> None:
@@ -118,8 +123,11 @@ class InfoCog(commands.Cog):
         text = HELP_WORLD_WAR_5 if variant == "world_war_5" else HELP
         await Reply.of(interaction).private(text)
 
-    @app_commands.command(name="about", description="Version, source, what data is stored "
-                          "and how to have it deleted", extras=ANSWER_DIRECT)
+    @app_commands.command(
+        name="about",
+        description="Version, source, what data is stored and how to have it deleted",
+        extras=ANSWER_DIRECT,
+    )
     async def about(self, interaction: discord.Interaction) -> None:
         """About."""
         await Reply.of(interaction).private(ABOUT)

@@ -23,10 +23,14 @@ log = logging.getLogger("bot")
 Choice = app_commands.Choice
 
 TIMEOUT_CHOICES = [
-    Choice(name="5 minutes", value=300), Choice(name="15 minutes", value=900),
-    Choice(name="1 hour", value=3600), Choice(name="6 hours", value=6 * 3600),
-    Choice(name="12 hours", value=12 * 3600), Choice(name="1 day", value=86400),
-    Choice(name="3 days", value=3 * 86400), Choice(name="7 days", value=7 * 86400),
+    Choice(name="5 minutes", value=300),
+    Choice(name="15 minutes", value=900),
+    Choice(name="1 hour", value=3600),
+    Choice(name="6 hours", value=6 * 3600),
+    Choice(name="12 hours", value=12 * 3600),
+    Choice(name="1 day", value=86400),
+    Choice(name="3 days", value=3 * 86400),
+    Choice(name="7 days", value=7 * 86400),
     Choice(name="no limit", value=0),
 ]
 LEVEL_CHOICES = [Choice(name=n, value=n) for n in ("easy", "normal", "hard")]
@@ -57,26 +61,39 @@ async def _free_powers(interaction: discord.Interaction, current: str) -> list[C
     taken = {s.power for s in info.seats if s.power}
     board = board_of(info.variant, rules.Options.from_dict(dict(info.options)))
     typed = current.strip().lower()
-    return [Choice(name=p.name[:100], value=p.id) for p in board.powers.values()
-            if p.id not in taken and (not typed or typed in p.name.lower())][:MAX_CHOICES]
+    return [
+        Choice(name=p.name[:100], value=p.id)
+        for p in board.powers.values()
+        if p.id not in taken and (not typed or typed in p.name.lower())
+    ][:MAX_CHOICES]
 
 
 class LobbyCog(commands.Cog):
     """Opening, joining and starting tables."""
 
-    @app_commands.command(name="newgame", description="Open a table for a new game in this "
-                          "channel (or in a new thread of it)", extras=ANSWER_PUBLIC)
+    @app_commands.command(
+        name="newgame",
+        description="Open a table for a new game in this channel (or in a new thread of it)",
+        extras=ANSWER_PUBLIC,
+    )
     @app_commands.guild_only()
-    @app_commands.describe(variant="Which game (default european-war)",
-                           players="The most players at the table (2-5)",
-                           turn_timeout="Time for each turn (default: the server's setting)",
-                           thread="Open the table in a new thread of this channel")
-    @app_commands.choices(variant=[Choice(name=n, value=v) for n, v in VARIANT_CHOICES],
-                          turn_timeout=TIMEOUT_CHOICES)
-    async def newgame(self, interaction: discord.Interaction,
-                      variant: Choice[str] | None = None,
-                      players: app_commands.Range[int, 2, 5] | None = None,
-                      turn_timeout: Choice[int] | None = None, thread: bool = False) -> None:
+    @app_commands.describe(
+        variant="Which game (default european-war)",
+        players="The most players at the table (2-5)",
+        turn_timeout="Time for each turn (default: the server's setting)",
+        thread="Open the table in a new thread of this channel",
+    )
+    @app_commands.choices(
+        variant=[Choice(name=n, value=v) for n, v in VARIANT_CHOICES], turn_timeout=TIMEOUT_CHOICES
+    )
+    async def newgame(
+        self,
+        interaction: discord.Interaction,
+        variant: Choice[str] | None = None,
+        players: app_commands.Range[int, 2, 5] | None = None,
+        turn_timeout: Choice[int] | None = None,
+        thread: bool = False,
+    ) -> None:
         """Open a lobby."""
         bot = bot_of(interaction)
         channel = interaction.channel
@@ -85,16 +102,24 @@ class LobbyCog(commands.Cog):
             raise UserError("This is already a thread: run /newgame here without `thread`.")
         missing = _needs(interaction.app_permissions, in_thread, thread)
         if missing:
-            raise UserError("I cannot host a game here: I lack the " + ", ".join(missing)
-                            + " permission(s) in this channel.")
+            raise UserError(
+                "I cannot host a game here: I lack the "
+                + ", ".join(missing)
+                + " permission(s) in this channel."
+            )
         if not thread:
             running = await bot.service.active_game(interaction.channel_id or 0)
             if running is not None:
                 ref = (await bot.delivery.refs_of(running)).lobby
-                link = jump_url(interaction.guild_id, ref[0], ref[1]) if ref else \
-                    jump_url(interaction.guild_id, interaction.channel_id or 0)
-                raise UserError(f"A game is already open in this channel ({link}). Finish "
-                                "it or /cancel it first, or use `/newgame thread:True`.")
+                link = (
+                    jump_url(interaction.guild_id, ref[0], ref[1])
+                    if ref
+                    else jump_url(interaction.guild_id, interaction.channel_id or 0)
+                )
+                raise UserError(
+                    f"A game is already open in this channel ({link}). Finish "
+                    "it or /cancel it first, or use `/newgame thread:True`."
+                )
         chosen = variant.value if variant else "european_war"
         timeout: float | str | None = "server"
         if turn_timeout is not None:
@@ -105,31 +130,41 @@ class LobbyCog(commands.Cog):
             assert isinstance(channel, discord.TextChannel)
             new_thread = await channel.create_thread(
                 name=f"{variant_name(chosen)} — {interaction.user.display_name}"[:100],
-                type=discord.ChannelType.public_thread, auto_archive_duration=10080)
+                type=discord.ChannelType.public_thread,
+                auto_archive_duration=10080,
+            )
             target_id = new_thread.id
         out = await bot.service.open_lobby(
-            channel_id=target_id, host_id=interaction.user.id,
-            host_name=interaction.user.display_name, guild_id=interaction.guild_id,
-            variant=chosen, max_players=players, turn_timeout=timeout)  # type: ignore[arg-type]
+            channel_id=target_id,
+            host_id=interaction.user.id,
+            host_name=interaction.user.display_name,
+            guild_id=interaction.guild_id,
+            variant=chosen,
+            max_players=players,
+            turn_timeout=timeout,
+        )  # type: ignore[arg-type]
         if not out.ok and new_thread is not None:
             try:
                 await new_thread.delete()
             except discord.HTTPException:
                 log.info("could not delete the unused thread %s", new_thread.id)
         expect_ok(out)
-        log.info("game %s created in guild %s channel %s", out.game_id, interaction.guild_id,
-                 target_id)
+        log.info(
+            "game %s created in guild %s channel %s", out.game_id, interaction.guild_id, target_id
+        )
         if new_thread is not None:
             await bot.delivery.deliver(out)
             await Reply.of(interaction).public(
                 content=f"{interaction.user.mention} opened a {variant_name(chosen)} table "
-                f"in {new_thread.mention}: join it there.")
+                f"in {new_thread.mention}: join it there."
+            )
         else:
             await bot.delivery.deliver(out, interaction)
         await bot.delivery.check_dms(out, interaction.user.id)
 
-    @app_commands.command(name="join", description="Take a seat at the table in this channel",
-                          extras=ANSWER_PUBLIC)
+    @app_commands.command(
+        name="join", description="Take a seat at the table in this channel", extras=ANSWER_PUBLIC
+    )
     @app_commands.guild_only()
     @app_commands.describe(power="The power you would like to play (default: dealt at random)")
     @app_commands.autocomplete(power=_free_powers)
@@ -137,13 +172,15 @@ class LobbyCog(commands.Cog):
         """Join the lobby."""
         bot = bot_of(interaction)
         gid = await game_here(interaction)
-        out = expect_ok(await bot.service.join(gid, interaction.user.id,
-                                               interaction.user.display_name, power))
+        out = expect_ok(
+            await bot.service.join(gid, interaction.user.id, interaction.user.display_name, power)
+        )
         await bot.delivery.deliver(out, interaction)
         await bot.delivery.check_dms(out, interaction.user.id)
 
-    @app_commands.command(name="leave", description="Leave the table (before the game starts)",
-                          extras=ANSWER_PUBLIC)
+    @app_commands.command(
+        name="leave", description="Leave the table (before the game starts)", extras=ANSWER_PUBLIC
+    )
     @app_commands.guild_only()
     async def leave(self, interaction: discord.Interaction) -> None:
         """Leave the lobby."""
@@ -152,24 +189,35 @@ class LobbyCog(commands.Cog):
         out = expect_ok(await bot.service.leave(gid, interaction.user.id))
         await bot.delivery.deliver(out, interaction)
 
-    @app_commands.command(name="addbot", description="Host: seat a computer player",
-                          extras=ANSWER_PUBLIC)
+    @app_commands.command(
+        name="addbot", description="Host: seat a computer player", extras=ANSWER_PUBLIC
+    )
     @app_commands.guild_only()
-    @app_commands.describe(power="The power it plays (default: dealt at random)",
-                           level="How well it plays (default normal)")
+    @app_commands.describe(
+        power="The power it plays (default: dealt at random)",
+        level="How well it plays (default normal)",
+    )
     @app_commands.autocomplete(power=_free_powers)
     @app_commands.choices(level=LEVEL_CHOICES)
-    async def addbot(self, interaction: discord.Interaction, power: str | None = None,
-                     level: Choice[str] | None = None) -> None:
+    async def addbot(
+        self,
+        interaction: discord.Interaction,
+        power: str | None = None,
+        level: Choice[str] | None = None,
+    ) -> None:
         """Add a computer seat."""
         bot = bot_of(interaction)
         gid = await game_here(interaction)
-        out = expect_ok(await bot.service.add_computer(
-            gid, interaction.user.id, level.value if level else "normal", power))
+        out = expect_ok(
+            await bot.service.add_computer(
+                gid, interaction.user.id, level.value if level else "normal", power
+            )
+        )
         await bot.delivery.deliver(out, interaction)
 
-    @app_commands.command(name="start", description="Host: start the game (seats are dealt)",
-                          extras=ANSWER_PUBLIC)
+    @app_commands.command(
+        name="start", description="Host: start the game (seats are dealt)", extras=ANSWER_PUBLIC
+    )
     @app_commands.guild_only()
     async def start(self, interaction: discord.Interaction) -> None:
         """Start the game."""
@@ -179,8 +227,11 @@ class LobbyCog(commands.Cog):
         log.info("game %s started", gid)
         await bot.delivery.deliver(out, interaction)
 
-    @app_commands.command(name="cancel", description="Host or Manage Channels: end the table "
-                          "or game in this channel (asks to confirm)")
+    @app_commands.command(
+        name="cancel",
+        description="Host or Manage Channels: end the table "
+        "or game in this channel (asks to confirm)",
+    )
     @app_commands.guild_only()
     async def cancel(self, interaction: discord.Interaction) -> None:
         """Ask to confirm cancelling the game."""
@@ -188,8 +239,10 @@ class LobbyCog(commands.Cog):
         gid = await game_here(interaction)
         st = await bot.service.status(gid)
         if st.host_id != interaction.user.id and not interaction.permissions.manage_channels:
-            raise UserError("Only the host or a member who can manage this channel may "
-                            "cancel the game.", gid)
+            raise UserError(
+                "Only the host or a member who can manage this channel may cancel the game.", gid
+            )
         await Reply.of(interaction).private(
             "Cancel the game in this channel? This cannot be undone.",
-            view=confirm_view("cancel", gid, interaction.user.id, "Cancel the game"))
+            view=confirm_view("cancel", gid, interaction.user.id, "Cancel the game"),
+        )

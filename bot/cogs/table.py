@@ -18,11 +18,20 @@ from .common import MAX_CHOICES, bot_of, game_here, safe
 from .lobby import LEVEL_CHOICES, TIMEOUT_CHOICES
 
 Choice = app_commands.Choice
-MINUTES = [Choice(name="off", value=0), Choice(name="5 minutes", value=5),
-           Choice(name="15 minutes", value=15), Choice(name="1 hour", value=60),
-           Choice(name="3 hours", value=180), Choice(name="12 hours", value=720)]
-LOBBY_MINUTES = [Choice(name="15 minutes", value=15), Choice(name="1 hour", value=60),
-                 Choice(name="6 hours", value=360), Choice(name="1 day", value=1440)]
+MINUTES = [
+    Choice(name="off", value=0),
+    Choice(name="5 minutes", value=5),
+    Choice(name="15 minutes", value=15),
+    Choice(name="1 hour", value=60),
+    Choice(name="3 hours", value=180),
+    Choice(name="12 hours", value=720),
+]
+LOBBY_MINUTES = [
+    Choice(name="15 minutes", value=15),
+    Choice(name="1 hour", value=60),
+    Choice(name="6 hours", value=360),
+    Choice(name="1 day", value=1440),
+]
 
 
 @safe
@@ -43,23 +52,26 @@ async def _seats(interaction: discord.Interaction, current: str) -> list[Choice[
 
 def settings_text(gs: GuildSettings) -> str:
     """The server's defaults in words."""
-    return "\n".join([
-        "**Server defaults for new games**",
-        f"Turn timeout: {duration_words(gs.turn_timeout)}",
-        f"When a European War turn times out: {gs.expiry_action}",
-        f"Diplomacy window: {gs.diplomacy_seconds} s",
-        "Reminder before a deadline: "
-        + (duration_words(gs.reminder_lead) if gs.reminder_lead else "off"),
-        f"Lobby expiry: {duration_words(gs.lobby_expiry)}",
-        f"Games at once in this server: {gs.max_games}",
-    ])
+    return "\n".join(
+        [
+            "**Server defaults for new games**",
+            f"Turn timeout: {duration_words(gs.turn_timeout)}",
+            f"When a European War turn times out: {gs.expiry_action}",
+            f"Diplomacy window: {gs.diplomacy_seconds} s",
+            "Reminder before a deadline: "
+            + (duration_words(gs.reminder_lead) if gs.reminder_lead else "off"),
+            f"Lobby expiry: {duration_words(gs.lobby_expiry)}",
+            f"Games at once in this server: {gs.max_games}",
+        ]
+    )
 
 
 class TableCog(commands.Cog):
     """Seats, timers and server defaults."""
 
-    @app_commands.command(name="resign", description="Hand your seat to a computer player "
-                          "(EW-25; asks to confirm)")
+    @app_commands.command(
+        name="resign", description="Hand your seat to a computer player (EW-25; asks to confirm)"
+    )
     @app_commands.guild_only()
     async def resign(self, interaction: discord.Interaction) -> None:
         """Ask to confirm resigning."""
@@ -70,20 +82,30 @@ class TableCog(commands.Cog):
             raise UserError("You are not playing in this game.", gid)
         await Reply.of(interaction).private(
             "Resign? A computer player takes over your seat for the rest of the game.",
-            view=confirm_view("resign", gid, interaction.user.id, "Resign"))
+            view=confirm_view("resign", gid, interaction.user.id, "Resign"),
+        )
 
-    @app_commands.command(name="replace", description="Host: hand a player's seat to a "
-                          "computer or to another member (EW-25)", extras=ANSWER_PUBLIC)
+    @app_commands.command(
+        name="replace",
+        description="Host: hand a player's seat to a computer or to another member (EW-25)",
+        extras=ANSWER_PUBLIC,
+    )
     @app_commands.guild_only()
     @app_commands.rename(with_="with")
-    @app_commands.describe(seat="The seat to hand over",
-                           with_="The member who takes it (leave empty for a computer player)",
-                           level="A computer's level (default normal)")
+    @app_commands.describe(
+        seat="The seat to hand over",
+        with_="The member who takes it (leave empty for a computer player)",
+        level="A computer's level (default normal)",
+    )
     @app_commands.autocomplete(seat=_seats)
     @app_commands.choices(level=LEVEL_CHOICES)
-    async def replace(self, interaction: discord.Interaction, seat: str,
-                      with_: discord.User | None = None,
-                      level: Choice[str] | None = None) -> None:
+    async def replace(
+        self,
+        interaction: discord.Interaction,
+        seat: str,
+        with_: discord.User | None = None,
+        level: Choice[str] | None = None,
+    ) -> None:
         """Hand a seat over."""
         bot = bot_of(interaction)
         gid = await game_here(interaction)
@@ -92,41 +114,50 @@ class TableCog(commands.Cog):
         kw: dict[str, Any] = {"is_admin": interaction.permissions.manage_channels}
         if with_ is not None:
             if with_.bot:
-                raise UserError("Hand the seat to a person, or leave `with` empty for a "
-                                "computer player.", gid)
+                raise UserError(
+                    "Hand the seat to a person, or leave `with` empty for a computer player.", gid
+                )
             kw.update(user_id=with_.id, name=with_.display_name)
         else:
             kw["level"] = level.value if level else "normal"
         out = expect_ok(await bot.service.replace_seat(gid, interaction.user.id, number, **kw))
         await bot.delivery.deliver(out, interaction)
 
-    @app_commands.command(name="pause", description="Host: stop every timer of the game",
-                          extras=ANSWER_PUBLIC)
+    @app_commands.command(
+        name="pause", description="Host: stop every timer of the game", extras=ANSWER_PUBLIC
+    )
     @app_commands.guild_only()
     async def pause(self, interaction: discord.Interaction) -> None:
         """Pause."""
         bot = bot_of(interaction)
         gid = await game_here(interaction)
-        out = expect_ok(await bot.service.pause(
-            gid, interaction.user.id, is_admin=interaction.permissions.manage_channels))
+        out = expect_ok(
+            await bot.service.pause(
+                gid, interaction.user.id, is_admin=interaction.permissions.manage_channels
+            )
+        )
         await bot.delivery.deliver(out, interaction)
 
-    @app_commands.command(name="resume", description="Host: restart the game's timers",
-                          extras=ANSWER_PUBLIC)
+    @app_commands.command(
+        name="resume", description="Host: restart the game's timers", extras=ANSWER_PUBLIC
+    )
     @app_commands.guild_only()
     async def resume(self, interaction: discord.Interaction) -> None:
         """Resume."""
         bot = bot_of(interaction)
         gid = await game_here(interaction)
-        out = expect_ok(await bot.service.resume(
-            gid, interaction.user.id, is_admin=interaction.permissions.manage_channels))
+        out = expect_ok(
+            await bot.service.resume(
+                gid, interaction.user.id, is_admin=interaction.permissions.manage_channels
+            )
+        )
         await bot.delivery.deliver(out, interaction)
 
-    @app_commands.command(name="pings", description="Whether I ping you when it is your "
-                          "move (in every server)")
+    @app_commands.command(
+        name="pings", description="Whether I ping you when it is your move (in every server)"
+    )
     @app_commands.describe(setting="on (default) or off")
-    @app_commands.choices(setting=[Choice(name="on", value="on"),
-                                   Choice(name="off", value="off")])
+    @app_commands.choices(setting=[Choice(name="on", value="on"), Choice(name="off", value="off")])
     async def pings(self, interaction: discord.Interaction, setting: Choice[str]) -> None:
         """Turn one's own turn pings on or off."""
         on = setting.value == "on"
@@ -134,29 +165,43 @@ class TableCog(commands.Cog):
         await bot.db.set_user_pings(interaction.user.id, on, bot.service.clock.now())
         bot.delivery.set_pings(interaction.user.id, on)
         await Reply.of(interaction).private(
-            "I will ping you when it is your move." if on else
-            "I will no longer ping you; your name still shows when it is your move.")
+            "I will ping you when it is your move."
+            if on
+            else "I will no longer ping you; your name still shows when it is your move."
+        )
 
-    @app_commands.command(name="settings", description="Manage Server: defaults for new games "
-                          "in this server")
+    @app_commands.command(
+        name="settings", description="Manage Server: defaults for new games in this server"
+    )
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.describe(
-        turn_timeout="Time for each turn", expiry_action="What an expired European War turn "
-        "does", diplomacy_window="Seconds to stop an attack with a K (5-600)",
-        reminder="Reminder before a deadline", lobby_expiry="An unstarted lobby closes after",
-        games="Most games running at once in this server")
-    @app_commands.choices(turn_timeout=TIMEOUT_CHOICES[:-1], reminder=MINUTES,
-                          lobby_expiry=LOBBY_MINUTES,
-                          expiry_action=[Choice(name="pass", value="pass"),
-                                         Choice(name="arm (draw two cards)", value="arm")])
-    async def settings(self, interaction: discord.Interaction,
-                       turn_timeout: Choice[int] | None = None,
-                       expiry_action: Choice[str] | None = None,
-                       diplomacy_window: app_commands.Range[int, 5, 600] | None = None,
-                       reminder: Choice[int] | None = None,
-                       lobby_expiry: Choice[int] | None = None,
-                       games: app_commands.Range[int, 1, 1000] | None = None) -> None:
+        turn_timeout="Time for each turn",
+        expiry_action="What an expired European War turn does",
+        diplomacy_window="Seconds to stop an attack with a K (5-600)",
+        reminder="Reminder before a deadline",
+        lobby_expiry="An unstarted lobby closes after",
+        games="Most games running at once in this server",
+    )
+    @app_commands.choices(
+        turn_timeout=TIMEOUT_CHOICES[:-1],
+        reminder=MINUTES,
+        lobby_expiry=LOBBY_MINUTES,
+        expiry_action=[
+            Choice(name="pass", value="pass"),
+            Choice(name="arm (draw two cards)", value="arm"),
+        ],
+    )
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        turn_timeout: Choice[int] | None = None,
+        expiry_action: Choice[str] | None = None,
+        diplomacy_window: app_commands.Range[int, 5, 600] | None = None,
+        reminder: Choice[int] | None = None,
+        lobby_expiry: Choice[int] | None = None,
+        games: app_commands.Range[int, 1, 1000] | None = None,
+    ) -> None:
         """Show or change the server's defaults."""
         if not interaction.permissions.manage_guild:
             raise UserError("Only members with Manage Server can change these settings.")

@@ -32,8 +32,10 @@ from .common import (
 
 Choice = app_commands.Choice
 EW, WW = "european_war", "world_war_5"
-CARD_CHOICES = [Choice(name="J / Q (the figure itself)", value="figure"),
-                Choice(name="A (an ace standing in for it)", value="ace")]
+CARD_CHOICES = [
+    Choice(name="J / Q (the figure itself)", value="figure"),
+    Choice(name="A (an ace standing in for it)", value="ace"),
+]
 
 
 def _legal_fields(kind: str, attr: str, filter_attr: str | None = None):  # type: ignore[no-untyped-def]
@@ -42,8 +44,10 @@ def _legal_fields(kind: str, attr: str, filter_attr: str | None = None):  # type
     (``from`` for ``to``)."""
 
     @safe
-    async def complete(interaction: discord.Interaction, current: str,
-                       ) -> list[Choice[str]]:
+    async def complete(
+        interaction: discord.Interaction,
+        current: str,
+    ) -> list[Choice[str]]:
         uv, legal = await legal_now(interaction)
         if uv is None:
             return []
@@ -91,9 +95,14 @@ async def _spy_targets(interaction: discord.Interaction, current: str) -> list[C
 class TurnCog(commands.Cog):
     """The player to move acts with these."""
 
-    async def _play(self, interaction: discord.Interaction,
-                    make: Callable[[UserView], rules.Action], *, only: str | None = None,
-                    command: str = "") -> None:
+    async def _play(
+        self,
+        interaction: discord.Interaction,
+        make: Callable[[UserView], rules.Action],
+        *,
+        only: str | None = None,
+        command: str = "",
+    ) -> None:
         gid = await game_here(interaction)
         uv = await my_view(interaction, gid)
         if only is not None and uv.view.variant != only:
@@ -104,20 +113,36 @@ class TurnCog(commands.Cog):
         await bot.delivery.deliver(out, interaction)
 
     # ------------------------------------------------------------------ setup
-    @app_commands.command(name="place", description="Setup: choose which home field gets "
-                          "your large, medium and small (EW-5)", extras=ANSWER_PUBLIC)
+    @app_commands.command(
+        name="place",
+        description="Setup: choose which home field gets your large, medium and small (EW-5)",
+        extras=ANSWER_PUBLIC,
+    )
     @app_commands.guild_only()
-    @app_commands.describe(large="Home field for your large", medium="Home field for your "
-                           "medium", small="Home field for your small")
-    @app_commands.autocomplete(large=_place_fields("large"), medium=_place_fields("medium"),
-                               small=_place_fields("small"))
-    async def place(self, interaction: discord.Interaction, large: str | None = None,
-                    medium: str | None = None, small: str | None = None) -> None:
+    @app_commands.describe(
+        large="Home field for your large",
+        medium="Home field for your medium",
+        small="Home field for your small",
+    )
+    @app_commands.autocomplete(
+        large=_place_fields("large"), medium=_place_fields("medium"), small=_place_fields("small")
+    )
+    async def place(
+        self,
+        interaction: discord.Interaction,
+        large: str | None = None,
+        medium: str | None = None,
+        small: str | None = None,
+    ) -> None:
         """Setup placement, all at once or one piece by size."""
+
         def make(uv: UserView) -> rules.Action:
             board = board_here(uv)
-            given = {k: field_id(board, v) for k, v in
-                     (("large", large), ("medium", medium), ("small", small)) if v}
+            given = {
+                k: field_id(board, v)
+                for k, v in (("large", large), ("medium", medium), ("small", small))
+                if v
+            }
             prompt = uv.prompt
             if prompt is None or prompt.kind != "setup":
                 raise UserError("You have no piece to place now (EW-5).")
@@ -127,114 +152,169 @@ class TurnCog(commands.Cog):
                 if len(fits) == 1:
                     return fits[0]
                 if not fits:
-                    raise UserError("That arrangement is not possible: put one piece on each "
-                                    "of your three home fields (EW-5).")
-                raise UserError("Say which home field gets the large, the medium and the "
-                                "small (or use the panel I sent you).")
+                    raise UserError(
+                        "That arrangement is not possible: put one piece on each "
+                        "of your three home fields (EW-5)."
+                    )
+                raise UserError(
+                    "Say which home field gets the large, the medium and the "
+                    "small (or use the panel I sent you)."
+                )
             fields = set(given.values())
             if len(fields) != 1:
                 raise UserError("Place one piece now: give the home field for it.")
             return rules.PlacePiece(fields.pop())
+
         await self._play(interaction, make)
 
     # ------------------------------------------------------------------ actions
-    @app_commands.command(name="conscript", description="Put a small on an empty home "
-                          "field, or grow your piece there (EW-11)", extras=ANSWER_PUBLIC)
+    @app_commands.command(
+        name="conscript",
+        description="Put a small on an empty home field, or grow your piece there (EW-11)",
+        extras=ANSWER_PUBLIC,
+    )
     @app_commands.guild_only()
     @app_commands.describe(field="One of your home fields")
     @app_commands.autocomplete(field=_legal_fields("conscript", "field"))
     async def conscript(self, interaction: discord.Interaction, field: str) -> None:
         """Conscription."""
-        await self._play(interaction, lambda uv: rules.Conscript(field_id(board_here(uv), field)),
-                         only=EW, command="conscript")
+        await self._play(
+            interaction,
+            lambda uv: rules.Conscript(field_id(board_here(uv), field)),
+            only=EW,
+            command="conscript",
+        )
 
-    @app_commands.command(name="grow", description="World War 5: grow your piece on a home "
-                          "territory by one size (WW-2)", extras=ANSWER_PUBLIC)
+    @app_commands.command(
+        name="grow",
+        description="World War 5: grow your piece on a home territory by one size (WW-2)",
+        extras=ANSWER_PUBLIC,
+    )
     @app_commands.guild_only()
     @app_commands.describe(field="A home territory with your piece on it")
     @app_commands.autocomplete(field=_legal_fields("grow", "field"))
     async def grow(self, interaction: discord.Interaction, field: str) -> None:
         """GROW."""
-        await self._play(interaction, lambda uv: rules.Grow(field_id(board_here(uv), field)),
-                         only=WW, command="grow")
+        await self._play(
+            interaction,
+            lambda uv: rules.Grow(field_id(board_here(uv), field)),
+            only=WW,
+            command="grow",
+        )
 
-    @app_commands.command(name="build", description="World War 5: build a small on an empty "
-                          "home territory (WW-2)", extras=ANSWER_PUBLIC)
+    @app_commands.command(
+        name="build",
+        description="World War 5: build a small on an empty home territory (WW-2)",
+        extras=ANSWER_PUBLIC,
+    )
     @app_commands.guild_only()
     @app_commands.describe(field="An empty home territory")
     @app_commands.autocomplete(field=_legal_fields("build", "field"))
     async def build(self, interaction: discord.Interaction, field: str) -> None:
         """BUILD."""
-        await self._play(interaction, lambda uv: rules.Build(field_id(board_here(uv), field)),
-                         only=WW, command="build")
+        await self._play(
+            interaction,
+            lambda uv: rules.Build(field_id(board_here(uv), field)),
+            only=WW,
+            command="build",
+        )
 
-    @app_commands.command(name="move", description="Move a piece to an empty neighbouring "
-                          "field, or by sea between harbours (EW-11)", extras=ANSWER_PUBLIC)
+    @app_commands.command(
+        name="move",
+        description="Move a piece to an empty neighbouring "
+        "field, or by sea between harbours (EW-11)",
+        extras=ANSWER_PUBLIC,
+    )
     @app_commands.guild_only()
     @app_commands.rename(src="from", dst="to")
     @app_commands.describe(src="The field your piece stands on", dst="The empty field it goes to")
-    @app_commands.autocomplete(src=_legal_fields("move", "src"),
-                               dst=_legal_fields("move", "dst", "src"))
+    @app_commands.autocomplete(
+        src=_legal_fields("move", "src"), dst=_legal_fields("move", "dst", "src")
+    )
     async def move(self, interaction: discord.Interaction, src: str, dst: str) -> None:
         """Movement."""
+
         def make(uv: UserView) -> rules.Action:
             board = board_here(uv)
             return rules.Move(field_id(board, src), field_id(board, dst))
+
         await self._play(interaction, make)
 
-    @app_commands.command(name="invade", description="Attack an enemy piece on a neighbouring "
-                          "field: diplomacy, then a duel (EW-11)", extras=ANSWER_PUBLIC)
+    @app_commands.command(
+        name="invade",
+        description="Attack an enemy piece on a neighbouring field: diplomacy, then a duel (EW-11)",
+        extras=ANSWER_PUBLIC,
+    )
     @app_commands.guild_only()
     @app_commands.rename(src="from", dst="to")
-    @app_commands.describe(src="The field of your attacking piece",
-                           dst="The enemy's field you attack")
-    @app_commands.autocomplete(src=_legal_fields("attack", "src"),
-                               dst=_legal_fields("attack", "dst", "src"))
+    @app_commands.describe(
+        src="The field of your attacking piece", dst="The enemy's field you attack"
+    )
+    @app_commands.autocomplete(
+        src=_legal_fields("attack", "src"), dst=_legal_fields("attack", "dst", "src")
+    )
     async def invade(self, interaction: discord.Interaction, src: str, dst: str) -> None:
         """Attack."""
+
         def make(uv: UserView) -> rules.Action:
             board = board_here(uv)
             return rules.Attack(field_id(board, src), field_id(board, dst))
+
         await self._play(interaction, make)
 
-    @app_commands.command(name="arm", description="Armament: draw two cards (EW-11)",
-                          extras=ANSWER_PUBLIC)
+    @app_commands.command(
+        name="arm", description="Armament: draw two cards (EW-11)", extras=ANSWER_PUBLIC
+    )
     @app_commands.guild_only()
     async def arm(self, interaction: discord.Interaction) -> None:
         """Armament."""
         await self._play(interaction, lambda uv: rules.Arm(), only=EW, command="arm")
 
-    @app_commands.command(name="pass", description="End your turn without an action",
-                          extras=ANSWER_PUBLIC)
+    @app_commands.command(
+        name="pass", description="End your turn without an action", extras=ANSWER_PUBLIC
+    )
     @app_commands.guild_only()
     async def pass_(self, interaction: discord.Interaction) -> None:
         """Pass."""
         await self._play(interaction, lambda uv: rules.Pass())
 
-    @app_commands.command(name="sabotage", description="Before your action: shrink an enemy "
-                          "piece on your home field with a J (EW-9)", extras=ANSWER_PUBLIC)
+    @app_commands.command(
+        name="sabotage",
+        description="Before your action: shrink an enemy piece on your home field with a J (EW-9)",
+        extras=ANSWER_PUBLIC,
+    )
     @app_commands.guild_only()
-    @app_commands.describe(target="The enemy piece's field (one of your home fields)",
-                           card="Spend the J itself (default) or an A")
+    @app_commands.describe(
+        target="The enemy piece's field (one of your home fields)",
+        card="Spend the J itself (default) or an A",
+    )
     @app_commands.autocomplete(target=_legal_fields("sabotage", "target"))
     @app_commands.choices(card=CARD_CHOICES)
-    async def sabotage(self, interaction: discord.Interaction, target: str,
-                       card: Choice[str] | None = None) -> None:
+    async def sabotage(
+        self, interaction: discord.Interaction, target: str, card: Choice[str] | None = None
+    ) -> None:
         """Sabotage."""
+
         def make(uv: UserView) -> rules.Action:
             fid = field_id(board_here(uv), target)
             return rules.Sabotage(fid, _ace(uv, card, rules.Sabotage(fid, False)))
+
         await self._play(interaction, make, only=EW, command="sabotage")
 
-    @app_commands.command(name="spy", description="Before your action: look at an opponent's "
-                          "hand with a Q (EW-10)", extras=ANSWER_PUBLIC)
+    @app_commands.command(
+        name="spy",
+        description="Before your action: look at an opponent's hand with a Q (EW-10)",
+        extras=ANSWER_PUBLIC,
+    )
     @app_commands.guild_only()
-    @app_commands.describe(player="The opponent whose hand you see",
-                           card="Spend the Q itself (default) or an A")
+    @app_commands.describe(
+        player="The opponent whose hand you see", card="Spend the Q itself (default) or an A"
+    )
     @app_commands.autocomplete(player=_spy_targets)
     @app_commands.choices(card=CARD_CHOICES)
-    async def spy(self, interaction: discord.Interaction, player: str,
-                  card: Choice[str] | None = None) -> None:
+    async def spy(
+        self, interaction: discord.Interaction, player: str, card: Choice[str] | None = None
+    ) -> None:
         """Espionage."""
         gid = await game_here(interaction)
         names = [s.name for s in (await bot_of(interaction).service.status(gid)).seats]
@@ -242,6 +322,7 @@ class TurnCog(commands.Cog):
         def make(uv: UserView) -> rules.Action:
             seat = _seat(player, names, uv)
             return rules.Spy(seat, _ace(uv, card, rules.Spy(seat, False)))
+
         await self._play(interaction, make, only=EW, command="spy")
 
 
@@ -251,7 +332,8 @@ def _ace(uv: UserView, card: Choice[str] | None, plain: rules.Action) -> bool:
         return card.value == "ace"
     legal = uv.prompt.choices if uv.prompt is not None else ()
     return plain not in legal and any(
-        type(a) is type(plain) and getattr(a, "ace", False) for a in legal)
+        type(a) is type(plain) and getattr(a, "ace", False) for a in legal
+    )
 
 
 def _seat(text: str, names: list[str], uv: UserView) -> int:

@@ -77,7 +77,23 @@ class GameService(LobbyOps, PlayOps, TimerOps, ComputerOps, QueryOps, AdminOps):
 
 
 __all__ = [
-    "DISK_FULL", "INTERNAL_ERROR", "OLD_BUTTON", "DecisionInfo", "GameService", "GameStatus",
-    "Hosts", "Listener", "LobbyInfo", "Outcome", "PrivateNote", "Prompt", "SeatInfo",
-    "ServiceError", "StalePrompt", "UserView", "action_label", "every_game", "server_games",
+    "DISK_FULL",
+    "INTERNAL_ERROR",
+    "OLD_BUTTON",
+    "DecisionInfo",
+    "GameService",
+    "GameStatus",
+    "Hosts",
+    "Listener",
+    "LobbyInfo",
+    "Outcome",
+    "PrivateNote",
+    "Prompt",
+    "SeatInfo",
+    "ServiceError",
+    "StalePrompt",
+    "UserView",
+    "action_label",
+    "every_game",
+    "server_games",
 ]

@@ -42,8 +42,7 @@ class ComputerOps(ServiceBase):
             return
         task = self._drivers.get(live.id)
         if task is None or task.done():
-            self._drivers[live.id] = asyncio.get_running_loop().create_task(
-                self._drive(live.id))
+            self._drivers[live.id] = asyncio.get_running_loop().create_task(self._drive(live.id))
 
     def wake_computers(self, game_id: int) -> None:
         """Set the game's computer players going again (they stopped because the front
@@ -102,11 +101,13 @@ class ComputerOps(ServiceBase):
             if self.scheduler.when(key) is not None:
                 continue
             delay = computer.answer_delay(
-                computer.seed_for(live.id, d.opened_version, seat), low, high)
+                computer.seed_for(live.id, d.opened_version, seat), low, high
+            )
             self.scheduler.schedule(key, now + delay, self._answer_callback(live.id, seat))
 
     def _retry_when_full(self, game_id: int) -> None:
         """The disk was full: look at the game's computer seats again later."""
+
         async def kick() -> None:
             live = self._games.get(game_id)
             if live is not None:
@@ -116,6 +117,7 @@ class ComputerOps(ServiceBase):
             # game gone, or no longer this service's, is left alone)
             with contextlib.suppress(ServiceError):
                 await self.load(game_id)
+
         self.scheduler.schedule((game_id, "full"), self.clock.now() + FULL_RETRY, kick)
 
     def _answer_callback(self, game_id: int, seat: int) -> Callable[[], Awaitable[None]]:
@@ -126,11 +128,15 @@ class ComputerOps(ServiceBase):
                     live = self._games.get(game_id)
                     d = live.decisions.get((seat, "diplomacy")) if live else None
                     if d is not None:
-                        self.scheduler.schedule((game_id, "cpu", seat, d.opened_version),
-                                                self.clock.now() + FULL_RETRY, answer)
+                        self.scheduler.schedule(
+                            (game_id, "cpu", seat, d.opened_version),
+                            self.clock.now() + FULL_RETRY,
+                            answer,
+                        )
                     return
                 if result != "stale":
                     return
+
         return answer
 
     async def _computer_move(self, game_id: int, seat: int) -> str:
@@ -140,8 +146,7 @@ class ComputerOps(ServiceBase):
         live = self._games.get(game_id)
         if live is None or not live.running or live.state is None:
             return "failed"
-        if not live.is_computer(seat) or not any(
-                d.seat == seat for d in live.state.deciders()):
+        if not live.is_computer(seat) or not any(d.seat == seat for d in live.state.deciders()):
             return "failed"
         version = live.version
         view = rules.view_for(live.state, seat)
@@ -155,8 +160,9 @@ class ComputerOps(ServiceBase):
             if live is None or live.version != version or not live.is_computer(seat):
                 return "stale"  # a person acted, or took the seat over, meanwhile
             try:
-                outcome = await self._apply(live, seat, action, user_id=None,
-                                            source="computer", exact=version)
+                outcome = await self._apply(
+                    live, seat, action, user_id=None, source="computer", exact=version
+                )
             except (StalePrompt, StaleVersion):  # a stale write already dropped the cache
                 return "stale"
             except StoreFull:
@@ -171,20 +177,22 @@ class ComputerOps(ServiceBase):
         self._emit(outcome)
         return "acted"
 
-    async def _choose(self, view: rules.View, legal: list[rules.Action], level: str,
-                      seed: int) -> rules.Action:
+    async def _choose(
+        self, view: rules.View, legal: list[rules.Action], level: str, seed: int
+    ) -> rules.Action:
         """Run the chooser off the event loop under the time cap; fall back to the
         uniform choice if it is slow, fails or returns an illegal action."""
         try:
             action = await asyncio.wait_for(
-                asyncio.to_thread(self.chooser, view, legal, level, seed),
-                self.computer_time_limit)
+                asyncio.to_thread(self.chooser, view, legal, level, seed), self.computer_time_limit
+            )
             if action in legal:
                 return action
             log.error("chooser returned an illegal action %r; using a uniform choice", action)
         except TimeoutError:
-            log.warning("chooser took over %.1f s; using a uniform choice",
-                        self.computer_time_limit)
+            log.warning(
+                "chooser took over %.1f s; using a uniform choice", self.computer_time_limit
+            )
         except Exception:
             log.exception("chooser failed; using a uniform choice")
         return computer.uniform(view, legal, level, seed)

@@ -62,9 +62,12 @@ def server_games(guild_id: int | None, channel_id: int) -> bool:
     """The Discord bot hosts the games that belong to a server."""
     return guild_id is not None
 
+
 INTERNAL_ERROR = "Something went wrong on our side; nothing was changed. Please try again."
-DISK_FULL = ("The bot cannot save right now: the disk holding its games is full. Nothing "
-             "was changed; try the same again once its host has freed some space.")
+DISK_FULL = (
+    "The bot cannot save right now: the disk holding its games is full. Nothing "
+    "was changed; try the same again once its host has freed some space."
+)
 FULL_RETRY = 30.0
 """Seconds between two tries of a computer move, timeout or reminder that met a full
 disk: they wait, never skipped, and go through once there is space again."""
@@ -211,15 +214,21 @@ class ServiceBase:
 
     def _busy(self, game_id: int | None) -> bool:
         if game_id is None:
-            return (any(not t.done() for t in self._drivers.values())
-                    or any(not t.done() for t in self._emitters.values())
-                    or any(lock.locked() for lock in self._locks.values())
-                    or self.scheduler.busy())
+            return (
+                any(not t.done() for t in self._drivers.values())
+                or any(not t.done() for t in self._emitters.values())
+                or any(lock.locked() for lock in self._locks.values())
+                or self.scheduler.busy()
+            )
         driver = self._drivers.get(game_id)
         emitter = self._emitters.get(game_id)
         lock = self._locks.get(game_id)
-        return bool((driver and not driver.done()) or (emitter and not emitter.done())
-                    or (lock and lock.locked()) or self.scheduler.busy(game_id))
+        return bool(
+            (driver and not driver.done())
+            or (emitter and not emitter.done())
+            or (lock and lock.locked())
+            or self.scheduler.busy(game_id)
+        )
 
     def undelivered(self, game_id: int) -> int:
         """Outcomes of the game made but not yet handed to the listeners."""
@@ -237,8 +246,9 @@ class ServiceBase:
             lock = self._locks[game_id] = asyncio.Lock()
         return lock
 
-    async def _guarded(self, game_id: int | None,
-                       body: Callable[[], Awaitable[Outcome]]) -> Outcome:
+    async def _guarded(
+        self, game_id: int | None, body: Callable[[], Awaitable[Outcome]]
+    ) -> Outcome:
         """Run ``body`` under the game's lock, turning refusals and faults into outcomes."""
         if self._closing:
             return Outcome.refused(game_id, "The bot is restarting; please try again shortly.")
@@ -260,8 +270,9 @@ class ServiceBase:
             finally:
                 self._notify()
 
-    async def _retrying(self, game_id: int,
-                        body: Callable[[LiveGame], Awaitable[Outcome]]) -> Outcome:
+    async def _retrying(
+        self, game_id: int, body: Callable[[LiveGame], Awaitable[Outcome]]
+    ) -> Outcome:
         """Load the game and run ``body``; on a stale write reload and run it once more."""
         for _ in range(3):
             live = await self._live(game_id)
@@ -316,8 +327,9 @@ class ServiceBase:
             ServiceError: neither host nor admin.
         """
         if by_user != live.host_id and not is_admin:
-            raise ServiceError("Only the host (or a member who can manage the channel) may "
-                               "do that.")
+            raise ServiceError(
+                "Only the host (or a member who can manage the channel) may do that."
+            )
 
     def _rearm(self, live: LiveGame) -> None:  # implemented in timers.py
         raise NotImplementedError
@@ -382,8 +394,9 @@ class ServiceBase:
         if exact is not None and live.version != exact:
             raise StalePrompt(OLD_BUTTON)
         if expect is not None:
-            opened = max((d.opened_version for (s, _), d in live.decisions.items() if s == seat),
-                         default=-1)
+            opened = max(
+                (d.opened_version for (s, _), d in live.decisions.items() if s == seat), default=-1
+            )
             if live.last_acted.get(seat, 0) > expect or opened > expect:
                 raise StalePrompt(OLD_BUTTON)
         before = live.state
@@ -391,31 +404,47 @@ class ServiceBase:
         events = after.apply(seat, action)
         now = self.clock.now()
         version = live.version + 1
-        decisions = decisions_after(live.decisions, before, after, seat, version,
-                                    live.settings, now, live.paused)
+        decisions = decisions_after(
+            live.decisions, before, after, seat, version, live.settings, now, live.paused
+        )
         removed, upserted = diff(live.decisions, decisions)
         result = self._result(live, after) if after.over else None
         last_acted = {**live.last_acted, seat: version} if seat >= 0 else live.last_acted
-        nxt = replace(live, state=after, version=version, revision=live.revision + 1,
-                      decisions=decisions, last_acted=last_acted,
-                      status="finished" if result is not None else live.status,
-                      result=result if result is not None else live.result)
+        nxt = replace(
+            live,
+            state=after,
+            version=version,
+            revision=live.revision + 1,
+            decisions=decisions,
+            last_acted=last_acted,
+            status="finished" if result is not None else live.status,
+            result=result if result is not None else live.result,
+        )
         # The outcome is built before the commit: nothing can fail once it is written.
         outcome = self._play_outcome(nxt, before, events, seat, source)
         try:
             await self.store.record_action(
-                live.id, live.revision, live.version, seat=seat, user_id=user_id,
-                source=source, action=action.to_dict(), events=[e.to_dict() for e in events],
-                state=after.to_dict(), removed=removed, upserted=upserted, result=result,
-                now=now)
+                live.id,
+                live.revision,
+                live.version,
+                seat=seat,
+                user_id=user_id,
+                source=source,
+                action=action.to_dict(),
+                events=[e.to_dict() for e in events],
+                state=after.to_dict(),
+                removed=removed,
+                upserted=upserted,
+                result=result,
+                now=now,
+            )
         except StoreFull:
             raise  # certainly not written: the cached copy is still the truth
         except BaseException:
             # Rolled back, or (cancelled at COMMIT) perhaps committed: the database knows.
             self._forget(live.id)
             raise
-        for name in ("state", "version", "revision", "decisions", "last_acted", "status",
-                     "result"):
+        for name in ("state", "version", "revision", "decisions", "last_acted", "status", "result"):
             setattr(live, name, getattr(nxt, name))
         self._after_change(live)
         return outcome
@@ -430,8 +459,14 @@ class ServiceBase:
         }
 
     # ------------------------------------------------------------------ outcome building
-    def _play_outcome(self, live: LiveGame, before: rules.GameState,
-                      events: list[rules.Event], actor: int | None, kind: str) -> Outcome:
+    def _play_outcome(
+        self,
+        live: LiveGame,
+        before: rules.GameState,
+        events: list[rules.Event],
+        actor: int | None,
+        kind: str,
+    ) -> Outcome:
         """The outcome of a change to a running game (an action, or the start)."""
         g = live.state
         assert g is not None
@@ -454,33 +489,45 @@ class ServiceBase:
             hand_changed = sorted(before.hands[seat]) != sorted(g.hands[seat])
             if lines or hand_changed or seat in prompt_seats:
                 private[rec.user_id] = PrivateNote(
-                    rec.user_id, seat, lines, hand_changed, view(seat))
+                    rec.user_id, seat, lines, hand_changed, view(seat)
+                )
         return Outcome(
-            ok=True, game_id=live.id, kind=kind, channel_id=live.channel_id,
-            guild_id=live.guild_id, status=live.status, version=live.version,
+            ok=True,
+            game_id=live.id,
+            kind=kind,
+            channel_id=live.channel_id,
+            guild_id=live.guild_id,
+            status=live.status,
+            version=live.version,
             public_lines=tuple(describe_all(events, g.board, names, None)),
             board_due=before.pieces != g.pieces or any(e.kind in BOARD_EVENTS for e in events),
             spectator_view=rules.view_for(g, None),
             events=tuple(e for e in events if e.to is None),
-            private=private, prompts=prompts, decisions=self._decision_infos(live),
+            private=private,
+            prompts=prompts,
+            decisions=self._decision_infos(live),
             mentions=tuple(p.user_id for p in prompts if p.user_id is not None),
-            game_over=g.over, names=tuple(names),
+            game_over=g.over,
+            names=tuple(names),
         )
 
-    def _prompts(self, live: LiveGame, actor: int | None,
-                 view: Callable[[int], rules.View] | None = None) -> tuple[Prompt, ...]:
+    def _prompts(
+        self, live: LiveGame, actor: int | None, view: Callable[[int], rules.View] | None = None
+    ) -> tuple[Prompt, ...]:
         """Prompts for humans whose decision is new, or who just acted and still decide."""
         out = []
         for (seat, _kind), d in sorted(live.decisions.items()):
             if seat == LOBBY_SEAT or live.is_computer(seat):
                 continue
             if d.opened_version == live.version or seat == actor:
-                out.append(self._prompt(live, d.seat, d.kind,
-                                        view(seat) if view is not None else None))
+                out.append(
+                    self._prompt(live, d.seat, d.kind, view(seat) if view is not None else None)
+                )
         return tuple(out)
 
-    def _prompt(self, live: LiveGame, seat: int, kind: str,
-                view: rules.View | None = None) -> Prompt:
+    def _prompt(
+        self, live: LiveGame, seat: int, kind: str, view: rules.View | None = None
+    ) -> Prompt:
         """The prompt for ``seat``'s open decision of ``kind``."""
         g = live.state
         assert g is not None
@@ -489,8 +536,13 @@ class ServiceBase:
         choices = prompt_choices(kind, g.legal_actions(seat))
         d = live.decisions.get((seat, kind))
         return Prompt(
-            game_id=live.id, version=live.version, seat=seat, user_id=live.user_of(seat),
-            kind=kind, text=prompt_text(kind, view, g.board, names), choices=choices,
+            game_id=live.id,
+            version=live.version,
+            seat=seat,
+            user_id=live.user_of(seat),
+            kind=kind,
+            text=prompt_text(kind, view, g.board, names),
+            choices=choices,
             labels=tuple(action_label(a, g.board, names) for a in choices),
             deadline=d.due_at if d is not None else None,
         )
@@ -498,18 +550,32 @@ class ServiceBase:
     def _decision_infos(self, live: LiveGame) -> tuple[DecisionInfo, ...]:
         names = live.names()
         return tuple(
-            DecisionInfo(d.seat, d.kind, live.user_of(d.seat),
-                         names[d.seat] if 0 <= d.seat < len(names) else "", d.due_at)
-            for _, d in sorted(live.decisions.items()) if d.seat != LOBBY_SEAT
+            DecisionInfo(
+                d.seat,
+                d.kind,
+                live.user_of(d.seat),
+                names[d.seat] if 0 <= d.seat < len(names) else "",
+                d.due_at,
+            )
+            for _, d in sorted(live.decisions.items())
+            if d.seat != LOBBY_SEAT
         )
 
     def _simple(self, live: LiveGame, kind: str, lines: list[str], **extra: Any) -> Outcome:
         """An outcome with words only (seat changes, pause, cancel, …)."""
         view = rules.view_for(live.state, None) if live.state is not None else None
         return Outcome(
-            ok=True, game_id=live.id, kind=kind, channel_id=live.channel_id,
-            guild_id=live.guild_id, status=live.status, version=live.version,
-            public_lines=tuple(lines), spectator_view=view,
+            ok=True,
+            game_id=live.id,
+            kind=kind,
+            channel_id=live.channel_id,
+            guild_id=live.guild_id,
+            status=live.status,
+            version=live.version,
+            public_lines=tuple(lines),
+            spectator_view=view,
             decisions=self._decision_infos(live) if live.state is not None else (),
-            game_over=live.status == "finished", names=tuple(live.names()), **extra,
+            game_over=live.status == "finished",
+            names=tuple(live.names()),
+            **extra,
         )

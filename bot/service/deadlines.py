@@ -27,8 +27,9 @@ RESTARTING_KINDS = frozenset({"duel", "setup"})
 """Kinds where the acting player's continued decision is a new one."""
 
 
-def timed(kind: str, seat: int, version: int, settings: GameSettings, now: float,
-          paused: bool) -> DecisionRecord:
+def timed(
+    kind: str, seat: int, version: int, settings: GameSettings, now: float, paused: bool
+) -> DecisionRecord:
     """A newly opened decision with its deadline and reminder."""
     duration = settings.duration(kind)
     if duration is None or paused:
@@ -56,31 +57,42 @@ def decisions_after(
     for d in after.deciders():
         key = (d.seat, d.kind)
         prev = old.get(key)
-        keep = (prev is not None and same_turn
-                and not (d.seat == actor and d.kind in RESTARTING_KINDS))
-        new[key] = prev if keep and prev is not None else timed(
-            d.kind, d.seat, version, settings, now, paused)
+        keep = (
+            prev is not None and same_turn and not (d.seat == actor and d.kind in RESTARTING_KINDS)
+        )
+        new[key] = (
+            prev
+            if keep and prev is not None
+            else timed(d.kind, d.seat, version, settings, now, paused)
+        )
     return new
 
 
-def diff(old: dict[tuple[int, str], DecisionRecord],
-         new: dict[tuple[int, str], DecisionRecord],
-         ) -> tuple[list[tuple[int, str]], list[DecisionRecord]]:
+def diff(
+    old: dict[tuple[int, str], DecisionRecord],
+    new: dict[tuple[int, str], DecisionRecord],
+) -> tuple[list[tuple[int, str]], list[DecisionRecord]]:
     """Keys to delete and rows to write to turn ``old`` into ``new``."""
     removed = [k for k in old if k not in new]
     upserted = [d for k, d in new.items() if old.get(k) != d]
     return removed, upserted
 
 
-def restarted(decisions: dict[tuple[int, str], DecisionRecord], settings: GameSettings,
-              now: float) -> dict[tuple[int, str], DecisionRecord]:
+def restarted(
+    decisions: dict[tuple[int, str], DecisionRecord], settings: GameSettings, now: float
+) -> dict[tuple[int, str], DecisionRecord]:
     """Every open decision with its full duration again from ``now`` (resume)."""
-    return {k: timed(d.kind, d.seat, d.opened_version, settings, now, False)
-            for k, d in decisions.items()}
+    return {
+        k: timed(d.kind, d.seat, d.opened_version, settings, now, False)
+        for k, d in decisions.items()
+    }
 
 
-def stopped(decisions: dict[tuple[int, str], DecisionRecord]
-            ) -> dict[tuple[int, str], DecisionRecord]:
+def stopped(
+    decisions: dict[tuple[int, str], DecisionRecord],
+) -> dict[tuple[int, str], DecisionRecord]:
     """Every open decision with its clock stopped (pause)."""
-    return {k: DecisionRecord(d.seat, d.kind, d.opened_version, d.duration, None, None)
-            for k, d in decisions.items()}
+    return {
+        k: DecisionRecord(d.seat, d.kind, d.opened_version, d.duration, None, None)
+        for k, d in decisions.items()
+    }

@@ -56,12 +56,23 @@ class LiveGame:
         if state is not None:
             seats.sort(key=lambda s: s.seat if s.seat is not None else 1 << 30)
         return LiveGame(
-            id=rec.id, guild_id=rec.guild_id, channel_id=rec.channel_id, status=rec.status,
-            variant=rec.variant, host_id=rec.host_id, settings=rec.settings,
-            version=rec.version, revision=rec.revision, created_at=rec.created_at,
-            seats=seats, state=state, creation=rec.creation,
-            decisions={d.key: d for d in rec.decisions}, last_acted=dict(rec.last_acted),
-            paused_at=rec.paused_at, result=rec.result,
+            id=rec.id,
+            guild_id=rec.guild_id,
+            channel_id=rec.channel_id,
+            status=rec.status,
+            variant=rec.variant,
+            host_id=rec.host_id,
+            settings=rec.settings,
+            version=rec.version,
+            revision=rec.revision,
+            created_at=rec.created_at,
+            seats=seats,
+            state=state,
+            creation=rec.creation,
+            decisions={d.key: d for d in rec.decisions},
+            last_acted=dict(rec.last_acted),
+            paused_at=rec.paused_at,
+            result=rec.result,
         )
 
     # ------------------------------------------------------------------ seats

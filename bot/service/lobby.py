@@ -35,8 +35,7 @@ Keep = Literal["keep"]
 def board_of(variant: str, options: rules.Options | None = None) -> rules.Board:
     """The board a variant is played on."""
     arcade = bool(options and options.pyramid_arcade and variant == "world_war_5")
-    return rules.load_board("world_war_5" if variant == "world_war_5" else "european_war",
-                            arcade)
+    return rules.load_board("world_war_5" if variant == "world_war_5" else "european_war", arcade)
 
 
 class LobbyOps(ServiceBase):
@@ -71,15 +70,20 @@ class LobbyOps(ServiceBase):
         Returns the lobby outcome (``lobby`` set), or a refusal: the channel already has a
         game, the server is at its cap, an unknown variant / power, bad options.
         """
+
         async def body() -> Outcome:
             if not self.hosts(guild_id, channel_id):
                 raise ServiceError("Games cannot be opened here.")
-            gs = await self.store.guild_settings(guild_id) if guild_id is not None \
+            gs = (
+                await self.store.guild_settings(guild_id)
+                if guild_id is not None
                 else GuildSettings(0)
+            )
             if variant not in rules.VARIANTS:
                 raise ServiceError(f"Unknown variant {variant!r}.")
             opts = rules.Options(
-                diplomacy_seconds=gs.diplomacy_seconds, turn_timeout_action=gs.expiry_action,
+                diplomacy_seconds=gs.diplomacy_seconds,
+                turn_timeout_action=gs.expiry_action,
             ).with_changes(**dict(options or {}))
             limit = rules.rules_for(variant).max_players(opts)
             limits = dict(timeouts or {})
@@ -88,7 +92,9 @@ class LobbyOps(ServiceBase):
                 raise ServiceError(f"Unknown time limits: {', '.join(sorted(unknown))}.")
             defaults = GameSettings()
             settings = GameSettings(
-                max_players=max_players or limit, arranged=arranged, options=opts,
+                max_players=max_players or limit,
+                arranged=arranged,
+                options=opts,
                 turn_timeout=gs.turn_timeout if turn_timeout == "server" else turn_timeout,
                 setup_timeout=limits.get("setup", defaults.setup_timeout),
                 duel_timeout=limits.get("duel", defaults.duel_timeout),
@@ -104,30 +110,46 @@ class LobbyOps(ServiceBase):
                 seat = NewSeat(host_id, None, _clean(host_name), power, now)
             try:
                 game_id = await self.store.create_lobby(
-                    guild_id=guild_id, channel_id=channel_id, host_id=host_id,
-                    variant=variant, settings=settings, host_seat=seat,
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    host_id=host_id,
+                    variant=variant,
+                    settings=settings,
+                    host_seat=seat,
                     expiry=timed("lobby", LOBBY_SEAT, 0, settings, now, False),
-                    max_games=gs.max_games if guild_id is not None else None, now=now)
+                    max_games=gs.max_games if guild_id is not None else None,
+                    now=now,
+                )
             except ChannelBusy:
-                raise ServiceError("A game is already open in this channel; finish or "
-                                   "/cancel it first (or use a thread).") from None
+                raise ServiceError(
+                    "A game is already open in this channel; finish or "
+                    "/cancel it first (or use a thread)."
+                ) from None
             except GuildFull:
-                raise ServiceError(f"This server already runs {gs.max_games} games, its "
-                                   "limit (see /settings).") from None
+                raise ServiceError(
+                    f"This server already runs {gs.max_games} games, its limit (see /settings)."
+                ) from None
             live = await self._live(game_id)
             name = rules.rules_for(variant).name
-            return self._lobby_outcome(live, [
-                f"{_clean(host_name)} opened a {name} table for 2–{settings.max_players} "
-                "players. Join with /join; the host starts with /start."])
+            return self._lobby_outcome(
+                live,
+                [
+                    f"{_clean(host_name)} opened a {name} table for 2–{settings.max_players} "
+                    "players. Join with /join; the host starts with /start."
+                ],
+            )
+
         return await self._guarded(None, body)
 
-    async def join(self, game_id: int, user_id: int, name: str,
-                   power: str | None = None) -> Outcome:
+    async def join(
+        self, game_id: int, user_id: int, name: str, power: str | None = None
+    ) -> Outcome:
         """Seat ``user_id`` in the lobby, optionally asking for ``power`` (id or name).
 
         Returns the lobby outcome, or a refusal (not a lobby, already seated, the table
         is full, the power is taken or unknown).
         """
+
         async def body(live: LiveGame) -> Outcome:
             self._require_lobby(live)
             if live.entry_of(user_id) is not None:
@@ -137,13 +159,18 @@ class LobbyOps(ServiceBase):
             now = self.clock.now()
             try:
                 await self.store.add_seat(
-                    live.id, live.revision, NewSeat(user_id, None, _clean(name), wanted, now),
-                    self._expiry(live, now))
+                    live.id,
+                    live.revision,
+                    NewSeat(user_id, None, _clean(name), wanted, now),
+                    self._expiry(live, now),
+                )
             except SeatTaken:
                 raise ServiceError("You are already at this table.") from None
             live = await self._reload(live)
-            return self._lobby_outcome(live, [
-                f"{_clean(name)} joined ({len(live.seats)}/{live.settings.max_players})."])
+            return self._lobby_outcome(
+                live, [f"{_clean(name)} joined ({len(live.seats)}/{live.settings.max_players})."]
+            )
+
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
 
     async def leave(self, game_id: int, user_id: int) -> Outcome:
@@ -152,10 +179,12 @@ class LobbyOps(ServiceBase):
 
         Returns the lobby outcome, or a refusal.
         """
+
         async def body(live: LiveGame) -> Outcome:
             if live.status == "running":
-                raise ServiceError("The game has started: use /resign to hand your seat "
-                                   "to a computer (EW-25).")
+                raise ServiceError(
+                    "The game has started: use /resign to hand your seat to a computer (EW-25)."
+                )
             self._require_lobby(live)
             entry = live.entry_of(user_id)
             if entry is None:
@@ -163,31 +192,39 @@ class LobbyOps(ServiceBase):
             others = [s for s in live.seats if s.user_id not in (None, user_id)]
             now = self.clock.now()
             if not others:
-                await self.store.end_game(live.id, live.revision, "cancelled",
-                                          {"reason": "everyone left"}, now)
+                await self.store.end_game(
+                    live.id, live.revision, "cancelled", {"reason": "everyone left"}, now
+                )
                 live.status = "cancelled"
                 live.revision += 1
                 live.decisions = {}
                 self._after_change(live)
-                return self._simple(live, "cancel", [
-                    f"{entry.display_name} left; nobody is left, so the lobby is closed."])
+                return self._simple(
+                    live,
+                    "cancel",
+                    [f"{entry.display_name} left; nobody is left, so the lobby is closed."],
+                )
             old_host = live.host_id
             host = old_host if old_host != user_id else others[0].user_id
-            await self.store.remove_seat(live.id, live.revision, entry.id, host,
-                                         self._expiry(live, now))
+            await self.store.remove_seat(
+                live.id, live.revision, entry.id, host, self._expiry(live, now)
+            )
             live = await self._reload(live)
             lines = [f"{entry.display_name} left the table."]
             if old_host == user_id:
                 lines.append(f"{others[0].display_name} is now the host.")
             return self._lobby_outcome(live, lines)
+
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
 
-    async def add_computer(self, game_id: int, by_user: int, level: str = "normal",
-                           power: str | None = None) -> Outcome:
+    async def add_computer(
+        self, game_id: int, by_user: int, level: str = "normal", power: str | None = None
+    ) -> Outcome:
         """The host adds a computer player (``easy`` | ``normal`` | ``hard``).
 
         Returns the lobby outcome, or a refusal.
         """
+
         async def body(live: LiveGame) -> Outcome:
             self._require_lobby(live)
             self._require_host(live, by_user)
@@ -198,21 +235,28 @@ class LobbyOps(ServiceBase):
             number = 1 + sum(1 for s in live.seats if s.is_computer)
             name = f"Computer {number} ({level})"
             now = self.clock.now()
-            await self.store.add_seat(live.id, live.revision,
-                                      NewSeat(None, level, name, wanted, now),
-                                      self._expiry(live, now))
+            await self.store.add_seat(
+                live.id,
+                live.revision,
+                NewSeat(None, level, name, wanted, now),
+                self._expiry(live, now),
+            )
             live = await self._reload(live)
-            return self._lobby_outcome(live, [
-                f"{name} sits down ({len(live.seats)}/{live.settings.max_players})."])
+            return self._lobby_outcome(
+                live, [f"{name} sits down ({len(live.seats)}/{live.settings.max_players})."]
+            )
+
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
 
-    async def remove_computer(self, game_id: int, by_user: int,
-                              position: int | None = None) -> Outcome:
+    async def remove_computer(
+        self, game_id: int, by_user: int, position: int | None = None
+    ) -> Outcome:
         """The host removes a computer player: the one at lobby ``position`` (0-based,
         join order), or the last one added.
 
         Returns the lobby outcome, or a refusal.
         """
+
         async def body(live: LiveGame) -> Outcome:
             self._require_lobby(live)
             self._require_host(live, by_user)
@@ -226,10 +270,12 @@ class LobbyOps(ServiceBase):
                     raise ServiceError("That seat is not a computer player.")
                 entry = live.seats[position]
             now = self.clock.now()
-            await self.store.remove_seat(live.id, live.revision, entry.id, live.host_id,
-                                         self._expiry(live, now))
+            await self.store.remove_seat(
+                live.id, live.revision, entry.id, live.host_id, self._expiry(live, now)
+            )
             live = await self._reload(live)
             return self._lobby_outcome(live, [f"{entry.display_name} leaves the table."])
+
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
 
     async def configure(
@@ -247,15 +293,18 @@ class LobbyOps(ServiceBase):
 
         Returns the lobby outcome, or a refusal (bad values, fewer seats than players).
         """
+
         async def body(live: LiveGame) -> Outcome:
             self._require_lobby(live)
             self._require_host(live, by_user)
             s = live.settings
             opts = s.options.with_changes(**dict(options or {}))
             new = replace(
-                s, options=opts,
-                max_players=max_players if max_players is not None else min(
-                    s.max_players, rules.rules_for(live.variant).max_players(opts)),
+                s,
+                options=opts,
+                max_players=max_players
+                if max_players is not None
+                else min(s.max_players, rules.rules_for(live.variant).max_players(opts)),
                 arranged=s.arranged if arranged is None else arranged,
                 turn_timeout=s.turn_timeout if turn_timeout == "keep" else turn_timeout,
             )
@@ -263,57 +312,82 @@ class LobbyOps(ServiceBase):
             if new.max_players < len(live.seats):
                 raise SettingsError(f"{len(live.seats)} players are already seated.")
             now = self.clock.now()
-            await self.store.update_lobby(live.id, live.revision, new, live.host_id,
-                                          self._expiry(live, now))
+            await self.store.update_lobby(
+                live.id, live.revision, new, live.host_id, self._expiry(live, now)
+            )
             live = await self._reload(live)
             return self._lobby_outcome(live, ["The table settings changed."])
+
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
 
-    async def start_game(self, game_id: int, by_user: int, *,
-                         seed: int | None = None) -> Outcome:
+    async def start_game(self, game_id: int, by_user: int, *, seed: int | None = None) -> Outcome:
         """The host starts the game: seats are dealt (EW-6) and setup begins.
 
         Returns the start outcome (seat order and arch-enemies in words, the board, and
         a setup prompt for every player who places now), or a refusal.
         """
+
         async def body(live: LiveGame) -> Outcome:
             self._require_lobby(live)
             self._require_host(live, by_user)
             engine = rules.rules_for(live.variant)
             if len(live.seats) < engine.min_players:
-                raise ServiceError(f"{engine.name} needs at least {engine.min_players} "
-                                   "players; invite someone or add a computer.")
+                raise ServiceError(
+                    f"{engine.name} needs at least {engine.min_players} "
+                    "players; invite someone or add a computer."
+                )
             powers = [s.requested_power for s in live.seats]
             game_seed = seed if seed is not None else self._seed_source()
             opts = live.settings.options
-            creation = rules.creation_record(live.variant, powers, game_seed, opts,
-                                             live.settings.arranged)
-            game, events = rules.new_game(live.variant, powers, game_seed, opts,
-                                          live.settings.arranged)
+            creation = rules.creation_record(
+                live.variant, powers, game_seed, opts, live.settings.arranged
+            )
+            game, events = rules.new_game(
+                live.variant, powers, game_seed, opts, live.settings.arranged
+            )
             entries = [live.seats[origin] for origin in game.origins]
             names = []
             for seat, entry in enumerate(entries):
                 power_name = game.board.powers[game.seats[seat]].name
-                names.append(computer_name(power_name) if entry.is_computer
-                             else entry.display_name)
+                names.append(computer_name(power_name) if entry.is_computer else entry.display_name)
             now = self.clock.now()
-            decisions = {(d.seat, d.kind): timed(d.kind, d.seat, 0, live.settings, now, False)
-                         for d in game.deciders()}
-            seats = [replace(e, seat=i, power=game.seats[i], display_name=names[i])
-                     for i, e in enumerate(entries)]
-            nxt = replace(live, seats=seats, state=game, creation=creation, status="running",
-                          revision=live.revision + 1, decisions=decisions)
+            decisions = {
+                (d.seat, d.kind): timed(d.kind, d.seat, 0, live.settings, now, False)
+                for d in game.deciders()
+            }
+            seats = [
+                replace(e, seat=i, power=game.seats[i], display_name=names[i])
+                for i, e in enumerate(entries)
+            ]
+            nxt = replace(
+                live,
+                seats=seats,
+                state=game,
+                creation=creation,
+                status="running",
+                revision=live.revision + 1,
+                decisions=decisions,
+            )
             outcome = self._play_outcome(nxt, game, events, None, "start")  # before the commit
             await self.store.start_game(
-                live.id, live.revision, creation=creation,
-                start_events=[e.to_dict() for e in events], state=game.to_dict(),
-                seats=[(e.id, e.seat, e.power, e.display_name) for e in seats if e.seat is not None
-                       and e.power is not None],
-                decisions=decisions.values(), now=now)
+                live.id,
+                live.revision,
+                creation=creation,
+                start_events=[e.to_dict() for e in events],
+                state=game.to_dict(),
+                seats=[
+                    (e.id, e.seat, e.power, e.display_name)
+                    for e in seats
+                    if e.seat is not None and e.power is not None
+                ],
+                decisions=decisions.values(),
+                now=now,
+            )
             for name in ("seats", "state", "creation", "status", "revision", "decisions"):
                 setattr(live, name, getattr(nxt, name))
             self._after_change(live)
             return outcome
+
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
 
     async def lobby_info(self, game_id: int) -> LobbyInfo:
@@ -341,8 +415,11 @@ class LobbyOps(ServiceBase):
     @staticmethod
     def _require_lobby(live: LiveGame) -> None:
         if live.status != "lobby":
-            raise ServiceError("The game has already started." if live.status == "running"
-                               else "This game is over.")
+            raise ServiceError(
+                "The game has already started."
+                if live.status == "running"
+                else "This game is over."
+            )
 
     @staticmethod
     def _require_room(live: LiveGame) -> None:
@@ -362,25 +439,48 @@ class LobbyOps(ServiceBase):
         board = board_of(variant, options)
         found = power if power in board.powers else board.power_by_name(power)
         if found is None:
-            raise ServiceError(f"Unknown power {power!r}; choose one of "
-                               + ", ".join(p.name for p in board.powers.values()) + ".")
+            raise ServiceError(
+                f"Unknown power {power!r}; choose one of "
+                + ", ".join(p.name for p in board.powers.values())
+                + "."
+            )
         return found
 
     def _lobby_outcome(self, live: LiveGame, lines: list[str]) -> Outcome:
         board = board_of(live.variant, live.settings.options)
         seats = tuple(
-            SeatInfo(None, s.user_id, s.display_name, s.computer_level, s.requested_power,
-                     board.powers[s.requested_power].name if s.requested_power else None)
-            for s in live.seats)
+            SeatInfo(
+                None,
+                s.user_id,
+                s.display_name,
+                s.computer_level,
+                s.requested_power,
+                board.powers[s.requested_power].name if s.requested_power else None,
+            )
+            for s in live.seats
+        )
         expiry = live.decisions.get((LOBBY_SEAT, "lobby"))
         info = LobbyInfo(
-            host_id=live.host_id, variant=live.variant, seats=seats,
-            max_players=live.settings.max_players, arranged=live.settings.arranged,
-            options=live.settings.options.to_dict(), turn_timeout=live.settings.turn_timeout,
-            expires_at=expiry.due_at if expiry else None)
-        return Outcome(ok=True, game_id=live.id, kind="lobby", channel_id=live.channel_id,
-                       guild_id=live.guild_id, status=live.status, public_lines=tuple(lines),
-                       lobby=info, names=tuple(live.names()))
+            host_id=live.host_id,
+            variant=live.variant,
+            seats=seats,
+            max_players=live.settings.max_players,
+            arranged=live.settings.arranged,
+            options=live.settings.options.to_dict(),
+            turn_timeout=live.settings.turn_timeout,
+            expires_at=expiry.due_at if expiry else None,
+        )
+        return Outcome(
+            ok=True,
+            game_id=live.id,
+            kind="lobby",
+            channel_id=live.channel_id,
+            guild_id=live.guild_id,
+            status=live.status,
+            public_lines=tuple(lines),
+            lobby=info,
+            names=tuple(live.names()),
+        )
 
 
 def _clean(name: str) -> str:

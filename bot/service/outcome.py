@@ -170,7 +170,7 @@ class UserView:
 
 # ---------------------------------------------------------------------- words
 def short_power_name(name: str) -> str:
-    """"Central Powers (Germany and Austria-Hungary)" -> "Central Powers",
+    """ "Central Powers (Germany and Austria-Hungary)" -> "Central Powers",
     "Britain and its allies" -> "Britain": for computer players' names."""
     return name.split(" (")[0].removesuffix(" and its allies")
 
@@ -243,12 +243,16 @@ def prompt_text(kind: str, view: rules.View, board: rules.Board, names: Sequence
     if b is not None:
         where = board.fields[b.dst].name
         if kind == "diplomacy":
-            return (f"{names[b.attacker]} attacks {names[b.defender]} on {where}. "
-                    "Stop it with a K, or let it pass (EW-13).")
+            return (
+                f"{names[b.attacker]} attacks {names[b.defender]} on {where}. "
+                "Stop it with a K, or let it pass (EW-13)."
+            )
         if kind == "duel":
             if view.viewer == b.attacker and not b.attacker_cards:
-                return (f"Duel on {where}: play your first card (if your time runs out, "
-                        "the attack is withdrawn, EW-17).")
+                return (
+                    f"Duel on {where}: play your first card (if your time runs out, "
+                    "the attack is withdrawn, EW-17)."
+                )
             return f"Duel on {where}: play a card or stop (EW-17)."
         if kind == "retreat":
             rule = "WW-3" if ww else "EW-19"

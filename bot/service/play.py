@@ -20,8 +20,9 @@ from .outcome import Outcome, computer_name
 class PlayOps(ServiceBase):
     """Play operations of :class:`bot.service.GameService`."""
 
-    async def act(self, game_id: int, user_id: int, action: rules.Action, *,
-                  version: int | None = None) -> Outcome:
+    async def act(
+        self, game_id: int, user_id: int, action: rules.Action, *, version: int | None = None
+    ) -> Outcome:
         """Apply ``user_id``'s ``action`` (a slash command, a button, a console line).
 
         ``version``: the :attr:`Prompt.version` of the prompt being answered, if any; an
@@ -31,14 +32,18 @@ class PlayOps(ServiceBase):
         Returns the action's outcome, or a refusal worded for the user (not seated, not
         your turn, an illegal action naming its rule); a refusal writes nothing.
         """
+
         async def body(live: LiveGame) -> Outcome:
             seat = self._seat_of(live, user_id)
-            return await self._apply(live, seat, action, user_id=user_id, source="player",
-                                     expect=version)
+            return await self._apply(
+                live, seat, action, user_id=user_id, source="player", expect=version
+            )
+
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
 
-    async def answer(self, game_id: int, user_id: int, version: int,
-                     action: rules.Action) -> Outcome:
+    async def answer(
+        self, game_id: int, user_id: int, version: int, action: rules.Action
+    ) -> Outcome:
         """Answer a prompt (duel card or stop, diplomacy, retreat, setup placement):
         :meth:`act` with the prompt's ``version``, so old buttons are refused.
 
@@ -49,16 +54,27 @@ class PlayOps(ServiceBase):
     async def resign(self, game_id: int, user_id: int) -> Outcome:
         """``user_id`` resigns: a computer player takes the seat, so arch-enemies stay
         (EW-25). Returns the outcome, or a refusal."""
+
         async def body(live: LiveGame) -> Outcome:
             seat = self._seat_of(live, user_id)
             old = live.seats[seat].display_name
             name = self._computer_name(live, seat)
-            await self.store.replace_seat(live.id, live.revision, seat, user_id=None,
-                                          computer_level="normal", display_name=name,
-                                          now=self.clock.now())
+            await self.store.replace_seat(
+                live.id,
+                live.revision,
+                seat,
+                user_id=None,
+                computer_level="normal",
+                display_name=name,
+                now=self.clock.now(),
+            )
             self._seat_changed(live, seat, None, "normal", name)
-            return self._simple(live, "seat", [
-                f"{old} resigned; a computer now plays their seat as {name} (EW-25)."])
+            return self._simple(
+                live,
+                "seat",
+                [f"{old} resigned; a computer now plays their seat as {name} (EW-25)."],
+            )
+
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
 
     async def replace_seat(
@@ -78,6 +94,7 @@ class PlayOps(ServiceBase):
         Returns the outcome (with a prompt for the new player if the seat must decide
         now), or a refusal.
         """
+
         async def body(live: LiveGame) -> Outcome:
             self._require_host(live, by_user, is_admin)
             if not live.running:
@@ -94,16 +111,31 @@ class PlayOps(ServiceBase):
                     raise ServiceError("Computer level must be easy, normal or hard.")
                 new_name, new_level = self._computer_name(live, seat), level
             try:
-                await self.store.replace_seat(live.id, live.revision, seat, user_id=user_id,
-                                              computer_level=new_level,
-                                              display_name=new_name, now=self.clock.now())
+                await self.store.replace_seat(
+                    live.id,
+                    live.revision,
+                    seat,
+                    user_id=user_id,
+                    computer_level=new_level,
+                    display_name=new_name,
+                    now=self.clock.now(),
+                )
             except SeatTaken:
                 raise ServiceError("That person already holds a seat in this game.") from None
             self._seat_changed(live, seat, user_id, new_level, new_name)
-            prompts = tuple(self._prompt(live, d.seat, d.kind) for d in live.decisions.values()
-                            if d.seat == seat and user_id is not None)
-            return self._simple(live, "seat", [f"{new_name} takes over {old}'s seat (EW-25)."],
-                                prompts=prompts, mentions=(user_id,) if prompts else ())
+            prompts = tuple(
+                self._prompt(live, d.seat, d.kind)
+                for d in live.decisions.values()
+                if d.seat == seat and user_id is not None
+            )
+            return self._simple(
+                live,
+                "seat",
+                [f"{new_name} takes over {old}'s seat (EW-25)."],
+                prompts=prompts,
+                mentions=(user_id,) if prompts else (),
+            )
+
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
 
     async def agree_draw(self, game_id: int, user_id: int, agree: bool = True) -> Outcome:
@@ -113,6 +145,7 @@ class PlayOps(ServiceBase):
 
         Returns the outcome (the draw's, once unanimous), or a refusal.
         """
+
         async def body(live: LiveGame) -> Outcome:
             seat = self._seat_of(live, user_id)
             await self.store.set_draw_vote(live.id, live.revision, seat, agree)
@@ -126,9 +159,11 @@ class PlayOps(ServiceBase):
             line = f"{name} agrees to a draw ({yes} of {len(humans)})."
             if yes < len(humans):
                 return self._simple(live, "draw", [line])
-            outcome = await self._apply(live, rules.SYSTEM, rules.AgreeDraw(), user_id=None,
-                                        source="system")
+            outcome = await self._apply(
+                live, rules.SYSTEM, rules.AgreeDraw(), user_id=None, source="system"
+            )
             return _prefixed(outcome, line)
+
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
 
     async def cancel(self, game_id: int, by_user: int, *, is_admin: bool = False) -> Outcome:
@@ -137,17 +172,24 @@ class PlayOps(ServiceBase):
 
         Returns the outcome, or a refusal.
         """
+
         async def body(live: LiveGame) -> Outcome:
             self._require_host(live, by_user, is_admin)
             if live.status not in ("lobby", "running"):
                 raise ServiceError("This game is already over.")
-            await self.store.end_game(live.id, live.revision, "cancelled",
-                                      {"reason": "cancelled", "by": by_user}, self.clock.now())
+            await self.store.end_game(
+                live.id,
+                live.revision,
+                "cancelled",
+                {"reason": "cancelled", "by": by_user},
+                self.clock.now(),
+            )
             live.status = "cancelled"
             live.revision += 1
             live.decisions = {}
             self._after_change(live)
             return self._simple(live, "cancel", ["The game was cancelled."])
+
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
 
     # ------------------------------------------------------------------ helpers
@@ -167,8 +209,9 @@ class PlayOps(ServiceBase):
         assert live.state is not None
         return computer_name(live.state.board.powers[live.state.seats[seat]].name)
 
-    def _seat_changed(self, live: LiveGame, seat: int, user_id: int | None,
-                      level: str | None, name: str) -> None:
+    def _seat_changed(
+        self, live: LiveGame, seat: int, user_id: int | None, level: str | None, name: str
+    ) -> None:
         entry = live.seats[seat]
         entry.user_id, entry.computer_level, entry.display_name = user_id, level, name
         entry.agrees_draw = False

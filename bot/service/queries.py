@@ -37,16 +37,21 @@ class QueryOps(ServiceBase):
         board = board_of(live.variant, live.settings.options)
         seats = tuple(
             SeatInfo(
-                seat=s.seat, user_id=s.user_id, name=s.display_name,
-                computer_level=s.computer_level, power=s.power or s.requested_power,
-                power_name=board.powers[p].name if (p := s.power or s.requested_power)
-                else None,
+                seat=s.seat,
+                user_id=s.user_id,
+                name=s.display_name,
+                computer_level=s.computer_level,
+                power=s.power or s.requested_power,
+                power_name=board.powers[p].name if (p := s.power or s.requested_power) else None,
                 hand_size=len(g.hands[i]) if g is not None else None,
                 agrees_draw=s.agrees_draw,
             )
-            for i, s in enumerate(live.seats))
-        lines = [f"{rules.rules_for(live.variant).name}: {live.status}"
-                 + (" (paused)" if live.paused else "")]
+            for i, s in enumerate(live.seats)
+        )
+        lines = [
+            f"{rules.rules_for(live.variant).name}: {live.status}"
+            + (" (paused)" if live.paused else "")
+        ]
         view = rules.view_for(g, None) if g is not None else None
         if g is not None and view is not None:
             names = live.names()
@@ -54,18 +59,29 @@ class QueryOps(ServiceBase):
             if g.variant == "european_war":
                 lines.append(f"Draw pile {view.pile_size} cards, discard {len(view.discard)}.")
             for sv in view.seats:
-                lines.append(f"{names[sv.seat]} — {sv.power_name}: {sv.hand_size} cards, "
-                             f"supply {sv.supply[0]}/{sv.supply[1]}/{sv.supply[2]}.")
+                lines.append(
+                    f"{names[sv.seat]} — {sv.power_name}: {sv.hand_size} cards, "
+                    f"supply {sv.supply[0]}/{sv.supply[1]}/{sv.supply[2]}."
+                )
             now = self.clock.now()
             for d in self._decision_infos(live):
                 left = f", {time_left(d.deadline - now)} left" if d.deadline else ""
                 lines.append(f"Waiting for {d.name} ({d.kind}{left}).")
         return GameStatus(
-            game_id=live.id, channel_id=live.channel_id, guild_id=live.guild_id,
-            status=live.status, variant=live.variant, host_id=live.host_id,
-            version=live.version, paused=live.paused, seats=seats,
+            game_id=live.id,
+            channel_id=live.channel_id,
+            guild_id=live.guild_id,
+            status=live.status,
+            variant=live.variant,
+            host_id=live.host_id,
+            version=live.version,
+            paused=live.paused,
+            seats=seats,
             decisions=self._decision_infos(live) if g is not None else (),
-            lines=tuple(lines), view=view, result=live.result)
+            lines=tuple(lines),
+            view=view,
+            result=live.result,
+        )
 
     async def view(self, game_id: int, user_id: int | None) -> UserView:
         """``/hand``, ``/board``: the game as ``user_id`` may see it (a spectator's view
@@ -95,7 +111,7 @@ class QueryOps(ServiceBase):
         for live in games:
             if not live.running:
                 continue
-            for (seat, kind) in sorted(live.decisions):
+            for seat, kind in sorted(live.decisions):
                 if seat != LOBBY_SEAT and not live.is_computer(seat):
                     out.append(self._prompt(live, seat, kind))
         return out
@@ -104,8 +120,12 @@ class QueryOps(ServiceBase):
         """Ids of the active games (in memory) where ``user_id`` holds a seat."""
         return [gid for gid, live in self._games.items() if live.entry_of(user_id)]
 
-    async def log(self, game_id: int, count: int = 20, user_id: int | None = None,
-                  ) -> list[str]:
+    async def log(
+        self,
+        game_id: int,
+        count: int = 20,
+        user_id: int | None = None,
+    ) -> list[str]:
         """``/log``: the last ``count`` lines of the game in words — the public ones, plus
         ``user_id``'s own private ones (cards received, spy results).
 
@@ -125,12 +145,11 @@ class QueryOps(ServiceBase):
             start = [rules.Event.from_dict(e) for e in (rec.start_events if rec else [])]
             lines += describe_all(start, board, names, seat)
         for r in records:
-            lines += describe_all([rules.Event.from_dict(e) for e in r.events], board, names,
-                                  seat)
+            lines += describe_all([rules.Event.from_dict(e) for e in r.events], board, names, seat)
         return lines[-count:]
 
     def _open_prompt(self, live: LiveGame, seat: int) -> Prompt | None:
-        for (s, kind) in sorted(live.decisions):
+        for s, kind in sorted(live.decisions):
             if s == seat:
                 return self._prompt(live, s, kind)
         return None

@@ -47,58 +47,79 @@ class TimerOps(ServiceBase):
             _, what, seat, kind = key
             opened = live.decisions[(seat, kind)].opened_version
             if what == "due":
-                self.scheduler.schedule(key, when, self._deadline_callback(
-                    live.id, seat, kind, opened))
+                self.scheduler.schedule(
+                    key, when, self._deadline_callback(live.id, seat, kind, opened)
+                )
             else:
-                self.scheduler.schedule(key, when, self._reminder_callback(
-                    live.id, seat, kind, opened))
+                self.scheduler.schedule(
+                    key, when, self._reminder_callback(live.id, seat, kind, opened)
+                )
 
-    def _deadline_callback(self, game_id: int, seat: int, kind: str,
-                           opened: int) -> Callable[[], Awaitable[None]]:
+    def _deadline_callback(
+        self, game_id: int, seat: int, kind: str, opened: int
+    ) -> Callable[[], Awaitable[None]]:
         async def fire() -> None:
             outcome = await self._guarded(
-                game_id, lambda: self._retrying(
-                    game_id, lambda live: self._expire(live, seat, kind, opened)))
+                game_id,
+                lambda: self._retrying(
+                    game_id, lambda live: self._expire(live, seat, kind, opened)
+                ),
+            )
             if outcome.error == DISK_FULL:  # not applied: the same deadline, again later
-                self.scheduler.schedule((game_id, "due", seat, kind),
-                                        self.clock.now() + FULL_RETRY, fire)
+                self.scheduler.schedule(
+                    (game_id, "due", seat, kind), self.clock.now() + FULL_RETRY, fire
+                )
             if outcome.ok and outcome.kind:
                 self._emit(outcome)
+
         return fire
 
-    def _reminder_callback(self, game_id: int, seat: int, kind: str,
-                           opened: int) -> Callable[[], Awaitable[None]]:
+    def _reminder_callback(
+        self, game_id: int, seat: int, kind: str, opened: int
+    ) -> Callable[[], Awaitable[None]]:
         async def fire() -> None:
             outcome = await self._guarded(
-                game_id, lambda: self._remind(game_id, seat, kind, opened))
+                game_id, lambda: self._remind(game_id, seat, kind, opened)
+            )
             if outcome.error == DISK_FULL:
-                self.scheduler.schedule((game_id, "remind", seat, kind),
-                                        self.clock.now() + FULL_RETRY, fire)
+                self.scheduler.schedule(
+                    (game_id, "remind", seat, kind), self.clock.now() + FULL_RETRY, fire
+                )
             if outcome.ok and outcome.kind:
                 self._emit(outcome)
+
         return fire
 
     async def _expire(self, live: LiveGame, seat: int, kind: str, opened: int) -> Outcome:
         """A deadline's time came: act as the rules say, if it is still open and due."""
         d = live.decisions.get((seat, kind))
         now = self.clock.now()
-        if (d is None or d.opened_version != opened or d.due_at is None or d.due_at > now
-                or live.paused):
+        if (
+            d is None
+            or d.opened_version != opened
+            or d.due_at is None
+            or d.due_at > now
+            or live.paused
+        ):
             return Outcome(ok=True, game_id=live.id)  # nothing to do (kind "" : not emitted)
         if seat == LOBBY_SEAT:
-            await self.store.end_game(live.id, live.revision, "cancelled",
-                                      {"reason": "lobby expired"}, now)
+            await self.store.end_game(
+                live.id, live.revision, "cancelled", {"reason": "lobby expired"}, now
+            )
             live.status = "cancelled"
             live.revision += 1
             live.decisions = {}
             self._after_change(live)
-            return self._simple(live, "expired", [
-                "The lobby expired without starting; it is closed. "
-                "Open a new one with /newgame."])
+            return self._simple(
+                live,
+                "expired",
+                ["The lobby expired without starting; it is closed. Open a new one with /newgame."],
+            )
         if kind == "turn" and live.state is not None and live.state.variant == "world_war_5":
             return await self._computer_move_for(live, seat)
-        return await self._apply(live, seat, rules.Timeout(), user_id=None,
-                                 source="timeout", exact=live.version)
+        return await self._apply(
+            live, seat, rules.Timeout(), user_id=None, source="timeout", exact=live.version
+        )
 
     async def _computer_move_for(self, live: LiveGame, seat: int) -> Outcome:
         """WW-2: when a World War 5 player's time runs out, a computer move is made for
@@ -106,10 +127,10 @@ class TimerOps(ServiceBase):
         g = live.state
         assert g is not None
         seed = computer.seed_for(live.id, live.version, seat)
-        action = await self._choose(rules.view_for(g, seat), g.legal_actions(seat), "normal",
-                                    seed)
-        outcome = await self._apply(live, seat, action, user_id=None, source="timeout",
-                                    exact=live.version)
+        action = await self._choose(rules.view_for(g, seat), g.legal_actions(seat), "normal", seed)
+        outcome = await self._apply(
+            live, seat, action, user_id=None, source="timeout", exact=live.version
+        )
         name = live.names()[seat]
         note = f"{name} ran out of time: a computer move was made for them (WW-2)."
         return replace(outcome, public_lines=(note, *outcome.public_lines))
@@ -121,8 +142,9 @@ class TimerOps(ServiceBase):
             return Outcome(ok=True, game_id=game_id)
         if not await self.store.mark_reminded(game_id, seat, kind, opened):
             return Outcome(ok=True, game_id=game_id)  # another process sent it
-        live.decisions[(seat, kind)] = type(d)(d.seat, d.kind, d.opened_version, d.duration,
-                                               d.due_at, None)
+        live.decisions[(seat, kind)] = type(d)(
+            d.seat, d.kind, d.opened_version, d.duration, d.due_at, None
+        )
         user = live.user_of(seat)
         if user is None:
             return Outcome(ok=True, game_id=game_id)
@@ -135,6 +157,7 @@ class TimerOps(ServiceBase):
 
         Returns the outcome: public words; deadlines in ``decisions`` are None.
         """
+
         async def body(live: LiveGame) -> Outcome:
             self._require_host(live, by_user, is_admin)
             if not live.running:
@@ -147,14 +170,17 @@ class TimerOps(ServiceBase):
             live.paused_at, live.decisions = now, new
             live.revision += 1
             self._after_change(live)
-            return self._simple(live, "pause", [
-                "The game is paused: no timer runs until the host uses /resume."])
+            return self._simple(
+                live, "pause", ["The game is paused: no timer runs until the host uses /resume."]
+            )
+
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
 
     async def pause_for_permissions(self, game_id: int, missing: str) -> Outcome:
         """Pause a running game because the front end cannot post in its channel
         (``missing``: which permission). A refusal if it is not running or already
         paused; /resume (or :meth:`resume` once the permission is back) restarts it."""
+
         async def body(live: LiveGame) -> Outcome:
             if not live.running:
                 raise ServiceError("Only a running game can be paused.")
@@ -166,8 +192,12 @@ class TimerOps(ServiceBase):
             live.paused_at, live.decisions = now, new
             live.revision += 1
             self._after_change(live)
-            return self._simple(live, "pause", [
-                f"The game is paused: the bot is missing a permission here ({missing})."])
+            return self._simple(
+                live,
+                "pause",
+                [f"The game is paused: the bot is missing a permission here ({missing})."],
+            )
+
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
 
     async def resume(self, game_id: int, by_user: int, *, is_admin: bool = False) -> Outcome:
@@ -175,6 +205,7 @@ class TimerOps(ServiceBase):
 
         Returns the outcome, with the open decisions' new deadlines and their prompts.
         """
+
         async def body(live: LiveGame) -> Outcome:
             self._require_host(live, by_user, is_admin)
             if not live.paused:
@@ -184,8 +215,13 @@ class TimerOps(ServiceBase):
             live.paused_at, live.decisions = None, new
             live.revision += 1
             self._after_change(live)
-            prompts = tuple(self._prompt(live, d.seat, d.kind) for d in new.values()
-                            if d.seat != LOBBY_SEAT and not live.is_computer(d.seat))
-            return self._simple(live, "resume", ["The game resumes; every timer restarts."],
-                                prompts=prompts)
+            prompts = tuple(
+                self._prompt(live, d.seat, d.kind)
+                for d in new.values()
+                if d.seat != LOBBY_SEAT and not live.is_computer(d.seat)
+            )
+            return self._simple(
+                live, "resume", ["The game resumes; every timer restarts."], prompts=prompts
+            )
+
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))

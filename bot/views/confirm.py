@@ -36,19 +36,28 @@ class _ForOneUser:
             raise UserError("Only the member who asked can answer this.")
 
 
-class ConfirmButton(_ForOneUser, discord.ui.DynamicItem[discord.ui.Button[Any]],
-                    template=r"ew:y:(?P<what>cancel|resign):(?P<gid>\d+):(?P<uid>\d+)"):
+class ConfirmButton(
+    _ForOneUser,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ew:y:(?P<what>cancel|resign):(?P<gid>\d+):(?P<uid>\d+)",
+):
     """Carries out a confirmed /cancel or /resign."""
 
     def __init__(self, what: str, gid: int, uid: int, label: str = "Confirm") -> None:
-        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.danger,
-                                           custom_id=f"ew:y:{what}:{gid}:{uid}"))
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=discord.ButtonStyle.danger, custom_id=f"ew:y:{what}:{gid}:{uid}"
+            )
+        )
         self.what, self.gid, self.uid = what, gid, uid
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Button[Any], match: re.Match[str],
-                             ) -> ConfirmButton:
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Button[Any],
+        match: re.Match[str],
+    ) -> ConfirmButton:
         return cls(match["what"], int(match["gid"]), int(match["uid"]), item.label or "Confirm")
 
     @guarded("update")
@@ -57,8 +66,9 @@ class ConfirmButton(_ForOneUser, discord.ui.DynamicItem[discord.ui.Button[Any]],
         self.check_user(interaction)
         if self.what == "cancel":
             perms = interaction.permissions
-            out = expect_ok(await bot.service.cancel(
-                self.gid, self.uid, is_admin=perms.manage_channels))
+            out = expect_ok(
+                await bot.service.cancel(self.gid, self.uid, is_admin=perms.manage_channels)
+            )
             done = "You cancelled the game."
         else:
             out = expect_ok(await bot.service.resign(self.gid, self.uid))
@@ -67,19 +77,26 @@ class ConfirmButton(_ForOneUser, discord.ui.DynamicItem[discord.ui.Button[Any]],
         await bot.delivery.deliver(out)
 
 
-class KeepButton(_ForOneUser, discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=r"ew:n:(?P<uid>\d+)"):
+class KeepButton(
+    _ForOneUser, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ew:n:(?P<uid>\d+)"
+):
     """Dismisses a confirmation: nothing changes."""
 
     def __init__(self, uid: int) -> None:
-        super().__init__(discord.ui.Button(label="Keep playing", custom_id=f"ew:n:{uid}",
-                                           style=discord.ButtonStyle.secondary))
+        super().__init__(
+            discord.ui.Button(
+                label="Keep playing", custom_id=f"ew:n:{uid}", style=discord.ButtonStyle.secondary
+            )
+        )
         self.uid = uid
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Button[Any], match: re.Match[str],
-                             ) -> KeepButton:
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Button[Any],
+        match: re.Match[str],
+    ) -> KeepButton:
         return cls(int(match["uid"]))
 
     @guarded("direct")

@@ -41,20 +41,31 @@ def lobby_view(game_id: int) -> discord.ui.View:
     return view
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"ew:l:(?P<gid>\d+):(?P<what>join|leave|bot|opts|start)"):
+class LobbyButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ew:l:(?P<gid>\d+):(?P<what>join|leave|bot|opts|start)",
+):
     """A lobby button."""
 
-    def __init__(self, gid: int, what: str, label: str = "?",
-                 style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
-        super().__init__(discord.ui.Button(label=label, style=style,
-                                           custom_id=f"ew:l:{gid}:{what}"))
+    def __init__(
+        self,
+        gid: int,
+        what: str,
+        label: str = "?",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=f"ew:l:{gid}:{what}")
+        )
         self.gid, self.what = gid, what
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Button[Any], match: re.Match[str],
-                             ) -> LobbyButton:
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Button[Any],
+        match: re.Match[str],
+    ) -> LobbyButton:
         return cls(int(match["gid"]), match["what"], item.label or "?", item.style)
 
     async def _check_host(self, interaction: discord.Interaction) -> LobbyInfo | None:
@@ -97,15 +108,18 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             await bot.delivery.deliver(out, interaction, mode="lobby")
         else:
             assert info is not None
-            await Reply.of(interaction).private(options_text(info),
-                                                view=options_view(self.gid, info))
+            await Reply.of(interaction).private(
+                options_text(info), view=options_view(self.gid, info)
+            )
 
 
 # ---------------------------------------------------------------------- options
 def options_text(info: LobbyInfo) -> str:
     """The Options panel's words."""
-    return ("**Table options** (host only). Changes apply at once; the lobby message shows "
-            f"them. Turn timeout now: {duration_words(info.turn_timeout)}.")
+    return (
+        "**Table options** (host only). Changes apply at once; the lobby message shows "
+        f"them. Turn timeout now: {duration_words(info.turn_timeout)}."
+    )
 
 
 def options_view(gid: int, info: LobbyInfo) -> discord.ui.View:
@@ -115,55 +129,135 @@ def options_view(gid: int, info: LobbyInfo) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     flags = [("arranged", "Seats in join order (not dealt at random)", info.arranged)]
     if ew:
-        flags += [("sea_attacks", "Sea attacks (between harbours of one group)",
-                   bool(opts.get("sea_attacks"))),
-                  ("five_players", "Allow 5 players", bool(opts.get("five_players")))]
+        flags += [
+            (
+                "sea_attacks",
+                "Sea attacks (between harbours of one group)",
+                bool(opts.get("sea_attacks")),
+            ),
+            ("five_players", "Allow 5 players", bool(opts.get("five_players"))),
+        ]
     else:
-        flags += [("pyramid_arcade", "Pyramid Arcade board", bool(opts.get("pyramid_arcade"))),
-                  ("five_players", "Allow 5–6 players", bool(opts.get("five_players")))]
-    view.add_item(OptionSelect(gid, "flags", [
-        discord.SelectOption(label=label, value=value, default=on)
-        for value, label, on in flags], min_values=0, max_values=len(flags),
-        placeholder="Table rules"))
+        flags += [
+            ("pyramid_arcade", "Pyramid Arcade board", bool(opts.get("pyramid_arcade"))),
+            ("five_players", "Allow 5–6 players", bool(opts.get("five_players"))),
+        ]
+    view.add_item(
+        OptionSelect(
+            gid,
+            "flags",
+            [
+                discord.SelectOption(label=label, value=value, default=on)
+                for value, label, on in flags
+            ],
+            min_values=0,
+            max_values=len(flags),
+            placeholder="Table rules",
+        )
+    )
     order = opts.get("setup_order") or ("together" if ew else "by_size")
-    view.add_item(OptionSelect(gid, "setup", [
-        discord.SelectOption(label="Setup: each player places all three pieces at once",
-                             value="together", default=order == "together"),
-        discord.SelectOption(label="Setup: smalls, then mediums, then larges, in turn order",
-                             value="by_size", default=order == "by_size")]))
-    view.add_item(OptionSelect(gid, "timeout", [
-        discord.SelectOption(label=f"Turn timeout: {duration_words(t or None)}", value=str(t),
-                             default=(t or None) == info.turn_timeout) for t in TIMEOUTS]))
+    view.add_item(
+        OptionSelect(
+            gid,
+            "setup",
+            [
+                discord.SelectOption(
+                    label="Setup: each player places all three pieces at once",
+                    value="together",
+                    default=order == "together",
+                ),
+                discord.SelectOption(
+                    label="Setup: smalls, then mediums, then larges, in turn order",
+                    value="by_size",
+                    default=order == "by_size",
+                ),
+            ],
+        )
+    )
+    view.add_item(
+        OptionSelect(
+            gid,
+            "timeout",
+            [
+                discord.SelectOption(
+                    label=f"Turn timeout: {duration_words(t or None)}",
+                    value=str(t),
+                    default=(t or None) == info.turn_timeout,
+                )
+                for t in TIMEOUTS
+            ],
+        )
+    )
     if ew:
         seconds = opts.get("diplomacy_seconds", 30)
-        view.add_item(OptionSelect(gid, "diplomacy", [
-            discord.SelectOption(label=f"Diplomacy window: {s} s", value=str(s),
-                                 default=s == seconds) for s in DIPLOMACY]))
+        view.add_item(
+            OptionSelect(
+                gid,
+                "diplomacy",
+                [
+                    discord.SelectOption(
+                        label=f"Diplomacy window: {s} s", value=str(s), default=s == seconds
+                    )
+                    for s in DIPLOMACY
+                ],
+            )
+        )
     limit = rules.rules_for(info.variant).max_players(rules.Options.from_dict(dict(opts)))
-    view.add_item(OptionSelect(gid, "players", [
-        discord.SelectOption(label=f"Up to {n} players", value=str(n),
-                             default=n == info.max_players) for n in range(2, limit + 1)]))
+    view.add_item(
+        OptionSelect(
+            gid,
+            "players",
+            [
+                discord.SelectOption(
+                    label=f"Up to {n} players", value=str(n), default=n == info.max_players
+                )
+                for n in range(2, limit + 1)
+            ],
+        )
+    )
     return view
 
 
-class OptionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                   template=r"ew:op:(?P<gid>\d+):(?P<name>[a-z]+)"):
+class OptionSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"ew:op:(?P<gid>\d+):(?P<name>[a-z]+)"
+):
     """One select of the Options panel."""
 
-    def __init__(self, gid: int, name: str, options: list[discord.SelectOption], *,
-                 min_values: int = 1, max_values: int = 1,
-                 placeholder: str | None = None) -> None:
-        super().__init__(discord.ui.Select(
-            custom_id=f"ew:op:{gid}:{name}", options=options, min_values=min_values,
-            max_values=max_values, placeholder=placeholder))
+    def __init__(
+        self,
+        gid: int,
+        name: str,
+        options: list[discord.SelectOption],
+        *,
+        min_values: int = 1,
+        max_values: int = 1,
+        placeholder: str | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"ew:op:{gid}:{name}",
+                options=options,
+                min_values=min_values,
+                max_values=max_values,
+                placeholder=placeholder,
+            )
+        )
         self.gid, self.name = gid, name
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Select[Any], match: re.Match[str],
-                             ) -> OptionSelect:
-        return cls(int(match["gid"]), match["name"], list(item.options),
-                   min_values=item.min_values, max_values=item.max_values)
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Select[Any],
+        match: re.Match[str],
+    ) -> OptionSelect:
+        return cls(
+            int(match["gid"]),
+            match["name"],
+            list(item.options),
+            min_values=item.min_values,
+            max_values=item.max_values,
+        )
 
     @guarded("update")
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -185,7 +279,7 @@ class OptionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
             kw["max_players"] = int(values[0])
         out = expect_ok(await bot.service.configure(self.gid, interaction.user.id, **kw))
         assert out.lobby is not None
-        await Reply.of(interaction).edit_source(content=options_text(out.lobby),
-                                                view=options_view(self.gid, out.lobby))
+        await Reply.of(interaction).edit_source(
+            content=options_text(out.lobby), view=options_view(self.gid, out.lobby)
+        )
         await bot.delivery.deliver(out)
-

@@ -49,9 +49,11 @@ def panel_content(prompt: Prompt, view: rules.View, names: list[str], label: str
         mine = b.attacker_cards if me_att else b.defender_cards
         theirs = b.defender_cards if me_att else b.attacker_cards
         limit = b.attacker_limit if me_att else b.defender_limit
-        lines.append(f"You played: {', '.join(card_name(c) for c in mine) or '—'} "
-                     f"({len(mine)} of up to {limit}); they played: "
-                     f"{', '.join(card_name(c) for c in theirs) or '—'}.")
+        lines.append(
+            f"You played: {', '.join(card_name(c) for c in mine) or '—'} "
+            f"({len(mine)} of up to {limit}); they played: "
+            f"{', '.join(card_name(c) for c in theirs) or '—'}."
+        )
     if view.hand or prompt.kind != "setup":
         lines += hand_lines(view, names)
     return "\n".join(lines)
@@ -66,17 +68,33 @@ def panel_view(prompt: Prompt, board: rules.Board) -> discord.ui.View:
     use_select = prompt.kind == "retreat" or len(main) > MAX_BUTTONS
     if use_select:
         for n, start in enumerate(range(0, min(len(main), 100), 25)):
-            chunk = main[start:start + 25]
-            options = [discord.SelectOption(label=lab[:100], value=codec.encode(a, board))
-                       for a, lab in chunk]
+            chunk = main[start : start + 25]
+            options = [
+                discord.SelectOption(label=lab[:100], value=codec.encode(a, board))
+                for a, lab in chunk
+            ]
             view.add_item(AnswerSelect(prompt.game_id, prompt.version, n, options))
     else:
         for a, lab in main:
-            view.add_item(AnswerButton(prompt.game_id, prompt.version,
-                                       codec.encode(a, board), _short(a, lab), _style(a)))
+            view.add_item(
+                AnswerButton(
+                    prompt.game_id,
+                    prompt.version,
+                    codec.encode(a, board),
+                    _short(a, lab),
+                    _style(a),
+                )
+            )
     for a, lab in stops:
-        view.add_item(AnswerButton(prompt.game_id, prompt.version, codec.encode(a, board),
-                                   lab, discord.ButtonStyle.danger))
+        view.add_item(
+            AnswerButton(
+                prompt.game_id,
+                prompt.version,
+                codec.encode(a, board),
+                lab,
+                discord.ButtonStyle.danger,
+            )
+        )
     return view
 
 
@@ -94,43 +112,66 @@ def _style(action: rules.Action) -> discord.ButtonStyle:
     return discord.ButtonStyle.primary
 
 
-class AnswerButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                   template=r"ew:a:(?P<gid>\d+):(?P<ver>\d+):(?P<code>[a-z0-9.]+)"):
+class AnswerButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ew:a:(?P<gid>\d+):(?P<ver>\d+):(?P<code>[a-z0-9.]+)",
+):
     """One choice of a prompt."""
 
-    def __init__(self, gid: int, version: int, code: str, label: str = "?",
-                 style: discord.ButtonStyle = discord.ButtonStyle.primary) -> None:
-        super().__init__(discord.ui.Button(
-            label=label, style=style, custom_id=f"ew:a:{gid}:{version}:{code}"))
+    def __init__(
+        self,
+        gid: int,
+        version: int,
+        code: str,
+        label: str = "?",
+        style: discord.ButtonStyle = discord.ButtonStyle.primary,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=f"ew:a:{gid}:{version}:{code}")
+        )
         self.gid, self.version, self.code = gid, version, code
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Button[Any], match: re.Match[str],
-                             ) -> AnswerButton:
-        return cls(int(match["gid"]), int(match["ver"]), match["code"], item.label or "?",
-                   item.style)
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Button[Any],
+        match: re.Match[str],
+    ) -> AnswerButton:
+        return cls(
+            int(match["gid"]), int(match["ver"]), match["code"], item.label or "?", item.style
+        )
 
     @guarded("update")
     async def callback(self, interaction: discord.Interaction) -> None:
         await answer(interaction, self.gid, self.version, self.code)
 
 
-class AnswerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                   template=r"ew:s:(?P<gid>\d+):(?P<ver>\d+):(?P<n>\d)"):
+class AnswerSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"ew:s:(?P<gid>\d+):(?P<ver>\d+):(?P<n>\d)",
+):
     """Choices of a prompt in a select (a retreat, or a hand too big for buttons)."""
 
-    def __init__(self, gid: int, version: int, n: int,
-                 options: list[discord.SelectOption]) -> None:
-        super().__init__(discord.ui.Select(
-            custom_id=f"ew:s:{gid}:{version}:{n}", options=options,
-            placeholder="Choose…", min_values=1, max_values=1))
+    def __init__(self, gid: int, version: int, n: int, options: list[discord.SelectOption]) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"ew:s:{gid}:{version}:{n}",
+                options=options,
+                placeholder="Choose…",
+                min_values=1,
+                max_values=1,
+            )
+        )
         self.gid, self.version = gid, version
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Select[Any], match: re.Match[str],
-                             ) -> AnswerSelect:
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Select[Any],
+        match: re.Match[str],
+    ) -> AnswerSelect:
         return cls(int(match["gid"]), int(match["ver"]), int(match["n"]), list(item.options))
 
     @guarded("update")
@@ -138,20 +179,28 @@ class AnswerSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         await answer(interaction, self.gid, self.version, self.item.values[0])
 
 
-class OpenPanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                      template=r"ew:o:(?P<gid>\d+):(?P<uid>\d+)"):
+class OpenPanelButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ew:o:(?P<gid>\d+):(?P<uid>\d+)"
+):
     """In the channel, for a player whose DMs are closed: opens their panel privately."""
 
     def __init__(self, gid: int, uid: int) -> None:
-        super().__init__(discord.ui.Button(
-            label="Open my panel", style=discord.ButtonStyle.primary,
-            custom_id=f"ew:o:{gid}:{uid}"))
+        super().__init__(
+            discord.ui.Button(
+                label="Open my panel",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"ew:o:{gid}:{uid}",
+            )
+        )
         self.gid, self.uid = gid, uid
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction,
-                             item: discord.ui.Button[Any], match: re.Match[str],
-                             ) -> OpenPanelButton:
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Button[Any],
+        match: re.Match[str],
+    ) -> OpenPanelButton:
         return cls(int(match["gid"]), int(match["uid"]))
 
     @guarded("private")
@@ -190,13 +239,20 @@ async def open_panel(interaction: discord.Interaction, gid: int) -> None:
     uv = await bot.service.view(gid, interaction.user.id)
     prompt = uv.prompt
     if prompt is None or prompt.kind not in PANEL_KINDS:
-        raise UserError("You have nothing to decide on a panel right now"
-                        + (" — it is your turn: use the slash commands." if prompt else "."))
+        raise UserError(
+            "You have nothing to decide on a panel right now"
+            + (" — it is your turn: use the slash commands." if prompt else ".")
+        )
     names = [s.name for s in (await bot.service.status(gid)).seats]
     board = board_of_view(uv.view)
     drawing = bot.delivery.images.hand(uv.view.hand or (), "Your hand")
-    await with_picture(Reply.of(interaction), panel_content(prompt, uv.view, names), drawing,
-                       bot.delivery.later, view=panel_view(prompt, board))
+    await with_picture(
+        Reply.of(interaction),
+        panel_content(prompt, uv.view, names),
+        drawing,
+        bot.delivery.later,
+        view=panel_view(prompt, board),
+    )
 
 
 async def answer(interaction: discord.Interaction, gid: int, version: int, code: str) -> None:

@@ -11,21 +11,30 @@ from rules.state import GameState
 EW = "european_war"
 WW = "world_war_5"
 BRIT, FRAN, CENT, RUSS, OTTO = (
-    "britain_allies", "france_allies", "central_powers", "russian_empire", "ottoman_empire",
+    "britain_allies",
+    "france_allies",
+    "central_powers",
+    "russian_empire",
+    "ottoman_empire",
 )
 SMALL_BUDGET = 12
 """Hard's search iterations in the tests (small, to keep the suite fast)."""
 
 
-def decide(g: GameState, seat: int, level: str, seed: int = 0,
-           iterations: int | None = SMALL_BUDGET) -> rules.Action:
+def decide(
+    g: GameState, seat: int, level: str, seed: int = 0, iterations: int | None = SMALL_BUDGET
+) -> rules.Action:
     """``level``'s decision for ``seat`` in ``g``, seen only through its view."""
-    return ai.choose(rules.view_for(g, seat), level, seed,
-                     iterations=iterations if level == "hard" else None)
+    return ai.choose(
+        rules.view_for(g, seat), level, seed, iterations=iterations if level == "hard" else None
+    )
 
 
 def play_game(
-    variant: str, levels: list[str], seed: int, options: rules.Options | None = None,
+    variant: str,
+    levels: list[str],
+    seed: int,
+    options: rules.Options | None = None,
     iterations: int = SMALL_BUDGET,
 ) -> GameState:
     """Play a whole seeded game between ``levels``; every decision is checked legal.
@@ -41,7 +50,9 @@ def play_game(
         decision = deciders[pick.randrange(len(deciders))]
         seat = decision.seat
         action = ai.choose(
-            rules.view_for(game, seat), levels[seat], seed * 7919 + step,
+            rules.view_for(game, seat),
+            levels[seat],
+            seed * 7919 + step,
             iterations=iterations if levels[seat] == "hard" else None,
         )
         assert action in game.legal_actions(seat), (decision, action)

@@ -19,9 +19,16 @@ def test_takes_a_win_in_one(level: str) -> None:
     # Russia holds Germany and Austria (Central Powers, unplayed) and can walk into Hungary.
     g = position(
         [RUSS, FRAN],
-        {"north_russia": (0, 3), "west_russia": (0, 2), "germany": (0, 1), "austria": (0, 2),
-         "south_balkans": (0, 1),
-         "france_benelux": (1, 3), "italy": (1, 2), "north_africa": (1, 1)},
+        {
+            "north_russia": (0, 3),
+            "west_russia": (0, 2),
+            "germany": (0, 1),
+            "austria": (0, 2),
+            "south_balkans": (0, 1),
+            "france_benelux": (1, 3),
+            "italy": (1, 2),
+            "north_africa": (1, 1),
+        },
         hands=[cards("2C", "3C", "4C", "5C", "6C"), cards("7C", "8C", "9C")],
     )
     for seed in range(3):
@@ -36,9 +43,16 @@ def test_takes_a_win_in_one(level: str) -> None:
 def test_takes_a_win_in_one_in_world_war_5(level: str) -> None:
     g = position(
         ["north_america", "south_america"],
-        {"alaska": (0, 3), "canada": (0, 2), "scandinavia": (0, 1), "western_europe": (0, 1),
-         "north_asia": (0, 2),
-         "brazil": (1, 3), "northern_south_america": (1, 2), "southern_south_america": (1, 1)},
+        {
+            "alaska": (0, 3),
+            "canada": (0, 2),
+            "scandinavia": (0, 1),
+            "western_europe": (0, 1),
+            "north_asia": (0, 2),
+            "brazil": (1, 3),
+            "northern_south_america": (1, 2),
+            "southern_south_america": (1, 1),
+        },
         variant=WW,
     )
     assert decide(g, 0, level) == Move("north_asia", "southern_europe")
@@ -50,8 +64,15 @@ def test_blocks_an_opponent_win_in_one(level: str) -> None:
     # France has no card (no attack) and only Germany blocks it.
     g = position(
         [FRAN, RUSS],
-        {"france_benelux": (0, 3), "italy": (0, 2), "north_africa": (0, 1),
-         "north_russia": (1, 3), "west_russia": (1, 2), "austria": (1, 2), "hungary": (1, 1)},
+        {
+            "france_benelux": (0, 3),
+            "italy": (0, 2),
+            "north_africa": (0, 1),
+            "north_russia": (1, 3),
+            "west_russia": (1, 2),
+            "austria": (1, 2),
+            "hungary": (1, 1),
+        },
         hands=[[], cards("7C", "8C", "9C")],
     )
     for seed in range(3):
@@ -64,9 +85,18 @@ def test_stops_an_attack_that_would_make_an_opponent_win(level: str) -> None:
     # Central Powers. Britain holds a K.
     g = position(
         [FRAN, RUSS, BRIT],
-        {"france_benelux": (0, 3), "germany": (0, 2), "austria": (0, 2), "south_balkans": (0, 3),
-         "north_russia": (1, 3), "west_russia": (1, 2), "hungary": (1, 1),
-         "britain": (2, 3), "spain": (2, 2), "south_scandinavia": (2, 1)},
+        {
+            "france_benelux": (0, 3),
+            "germany": (0, 2),
+            "austria": (0, 2),
+            "south_balkans": (0, 3),
+            "north_russia": (1, 3),
+            "west_russia": (1, 2),
+            "hungary": (1, 1),
+            "britain": (2, 3),
+            "spain": (2, 2),
+            "south_scandinavia": (2, 1),
+        },
         hands=[cards("10C", "10D", "9C", "9D"), cards("2C"), cards("KS", "3C", "4C")],
     )
     g.apply(0, Attack("south_balkans", "hungary"))
@@ -81,10 +111,17 @@ def test_lets_pass_an_attack_that_makes_it_win(level: str) -> None:
     # and Britain, whose arch-enemy France is, wins (EW-21). Britain keeps its K.
     g = position(
         [FRAN, RUSS, BRIT],
-        {"italy": (0, 1), "germany": (0, 3),
-         "north_russia": (1, 3), "austria": (1, 3), "france_benelux": (1, 2),
-         "north_africa": (1, 1),
-         "britain": (2, 3), "spain": (2, 2), "south_balkans": (2, 1)},
+        {
+            "italy": (0, 1),
+            "germany": (0, 3),
+            "north_russia": (1, 3),
+            "austria": (1, 3),
+            "france_benelux": (1, 2),
+            "north_africa": (1, 1),
+            "britain": (2, 3),
+            "spain": (2, 2),
+            "south_balkans": (2, 1),
+        },
         hands=[cards("2C"), cards("10C", "10D", "9C"), cards("KS", "3C", "4C")],
         current=1,
     )
@@ -99,9 +136,15 @@ def test_does_not_attack_without_a_chance(level: str) -> None:
     # A small with a lone 2 against a large whose owner holds six high cards.
     g = position(
         [RUSS, FRAN],
-        {"north_russia": (0, 3), "west_russia": (0, 2), "south_russia": (0, 1),
-         "germany": (0, 1),
-         "france_benelux": (1, 3), "italy": (1, 2), "north_africa": (1, 1)},
+        {
+            "north_russia": (0, 3),
+            "west_russia": (0, 2),
+            "south_russia": (0, 1),
+            "germany": (0, 1),
+            "france_benelux": (1, 3),
+            "italy": (1, 2),
+            "north_africa": (1, 1),
+        },
         hands=[cards("2C"), cards("10C", "10D", "10H", "9C", "9D", "8C")],
     )
     assert Attack("germany", "france_benelux") in g.legal_actions(0)
@@ -115,8 +158,14 @@ def test_defender_keeps_its_cards_when_the_duel_is_lost(level: str) -> None:
     # reach 10, so playing would only throw cards away.
     g = position(
         [RUSS, FRAN],
-        {"north_russia": (0, 3), "west_russia": (0, 2), "germany": (0, 3),
-         "france_benelux": (1, 2), "italy": (1, 2), "north_africa": (1, 1)},
+        {
+            "north_russia": (0, 3),
+            "west_russia": (0, 2),
+            "germany": (0, 3),
+            "france_benelux": (1, 2),
+            "italy": (1, 2),
+            "north_africa": (1, 1),
+        },
         hands=[cards("10C", "10D", "9C"), cards("2C", "3C", "4C")],
     )
     g.apply(0, Attack("germany", "france_benelux"))
@@ -130,8 +179,13 @@ def test_does_not_leave_home_empty(level: str) -> None:
     # Moving the last home piece away would make Russia fall at once (EW-20).
     g = position(
         [RUSS, FRAN],
-        {"north_russia": (0, 3), "germany": (0, 2),
-         "france_benelux": (1, 3), "italy": (1, 2), "north_africa": (1, 1)},
+        {
+            "north_russia": (0, 3),
+            "germany": (0, 2),
+            "france_benelux": (1, 3),
+            "italy": (1, 2),
+            "north_africa": (1, 1),
+        },
         hands=[cards("2C", "3C"), cards("7C", "8C", "9C")],
     )
     for seed in range(3):

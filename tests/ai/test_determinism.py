@@ -38,8 +38,13 @@ print(json.dumps(out))
 def _decisions_in_subprocess(hash_seed: str) -> list[dict[str, object]]:
     env = dict(os.environ, PYTHONHASHSEED=hash_seed)
     done = subprocess.run(
-        [sys.executable, "-c", SCRIPT % SMALL_BUDGET], cwd=ROOT, env=env,
-        capture_output=True, text=True, check=True, timeout=120,
+        [sys.executable, "-c", SCRIPT % SMALL_BUDGET],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
     )
     return json.loads(done.stdout)
 

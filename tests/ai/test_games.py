@@ -35,8 +35,7 @@ def test_each_level_finishes_seeded_games(level: str) -> None:
     games = 0
     for k, (variant, players, options) in enumerate(TABLES):
         for seed in range(3):
-            g = play_game(variant, _lineup(level, players), 1000 * k + seed, options,
-                          iterations=4)
+            g = play_game(variant, _lineup(level, players), 1000 * k + seed, options, iterations=4)
             assert g.over
             games += 1
     assert games == 24
@@ -65,5 +64,6 @@ def test_each_level_finishes_full_length_games(level: str) -> None:
     for k, (variant, players, _options) in enumerate(TABLES):
         for seed in range(4):
             options = rules.Options(five_players=players > 4)
-            assert play_game(variant, [level] * players, 77 + 1000 * k + seed, options,
-                             iterations=16).over
+            assert play_game(
+                variant, [level] * players, 77 + 1000 * k + seed, options, iterations=16
+            ).over

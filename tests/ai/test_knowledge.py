@@ -92,12 +92,23 @@ def test_knowledge_from_espionage_is_used_and_respected() -> None:
 
     g = position(
         [FRAN, RUSS, BRIT],
-        {"france_benelux": (0, 3), "italy": (0, 2), "north_africa": (0, 1),
-         "north_russia": (1, 3), "west_russia": (1, 2), "south_russia": (1, 1),
-         "britain": (2, 3), "spain": (2, 2), "south_scandinavia": (2, 1),
-         "germany": (1, 3)},
-        hands=[cards("QH", "10C", "9C", "2D", "3D", "8S"), cards("KS", "10D", "4H"),
-               cards("5C", "6C", "7C")],
+        {
+            "france_benelux": (0, 3),
+            "italy": (0, 2),
+            "north_africa": (0, 1),
+            "north_russia": (1, 3),
+            "west_russia": (1, 2),
+            "south_russia": (1, 1),
+            "britain": (2, 3),
+            "spain": (2, 2),
+            "south_scandinavia": (2, 1),
+            "germany": (1, 3),
+        },
+        hands=[
+            cards("QH", "10C", "9C", "2D", "3D", "8S"),
+            cards("KS", "10D", "4H"),
+            cards("5C", "6C", "7C"),
+        ],
     )
     g.apply(0, rules.Spy(1))
     assert g.knowledge[0][1] == sorted(cards("KS", "10D", "4H"))
@@ -110,4 +121,5 @@ def test_knowledge_from_espionage_is_used_and_respected() -> None:
         assert rules.view_for(other, 0) == view
         for level in ai.LEVELS:
             assert ai.choose(view, level, 9, iterations=SMALL_BUDGET) == ai.choose(
-                rules.view_for(other, 0), level, 9, iterations=SMALL_BUDGET)
+                rules.view_for(other, 0), level, 9, iterations=SMALL_BUDGET
+            )

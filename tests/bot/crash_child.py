@@ -23,8 +23,7 @@ async def main(path: str, seed: int) -> None:
     while True:
         gid = await svc.active_game(1)
         if gid is None:
-            await svc.open_lobby(channel_id=1, host_id=1, host_name="A",
-                                 options={"round_limit": 8})
+            await svc.open_lobby(channel_id=1, host_id=1, host_name="A", options={"round_limit": 8})
             continue
         status = await svc.status(gid)
         if status.status == "lobby":  # perhaps left half-filled by the last kill

@@ -19,9 +19,12 @@ HOST = 101
 USERS = (101, 102, 103, 104, 105)
 
 
-async def make_service(path: Path, clock: FakeClock,
-                       listener: Callable[[Outcome], Awaitable[None]] | None = None,
-                       **kw: Any) -> GameService:
+async def make_service(
+    path: Path,
+    clock: FakeClock,
+    listener: Callable[[Outcome], Awaitable[None]] | None = None,
+    **kw: Any,
+) -> GameService:
     """A started service on ``path`` with test pacing (no delays) unless overridden;
     ``listener`` is registered before start-up, so it sees deadlines that fire at once."""
     store = await Store.open(path)
@@ -41,15 +44,24 @@ def collector() -> tuple[list[Outcome], Callable[[Outcome], Awaitable[None]]]:
 
     async def listener(outcome: Outcome) -> None:
         got.append(outcome)
+
     return got, listener
 
 
-async def new_game(svc: GameService, humans: int = 3, computers: int = 0, *,
-                   channel: int = 1, guild: int | None = None, seed: int = 7,
-                   **lobby: Any) -> tuple[int, Outcome]:
+async def new_game(
+    svc: GameService,
+    humans: int = 3,
+    computers: int = 0,
+    *,
+    channel: int = 1,
+    guild: int | None = None,
+    seed: int = 7,
+    **lobby: Any,
+) -> tuple[int, Outcome]:
     """Open a lobby with ``humans`` people (users 101…) and ``computers``, start it."""
-    out = await svc.open_lobby(channel_id=channel, host_id=HOST, host_name="P101",
-                               guild_id=guild, **lobby)
+    out = await svc.open_lobby(
+        channel_id=channel, host_id=HOST, host_name="P101", guild_id=guild, **lobby
+    )
     assert out.ok, out.error
     gid = out.game_id
     assert gid is not None
@@ -71,8 +83,9 @@ async def phase(svc: GameService, gid: int) -> str:
     return st.view.phase
 
 
-async def step(svc: GameService, gid: int, rng: random.Random,
-               prefer: str | None = None) -> Outcome | None:
+async def step(
+    svc: GameService, gid: int, rng: random.Random, prefer: str | None = None
+) -> Outcome | None:
     """One random legal move by a person who must decide, through prompts and answers.
     Returns None when no person has an open prompt."""
     prompts = await svc.prompts(gid)
@@ -91,8 +104,14 @@ async def step(svc: GameService, gid: int, rng: random.Random,
     raise AssertionError(f"no choice of {p} was accepted")
 
 
-async def play_until(svc: GameService, gid: int, rng: random.Random, want_phase: str,
-                     prefer: str | None = None, limit: int = 2000) -> None:
+async def play_until(
+    svc: GameService,
+    gid: int,
+    rng: random.Random,
+    want_phase: str,
+    prefer: str | None = None,
+    limit: int = 2000,
+) -> None:
     """Play random moves (preferring ``prefer`` actions) until ``want_phase``."""
     for _ in range(limit):
         if await phase(svc, gid) == want_phase:
@@ -102,8 +121,10 @@ async def play_until(svc: GameService, gid: int, rng: random.Random, want_phase:
     raise AssertionError(f"phase {want_phase} not reached")
 
 
-def check_database(path: Path, verified: set[tuple[int, int]] | None = None,
-                   ) -> dict[str, int]:
+def check_database(
+    path: Path,
+    verified: set[tuple[int, int]] | None = None,
+) -> dict[str, int]:
     """Everything that must hold in a game file at any instant: integrity, no partial
     rows (each game's log contiguous from 1, version == number of actions), the snapshot
     equal to replaying exactly the committed actions, and open decisions matching the
@@ -115,13 +136,12 @@ def check_database(path: Path, verified: set[tuple[int, int]] | None = None,
     try:
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
-        games = conn.execute(
-            "SELECT id, status, version, creation, state FROM games").fetchall()
+        games = conn.execute("SELECT id, status, version, creation, state FROM games").fetchall()
         total = 0
         for gid, status, version, creation, state in games:
             rows = conn.execute(
-                "SELECT seq, seat, action FROM actions WHERE game_id = ? ORDER BY seq",
-                (gid,)).fetchall()
+                "SELECT seq, seat, action FROM actions WHERE game_id = ? ORDER BY seq", (gid,)
+            ).fetchall()
             assert [r[0] for r in rows] == list(range(1, len(rows) + 1)), gid
             assert version == len(rows), (gid, version, len(rows))
             total += len(rows)
@@ -131,11 +151,17 @@ def check_database(path: Path, verified: set[tuple[int, int]] | None = None,
             if verified is not None and (gid, version) in verified:
                 assert status == "finished"
                 continue
-            game = rules.replay(json.loads(creation), [
-                (seat, rules.action_from_dict(json.loads(a))) for _, seat, a in rows])
+            game = rules.replay(
+                json.loads(creation),
+                [(seat, rules.action_from_dict(json.loads(a))) for _, seat, a in rows],
+            )
             assert game.to_dict() == json.loads(state), f"game {gid} snapshot != replay"
-            stored = {(s, k) for s, k in conn.execute(
-                "SELECT seat, kind FROM decisions WHERE game_id = ?", (gid,))}
+            stored = {
+                (s, k)
+                for s, k in conn.execute(
+                    "SELECT seat, kind FROM decisions WHERE game_id = ?", (gid,)
+                )
+            }
             if status == "running":
                 assert stored == {(d.seat, d.kind) for d in game.deciders()}, gid
                 assert not game.over

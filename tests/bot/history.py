@@ -24,15 +24,18 @@ def fill_history(path: Path, games: int, *, first_channel: int = 1_000_000_000) 
             "state, version, revision, created_at, started_at, ended_at, result) "
             "VALUES (?, 7, ?, 'finished', 'european_war', 1, '{}', '{}', ?, ?, 0, 1, 2, "
             "'{\"draw\":true}')",
-            ((g, first_channel + g, ACTIONS, ACTIONS + 4) for g in ids))
+            ((g, first_channel + g, ACTIONS, ACTIONS + 4) for g in ids),
+        )
         conn.executemany(
             "INSERT INTO seats (game_id, seat, user_id, display_name, power, joined_at) "
             "VALUES (?, ?, ?, 'P', 'X', 0)",
-            ((g, s, 100 + s) for g in ids for s in range(SEATS)))
+            ((g, s, 100 + s) for g in ids for s in range(SEATS)),
+        )
         conn.executemany(
             "INSERT INTO actions (game_id, seq, seat, user_id, source, action, events, "
             "created_at) VALUES (?, ?, ?, NULL, 'player', '{}', '[]', 3)",
-            ((g, q, (q - 1) % SEATS) for g in ids for q in range(1, ACTIONS + 1)))
+            ((g, q, (q - 1) % SEATS) for g in ids for q in range(1, ACTIONS + 1)),
+        )
         conn.execute("COMMIT")
     finally:
         conn.close()

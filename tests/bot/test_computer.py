@@ -46,8 +46,7 @@ def test_uniform_is_seeded_and_legal() -> None:
     assert computer.uniform(view, legal, "hard", 5) in legal
 
 
-async def test_a_failing_computer_player_is_replaced_by_a_uniform_choice(
-        tmp_path: Path) -> None:
+async def test_a_failing_computer_player_is_replaced_by_a_uniform_choice(tmp_path: Path) -> None:
     calls: list[int] = []
 
     def broken(view: rules.View, legal: object, level: str, seed: int) -> rules.Action:

@@ -26,18 +26,21 @@ def stored_game(path: Path, gid: int) -> tuple[rules.GameState, list[tuple[int, 
     """The game replayed from the file, and its log as (seat, action json)."""
     conn = sqlite3.connect(path)
     try:
-        creation = json.loads(conn.execute(
-            "SELECT creation FROM games WHERE id = ?", (gid,)).fetchone()[0])
-        rows = conn.execute("SELECT seat, action FROM actions WHERE game_id = ? ORDER BY seq",
-                            (gid,)).fetchall()
+        creation = json.loads(
+            conn.execute("SELECT creation FROM games WHERE id = ?", (gid,)).fetchone()[0]
+        )
+        rows = conn.execute(
+            "SELECT seat, action FROM actions WHERE game_id = ? ORDER BY seq", (gid,)
+        ).fetchall()
     finally:
         conn.close()
     game = rules.replay(creation, [(s, rules.action_from_dict(json.loads(a))) for s, a in rows])
     return game, rows
 
 
-async def submissions_at_a_turn(svc: GameService, gid: int,
-                                rng: random.Random) -> tuple[list[Submission], int, int]:
+async def submissions_at_a_turn(
+    svc: GameService, gid: int, rng: random.Random
+) -> tuple[list[Submission], int, int]:
     """A shuffled burst: the player to move double-clicks Arm/Pass on its prompt, the
     next players push Pass/Arm early, a stranger tries too."""
     (turn,) = await svc.prompts(gid)
@@ -54,8 +57,7 @@ async def submissions_at_a_turn(svc: GameService, gid: int,
     return subs, turn.version, turn.seat
 
 
-async def test_one_service_applies_exactly_the_legal_ones_in_arrival_order(
-        tmp_path: Path) -> None:
+async def test_one_service_applies_exactly_the_legal_ones_in_arrival_order(tmp_path: Path) -> None:
     path = tmp_path / "g.db"
     svc = await make_service(path, FakeClock())
     try:
@@ -64,7 +66,8 @@ async def test_one_service_applies_exactly_the_legal_ones_in_arrival_order(
         subs, v, _ = await submissions_at_a_turn(svc, gid, random.Random(2))
         assert len(subs) >= 30
         outs: list[Outcome] = await asyncio.gather(
-            *(svc.act(gid, u, a, version=pv) for u, a, pv in subs))
+            *(svc.act(gid, u, a, version=pv) for u, a, pv in subs)
+        )
 
         # the oracle: the same burst applied one by one, in arrival order (asyncio.Lock is
         # FIFO), with the service's rules for out-of-date prompts
@@ -101,7 +104,8 @@ async def test_one_service_applies_exactly_the_legal_ones_in_arrival_order(
 
 
 async def test_two_services_on_one_file_never_interleave_two_actions(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     path = tmp_path / "g.db"
     clock = FakeClock()
     a = await make_service(path, clock)
@@ -113,9 +117,12 @@ async def test_two_services_on_one_file_never_interleave_two_actions(
         rng = random.Random(5)
         subs, v, seat = await submissions_at_a_turn(a, gid, rng)
         with caplog.at_level(logging.INFO, logger="bot.service"):
-            outs = await asyncio.gather(*(
-                (a if rng.random() < 0.5 else b).act(gid, u, act, version=pv)
-                for u, act, pv in subs))
+            outs = await asyncio.gather(
+                *(
+                    (a if rng.random() < 0.5 else b).act(gid, u, act, version=pv)
+                    for u, act, pv in subs
+                )
+            )
         _, rows = stored_game(path, gid)
         new_rows = rows[v:]
         users = _users_by_seat(a, gid)
@@ -127,8 +134,9 @@ async def test_two_services_on_one_file_never_interleave_two_actions(
         assert len(oks) == len(new_rows) >= 1
         assert sorted(o.version for o in oks) == list(range(v + 1, v + 1 + len(oks)))
         # the player to move answered its prompt exactly once, however often it clicked
-        assert sum(1 for o, (_, _, pv) in zip(outs, subs, strict=True)
-                   if o.ok and pv is not None) == 1
+        assert (
+            sum(1 for o, (_, _, pv) in zip(outs, subs, strict=True) if o.ok and pv is not None) == 1
+        )
         assert seat in {s for s, _ in new_rows}
         assert "stale write, reloading" in caplog.text  # the guard was exercised
     finally:
@@ -140,10 +148,13 @@ async def test_two_services_on_one_file_never_interleave_two_actions(
 def _creation_and_prefix(path: Path, gid: int, version: int):  # type: ignore[no-untyped-def]
     conn = sqlite3.connect(path)
     try:
-        creation = json.loads(conn.execute(
-            "SELECT creation FROM games WHERE id = ?", (gid,)).fetchone()[0])
-        rows = conn.execute("SELECT seat, action FROM actions WHERE game_id = ? AND seq <= ? "
-                            "ORDER BY seq", (gid, version)).fetchall()
+        creation = json.loads(
+            conn.execute("SELECT creation FROM games WHERE id = ?", (gid,)).fetchone()[0]
+        )
+        rows = conn.execute(
+            "SELECT seat, action FROM actions WHERE game_id = ? AND seq <= ? ORDER BY seq",
+            (gid, version),
+        ).fetchall()
     finally:
         conn.close()
     return creation, [(s, rules.action_from_dict(json.loads(a))) for s, a in rows]

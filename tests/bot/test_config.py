@@ -20,7 +20,7 @@ def test_env_file_is_read_and_the_environment_wins(tmp_path: Path) -> None:
     env = tmp_path / ".env"
     env.write_text(
         "# comment\n\nDISCORD_TOKEN=from-file\nexport LOG_LEVEL=debug\n"
-        "DATABASE_URL=\"sqlite:////var/lib/ew.db\"  \nDEV_GUILD_ID=42 # trailing comment\n"
+        'DATABASE_URL="sqlite:////var/lib/ew.db"  \nDEV_GUILD_ID=42 # trailing comment\n'
         "DISCORD_API_BASE='http://127.0.0.1:9/api/v10#x'\n",
         encoding="utf-8",
     )
@@ -39,12 +39,15 @@ def test_malformed_env_lines_are_refused_with_their_number(text: str) -> None:
         parse_env_file("OK=1\n" + text)
 
 
-@pytest.mark.parametrize("env", [
-    {"DEV_GUILD_ID": "abc"},
-    {"LOG_LEVEL": "loud"},
-    {"DATABASE_URL": "postgresql://x/y"},
-    {"DATABASE_URL": "sqlite:///:memory:"},
-])
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"DEV_GUILD_ID": "abc"},
+        {"LOG_LEVEL": "loud"},
+        {"DATABASE_URL": "postgresql://x/y"},
+        {"DATABASE_URL": "sqlite:///:memory:"},
+    ],
+)
 def test_bad_values_are_refused(env: dict[str, str]) -> None:
     with pytest.raises(ConfigError):
         load_settings(env, env_file=None)

@@ -33,8 +33,14 @@ class ScriptedStdin(io.TextIOBase):
     strategy reading the screen: yes to questions, choice 1, and the next choice
     whenever the last one was refused. Ends the input after ``limit`` lines."""
 
-    def __init__(self, screen: Screen, lines: Iterable[str] = (), *, autoplay: bool = False,
-                 limit: int = 4000) -> None:
+    def __init__(
+        self,
+        screen: Screen,
+        lines: Iterable[str] = (),
+        *,
+        autoplay: bool = False,
+        limit: int = 4000,
+    ) -> None:
         self.screen = screen
         self.lines = list(lines)
         self.autoplay = autoplay
@@ -48,7 +54,7 @@ class ScriptedStdin(io.TextIOBase):
 
     def readline(self, size: int | None = -1) -> str:
         text = self.screen.getvalue()
-        new, self.seen = text[self.seen:], len(text)
+        new, self.seen = text[self.seen :], len(text)
         self.answered += 1
         if self.lines:
             return self.lines.pop(0) + "\n"
@@ -63,8 +69,13 @@ class ScriptedStdin(io.TextIOBase):
         return f"{self.choice}\n"
 
 
-def run(monkeypatch: pytest.MonkeyPatch, args: list[str], lines: Iterable[str] = (), *,
-        autoplay: bool = False) -> tuple[int, str]:
+def run(
+    monkeypatch: pytest.MonkeyPatch,
+    args: list[str],
+    lines: Iterable[str] = (),
+    *,
+    autoplay: bool = False,
+) -> tuple[int, str]:
     """Run one console session; returns (exit status, transcript)."""
     screen = Screen()
     monkeypatch.setattr(sys, "stdout", screen)
@@ -80,8 +91,12 @@ def games(db: Path) -> list[dict[str, Any]]:
     """Every game row of the database, as dicts."""
     with sqlite3.connect(db) as conn:
         conn.row_factory = sqlite3.Row
-        return [dict(r) for r in conn.execute(
-            "SELECT id, channel_id, status, version, state, result FROM games ORDER BY id")]
+        return [
+            dict(r)
+            for r in conn.execute(
+                "SELECT id, channel_id, status, version, state, result FROM games ORDER BY id"
+            )
+        ]
 
 
 @pytest.fixture
@@ -90,15 +105,25 @@ def paths(tmp_path: Path) -> dict[str, Path]:
 
 
 def base_args(paths: dict[str, Path], *extra: str, boards: bool = False) -> list[str]:
-    args = ["--db", str(paths["db"]), "--fast", "--seed", "4", "--level", "easy",
-            "--name", "Ann", *extra]
+    args = [
+        "--db",
+        str(paths["db"]),
+        "--fast",
+        "--seed",
+        "4",
+        "--level",
+        "easy",
+        "--name",
+        "Ann",
+        *extra,
+    ]
     return [*args, "--out", str(paths["out"])] if boards else [*args, "--no-boards"]
 
 
-def test_full_game_against_computers_to_the_end(monkeypatch: pytest.MonkeyPatch,
-                                                 paths: dict[str, Path]) -> None:
-    code, out = run(monkeypatch, base_args(paths, "--computers", "2", boards=True),
-                    autoplay=True)
+def test_full_game_against_computers_to_the_end(
+    monkeypatch: pytest.MonkeyPatch, paths: dict[str, Path]
+) -> None:
+    code, out = run(monkeypatch, base_args(paths, "--computers", "2", boards=True), autoplay=True)
     assert code == 0
     assert "Game over." in out
     assert re.search(r"Game #1 is over\. (Winners?: .+|The game ended in a draw)\.", out)
@@ -116,13 +141,22 @@ def test_full_game_against_computers_to_the_end(monkeypatch: pytest.MonkeyPatch,
     assert (paths["out"] / "game1-latest.png").read_bytes() == Path(written[-1]).read_bytes()
 
 
-def test_a_bad_command_changes_nothing(monkeypatch: pytest.MonkeyPatch,
-                                       paths: dict[str, Path]) -> None:
+def test_a_bad_command_changes_nothing(
+    monkeypatch: pytest.MonkeyPatch, paths: dict[str, Path]
+) -> None:
     code, out = run(monkeypatch, base_args(paths), ["1", "quit"])
     assert code == 0
     [before] = games(paths["db"])
-    bad = ["frobnicate", "invade narnia germany", "conscript britain", "move italy",
-           "play 7", "grow italy", "99", "quit"]
+    bad = [
+        "frobnicate",
+        "invade narnia germany",
+        "conscript britain",
+        "move italy",
+        "play 7",
+        "grow italy",
+        "99",
+        "quit",
+    ]
     code, out = run(monkeypatch, base_args(paths, "--resume"), bad)
     assert code == 0
     errors = [line for line in out.splitlines() if line.startswith("✗")]
@@ -144,8 +178,9 @@ def test_a_bad_command_changes_nothing(monkeypatch: pytest.MonkeyPatch,
     assert (after["version"], after["state"]) == (before["version"], before["state"])
 
 
-def test_quit_and_resume_continue_the_same_game(monkeypatch: pytest.MonkeyPatch,
-                                                 paths: dict[str, Path]) -> None:
+def test_quit_and_resume_continue_the_same_game(
+    monkeypatch: pytest.MonkeyPatch, paths: dict[str, Path]
+) -> None:
     code, out = run(monkeypatch, base_args(paths, "--computers", "3"), ["1", "1", "quit"])
     assert code == 0
     assert "Game #1 is saved. Continue it with: python -m bot.console --resume" in out
@@ -166,8 +201,7 @@ def test_quit_and_resume_continue_the_same_game(monkeypatch: pytest.MonkeyPatch,
     assert later["id"] == saved["id"] and later["version"] > saved["version"]
 
     # without --resume and no flags, the console offers the unfinished game
-    code, out = run(monkeypatch, ["--db", str(paths["db"]), "--fast", "--no-boards"],
-                    ["y", "quit"])
+    code, out = run(monkeypatch, ["--db", str(paths["db"]), "--fast", "--no-boards"], ["y", "quit"])
     assert "You have an unfinished console game (#1, European War" in out
     assert "Resuming game #1" in out
     assert len(games(paths["db"])) == 1
@@ -179,17 +213,32 @@ def test_quit_and_resume_continue_the_same_game(monkeypatch: pytest.MonkeyPatch,
     assert [r["status"] for r in rows] == ["cancelled", "running"]
 
 
-def test_resume_with_nothing_to_resume(monkeypatch: pytest.MonkeyPatch,
-                                       paths: dict[str, Path]) -> None:
+def test_resume_with_nothing_to_resume(
+    monkeypatch: pytest.MonkeyPatch, paths: dict[str, Path]
+) -> None:
     code, out = run(monkeypatch, base_args(paths, "--resume"), [])
     assert code == 1
     assert "There is no unfinished console game to resume" in out
 
 
-def test_hotseat_hides_each_hand_until_its_owner_looks(monkeypatch: pytest.MonkeyPatch,
-                                                       paths: dict[str, Path]) -> None:
-    args = ["--db", str(paths["db"]), "--fast", "--seed", "4", "--no-boards", "--hotseat",
-            "--name", "Ann,Bob", "--computers", "1", "--level", "easy"]
+def test_hotseat_hides_each_hand_until_its_owner_looks(
+    monkeypatch: pytest.MonkeyPatch, paths: dict[str, Path]
+) -> None:
+    args = [
+        "--db",
+        str(paths["db"]),
+        "--fast",
+        "--seed",
+        "4",
+        "--no-boards",
+        "--hotseat",
+        "--name",
+        "Ann,Bob",
+        "--computers",
+        "1",
+        "--level",
+        "easy",
+    ]
     screen = Screen()
     stdin = ScriptedStdin(screen, autoplay=True, limit=150)
     monkeypatch.setattr(sys, "stdout", screen)
@@ -213,32 +262,56 @@ def test_hotseat_hides_each_hand_until_its_owner_looks(monkeypatch: pytest.Monke
 
 
 def test_watch_two_games(monkeypatch: pytest.MonkeyPatch, paths: dict[str, Path]) -> None:
-    args = ["--watch", "2", "--fast", "--seed", "1", "--level", "easy", "--players", "2",
-            "--db", str(paths["db"]), "--out", str(paths["out"])]
+    args = [
+        "--watch",
+        "2",
+        "--fast",
+        "--seed",
+        "1",
+        "--level",
+        "easy",
+        "--players",
+        "2",
+        "--db",
+        str(paths["db"]),
+        "--out",
+        str(paths["out"]),
+    ]
     code, out = run(monkeypatch, args)
     assert code == 0
     assert out.count("Game over.") == 2
     assert "Watched 2 game(s); 2 finished." in out
     rows = games(paths["db"])
     assert [(r["channel_id"], r["status"]) for r in rows] == [
-        (console.WATCH_CHANNEL_ID, "finished")] * 2
+        (console.WATCH_CHANNEL_ID, "finished")
+    ] * 2
     for gid in (1, 2):  # a board at every turn, and the last one
         assert (paths["out"] / f"game{gid}-final.png").is_file()
         assert len(list(paths["out"].glob(f"game{gid}-0*.png"))) >= 2
 
 
-def test_seeded_games_repeat_in_any_database(monkeypatch: pytest.MonkeyPatch,
-                                             tmp_path: Path) -> None:
-    first = ["--watch", "1", "--fast", "--seed", "9", "--level", "easy", "--players", "2",
-             "--no-boards"]
+def test_seeded_games_repeat_in_any_database(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    first = [
+        "--watch",
+        "1",
+        "--fast",
+        "--seed",
+        "9",
+        "--level",
+        "easy",
+        "--players",
+        "2",
+        "--no-boards",
+    ]
     _, a = run(monkeypatch, [*first, "--db", str(tmp_path / "a.db")])
     run(monkeypatch, [*first[:4], "3", *first[5:], "--db", str(tmp_path / "b.db")])
     _, b = run(monkeypatch, [*first, "--db", str(tmp_path / "b.db")])
     assert a.replace("Game #1", "Game #N") == b.replace("Game #2", "Game #N")
 
 
-def test_newcomer_run_with_no_arguments(monkeypatch: pytest.MonkeyPatch,
-                                        tmp_path: Path) -> None:
+def test_newcomer_run_with_no_arguments(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """``python -m bot`` without a token calls ``main([])``: defaults, the database and
     board folder of the normal settings, playable at once."""
     monkeypatch.chdir(tmp_path)
@@ -252,23 +325,28 @@ def test_newcomer_run_with_no_arguments(monkeypatch: pytest.MonkeyPatch,
     assert list((tmp_path / "data" / "boards").glob("game1-*.png"))
 
 
-def test_newcomer_questions_at_a_terminal(monkeypatch: pytest.MonkeyPatch,
-                                          paths: dict[str, Path]) -> None:
+def test_newcomer_questions_at_a_terminal(
+    monkeypatch: pytest.MonkeyPatch, paths: dict[str, Path]
+) -> None:
     monkeypatch.setattr(console, "interactive", lambda: True)
     answers = ["2", "", "3", "hard", "Zoe", "quit"]  # World War 5, you vs 3 hard computers
-    code, out = run(monkeypatch, ["--db", str(paths["db"]), "--no-boards", "--fast"],
-                    answers)
+    code, out = run(monkeypatch, ["--db", str(paths["db"]), "--no-boards", "--fast"], answers)
     assert code == 0
     assert "Game #1: World War 5" in out
     assert out.count("(computer)") >= 3 and "Zoe" in out
 
 
 def test_bad_options_are_refused_before_anything_happens(
-        monkeypatch: pytest.MonkeyPatch, paths: dict[str, Path],
-        capsys: pytest.CaptureFixture[str]) -> None:
-    for bad in (["--computers", "5"], ["--level", "genius"], ["--variant", "chess"],
-                ["--players", "3", "--computers", "1"], ["--watch", "0"],
-                ["--power", "narnia"]):
+    monkeypatch: pytest.MonkeyPatch, paths: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    for bad in (
+        ["--computers", "5"],
+        ["--level", "genius"],
+        ["--variant", "chess"],
+        ["--players", "3", "--computers", "1"],
+        ["--watch", "0"],
+        ["--power", "narnia"],
+    ):
         assert console.main(["--db", str(paths["db"]), *bad]) == 2
         assert "european-war: " in capsys.readouterr().err
     assert not paths["db"].exists()
@@ -277,18 +355,35 @@ def test_bad_options_are_refused_before_anything_happens(
 def test_python_dash_m_bot_console(tmp_path: Path) -> None:
     """The module entry point, as a person would run it."""
     proc = subprocess.run(
-        [sys.executable, "-m", "bot.console", "--db", str(tmp_path / "x.db"), "--fast",
-         "--seed", "2", "--no-boards", "--level", "easy"],
-        input="board\nquit\n", capture_output=True, text=True, timeout=60,
-        cwd=Path(__file__).resolve().parents[2])
+        [
+            sys.executable,
+            "-m",
+            "bot.console",
+            "--db",
+            str(tmp_path / "x.db"),
+            "--fast",
+            "--seed",
+            "2",
+            "--no-boards",
+            "--level",
+            "easy",
+        ],
+        input="board\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=Path(__file__).resolve().parents[2],
+    )
     assert proc.returncode == 0, proc.stderr
     assert "Supply — " in proc.stdout and "Game #1 is saved." in proc.stdout
 
 
-def test_world_war_5_game_to_the_end(monkeypatch: pytest.MonkeyPatch,
-                                     paths: dict[str, Path]) -> None:
-    code, out = run(monkeypatch, base_args(paths, "--variant", "world-war-5",
-                                           "--computers", "3"), autoplay=True)
+def test_world_war_5_game_to_the_end(
+    monkeypatch: pytest.MonkeyPatch, paths: dict[str, Path]
+) -> None:
+    code, out = run(
+        monkeypatch, base_args(paths, "--variant", "world-war-5", "--computers", "3"), autoplay=True
+    )
     assert code == 0
     assert "Game #1: World War 5" in out and "Place your small on a home territory (WW-6)." in out
     assert "Your turn: grow, build, move or invade (WW-2)." in out
@@ -297,9 +392,9 @@ def test_world_war_5_game_to_the_end(monkeypatch: pytest.MonkeyPatch,
     assert game["status"] == "finished"
 
 
-def test_open_shows_each_board_with_the_system_viewer(monkeypatch: pytest.MonkeyPatch,
-                                                      paths: dict[str, Path],
-                                                      tmp_path: Path) -> None:
+def test_open_shows_each_board_with_the_system_viewer(
+    monkeypatch: pytest.MonkeyPatch, paths: dict[str, Path], tmp_path: Path
+) -> None:
     shown = tmp_path / "shown.txt"
     viewer = tmp_path / "bin" / "xdg-open"
     viewer.parent.mkdir()
@@ -317,8 +412,9 @@ def test_open_shows_each_board_with_the_system_viewer(monkeypatch: pytest.Monkey
     assert shown.read_text().split() == written
 
 
-def test_open_without_a_viewer_says_so_once(monkeypatch: pytest.MonkeyPatch,
-                                            paths: dict[str, Path], tmp_path: Path) -> None:
+def test_open_without_a_viewer_says_so_once(
+    monkeypatch: pytest.MonkeyPatch, paths: dict[str, Path], tmp_path: Path
+) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))
     code, out = run(monkeypatch, base_args(paths, "--open", boards=True), ["1", "quit"])
     assert code == 0

@@ -25,35 +25,51 @@ def card(text: str) -> int:
     return rules.cards.parse_card(text)
 
 
-def ctx(hand: tuple[str, ...] = ("4c", "9d", "Qh", "Ks", "As"), kind: str | None = "turn",
-        choices: tuple[rules.Action, ...] = (), variant: str = "european_war") -> Context:
-    return Context(board=EW if variant == "european_war" else WW, variant=variant,
-                   names=NAMES, powers=POWERS, seat=0,
-                   hand=tuple(card(c) for c in hand), prompt_kind=kind, choices=choices)
+def ctx(
+    hand: tuple[str, ...] = ("4c", "9d", "Qh", "Ks", "As"),
+    kind: str | None = "turn",
+    choices: tuple[rules.Action, ...] = (),
+    variant: str = "european_war",
+) -> Context:
+    return Context(
+        board=EW if variant == "european_war" else WW,
+        variant=variant,
+        names=NAMES,
+        powers=POWERS,
+        seat=0,
+        hand=tuple(card(c) for c in hand),
+        prompt_kind=kind,
+        choices=choices,
+    )
 
 
 def action(line: str, context: Context | None = None) -> rules.Action | None:
     return parse(line, context or ctx()).action
 
 
-@pytest.mark.parametrize(("line", "expected"), [
-    ("invade germany france", rules.Attack("germany", "france_benelux")),
-    ("INVADE Germany France+Benelux", rules.Attack("germany", "france_benelux")),
-    ("attack germany france", rules.Attack("germany", "france_benelux")),
-    ("move north africa italy", rules.Move("north_africa", "italy")),
-    ('move "north africa" italy', rules.Move("north_africa", "italy")),
-    ("move north-africa italy", rules.Move("north_africa", "italy")),
-    ("move north_africa italy", rules.Move("north_africa", "italy")),
-    ("move italy north africa", rules.Move("italy", "north_africa")),
-    ("move south scandinavia north russia", rules.Move("south_scandinavia", "north_russia")),
-    ("conscript benelux", rules.Conscript("france_benelux")),
-    ("conscript fra", rules.Conscript("france_benelux")),
-    ("place italy france north africa", rules.PlaceAll("italy", "france_benelux",
-                                                       "north_africa")),
-    ("retreat middle east", rules.Retreat("middle_east")),
-    ("arm", rules.Arm()),
-    ("pass", rules.Pass()),
-])
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("invade germany france", rules.Attack("germany", "france_benelux")),
+        ("INVADE Germany France+Benelux", rules.Attack("germany", "france_benelux")),
+        ("attack germany france", rules.Attack("germany", "france_benelux")),
+        ("move north africa italy", rules.Move("north_africa", "italy")),
+        ('move "north africa" italy', rules.Move("north_africa", "italy")),
+        ("move north-africa italy", rules.Move("north_africa", "italy")),
+        ("move north_africa italy", rules.Move("north_africa", "italy")),
+        ("move italy north africa", rules.Move("italy", "north_africa")),
+        ("move south scandinavia north russia", rules.Move("south_scandinavia", "north_russia")),
+        ("conscript benelux", rules.Conscript("france_benelux")),
+        ("conscript fra", rules.Conscript("france_benelux")),
+        (
+            "place italy france north africa",
+            rules.PlaceAll("italy", "france_benelux", "north_africa"),
+        ),
+        ("retreat middle east", rules.Retreat("middle_east")),
+        ("arm", rules.Arm()),
+        ("pass", rules.Pass()),
+    ],
+)
 def test_fields_are_read_forgivingly(line: str, expected: rules.Action) -> None:
     assert action(line) == expected
 
@@ -133,8 +149,7 @@ def test_console_commands_carry_their_argument() -> None:
 def test_field_matching_levels() -> None:
     assert field_matches(EW, "France + Benelux") == (["france_benelux"], True)
     assert field_matches(EW, "scandinavia") == (["south_scandinavia"], False)
-    assert sorted(field_matches(EW, "russia")[0]) == ["north_russia", "south_russia",
-                                                     "west_russia"]
+    assert sorted(field_matches(EW, "russia")[0]) == ["north_russia", "south_russia", "west_russia"]
     assert resolve_fields(EW, ["germany", "france"], 2) == [("germany", "france_benelux")]
 
 

@@ -21,7 +21,8 @@ KILLS = 20
 
 
 def test_killed_at_random_moments_the_file_holds_exactly_the_committed_actions(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     db = tmp_path / "crash.db"
     rng = random.Random(20260101)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -30,7 +31,12 @@ def test_killed_at_random_moments_the_file_holds_exactly_the_committed_actions(
     for _ in range(KILLS):
         child = subprocess.Popen(
             [sys.executable, str(CHILD), str(db), str(rng.randrange(1 << 30))],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=ROOT,
+        )
         try:
             assert child.stdout is not None
             line = child.stdout.readline()

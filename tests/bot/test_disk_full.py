@@ -40,9 +40,9 @@ def stored(path: Path, gid: int) -> tuple[int, int, str, int]:
     conn = sqlite3.connect(path)
     try:
         version, revision, state = conn.execute(
-            "SELECT version, revision, state FROM games WHERE id = ?", (gid,)).fetchone()
-        (count,) = conn.execute("SELECT COUNT(*) FROM actions WHERE game_id = ?",
-                                (gid,)).fetchone()
+            "SELECT version, revision, state FROM games WHERE id = ?", (gid,)
+        ).fetchone()
+        (count,) = conn.execute("SELECT COUNT(*) FROM actions WHERE game_id = ?", (gid,)).fetchone()
         return version, revision, state, count
     finally:
         conn.close()
@@ -76,7 +76,8 @@ async def test_the_store_raises_store_full_and_keeps_nothing(tmp_path: Path) -> 
 
 
 async def test_a_player_is_told_the_disk_is_full_and_the_same_action_works_later(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     path = tmp_path / "g.db"
     svc = await make_service(path, FakeClock())
     try:
@@ -105,7 +106,8 @@ async def test_a_player_is_told_the_disk_is_full_and_the_same_action_works_later
 
 
 async def test_a_timeout_during_a_full_disk_waits_and_is_applied_once_there_is_space(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     path = tmp_path / "g.db"
     clock = FakeClock()
     svc = await make_service(path, clock)
@@ -116,8 +118,7 @@ async def test_a_timeout_during_a_full_disk_waits_and_is_applied_once_there_is_s
         for _ in range(200):  # people play until the disk cannot take a move
             prompt = rng.choice(await svc.prompts(gid))
             assert prompt.user_id is not None
-            if not (await svc.answer(gid, prompt.user_id, prompt.version,
-                                     prompt.choices[0])).ok:
+            if not (await svc.answer(gid, prompt.user_id, prompt.version, prompt.choices[0])).ok:
                 break
         live = svc._games[gid]
         due = min(d.due_at for d in live.decisions.values() if d.due_at is not None)
@@ -126,8 +127,11 @@ async def test_a_timeout_during_a_full_disk_waits_and_is_applied_once_there_is_s
         await svc.idle()
         for _ in range(3):  # the deadline fired, met the full disk, and keeps waiting
             assert cached(svc, gid) == mem and stored(path, gid) == disk
-            retries = [k for k in svc.scheduler.keys(gid)
-                       if k[1] == "due" and svc.scheduler.when(k) == clock.now() + FULL_RETRY]
+            retries = [
+                k
+                for k in svc.scheduler.keys(gid)
+                if k[1] == "due" and svc.scheduler.when(k) == clock.now() + FULL_RETRY
+            ]
             assert retries, "the deadline was dropped instead of retried"
             clock.advance(FULL_RETRY)
             await svc.idle()
@@ -137,8 +141,9 @@ async def test_a_timeout_during_a_full_disk_waits_and_is_applied_once_there_is_s
         version = stored(path, gid)[0]
         assert version > mem[0] == disk[0]
         conn = sqlite3.connect(path)
-        (source,) = conn.execute("SELECT source FROM actions WHERE game_id = ? AND seq = ?",
-                                 (gid, mem[0] + 1)).fetchone()
+        (source,) = conn.execute(
+            "SELECT source FROM actions WHERE game_id = ? AND seq = ?", (gid, mem[0] + 1)
+        ).fetchone()
         conn.close()
         assert source == "timeout"
     finally:
@@ -147,12 +152,15 @@ async def test_a_timeout_during_a_full_disk_waits_and_is_applied_once_there_is_s
 
 def computer_waiting(svc: GameService, gid: int, now: float) -> bool:
     """A computer move (or diplomacy answer) met the full disk and waits for a retry."""
-    return any(k[1] in ("full", "cpu") and (svc.scheduler.when(k) or 0) > now
-               for k in svc.scheduler.keys(gid))
+    return any(
+        k[1] in ("full", "cpu") and (svc.scheduler.when(k) or 0) > now
+        for k in svc.scheduler.keys(gid)
+    )
 
 
 async def test_a_computer_move_during_a_full_disk_waits_and_is_made_once_there_is_space(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     path = tmp_path / "g.db"
     clock = FakeClock()
     gate = threading.Event()  # holds each computer's choice until the disk is full
@@ -176,8 +184,7 @@ async def test_a_computer_move_during_a_full_disk_waits_and_is_made_once_there_i
             gate.clear()
             prompt = rng.choice(prompts)
             assert prompt.user_id is not None
-            out = await svc.answer(gid, prompt.user_id, prompt.version,
-                                   rng.choice(prompt.choices))
+            out = await svc.answer(gid, prompt.user_id, prompt.version, rng.choice(prompt.choices))
             assert out.ok, out.error
             await disk_full(svc.store)
             gate.set()
@@ -194,8 +201,9 @@ async def test_a_computer_move_during_a_full_disk_waits_and_is_made_once_there_i
         await svc.idle()
         assert stored(path, gid)[0] > mem[0]
         conn = sqlite3.connect(path)
-        (source,) = conn.execute("SELECT source FROM actions WHERE game_id = ? AND seq = ?",
-                                 (gid, mem[0] + 1)).fetchone()
+        (source,) = conn.execute(
+            "SELECT source FROM actions WHERE game_id = ? AND seq = ?", (gid, mem[0] + 1)
+        ).fetchone()
         conn.close()
         assert source == "computer"
     finally:

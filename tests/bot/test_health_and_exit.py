@@ -23,13 +23,17 @@ def test_a_fresh_connected_file_is_healthy(tmp_path: Path) -> None:
     assert not (tmp_path / "h" / "health.json.tmp").exists()
 
 
-@pytest.mark.parametrize(("state", "age", "why"), [
-    ("connected", 61.0, "stale: last written 61 s ago"),
-    ("connecting", 1.0, "not connected to Discord: connecting"),
-    ("disconnected", 1.0, "not connected to Discord: disconnected"),
-])
-def test_stale_or_unconnected_is_unhealthy(tmp_path: Path, state: str, age: float,
-                                           why: str) -> None:
+@pytest.mark.parametrize(
+    ("state", "age", "why"),
+    [
+        ("connected", 61.0, "stale: last written 61 s ago"),
+        ("connecting", 1.0, "not connected to Discord: connecting"),
+        ("disconnected", 1.0, "not connected to Discord: disconnected"),
+    ],
+)
+def test_stale_or_unconnected_is_unhealthy(
+    tmp_path: Path, state: str, age: float, why: str
+) -> None:
     path = tmp_path / "health.json"
     health.write(path, state, now=1000.0)
     healthy, text = health.check(path, now=1000.0 + age)
@@ -48,11 +52,20 @@ def test_missing_or_garbled_file_is_unhealthy(tmp_path: Path) -> None:
 
 
 def _run(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    clean = {k: v for k, v in os.environ.items()
-             if k not in ("DISCORD_TOKEN", "HEALTH_FILE", "LOG_FORMAT", "LOG_LEVEL")}
-    return subprocess.run([sys.executable, *args], env={**clean, **env}, cwd=cwd,
-                          stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                          timeout=60)
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DISCORD_TOKEN", "HEALTH_FILE", "LOG_FORMAT", "LOG_LEVEL")
+    }
+    return subprocess.run(
+        [sys.executable, *args],
+        env={**clean, **env},
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_python_m_bot_health_exit_codes(tmp_path: Path) -> None:
@@ -69,8 +82,9 @@ def test_python_m_bot_health_exit_codes(tmp_path: Path) -> None:
 def test_a_bad_log_format_is_a_configuration_error(tmp_path: Path) -> None:
     done = _run(["-m", "bot"], {"DISCORD_TOKEN": "x", "LOG_FORMAT": "xml"}, tmp_path)
     assert done.returncode == 2
-    assert done.stderr.strip() == ("Configuration error: LOG_FORMAT must be one of text, "
-                                   "json, not 'xml'")
+    assert done.stderr.strip() == (
+        "Configuration error: LOG_FORMAT must be one of text, json, not 'xml'"
+    )
 
 
 def test_settings_read_log_format_and_health_file() -> None:

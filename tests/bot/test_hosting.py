@@ -23,17 +23,23 @@ T0 = 1_700_000_000.0
 
 def game_row(path: Path, gid: int) -> tuple[int, str, int | None, int]:
     with sqlite3.connect(path) as conn:
-        return conn.execute("SELECT version, status, guild_id, channel_id FROM games "
-                            "WHERE id = ?", (gid,)).fetchone()
+        return conn.execute(
+            "SELECT version, status, guild_id, channel_id FROM games WHERE id = ?", (gid,)
+        ).fetchone()
 
 
 async def console_game_left_with_computers_to_move(path: Path, clock: FakeClock) -> int:
     """What an interrupted console run leaves: a running game in the console's channel,
     no server, no clocks, computers still to place their pieces."""
     svc = await make_service(path, clock, hosts=console.console_games, computer_pacing=60.0)
-    out = await svc.open_lobby(channel_id=console.CONSOLE_CHANNEL_ID, host_id=1,
-                               host_name="Ann", turn_timeout=None, reminder_lead=0,
-                               timeouts={"setup": None, "duel": None, "retreat": None})
+    out = await svc.open_lobby(
+        channel_id=console.CONSOLE_CHANNEL_ID,
+        host_id=1,
+        host_name="Ann",
+        turn_timeout=None,
+        reminder_lead=0,
+        timeouts={"setup": None, "duel": None, "retreat": None},
+    )
     assert out.ok, out.error
     gid = out.game_id
     assert gid is not None
@@ -41,8 +47,7 @@ async def console_game_left_with_computers_to_move(path: Path, clock: FakeClock)
         assert (await svc.add_computer(gid, 1, "easy")).ok
     assert (await svc.start_game(gid, 1, seed=5)).ok
     st = await svc.status(gid)
-    assert st.version == 0 and sum(1 for d in st.decisions
-                                   if st.seats[d.seat].computer_level) == 2
+    assert st.version == 0 and sum(1 for d in st.decisions if st.seats[d.seat].computer_level) == 2
     await svc.close()  # stopped while the computers were still "thinking"
     return gid
 
@@ -60,8 +65,9 @@ async def bot_side(path: Path) -> tuple[int, int]:
                 await query(cgid)
         refused = await bot.answer(cgid, 1, 0, (await _any_choice(path, cgid)))
         assert not refused.ok and refused.error == "There is no such game."
-        opened = await bot.open_lobby(channel_id=console.CONSOLE_CHANNEL_ID, host_id=1,
-                                      host_name="Ann")
+        opened = await bot.open_lobby(
+            channel_id=console.CONSOLE_CHANNEL_ID, host_id=1, host_name="Ann"
+        )
         assert not opened.ok and opened.error == "Games cannot be opened here."
         assert not (await bot.resign(cgid, 1)).ok
 
@@ -97,12 +103,12 @@ async def _any_choice(path: Path, gid: int):  # type: ignore[no-untyped-def]
 
 
 def test_a_bot_on_the_same_file_leaves_console_games_alone(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     path = tmp_path / "games.db"
     cgid, ggid = asyncio.run(bot_side(path))
     # the console resumes its game: the computers place, then it is the person's turn
-    code, out = run(monkeypatch, ["--db", str(path), "--resume", "--fast", "--no-boards"],
-                    ["quit"])
+    code, out = run(monkeypatch, ["--db", str(path), "--resume", "--fast", "--no-boards"], ["quit"])
     assert code == 0, out
     assert out.startswith(f"Resuming game #{cgid} (European War)")
     version, status, _, _ = game_row(path, cgid)
@@ -116,4 +122,3 @@ def test_console_games_are_only_the_console_s_channels() -> None:
     assert not console.console_games(None, 555)
     assert not console.console_games(9, console.CONSOLE_CHANNEL_ID)
     assert server_games(9, 1) and not server_games(None, console.CONSOLE_CHANNEL_ID)
-

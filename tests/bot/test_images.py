@@ -35,10 +35,25 @@ def _duel_view() -> rules.View:
     view = sample_view("european_war")
     order = list(rules.load_board("european_war").field_order)
     battle = rules.BattleView(
-        stage="duel", attacker=0, defender=1, src=order[0], dst=order[1], attacker_size=3,
-        defender_size=2, attacker_cards=(4, 30), defender_cards=(12,), attacker_limit=3,
-        defender_limit=2, attacker_total=0, defender_total=0, attacker_done=False,
-        defender_done=False, to_play=1, waiting_for=(), retreat_options=())
+        stage="duel",
+        attacker=0,
+        defender=1,
+        src=order[0],
+        dst=order[1],
+        attacker_size=3,
+        defender_size=2,
+        attacker_cards=(4, 30),
+        defender_cards=(12,),
+        attacker_limit=3,
+        defender_limit=2,
+        attacker_total=0,
+        defender_total=0,
+        attacker_done=False,
+        defender_done=False,
+        to_play=1,
+        waiting_for=(),
+        retreat_options=(),
+    )
     return dataclasses.replace(view, battle=battle)
 
 
@@ -152,7 +167,8 @@ async def test_channel_images_go_before_hands(pool: Images, manager: Any) -> Non
 
 
 async def test_a_failing_drawing_gives_a_placeholder_and_keeps_the_pool(
-        pool: Images, caplog: pytest.LogCaptureFixture) -> None:
+    pool: Images, caplog: pytest.LogCaptureFixture
+) -> None:
     bad = dataclasses.replace(_view(), board_id="atlantis")
     with caplog.at_level(logging.ERROR, "bot.images"):
         picture = await pool.board(bad, NAMES)
@@ -163,7 +179,8 @@ async def test_a_failing_drawing_gives_a_placeholder_and_keeps_the_pool(
 
 
 async def test_a_dying_worker_is_replaced_and_the_image_drawn_again(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     images = Images(workers=1, warm=False)  # workers that start fast: four pools here
     try:
         with caplog.at_level(logging.WARNING, "bot.images"):
@@ -228,9 +245,15 @@ async def test_the_bot_takes_its_workers_from_the_settings(tmp_path: Path) -> No
     from bot.client import GameBot
     from bot.config import Settings
 
-    settings = Settings(discord_token=None, database_url=f"sqlite:///{tmp_path}/g.db",
-                        dev_guild_id=None, log_level="INFO", discord_api_base=None,
-                        discord_gateway_url=None, render_workers=3)
+    settings = Settings(
+        discord_token=None,
+        database_url=f"sqlite:///{tmp_path}/g.db",
+        dev_guild_id=None,
+        log_level="INFO",
+        discord_api_base=None,
+        discord_gateway_url=None,
+        render_workers=3,
+    )
     bot = GameBot(settings, warm_up=False)
     assert bot.delivery.images.workers == 3
     await bot.close()

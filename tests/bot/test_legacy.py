@@ -24,8 +24,10 @@ async def test_old_files_are_imported_once_and_renamed(tmp_path: Path) -> None:
         assert await store.departures() == {40: 1000.5}
         assert await store.meta(COMMANDS_HASH_KEY) == "12:abcd"
         assert sorted(p.name for p in tmp_path.iterdir() if p.name.endswith(".imported")) == [
-            "commands.sha256.imported", "departures.json.imported",
-            "preferences.json.imported"]
+            "commands.sha256.imported",
+            "departures.json.imported",
+            "preferences.json.imported",
+        ]
         await store.set_user_pings(5, True, 2001.0)
         assert await import_legacy_files(store, tmp_path, 2002.0) == []  # nothing left
         assert await store.user_pings(5)

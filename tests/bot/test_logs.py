@@ -45,7 +45,8 @@ def test_plain_text_when_the_stream_is_not_a_terminal(restore_logging: None) -> 
 
 
 def test_colour_only_on_a_terminal_and_never_with_no_color(
-        restore_logging: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    restore_logging: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("NO_COLOR", raising=False)
     tty = Terminal()
     logs.configure("INFO", "text", tty)
@@ -66,8 +67,7 @@ def test_configure_twice_keeps_one_handler(restore_logging: None) -> None:
     assert first.getvalue() == "" and second.getvalue().count("\n") == 1
 
 
-def test_json_lines_have_time_level_logger_message_and_exception(
-        restore_logging: None) -> None:
+def test_json_lines_have_time_level_logger_message_and_exception(restore_logging: None) -> None:
     out = io.StringIO()
     logs.configure("DEBUG", "json", out)
     log = logging.getLogger("bot.test")
@@ -95,32 +95,54 @@ def _record(name: str, msg: str, *args: object) -> logging.LogRecord:
 
 def test_discord_http_bodies_are_replaced_by_their_size() -> None:
     body = json.dumps({"content": "Your hand (2): 10♥, K♠"})  # escaped like discord.py's
-    rec = _record("discord.http", "%s %s with %s has returned %s", "POST",
-                  "http://x/api/v10/channels/1/messages", body, 200)
+    rec = _record(
+        "discord.http",
+        "%s %s with %s has returned %s",
+        "POST",
+        "http://x/api/v10/channels/1/messages",
+        body,
+        200,
+    )
     text = rec.getMessage()
-    assert text == (f"POST http://x/api/v10/channels/1/messages with <{len(body)} "
-                    "characters not logged> has returned 200")
-    rec = _record("discord.http", "%s %s has received %s", "GET", "http://x/a",
-                  {"content": "A♣"})
+    assert text == (
+        f"POST http://x/api/v10/channels/1/messages with <{len(body)} "
+        "characters not logged> has returned 200"
+    )
+    rec = _record("discord.http", "%s %s has received %s", "GET", "http://x/a", {"content": "A♣"})
     assert "A♣" not in rec.getMessage() and "not logged" in rec.getMessage()
 
 
 def test_gateway_events_keep_their_type_only() -> None:
-    event = {"op": 0, "t": "INTERACTION_CREATE", "s": 12,
-             "d": {"message": {"content": "Your hand (1): 7♦"}}}
+    event = {
+        "op": 0,
+        "t": "INTERACTION_CREATE",
+        "s": 12,
+        "d": {"message": {"content": "Your hand (1): 7♦"}},
+    }
     rec = _record("discord.gateway", "For Shard ID %s: WebSocket Event: %s", None, event)
-    assert rec.getMessage() == ("For Shard ID None: WebSocket Event: "
-                                "<op=0 t=INTERACTION_CREATE s=12, 4 key(s) not logged>")
+    assert rec.getMessage() == (
+        "For Shard ID None: WebSocket Event: <op=0 t=INTERACTION_CREATE s=12, 4 key(s) not logged>"
+    )
     rec = _record("discord.gateway", "Received %s", event)  # a lone mapping argument
     assert "7♦" not in rec.getMessage()
 
 
 def test_interaction_and_webhook_tokens_are_masked() -> None:
-    rec = _record("discord.http", "%s %s", "POST",
-                  "http://x/api/v10/interactions/123/aW50ZXJhY3Rpb24/callback")
+    rec = _record(
+        "discord.http",
+        "%s %s",
+        "POST",
+        "http://x/api/v10/interactions/123/aW50ZXJhY3Rpb24/callback",
+    )
     assert rec.getMessage() == "POST http://x/api/v10/interactions/123/***/callback"
-    rec = _record("discord.webhook.async_", "Webhook ID %s with %s %s has returned %s", 9,
-                  "PATCH", "http://x/api/v10/webhooks/9/tok.en-_1/messages/@original", 200)
+    rec = _record(
+        "discord.webhook.async_",
+        "Webhook ID %s with %s %s has returned %s",
+        9,
+        "PATCH",
+        "http://x/api/v10/webhooks/9/tok.en-_1/messages/@original",
+        200,
+    )
     assert "tok.en" not in rec.getMessage() and "/webhooks/9/***/messages" in rec.getMessage()
 
 

@@ -20,7 +20,8 @@ def schema(path: Path) -> list[tuple[str, str, str]]:
     try:
         return conn.execute(
             "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' "
-            "ORDER BY type, name").fetchall()
+            "ORDER BY type, name"
+        ).fetchall()
     finally:
         conn.close()
 
@@ -39,10 +40,14 @@ def seed_rows(path: Path, version: int) -> None:
         return
     conn = sqlite3.connect(path, isolation_level=None)
     try:
-        conn.execute("INSERT INTO games (id, channel_id, status, variant, host_id, settings, "
-                     "created_at) VALUES (1, 55, 'lobby', 'european_war', 9, '{}', 1.0)")
-        conn.execute("INSERT INTO seats (game_id, user_id, display_name, joined_at) "
-                     "VALUES (1, 9, 'Ann', 1.0)")
+        conn.execute(
+            "INSERT INTO games (id, channel_id, status, variant, host_id, settings, "
+            "created_at) VALUES (1, 55, 'lobby', 'european_war', 9, '{}', 1.0)"
+        )
+        conn.execute(
+            "INSERT INTO seats (game_id, user_id, display_name, joined_at) "
+            "VALUES (1, 9, 'Ann', 1.0)"
+        )
         if version >= 2:
             conn.execute("INSERT INTO decisions VALUES (1, -1, 'lobby', 0, 3600, 3601, NULL)")
         if version >= 4:
@@ -73,8 +78,7 @@ async def test_an_empty_file_migrates_to_the_latest(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("start", range(LATEST))
-async def test_every_earlier_version_upgrades_keeping_its_data(tmp_path: Path,
-                                                               start: int) -> None:
+async def test_every_earlier_version_upgrades_keeping_its_data(tmp_path: Path, start: int) -> None:
     fresh = tmp_path / "fresh.db"
     store = await Store.open(fresh)
     await store.close()
@@ -104,7 +108,8 @@ async def test_every_earlier_version_upgrades_keeping_its_data(tmp_path: Path,
         if start >= 1:
             kept = start >= 5
             assert await store.game_messages(1) == (
-                GameMessages(55, 56, 57) if kept else GameMessages())
+                GameMessages(55, 56, 57) if kept else GameMessages()
+            )
             assert await store.users_with_dms_closed() == ({9} if kept else set())
             await store.set_duel_message(1, 58)
             await store.set_dms_closed(9, True)
@@ -117,10 +122,17 @@ async def test_every_earlier_version_upgrades_keeping_its_data(tmp_path: Path,
 
 async def test_a_failing_step_is_rolled_back_whole(tmp_path: Path) -> None:
     path = tmp_path / "x.db"
-    broken = (*MIGRATIONS, Migration(LATEST + 1, "broken", (
-        "CREATE TABLE half_done (x INTEGER)",
-        "ALTER TABLE no_such_table ADD COLUMN y INTEGER",
-    )))
+    broken = (
+        *MIGRATIONS,
+        Migration(
+            LATEST + 1,
+            "broken",
+            (
+                "CREATE TABLE half_done (x INTEGER)",
+                "ALTER TABLE no_such_table ADD COLUMN y INTEGER",
+            ),
+        ),
+    )
     with pytest.raises(MigrationError, match="rolled back"):
         await Store.open(path, migrations=broken)
     names = {r[1] for r in schema(path)}

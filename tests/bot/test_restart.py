@@ -112,7 +112,8 @@ async def test_open_prompts_and_sent_reminders_survive_a_restart(tmp_path: Path)
     assert got2 == []  # the reminder was sent once, and is not sent again
     again = await b.prompts(gid)
     assert [(p.seat, p.kind, p.version, p.deadline, p.choices) for p in again] == [
-        (p.seat, p.kind, p.version, p.deadline, p.choices) for p in prompts]
+        (p.seat, p.kind, p.version, p.deadline, p.choices) for p in prompts
+    ]
     clock.advance(0.5 * 3600 + 1)
     await b.idle(gid)
     assert [o.kind for o in got2] == ["timeout"]
@@ -136,7 +137,6 @@ async def test_computer_seats_carry_on_after_a_restart(tmp_path: Path) -> None:
     await b.idle(gid)
     st = await b.status(gid)
     assert st.version > version
-    assert st.status == "finished" or not any(
-        st.seats[d.seat].computer_level for d in st.decisions)
+    assert st.status == "finished" or not any(st.seats[d.seat].computer_level for d in st.decisions)
     await b.close()
     check_database(path)

@@ -22,6 +22,7 @@ async def test_timers_fire_in_order_only_when_time_reaches_them() -> None:
     def cb(name: str):  # type: ignore[no-untyped-def]
         async def run() -> None:
             fired.append(name)
+
         return run
 
     sched.schedule((1, "b"), 1020.0, cb("b"))
@@ -98,6 +99,7 @@ async def test_a_thousand_waiting_timers_need_no_task_each() -> None:
     def cb(i: int):  # type: ignore[no-untyped-def]
         async def run() -> None:
             fired.append(i)
+
         return run
 
     before = len(asyncio.all_tasks())

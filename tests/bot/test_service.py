@@ -40,6 +40,7 @@ def listen(svc: GameService) -> list[Outcome]:
 
     async def listener(outcome: Outcome) -> None:
         got.append(outcome)
+
     svc.add_listener(listener)
     return got
 
@@ -103,8 +104,9 @@ async def test_start_deals_seats_and_asks_every_player_to_place(svc: GameService
 async def test_server_cap_and_settings(tmp_path: Path, svc: GameService) -> None:
     with pytest.raises(ValueError, match="max_games"):
         await svc.update_guild_settings(9, max_games=0)
-    s = await svc.update_guild_settings(9, max_games=1, turn_timeout=600.0,
-                                        expiry_action="arm", diplomacy_seconds=10)
+    s = await svc.update_guild_settings(
+        9, max_games=1, turn_timeout=600.0, expiry_action="arm", diplomacy_seconds=10
+    )
     assert (await svc.guild_settings(9)) == s
     assert (await svc.open_lobby(channel_id=1, host_id=HOST, host_name="A", guild_id=9)).ok
     capped = await svc.open_lobby(channel_id=2, host_id=HOST, host_name="A", guild_id=9)
@@ -120,8 +122,9 @@ async def test_server_cap_and_settings(tmp_path: Path, svc: GameService) -> None
 
 
 # ---------------------------------------------------------------------- playing
-async def test_refused_actions_name_the_rule_and_write_nothing(tmp_path: Path,
-                                                               svc: GameService) -> None:
+async def test_refused_actions_name_the_rule_and_write_nothing(
+    tmp_path: Path, svc: GameService
+) -> None:
     gid, _ = await new_game(svc, humans=3)
     rng = random.Random(1)
     await play_until(svc, gid, rng, "turn")
@@ -233,8 +236,7 @@ async def test_computer_moves_are_deterministic(tmp_path: Path) -> None:
     logs = []
     for name in ("a.db", "b.db"):
         svc = await make_service(tmp_path / name, FakeClock(T0))
-        gid, _ = await new_game(svc, humans=1, computers=3, seed=99,
-                                options={"round_limit": 5})
+        gid, _ = await new_game(svc, humans=1, computers=3, seed=99, options={"round_limit": 5})
         await svc.resign(gid, HOST)
         await svc.idle(gid)
         assert (await svc.status(gid)).status == "finished"
@@ -243,8 +245,7 @@ async def test_computer_moves_are_deterministic(tmp_path: Path) -> None:
     assert logs[0] == logs[1] and len(logs[0]) > 20
 
 
-async def test_computers_answer_diplomacy_after_a_delay_whatever_they_hold(
-        tmp_path: Path) -> None:
+async def test_computers_answer_diplomacy_after_a_delay_whatever_they_hold(tmp_path: Path) -> None:
     clock = FakeClock(T0)
     svc = await make_service(tmp_path / "g.db", clock, computer_answer_delay=(1.0, 5.0))
     try:
@@ -254,8 +255,11 @@ async def test_computers_answer_diplomacy_after_a_delay_whatever_they_hold(
             await svc.idle(gid)
             st = await svc.status(gid)
             b = st.view.battle if st.view else None
-            if b is not None and b.stage == "diplomacy" and any(
-                    st.seats[s].computer_level for s in b.waiting_for):
+            if (
+                b is not None
+                and b.stage == "diplomacy"
+                and any(st.seats[s].computer_level for s in b.waiting_for)
+            ):
                 break
             if await step(svc, gid, rng, prefer="attack") is None:
                 clock.advance(5)
@@ -270,16 +274,18 @@ async def test_computers_answer_diplomacy_after_a_delay_whatever_they_hold(
         await svc.idle(gid)
         now = (await svc.status(gid)).view
         assert now is not None
-        answered = waiting - set(now.battle.waiting_for if now.battle and
-                                 now.battle.stage == "diplomacy" else ())
+        answered = waiting - set(
+            now.battle.waiting_for if now.battle and now.battle.stage == "diplomacy" else ()
+        )
         assert bots <= answered
     finally:
         await svc.close()
 
 
 # ---------------------------------------------------------------------- deadlines
-async def test_an_expired_turn_passes_with_one_reminder_first(tmp_path: Path,
-                                                             clock: FakeClock) -> None:
+async def test_an_expired_turn_passes_with_one_reminder_first(
+    tmp_path: Path, clock: FakeClock
+) -> None:
     svc = await make_service(tmp_path / "g.db", clock)
     got = listen(svc)
     try:
@@ -305,8 +311,9 @@ async def test_an_expired_turn_passes_with_one_reminder_first(tmp_path: Path,
         await svc.close()
 
 
-async def test_an_expired_turn_arms_when_the_server_says_so(tmp_path: Path,
-                                                           clock: FakeClock) -> None:
+async def test_an_expired_turn_arms_when_the_server_says_so(
+    tmp_path: Path, clock: FakeClock
+) -> None:
     svc = await make_service(tmp_path / "g.db", clock)
     got = listen(svc)
     try:
@@ -322,8 +329,9 @@ async def test_an_expired_turn_arms_when_the_server_says_so(tmp_path: Path,
         await svc.close()
 
 
-async def test_an_expired_world_war_5_turn_gets_a_computer_move(tmp_path: Path,
-                                                                 clock: FakeClock) -> None:
+async def test_an_expired_world_war_5_turn_gets_a_computer_move(
+    tmp_path: Path, clock: FakeClock
+) -> None:
     svc = await make_service(tmp_path / "g.db", clock)
     got = listen(svc)
     try:
@@ -339,13 +347,15 @@ async def test_an_expired_world_war_5_turn_gets_a_computer_move(tmp_path: Path,
         assert moved & {"grew", "built", "moved", "attack_declared"}
         assert (await svc.status(gid)).version > version
         assert db_rows(tmp_path / "g.db", "SELECT source FROM actions ORDER BY seq")[-1] == (
-            "timeout",)
+            "timeout",
+        )
     finally:
         await svc.close()
 
 
-async def test_pause_stops_timers_and_resume_restarts_them_in_full(tmp_path: Path,
-                                                                  clock: FakeClock) -> None:
+async def test_pause_stops_timers_and_resume_restarts_them_in_full(
+    tmp_path: Path, clock: FakeClock
+) -> None:
     svc = await make_service(tmp_path / "g.db", clock)
     got = listen(svc)
     try:
@@ -491,8 +501,9 @@ async def test_status_view_and_log(svc: GameService) -> None:
 
 
 async def test_world_war_5_plays_to_the_end(svc: GameService) -> None:
-    gid, _ = await new_game(svc, humans=1, computers=2, variant="world_war_5",
-                            options={"round_limit": 8})
+    gid, _ = await new_game(
+        svc, humans=1, computers=2, variant="world_war_5", options={"round_limit": 8}
+    )
     rng = random.Random(2)
     for _ in range(300):
         await svc.idle(gid)
@@ -504,7 +515,8 @@ async def test_world_war_5_plays_to_the_end(svc: GameService) -> None:
 
 # ---------------------------------------------------------------------- faults
 async def test_an_unexpected_error_leaves_the_stored_game_as_it_was(
-        tmp_path: Path, svc: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, svc: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
     gid, _ = await new_game(svc, humans=2)
     await play_until(svc, gid, random.Random(1), "turn")
     (turn,) = await svc.prompts(gid)
@@ -518,9 +530,11 @@ async def test_an_unexpected_error_leaves_the_stored_game_as_it_was(
     out = await svc.answer(gid, turn.user_id, turn.version, rules.Arm())
     assert not out.ok and out.error == INTERNAL_ERROR
     monkeypatch.undo()
+
     # ... and one while building the outcome
     def boom(*a: object, **k: object) -> list[str]:
         raise RuntimeError("boom")
+
     monkeypatch.setattr(core_module, "describe_all", boom)
     out = await svc.answer(gid, turn.user_id, turn.version, rules.Arm())
     assert not out.ok and out.error == INTERNAL_ERROR
@@ -534,12 +548,14 @@ async def test_an_unexpected_error_leaves_the_stored_game_as_it_was(
 
 
 async def test_a_computer_choice_is_dropped_if_a_person_takes_the_seat_meanwhile(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     release = threading.Event()
     asked = threading.Event()
 
-    def slow(view: rules.View, legal: Sequence[rules.Action], level: str,
-             seed: int) -> rules.Action:
+    def slow(
+        view: rules.View, legal: Sequence[rules.Action], level: str, seed: int
+    ) -> rules.Action:
         asked.set()
         release.wait(5)
         return legal[0]
@@ -587,12 +603,18 @@ async def test_a_table_without_clocks(tmp_path: Path, clock: FakeClock) -> None:
     svc = await make_service(tmp_path / "g.db", clock)
     got = listen(svc)
     try:
-        bad = await svc.open_lobby(channel_id=3, host_id=HOST, host_name="A",
-                                   timeouts={"lunch": 5.0})
+        bad = await svc.open_lobby(
+            channel_id=3, host_id=HOST, host_name="A", timeouts={"lunch": 5.0}
+        )
         assert not bad.ok and "lunch" in (bad.error or "")
-        gid, out = await new_game(svc, humans=2, channel=3, turn_timeout=None,
-                                  timeouts={"setup": None, "duel": None, "retreat": None},
-                                  reminder_lead=0)
+        gid, out = await new_game(
+            svc,
+            humans=2,
+            channel=3,
+            turn_timeout=None,
+            timeouts={"setup": None, "duel": None, "retreat": None},
+            reminder_lead=0,
+        )
         assert all(p.deadline is None for p in out.prompts)
         await play_until(svc, gid, random.Random(3), "turn")
         clock.advance(30 * 86400)

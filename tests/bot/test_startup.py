@@ -46,15 +46,31 @@ def knocked(sock: socket.socket) -> bool:
     return True
 
 
-def run_bot(tmp: Path, db: Path, sock: socket.socket, *, wrap: list[str] | None = None,
-            ) -> subprocess.CompletedProcess[str]:
+def run_bot(
+    tmp: Path,
+    db: Path,
+    sock: socket.socket,
+    *,
+    wrap: list[str] | None = None,
+) -> subprocess.CompletedProcess[str]:
     port = sock.getsockname()[1]
-    env = {**os.environ, "DISCORD_TOKEN": "MTIz.dummy.token", "LOG_LEVEL": "INFO",
-           "DATABASE_URL": f"sqlite:///{db}", "DEV_GUILD_ID": "",
-           "DISCORD_API_BASE": f"http://127.0.0.1:{port}/api/v10",
-           "DISCORD_GATEWAY_URL": f"ws://127.0.0.1:{port}/"}
-    return subprocess.run([*(wrap or []), sys.executable, "-m", "bot"], cwd=tmp, env=env,
-                          capture_output=True, text=True, timeout=120)
+    env = {
+        **os.environ,
+        "DISCORD_TOKEN": "MTIz.dummy.token",
+        "LOG_LEVEL": "INFO",
+        "DATABASE_URL": f"sqlite:///{db}",
+        "DEV_GUILD_ID": "",
+        "DISCORD_API_BASE": f"http://127.0.0.1:{port}/api/v10",
+        "DISCORD_GATEWAY_URL": f"ws://127.0.0.1:{port}/",
+    }
+    return subprocess.run(
+        [*(wrap or []), sys.executable, "-m", "bot"],
+        cwd=tmp,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def fingerprint(path: Path) -> tuple[str, int]:
@@ -81,8 +97,7 @@ def refused(result: subprocess.CompletedProcess[str], sock: socket.socket) -> st
     return lines[0]
 
 
-async def test_a_file_that_is_not_a_database(tmp_path: Path,
-                                             listener: socket.socket) -> None:
+async def test_a_file_that_is_not_a_database(tmp_path: Path, listener: socket.socket) -> None:
     db = await a_database(tmp_path / "games.db")
     with db.open("r+b") as f:
         f.write(b"this is no longer a database header")
@@ -128,7 +143,8 @@ async def test_a_read_only_file(tmp_path: Path, listener: socket.socket) -> None
 
 
 async def test_a_configured_folder_that_does_not_exist_is_not_created(
-        tmp_path: Path, listener: socket.socket) -> None:
+    tmp_path: Path, listener: socket.socket
+) -> None:
     db = tmp_path / "volume" / "games.db"
     line = refused(run_bot(tmp_path, db, listener), listener)
     assert "does not exist" in line and str(db.parent) in line and "mounted" in line
@@ -136,7 +152,8 @@ async def test_a_configured_folder_that_does_not_exist_is_not_created(
 
 
 async def test_the_default_folder_is_created_on_a_first_run(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     settings = Settings(None, DEFAULT_DATABASE_URL, None, "INFO", None, None)
     store = await open_checked(settings)
@@ -158,8 +175,12 @@ sys.stdin.read()
 
 async def test_a_write_lock_held_by_another_program(tmp_path: Path) -> None:
     db = await a_database(tmp_path / "games.db")
-    holder = subprocess.Popen([sys.executable, "-c", HOLD_WRITE_LOCK, str(db)],
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_WRITE_LOCK, str(db)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
         before = fingerprint(db)
@@ -173,14 +194,24 @@ async def test_a_write_lock_held_by_another_program(tmp_path: Path) -> None:
         holder.communicate("")
 
 
-async def test_the_owner_lock_names_its_holder_and_dies_with_it(tmp_path: Path,
-                                                                listener: socket.socket) -> None:
+async def test_the_owner_lock_names_its_holder_and_dies_with_it(
+    tmp_path: Path, listener: socket.socket
+) -> None:
     db = await a_database(tmp_path / "games.db")
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys; from pathlib import Path; "
-         "from bot.preflight import OwnerLock; OwnerLock.acquire(Path(sys.argv[1])); "
-         "print('owner', flush=True); sys.stdin.read()", str(db)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
+        [
+            sys.executable,
+            "-c",
+            "import sys; from pathlib import Path; "
+            "from bot.preflight import OwnerLock; OwnerLock.acquire(Path(sys.argv[1])); "
+            "print('owner', flush=True); sys.stdin.read()",
+            str(db),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "owner"
         before = fingerprint(db)
@@ -204,7 +235,8 @@ async def test_the_owner_lock_names_its_holder_and_dies_with_it(tmp_path: Path,
 
 
 async def test_a_newer_schema_is_refused_before_anything_is_written(
-        tmp_path: Path, listener: socket.socket) -> None:
+    tmp_path: Path, listener: socket.socket
+) -> None:
     db = await a_database(tmp_path / "games.db")
     with sqlite3.connect(db) as conn:
         conn.execute("INSERT INTO schema_migrations VALUES (99, 'from the future', 0)")
@@ -213,7 +245,6 @@ async def test_a_newer_schema_is_refused_before_anything_is_written(
     line = refused(run_bot(tmp_path, db, listener), listener)
     assert "newer than this release" in line and str(db) in line
     assert fingerprint(db) == before
-
 
 
 async def test_a_read_only_folder(tmp_path: Path, listener: socket.socket) -> None:
@@ -235,17 +266,30 @@ async def test_a_read_only_folder(tmp_path: Path, listener: socket.socket) -> No
     assert fingerprint(db) == before
 
 
-async def test_the_console_plays_beside_the_bot_that_owns_the_database(
-        tmp_path: Path) -> None:
+async def test_the_console_plays_beside_the_bot_that_owns_the_database(tmp_path: Path) -> None:
     """By design the console shares the bot's file (it plays only its own games): the
     owner lock is the bot's alone, and keeps a second bot out, not the console."""
     db = await a_database(tmp_path / "games.db")
     owner = OwnerLock.acquire(db)  # as a running bot holds it
     try:
         result = subprocess.run(
-            [sys.executable, "-m", "bot.console", "--watch", "1", "--fast", "--no-boards",
-             "--db", str(db)], cwd=tmp_path, capture_output=True, text=True, timeout=300,
-            stdin=subprocess.DEVNULL)
+            [
+                sys.executable,
+                "-m",
+                "bot.console",
+                "--watch",
+                "1",
+                "--fast",
+                "--no-boards",
+                "--db",
+                str(db),
+            ],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            stdin=subprocess.DEVNULL,
+        )
         assert result.returncode == 0, result.stderr
         assert "1 finished" in result.stdout
         with pytest.raises(StartupError, match="Another bot process already owns"):
@@ -269,12 +313,17 @@ sys.stdin.read()
 
 
 async def test_an_exclusive_lock_on_a_rollback_journal_file_is_named_as_a_lock(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     """A file copied in from elsewhere (not in WAL mode) and held by another program: even
     reading waits for it, and the answer is still "locked", not "damaged"."""
     db = await a_database(tmp_path / "games.db")
-    holder = subprocess.Popen([sys.executable, "-c", HOLD_EXCLUSIVE, str(db)],
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_EXCLUSIVE, str(db)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
         before = fingerprint(db)

@@ -19,19 +19,30 @@ from bot.store import ChannelBusy, GuildFull, NewSeat, SeatTaken, StaleVersion, 
 async def running_game(store: Store, channel: int = 1, guild: int | None = None) -> int:
     """A 2-player European War game at version 0, straight through the store."""
     gid = await store.create_lobby(
-        guild_id=guild, channel_id=channel, host_id=1, variant="european_war",
-        settings=GameSettings(), host_seat=NewSeat(1, None, "Ann", None, 0.0), expiry=None,
-        max_games=None, now=0.0)
+        guild_id=guild,
+        channel_id=channel,
+        host_id=1,
+        variant="european_war",
+        settings=GameSettings(),
+        host_seat=NewSeat(1, None, "Ann", None, 0.0),
+        expiry=None,
+        max_games=None,
+        now=0.0,
+    )
     await store.add_seat(gid, 0, NewSeat(None, "easy", "Bot", None, 1.0))
     game, events = rules.new_game("european_war", [None, None], seed=3)
     rec = await store.load_game(gid)
     assert rec is not None
     await store.start_game(
-        gid, rec.revision, creation=rules.creation_record("european_war", [None, None], 3),
-        start_events=[e.to_dict() for e in events], state=game.to_dict(),
+        gid,
+        rec.revision,
+        creation=rules.creation_record("european_war", [None, None], 3),
+        start_events=[e.to_dict() for e in events],
+        state=game.to_dict(),
         seats=[(s.id, i, game.seats[i], s.display_name) for i, s in enumerate(rec.seats)],
-        decisions=[DecisionRecord(d.seat, d.kind, 0, 600.0, 600.0, None)
-                   for d in game.deciders()], now=2.0)
+        decisions=[DecisionRecord(d.seat, d.kind, 0, 600.0, 600.0, None) for d in game.deciders()],
+        now=2.0,
+    )
     return gid
 
 
@@ -43,11 +54,23 @@ async def apply_first_legal(store: Store, gid: int) -> None:
     action = game.legal_actions(d.seat)[0]
     events = game.apply(d.seat, action)
     await store.record_action(
-        gid, rec.revision, rec.version, seat=d.seat, user_id=None, source="player",
-        action=action.to_dict(), events=[e.to_dict() for e in events], state=game.to_dict(),
-        removed=[x.key for x in rec.decisions], upserted=[
+        gid,
+        rec.revision,
+        rec.version,
+        seat=d.seat,
+        user_id=None,
+        source="player",
+        action=action.to_dict(),
+        events=[e.to_dict() for e in events],
+        state=game.to_dict(),
+        removed=[x.key for x in rec.decisions],
+        upserted=[
             DecisionRecord(x.seat, x.kind, rec.version + 1, None, None, None)
-            for x in game.deciders()], result=None, now=3.0)
+            for x in game.deciders()
+        ],
+        result=None,
+        now=3.0,
+    )
 
 
 @pytest.fixture
@@ -57,8 +80,7 @@ async def store(tmp_path: Path):  # type: ignore[no-untyped-def]
     await s.close()
 
 
-async def test_an_action_commits_row_snapshot_version_and_decisions_together(
-        store: Store) -> None:
+async def test_an_action_commits_row_snapshot_version_and_decisions_together(store: Store) -> None:
     gid = await running_game(store)
     await apply_first_legal(store, gid)
     rec = await store.load_game(gid)
@@ -69,24 +91,35 @@ async def test_an_action_commits_row_snapshot_version_and_decisions_together(
     assert {d.opened_version for d in rec.decisions} == {1}
 
 
-async def test_a_write_from_a_stale_revision_is_refused_and_writes_nothing(
-        store: Store) -> None:
+async def test_a_write_from_a_stale_revision_is_refused_and_writes_nothing(store: Store) -> None:
     gid = await running_game(store)
     rec = await store.load_game(gid)
     assert rec is not None
     await apply_first_legal(store, gid)
     with pytest.raises(StaleVersion):
         await store.record_action(
-            gid, rec.revision, rec.version, seat=0, user_id=None, source="player",
-            action={"kind": "pass"}, events=[], state=rec.state or {}, removed=[],
-            upserted=[], result=None, now=4.0)
+            gid,
+            rec.revision,
+            rec.version,
+            seat=0,
+            user_id=None,
+            source="player",
+            action={"kind": "pass"},
+            events=[],
+            state=rec.state or {},
+            removed=[],
+            upserted=[],
+            result=None,
+            now=4.0,
+        )
     assert [a.seq for a in await store.actions(gid)] == [1]
     with pytest.raises(StaleVersion):  # every kind of write carries the revision
         await store.set_draw_vote(gid, rec.revision, 0, True)
 
 
 async def test_a_failure_inside_the_transaction_leaves_nothing_behind(
-        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
     gid = await running_game(store)
     before = await store.load_game(gid)
     monkeypatch.setattr(store_module.Q, "upsert_decision", "INSERT INTO no_such_table VALUES (?)")
@@ -96,56 +129,92 @@ async def test_a_failure_inside_the_transaction_leaves_nothing_behind(
     after = await store.load_game(gid)
     assert after is not None and before is not None
     assert (after.version, after.revision, after.state) == (
-        before.version, before.revision, before.state)
+        before.version,
+        before.revision,
+        before.state,
+    )
     assert await store.actions(gid) == []
     await apply_first_legal(store, gid)  # and the connection is usable again
     assert len(await store.actions(gid)) == 1
 
 
 async def test_one_active_game_per_channel_is_enforced_by_the_database(
-        store: Store, tmp_path: Path) -> None:
+    store: Store, tmp_path: Path
+) -> None:
     await running_game(store, channel=7)
     with pytest.raises(ChannelBusy):
         await running_game(store, channel=7)
     raw = sqlite3.connect(tmp_path / "games.db")
     with pytest.raises(sqlite3.IntegrityError):
-        raw.execute("INSERT INTO games (channel_id, status, variant, settings, created_at) "
-                    "VALUES (7, 'lobby', 'european_war', '{}', 0)")
-    raw.execute("INSERT INTO games (channel_id, status, variant, settings, created_at) "
-                "VALUES (7, 'finished', 'european_war', '{}', 0)")  # history is fine
+        raw.execute(
+            "INSERT INTO games (channel_id, status, variant, settings, created_at) "
+            "VALUES (7, 'lobby', 'european_war', '{}', 0)"
+        )
+    raw.execute(
+        "INSERT INTO games (channel_id, status, variant, settings, created_at) "
+        "VALUES (7, 'finished', 'european_war', '{}', 0)"
+    )  # history is fine
     raw.commit()
     raw.close()
 
 
 async def test_the_server_cap_counts_active_games(store: Store) -> None:
     for channel in (1, 2):
-        await store.create_lobby(guild_id=9, channel_id=channel, host_id=1,
-                                 variant="european_war", settings=GameSettings(),
-                                 host_seat=None, expiry=None, max_games=2, now=0.0)
+        await store.create_lobby(
+            guild_id=9,
+            channel_id=channel,
+            host_id=1,
+            variant="european_war",
+            settings=GameSettings(),
+            host_seat=None,
+            expiry=None,
+            max_games=2,
+            now=0.0,
+        )
     with pytest.raises(GuildFull):
-        await store.create_lobby(guild_id=9, channel_id=3, host_id=1, variant="european_war",
-                                 settings=GameSettings(), host_seat=None, expiry=None,
-                                 max_games=2, now=0.0)
+        await store.create_lobby(
+            guild_id=9,
+            channel_id=3,
+            host_id=1,
+            variant="european_war",
+            settings=GameSettings(),
+            host_seat=None,
+            expiry=None,
+            max_games=2,
+            now=0.0,
+        )
 
 
 async def test_seats_are_a_person_or_a_computer_and_a_person_sits_once(
-        store: Store, tmp_path: Path) -> None:
-    gid = await store.create_lobby(guild_id=None, channel_id=1, host_id=1,
-                                   variant="european_war", settings=GameSettings(),
-                                   host_seat=NewSeat(1, None, "Ann", None, 0.0), expiry=None,
-                                   max_games=None, now=0.0)
+    store: Store, tmp_path: Path
+) -> None:
+    gid = await store.create_lobby(
+        guild_id=None,
+        channel_id=1,
+        host_id=1,
+        variant="european_war",
+        settings=GameSettings(),
+        host_seat=NewSeat(1, None, "Ann", None, 0.0),
+        expiry=None,
+        max_games=None,
+        now=0.0,
+    )
     with pytest.raises(SeatTaken):
         await store.add_seat(gid, 0, NewSeat(1, None, "Ann again", None, 1.0))
     raw = sqlite3.connect(tmp_path / "games.db")
     for user, level in ((None, None), (5, "easy")):
         with pytest.raises(sqlite3.IntegrityError):
-            raw.execute("INSERT INTO seats (game_id, user_id, computer_level, display_name, "
-                        "joined_at) VALUES (?, ?, ?, 'x', 0)", (gid, user, level))
+            raw.execute(
+                "INSERT INTO seats (game_id, user_id, computer_level, display_name, "
+                "joined_at) VALUES (?, ?, ?, 'x', 0)",
+                (gid, user, level),
+            )
     raw.close()
 
 
 async def test_the_action_log_is_append_only_but_a_deleted_server_takes_it_along(
-        store: Store, tmp_path: Path) -> None:
+    store: Store, tmp_path: Path
+) -> None:
     gid = await running_game(store, guild=4)
     await apply_first_legal(store, gid)
     raw = sqlite3.connect(tmp_path / "games.db")
@@ -163,8 +232,13 @@ async def test_startup_load_brings_games_with_decisions_and_deadlines(store: Sto
     a = await running_game(store, channel=1)
     b = await running_game(store, channel=2)
     await apply_first_legal(store, b)
-    await store.end_game(a, (await store.load_game(a)).revision,  # type: ignore[union-attr]
-                         "cancelled", {"reason": "test"}, 5.0)
+    await store.end_game(
+        a,
+        (await store.load_game(a)).revision,  # type: ignore[union-attr]
+        "cancelled",
+        {"reason": "test"},
+        5.0,
+    )
     games = await store.load_active()
     assert [g.id for g in games] == [b]
     assert games[0].decisions and games[0].state is not None and games[0].seats
@@ -177,8 +251,12 @@ async def test_a_reminder_is_claimed_once(store: Store) -> None:
     rec = await store.load_game(gid)
     assert rec is not None
     d = rec.decisions[0]
-    await store.set_paused(gid, rec.revision, None, [
-        DecisionRecord(d.seat, d.kind, d.opened_version, 600.0, 600.0, 300.0)])
+    await store.set_paused(
+        gid,
+        rec.revision,
+        None,
+        [DecisionRecord(d.seat, d.kind, d.opened_version, 600.0, 600.0, 300.0)],
+    )
     assert await store.mark_reminded(gid, d.seat, d.kind, d.opened_version) is True
     assert await store.mark_reminded(gid, d.seat, d.kind, d.opened_version) is False
 
@@ -191,13 +269,28 @@ async def test_concurrent_actions_commit_together_but_fail_alone(store: Store) -
         rec = recs[i]
         assert rec is not None and rec.state is not None
         return store.record_action(
-            rec.id, rec.revision + revision_offset, rec.version, seat=0, user_id=None,
-            source=source, action={"kind": "pass"}, events=[], state=rec.state, removed=[],
-            upserted=[], result=None, now=9.0)
+            rec.id,
+            rec.revision + revision_offset,
+            rec.version,
+            seat=0,
+            user_id=None,
+            source=source,
+            action={"kind": "pass"},
+            events=[],
+            state=rec.state,
+            removed=[],
+            upserted=[],
+            result=None,
+            now=9.0,
+        )
 
     results = await asyncio.gather(
-        write(0), write(1, revision_offset=-1), write(2, source="bogus"), write(3),
-        return_exceptions=True)
+        write(0),
+        write(1, revision_offset=-1),
+        write(2, source="bogus"),
+        write(3),
+        return_exceptions=True,
+    )
     assert results[0] is None and results[3] is None
     assert isinstance(results[1], StaleVersion)
     assert isinstance(results[2], sqlite3.IntegrityError)  # CHECK (source IN …)
@@ -221,8 +314,9 @@ async def test_pings_preferences_default_on_and_survive_reopening(tmp_path: Path
     finally:
         await store.close()
     raw = sqlite3.connect(tmp_path / "games.db")
-    assert raw.execute("SELECT user_id, pings, updated_at FROM user_preferences "
-                       "ORDER BY user_id").fetchall() == [(5, 1, 12.0), (6, 1, 11.0)]
+    assert raw.execute(
+        "SELECT user_id, pings, updated_at FROM user_preferences ORDER BY user_id"
+    ).fetchall() == [(5, 1, 12.0), (6, 1, 11.0)]
     with pytest.raises(sqlite3.IntegrityError):
         raw.execute("INSERT INTO user_preferences VALUES (7, 2, 0)")
     raw.close()
@@ -274,13 +368,19 @@ async def test_closed_dms_are_marked_on_the_seats_of_unfinished_games(store: Sto
     assert await store.users_with_dms_closed() == set()
     await store.set_dms_closed(1, True)  # user 1 (Ann) sits in both
     assert await store.users_with_dms_closed() == {1}
-    await store.end_game(a, (await store.load_game(a)).revision,  # type: ignore[union-attr]
-                         "cancelled", None, 5.0)
+    await store.end_game(
+        a,
+        (await store.load_game(a)).revision,  # type: ignore[union-attr]
+        "cancelled",
+        None,
+        5.0,
+    )
     assert await store.users_with_dms_closed() == {1}  # still seated in b
     rec = await store.load_game(b)
     assert rec is not None
-    await store.replace_seat(b, rec.revision, 0, user_id=7, computer_level=None,
-                             display_name="Gus", now=6.0)
+    await store.replace_seat(
+        b, rec.revision, 0, user_id=7, computer_level=None, display_name="Gus", now=6.0
+    )
     assert await store.users_with_dms_closed() == set(), "the flag was Ann's, not Gus's"
     await store.set_dms_closed(7, True)
     await store.set_dms_closed(7, False)
@@ -288,20 +388,37 @@ async def test_closed_dms_are_marked_on_the_seats_of_unfinished_games(store: Sto
 
 
 async def test_one_batch_keeps_the_good_writes_and_nothing_of_a_stale_or_failing_one(
-        store: Store) -> None:
+    store: Store,
+) -> None:
     a = await running_game(store, channel=1)
     b = await running_game(store, channel=2)
 
     def write(gid: int, revision: int, source: str = "player") -> Any:
         return store.record_action(
-            gid, revision, 0, seat=0, user_id=None, source=source, action={"kind": "pass"},
-            events=[], state={"n": gid}, removed=[], upserted=[], result=None, now=5.0)
+            gid,
+            revision,
+            0,
+            seat=0,
+            user_id=None,
+            source=source,
+            action={"kind": "pass"},
+            events=[],
+            state={"n": gid},
+            removed=[],
+            upserted=[],
+            result=None,
+            now=5.0,
+        )
 
     ra, rb = (await store.load_game(a)), (await store.load_game(b))
     assert ra is not None and rb is not None
     # queued in one tick: one batch. b's second statement breaks a CHECK after its guard
-    results = await asyncio.gather(write(a, ra.revision), write(b, rb.revision, "bogus"),
-                                   write(a, ra.revision), return_exceptions=True)
+    results = await asyncio.gather(
+        write(a, ra.revision),
+        write(b, rb.revision, "bogus"),
+        write(a, ra.revision),
+        return_exceptions=True,
+    )
     assert results[0] is None
     assert isinstance(results[1], sqlite3.IntegrityError)
     assert isinstance(results[2], StaleVersion)
@@ -312,15 +429,25 @@ async def test_one_batch_keeps_the_good_writes_and_nothing_of_a_stale_or_failing
     assert [x.seq for x in await store.actions(a)] == [1] and await store.actions(b) == []
 
 
-
 async def test_the_outbox_keeps_items_with_their_files_across_a_reopen(tmp_path: Path) -> None:
     from bot.models import OutboxFile, OutboxRecord
 
     png = bytes(range(256)) * 40
     store = await Store.open(tmp_path / "games.db")
-    first = OutboxRecord(None, None, "send", 7, None, None, 0, "action",
-                         {"content": "a", "nonce": "n1"}, {"words": ["a"], "tail": ""}, 1.0,
-                         [OutboxFile("board.png", png, "the board")])
+    first = OutboxRecord(
+        None,
+        None,
+        "send",
+        7,
+        None,
+        None,
+        0,
+        "action",
+        {"content": "a", "nonce": "n1"},
+        {"words": ["a"], "tail": ""},
+        1.0,
+        [OutboxFile("board.png", png, "the board")],
+    )
     dm = OutboxRecord(None, None, "dm", None, 9, None, 1, None, {"content": "d"}, {}, 2.0, [])
     first.id = await store.outbox_add(first)
     dm.id = await store.outbox_add(dm)
@@ -333,11 +460,14 @@ async def test_the_outbox_keeps_items_with_their_files_across_a_reopen(tmp_path:
         kept = await store.outbox_items()
         assert [(i.kind, i.payload["content"]) for i in kept] == [("send", "a\nb"), ("dm", "d")]
         assert [(f.filename, f.data, f.description) for f in kept[0].files] == [
-            ("board.png", png[::-1], "newer"), ("duel.png", b"x", None)]
+            ("board.png", png[::-1], "newer"),
+            ("duel.png", b"x", None),
+        ]
         await store.outbox_remove([first.id])
         assert [i.id for i in await store.outbox_items()] == [dm.id]
         with pytest.raises(sqlite3.IntegrityError):  # a DM names its person, only a DM
-            await store.outbox_add(OutboxRecord(None, None, "dm", 3, None, None, 0, None,
-                                                {}, {}, 0.0, []))
+            await store.outbox_add(
+                OutboxRecord(None, None, "dm", 3, None, None, 0, None, {}, {}, 0.0, [])
+            )
     finally:
         await store.close()

@@ -19,11 +19,23 @@ from bot.store import NewSeat, Store
 from .history import fill_history
 from .test_store import apply_first_legal, running_game
 
-LOAD_PATH = ("select_active_games", "select_active_seats", "select_active_decisions",
-             "select_active_last_acted", "select_game", "select_seats", "select_decisions",
-             "select_last_acted", "select_users_dms_closed", "select_game_messages",
-             "select_active_in_channel", "count_active_in_guild", "select_meta",
-             "select_user_pings", "select_guild_settings")
+LOAD_PATH = (
+    "select_active_games",
+    "select_active_seats",
+    "select_active_decisions",
+    "select_active_last_acted",
+    "select_game",
+    "select_seats",
+    "select_decisions",
+    "select_last_acted",
+    "select_users_dms_closed",
+    "select_game_messages",
+    "select_active_in_channel",
+    "count_active_in_guild",
+    "select_meta",
+    "select_user_pings",
+    "select_guild_settings",
+)
 
 
 async def _active_games(path: Path, migrations: Any = MIGRATIONS) -> None:
@@ -35,10 +47,16 @@ async def _active_games(path: Path, migrations: Any = MIGRATIONS) -> None:
             for _ in range(channel * 2):
                 await apply_first_legal(store, gid)
         await store.create_lobby(
-            guild_id=5, channel_id=4, host_id=1, variant="european_war",
+            guild_id=5,
+            channel_id=4,
+            host_id=1,
+            variant="european_war",
             settings=(await store.load_game(1)).settings,  # type: ignore[union-attr]
-            host_seat=NewSeat(1, None, "Ann", None, 0.0), expiry=None, max_games=None,
-            now=0.0)
+            host_seat=NewSeat(1, None, "Ann", None, 0.0),
+            expiry=None,
+            max_games=None,
+            now=0.0,
+        )
     finally:
         await store.close()
 
@@ -49,8 +67,10 @@ def _build(path: Path, finished: int, migrations: Any = MIGRATIONS) -> Path:
     return path
 
 
-async def cold_load(path: Path, migrations: Any = MIGRATIONS,
-                    ) -> tuple[int, list[GameRecord]]:
+async def cold_load(
+    path: Path,
+    migrations: Any = MIGRATIONS,
+) -> tuple[int, list[GameRecord]]:
     """What a start-up reads, and the SQLite VM steps it took."""
     store = await Store.open(path, migrations=migrations)
     steps = [0]
@@ -80,11 +100,13 @@ def histories(tmp_path_factory: pytest.TempPathFactory) -> dict[int, Path]:
 
 
 async def test_a_cold_load_costs_the_same_with_100k_finished_games_as_with_10(
-        histories: dict[int, Path]) -> None:
+    histories: dict[int, Path],
+) -> None:
     small_steps, small = await cold_load(histories[10])
     big_steps, big = await cold_load(histories[100_000])
     assert [(g.id, g.status, g.version, len(g.seats), g.last_acted) for g in big] == [
-        (g.id, g.status, g.version, len(g.seats), g.last_acted) for g in small]
+        (g.id, g.status, g.version, len(g.seats), g.last_acted) for g in small
+    ]
     assert len(big) == 4 and big[2].last_acted  # the games really were loaded
     assert big_steps == small_steps, (small_steps, big_steps)
 
@@ -105,8 +127,9 @@ def test_every_load_path_query_is_an_index_search(histories: dict[int, Path]) ->
     try:
         for name in LOAD_PATH:
             sql = getattr(Q, name)
-            plan = [row[3] for row in conn.execute(
-                f"EXPLAIN QUERY PLAN {sql}", [1] * sql.count("?"))]
+            plan = [
+                row[3] for row in conn.execute(f"EXPLAIN QUERY PLAN {sql}", [1] * sql.count("?"))
+            ]
             assert not [p for p in plan if p.startswith("SCAN")], (name, plan)
             assert any(p.startswith("SEARCH") for p in plan), (name, plan)
     finally:
@@ -114,11 +137,11 @@ def test_every_load_path_query_is_an_index_search(histories: dict[int, Path]) ->
 
 
 def test_a_seats_latest_action_is_one_index_search_not_the_games_log(
-        histories: dict[int, Path]) -> None:
+    histories: dict[int, Path],
+) -> None:
     conn = sqlite3.connect(histories[100_000])
     try:
-        plan = [row[3] for row in conn.execute(
-            f"EXPLAIN QUERY PLAN {Q.select_last_acted}", (1,))]
+        plan = [row[3] for row in conn.execute(f"EXPLAIN QUERY PLAN {Q.select_last_acted}", (1,))]
         assert "SEARCH a USING COVERING INDEX actions_by_seat (game_id=? AND seat=?)" in plan
     finally:
         conn.close()

@@ -50,8 +50,14 @@ class _ErrorCollector(logging.Handler):
 
 
 @contextlib.asynccontextmanager
-async def running_bot(fake: FakeDiscord, bot: BotT, *, sync_commands: bool = True,
-                      allow_errors: bool = False, timeout: float = 5.0) -> AsyncIterator[BotT]:
+async def running_bot(
+    fake: FakeDiscord,
+    bot: BotT,
+    *,
+    sync_commands: bool = True,
+    allow_errors: bool = False,
+    timeout: float = 5.0,
+) -> AsyncIterator[BotT]:
     """Run ``bot`` (any ``commands.Bot``) against ``fake`` for the duration of the block.
 
     Logs in, connects, waits for ``on_ready``, then (``sync_commands``) syncs the global
@@ -71,8 +77,9 @@ async def running_bot(fake: FakeDiscord, bot: BotT, *, sync_commands: bool = Tru
         await bot.login(fake.token)
         connect = asyncio.create_task(bot.connect(reconnect=False), name="fake-bot-connect")
         ready = asyncio.create_task(bot.wait_until_ready())
-        done, _ = await asyncio.wait({ready, connect}, timeout=timeout,
-                                     return_when=asyncio.FIRST_COMPLETED)
+        done, _ = await asyncio.wait(
+            {ready, connect}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+        )
         if ready not in done:
             ready.cancel()
             if connect in done:

@@ -39,7 +39,8 @@ def check_embeds(embeds: list[dict]) -> None:
     total = 0
     for i, e in enumerate(embeds):
         texts = {
-            "title": (e.get("title"), 256), "description": (e.get("description"), 4096),
+            "title": (e.get("title"), 256),
+            "description": (e.get("description"), 4096),
             "footer.text": (e.get("footer", {}).get("text"), 2048),
             "author.name": (e.get("author", {}).get("name"), 256),
         }
@@ -139,8 +140,9 @@ def check_commands(commands: list[dict]) -> None:
 
 def _check_option_list(node: dict, path: str) -> None:
     if not _NAME.match(node["name"]) or node["name"] != node["name"].lower():
-        raise ApiError.invalid_form(f"{path}.name", "Command name is invalid",
-                                    "APPLICATION_COMMAND_INVALID_NAME")
+        raise ApiError.invalid_form(
+            f"{path}.name", "Command name is invalid", "APPLICATION_COMMAND_INVALID_NAME"
+        )
     if not 1 <= len(node.get("description", "")) <= 100:
         raise ApiError.invalid_form(f"{path}.description", "Must be between 1 and 100 in length.")
     options = node.get("options", [])
@@ -179,7 +181,13 @@ def check_option_value(opt: dict, value: Any) -> None:
     """Raise :class:`InvalidInvocation` if a user could not enter ``value`` for ``opt``."""
     t, name = opt["type"], opt["name"]
     expected = {
-        3: str, 4: int, 5: bool, 10: (int, float), 6: FakeUser, 7: FakeChannel, 8: FakeRole,
+        3: str,
+        4: int,
+        5: bool,
+        10: (int, float),
+        6: FakeUser,
+        7: FakeChannel,
+        8: FakeRole,
         9: (FakeUser, FakeRole),
     }.get(t)
     if expected is None:

@@ -36,14 +36,22 @@ CREATE_PRIVATE_THREADS = P.create_private_threads.flag
 
 #: What a fresh server's @everyone role may do (roughly Discord's defaults).
 DEFAULT_EVERYONE_PERMISSIONS = P(
-    view_channel=True, send_messages=True, send_messages_in_threads=True,
-    create_public_threads=True, create_private_threads=True, embed_links=True,
-    attach_files=True, read_message_history=True, add_reactions=True,
-    use_application_commands=True, use_external_emojis=True, change_nickname=True,
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    create_public_threads=True,
+    create_private_threads=True,
+    embed_links=True,
+    attach_files=True,
+    read_message_history=True,
+    add_reactions=True,
+    use_application_commands=True,
+    use_external_emojis=True,
+    change_nickname=True,
 ).value
 #: The bot's managed role: everyone's permissions plus what a game bot usually asks for.
-DEFAULT_BOT_PERMISSIONS = DEFAULT_EVERYONE_PERMISSIONS | MANAGE_CHANNELS | MANAGE_THREADS | (
-    MANAGE_MESSAGES
+DEFAULT_BOT_PERMISSIONS = (
+    DEFAULT_EVERYONE_PERMISSIONS | MANAGE_CHANNELS | MANAGE_THREADS | (MANAGE_MESSAGES)
 )
 #: Channel types used by the fake.
 TEXT, DM, PUBLIC_THREAD, PRIVATE_THREAD = 0, 1, 11, 12
@@ -350,4 +358,3 @@ class InteractionResult:
             lambda: len(self.followups) >= count, timeout, f"{count} follow-up(s)"
         )
         return self.followups
-

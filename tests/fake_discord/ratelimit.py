@@ -49,8 +49,7 @@ class RateLimiter:
     _at: float | None = None
     _windows: dict[tuple[str, str], _Window] = field(default_factory=dict)
 
-    def configure(self, per_second: float | None, route_limit: tuple[int, float] | None
-                  ) -> None:
+    def configure(self, per_second: float | None, route_limit: tuple[int, float] | None) -> None:
         """Set (or, with None, turn off) the limits; the global bucket starts full."""
         self.per_second, self.route_limit = per_second, route_limit
         self._tokens, self._at = float(per_second or 0), None
@@ -82,11 +81,18 @@ class RateLimiter:
             if self._tokens < 1:
                 self.global_429s += 1
                 wait = round((1 - self._tokens) / rate, 3) or 0.001
-                body = {"message": "You are being rate limited.", "retry_after": wait,
-                        "global": True, "code": 0}
-                return body, {"Via": "1.1 google", "X-RateLimit-Global": "true",
-                              "X-RateLimit-Scope": "global",
-                              "Retry-After": str(max(1, round(wait)))}
+                body = {
+                    "message": "You are being rate limited.",
+                    "retry_after": wait,
+                    "global": True,
+                    "code": 0,
+                }
+                return body, {
+                    "Via": "1.1 google",
+                    "X-RateLimit-Global": "true",
+                    "X-RateLimit-Scope": "global",
+                    "Retry-After": str(max(1, round(wait))),
+                }
             self._tokens -= 1
         if self.route_limit is not None:
             limit, per = self.route_limit
@@ -94,11 +100,18 @@ class RateLimiter:
             if window.count >= limit:
                 self.route_429s += 1
                 wait = round(window.start + per - now, 3) or 0.001
-                body = {"message": "You are being rate limited.", "retry_after": wait,
-                        "global": False, "code": 0}
-                return body, {**self.headers(method, path), "Via": "1.1 google",
-                              "X-RateLimit-Scope": "user",
-                              "Retry-After": str(max(1, round(wait)))}
+                body = {
+                    "message": "You are being rate limited.",
+                    "retry_after": wait,
+                    "global": False,
+                    "code": 0,
+                }
+                return body, {
+                    **self.headers(method, path),
+                    "Via": "1.1 google",
+                    "X-RateLimit-Scope": "user",
+                    "Retry-After": str(max(1, round(wait))),
+                }
             window.count += 1
         return None
 
@@ -119,7 +132,10 @@ class RateLimiter:
         limit, per = self.route_limit or (1000, 1.0)
         window = self._window(method, path, now)
         reset_after = max(0.0, window.start + per - now)
-        return {"X-RateLimit-Bucket": bucket, "X-RateLimit-Limit": str(limit),
-                "X-RateLimit-Remaining": str(max(0, limit - window.count)),
-                "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
-                "X-RateLimit-Reset-After": f"{reset_after:.3f}"}
+        return {
+            "X-RateLimit-Bucket": bucket,
+            "X-RateLimit-Limit": str(limit),
+            "X-RateLimit-Remaining": str(max(0, limit - window.count)),
+            "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
+            "X-RateLimit-Reset-After": f"{reset_after:.3f}",
+        }

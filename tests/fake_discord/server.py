@@ -219,8 +219,15 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ world setup
 
-    def add_user(self, name: str, *, dms_open: bool = True, bot: bool = False,
-                 guild: FakeGuild | None = None, permissions: PermsLike | None = None) -> FakeUser:
+    def add_user(
+        self,
+        name: str,
+        *,
+        dms_open: bool = True,
+        bot: bool = False,
+        guild: FakeGuild | None = None,
+        permissions: PermsLike | None = None,
+    ) -> FakeUser:
         """Create a user; with ``guild`` also make them a member (see :meth:`add_member`)."""
         user = FakeUser(self._snow(), name, bot=bot, dms_open=dms_open)
         self.users[user.id] = user
@@ -228,15 +235,27 @@ class FakeDiscord:
             self.add_member(guild, user, permissions=permissions)
         return user
 
-    def add_guild(self, name: str = "Test Server", *, owner: FakeUser | None = None,
-                  bot_permissions: PermsLike = DEFAULT_BOT_PERMISSIONS) -> FakeGuild:
+    def add_guild(
+        self,
+        name: str = "Test Server",
+        *,
+        owner: FakeUser | None = None,
+        bot_permissions: PermsLike = DEFAULT_BOT_PERMISSIONS,
+    ) -> FakeGuild:
         """Create a guild with @everyone, the bot (with a managed role) and an owner member."""
         owner = owner or self.add_user(f"{name} owner")
         guild = FakeGuild(self._snow(), name, owner.id)
-        guild.roles[guild.id] = FakeRole(guild.id, guild.id, "@everyone",
-                                         DEFAULT_EVERYONE_PERMISSIONS)
-        bot_role = FakeRole(self._snow(), guild.id, self.bot_user.name,
-                            _perm_value(bot_permissions), managed=True, bot_id=self.bot_user.id)
+        guild.roles[guild.id] = FakeRole(
+            guild.id, guild.id, "@everyone", DEFAULT_EVERYONE_PERMISSIONS
+        )
+        bot_role = FakeRole(
+            self._snow(),
+            guild.id,
+            self.bot_user.name,
+            _perm_value(bot_permissions),
+            managed=True,
+            bot_id=self.bot_user.id,
+        )
         guild.roles[bot_role.id] = bot_role
         guild.members = {owner.id: [], self.bot_user.id: [bot_role.id]}
         self.guilds[guild.id] = guild
@@ -247,22 +266,34 @@ class FakeDiscord:
         """Create a role in ``guild``."""
         role = FakeRole(self._snow(), guild.id, name, _perm_value(permissions))
         guild.roles[role.id] = role
-        self._dispatch("GUILD_ROLE_CREATE", {"guild_id": str(guild.id),
-                                             "role": self._role_payload(role)}, GUILDS)
+        self._dispatch(
+            "GUILD_ROLE_CREATE",
+            {"guild_id": str(guild.id), "role": self._role_payload(role)},
+            GUILDS,
+        )
         return role
 
     def set_role_permissions(self, role: FakeRole, permissions: PermsLike) -> None:
         """Change a role's guild-wide permissions (dispatches GUILD_ROLE_UPDATE)."""
         role.permissions = _perm_value(permissions)
-        self._dispatch("GUILD_ROLE_UPDATE", {"guild_id": str(role.guild_id),
-                                             "role": self._role_payload(role)}, GUILDS)
+        self._dispatch(
+            "GUILD_ROLE_UPDATE",
+            {"guild_id": str(role.guild_id), "role": self._role_payload(role)},
+            GUILDS,
+        )
 
     def bot_role(self, guild: FakeGuild) -> FakeRole:
         """The bot's managed role in ``guild`` (holds the ``bot_permissions`` of add_guild)."""
         return next(r for r in guild.roles.values() if r.bot_id == self.bot_user.id)
 
-    def add_member(self, guild: FakeGuild, user: FakeUser, *, roles: Sequence[FakeRole] = (),
-                   permissions: PermsLike | None = None) -> None:
+    def add_member(
+        self,
+        guild: FakeGuild,
+        user: FakeUser,
+        *,
+        roles: Sequence[FakeRole] = (),
+        permissions: PermsLike | None = None,
+    ) -> None:
         """Make ``user`` a member of ``guild``. ``permissions`` (e.g. ``discord.Permissions(
         manage_channels=True)``) go into a personal role on top of @everyone's."""
         role_ids = [r.id for r in roles]
@@ -271,21 +302,32 @@ class FakeDiscord:
         new = user.id not in guild.members
         guild.members[user.id] = sorted({*guild.members.get(user.id, []), *role_ids})
         payload = {"guild_id": str(guild.id), **self._member_payload(guild, user)}
-        self._dispatch("GUILD_MEMBER_ADD" if new else "GUILD_MEMBER_UPDATE", payload,
-                       GUILD_MEMBERS if new else GUILDS)
+        self._dispatch(
+            "GUILD_MEMBER_ADD" if new else "GUILD_MEMBER_UPDATE",
+            payload,
+            GUILD_MEMBERS if new else GUILDS,
+        )
 
-    def add_text_channel(self, guild: FakeGuild, name: str = "general", *,
-                         topic: str | None = None) -> FakeChannel:
+    def add_text_channel(
+        self, guild: FakeGuild, name: str = "general", *, topic: str | None = None
+    ) -> FakeChannel:
         """Create a text channel (dispatches CHANNEL_CREATE when a bot is connected)."""
-        ch = FakeChannel(self._snow(), TEXT, name, guild_id=guild.id, topic=topic,
-                         position=len(guild.channel_ids))
+        ch = FakeChannel(
+            self._snow(),
+            TEXT,
+            name,
+            guild_id=guild.id,
+            topic=topic,
+            position=len(guild.channel_ids),
+        )
         self.channels[ch.id] = ch
         guild.channel_ids.append(ch.id)
         self._dispatch("CHANNEL_CREATE", self._channel_payload(ch), GUILDS)
         return ch
 
-    def set_overwrite(self, channel: FakeChannel, target: FakeUser | FakeRole,
-                      **flags: bool | None) -> None:
+    def set_overwrite(
+        self, channel: FakeChannel, target: FakeUser | FakeRole, **flags: bool | None
+    ) -> None:
         """Channel permission overwrite, discord.py-style: ``send_messages=False`` denies,
         ``True`` allows, ``None`` resets. E.g. ``set_overwrite(ch, fake.bot_user,
         attach_files=False)``."""
@@ -353,13 +395,20 @@ class FakeDiscord:
 
     def requests_to(self, method: str, path_glob: str) -> list[RecordedRequest]:
         """Recorded requests whose method and path match the fnmatch globs (``"*"`` = any)."""
-        return [r for r in self.requests if fnmatch.fnmatchcase(r.method, method)
-                and fnmatch.fnmatchcase(r.path, path_glob)]
+        return [
+            r
+            for r in self.requests
+            if fnmatch.fnmatchcase(r.method, method) and fnmatch.fnmatchcase(r.path, path_glob)
+        ]
 
-    async def wait_for_message(self, channel: FakeChannel | FakeUser | int,
-                               predicate: Callable[[FakeMessage], bool] | None = None, *,
-                               timeout: float = 5.0,
-                               include_existing: bool = False) -> FakeMessage:
+    async def wait_for_message(
+        self,
+        channel: FakeChannel | FakeUser | int,
+        predicate: Callable[[FakeMessage], bool] | None = None,
+        *,
+        timeout: float = 5.0,
+        include_existing: bool = False,
+    ) -> FakeMessage:
         """Wait for a message posted in ``channel`` after this call (or any existing one with
         ``include_existing``) that satisfies ``predicate``; the predicate is re-checked on
         every change, so it also sees edits."""
@@ -378,8 +427,9 @@ class FakeDiscord:
         await self.wait_until(check, timeout, f"a message in channel {ch.name or ch.id}")
         return found[0]
 
-    async def wait_until(self, predicate: Callable[[], bool], timeout: float = 5.0,
-                         what: str = "condition") -> None:
+    async def wait_until(
+        self, predicate: Callable[[], bool], timeout: float = 5.0, what: str = "condition"
+    ) -> None:
         """Wait until ``predicate()`` is true, re-checking it after every request and gateway
         frame the fake handles (and every 10 ms, for predicates on the bot's own state)."""
         loop = asyncio.get_running_loop()
@@ -408,8 +458,16 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ fault injection
 
-    def fail_next(self, method: str, path_glob: str, status: int, body: dict | None = None, *,
-                  headers: Mapping[str, str] | None = None, times: int = 1) -> None:
+    def fail_next(
+        self,
+        method: str,
+        path_glob: str,
+        status: int,
+        body: dict | None = None,
+        *,
+        headers: Mapping[str, str] | None = None,
+        times: int = 1,
+    ) -> None:
         """Answer the next ``times`` requests matching ``method`` + fnmatch ``path_glob``
         (relative to /api/v10, e.g. ``"/channels/*/messages"``) with ``status``/``body``."""
         body = body if body is not None else {"message": f"{status}: injected", "code": 0}
@@ -425,17 +483,24 @@ class FakeDiscord:
     def rate_limit_once(self, method: str, path_glob: str, retry_after: float = 0.05) -> None:
         """One 429 with ``retry_after`` and X-RateLimit headers, as Discord sends them."""
         headers = {
-            "Via": "1.1 google", "Retry-After": str(max(1, round(retry_after))),
-            "X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "0",
-            "X-RateLimit-Reset-After": str(retry_after), "X-RateLimit-Bucket": "fakebucket",
+            "Via": "1.1 google",
+            "Retry-After": str(max(1, round(retry_after))),
+            "X-RateLimit-Limit": "5",
+            "X-RateLimit-Remaining": "0",
+            "X-RateLimit-Reset-After": str(retry_after),
+            "X-RateLimit-Bucket": "fakebucket",
             "X-RateLimit-Scope": "user",
         }
-        body = {"message": "You are being rate limited.", "retry_after": retry_after,
-                "global": False}
+        body = {
+            "message": "You are being rate limited.",
+            "retry_after": retry_after,
+            "global": False,
+        }
         self.fail_next(method, path_glob, 429, body, headers=headers)
 
-    def set_rate_limits(self, per_second: float | None = 50.0,
-                        route_limit: tuple[int, float] | None = None) -> None:
+    def set_rate_limits(
+        self, per_second: float | None = 50.0, route_limit: tuple[int, float] | None = None
+    ) -> None:
         """Enforce Discord's global limit (``per_second`` requests per second across
         routes, interaction routes exempt; None: off) and, with ``route_limit`` =
         (requests, seconds), a per-route bucket limit. See :mod:`.ratelimit`."""
@@ -443,10 +508,18 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ acting as users
 
-    async def slash(self, user: FakeUser, channel: FakeChannel, name: str, /,
-                    subcommand: str | None = None, *, timeout: float = 5.0,
-                    options: Mapping[str, Any] | None = None, **kw_options: Any
-                    ) -> InteractionResult:
+    async def slash(
+        self,
+        user: FakeUser,
+        channel: FakeChannel,
+        name: str,
+        /,
+        subcommand: str | None = None,
+        *,
+        timeout: float = 5.0,
+        options: Mapping[str, Any] | None = None,
+        **kw_options: Any,
+    ) -> InteractionResult:
         """``user`` runs ``/name [subcommand] option:value...`` in ``channel``.
 
         Options are checked against the synced schema like Discord's client does (unknown
@@ -455,26 +528,38 @@ class FakeDiscord:
         who is not in the channel's guild yet joins it first. Returns once the bot answered
         (a deferred reply: once completed) or its answer was rejected; raises TimeoutError if
         it never answers, :class:`InteractionFailed` if it logged an error instead."""
-        result = self._command_interaction(2, user, channel, name, subcommand,
-                                           {**(options or {}), **kw_options}, None)
+        result = self._command_interaction(
+            2, user, channel, name, subcommand, {**(options or {}), **kw_options}, None
+        )
         await self._await_answer(result, timeout, f"/{name}")
         return result
 
-    async def autocomplete(self, user: FakeUser, channel: FakeChannel, name: str, /,
-                           subcommand: str | None = None, *, focused: str, timeout: float = 5.0,
-                           options: Mapping[str, Any] | None = None, **kw_options: Any
-                           ) -> list[dict]:
+    async def autocomplete(
+        self,
+        user: FakeUser,
+        channel: FakeChannel,
+        name: str,
+        /,
+        subcommand: str | None = None,
+        *,
+        focused: str,
+        timeout: float = 5.0,
+        options: Mapping[str, Any] | None = None,
+        **kw_options: Any,
+    ) -> list[dict]:
         """``user`` types into option ``focused``; returns the bot's choices
         (``[{"name", "value"}]``). Raises :class:`InteractionFailed` if they were rejected."""
-        result = self._command_interaction(4, user, channel, name, subcommand,
-                                           {**(options or {}), **kw_options}, focused)
+        result = self._command_interaction(
+            4, user, channel, name, subcommand, {**(options or {}), **kw_options}, focused
+        )
         await self._await_answer(result, timeout, f"autocomplete of /{name} {focused}")
         if result.choices is None:
             raise InteractionFailed(f"autocomplete rejected: {result.errors}")
         return result.choices
 
-    async def click(self, user: FakeUser, message: FakeMessage, custom_id: str, /, *,
-                    timeout: float = 5.0) -> InteractionResult:
+    async def click(
+        self, user: FakeUser, message: FakeMessage, custom_id: str, /, *, timeout: float = 5.0
+    ) -> InteractionResult:
         """``user`` clicks the (enabled, non-link) button ``custom_id`` on ``message``."""
         comp = self._find_component(message, custom_id)
         if comp["type"] != 2 or comp.get("style") in (5, 6) or comp.get("disabled"):
@@ -482,8 +567,16 @@ class FakeDiscord:
         data = {"custom_id": custom_id, "component_type": 2}
         return await self._component_interaction(user, message, data, timeout)
 
-    async def select(self, user: FakeUser, message: FakeMessage, custom_id: str,
-                     values: Sequence[str], /, *, timeout: float = 5.0) -> InteractionResult:
+    async def select(
+        self,
+        user: FakeUser,
+        message: FakeMessage,
+        custom_id: str,
+        values: Sequence[str],
+        /,
+        *,
+        timeout: float = 5.0,
+    ) -> InteractionResult:
         """``user`` picks ``values`` in the string select ``custom_id`` on ``message``."""
         comp = self._find_component(message, custom_id)
         allowed = [o["value"] for o in comp.get("options", [])]
@@ -495,9 +588,15 @@ class FakeDiscord:
         data = {"custom_id": custom_id, "component_type": 3, "values": list(values)}
         return await self._component_interaction(user, message, data, timeout)
 
-    async def submit_modal(self, user: FakeUser, shown: InteractionResult,
-                           values: Mapping[str, str | Sequence[str]], /, *,
-                           timeout: float = 5.0) -> InteractionResult:
+    async def submit_modal(
+        self,
+        user: FakeUser,
+        shown: InteractionResult,
+        values: Mapping[str, str | Sequence[str]],
+        /,
+        *,
+        timeout: float = 5.0,
+    ) -> InteractionResult:
         """``user`` fills the modal the bot answered ``shown`` with (custom_id -> text)."""
         modal = shown.modal
         if modal is None or user is not shown.user:
@@ -522,35 +621,54 @@ class FakeDiscord:
                 return {"type": 3, "custom_id": cid, "values": list(left.pop(cid, []))}
             return {"type": t, "id": c.get("id")}
 
-        data = {"custom_id": modal["custom_id"],
-                "components": [fill(c) for c in modal["components"]]}
+        data = {
+            "custom_id": modal["custom_id"],
+            "components": [fill(c) for c in modal["components"]],
+        }
         if left:
             raise InvalidInvocation(f"modal has no fields {sorted(left)}")
         result = self._new_interaction(5, user, shown.channel, data, shown.source_message)
         await self._await_answer(result, timeout, f"modal {modal['custom_id']!r}")
         return result
 
-    async def raw_command(self, user: FakeUser, channel: FakeChannel, name: str,
-                          options: Sequence[dict] = (), *, command_id: int | None = None,
-                          timeout: float = 5.0) -> InteractionResult:
+    async def raw_command(
+        self,
+        user: FakeUser,
+        channel: FakeChannel,
+        name: str,
+        options: Sequence[dict] = (),
+        *,
+        command_id: int | None = None,
+        timeout: float = 5.0,
+    ) -> InteractionResult:
         """``user`` runs ``/name`` with ``options`` exactly as given (``[{"name", "type",
         "value"}]``), NOT checked against the synced schema: what a client with an out of
         date command list sends (a command that is gone, a value of the old type, a choice
         that no longer exists). Returns like :meth:`slash`."""
-        synced = next((c for cs in self.commands.values() for c in cs if c["name"] == name),
-                      None)
+        synced = next((c for cs in self.commands.values() for c in cs if c["name"] == name), None)
         cid = command_id or (int(synced["id"]) if synced else self._snow())
-        data: dict[str, Any] = {"id": str(cid), "name": name, "type": 1,
-                                "options": [dict(o) for o in options]}
+        data: dict[str, Any] = {
+            "id": str(cid),
+            "name": name,
+            "type": 1,
+            "options": [dict(o) for o in options],
+        }
         if channel.guild_id is not None and synced is not None and synced.get("guild_id"):
             data["guild_id"] = synced["guild_id"]
         result = self._new_interaction(2, user, channel, data)
         await self._await_answer(result, timeout, f"raw /{name}")
         return result
 
-    def _command_interaction(self, kind: int, user: FakeUser, channel: FakeChannel, name: str,
-                             subcommand: str | None, values: dict[str, Any],
-                             focused: str | None) -> InteractionResult:
+    def _command_interaction(
+        self,
+        kind: int,
+        user: FakeUser,
+        channel: FakeChannel,
+        name: str,
+        subcommand: str | None,
+        values: dict[str, Any],
+        focused: str | None,
+    ) -> InteractionResult:
         cmd, guild_id = self._find_command(user, channel, name)
         schema = resolve_subcommand(cmd, subcommand)
         by_name = {o["name"]: o for o in schema}
@@ -588,12 +706,19 @@ class FakeDiscord:
             data["guild_id"] = str(guild_id)
         return self._new_interaction(kind, user, channel, data)
 
-    def _find_command(self, user: FakeUser, channel: FakeChannel, name: str
-                      ) -> tuple[dict, int | None]:
+    def _find_command(
+        self, user: FakeUser, channel: FakeChannel, name: str
+    ) -> tuple[dict, int | None]:
         scopes: list[int | None] = [channel.guild_id, None] if channel.guild_id else [None]
         for scope in scopes:
-            cmd = next((c for c in self.commands.get(scope, [])
-                        if c["name"] == name and c.get("type", 1) == 1), None)
+            cmd = next(
+                (
+                    c
+                    for c in self.commands.get(scope, [])
+                    if c["name"] == name and c.get("type", 1) == 1
+                ),
+                None,
+            )
             if cmd is None:
                 continue
             contexts = cmd.get("contexts") or [0, 1, 2]
@@ -609,8 +734,13 @@ class FakeDiscord:
         synced = sorted({c["name"] for cs in self.commands.values() for c in cs})
         raise InvalidInvocation(f"/{name} is not a synced command (synced: {synced})")
 
-    def _resolve(self, resolved: dict[str, dict], value: FakeUser | FakeChannel | FakeRole,
-                 user: FakeUser, channel: FakeChannel) -> None:
+    def _resolve(
+        self,
+        resolved: dict[str, dict],
+        value: FakeUser | FakeChannel | FakeRole,
+        user: FakeUser,
+        channel: FakeChannel,
+    ) -> None:
         key = str(value.id)
         if isinstance(value, FakeUser):
             resolved.setdefault("users", {})[key] = self._user_payload(value)
@@ -622,8 +752,10 @@ class FakeDiscord:
         elif isinstance(value, FakeRole):
             resolved.setdefault("roles", {})[key] = self._role_payload(value)
         else:
-            payload = {**self._channel_payload(value),
-                       "permissions": str(self._perms(user.id, value))}
+            payload = {
+                **self._channel_payload(value),
+                "permissions": str(self._perms(user.id, value)),
+            }
             resolved.setdefault("channels", {})[key] = payload
 
     def _find_component(self, message: FakeMessage, custom_id: str) -> dict:
@@ -636,8 +768,9 @@ class FakeDiscord:
             raise InvalidInvocation(f"no component {custom_id!r} on the message (has {ids})")
         return comp
 
-    async def _component_interaction(self, user: FakeUser, message: FakeMessage, data: dict,
-                                     timeout: float) -> InteractionResult:
+    async def _component_interaction(
+        self, user: FakeUser, message: FakeMessage, data: dict, timeout: float
+    ) -> InteractionResult:
         if message.ephemeral:
             owner = self.interactions[message.interaction_id or 0].user
             if owner is not user:
@@ -660,8 +793,14 @@ class FakeDiscord:
         if not self._perms(user.id, channel) & VIEW_CHANNEL:
             raise InvalidInvocation(f"{user.name} cannot see #{channel.name}")
 
-    def _new_interaction(self, kind: int, user: FakeUser, channel: FakeChannel, data: dict,
-                         message: FakeMessage | None = None) -> InteractionResult:
+    def _new_interaction(
+        self,
+        kind: int,
+        user: FakeUser,
+        channel: FakeChannel,
+        data: dict,
+        message: FakeMessage | None = None,
+    ) -> InteractionResult:
         if not self.connected:
             raise RuntimeError("no bot is connected to the fake gateway")
         self._check_user_can_use(user, channel)
@@ -671,26 +810,47 @@ class FakeDiscord:
         iid = self._snow()
         token = f"itok-{iid}-{secrets.token_urlsafe(8)}"
         payload: dict[str, Any] = {
-            "id": str(iid), "application_id": str(self.application_id), "type": kind,
-            "data": data, "token": token, "version": 1, "locale": "en-US",
-            "channel_id": str(channel.id), "channel": self._channel_payload(channel),
+            "id": str(iid),
+            "application_id": str(self.application_id),
+            "type": kind,
+            "data": data,
+            "token": token,
+            "version": 1,
+            "locale": "en-US",
+            "channel_id": str(channel.id),
+            "channel": self._channel_payload(channel),
             "app_permissions": str(self._perms(self.bot_user.id, channel)),
-            "entitlements": [], "attachment_size_limit": 10 * 1024 * 1024,
+            "entitlements": [],
+            "attachment_size_limit": 10 * 1024 * 1024,
             "context": 0 if guild else 1,
         }
         if guild is not None:
             member = self._member_payload(guild, user)
             member["permissions"] = str(self._perms(user.id, channel))
-            payload.update(guild_id=str(guild.id), member=member, guild_locale="en-US",
-                           guild={"id": str(guild.id), "locale": "en-US", "features": []},
-                           authorizing_integration_owners={"0": str(guild.id)})
+            payload.update(
+                guild_id=str(guild.id),
+                member=member,
+                guild_locale="en-US",
+                guild={"id": str(guild.id), "locale": "en-US", "features": []},
+                authorizing_integration_owners={"0": str(guild.id)},
+            )
         else:
-            payload.update(user=self._user_payload(user),
-                           authorizing_integration_owners={"1": str(user.id)})
+            payload.update(
+                user=self._user_payload(user), authorizing_integration_owners={"1": str(user.id)}
+            )
         if message is not None:
             payload["message"] = self._message_payload(message)
-        result = InteractionResult(iid, token, kind, user, channel, data,
-                                   asyncio.get_running_loop().time(), message, _fake=self)
+        result = InteractionResult(
+            iid,
+            token,
+            kind,
+            user,
+            channel,
+            data,
+            asyncio.get_running_loop().time(),
+            message,
+            _fake=self,
+        )
         self.interactions[iid] = result
         self._by_token[token] = result
         self._dispatch("INTERACTION_CREATE", payload)
@@ -713,20 +873,30 @@ class FakeDiscord:
             return len(self.bot_errors) > seen_errors
 
         try:
-            await self.wait_until(lambda: answered() or bot_failed(), timeout,
-                                  f"the bot to answer {what}")
+            await self.wait_until(
+                lambda: answered() or bot_failed(), timeout, f"the bot to answer {what}"
+            )
         except TimeoutError as exc:
-            state = ("deferred but never completed" if result.response_type
-                     else "never acknowledged (did the handler raise? see the log)")
+            state = (
+                "deferred but never completed"
+                if result.response_type
+                else "never acknowledged (did the handler raise? see the log)"
+            )
             raise TimeoutError(f"{exc}: {state}") from None
         if not answered():
             raise InteractionFailed(
-                f"the bot logged an error while handling {what}:\n{self.bot_errors[-1]}")
+                f"the bot logged an error while handling {what}:\n{self.bot_errors[-1]}"
+            )
 
     # ------------------------------------------------------------------ gateway
 
-    def _dispatch(self, event: str, data: dict, intent: int = 0,
-                  transform: Callable[[_Session, dict], dict] | None = None) -> None:
+    def _dispatch(
+        self,
+        event: str,
+        data: dict,
+        intent: int = 0,
+        transform: Callable[[_Session, dict], dict] | None = None,
+    ) -> None:
         for s in self._sessions:
             if s.identified and (not intent or s.intents & intent):
                 s.seq += 1
@@ -768,48 +938,101 @@ class FakeDiscord:
                 return
             session.intents, session.identified = d.get("intents", 0), True
             session.seq += 1
-            session.queue.put_nowait({"op": 0, "t": "READY", "s": session.seq, "d": {
-                "v": 10, "user": self._user_payload(self.bot_user, me=True),
-                "guilds": [{"id": str(g), "unavailable": True}
-                           for g, guild in self.guilds.items() if guild.bot_present],
-                "session_id": secrets.token_hex(16), "resume_gateway_url": self.gateway_url,
-                "application": {"id": str(self.application_id), "flags": 0},
-                "private_channels": [], "relationships": [],
-            }})
+            session.queue.put_nowait(
+                {
+                    "op": 0,
+                    "t": "READY",
+                    "s": session.seq,
+                    "d": {
+                        "v": 10,
+                        "user": self._user_payload(self.bot_user, me=True),
+                        "guilds": [
+                            {"id": str(g), "unavailable": True}
+                            for g, guild in self.guilds.items()
+                            if guild.bot_present
+                        ],
+                        "session_id": secrets.token_hex(16),
+                        "resume_gateway_url": self.gateway_url,
+                        "application": {"id": str(self.application_id), "flags": 0},
+                        "private_channels": [],
+                        "relationships": [],
+                    },
+                }
+            )
             for guild in self.guilds.values():
                 if guild.bot_present:
                     session.seq += 1
-                    session.queue.put_nowait({"op": 0, "t": "GUILD_CREATE", "s": session.seq,
-                                              "d": self._guild_payload(guild, full=True)})
+                    session.queue.put_nowait(
+                        {
+                            "op": 0,
+                            "t": "GUILD_CREATE",
+                            "s": session.seq,
+                            "d": self._guild_payload(guild, full=True),
+                        }
+                    )
         elif op == 6:  # resume: not supported, ask for a fresh identify
             session.queue.put_nowait({"op": 9, "d": False})
         elif op == 8:  # request guild members
             guild = self.guilds[int(d["guild_id"])]
             session.seq += 1
-            session.queue.put_nowait({"op": 0, "t": "GUILD_MEMBERS_CHUNK", "s": session.seq, "d": {
-                "guild_id": str(guild.id), "chunk_index": 0, "chunk_count": 1,
-                "nonce": d.get("nonce"), "not_found": [],
-                "members": [self._member_payload(guild, self.users[u]) for u in guild.members],
-            }})
+            session.queue.put_nowait(
+                {
+                    "op": 0,
+                    "t": "GUILD_MEMBERS_CHUNK",
+                    "s": session.seq,
+                    "d": {
+                        "guild_id": str(guild.id),
+                        "chunk_index": 0,
+                        "chunk_count": 1,
+                        "nonce": d.get("nonce"),
+                        "not_found": [],
+                        "members": [
+                            self._member_payload(guild, self.users[u]) for u in guild.members
+                        ],
+                    },
+                }
+            )
 
     # ------------------------------------------------------------------ payloads
 
     def _user_payload(self, u: FakeUser, me: bool = False) -> dict:
-        p = {"id": str(u.id), "username": u.name, "discriminator": "0", "global_name": u.name,
-             "avatar": None, "bot": u.bot, "public_flags": 0}
+        p = {
+            "id": str(u.id),
+            "username": u.name,
+            "discriminator": "0",
+            "global_name": u.name,
+            "avatar": None,
+            "bot": u.bot,
+            "public_flags": 0,
+        }
         if me:
             p.update(verified=True, mfa_enabled=False, flags=0)
         return p
 
     def _member_payload(self, g: FakeGuild, u: FakeUser, with_user: bool = True) -> dict:
-        p = {"roles": [str(r) for r in g.members.get(u.id, [])], "joined_at": iso_now(),
-             "deaf": False, "mute": False, "flags": 0, "pending": False, "nick": None}
+        p = {
+            "roles": [str(r) for r in g.members.get(u.id, [])],
+            "joined_at": iso_now(),
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+            "nick": None,
+        }
         return {"user": self._user_payload(u), **p} if with_user else p
 
     def _role_payload(self, r: FakeRole) -> dict:
-        p = {"id": str(r.id), "name": r.name, "permissions": str(r.permissions),
-             "position": 0 if r.id == r.guild_id else 1, "color": 0, "hoist": False,
-             "managed": r.managed, "mentionable": False, "flags": 0}
+        p = {
+            "id": str(r.id),
+            "name": r.name,
+            "permissions": str(r.permissions),
+            "position": 0 if r.id == r.guild_id else 1,
+            "color": 0,
+            "hoist": False,
+            "managed": r.managed,
+            "mentionable": False,
+            "flags": 0,
+        }
         if r.bot_id:
             p["tags"] = {"bot_id": str(r.bot_id)}
         return p
@@ -817,31 +1040,68 @@ class FakeDiscord:
     def _channel_payload(self, c: FakeChannel) -> dict:
         last = str(c.message_ids[-1]) if c.message_ids else None
         if c.type == DM:
-            return {"id": str(c.id), "type": DM, "last_message_id": last,
-                    "recipients": [self._user_payload(self.users[c.recipient_id or 0])]}
-        p: dict[str, Any] = {"id": str(c.id), "type": c.type, "guild_id": str(c.guild_id),
-                             "name": c.name, "last_message_id": last, "rate_limit_per_user": 0}
+            return {
+                "id": str(c.id),
+                "type": DM,
+                "last_message_id": last,
+                "recipients": [self._user_payload(self.users[c.recipient_id or 0])],
+            }
+        p: dict[str, Any] = {
+            "id": str(c.id),
+            "type": c.type,
+            "guild_id": str(c.guild_id),
+            "name": c.name,
+            "last_message_id": last,
+            "rate_limit_per_user": 0,
+        }
         if c.is_thread:
-            p.update(parent_id=str(c.parent_id), owner_id=str(c.owner_id), flags=0,
-                     message_count=len(c.message_ids), member_count=len(c.thread_members),
-                     total_message_sent=len(c.message_ids), thread_metadata={
-                         "archived": c.archived, "locked": c.locked, "invitable": True,
-                         "auto_archive_duration": 1440, "archive_timestamp": iso_now()})
+            p.update(
+                parent_id=str(c.parent_id),
+                owner_id=str(c.owner_id),
+                flags=0,
+                message_count=len(c.message_ids),
+                member_count=len(c.thread_members),
+                total_message_sent=len(c.message_ids),
+                thread_metadata={
+                    "archived": c.archived,
+                    "locked": c.locked,
+                    "invitable": True,
+                    "auto_archive_duration": 1440,
+                    "archive_timestamp": iso_now(),
+                },
+            )
             if self.bot_user.id in c.thread_members:
-                p["member"] = {"id": str(c.id), "user_id": str(self.bot_user.id),
-                               "join_timestamp": iso_now(), "flags": 0}
+                p["member"] = {
+                    "id": str(c.id),
+                    "user_id": str(self.bot_user.id),
+                    "join_timestamp": iso_now(),
+                    "flags": 0,
+                }
         else:
-            p.update(position=c.position, topic=c.topic, nsfw=False, parent_id=None,
-                     permission_overwrites=[
-                         {"id": str(t), "type": k, "allow": str(a), "deny": str(d)}
-                         for t, (k, a, d) in c.overwrites.items()])
+            p.update(
+                position=c.position,
+                topic=c.topic,
+                nsfw=False,
+                parent_id=None,
+                permission_overwrites=[
+                    {"id": str(t), "type": k, "allow": str(a), "deny": str(d)}
+                    for t, (k, a, d) in c.overwrites.items()
+                ],
+            )
         return p
 
     def _guild_payload(self, g: FakeGuild, full: bool = False) -> dict:
         p: dict[str, Any] = {
-            "id": str(g.id), "name": g.name, "owner_id": str(g.owner_id), "icon": None,
-            "roles": [self._role_payload(r) for r in g.roles.values()], "features": [],
-            "emojis": [], "stickers": [], "preferred_locale": "en-US", "unavailable": False,
+            "id": str(g.id),
+            "name": g.name,
+            "owner_id": str(g.owner_id),
+            "icon": None,
+            "roles": [self._role_payload(r) for r in g.roles.values()],
+            "features": [],
+            "emojis": [],
+            "stickers": [],
+            "preferred_locale": "en-US",
+            "unavailable": False,
         }
         if full:
             chans = [self.channels[c] for c in g.channel_ids if not self.channels[c].deleted]
@@ -849,43 +1109,74 @@ class FakeDiscord:
                 channels=[self._channel_payload(c) for c in chans if not c.is_thread],
                 threads=[self._channel_payload(c) for c in chans if c.is_thread and not c.archived],
                 members=[self._member_payload(g, self.users[u]) for u in g.members],
-                member_count=len(g.members), large=False, joined_at=iso_now(), voice_states=[],
-                presences=[], stage_instances=[], guild_scheduled_events=[],
-                soundboard_sounds=[])
+                member_count=len(g.members),
+                large=False,
+                joined_at=iso_now(),
+                voice_states=[],
+                presences=[],
+                stage_instances=[],
+                guild_scheduled_events=[],
+                soundboard_sounds=[],
+            )
         return p
 
     def _message_payload(self, m: FakeMessage) -> dict:
         ids = {int(x) for x in re.findall(r"<@!?(\d+)>", m.content)}
         p: dict[str, Any] = {
-            "id": str(m.id), "channel_id": str(m.channel_id), "type": m.type, "flags": m.flags,
-            "author": self._user_payload(m.author), "content": m.content,
-            "timestamp": m.created_at, "edited_timestamp": m.edited_at, "tts": False,
-            "mention_everyone": False, "mention_roles": [], "pinned": m.pinned,
+            "id": str(m.id),
+            "channel_id": str(m.channel_id),
+            "type": m.type,
+            "flags": m.flags,
+            "author": self._user_payload(m.author),
+            "content": m.content,
+            "timestamp": m.created_at,
+            "edited_timestamp": m.edited_at,
+            "tts": False,
+            "mention_everyone": False,
+            "mention_roles": [],
+            "pinned": m.pinned,
             "mentions": [self._user_payload(self.users[i]) for i in ids if i in self.users],
-            "embeds": m.embeds, "components": m.components,
-            "attachments": [{
-                "id": str(a.id), "filename": a.filename, "size": len(a.data),
-                "url": f"{self.base_url}/attachments/{a.id}/{a.filename}",
-                "proxy_url": f"{self.base_url}/attachments/{a.id}/{a.filename}",
-                "content_type": a.content_type, "description": a.description,
-            } for a in m.attachments],
-            "reactions": [{"emoji": {"id": None, "name": e}, "count": len(us),
-                           "me": self.bot_user.id in us} for e, us in m.reactions.items() if us],
+            "embeds": m.embeds,
+            "components": m.components,
+            "attachments": [
+                {
+                    "id": str(a.id),
+                    "filename": a.filename,
+                    "size": len(a.data),
+                    "url": f"{self.base_url}/attachments/{a.id}/{a.filename}",
+                    "proxy_url": f"{self.base_url}/attachments/{a.id}/{a.filename}",
+                    "content_type": a.content_type,
+                    "description": a.description,
+                }
+                for a in m.attachments
+            ],
+            "reactions": [
+                {"emoji": {"id": None, "name": e}, "count": len(us), "me": self.bot_user.id in us}
+                for e, us in m.reactions.items()
+                if us
+            ],
         }
         if m.guild_id:
             p["guild_id"] = str(m.guild_id)
         if m.interaction_id is not None:
             it = self.interactions[m.interaction_id]
-            p.update(webhook_id=str(self.application_id), application_id=str(self.application_id),
-                     interaction_metadata={"id": str(it.id), "type": it.type,
-                                           "user": self._user_payload(it.user),
-                                           "authorizing_integration_owners": {}})
+            p.update(
+                webhook_id=str(self.application_id),
+                application_id=str(self.application_id),
+                interaction_metadata={
+                    "id": str(it.id),
+                    "type": it.type,
+                    "user": self._user_payload(it.user),
+                    "authorizing_integration_owners": {},
+                },
+            )
         return p
 
     # ------------------------------------------------------------------ world mutations
 
-    def _perms(self, user_id: int, channel: FakeChannel | None, guild: FakeGuild | None = None
-               ) -> int:
+    def _perms(
+        self, user_id: int, channel: FakeChannel | None, guild: FakeGuild | None = None
+    ) -> int:
         """Discord's permission algorithm (base -> @everyone -> roles -> member overwrites)."""
         if channel is not None and channel.guild_id is None:
             return DM_PERMISSIONS
@@ -913,8 +1204,11 @@ class FakeDiscord:
         perms = (perms & ~deny) | allow
         if user_id in ow:
             perms = (perms & ~ow[user_id][2]) | ow[user_id][1]
-        private_hidden = (channel.type == PRIVATE_THREAD and user_id not in channel.thread_members
-                          and not perms & MANAGE_THREADS)
+        private_hidden = (
+            channel.type == PRIVATE_THREAD
+            and user_id not in channel.thread_members
+            and not perms & MANAGE_THREADS
+        )
         if not perms & VIEW_CHANNEL or private_hidden:
             return 0
         if not channel.is_thread and not perms & SEND_MESSAGES:
@@ -929,9 +1223,16 @@ class FakeDiscord:
     def _delete_channel(self, ch: FakeChannel) -> None:
         ch.deleted = True
         if ch.is_thread:
-            self._dispatch("THREAD_DELETE", {"id": str(ch.id), "guild_id": str(ch.guild_id),
-                                             "parent_id": str(ch.parent_id), "type": ch.type},
-                           GUILDS)
+            self._dispatch(
+                "THREAD_DELETE",
+                {
+                    "id": str(ch.id),
+                    "guild_id": str(ch.guild_id),
+                    "parent_id": str(ch.parent_id),
+                    "type": ch.type,
+                },
+                GUILDS,
+            )
             return
         for child in self.channels.values():
             if child.parent_id == ch.id:
@@ -952,8 +1253,12 @@ class FakeDiscord:
 
         self._dispatch(event, payload, GUILD_MESSAGES if guild else DIRECT_MESSAGES, hide_content)
 
-    def _collect_attachments(self, payload: Mapping[str, Any], files: list[FakeAttachment],
-                     existing: Sequence[FakeAttachment] = ()) -> list[FakeAttachment]:
+    def _collect_attachments(
+        self,
+        payload: Mapping[str, Any],
+        files: list[FakeAttachment],
+        existing: Sequence[FakeAttachment] = (),
+    ) -> list[FakeAttachment]:
         entries = payload.get("attachments")
         if entries is None:
             out = [*existing, *files]
@@ -971,17 +1276,30 @@ class FakeDiscord:
             self._attachments[a.id] = a
         return out
 
-    def _create_message(self, ch: FakeChannel, author: FakeUser, payload: Mapping[str, Any],
-                        files: list[FakeAttachment], *, flags: int = 0, type: int = 0,
-                        interaction: InteractionResult | None = None,
-                        allow_empty: bool = False) -> FakeMessage:
+    def _create_message(
+        self,
+        ch: FakeChannel,
+        author: FakeUser,
+        payload: Mapping[str, Any],
+        files: list[FakeAttachment],
+        *,
+        flags: int = 0,
+        type: int = 0,
+        interaction: InteractionResult | None = None,
+        allow_empty: bool = False,
+    ) -> FakeMessage:
         check_message(payload, len(files), allow_empty=allow_empty)
         msg = FakeMessage(
-            self._snow(), ch.id, author, guild_id=ch.guild_id,
-            content=payload.get("content") or "", embeds=list(payload.get("embeds") or []),
+            self._snow(),
+            ch.id,
+            author,
+            guild_id=ch.guild_id,
+            content=payload.get("content") or "",
+            embeds=list(payload.get("embeds") or []),
             components=list(payload.get("components") or []),
             attachments=self._collect_attachments(payload, files),
-            flags=((payload.get("flags") or 0) & SETTABLE_FLAGS) | flags, type=type,
+            flags=((payload.get("flags") or 0) & SETTABLE_FLAGS) | flags,
+            type=type,
             interaction_id=interaction.id if interaction else None,
         )
         self._messages[msg.id] = msg
@@ -990,10 +1308,15 @@ class FakeDiscord:
             self._dispatch_message("MESSAGE_CREATE", msg)
         return msg
 
-    def _edit_message(self, msg: FakeMessage, payload: Mapping[str, Any],
-                      files: list[FakeAttachment]) -> None:
-        new = {"content": msg.content, "embeds": msg.embeds, "components": msg.components,
-               "flags": msg.flags}
+    def _edit_message(
+        self, msg: FakeMessage, payload: Mapping[str, Any], files: list[FakeAttachment]
+    ) -> None:
+        new = {
+            "content": msg.content,
+            "embeds": msg.embeds,
+            "components": msg.components,
+            "flags": msg.flags,
+        }
         for key, empty in (("content", ""), ("embeds", []), ("components", [])):
             if key in payload:
                 new[key] = payload[key] if payload[key] is not None else empty
@@ -1079,7 +1402,8 @@ class FakeDiscord:
                 filename = getattr(part, "filename", None) or "file"
                 data = bytes(await part.read())  # type: ignore[union-attr]
                 files[int(match[1])] = FakeAttachment(
-                    self._snow(), filename, data, mimetypes.guess_type(filename)[0])
+                    self._snow(), filename, data, mimetypes.guess_type(filename)[0]
+                )
         return payload, [files[i] for i in sorted(files)]
 
     @staticmethod
@@ -1099,16 +1423,21 @@ class FakeDiscord:
             return self._respond(req, *await self._route(request, req))
         except Exception as exc:  # a bug in the fake: fail the test, don't make discord.py retry
             self.internal_errors.append(f"{req.method} {req.path}: {exc!r}")
-            return self._respond(req, 418, {"message": f"fake discord crashed: {exc!r}", "code": 0},
-                                 None)
+            return self._respond(
+                req, 418, {"message": f"fake discord crashed: {exc!r}", "code": 0}, None
+            )
         finally:
             self._notify()
 
-    async def _route(self, request: web.Request, req: RecordedRequest
-                     ) -> tuple[int, Any, Mapping[str, str] | None]:
+    async def _route(
+        self, request: web.Request, req: RecordedRequest
+    ) -> tuple[int, Any, Mapping[str, str] | None]:
         for h in list(self._holds):
-            if (not h.released.is_set() and h.method == req.method
-                    and fnmatch.fnmatchcase(req.path, h.path_glob)):
+            if (
+                not h.released.is_set()
+                and h.method == req.method
+                and fnmatch.fnmatchcase(req.path, h.path_glob)
+            ):
                 h.waiting += 1
                 h.seen += 1
                 self._notify()
@@ -1122,8 +1451,14 @@ class FakeDiscord:
                 if fault.times <= 0:
                     self._faults.remove(fault)
                 return fault.status, fault.body, fault.headers
-        found = next(((handler, match) for method, pattern, handler in self._routes
-                      if method == req.method and (match := pattern.fullmatch(req.path))), None)
+        found = next(
+            (
+                (handler, match)
+                for method, pattern, handler in self._routes
+                if method == req.method and (match := pattern.fullmatch(req.path))
+            ),
+            None,
+        )
         if found is None:
             self.unknown_requests.append(req)
             return 404, {"message": "404: Not Found", "code": 0}, None
@@ -1145,8 +1480,9 @@ class FakeDiscord:
             return err.status, err.body(), headers
         return status, data, headers
 
-    def _respond(self, req: RecordedRequest, status: int, data: Any,
-                 headers: Mapping[str, str] | None) -> web.Response:
+    def _respond(
+        self, req: RecordedRequest, status: int, data: Any, headers: Mapping[str, str] | None
+    ) -> web.Response:
         req.status, req.response = status, data
         return self._json(status, data, headers)
 
@@ -1181,8 +1517,11 @@ class FakeDiscord:
     def _guild(self, gid: int, need: int = 0) -> FakeGuild:
         guild = self.guilds.get(gid)
         if guild is None or not guild.bot_present:
-            raise ApiError(403 if guild else 404, 50001 if guild else 10004,
-                           "Missing Access" if guild else "Unknown Guild")
+            raise ApiError(
+                403 if guild else 404,
+                50001 if guild else 10004,
+                "Missing Access" if guild else "Unknown Guild",
+            )
         if self._perms(self.bot_user.id, None, guild) & need != need:
             raise ApiError(403, 50013, "Missing Permissions")
         return guild
@@ -1201,11 +1540,19 @@ class FakeDiscord:
         return 200, self._user_payload(self.bot_user, me=True)
 
     async def _r_app(self, req: RecordedRequest) -> tuple[int, Any]:
-        return 200, {"id": str(self.application_id), "name": self.bot_user.name,
-                     "description": "", "icon": None, "bot_public": True,
-                     "bot_require_code_grant": False, "verify_key": "0" * 64, "flags": 0,
-                     "owner": self._user_payload(self.app_owner), "team": None,
-                     "bot": self._user_payload(self.bot_user)}
+        return 200, {
+            "id": str(self.application_id),
+            "name": self.bot_user.name,
+            "description": "",
+            "icon": None,
+            "bot_public": True,
+            "bot_require_code_grant": False,
+            "verify_key": "0" * 64,
+            "flags": 0,
+            "owner": self._user_payload(self.app_owner),
+            "team": None,
+            "bot": self._user_payload(self.bot_user),
+        }
 
     async def _r_gateway(self, req: RecordedRequest) -> tuple[int, Any]:
         limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
@@ -1224,8 +1571,9 @@ class FakeDiscord:
             raise ApiError(400, 50007, "Cannot send messages to this user")
         return 200, self._channel_payload(self.dm_channel(self.users[uid]))
 
-    async def _r_put_commands(self, req: RecordedRequest, app: int, gid: int | None = None
-                              ) -> tuple[int, Any]:
+    async def _r_put_commands(
+        self, req: RecordedRequest, app: int, gid: int | None = None
+    ) -> tuple[int, Any]:
         if app != self.application_id:
             raise ApiError(403, 50001, "Missing Access")
         if gid is not None:
@@ -1235,15 +1583,25 @@ class FakeDiscord:
         stored = []
         for cmd in req.json:
             kind = cmd.get("type", 1)
-            stored.append({"description": "", "options": [], "nsfw": False, **cmd, "type": kind,
-                           "id": old.get((cmd["name"], kind)) or str(self._snow()),
-                           "application_id": str(app), "version": str(self._snow()),
-                           **({"guild_id": str(gid)} if gid else {})})
+            stored.append(
+                {
+                    "description": "",
+                    "options": [],
+                    "nsfw": False,
+                    **cmd,
+                    "type": kind,
+                    "id": old.get((cmd["name"], kind)) or str(self._snow()),
+                    "application_id": str(app),
+                    "version": str(self._snow()),
+                    **({"guild_id": str(gid)} if gid else {}),
+                }
+            )
         self.commands[gid] = stored
         return 200, stored
 
-    async def _r_get_commands(self, req: RecordedRequest, app: int, gid: int | None = None
-                              ) -> tuple[int, Any]:
+    async def _r_get_commands(
+        self, req: RecordedRequest, app: int, gid: int | None = None
+    ) -> tuple[int, Any]:
         if gid is not None:
             self._guild(gid)
         return 200, self.commands.get(gid, [])
@@ -1271,8 +1629,11 @@ class FakeDiscord:
             raise ApiError.invalid_form("type", "The fake only creates text channels")
         ch = self.add_text_channel(guild, body["name"], topic=body.get("topic"))
         for ow in body.get("permission_overwrites", []):
-            ch.overwrites[int(ow["id"])] = (ow["type"], int(ow.get("allow", 0)),
-                                            int(ow.get("deny", 0)))
+            ch.overwrites[int(ow["id"])] = (
+                ow["type"],
+                int(ow.get("allow", 0)),
+                int(ow.get("deny", 0)),
+            )
         self._dispatch("CHANNEL_UPDATE", self._channel_payload(ch), GUILDS)
         return 201, self._channel_payload(ch)
 
@@ -1304,16 +1665,18 @@ class FakeDiscord:
         self._delete_channel(ch)
         return 200, self._channel_payload(ch)
 
-    async def _r_put_overwrite(self, req: RecordedRequest, cid: int, target: int
-                               ) -> tuple[int, Any]:
+    async def _r_put_overwrite(
+        self, req: RecordedRequest, cid: int, target: int
+    ) -> tuple[int, Any]:
         ch = self._channel(cid, MANAGE_ROLES)
         body = req.json
         ch.overwrites[target] = (body["type"], int(body.get("allow", 0)), int(body.get("deny", 0)))
         self._dispatch("CHANNEL_UPDATE", self._channel_payload(ch), GUILDS)
         return 204, None
 
-    async def _r_delete_overwrite(self, req: RecordedRequest, cid: int, target: int
-                                  ) -> tuple[int, Any]:
+    async def _r_delete_overwrite(
+        self, req: RecordedRequest, cid: int, target: int
+    ) -> tuple[int, Any]:
         ch = self._channel(cid, MANAGE_ROLES)
         ch.overwrites.pop(target, None)
         self._dispatch("CHANNEL_UPDATE", self._channel_payload(ch), GUILDS)
@@ -1335,7 +1698,8 @@ class FakeDiscord:
     async def _r_send(self, req: RecordedRequest, cid: int) -> tuple[int, Any]:
         ch = self._channel(cid)
         need = (SEND_IN_THREADS if ch.is_thread else SEND_MESSAGES) | (
-            ATTACH_FILES if req.files else 0)
+            ATTACH_FILES if req.files else 0
+        )
         self._channel(cid, need)
         if ch.type == DM:
             recipient = self.users[ch.recipient_id or 0]
@@ -1367,8 +1731,7 @@ class FakeDiscord:
         self._edit_message(msg, req.json or {}, req.files)
         return 200, self._message_payload(msg)
 
-    async def _r_delete_message(self, req: RecordedRequest, cid: int, mid: int
-                                ) -> tuple[int, Any]:
+    async def _r_delete_message(self, req: RecordedRequest, cid: int, mid: int) -> tuple[int, Any]:
         ch = self._channel(cid)
         msg = self._channel_message(ch, mid)
         if msg.author is not self.bot_user:
@@ -1377,47 +1740,59 @@ class FakeDiscord:
         return 204, None
 
     async def _r_pins(self, req: RecordedRequest, cid: int) -> tuple[int, Any]:
-        items = [{"pinned_at": iso_now(), "message": self._message_payload(m)}
-                 for m in self.messages(self._channel(cid, READ_HISTORY)) if m.pinned]
+        items = [
+            {"pinned_at": iso_now(), "message": self._message_payload(m)}
+            for m in self.messages(self._channel(cid, READ_HISTORY))
+            if m.pinned
+        ]
         return 200, {"items": items[::-1], "has_more": False}
 
     async def _r_pin(self, req: RecordedRequest, cid: int, mid: int) -> tuple[int, Any]:
-        self._channel_message(self._channel(cid, MANAGE_MESSAGES), mid).pinned = (
-            req.method == "PUT")
+        self._channel_message(self._channel(cid, MANAGE_MESSAGES), mid).pinned = req.method == "PUT"
         return 204, None
 
-    async def _r_react(self, req: RecordedRequest, cid: int, mid: int, emoji: str
-                       ) -> tuple[int, Any]:
+    async def _r_react(
+        self, req: RecordedRequest, cid: int, mid: int, emoji: str
+    ) -> tuple[int, Any]:
         msg = self._channel_message(self._channel(cid, READ_HISTORY), mid)
         users = msg.reactions.setdefault(emoji, set())
         (users.add if req.method == "PUT" else users.discard)(self.bot_user.id)
         return 204, None
 
-    async def _r_create_thread(self, req: RecordedRequest, cid: int, mid: int | None = None
-                               ) -> tuple[int, Any]:
+    async def _r_create_thread(
+        self, req: RecordedRequest, cid: int, mid: int | None = None
+    ) -> tuple[int, Any]:
         parent, body = self._channel(cid), req.json or {}
         if parent.type != TEXT:
             raise ApiError(400, 50024, "Cannot execute action on this channel type")
         kind = PUBLIC_THREAD if mid is not None else body.get("type", PRIVATE_THREAD)
-        self._channel(cid, CREATE_PUBLIC_THREADS if kind == PUBLIC_THREAD
-                      else CREATE_PRIVATE_THREADS)
+        self._channel(
+            cid, CREATE_PUBLIC_THREADS if kind == PUBLIC_THREAD else CREATE_PRIVATE_THREADS
+        )
         if mid is not None:
             self._channel_message(parent, mid)
             if mid in self.channels:
                 raise ApiError(400, 160004, "A thread has already been created for this message")
         if not 1 <= len(body.get("name", "")) <= 100:
             raise ApiError.invalid_form("name", "Must be between 1 and 100 in length.")
-        thread = FakeChannel(mid or self._snow(), kind, body["name"], guild_id=parent.guild_id,
-                             parent_id=parent.id, owner_id=self.bot_user.id,
-                             thread_members={self.bot_user.id})
+        thread = FakeChannel(
+            mid or self._snow(),
+            kind,
+            body["name"],
+            guild_id=parent.guild_id,
+            parent_id=parent.id,
+            owner_id=self.bot_user.id,
+            thread_members={self.bot_user.id},
+        )
         self.channels[thread.id] = thread
         self.guilds[parent.guild_id or 0].channel_ids.append(thread.id)
         payload = self._channel_payload(thread)
         self._dispatch("THREAD_CREATE", {**payload, "newly_created": True}, GUILDS)
         return 201, payload
 
-    async def _r_thread_member(self, req: RecordedRequest, cid: int, uid: int | str
-                               ) -> tuple[int, Any]:
+    async def _r_thread_member(
+        self, req: RecordedRequest, cid: int, uid: int | str
+    ) -> tuple[int, Any]:
         th = self._channel(cid)
         user_id = self.bot_user.id if uid == "@me" else int(uid)
         if not th.is_thread:
@@ -1452,9 +1827,15 @@ class FakeDiscord:
         ephemeral = (data.get("flags") or 0) & EPHEMERAL
         if rtype in (4, 5):
             msg = self._create_message(
-                it.channel, self.bot_user, data if rtype == 4 else {}, req.files,
-                flags=ephemeral | (LOADING if rtype == 5 else 0), interaction=it,
-                type=20 if it.type == 2 else 0, allow_empty=rtype == 5)
+                it.channel,
+                self.bot_user,
+                data if rtype == 4 else {},
+                req.files,
+                flags=ephemeral | (LOADING if rtype == 5 else 0),
+                interaction=it,
+                type=20 if it.type == 2 else 0,
+                allow_empty=rtype == 5,
+            )
         elif rtype == 7:
             msg = it.source_message
             assert msg is not None
@@ -1470,11 +1851,15 @@ class FakeDiscord:
         if rtype in (4, 7):
             it.answered_at = now
         it.original = msg if rtype != 6 else it.source_message
-        answer: dict[str, Any] = {"interaction": {
-            "id": str(iid), "type": it.type, "response_message_loading": rtype == 5,
-            "response_message_ephemeral": bool(msg and msg.ephemeral),
-            **({"response_message_id": str(msg.id)} if msg else {}),
-        }}
+        answer: dict[str, Any] = {
+            "interaction": {
+                "id": str(iid),
+                "type": it.type,
+                "response_message_loading": rtype == 5,
+                "response_message_ephemeral": bool(msg and msg.ephemeral),
+                **({"response_message_id": str(msg.id)} if msg else {}),
+            }
+        }
         if msg is not None:
             answer["resource"] = {"type": rtype, "message": self._message_payload(msg)}
         return 200, answer
@@ -1487,24 +1872,34 @@ class FakeDiscord:
             raise ApiError(404, 10003, "Unknown Channel")
         payload = req.json or {}
         original = it.original
-        if (it.response_type == 5 and original is not None and original.loading
-                and not original.deleted):
+        if (
+            it.response_type == 5
+            and original is not None
+            and original.loading
+            and not original.deleted
+        ):
             # the first follow-up fills the "thinking..." placeholder and keeps its
             # visibility (an ephemeral flag on the follow-up is ignored); once the
             # placeholder is deleted, follow-ups are new messages with their own flags
             msg = original
             self._edit_message(msg, payload, req.files)
         else:
-            msg = self._create_message(it.channel, self.bot_user, payload, req.files,
-                                       flags=(payload.get("flags") or 0) & EPHEMERAL,
-                                       interaction=it)
+            msg = self._create_message(
+                it.channel,
+                self.bot_user,
+                payload,
+                req.files,
+                flags=(payload.get("flags") or 0) & EPHEMERAL,
+                interaction=it,
+            )
             it.followups.append(msg)
         if it.answered_at is None:
             it.answered_at = asyncio.get_running_loop().time()
         return 200, self._message_payload(msg)
 
-    async def _r_webhook_message(self, req: RecordedRequest, app: int, token: str,
-                                 mid: int | str) -> tuple[int, Any]:
+    async def _r_webhook_message(
+        self, req: RecordedRequest, app: int, token: str, mid: int | str
+    ) -> tuple[int, Any]:
         it = self._interaction(token, app)
         if mid == "@original":
             msg = it.original or (it.source_message if it.response_type == 6 else None)

@@ -49,11 +49,14 @@ class JoinView(discord.ui.View):
         content = f"{interaction.message.content}\n{interaction.user.name} joined"
         await interaction.response.edit_message(content=content, view=self)
 
-    @discord.ui.select(custom_id="game:seat", options=[
-        discord.SelectOption(label=c.title(), value=c) for c in ("red", "blue", "green")])
+    @discord.ui.select(
+        custom_id="game:seat",
+        options=[discord.SelectOption(label=c.title(), value=c) for c in ("red", "blue", "green")],
+    )
     async def seat(self, interaction: discord.Interaction, select: discord.ui.Select) -> None:
         await interaction.response.send_message(
-            f"{interaction.user.name} sits at {select.values[0]}", ephemeral=True)
+            f"{interaction.user.name} sits at {select.values[0]}", ephemeral=True
+        )
 
 
 class HandView(discord.ui.View):
@@ -67,7 +70,8 @@ class HandView(discord.ui.View):
     async def refresh(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
         self.refreshes += 1
         await interaction.response.edit_message(
-            content=f"Your hand (refreshed {self.refreshes})", view=self)
+            content=f"Your hand (refreshed {self.refreshes})", view=self
+        )
 
 
 class AckView(discord.ui.View):
@@ -80,11 +84,13 @@ class AckView(discord.ui.View):
 
 class RenameModal(discord.ui.Modal, title="Rename game"):
     new_name: discord.ui.TextInput = discord.ui.TextInput(
-        label="New name", custom_id="rename:name", max_length=20)
+        label="New name", custom_id="rename:name", max_length=20
+    )
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(f"Renamed to {self.new_name.value}",
-                                                file=board_png("green"))
+        await interaction.response.send_message(
+            f"Renamed to {self.new_name.value}", file=board_png("green")
+        )
 
 
 class GameCog(commands.Cog):
@@ -94,11 +100,16 @@ class GameCog(commands.Cog):
         self.bot = bot
 
     @game.command(name="new", description="Start a game")
-    @app_commands.choices(mode=[Choice(name="Classic", value="classic"),
-                                Choice(name="Blitz", value="blitz")])
-    async def new(self, interaction: discord.Interaction,
-                  players: app_commands.Range[int, 2, 6], mode: Choice[str],
-                  board: str = "europe") -> None:
+    @app_commands.choices(
+        mode=[Choice(name="Classic", value="classic"), Choice(name="Blitz", value="blitz")]
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        players: app_commands.Range[int, 2, 6],
+        mode: Choice[str],
+        board: str = "europe",
+    ) -> None:
         """Start a game."""
         embed = discord.Embed(title="New game", description=f"{players} players, {mode.value}")
         embed.add_field(name="Board", value=board)
@@ -120,12 +131,14 @@ class GameCog(commands.Cog):
     @app_commands.command(name="hand")
     async def hand(self, interaction: discord.Interaction) -> None:
         """Ephemeral reply with a view."""
-        await interaction.response.send_message("Your hand: 5 cards", ephemeral=True,
-                                                view=HandView())
+        await interaction.response.send_message(
+            "Your hand: 5 cards", ephemeral=True, view=HandView()
+        )
 
     @app_commands.command(name="dm_board")
-    async def dm_board(self, interaction: discord.Interaction,
-                       who: discord.User | None = None) -> None:
+    async def dm_board(
+        self, interaction: discord.Interaction, who: discord.User | None = None
+    ) -> None:
         """DM a board image (to yourself or ``who``)."""
         target = who or interaction.user
         try:
@@ -133,7 +146,8 @@ class GameCog(commands.Cog):
         except discord.Forbidden as exc:
             self.bot.dm_failures.append(exc.code)
             await interaction.response.send_message(
-                f"Cannot DM {target.name} ({exc.code})", ephemeral=True)
+                f"Cannot DM {target.name} ({exc.code})", ephemeral=True
+            )
             return
         await interaction.response.send_message("Check your DMs", ephemeral=True)
 
@@ -154,16 +168,18 @@ class GameCog(commands.Cog):
         await interaction.response.send_modal(RenameModal())
 
     @app_commands.command(name="shout")
-    async def shout(self, interaction: discord.Interaction, text: str,
-                    with_file: bool = False) -> None:
+    async def shout(
+        self, interaction: discord.Interaction, text: str, with_file: bool = False
+    ) -> None:
         """Post ``text`` in the channel through the REST API."""
         assert isinstance(interaction.channel, discord.abc.Messageable)
         try:
             file = board_png() if with_file else discord.utils.MISSING
             await interaction.channel.send(text, file=file)
         except discord.HTTPException as exc:
-            await interaction.response.send_message(f"error {exc.status} {exc.code}",
-                                                    ephemeral=True)
+            await interaction.response.send_message(
+                f"error {exc.status} {exc.code}", ephemeral=True
+            )
             return
         await interaction.response.send_message("sent", ephemeral=True)
 
@@ -180,7 +196,8 @@ class GameCog(commands.Cog):
         assert isinstance(interaction.user, discord.Member)
         await interaction.response.send_message(
             f"{who.display_name} removed by {interaction.user.name} "
-            f"(manage_channels={interaction.permissions.manage_channels})")
+            f"(manage_channels={interaction.permissions.manage_channels})"
+        )
 
     @app_commands.command(name="thread")
     async def thread(self, interaction: discord.Interaction) -> None:
@@ -194,8 +211,9 @@ class GameCog(commands.Cog):
 
 class DemoBot(commands.Bot):
     def __init__(self) -> None:
-        super().__init__(command_prefix="!", intents=discord.Intents.default(),
-                         guild_ready_timeout=0.05)
+        super().__init__(
+            command_prefix="!", intents=discord.Intents.default(), guild_ready_timeout=0.05
+        )
         self.events: list[tuple[str, int]] = []
         self.seen: list[str] = []
         self.dm_failures: list[int] = []
@@ -259,8 +277,9 @@ def png_size(data: bytes) -> tuple[int, int]:
 # ---------------------------------------------------------------------------- tests
 
 
-async def test_login_guild_create_and_command_sync(fake_discord: FakeDiscord, world: World,
-                                                   start_bot: Any) -> None:
+async def test_login_guild_create_and_command_sync(
+    fake_discord: FakeDiscord, world: World, start_bot: Any
+) -> None:
     started = time.perf_counter()
     bot = await start_bot(DemoBot())
     assert time.perf_counter() - started < 0.5  # typically ~60 ms
@@ -282,7 +301,8 @@ async def test_wrong_token_is_a_login_failure(fake_discord: FakeDiscord) -> None
 
 
 async def test_slash_with_choices_embed_and_persistent_view(
-        fake_discord: FakeDiscord, world: World) -> None:
+    fake_discord: FakeDiscord, world: World
+) -> None:
     fake = fake_discord
     async with running_bot(fake, DemoBot()):
         res = await fake.slash(world.alice, world.games, "game", "new", players=3, mode="blitz")
@@ -305,7 +325,8 @@ async def test_slash_with_choices_embed_and_persistent_view(
 
 
 async def test_invocations_are_validated_like_discords_client(
-        fake_discord: FakeDiscord, world: World, bot: DemoBot) -> None:
+    fake_discord: FakeDiscord, world: World, bot: DemoBot
+) -> None:
     fake, alice, games = fake_discord, world.alice, world.games
     bad: list[tuple[str, str | None, dict]] = [
         ("nope", None, {}),  # unknown command
@@ -332,29 +353,35 @@ async def test_invocations_are_validated_like_discords_client(
     assert len(fake.interactions) == 1
 
 
-async def test_member_option_and_member_permissions(fake_discord: FakeDiscord, world: World,
-                                                    bot: DemoBot) -> None:
-    mod = fake_discord.add_user("mod", guild=world.guild,
-                                permissions=discord.Permissions(manage_channels=True))
+async def test_member_option_and_member_permissions(
+    fake_discord: FakeDiscord, world: World, bot: DemoBot
+) -> None:
+    mod = fake_discord.add_user(
+        "mod", guild=world.guild, permissions=discord.Permissions(manage_channels=True)
+    )
     res = await fake_discord.slash(mod, world.games, "kick_seat", who=world.bob)
     assert res.content == "bob removed by mod (manage_channels=True)"
 
 
 async def test_autocomplete(fake_discord: FakeDiscord, world: World, bot: DemoBot) -> None:
-    choices = await fake_discord.autocomplete(world.alice, world.games, "game", "new",
-                                              focused="board", board="eu", players=3)
-    assert choices == [{"name": "Europe", "value": "europe"},
-                       {"name": "Eurasia", "value": "eurasia"}]
+    choices = await fake_discord.autocomplete(
+        world.alice, world.games, "game", "new", focused="board", board="eu", players=3
+    )
+    assert choices == [
+        {"name": "Europe", "value": "europe"},
+        {"name": "Eurasia", "value": "eurasia"},
+    ]
     with pytest.raises(InvalidInvocation):  # 'mode' has choices, no autocomplete
         await fake_discord.autocomplete(world.alice, world.games, "game", "new", focused="mode")
 
 
 async def test_autocomplete_over_25_choices_is_rejected(
-        fake_discord: FakeDiscord, world: World, start_bot: Any,
-        caplog: pytest.LogCaptureFixture) -> None:
+    fake_discord: FakeDiscord, world: World, start_bot: Any, caplog: pytest.LogCaptureFixture
+) -> None:
     await start_bot(DemoBot(), allow_errors=True)
     with pytest.raises(InteractionFailed, match="25"):
         await fake_discord.autocomplete(world.alice, world.games, "pick", focused="item")
+
     def logged() -> list[logging.LogRecord]:
         return [r for r in caplog.records if "exception in autocomplete" in r.getMessage()]
 
@@ -364,8 +391,9 @@ async def test_autocomplete_over_25_choices_is_rejected(
     assert isinstance(error, discord.HTTPException) and error.status == 400
 
 
-async def test_ephemeral_reply_with_view(fake_discord: FakeDiscord, world: World,
-                                         bot: DemoBot) -> None:
+async def test_ephemeral_reply_with_view(
+    fake_discord: FakeDiscord, world: World, bot: DemoBot
+) -> None:
     res = await fake_discord.slash(world.alice, world.games, "hand")
     assert res.ephemeral and res.content == "Your hand: 5 cards"
     assert fake_discord.messages(world.games) == []
@@ -382,8 +410,9 @@ async def test_slash_in_dm(fake_discord: FakeDiscord, world: World, bot: DemoBot
     assert res.ephemeral and res.content.startswith("Your hand")
 
 
-async def test_dm_with_png_and_button(fake_discord: FakeDiscord, world: World,
-                                      bot: DemoBot) -> None:
+async def test_dm_with_png_and_button(
+    fake_discord: FakeDiscord, world: World, bot: DemoBot
+) -> None:
     res = await fake_discord.slash(world.alice, world.games, "dm_board")
     assert res.content == "Check your DMs" and res.ephemeral
     [dm] = fake_discord.dm_messages(world.alice)
@@ -397,8 +426,9 @@ async def test_dm_with_png_and_button(fake_discord: FakeDiscord, world: World,
     assert dm.content == "Acknowledged" and dm.components == []
 
 
-async def test_dms_closed_surface_as_forbidden_50007(fake_discord: FakeDiscord, world: World,
-                                                     bot: DemoBot) -> None:
+async def test_dms_closed_surface_as_forbidden_50007(
+    fake_discord: FakeDiscord, world: World, bot: DemoBot
+) -> None:
     shy = fake_discord.add_user("shy", guild=world.guild, dms_open=False)
     res = await fake_discord.slash(shy, world.games, "dm_board")
     assert res.content == "Cannot DM shy (50007)"
@@ -407,19 +437,21 @@ async def test_dms_closed_surface_as_forbidden_50007(fake_discord: FakeDiscord, 
     assert res.content == "Cannot DM otherbot (50007)"
     assert bot.dm_failures == [50007, 50007]
     assert [r.status for r in fake_discord.requests_to("POST", "/channels/*/messages")] == [
-        403, 403]
+        403,
+        403,
+    ]
     assert fake_discord.dm_messages(shy) == []
 
 
-async def test_bot_cannot_dm_itself(fake_discord: FakeDiscord, world: World,
-                                    bot: DemoBot) -> None:
+async def test_bot_cannot_dm_itself(fake_discord: FakeDiscord, world: World, bot: DemoBot) -> None:
     with pytest.raises(discord.HTTPException) as info:
         await bot.http.start_private_message(fake_discord.bot_user.id)
     assert info.value.code == 50007
 
 
-async def test_deferred_reply_and_followups(fake_discord: FakeDiscord, world: World,
-                                            bot: DemoBot) -> None:
+async def test_deferred_reply_and_followups(
+    fake_discord: FakeDiscord, world: World, bot: DemoBot
+) -> None:
     res = await fake_discord.slash(world.alice, world.games, "slow_board")
     assert res.response_type == 5
     assert res.original is not None and not res.original.loading
@@ -432,7 +464,10 @@ async def test_deferred_reply_and_followups(fake_discord: FakeDiscord, world: Wo
     assert second.content == "second (edited)" and not second.ephemeral
     assert fake_discord.messages(world.games) == [res.original, second]
     assert [r.method for r in fake_discord.requests_to("*", "/webhooks/*/messages/*")] == [
-        "PATCH", "GET", "PATCH"]
+        "PATCH",
+        "GET",
+        "PATCH",
+    ]
 
 
 async def test_modal(fake_discord: FakeDiscord, world: World, bot: DemoBot) -> None:
@@ -448,8 +483,7 @@ async def test_modal(fake_discord: FakeDiscord, world: World, bot: DemoBot) -> N
     assert done.original is not None and png_size(done.original.attachments[0].data) == (64, 48)
 
 
-async def test_rate_limit_is_retried(fake_discord: FakeDiscord, world: World,
-                                     bot: DemoBot) -> None:
+async def test_rate_limit_is_retried(fake_discord: FakeDiscord, world: World, bot: DemoBot) -> None:
     path = f"/channels/{world.games.id}/messages"
     fake_discord.rate_limit_once("POST", path, retry_after=0.05)
     res = await fake_discord.slash(world.alice, world.games, "shout", text="attack!")
@@ -459,7 +493,8 @@ async def test_rate_limit_is_retried(fake_discord: FakeDiscord, world: World,
 
 
 async def test_late_interaction_answer_is_unknown_interaction(
-        fake_discord: FakeDiscord, world: World, bot: DemoBot) -> None:
+    fake_discord: FakeDiscord, world: World, bot: DemoBot
+) -> None:
     fake_discord.interaction_deadline = 0.05
     res = await fake_discord.slash(world.alice, world.games, "late")
     assert res.expired and not res.responded
@@ -470,8 +505,9 @@ async def test_late_interaction_answer_is_unknown_interaction(
     assert fake_discord.messages(world.games) == []
 
 
-async def test_content_over_2000_is_a_400(fake_discord: FakeDiscord, world: World,
-                                          bot: DemoBot) -> None:
+async def test_content_over_2000_is_a_400(
+    fake_discord: FakeDiscord, world: World, bot: DemoBot
+) -> None:
     res = await fake_discord.slash(world.alice, world.games, "shout", text="x" * 2001)
     assert res.content == "error 400 50035"
     assert fake_discord.messages(world.games) == []
@@ -495,18 +531,40 @@ LIMIT_CASES: list[tuple[str, dict]] = [
     ("6000 total", {"embeds": [{"description": "d" * 4000}, {"description": "d" * 2001}]}),
     ("6 rows", {"components": [_row(_button(i)) for i in range(6)]}),
     ("6 buttons", {"components": [_row(*[_button(i) for i in range(6)])]}),
-    ("select+button", {"components": [_row(_button(0), {
-        "type": 3, "custom_id": "s", "options": [{"label": "a", "value": "a"}]})]}),
-    ("26 options", {"components": [_row({"type": 3, "custom_id": "s", "options": [
-        {"label": str(i), "value": str(i)} for i in range(26)]})]}),
+    (
+        "select+button",
+        {
+            "components": [
+                _row(
+                    _button(0),
+                    {"type": 3, "custom_id": "s", "options": [{"label": "a", "value": "a"}]},
+                )
+            ]
+        },
+    ),
+    (
+        "26 options",
+        {
+            "components": [
+                _row(
+                    {
+                        "type": 3,
+                        "custom_id": "s",
+                        "options": [{"label": str(i), "value": str(i)} for i in range(26)],
+                    }
+                )
+            ]
+        },
+    ),
     ("custom_id 101", {"components": [_row(_button(0, custom_id="c" * 101))]}),
     ("label 81", {"components": [_row(_button(0, label="l" * 81))]}),
     ("duplicate ids", {"components": [_row(_button(0), _button(0))]}),
 ]
 
 
-async def test_documented_limits_are_enforced(fake_discord: FakeDiscord, world: World,
-                                              bot: DemoBot) -> None:
+async def test_documented_limits_are_enforced(
+    fake_discord: FakeDiscord, world: World, bot: DemoBot
+) -> None:
     route = Route("POST", "/channels/{channel_id}/messages", channel_id=world.games.id)
     for name, payload in LIMIT_CASES:
         with pytest.raises(discord.HTTPException) as info:
@@ -523,8 +581,9 @@ async def test_documented_limits_are_enforced(fake_discord: FakeDiscord, world: 
     assert [m.content for m in fake_discord.messages(world.games)] == ["fine"]
 
 
-async def test_missing_bot_permissions(fake_discord: FakeDiscord, world: World,
-                                       bot: DemoBot) -> None:
+async def test_missing_bot_permissions(
+    fake_discord: FakeDiscord, world: World, bot: DemoBot
+) -> None:
     fake_discord.set_bot_permissions(world.games, attach_files=False)
     res = await fake_discord.slash(world.alice, world.games, "shout", text="map", with_file=True)
     assert res.content == "error 403 50013"
@@ -540,13 +599,13 @@ async def test_missing_bot_permissions(fake_discord: FakeDiscord, world: World,
     assert [m.content for m in fake_discord.messages(world.games)] == ["no map"]
 
 
-async def test_threads_and_channel_deletion(fake_discord: FakeDiscord, world: World,
-                                            bot: DemoBot) -> None:
+async def test_threads_and_channel_deletion(
+    fake_discord: FakeDiscord, world: World, bot: DemoBot
+) -> None:
     res = await fake_discord.slash(world.alice, world.games, "thread")
     thread = next(c for c in fake_discord.channels.values() if c.parent_id == world.games.id)
     assert res.content == f"Created <#{thread.id}>"
-    assert thread.type == 12 and thread.thread_members == {fake_discord.bot_user.id,
-                                                           world.alice.id}
+    assert thread.type == 12 and thread.thread_members == {fake_discord.bot_user.id, world.alice.id}
     assert fake_discord.messages(thread)[0].content == f"Welcome <@{world.alice.id}>"
     await fake_discord.sync()
     assert ("thread_create", thread.id) in bot.events
@@ -560,8 +619,9 @@ async def test_threads_and_channel_deletion(fake_discord: FakeDiscord, world: Wo
     assert info.value.code == 10003
 
 
-async def test_bot_removed_from_guild(fake_discord: FakeDiscord, world: World,
-                                      bot: DemoBot) -> None:
+async def test_bot_removed_from_guild(
+    fake_discord: FakeDiscord, world: World, bot: DemoBot
+) -> None:
     await fake_discord.remove_bot_from_guild(world.guild)
     assert bot.events == [("guild_remove", world.guild.id)]
     assert bot.get_guild(world.guild.id) is None
@@ -573,30 +633,38 @@ async def test_bot_removed_from_guild(fake_discord: FakeDiscord, world: World,
 
 
 async def test_user_messages_respect_the_message_content_intent(
-        fake_discord: FakeDiscord, world: World, bot: DemoBot) -> None:
+    fake_discord: FakeDiscord, world: World, bot: DemoBot
+) -> None:
     await fake_discord.user_message(world.alice, world.games, "ping without mention")
     assert bot.seen == [""]  # no message_content intent: content is withheld
-    waiter = asyncio.create_task(fake_discord.wait_for_message(
-        world.games, lambda m: m.author is fake_discord.bot_user, timeout=2))
-    await fake_discord.user_message(world.alice, world.games,
-                                    f"{fake_discord.bot_user.mention} ping")
+    waiter = asyncio.create_task(
+        fake_discord.wait_for_message(
+            world.games, lambda m: m.author is fake_discord.bot_user, timeout=2
+        )
+    )
+    await fake_discord.user_message(
+        world.alice, world.games, f"{fake_discord.bot_user.mention} ping"
+    )
     assert (await waiter).content == "pong"
     assert bot.seen[-1].endswith(" ping")
 
 
 async def test_unknown_requests_are_recorded_and_fail_the_harness(
-        fake_discord: FakeDiscord, world: World, bot: DemoBot) -> None:
+    fake_discord: FakeDiscord, world: World, bot: DemoBot
+) -> None:
     with pytest.raises(discord.NotFound):
         await bot.http.request(Route("GET", "/guilds/{guild_id}/bans", guild_id=world.guild.id))
     assert [(r.method, r.path) for r in fake_discord.unknown_requests] == [
-        ("GET", f"/guilds/{world.guild.id}/bans")]
+        ("GET", f"/guilds/{world.guild.id}/bans")
+    ]
     with pytest.raises(AssertionError, match="bans"):
         assert_fake_clean(fake_discord)
     fake_discord.unknown_requests.clear()
 
 
-async def test_bot_errors_fail_fast_and_fail_the_run(fake_discord: FakeDiscord,
-                                                      world: World) -> None:
+async def test_bot_errors_fail_fast_and_fail_the_run(
+    fake_discord: FakeDiscord, world: World
+) -> None:
     class Broken(DemoBot):
         async def setup_hook(self) -> None:
             await super().setup_hook()
@@ -614,8 +682,9 @@ async def test_bot_errors_fail_fast_and_fail_the_run(fake_discord: FakeDiscord,
     assert time.perf_counter() - started < 1  # no 5 s timeout
 
 
-async def test_rest_surface_parses_in_discord_py(fake_discord: FakeDiscord, world: World,
-                                                 bot: DemoBot) -> None:
+async def test_rest_surface_parses_in_discord_py(
+    fake_discord: FakeDiscord, world: World, bot: DemoBot
+) -> None:
     """High-level discord.py calls a game bot makes, end to end (payloads must parse)."""
     fake = fake_discord
     guild = bot.get_guild(world.guild.id)
@@ -648,15 +717,17 @@ async def test_rest_surface_parses_in_discord_py(fake_discord: FakeDiscord, worl
     assert info.value.code == 50001
     shown = discord.PermissionOverwrite(view_channel=True)
     lobby = await guild.create_text_channel(
-        "game-2", overwrites={guild.default_role: hidden, guild.me: shown})
+        "game-2", overwrites={guild.default_role: hidden, guild.me: shown}
+    )
     await lobby.send("hello")
     alice = await guild.fetch_member(world.alice.id)
     with pytest.raises(discord.Forbidden) as info:
         await lobby.set_permissions(alice, view_channel=True, send_messages=True)
     assert info.value.code == 50013  # the default bot role has no Manage Roles
     bot_role = fake.bot_role(world.guild)
-    fake.set_role_permissions(bot_role, bot_role.permissions | discord.Permissions(
-        manage_roles=True).value)
+    fake.set_role_permissions(
+        bot_role, bot_role.permissions | discord.Permissions(manage_roles=True).value
+    )
     await fake.sync()
     await lobby.set_permissions(alice, view_channel=True, send_messages=True)
     created = fake.channels[lobby.id]

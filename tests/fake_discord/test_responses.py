@@ -77,8 +77,9 @@ class ResponseCog(commands.Cog):
         await interaction.response.send_message(what)
 
     @choose.autocomplete("what")
-    async def choose_what(self, _: discord.Interaction, current: str
-                          ) -> list[app_commands.Choice[str]]:
+    async def choose_what(
+        self, _: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         await self.bot.release.wait()
         return [app_commands.Choice(name="one", value="one")]
 
@@ -91,8 +92,9 @@ class ResponseCog(commands.Cog):
 
 class ResponseBot(commands.Bot):
     def __init__(self) -> None:
-        super().__init__(command_prefix="!", intents=discord.Intents.default(),
-                         guild_ready_timeout=0.05)
+        super().__init__(
+            command_prefix="!", intents=discord.Intents.default(), guild_ready_timeout=0.05
+        )
         self.seen: list[int] = []
         self.kept: list[discord.Interaction] = []
         self.release = asyncio.Event()
@@ -103,8 +105,9 @@ class ResponseBot(commands.Bot):
 
 
 @pytest.fixture
-async def setup(fake_discord: FakeDiscord, start_bot: Any
-                ) -> tuple[FakeDiscord, FakeUser, FakeChannel, ResponseBot]:
+async def setup(
+    fake_discord: FakeDiscord, start_bot: Any
+) -> tuple[FakeDiscord, FakeUser, FakeChannel, ResponseBot]:
     guild = fake_discord.add_guild("S")
     channel = fake_discord.add_text_channel(guild, "games")
     user = fake_discord.add_user("ann", guild=guild)
@@ -118,8 +121,9 @@ async def _callback(fake: FakeDiscord, it: InteractionResult, body: dict) -> tup
         return resp.status, await resp.json()
 
 
-async def _unanswered(fake: FakeDiscord, user: FakeUser, channel: FakeChannel
-                      ) -> tuple[InteractionResult, asyncio.Task[InteractionResult]]:
+async def _unanswered(
+    fake: FakeDiscord, user: FakeUser, channel: FakeChannel
+) -> tuple[InteractionResult, asyncio.Task[InteractionResult]]:
     before = set(fake.interactions)
     task = asyncio.create_task(fake.slash(user, channel, "silent"))
     await fake.wait_until(lambda: set(fake.interactions) - before != set())
@@ -139,7 +143,9 @@ async def test_callback_types_per_interaction_kind_and_only_once(setup: Any) -> 
     assert it.acknowledged_at is not None and 0 <= it.ack_delay < fake.interaction_deadline
     status, body = await _callback(fake, it, {"type": 4, "data": {"content": "again"}})
     assert status == 400 and body == {
-        "message": "Interaction has already been acknowledged.", "code": 40060}
+        "message": "Interaction has already been acknowledged.",
+        "code": 40060,
+    }
     task.cancel()
 
 

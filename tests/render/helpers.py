@@ -12,8 +12,14 @@ from PIL import Image
 import rules
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-NAMES = ("Ada", "Bartholomew the Magnificent of Ever So Long a Name", "Chloé 🙂", "Dmitri",
-         "Eve", "Fay")
+NAMES = (
+    "Ada",
+    "Bartholomew the Magnificent of Ever So Long a Name",
+    "Chloé 🙂",
+    "Dmitri",
+    "Eve",
+    "Fay",
+)
 
 EW_POWERS = ["britain_allies", "france_allies", "central_powers", "russian_empire"]
 WW_POWERS = ["north_america", "europe", "africa", "asia"]
@@ -27,8 +33,12 @@ def decode(data: bytes) -> Image.Image:
     return img.convert("RGB")
 
 
-def playout_positions(variant: str, players: int, seed: int, every: int = 5,
-                      ) -> Iterator[tuple[rules.GameState, list[rules.Event]]]:
+def playout_positions(
+    variant: str,
+    players: int,
+    seed: int,
+    every: int = 5,
+) -> Iterator[tuple[rules.GameState, list[rules.Event]]]:
     """Yield every ``every``-th position of a uniform random game (and its last one),
     with the events of the action that led there."""
     options = rules.Options(five_players=players > 4)
@@ -44,15 +54,20 @@ def playout_positions(variant: str, players: int, seed: int, every: int = 5,
             yield game, events
 
 
-def made_up_view(variant: str, pieces: dict[str, tuple[int, int]], **changes: object
-                 ) -> rules.View:
+def made_up_view(variant: str, pieces: dict[str, tuple[int, int]], **changes: object) -> rules.View:
     """A spectator's view of a new arranged game with ``pieces`` put on the board."""
     powers: list[str | None] = list(EW_POWERS if variant == "european_war" else WW_POWERS)
     game, _ = rules.new_game(variant, powers, seed=11, arranged=True)
     view = rules.view_for(game, None)
-    base: dict[str, object] = {"pieces": dict(pieces), "phase": "turn", "turn": 9, "round": 3,
-                               "current": 0, "deciders": (rules.Decision(0, "turn"),),
-                               "setup_queue": ()}
+    base: dict[str, object] = {
+        "pieces": dict(pieces),
+        "phase": "turn",
+        "turn": 9,
+        "round": 3,
+        "current": 0,
+        "deciders": (rules.Decision(0, "turn"),),
+        "setup_queue": (),
+    }
     base.update(changes)
     return dataclasses.replace(view, **base)  # type: ignore[arg-type]
 

@@ -19,12 +19,22 @@ from render.static_layer import static_board
 from tests.render.helpers import NAMES, decode, ev, made_up_view, playout_positions
 
 PLAYOUTS = [
-    ("european_war", 4, 1), ("european_war", 4, 2), ("european_war", 3, 3),
-    ("european_war", 2, 4), ("european_war", 5, 5), ("european_war", 4, 6),
-    ("european_war", 3, 7), ("european_war", 4, 8),
-    ("world_war_5", 4, 1), ("world_war_5", 2, 2), ("world_war_5", 3, 3),
-    ("world_war_5", 6, 4), ("world_war_5", 5, 5), ("world_war_5", 4, 6),
-    ("world_war_5", 3, 7), ("world_war_5", 4, 8),
+    ("european_war", 4, 1),
+    ("european_war", 4, 2),
+    ("european_war", 3, 3),
+    ("european_war", 2, 4),
+    ("european_war", 5, 5),
+    ("european_war", 4, 6),
+    ("european_war", 3, 7),
+    ("european_war", 4, 8),
+    ("world_war_5", 4, 1),
+    ("world_war_5", 2, 2),
+    ("world_war_5", 3, 3),
+    ("world_war_5", 6, 4),
+    ("world_war_5", 5, 5),
+    ("world_war_5", 4, 6),
+    ("world_war_5", 3, 7),
+    ("world_war_5", 4, 8),
 ]
 """(variant, players, seed): eight games of each variant, every 5th position rendered."""
 
@@ -40,8 +50,12 @@ def _anchor(board_id: str, field: str) -> tuple[float, float]:
     return layout.to_px(f.x, f.y)
 
 
-def _count(img: Image.Image, box: tuple[int, int, int, int], colour: palette.RGB,
-           board_id: str = "european_war") -> int:
+def _count(
+    img: Image.Image,
+    box: tuple[int, int, int, int],
+    colour: palette.RGB,
+    board_id: str = "european_war",
+) -> int:
     """Pixels of ``colour`` (as the board's PNG palette maps it) inside ``box``."""
     colour = mapped_colour(colour, board_palette(board_id))
     crop = img.crop(box)
@@ -49,8 +63,7 @@ def _count(img: Image.Image, box: tuple[int, int, int, int], colour: palette.RGB
 
 
 @pytest.mark.parametrize(("variant", "players", "seed"), PLAYOUTS)
-def test_every_position_of_random_playouts_renders(variant: str, players: int,
-                                                   seed: int) -> None:
+def test_every_position_of_random_playouts_renders(variant: str, players: int, seed: int) -> None:
     renders = 0
     for game, events in playout_positions(variant, players, seed):
         view = rules.view_for(game, None)
@@ -67,8 +80,7 @@ def test_every_position_of_random_playouts_renders(variant: str, players: int,
 def _positions_with_secrets() -> list[tuple[rules.GameState, list[rules.Event]]]:
     """Positions where hands differ and private events exist (duels, spying, drawing)."""
     found: list[tuple[rules.GameState, list[rules.Event]]] = []
-    kinds_wanted = [{"duel_card"}, {"spy_result"}, {"cards_received"}, {"retreated"},
-                    {"game_over"}]
+    kinds_wanted = [{"duel_card"}, {"spy_result"}, {"cards_received"}, {"retreated"}, {"game_over"}]
     for seed in range(1, 60):
         for game, events in playout_positions("european_war", 4, seed, every=1):
             kinds = {e.kind for e in events}
@@ -92,7 +104,8 @@ def test_the_board_is_the_same_from_every_seat_and_ignores_private_events() -> N
             view = rules.view_for(game, seat)
             assert render.board_png(view, NAMES, events) == reference, seat
             assert render.board_summary(view, NAMES) == render.board_summary(
-                rules.view_for(game, None), NAMES)
+                rules.view_for(game, None), NAMES
+            )
 
 
 def test_each_piece_shows_its_seat_colour_on_its_field() -> None:
@@ -121,15 +134,19 @@ def test_each_piece_shows_its_seat_colour_on_its_field() -> None:
 
 def test_three_sizes_are_clearly_different() -> None:
     fields = ["france_benelux", "hungary", "anatolia"]
-    view = made_up_view("european_war", {f: (0, size) for f, size in zip(fields, (1, 2, 3),
-                                                                          strict=True)})
+    view = made_up_view(
+        "european_war", {f: (0, size) for f, size in zip(fields, (1, 2, 3), strict=True)}
+    )
     img = decode(render.board_png(view, NAMES))
     heights = []
     for field in fields:
         crop = img.crop(_box("european_war", field))
         colour = mapped_colour(palette.piece_colour(0).fill, board_palette("european_war"))
-        rows = [y for y in range(crop.height)
-                if any(crop.getpixel((x, y)) == colour for x in range(crop.width))]
+        rows = [
+            y
+            for y in range(crop.height)
+            if any(crop.getpixel((x, y)) == colour for x in range(crop.width))
+        ]
         heights.append(max(rows) - min(rows))
     assert heights[0] + 10 < heights[1] and heights[1] + 10 < heights[2], heights
     assert heights[2] <= layout.PIECE_HEIGHT
@@ -150,15 +167,17 @@ def test_last_action_marks_and_arrows_are_drawn_from_public_events_only() -> Non
     colour = palette.piece_colour(0).fill
     assert _count(with_arrow, box, colour) > 40 > _count(plain, box, colour)
     # a destroyed piece leaves a red cross on its empty field
-    crossed = decode(render.board_png(view, NAMES, [ev("destroyed", seat=2, field="italy",
-                                                       size=2)]))
+    crossed = decode(
+        render.board_png(view, NAMES, [ev("destroyed", seat=2, field="italy", size=2)])
+    )
     italy = _box("european_war", "italy")
     assert _count(crossed, italy, palette.ALERT) > 50 > _count(plain, italy, palette.ALERT)
 
 
 def test_game_over_banner_and_long_or_odd_names() -> None:
-    view = made_up_view("european_war", {"germany": (0, 3)}, over=True, winners=(0, 2),
-                        phase="over", deciders=())
+    view = made_up_view(
+        "european_war", {"germany": (0, 3)}, over=True, winners=(0, 2), phase="over", deciders=()
+    )
     names = ["x" * 300, "中文", "", "Ωmega"]  # CJK: not in DejaVu Sans, so "Seat 2"
     img = decode(render.board_png(view, names))
     gold = _count(img, (0, 0, layout.MAP_WIDTH, layout.MAP_HEIGHT), palette.GOLD)
@@ -168,8 +187,15 @@ def test_game_over_banner_and_long_or_odd_names() -> None:
 
 
 def test_world_war_5_panel_shows_dice_and_eliminated_seats() -> None:
-    roll = {"attacker": 1, "defender": 2, "src": "usa", "dst": "canada",
-            "attacker_dice": [6, 5, 1], "defender_dice": [4, 4], "attacker_won": True}
+    roll = {
+        "attacker": 1,
+        "defender": 2,
+        "src": "usa",
+        "dst": "canada",
+        "attacker_dice": [6, 5, 1],
+        "defender_dice": [4, 4],
+        "attacker_won": True,
+    }
     view = made_up_view("world_war_5", {"canada": (1, 3), "usa": (0, 1)}, last_roll=roll)
     seats = tuple(dataclasses.replace(s, eliminated=s.seat == 3) for s in view.seats)
     view = dataclasses.replace(view, seats=seats)

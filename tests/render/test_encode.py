@@ -15,13 +15,19 @@ from render.pngwrite import write_png
 
 def _sample(width: int, height: int) -> Image.Image:
     img = Image.new("RGB", (width, height))
-    img.putdata([((x * 7) % 256, (y * 3) % 256, ((x ^ y) * 5) % 256)
-                 for y in range(height) for x in range(width)])
+    img.putdata(
+        [
+            ((x * 7) % 256, (y * 3) % 256, ((x ^ y) * 5) % 256)
+            for y in range(height)
+            for x in range(width)
+        ]
+    )
     return img
 
 
-@pytest.mark.parametrize(("size", "level"), [((1, 1), 4), ((37, 5), 1), ((300, 420), 4),
-                                             ((64, 64), 6), ((5, 2), 9)])
+@pytest.mark.parametrize(
+    ("size", "level"), [((1, 1), 4), ((37, 5), 1), ((300, 420), 4), ((64, 64), 6), ((5, 2), 9)]
+)
 def test_write_png_round_trips(size: tuple[int, int], level: int) -> None:
     indexed = to_palette(_sample(*size))
     data = write_png(indexed, level)
@@ -44,7 +50,7 @@ def test_fixed_palette_keeps_reserved_colours_and_maps_near() -> None:
     reserved = [(1, 2, 3), (250, 10, 10)]
     pal = fixed_palette(sample, reserved)
     flat = pal.getpalette() or []
-    entries = [tuple(flat[i:i + 3]) for i in range(0, 768, 3)]
+    entries = [tuple(flat[i : i + 3]) for i in range(0, 768, 3)]
     assert entries[:2] == reserved
     assert mapped_colour((250, 10, 10), pal) == (250, 10, 10)
     data = png_bytes(sample, pal)

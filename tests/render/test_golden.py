@@ -45,16 +45,37 @@ MAX_TILE_SHARE = 0.2
 
 def _ew_mid_game() -> bytes:
     pieces = {
-        "britain": (0, 3), "france_benelux": (0, 1), "spain": (1, 2), "italy": (1, 3),
-        "germany": (2, 3), "austria": (2, 2), "south_balkans": (3, 1), "west_russia": (3, 3),
-        "south_russia": (3, 2), "north_africa": (1, 1),
+        "britain": (0, 3),
+        "france_benelux": (0, 1),
+        "spain": (1, 2),
+        "italy": (1, 3),
+        "germany": (2, 3),
+        "austria": (2, 2),
+        "south_balkans": (3, 1),
+        "west_russia": (3, 3),
+        "south_russia": (3, 2),
+        "north_africa": (1, 1),
     }
-    view = made_up_view("european_war", pieces, current=2, turn=17, round=5,
-                        deciders=(rules.Decision(2, "turn"),), pile_size=23,
-                        discard=(8, 21, 47))
+    view = made_up_view(
+        "european_war",
+        pieces,
+        current=2,
+        turn=17,
+        round=5,
+        deciders=(rules.Decision(2, "turn"),),
+        pile_size=23,
+        discard=(8, 21, 47),
+    )
     events = [
-        ev("attack_declared", seat=2, defender=3, src="germany", dst="austria", size=3,
-           defender_size=2),
+        ev(
+            "attack_declared",
+            seat=2,
+            defender=3,
+            src="germany",
+            dst="austria",
+            size=3,
+            defender_size=2,
+        ),
         ev("retreated", seat=3, src="austria", dst="hungary", auto=False),
         ev("moved", seat=0, src="south_scandinavia", dst="britain", size=3, by_sea=True),
         ev("shrunk", seat=3, field="south_balkans", from_size=2, to_size=1),
@@ -69,17 +90,41 @@ def _ew_mid_game() -> bytes:
 
 
 def _ww_end() -> bytes:
-    pieces = {"alaska": (0, 3), "canada": (0, 2), "usa": (0, 1), "scandinavia": (0, 2),
-              "western_europe": (0, 1), "southern_europe": (1, 3), "north_asia": (2, 2),
-              "east_asia": (3, 1)}
-    roll = {"attacker": 0, "defender": 1, "src": "western_europe", "dst": "scandinavia",
-            "attacker_dice": [6, 4], "defender_dice": [3, 2, 2], "attacker_won": True}
-    view = made_up_view("world_war_5", pieces, over=True, winners=(0,), phase="over",
-                        deciders=(), last_roll=roll, end_reason="occupation", turn=31)
+    pieces = {
+        "alaska": (0, 3),
+        "canada": (0, 2),
+        "usa": (0, 1),
+        "scandinavia": (0, 2),
+        "western_europe": (0, 1),
+        "southern_europe": (1, 3),
+        "north_asia": (2, 2),
+        "east_asia": (3, 1),
+    }
+    roll = {
+        "attacker": 0,
+        "defender": 1,
+        "src": "western_europe",
+        "dst": "scandinavia",
+        "attacker_dice": [6, 4],
+        "defender_dice": [3, 2, 2],
+        "attacker_won": True,
+    }
+    view = made_up_view(
+        "world_war_5",
+        pieces,
+        over=True,
+        winners=(0,),
+        phase="over",
+        deciders=(),
+        last_roll=roll,
+        end_reason="occupation",
+        turn=31,
+    )
     seats = tuple(dataclasses.replace(s, eliminated=s.seat == 3) for s in view.seats)
     view = dataclasses.replace(view, seats=seats)
-    return render.board_png(view, NAMES, [ev("moved_in", seat=0, src="western_europe",
-                                             dst="scandinavia")])
+    return render.board_png(
+        view, NAMES, [ev("moved_in", seat=0, src="western_europe", dst="scandinavia")]
+    )
 
 
 def _hand() -> bytes:
@@ -89,13 +134,28 @@ def _hand() -> bytes:
 
 def _duel() -> bytes:
     battle = rules.BattleView(
-        stage="duel", attacker=0, defender=2, src="britain", dst="france_benelux",
-        attacker_size=3, defender_size=2, attacker_cards=(36, 17), defender_cards=(30,),
-        attacker_limit=3, defender_limit=2, attacker_total=8, defender_total=9,
-        attacker_done=False, defender_done=False, to_play=2, waiting_for=(),
-        retreat_options=())
-    view = made_up_view("european_war", {"britain": (0, 3), "france_benelux": (2, 2)},
-                        phase="duel", battle=battle)
+        stage="duel",
+        attacker=0,
+        defender=2,
+        src="britain",
+        dst="france_benelux",
+        attacker_size=3,
+        defender_size=2,
+        attacker_cards=(36, 17),
+        defender_cards=(30,),
+        attacker_limit=3,
+        defender_limit=2,
+        attacker_total=8,
+        defender_total=9,
+        attacker_done=False,
+        defender_done=False,
+        to_play=2,
+        waiting_for=(),
+        retreat_options=(),
+    )
+    view = made_up_view(
+        "european_war", {"britain": (0, 3), "france_benelux": (2, 2)}, phase="duel", battle=battle
+    )
     return render.duel_png(view, NAMES)
 
 
@@ -113,11 +173,12 @@ def _differences(actual: Image.Image, expected: Image.Image) -> tuple[float, flo
     diff = ImageChops.difference(actual, expected)
     pixels = actual.width * actual.height
     hist = diff.histogram()  # 256 bins per channel
-    mean = sum(i * n for k in range(3) for i, n in enumerate(hist[256 * k:256 * k + 256]))
+    mean = sum(i * n for k in range(3) for i, n in enumerate(hist[256 * k : 256 * k + 256]))
     mean /= pixels * 3
     r, g, b = diff.split()
     changed = ImageChops.lighter(ImageChops.lighter(r, g), b).point(
-        lambda v: 255 if v > CHANGED_THRESHOLD else 0)
+        lambda v: 255 if v > CHANGED_THRESHOLD else 0
+    )
     share = changed.histogram()[255] / pixels
     worst = 0.0
     for top in range(0, actual.height, TILE):
@@ -151,8 +212,11 @@ def test_the_comparison_catches_a_moved_piece() -> None:
     """The tolerance is loose enough for noise, tight enough for a real change."""
     pieces = {"germany": (0, 3), "austria": (1, 2)}
     base = decode(render.board_png(made_up_view("european_war", pieces), NAMES))
-    moved = decode(render.board_png(made_up_view(
-        "european_war", {"germany": (0, 3), "hungary": (1, 2)}), NAMES))
+    moved = decode(
+        render.board_png(
+            made_up_view("european_war", {"germany": (0, 3), "hungary": (1, 2)}), NAMES
+        )
+    )
     mean, share, worst = _differences(moved, base)
     assert mean < MAX_MEAN_DIFF and share < MAX_CHANGED_SHARE  # too small for these two
     assert worst >= MAX_TILE_SHARE  # but not for the tile check

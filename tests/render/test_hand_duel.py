@@ -29,8 +29,11 @@ def _face(pal: Image.Image) -> palette.RGB:
 
 def _is_card(img: Image.Image, left: int, top: int, face: palette.RGB) -> bool:
     """A card face at ``(left, top)``: blank spots of its margin have the card colour."""
-    probes = [(left + CARD_WIDTH - 8, top + CARD_HEIGHT // 2),
-              (left + CARD_WIDTH - 8, top + 40), (left + 10, top + CARD_HEIGHT - 14)]
+    probes = [
+        (left + CARD_WIDTH - 8, top + CARD_HEIGHT // 2),
+        (left + CARD_WIDTH - 8, top + 40),
+        (left + 10, top + CARD_HEIGHT - 14),
+    ]
     return all(img.getpixel(p) == face for p in probes)
 
 
@@ -83,16 +86,35 @@ def test_figures_have_their_power_band() -> None:
         assert row.count(band) > CARD_WIDTH // 2, C.card_name(card)
 
 
-def _battle(stage: str, a_cards: tuple[int, ...], d_cards: tuple[int, ...],
-            a_size: int = 3, d_size: int = 2, to_play: int | None = 0) -> rules.BattleView:
+def _battle(
+    stage: str,
+    a_cards: tuple[int, ...],
+    d_cards: tuple[int, ...],
+    a_size: int = 3,
+    d_size: int = 2,
+    to_play: int | None = 0,
+) -> rules.BattleView:
     value = sum(C.duel_value(c) for c in a_cards), sum(C.duel_value(c) for c in d_cards)
     return rules.BattleView(
-        stage=stage, attacker=0, defender=1, src="germany", dst="austria",
-        attacker_size=a_size, defender_size=d_size, attacker_cards=a_cards,
-        defender_cards=d_cards, attacker_limit=a_size, defender_limit=d_size,
-        attacker_total=value[0], defender_total=value[1], attacker_done=False,
-        defender_done=False, to_play=to_play, waiting_for=(2,) if stage == "diplomacy" else (),
-        retreat_options=())
+        stage=stage,
+        attacker=0,
+        defender=1,
+        src="germany",
+        dst="austria",
+        attacker_size=a_size,
+        defender_size=d_size,
+        attacker_cards=a_cards,
+        defender_cards=d_cards,
+        attacker_limit=a_size,
+        defender_limit=d_size,
+        attacker_total=value[0],
+        defender_total=value[1],
+        attacker_done=False,
+        defender_done=False,
+        to_play=to_play,
+        waiting_for=(2,) if stage == "diplomacy" else (),
+        retreat_options=(),
+    )
 
 
 def _slots(img: Image.Image, column: int, slots: int) -> list[bool]:
@@ -102,12 +124,18 @@ def _slots(img: Image.Image, column: int, slots: int) -> list[bool]:
     return [_is_card(img, round(left + i * SLOT_STEP), CARDS_TOP, face) for i in range(slots)]
 
 
-@pytest.mark.parametrize(("a_cards", "d_cards"), [((), ()), ((40,), ()), ((40, 8), (51,)),
-                                                  ((40, 8, 20), (51, 3))])
-def test_duel_shows_cards_played_and_empty_slots(a_cards: tuple[int, ...],
-                                                 d_cards: tuple[int, ...]) -> None:
-    view = made_up_view("european_war", {"germany": (0, 3), "austria": (1, 2)},
-                        phase="duel", battle=_battle("duel", a_cards, d_cards))
+@pytest.mark.parametrize(
+    ("a_cards", "d_cards"), [((), ()), ((40,), ()), ((40, 8), (51,)), ((40, 8, 20), (51, 3))]
+)
+def test_duel_shows_cards_played_and_empty_slots(
+    a_cards: tuple[int, ...], d_cards: tuple[int, ...]
+) -> None:
+    view = made_up_view(
+        "european_war",
+        {"germany": (0, 3), "austria": (1, 2)},
+        phase="duel",
+        battle=_battle("duel", a_cards, d_cards),
+    )
     img = decode(render.duel_png(view, NAMES))
     assert img.size == SIZE
     assert _slots(img, 0, 3) == [i < len(a_cards) for i in range(3)]
@@ -116,11 +144,21 @@ def test_duel_shows_cards_played_and_empty_slots(a_cards: tuple[int, ...],
 
 def test_duel_result_from_the_duel_over_event() -> None:
     view = made_up_view("european_war", {"germany": (0, 3), "austria": (1, 2)})
-    result = ev("duel_over", attacker=0, defender=1, src="germany", dst="austria",
-                attacker_cards=[4, 30], defender_cards=[51], attacker_total=10,
-                defender_total=4, attacker_won=True)
-    declared = ev("attack_declared", seat=0, defender=1, src="germany", dst="austria",
-                  size=3, defender_size=2)
+    result = ev(
+        "duel_over",
+        attacker=0,
+        defender=1,
+        src="germany",
+        dst="austria",
+        attacker_cards=[4, 30],
+        defender_cards=[51],
+        attacker_total=10,
+        defender_total=4,
+        attacker_won=True,
+    )
+    declared = ev(
+        "attack_declared", seat=0, defender=1, src="germany", dst="austria", size=3, defender_size=2
+    )
     img = decode(render.duel_png(view, NAMES, result, events=[declared, result]))
     assert img.size == SIZE
     assert _slots(img, 0, 3) == [True, True, False]
@@ -134,8 +172,12 @@ def test_duel_result_from_the_duel_over_event() -> None:
 
 
 def test_duel_in_diplomacy_and_no_duel() -> None:
-    view = made_up_view("european_war", {"germany": (0, 1), "austria": (1, 1)},
-                        phase="diplomacy", battle=_battle("diplomacy", (), (), 1, 1, None))
+    view = made_up_view(
+        "european_war",
+        {"germany": (0, 1), "austria": (1, 1)},
+        phase="diplomacy",
+        battle=_battle("diplomacy", (), (), 1, 1, None),
+    )
     assert decode(render.duel_png(view, NAMES)).size == SIZE
     plain = dataclasses.replace(view, battle=None)
     assert decode(render.duel_png(plain, NAMES)).size == SIZE

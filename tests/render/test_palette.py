@@ -95,9 +95,19 @@ def test_piece_colour_lookup() -> None:
 
 
 def test_every_owner_has_a_family_of_light_distinct_tints() -> None:
-    owners = ("britain_allies", "france_allies", "central_powers", "russian_empire",
-              "ottoman_empire", "north_america", "south_america", "europe", "africa", "asia",
-              "australia")
+    owners = (
+        "britain_allies",
+        "france_allies",
+        "central_powers",
+        "russian_empire",
+        "ottoman_empire",
+        "north_america",
+        "south_america",
+        "europe",
+        "africa",
+        "asia",
+        "australia",
+    )
     for owner in owners:
         fam = palette.FAMILIES[owner]
         assert len(set(fam.fills)) == 3

@@ -81,14 +81,15 @@ def test_land_links_are_shared_borders_and_borders_are_links(board_id: str) -> N
         ra, rb = regions.fields[link.a], regions.fields[link.b]
         gap = min(
             region_distance(rb, ring[i], ring[i + 1])
-            for poly in ra for ring in poly for i in range(0, len(ring), 2)
+            for poly in ra
+            for ring in poly
+            for i in range(0, len(ring), 2)
         )
         assert gap <= STRAIT_GAP_PX, (link.a, link.b, gap)
     for br in regions.borders:
         if br.a in b.fields and br.b in b.fields:
             assert br.b in b.fields[br.a].neighbours, f"unlinked border {br.a}-{br.b}"
-            assert br.kind == ("field" if b.fields[br.a].owner == b.fields[br.b].owner
-                               else "power")
+            assert br.kind == ("field" if b.fields[br.a].owner == b.fields[br.b].owner else "power")
 
 
 def test_neutral_areas_are_labelled_on_neutral_land() -> None:
@@ -134,7 +135,8 @@ def test_anchor_area_shows_the_owner_colour_family(board_id: str) -> None:
         cx, cy = _sample_centre_or_anchor(board_id, fid)
         votes = [
             _classify(image.getpixel((round(cx + dx), round(cy + dy))), board_id)
-            for dx in (-4, 0, 4) for dy in (-4, 0, 4)
+            for dx in (-4, 0, 4)
+            for dy in (-4, 0, 4)
         ]
         assert votes.count(f.owner) >= 6, (fid, votes)
 
@@ -147,9 +149,11 @@ def _sample_centre_or_anchor(board_id: str, fid: str) -> tuple[float, float]:
         return (x, y)
     spots = [(x + dx, y + dy) for dx in range(-24, 25, 2) for dy in range(-24, 25, 2)]
     inner = [
-        p for p in spots
-        if all(region_contains(region, p[0] + ex, p[1] + ey)
-               for ex in (-6, 0, 6) for ey in (-6, 0, 6))
+        p
+        for p in spots
+        if all(
+            region_contains(region, p[0] + ex, p[1] + ey) for ex in (-6, 0, 6) for ey in (-6, 0, 6)
+        )
     ]
     assert inner, f"no land near {fid}'s anchor"
     return min(inner, key=lambda p: (p[0] - x) ** 2 + (p[1] - y) ** 2)
@@ -169,9 +173,13 @@ def test_names_keep_clear_of_every_piece_spot(board_id: str) -> None:
             overlaps = left < box[2] and box[0] < right and top < box[3] and box[1] < bottom
             assert not overlaps, (lab.key, lab.box, box)
     for i, a in enumerate(labels):
-        for c in labels[i + 1:]:
-            assert not (a.box[0] < c.box[2] and c.box[0] < a.box[2]
-                        and a.box[1] < c.box[3] and c.box[1] < a.box[3]), (a.key, c.key)
+        for c in labels[i + 1 :]:
+            assert not (
+                a.box[0] < c.box[2]
+                and c.box[0] < a.box[2]
+                and a.box[1] < c.box[3]
+                and c.box[1] < a.box[3]
+            ), (a.key, c.key)
 
 
 @pytest.mark.parametrize("board_id", BOARDS)

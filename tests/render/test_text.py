@@ -44,7 +44,14 @@ def test_status_words() -> None:
     st = status.status(view, ["Ada", "Bob", "Cy", "Di"])
     assert st.headline == "Ada to play" and st.seat == 0
     assert status.names_of(["Ada", "Bob", "Cy"], [0, 1, 2]) == "Ada, Bob and Cy"
-    over = made_up_view("european_war", {}, over=True, winners=(1,), phase="over",
-                        deciders=(), end_reason="occupation")
+    over = made_up_view(
+        "european_war",
+        {},
+        over=True,
+        winners=(1,),
+        phase="over",
+        deciders=(),
+        end_reason="occupation",
+    )
     assert status.status(over, ["Ada", "Bob"]).detail == "Bob wins (by occupation)"
     assert status.seat_tag(over, 1) == "winner"

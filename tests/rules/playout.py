@@ -96,10 +96,22 @@ def unlisted_candidates(g: GameState, seat: int, rng: random.Random) -> list[Act
     fields = list(g.board.fields)
     f = lambda: rng.choice(fields)  # noqa: E731
     out: list[Action] = [
-        Move(f(), f()), Attack(f(), f()), Conscript(f()), Retreat(f()),
-        PlayCard(rng.randrange(52)), Sabotage(f()), Spy(rng.randrange(len(g.seats))),
-        PlacePiece(f()), PlaceAll(f(), f(), f()), Grow(f()), Build(f()),
-        rules.Arm(), rules.Pass(), rules.LetPass(), rules.StopAttack(), rules.StopPlaying(),
+        Move(f(), f()),
+        Attack(f(), f()),
+        Conscript(f()),
+        Retreat(f()),
+        PlayCard(rng.randrange(52)),
+        Sabotage(f()),
+        Spy(rng.randrange(len(g.seats))),
+        PlacePiece(f()),
+        PlaceAll(f(), f(), f()),
+        Grow(f()),
+        Build(f()),
+        rules.Arm(),
+        rules.Pass(),
+        rules.LetPass(),
+        rules.StopAttack(),
+        rules.StopPlaying(),
     ]
     return out
 

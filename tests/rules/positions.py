@@ -51,5 +51,9 @@ def kinds(events: list[rules.Event]) -> list[str]:
 
 
 BRIT, FRAN, CENT, RUSS, OTTO = (
-    "britain_allies", "france_allies", "central_powers", "russian_empire", "ottoman_empire",
+    "britain_allies",
+    "france_allies",
+    "central_powers",
+    "russian_empire",
+    "ottoman_empire",
 )

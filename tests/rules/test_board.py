@@ -22,8 +22,13 @@ def test_european_war_board_facts() -> None:
     assert all(len(p.fields) == 3 for p in b.powers.values())
     specials = {frozenset((lk.a, lk.b)) for lk in b.links if lk.kind == "special"}
     assert specials == {
-        frozenset(p) for p in (("britain", "france_benelux"), ("spain", "north_africa"),
-                               ("italy", "south_balkans"), ("germany", "south_scandinavia"))
+        frozenset(p)
+        for p in (
+            ("britain", "france_benelux"),
+            ("spain", "north_africa"),
+            ("italy", "south_balkans"),
+            ("germany", "south_scandinavia"),
+        )
     }
     assert set(b.harbour_groups) == {"atlantic", "mediterranean"}
     assert b.sea_reach["austria"] == ()

@@ -36,9 +36,15 @@ S, M, L = 1, 2, 3
 def three_player(**kw: object) -> rules.GameState:
     """France (0), Central Powers (1), Britain (2), each with its home pieces."""
     pieces = {
-        "france_benelux": (0, L), "italy": (0, M), "north_africa": (0, S),
-        "germany": (1, L), "austria": (1, M), "hungary": (1, S),
-        "britain": (2, L), "south_scandinavia": (2, M), "spain": (2, S),
+        "france_benelux": (0, L),
+        "italy": (0, M),
+        "north_africa": (0, S),
+        "germany": (1, L),
+        "austria": (1, M),
+        "hungary": (1, S),
+        "britain": (2, L),
+        "south_scandinavia": (2, M),
+        "spain": (2, S),
     }
     pieces.update(kw.pop("extra", {}))  # type: ignore[arg-type]
     return position([FRAN, CENT, BRIT], pieces, **kw)  # type: ignore[arg-type]
@@ -61,7 +67,12 @@ def test_ew1_nine_pieces_per_colour_in_supply_and_board() -> None:
 # ---------------------------------------------------------------- EW-2 cards
 def test_ew2_figures_are_worth_four_numbers_face_value() -> None:
     assert [duel_value(parse_card(n)) for n in ("2C", "10H", "JD", "QS", "KC", "AH")] == [
-        2, 10, 4, 4, 4, 4,
+        2,
+        10,
+        4,
+        4,
+        4,
+        4,
     ]
     assert len(rules.cards.DECK) == 52
 
@@ -118,8 +129,13 @@ def test_ew4_unplayed_power_can_be_occupied_for_a_win() -> None:
     # Britain is unplayed; France holds two British fields and takes the third.
     g = position(
         [FRAN, CENT],
-        {"france_benelux": (0, L), "italy": (0, S), "spain": (0, M),
-         "south_scandinavia": (0, S), "germany": (1, L)},
+        {
+            "france_benelux": (0, L),
+            "italy": (0, S),
+            "spain": (0, M),
+            "south_scandinavia": (0, S),
+            "germany": (1, L),
+        },
     )
     events = g.apply(0, Move("france_benelux", "britain"))
     assert g.over and g.winners == [0]
@@ -370,7 +386,11 @@ def test_ew11_atlantic_and_mediterranean_never_connect() -> None:
 def test_ew11_fields_without_harbour_cannot_sail() -> None:
     g = position([CENT, BRIT], {"austria": (0, L), "britain": (1, L)})
     assert {a.dst for a in g.legal_actions(0) if isinstance(a, Move)} == {
-        "germany", "hungary", "italy", "south_russia", "west_russia",
+        "germany",
+        "hungary",
+        "italy",
+        "south_russia",
+        "west_russia",
     }
 
 
@@ -426,10 +446,18 @@ def test_ew12_conquered_fields_are_never_home() -> None:
 # ---------------------------------------------------------------- EW-13..15 diplomacy
 def four_player(**kw: object) -> rules.GameState:
     pieces = {
-        "france_benelux": (0, L), "italy": (0, M), "north_africa": (0, S),
-        "germany": (1, L), "austria": (1, M), "hungary": (1, S),
-        "britain": (2, L), "south_scandinavia": (2, M), "spain": (2, S),
-        "north_russia": (3, L), "west_russia": (3, M), "south_russia": (3, S),
+        "france_benelux": (0, L),
+        "italy": (0, M),
+        "north_africa": (0, S),
+        "germany": (1, L),
+        "austria": (1, M),
+        "hungary": (1, S),
+        "britain": (2, L),
+        "south_scandinavia": (2, M),
+        "spain": (2, S),
+        "north_russia": (3, L),
+        "west_russia": (3, M),
+        "south_russia": (3, S),
     }
     return position([FRAN, CENT, BRIT, RUSS], pieces, **kw)  # type: ignore[arg-type]
 
@@ -500,8 +528,12 @@ def test_ew15_no_window_without_eligible_players() -> None:
 def duel(att_size: int, def_size: int, att: list[str], dfn: list[str]) -> rules.GameState:
     g = position(
         [FRAN, CENT],
-        {"france_benelux": (0, att_size), "italy": (0, S), "germany": (1, def_size),
-         "austria": (1, S)},
+        {
+            "france_benelux": (0, att_size),
+            "italy": (0, S),
+            "germany": (1, def_size),
+            "austria": (1, S),
+        },
         hands=[cards(*att), cards(*dfn)],
     )
     g.apply(0, Attack("france_benelux", "germany"))
@@ -578,8 +610,9 @@ def test_ew18_strictly_higher_total_wins_figures_count_four() -> None:
 
 
 # ---------------------------------------------------------------- EW-19 after a won attack
-def won_attack(extra: dict[str, tuple[int, int]], src: str = "france_benelux",
-               dst: str = "germany") -> tuple[rules.GameState, list[rules.Event]]:
+def won_attack(
+    extra: dict[str, tuple[int, int]], src: str = "france_benelux", dst: str = "germany"
+) -> tuple[rules.GameState, list[rules.Event]]:
     pieces = {"france_benelux": (0, L), "italy": (0, M), "germany": (1, M), "hungary": (1, S)}
     pieces.update(extra)
     g = position([FRAN, CENT], pieces, hands=[cards("10C"), []])
@@ -614,17 +647,21 @@ def test_ew19_single_retreat_is_taken_automatically() -> None:
 
 
 def test_ew19_no_retreat_shrinks_in_place_attacker_stays() -> None:
-    g, events = won_attack(
-        {"austria": (1, M), "south_scandinavia": (0, S), "west_russia": (1, M)}
-    )
+    g, events = won_attack({"austria": (1, M), "south_scandinavia": (0, S), "west_russia": (1, M)})
     assert "shrunk" in kinds(events)
     assert g.pieces["germany"] == (1, S) and g.pieces["france_benelux"] == (0, L)
 
 
 def test_ew19_shrink_two_sizes_when_smaller_missing() -> None:
     _, events = won_attack(
-        {"germany": (1, L), "austria": (1, S), "south_scandinavia": (0, S),
-         "west_russia": (1, M), "south_russia": (1, M), "anatolia": (1, M)},
+        {
+            "germany": (1, L),
+            "austria": (1, S),
+            "south_scandinavia": (0, S),
+            "west_russia": (1, M),
+            "south_russia": (1, M),
+            "anatolia": (1, M),
+        },
     )
     shrunk = next(e for e in events if e.kind == "shrunk")
     assert (shrunk.data["from_size"], shrunk.data["to_size"]) == (L, S)
@@ -632,8 +669,7 @@ def test_ew19_shrink_two_sizes_when_smaller_missing() -> None:
 
 def test_ew19_small_with_no_retreat_is_destroyed_and_attacker_moves_in() -> None:
     g, events = won_attack(
-        {"germany": (1, S), "austria": (1, S), "south_scandinavia": (0, S),
-         "west_russia": (1, S)}
+        {"germany": (1, S), "austria": (1, S), "south_scandinavia": (0, S), "west_russia": (1, S)}
     )
     assert kinds(events).count("destroyed") == 1 and "moved_in" in kinds(events)
     assert g.pieces["germany"] == (0, L) and "france_benelux" not in g.pieces
@@ -673,9 +709,16 @@ def test_ew21_occupier_and_arch_enemy_holder_are_co_winners() -> None:
     # whose arch-enemy is Central, so a single winner here...
     g = position(
         [FRAN, CENT, BRIT],
-        {"france_benelux": (0, L), "italy": (0, S), "austria": (0, M), "hungary": (0, S),
-         "germany": (1, S), "britain": (2, L), "south_scandinavia": (2, M),
-         "west_russia": (2, S)},
+        {
+            "france_benelux": (0, L),
+            "italy": (0, S),
+            "austria": (0, M),
+            "hungary": (0, S),
+            "germany": (1, S),
+            "britain": (2, L),
+            "south_scandinavia": (2, M),
+            "west_russia": (2, S),
+        },
         hands=[cards("10C"), [], []],
     )
     g.apply(0, Attack("france_benelux", "germany"))
@@ -685,9 +728,16 @@ def test_ew21_occupier_and_arch_enemy_holder_are_co_winners() -> None:
     # ...while with Britain (2) sitting before Central, Britain is co-winner.
     g = position(
         [FRAN, BRIT, CENT],
-        {"france_benelux": (0, L), "italy": (0, S), "austria": (0, M), "hungary": (0, S),
-         "germany": (2, S), "britain": (1, L), "south_scandinavia": (1, M),
-         "west_russia": (1, S)},
+        {
+            "france_benelux": (0, L),
+            "italy": (0, S),
+            "austria": (0, M),
+            "hungary": (0, S),
+            "germany": (2, S),
+            "britain": (1, L),
+            "south_scandinavia": (1, M),
+            "west_russia": (1, S),
+        },
         hands=[cards("10C"), [], []],
     )
     g.apply(0, Attack("france_benelux", "germany"))
@@ -703,8 +753,16 @@ def two_occupations(attacker_card: str) -> tuple[rules.GameState, list[rules.Eve
     Russia's (1) hold on Britain (also unplayed)."""
     g = position(
         [FRAN, RUSS],
-        {"france_benelux": (0, L), "italy": (0, M), "austria": (0, S), "hungary": (0, S),
-         "germany": (1, S), "britain": (1, M), "spain": (1, M), "west_russia": (1, L)},
+        {
+            "france_benelux": (0, L),
+            "italy": (0, M),
+            "austria": (0, S),
+            "hungary": (0, S),
+            "germany": (1, S),
+            "britain": (1, M),
+            "spain": (1, M),
+            "west_russia": (1, L),
+        },
         hands=[cards(attacker_card), []],
     )
     g.apply(0, Attack("france_benelux", "germany"))
@@ -721,9 +779,15 @@ def test_ew21_several_occupiers_only_the_mover_counts() -> None:
 def test_ew21_defender_completing_an_occupation_by_retreat_wins() -> None:
     g = position(
         [FRAN, RUSS],
-        {"france_benelux": (0, L), "italy": (0, M),
-         "germany": (1, S), "britain": (1, M), "spain": (1, M), "west_russia": (1, L),
-         "austria": (0, S)},
+        {
+            "france_benelux": (0, L),
+            "italy": (0, M),
+            "germany": (1, S),
+            "britain": (1, M),
+            "spain": (1, M),
+            "west_russia": (1, L),
+            "austria": (0, S),
+        },
         hands=[cards("10C"), []],
     )
     g.apply(0, Attack("france_benelux", "germany"))
@@ -781,7 +845,8 @@ def test_ew25_agreed_draw() -> None:
 
 def test_ew25_round_limit_draw() -> None:
     g = position(
-        [FRAN, CENT], {"italy": (0, S), "germany": (1, S)},
+        [FRAN, CENT],
+        {"italy": (0, S), "germany": (1, S)},
         options=rules.Options(round_limit=2),
     )
     for _ in range(3):

@@ -16,9 +16,9 @@ from rules.actions import ACTION_TYPES, action_from_dict
 from rules.state import SCHEMA_VERSION
 
 
-def play(seed: int, steps: int, variant: str = "european_war") -> tuple[
-    GameState, dict, list[tuple[int, rules.Action]]
-]:
+def play(
+    seed: int, steps: int, variant: str = "european_war"
+) -> tuple[GameState, dict, list[tuple[int, rules.Action]]]:
     rng = random.Random(seed)
     creation = rules.creation_record(variant, [None, None, None], seed)
     g, _ = rules.new_game(variant, [None, None, None], seed)
@@ -56,11 +56,24 @@ def test_copy_is_independent() -> None:
 
 def test_every_action_kind_round_trips() -> None:
     samples = [
-        rules.PlaceAll("a", "b", "c"), rules.PlacePiece("x"), rules.Sabotage("x", True),
-        rules.Spy(2), rules.Conscript("x"), rules.Grow("x"), rules.Build("x"),
-        rules.Move("a", "b"), rules.Attack("a", "b"), rules.Arm(), rules.Pass(),
-        rules.StopAttack(True), rules.LetPass(), rules.PlayCard(51), rules.StopPlaying(),
-        rules.Retreat("x"), rules.Timeout(), rules.AgreeDraw(),
+        rules.PlaceAll("a", "b", "c"),
+        rules.PlacePiece("x"),
+        rules.Sabotage("x", True),
+        rules.Spy(2),
+        rules.Conscript("x"),
+        rules.Grow("x"),
+        rules.Build("x"),
+        rules.Move("a", "b"),
+        rules.Attack("a", "b"),
+        rules.Arm(),
+        rules.Pass(),
+        rules.StopAttack(True),
+        rules.LetPass(),
+        rules.PlayCard(51),
+        rules.StopPlaying(),
+        rules.Retreat("x"),
+        rules.Timeout(),
+        rules.AgreeDraw(),
     ]
     assert {type(a).kind for a in samples} == set(ACTION_TYPES)
     for a in samples:
@@ -70,9 +83,14 @@ def test_every_action_kind_round_trips() -> None:
 @pytest.mark.parametrize(
     "bad",
     [
-        None, [], {"kind": "fly"}, {"kind": "move", "src": "a"},
-        {"kind": "move", "src": "a", "dst": 3}, {"kind": "play_card", "card": "7"},
-        {"kind": "pass", "extra": 1}, {"kind": "spy", "target": True},
+        None,
+        [],
+        {"kind": "fly"},
+        {"kind": "move", "src": "a"},
+        {"kind": "move", "src": "a", "dst": 3},
+        {"kind": "play_card", "card": "7"},
+        {"kind": "pass", "extra": 1},
+        {"kind": "spy", "target": True},
     ],
 )
 def test_corrupt_actions_are_rejected(bad: object) -> None:

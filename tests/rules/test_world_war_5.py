@@ -17,13 +17,20 @@ from .positions import kinds, position
 
 WW = "world_war_5"
 NA, SA, EU, AF, AS, AU = (
-    "north_america", "south_america", "europe", "africa", "asia", "australia",
+    "north_america",
+    "south_america",
+    "europe",
+    "africa",
+    "asia",
+    "australia",
 )
 S, M, L = 1, 2, 3
 
 
 def ww_position(
-    powers: list[str], pieces: dict[str, tuple[int, int]], current: int = 0,
+    powers: list[str],
+    pieces: dict[str, tuple[int, int]],
+    current: int = 0,
     options: rules.Options | None = None,
 ) -> rules.GameState:
     """A World War 5 game in its turn phase with the given pieces."""
@@ -34,8 +41,14 @@ def basic() -> rules.GameState:
     """North America (0) against Europe (1), both fully at home."""
     return ww_position(
         [NA, EU],
-        {"alaska": (0, S), "canada": (0, M), "usa": (0, L),
-         "scandinavia": (1, S), "western_europe": (1, L), "southern_europe": (1, M)},
+        {
+            "alaska": (0, S),
+            "canada": (0, M),
+            "usa": (0, L),
+            "scandinavia": (1, S),
+            "western_europe": (1, L),
+            "southern_europe": (1, M),
+        },
     )
 
 
@@ -117,8 +130,15 @@ def test_ww3_dice_per_pip_ties_to_defender_every_roll_is_an_event() -> None:
 def test_ww3_retreat_may_use_sea_links() -> None:
     g = ww_position(
         [NA, EU],
-        {"alaska": (0, S), "usa": (0, L), "western_europe": (1, S), "southern_europe": (1, M),
-         "scandinavia": (1, S), "brazil": (0, S), "northwest_africa": (0, S)},
+        {
+            "alaska": (0, S),
+            "usa": (0, L),
+            "western_europe": (1, S),
+            "southern_europe": (1, M),
+            "scandinavia": (1, S),
+            "brazil": (0, S),
+            "northwest_africa": (0, S),
+        },
     )
     # Western Europe's empty neighbours: Canada (by sea) only.
     for seed in range(200):
@@ -153,8 +173,12 @@ def test_ww3_defender_chooses_among_several_retreats() -> None:
 def test_ww4_elimination_removes_all_pieces_and_play_goes_on() -> None:
     g = ww_position(
         [NA, EU, AF],
-        {"usa": (0, L), "southern_europe": (1, S), "northeast_africa": (1, M),
-         "south_africa": (2, S)},
+        {
+            "usa": (0, L),
+            "southern_europe": (1, S),
+            "northeast_africa": (1, M),
+            "south_africa": (2, S),
+        },
     )
     # Europe moves its last home piece away: eliminated, its other pieces removed.
     g.current = 1
@@ -178,8 +202,13 @@ def test_ww5_occupying_a_continent_with_a_piece_at_home_wins() -> None:
     # Europe is unplayed; North America holds two European territories and takes the third.
     g = ww_position(
         [NA, AF],
-        {"usa": (0, L), "scandinavia": (0, S), "western_europe": (0, M), "north_asia": (0, S),
-         "south_africa": (1, S)},
+        {
+            "usa": (0, L),
+            "scandinavia": (0, S),
+            "western_europe": (0, M),
+            "north_asia": (0, S),
+            "south_africa": (1, S),
+        },
     )
     events = g.apply(0, Move("north_asia", "southern_europe"))
     assert g.over and g.winners == [0]
@@ -189,8 +218,13 @@ def test_ww5_occupying_a_continent_with_a_piece_at_home_wins() -> None:
 def test_ww5_no_win_without_a_piece_at_home() -> None:
     g = ww_position(
         [NA, AF],
-        {"usa": (0, S), "scandinavia": (0, S), "western_europe": (0, M), "north_asia": (0, S),
-         "south_africa": (1, S)},
+        {
+            "usa": (0, S),
+            "scandinavia": (0, S),
+            "western_europe": (0, M),
+            "north_asia": (0, S),
+            "south_africa": (1, S),
+        },
     )
     events = g.apply(0, Move("usa", "northwest_africa"))  # leaves home empty
     assert "eliminated" in kinds(events) and g.winners == [1]
@@ -202,9 +236,16 @@ def test_ww5_mover_wins_a_simultaneous_victory() -> None:
     # Africa while Asia keeps Southwest Asia at home. Both qualify: the mover wins.
     g = ww_position(
         [NA, AS],
-        {"usa": (0, L), "north_asia": (0, L), "scandinavia": (0, S), "western_europe": (0, M),
-         "southern_europe": (1, S), "southwest_asia": (1, M), "northwest_africa": (1, S),
-         "south_africa": (1, S)},
+        {
+            "usa": (0, L),
+            "north_asia": (0, L),
+            "scandinavia": (0, S),
+            "western_europe": (0, M),
+            "southern_europe": (1, S),
+            "southwest_asia": (1, M),
+            "northwest_africa": (1, S),
+            "south_africa": (1, S),
+        },
     )
     for seed in range(300):
         trial = g.copy()
@@ -271,8 +312,12 @@ def test_ww3_attack_odds_match_the_published_table() -> None:
             wins = 0
             g = ww_position(
                 [NA, EU],
-                {"canada": (0, att), "usa": (0, L if att != L else M),
-                 "scandinavia": (1, dfn), "southern_europe": (1, L if dfn != L else M)},
+                {
+                    "canada": (0, att),
+                    "usa": (0, L if att != L else M),
+                    "scandinavia": (1, dfn),
+                    "southern_europe": (1, L if dfn != L else M),
+                },
             )
             for seed in range(trials):
                 trial = g.copy()

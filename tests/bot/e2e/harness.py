@@ -60,14 +60,23 @@ class World:
     def make_bot(self, **kw: Any) -> GameBot:
         """A bot on this world's database (not started)."""
         settings = Settings(
-            discord_token=self.fake.token, database_url=f"sqlite:///{self.tmp}/games.db",
-            dev_guild_id=kw.pop("dev_guild_id", None), log_level="INFO",
-            discord_api_base=self.fake.api_base, discord_gateway_url=self.fake.gateway_url)
-        options = {"clock": self.clock, "computer_pacing": 0,
-                   "computer_answer_delay": (0.0, 0.0), "seed_source": lambda: self.seed}
+            discord_token=self.fake.token,
+            database_url=f"sqlite:///{self.tmp}/games.db",
+            dev_guild_id=kw.pop("dev_guild_id", None),
+            log_level="INFO",
+            discord_api_base=self.fake.api_base,
+            discord_gateway_url=self.fake.gateway_url,
+        )
+        options = {
+            "clock": self.clock,
+            "computer_pacing": 0,
+            "computer_answer_delay": (0.0, 0.0),
+            "seed_source": lambda: self.seed,
+        }
         options.update(kw.pop("service_options", {}))
-        return GameBot(settings, service_options=options, warm_up=False,
-                       guild_ready_timeout=0.05, **kw)
+        return GameBot(
+            settings, service_options=options, warm_up=False, guild_ready_timeout=0.05, **kw
+        )
 
     async def start(self, **kw: Any) -> GameBot:
         """Start a bot (the previous one must be stopped)."""
@@ -93,15 +102,17 @@ class World:
         bot = self.bot
         while True:
             await bot.service.idle()
-            await self.fake.wait_until(lambda: not bot.delivery.sending, 10.0,
-                                       "the bot to send everything but late images")
+            await self.fake.wait_until(
+                lambda: not bot.delivery.sending, 10.0, "the bot to send everything but late images"
+            )
             await asyncio.sleep(0)
             if not bot.delivery.sending and not bot.service._busy(None):
                 return
 
     # ------------------------------------------------------------------ acting
-    async def slash(self, user: FakeUser | str, name: str, channel: FakeChannel | None = None,
-                    **options: Any) -> Any:
+    async def slash(
+        self, user: FakeUser | str, name: str, channel: FakeChannel | None = None, **options: Any
+    ) -> Any:
         """``user`` runs ``/name``; returns the interaction result once the bot is quiet."""
         u = self.users[user] if isinstance(user, str) else user
         res = await self.fake.slash(u, channel or self.channel, name, options=options)
@@ -129,8 +140,9 @@ class World:
                 return m
         raise AssertionError("no lobby message")
 
-    async def open_table(self, names: tuple[str, ...] = ("ann", "bob", "cy"),
-                         start: bool = True) -> int:
+    async def open_table(
+        self, names: tuple[str, ...] = ("ann", "bob", "cy"), start: bool = True
+    ) -> int:
         """The first player runs /newgame, the others press Join, the host presses Start."""
         host, *others = names
         res = await self.slash(host, "newgame")
@@ -148,31 +160,44 @@ class World:
         return next(u for u in self.users.values() if u.id == uid)
 
     # ------------------------------------------------------------------ panels
-    def find_answer(self, messages: list[FakeMessage], gid: int, code: str,
-                    ) -> tuple[FakeMessage, str, str | None]:
+    def find_answer(
+        self,
+        messages: list[FakeMessage],
+        gid: int,
+        code: str,
+    ) -> tuple[FakeMessage, str, str | None]:
         """The newest panel component answering with ``code``: (message, custom id,
         select value or None)."""
         for m in reversed(messages):
             for c in m.walk_components():
                 cid = c.get("custom_id", "")
-                if c.get("type") == 2 and re.fullmatch(rf"ew:a:{gid}:\d+:{re.escape(code)}",
-                                                       cid):
+                if c.get("type") == 2 and re.fullmatch(rf"ew:a:{gid}:\d+:{re.escape(code)}", cid):
                     return m, cid, None
-                if (c.get("type") == 3 and cid.startswith(f"ew:s:{gid}:")
-                        and any(o["value"] == code for o in c.get("options", []))):
+                if (
+                    c.get("type") == 3
+                    and cid.startswith(f"ew:s:{gid}:")
+                    and any(o["value"] == code for o in c.get("options", []))
+                ):
                     return m, cid, code
         raise AssertionError(f"no panel component for {code!r}")
 
-    async def answer_panel(self, user: FakeUser, gid: int, action: rules.Action,
-                           board: rules.Board) -> Any:
+    async def answer_panel(
+        self, user: FakeUser, gid: int, action: rules.Action, board: rules.Board
+    ) -> Any:
         """Answer a private prompt the way a player would: on the DM panel, or through
         *Open my panel* in the channel when DMs are closed."""
         code = codec.encode(action, board)
         if user.dms_open:
             msg, cid, value = self.find_answer(self.fake.dm_messages(user), gid, code)
         else:
-            opener = next((m for m in reversed(self.fake.messages(self.channel))
-                           if m.component(f"ew:o:{gid}:{user.id}") is not None), None)
+            opener = next(
+                (
+                    m
+                    for m in reversed(self.fake.messages(self.channel))
+                    if m.component(f"ew:o:{gid}:{user.id}") is not None
+                ),
+                None,
+            )
             if opener is not None:
                 shown = await self.fake.click(user, opener, f"ew:o:{gid}:{user.id}")
             else:
@@ -186,8 +211,15 @@ class World:
         await self.settle()
         return res
 
-    async def act(self, user: FakeUser, gid: int, action: rules.Action, kind: str,
-                  board: rules.Board, names_style: bool = True) -> Any:
+    async def act(
+        self,
+        user: FakeUser,
+        gid: int,
+        action: rules.Action,
+        kind: str,
+        board: rules.Board,
+        names_style: bool = True,
+    ) -> Any:
         """Perform ``action`` through Discord: a slash command on a turn, else a panel."""
         if kind not in ("turn", "action"):
             return await self.answer_panel(user, gid, action, board)
@@ -227,8 +259,9 @@ class World:
         action = policy.choose(state, prompt.seat, prompt.kind, list(prompt.choices))
         user = self.user_of(prompt.user_id)
         policy.steps += 1
-        res = await self.act(user, gid, action, prompt.kind, board,
-                             names_style=policy.steps % 2 == 0)
+        res = await self.act(
+            user, gid, action, prompt.kind, board, names_style=policy.steps % 2 == 0
+        )
         if on_step is not None:
             await on_step(prompt, action, res, st)
         return True
@@ -263,13 +296,16 @@ def _state(bot: GameBot, gid: int) -> rules.GameState:
     return live.state
 
 
-async def make_world(fake: FakeDiscord, tmp: Path, *,
-                     dms_closed: tuple[str, ...] = (), start: bool = True) -> World:
+async def make_world(
+    fake: FakeDiscord, tmp: Path, *, dms_closed: tuple[str, ...] = (), start: bool = True
+) -> World:
     """A server with #games and players ann, bob, cy, dee; the bot started."""
     guild = fake.add_guild("Test Server")
     channel = fake.add_text_channel(guild, "games")
-    users = {n: fake.add_user(n, guild=guild, dms_open=n not in dms_closed)
-             for n in ("ann", "bob", "cy", "dee")}
+    users = {
+        n: fake.add_user(n, guild=guild, dms_open=n not in dms_closed)
+        for n in ("ann", "bob", "cy", "dee")
+    }
     users["spectator"] = fake.add_user("spectator", guild=guild)
     w = World(fake, tmp, guild, channel, users)
     if start:

@@ -21,8 +21,9 @@ class Policy:
     stats: dict[str, Any] = field(default_factory=dict)
     steps: int = 0
 
-    def choose(self, g: rules.GameState, seat: int, kind: str,
-               acts: list[rules.Action]) -> rules.Action:
+    def choose(
+        self, g: rules.GameState, seat: int, kind: str, acts: list[rules.Action]
+    ) -> rules.Action:
         """The policy's action for ``seat``'s decision of ``kind``."""
         acts = [a for a in acts if a in g.legal_actions(seat)] or acts
 
@@ -41,9 +42,11 @@ class Policy:
                 return of("spy")[0]
             att = of("attack")
             if (att and g.turn % 2 == 0) or (att and len(g.hands[seat]) >= 4):
+
                 def score(a: Any) -> tuple[int, int]:
                     s, d = g.pieces[a.src][1], g.pieces[a.dst][1]
                     return (s - d, s)
+
                 st["attacks"] = st.get("attacks", 0) + 1
                 return max(att, key=score)
             if of("conscript"):
@@ -94,8 +97,9 @@ def aggressive_computer(view: rules.View, legal: Any, level: str, seed: int) -> 
     b = view.battle
     if b is not None and (of("play_card") or of("stop_playing")):
         me = view.viewer == b.attacker
-        mine, theirs = ((b.attacker_total, b.defender_total) if me
-                        else (b.defender_total, b.attacker_total))
+        mine, theirs = (
+            (b.attacker_total, b.defender_total) if me else (b.defender_total, b.attacker_total)
+        )
         played = b.attacker_cards if me else b.defender_cards
         cards = of("play_card")
         if cards and (mine <= theirs or not played):

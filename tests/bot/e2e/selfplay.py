@@ -44,9 +44,16 @@ class Recorder:
         bot.service._listeners.insert(0, self)
 
 
-async def open_table(fake: FakeDiscord, bot: GameBot, guild: FakeGuild, n: int,
-                     recorder: Recorder, *, computers: int = 1, resign: bool = True
-                     ) -> Table:
+async def open_table(
+    fake: FakeDiscord,
+    bot: GameBot,
+    guild: FakeGuild,
+    n: int,
+    recorder: Recorder,
+    *,
+    computers: int = 1,
+    resign: bool = True,
+) -> Table:
     """Open game ``n``: a lobby, ``computers`` computer players, the start, the host's
     placements, then (``resign``) the host resigns. Every outcome is delivered as the
     cogs would."""
@@ -60,9 +67,15 @@ async def open_table(fake: FakeDiscord, bot: GameBot, guild: FakeGuild, n: int,
         await delivery.deliver(out)
         return out
 
-    out = await deliver(await svc.open_lobby(
-        channel_id=channel.id, host_id=host.id, host_name=f"Host {n}", guild_id=guild.id,
-        max_players=computers + 1))
+    out = await deliver(
+        await svc.open_lobby(
+            channel_id=channel.id,
+            host_id=host.id,
+            host_name=f"Host {n}",
+            guild_id=guild.id,
+            max_players=computers + 1,
+        )
+    )
     gid = out.game_id
     assert gid is not None
     for _ in range(computers):
@@ -87,8 +100,9 @@ async def resign_host(bot: GameBot, table: Table, recorder: Recorder) -> None:
 def shown(outcome: Outcome) -> bool:
     """The outcome's words go to the channel as (part of) a message of their own (not
     an edit of the duel message, whose running log keeps only the latest lines)."""
-    return bool(outcome.public_lines) and not Delivery._progress(outcome) \
-        and outcome.kind != "lobby"
+    return (
+        bool(outcome.public_lines) and not Delivery._progress(outcome) and outcome.kind != "lobby"
+    )
 
 
 def lost_lines(fake: FakeDiscord, tables: list[Table], recorder: Recorder) -> list[str]:
@@ -108,12 +122,21 @@ def lost_lines(fake: FakeDiscord, tables: list[Table], recorder: Recorder) -> li
 def latest_board_shown(fake: FakeDiscord, table: Table, recorder: Recorder) -> float | None:
     """When the game's latest shown outcome was made, if the channel's newest board
     message does not show its words yet; None if it does (or there is none)."""
-    latest = next(((t, o) for t, o in reversed(recorder.outcomes.get(table.gid, []))
-                   if shown(o) and o.kind in GAME_KINDS), None)
+    latest = next(
+        (
+            (t, o)
+            for t, o in reversed(recorder.outcomes.get(table.gid, []))
+            if shown(o) and o.kind in GAME_KINDS
+        ),
+        None,
+    )
     if latest is None:
         return None
-    boards = [m for m in fake.messages(table.channel)
-              if any(a.filename == "board.png" for a in m.attachments)]
+    boards = [
+        m
+        for m in fake.messages(table.channel)
+        if any(a.filename == "board.png" for a in m.attachments)
+    ]
     if boards and latest[1].public_lines[-1].strip() in boards[-1].content:
         return None
     return latest[0]

@@ -43,9 +43,14 @@ class HeldImages:
         finally:
             self.held -= 1
 
-    async def board(self, view: rules.View, names: Sequence[str],
-                    events: Sequence[rules.Event] = (), *,
-                    key: tuple[int, int] | None = None) -> Picture:
+    async def board(
+        self,
+        view: rules.View,
+        names: Sequence[str],
+        events: Sequence[rules.Event] = (),
+        *,
+        key: tuple[int, int] | None = None,
+    ) -> Picture:
         await self._wait()
         return await self.inner.board(view, names, events, key=key)
 
@@ -53,9 +58,13 @@ class HeldImages:
         await self._wait()
         return await self.inner.hand(cards, title)
 
-    async def duel(self, view: rules.View, names: Sequence[str],
-                   result: rules.Event | None = None,
-                   events: Sequence[rules.Event] = ()) -> Picture:
+    async def duel(
+        self,
+        view: rules.View,
+        names: Sequence[str],
+        result: rules.Event | None = None,
+        events: Sequence[rules.Event] = (),
+    ) -> Picture:
         await self._wait()
         return await self.inner.duel(view, names, result, events)
 
@@ -84,16 +93,15 @@ class Recorder:
         self.results.append((what, res))
         return res
 
-    async def slash(self, user: FakeUser | str, name: str, **options: Any
-                    ) -> InteractionResult:
+    async def slash(self, user: FakeUser | str, name: str, **options: Any) -> InteractionResult:
         return self.check(f"/{name}", await self.world.slash(user, name, **options))
 
-    async def click(self, user: FakeUser | str, msg: FakeMessage, cid: str
-                    ) -> InteractionResult:
+    async def click(self, user: FakeUser | str, msg: FakeMessage, cid: str) -> InteractionResult:
         return self.check(f"click {cid}", await self.world.click(user, msg, cid))
 
-    async def select(self, user: FakeUser, msg: FakeMessage, cid: str, values: list[str]
-                     ) -> InteractionResult:
+    async def select(
+        self, user: FakeUser, msg: FakeMessage, cid: str, values: list[str]
+    ) -> InteractionResult:
         res = await self.fake.select(user, msg, cid, values)
         await self.world.settle()
         return self.check(f"select {cid}", res)
@@ -104,8 +112,9 @@ def _has(msg: FakeMessage | None, filename: str) -> bool:
 
 
 @pytest.fixture
-async def held_world(fake_discord: FakeDiscord, tmp_path: Path,
-                     monkeypatch: pytest.MonkeyPatch) -> Any:
+async def held_world(
+    fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Any:
     monkeypatch.setattr(bot.reply, "WORDS_FIRST_AFTER", 0.05)
     world = await make_world(fake_discord, tmp_path, dms_closed=("cy",))
     assert world.bot is not None
@@ -119,8 +128,7 @@ async def held_world(fake_discord: FakeDiscord, tmp_path: Path,
         await world.stop()
 
 
-async def test_every_interaction_is_answered_while_the_renderer_is_held(held_world: Any
-                                                                       ) -> None:
+async def test_every_interaction_is_answered_while_the_renderer_is_held(held_world: Any) -> None:
     world, held = held_world
     rec = Recorder(world, held)
     fake, svc = world.fake, world.bot.service
@@ -129,8 +137,15 @@ async def test_every_interaction_is_answered_while_the_renderer_is_held(held_wor
     late: list[tuple[str, FakeMessage, str]] = []  # (what, message, image it must get)
 
     # ---- information, before there is a game
-    for name, options in (("about", {}), ("help", {}), ("rules", {"topic": "EW-5"}),
-                          ("status", {}), ("board", {}), ("hand", {}), ("log", {})):
+    for name, options in (
+        ("about", {}),
+        ("help", {}),
+        ("rules", {"topic": "EW-5"}),
+        ("status", {}),
+        ("board", {}),
+        ("hand", {}),
+        ("log", {}),
+    ):
         res = await rec.slash(ann, name, **options)
         assert res.ephemeral, name
     await rec.slash(ann, "pings", setting="off")
@@ -164,8 +179,7 @@ async def test_every_interaction_is_answered_while_the_renderer_is_held(held_wor
     res = await rec.slash(bob, "start")
     assert res.ephemeral and "host" in res.content.lower()
     res = await rec.click(ann, lobby, f"ew:l:{gid}:start")
-    start_msg = next(m for m in reversed(fake.messages(world.channel))
-                     if "Seat order" in m.content)
+    start_msg = next(m for m in reversed(fake.messages(world.channel)) if "Seat order" in m.content)
     assert not _has(start_msg, BOARD_FILE), "the words went first"
     late.append(("the start message", start_msg, BOARD_FILE))
 
@@ -186,16 +200,30 @@ async def test_every_interaction_is_answered_while_the_renderer_is_held(held_wor
     codes = [b["custom_id"].rsplit(":", 1)[1] for b in dm_panel.buttons]
     version = prompts[ann.id].version
     stored = fake.message(dm_panel.id)  # the same panel shown as a select (a big hand)
-    stored.components = [{"type": 1, "components": [{
-        "type": 3, "custom_id": f"ew:s:{gid}:{version}:0", "min_values": 1,
-        "max_values": 1, "options": [{"label": c, "value": c} for c in codes]}]}]
+    stored.components = [
+        {
+            "type": 1,
+            "components": [
+                {
+                    "type": 3,
+                    "custom_id": f"ew:s:{gid}:{version}:0",
+                    "min_values": 1,
+                    "max_values": 1,
+                    "options": [{"label": c, "value": c} for c in codes],
+                }
+            ],
+        }
+    ]
     res = await rec.select(ann, stored, f"ew:s:{gid}:{version}:0", [codes[0]])
     assert not res.ephemeral and "✔" in res.content
     bob_panel = next(m for m in reversed(fake.dm_messages(bob)) if m.buttons)
     res = await rec.click(bob, bob_panel, bob_panel.buttons[0]["custom_id"])
     assert "✔" in res.content
-    opener = next(m for m in reversed(fake.messages(world.channel))
-                  if m.component(f"ew:o:{gid}:{cy.id}") is not None)
+    opener = next(
+        m
+        for m in reversed(fake.messages(world.channel))
+        if m.component(f"ew:o:{gid}:{cy.id}") is not None
+    )
     res = await rec.click(bob, opener, f"ew:o:{gid}:{cy.id}")
     assert res.ephemeral and "not you" in res.content
     shown = await rec.click(cy, opener, f"ew:o:{gid}:{cy.id}")
@@ -210,13 +238,18 @@ async def test_every_interaction_is_answered_while_the_renderer_is_held(held_wor
     turn = next(d for d in st.decisions if d.kind == "turn")
     mover = world.user_of(turn.user_id)
     other = next(u for u in (ann, bob, cy) if u.id != mover.id)
-    refusals = [(other, "arm", {}), (other, "pass", {}), (mover, "grow", {"field": "Spain"}),
-                (mover, "build", {"field": "Spain"}), (mover, "place", {"large": "Spain"}),
-                (mover, "move", {"from": "Narnia", "to": "Spain"}),
-                (mover, "invade", {"from": "Narnia", "to": "Spain"}),
-                (mover, "conscript", {"field": "Narnia"}),
-                (mover, "sabotage", {"target": "Narnia"}),
-                (mover, "spy", {"player": "nobody-at-all"})]
+    refusals = [
+        (other, "arm", {}),
+        (other, "pass", {}),
+        (mover, "grow", {"field": "Spain"}),
+        (mover, "build", {"field": "Spain"}),
+        (mover, "place", {"large": "Spain"}),
+        (mover, "move", {"from": "Narnia", "to": "Spain"}),
+        (mover, "invade", {"from": "Narnia", "to": "Spain"}),
+        (mover, "conscript", {"field": "Narnia"}),
+        (mover, "sabotage", {"target": "Narnia"}),
+        (mover, "spy", {"player": "nobody-at-all"}),
+    ]
     for user, name, options in refusals:
         res = await rec.slash(user, name, **options)
         assert res.ephemeral and len(res.content) < 400, (name, res.content)
@@ -240,8 +273,7 @@ async def test_every_interaction_is_answered_while_the_renderer_is_held(held_wor
     ask = await rec.slash(bob, "resign")
     res = await rec.click(bob, ask.answer, ask.answer.buttons[0]["custom_id"])
     assert "resigned" in res.content
-    seat = next(i for i, s in enumerate((await svc.status(gid)).seats)
-                if s.user_id == cy.id)
+    seat = next(i for i, s in enumerate((await svc.status(gid)).seats) if s.user_id == cy.id)
     res = await rec.slash(ann, "replace", seat=str(seat), level="easy")
     assert not res.ephemeral and "takes over" in res.content
     ask = await rec.slash(ann, "cancel")
@@ -281,8 +313,9 @@ async def test_a_player_keeps_playing_while_images_are_held(held_world: Any) -> 
     assert await world.gid_or_none() in (gid, None)
 
 
-async def test_acknowledged_on_entry_not_by_a_timer(world: World,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_acknowledged_on_entry_not_by_a_timer(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """With the game's lock held (an action in progress, a slow database) and no
     safety-net timer, a slash command and a panel button are still acknowledged — before
     they wait — and answered once the lock is free."""

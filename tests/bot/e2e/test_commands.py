@@ -40,8 +40,9 @@ async def test_autocomplete_offers_legal_fields_by_name(world: World) -> None:
     assert {c["value"] for c in got} == {a.src for a in moves}
     assert all(c["name"] == board.fields[c["value"]].name for c in got)
     src = moves[0].src
-    got = await world.fake.autocomplete(user, world.channel, "move", focused="to",
-                                        options={"from": board.fields[src].name})
+    got = await world.fake.autocomplete(
+        user, world.channel, "move", focused="to", options={"from": board.fields[src].name}
+    )
     assert {c["value"] for c in got} == {a.dst for a in moves if a.src == src}
     attacks = [a for a in legal if isinstance(a, rules.Attack)]
     got = await world.fake.autocomplete(user, world.channel, "invade", focused="from")
@@ -50,17 +51,18 @@ async def test_autocomplete_offers_legal_fields_by_name(world: World) -> None:
     got = await world.fake.autocomplete(user, world.channel, "conscript", focused="field")
     assert {c["value"] for c in got} == conscripts
     typed = board.fields[next(iter(conscripts))].name[:3] if conscripts else "zz"
-    got = await world.fake.autocomplete(user, world.channel, "conscript", focused="field",
-                                        field=typed)
+    got = await world.fake.autocomplete(
+        user, world.channel, "conscript", focused="field", field=typed
+    )
     assert all(typed.lower() in c["name"].lower() for c in got)
     # someone whose turn it is not is offered nothing
     other = next(u for n, u in world.users.items() if n in ("ann", "bob", "cy") and n != mover)
     assert await world.fake.autocomplete(other, world.channel, "move", focused="from") == []
     spies = await world.fake.autocomplete(user, world.channel, "spy", focused="player")
-    assert {int(c["value"]) for c in spies} == {a.target for a in legal
-                                                if isinstance(a, rules.Spy)}
-    topics = await world.fake.autocomplete(user, world.channel, "rules", focused="topic",
-                                           topic="EW-1")
+    assert {int(c["value"]) for c in spies} == {a.target for a in legal if isinstance(a, rules.Spy)}
+    topics = await world.fake.autocomplete(
+        user, world.channel, "rules", focused="topic", topic="EW-1"
+    )
     assert 0 < len(topics) <= 25 and all("EW-1" in c["name"] for c in topics)
 
 
@@ -73,13 +75,17 @@ async def test_place_with_slash_command(world: World) -> None:
     assert isinstance(choice, rules.PlaceAll)
     board = rules.load_board("european_war")
     got = await world.fake.autocomplete(ann, world.channel, "place", focused="large")
-    assert {c["value"] for c in got} == set(board.powers[
-        (await world.bot.service.view(gid, ann.id)).view.seats[prompts[ann.id].seat].power
-    ].fields)
-    res = await world.slash(ann, "place", large=board.fields[choice.large].name,
-                            medium=board.fields[choice.medium].name)
-    assert not res.ephemeral and f"placed a large on {board.fields[choice.large].name}" \
-        in res.content
+    assert {c["value"] for c in got} == set(
+        board.powers[
+            (await world.bot.service.view(gid, ann.id)).view.seats[prompts[ann.id].seat].power
+        ].fields
+    )
+    res = await world.slash(
+        ann, "place", large=board.fields[choice.large].name, medium=board.fields[choice.medium].name
+    )
+    assert (
+        not res.ephemeral and f"placed a large on {board.fields[choice.large].name}" in res.content
+    )
     res = await world.slash(ann, "place", large=board.fields[choice.large].name)
     assert res.ephemeral
 
@@ -140,8 +146,12 @@ async def test_world_war_5_table_uses_its_own_commands(world: World) -> None:
     prompts = await svc.prompts(gid)
     assert prompts and prompts[0].kind == "turn"
     mover = world.user_of(prompts[0].user_id)
-    for name, options in (("conscript", {"field": "usa"}), ("arm", {}), ("spy", {"player": "0"}),
-                          ("sabotage", {"target": "usa"})):
+    for name, options in (
+        ("conscript", {"field": "usa"}),
+        ("arm", {}),
+        ("spy", {"player": "0"}),
+        ("sabotage", {"target": "usa"}),
+    ):
         res = await world.slash(mover, name, **options)
         assert res.ephemeral and "not in this variant" in res.content, (name, res.content)
     action = prompts[0].choices[0]
@@ -154,8 +164,15 @@ async def test_world_war_5_table_uses_its_own_commands(world: World) -> None:
 def test_python_m_bot_without_a_token(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
     env["DATABASE_URL"] = f"sqlite:///{tmp_path}/x.db"
-    out = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=env,
-                         stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     # no terminal (a container, a service manager): a failure an orchestrator sees, one line
     assert out.returncode == 78, out.stderr
     assert out.stdout == "" and out.stderr.count("\n") == 1

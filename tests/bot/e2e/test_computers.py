@@ -26,8 +26,11 @@ async def test_one_person_against_two_computers(fake_discord, tmp_path) -> None:
         texts = [m.content for m in world.fake.messages(world.channel)]
         assert any("(computer)" in t and "attacks" in t for t in texts), "computers attacked"
         assert any("(computer) is to play" in t for t in texts)
-        boards = [m for m in world.fake.messages(world.channel)
-                  if m.attachments and m.attachments[0].filename == "board.png"]
+        boards = [
+            m
+            for m in world.fake.messages(world.channel)
+            if m.attachments and m.attachments[0].filename == "board.png"
+        ]
         assert len(boards) > policy.steps, "computer moves have their own board messages"
         # computers get no DMs and never block: every human prompt was answered
         assert not await world.bot.service.prompts(gid)

@@ -14,7 +14,8 @@ from .harness import make_world
 
 
 async def test_the_bot_never_drives_or_delivers_a_console_game(
-        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
     world = await make_world(fake_discord, tmp_path, start=False)
     cgid = await console_game_left_with_computers_to_move(tmp_path / "games.db", world.clock)
     try:
@@ -28,7 +29,11 @@ async def test_the_bot_never_drives_or_delivers_a_console_game(
         assert gid != cgid
         await world.settle()
         assert game_row(tmp_path / "games.db", cgid) == (
-            0, "running", None, console.CONSOLE_CHANNEL_ID)
+            0,
+            "running",
+            None,
+            console.CONSOLE_CHANNEL_ID,
+        )
         assert not world.fake.requests_to("*", f"/channels/{console.CONSOLE_CHANNEL_ID}/*")
         assert not world.fake.requests_to("*", f"/channels/{console.CONSOLE_CHANNEL_ID}")
     finally:

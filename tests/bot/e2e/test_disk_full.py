@@ -15,8 +15,7 @@ from .harness import World
 from .policy import Policy
 
 
-async def test_a_full_disk_is_told_privately_and_the_same_command_works_later(
-        world: World) -> None:
+async def test_a_full_disk_is_told_privately_and_the_same_command_works_later(world: World) -> None:
     gid = await world.open_table()
     assert world.bot is not None and world.bot.store is not None
     store = world.bot.store
@@ -55,9 +54,9 @@ async def test_a_full_disk_is_told_privately_and_the_same_command_works_later(
     await space_again(store)
     assert st.view is not None
     user = world.user_of(prompt.user_id)
-    again = await world.act(user, gid, seen["action"], prompt.kind,
-                            rules.load_board(st.view.board_id))
+    again = await world.act(
+        user, gid, seen["action"], prompt.kind, rules.load_board(st.view.board_id)
+    )
     assert DISK_FULL not in (again.content or "")
     assert stored(path, gid)[0] == disk_before[0] + 1
     assert (await world.bot.service.status(gid)).version == disk_before[0] + 1
-

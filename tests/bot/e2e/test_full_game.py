@@ -21,16 +21,21 @@ def _snapshot(msgs: list[FakeMessage]) -> dict[int, tuple[str, tuple[int, ...]]]
     return {m.id: (m.content, tuple(a.id for a in m.attachments)) for m in msgs}
 
 
-def _changed(msgs: list[FakeMessage], before: dict[int, Any]) -> tuple[list[FakeMessage],
-                                                                        list[FakeMessage]]:
+def _changed(
+    msgs: list[FakeMessage], before: dict[int, Any]
+) -> tuple[list[FakeMessage], list[FakeMessage]]:
     new = [m for m in msgs if m.id not in before]
-    edited = [m for m in msgs if m.id in before
-              and before[m.id] != (m.content, tuple(a.id for a in m.attachments))]
+    edited = [
+        m
+        for m in msgs
+        if m.id in before and before[m.id] != (m.content, tuple(a.id for a in m.attachments))
+    ]
     return new, edited
 
 
-async def check_dms(world: World, gid: int, user: FakeUser, msgs: list[FakeMessage],
-                    public: set[str]) -> None:
+async def check_dms(
+    world: World, gid: int, user: FakeUser, msgs: list[FakeMessage], public: set[str]
+) -> None:
     """A DM shows only the owner's own cards (plus public ones and spy results), and its
     hand line is the owner's hand as it stands."""
     assert world.bot is not None
@@ -79,8 +84,10 @@ async def test_three_players_play_a_whole_game(world: World) -> None:
         assert len(new) + len(edited) == 1 or (not new and not edited), (new, edited)
         touched = (new + edited)[0] if new or edited else None
         if touched is not None:
-            assert any(a.filename in ("board.png", "duel.png") and a.data[:4] == b"\x89PNG"
-                       for a in touched.attachments), touched.content
+            assert any(
+                a.filename in ("board.png", "duel.png") and a.data[:4] == b"\x89PNG"
+                for a in touched.attachments
+            ), touched.content
             seen.append(touched.content)
         st = await svc.status(gid)
         public = world.public_cards(st.view)
@@ -96,8 +103,15 @@ async def test_three_players_play_a_whole_game(world: World) -> None:
     assert st.view is not None and st.view.over and st.status == "finished"
     assert await world.gid_or_none() is None
     text = "\n".join(seen)
-    for phrase in ("spied on", "sabotaged", "shrank to a", "small on Hungary was destroyed",
-                   "stopped bob's attack with K", "retreated from", "Game over. Winner"):
+    for phrase in (
+        "spied on",
+        "sabotaged",
+        "shrank to a",
+        "small on Hungary was destroyed",
+        "stopped bob's attack with K",
+        "retreated from",
+        "Game over. Winner",
+    ):
         assert phrase in text, phrase
     duel = next(line for line in text.splitlines() if line.startswith("Duel over: ann"))
     assert "against bob" in duel
@@ -108,8 +122,9 @@ async def test_three_players_play_a_whole_game(world: World) -> None:
     assert any("holds:" in m.content for u in players for m in fake.dm_messages(u))
     # every player got the hand image by DM once cards were dealt
     for u in players:
-        hands = [m for m in fake.dm_messages(u) if any(a.filename == "hand.png"
-                                                       for a in m.attachments)]
+        hands = [
+            m for m in fake.dm_messages(u) if any(a.filename == "hand.png" for a in m.attachments)
+        ]
         assert hands, u.name
     # pings: only the player(s) to move (or a player asked to open a panel)
     for req in fake.requests:
@@ -118,10 +133,14 @@ async def test_three_players_play_a_whole_game(world: World) -> None:
         users = _allowed_users(req)
         if not users:
             continue
-        to_move = {int(x) for line in content.splitlines()
-                   if line.startswith(("▶", "⏰")) or "a decision is yours" in line
-                   or "cannot send you direct messages" in line
-                   for x in re.findall(r"<@(\d+)>", line)}
+        to_move = {
+            int(x)
+            for line in content.splitlines()
+            if line.startswith(("▶", "⏰"))
+            or "a decision is yours" in line
+            or "cannot send you direct messages" in line
+            for x in re.findall(r"<@(\d+)>", line)
+        }
         assert set(users) <= to_move, (content, users)
         assert {int(t) for t in re.findall(r"<@(\d+)>, your turn", content)} <= set(users)
     # nobody's DM ever went to someone else: every DM channel belongs to its player

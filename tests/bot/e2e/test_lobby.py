@@ -44,8 +44,7 @@ async def test_missing_bot_permissions_are_named(world: World) -> None:
     await world.fake.sync()
     res = await world.slash("ann", "newgame")
     assert res.ephemeral and "attach files" in res.content
-    world.fake.set_bot_permissions(world.channel, attach_files=None,
-                                   create_public_threads=False)
+    world.fake.set_bot_permissions(world.channel, attach_files=None, create_public_threads=False)
     await world.fake.sync()
     res = await world.slash("ann", "newgame", thread=True)
     assert res.ephemeral and "create public threads" in res.content
@@ -55,13 +54,15 @@ async def test_missing_bot_permissions_are_named(world: World) -> None:
 async def test_join_leave_addbot_and_options(world: World) -> None:
     await world.slash("ann", "newgame", players=4)
     gid = await world.gid()
-    choices = await world.fake.autocomplete(world.users["bob"], world.channel, "join",
-                                            focused="power", power="")
+    choices = await world.fake.autocomplete(
+        world.users["bob"], world.channel, "join", focused="power", power=""
+    )
     assert len(choices) == 5 and all(c["value"] for c in choices)
     res = await world.slash("bob", "join", power="russian_empire")
     assert not res.ephemeral and "bob joined" in res.content
-    choices = await world.fake.autocomplete(world.users["cy"], world.channel, "join",
-                                            focused="power", power="emp")
+    choices = await world.fake.autocomplete(
+        world.users["cy"], world.channel, "join", focused="power", power="emp"
+    )
     assert [c["value"] for c in choices] == ["ottoman_empire"], "taken powers are not offered"
     res = await world.slash("cy", "join", power="Russian Empire")
     assert res.ephemeral and "already chose that power" in res.content
@@ -87,13 +88,19 @@ async def test_join_leave_addbot_and_options(world: World) -> None:
     panel = opts.answer
     await world.fake.select(world.users["ann"], panel, f"ew:op:{gid}:setup", ["by_size"])
     await world.fake.select(world.users["ann"], panel, f"ew:op:{gid}:diplomacy", ["60"])
-    await world.fake.select(world.users["ann"], panel, f"ew:op:{gid}:flags",
-                            ["arranged", "sea_attacks"])
+    await world.fake.select(
+        world.users["ann"], panel, f"ew:op:{gid}:flags", ["arranged", "sea_attacks"]
+    )
     await world.fake.select(world.users["ann"], panel, f"ew:op:{gid}:timeout", ["3600"])
     await world.settle()
     text = world.lobby_message().content
-    for words in ("one piece at a time by size", "diplomacy window 60 s", "sea attacks",
-                  "seats in join order", "turn timeout 1 h"):
+    for words in (
+        "one piece at a time by size",
+        "diplomacy window 60 s",
+        "sea attacks",
+        "seats in join order",
+        "turn timeout 1 h",
+    ):
         assert words in text, words
     info = await world.bot.service.lobby_info(gid)
     assert info.options["setup_order"] == "by_size" and info.arranged
@@ -102,9 +109,11 @@ async def test_join_leave_addbot_and_options(world: World) -> None:
 
 
 async def test_server_cap_and_cancel(world: World) -> None:
-    admin = world.fake.add_user("admin", guild=world.guild,
-                                permissions=discord.Permissions(manage_guild=True,
-                                                                manage_channels=True))
+    admin = world.fake.add_user(
+        "admin",
+        guild=world.guild,
+        permissions=discord.Permissions(manage_guild=True, manage_channels=True),
+    )
     res = await world.slash(admin, "settings", games=1)
     assert res.ephemeral and "Games at once in this server: 1" in res.content
     with pytest.raises(InvalidInvocation):  # Discord hides it from members without the right
@@ -132,8 +141,10 @@ async def test_abandoned_lobby_expires(world: World) -> None:
     await world.open_table(start=False)
     gid = await world.gid()
     world.clock.advance(3600 + 1)
-    await world.fake.wait_until(lambda: "expired" in world.fake.messages(world.channel)[-1]
-                                .content, what="the expiry notice")
+    await world.fake.wait_until(
+        lambda: "expired" in world.fake.messages(world.channel)[-1].content,
+        what="the expiry notice",
+    )
     await world.settle()
     assert await world.gid_or_none() is None
     lobby = world.fake.messages(world.channel)[0]

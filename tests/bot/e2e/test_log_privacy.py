@@ -64,7 +64,8 @@ def leaks(text: str) -> list[str]:
 
 
 async def test_a_whole_game_at_debug_logs_no_card(
-        world: World, debug_logs: tuple[Capture, io.StringIO, io.StringIO]) -> None:
+    world: World, debug_logs: tuple[Capture, io.StringIO, io.StringIO]
+) -> None:
     raw, text, lines = debug_logs
     gid = await world.open_table()
     status = await world.play_to_end(gid, Policy(), 150)
@@ -72,18 +73,25 @@ async def test_a_whole_game_at_debug_logs_no_card(
 
     # the game did send hands over the wire: an unredacted DEBUG line would have shown them
     dms = {world.fake.dm_channel(u).id for u in world.users.values()}
-    bodies = [json.dumps(r.json) for r in world.fake.requests
-              if r.json is not None and any(f"/channels/{c}/" in r.path for c in dms)]
+    bodies = [
+        json.dumps(r.json)
+        for r in world.fake.requests
+        if r.json is not None and any(f"/channels/{c}/" in r.path for c in dms)
+    ]
     assert sum(bool(leaks(b)) for b in bodies) > 10, "hands went out by DM"
     # and discord.py logged its requests, responses and gateway events meanwhile
     assert raw.names.count("discord.http") > 100 and raw.names.count("discord.gateway") > 20
     assert len(raw.lines) > 500
 
-    for where, output in (("a plain handler", "\n".join(raw.lines)),
-                          ("the text log", text.getvalue()),
-                          ("the JSON log", lines.getvalue())):
+    for where, output in (
+        ("a plain handler", "\n".join(raw.lines)),
+        ("the text log", text.getvalue()),
+        ("the JSON log", lines.getvalue()),
+    ):
         found = leaks(output)
-        assert not found, f"{where} shows {found[:5]}: " + next(
-            line for line in output.splitlines() if leaks(line))[:400]
+        assert not found, (
+            f"{where} shows {found[:5]}: "
+            + next(line for line in output.splitlines() if leaks(line))[:400]
+        )
     for line in lines.getvalue().splitlines():
         json.loads(line)  # one JSON object per line

@@ -19,31 +19,37 @@ from .harness import World
 from .selfplay import Recorder, Table, lost_lines, open_table
 
 GLOBAL_429 = {"message": "You are being rate limited.", "retry_after": 0.01, "global": True}
-RATE_HEADERS = {"Via": "1.1 google", "X-RateLimit-Global": "true",
-                "X-RateLimit-Scope": "global", "Retry-After": "1"}
+RATE_HEADERS = {
+    "Via": "1.1 google",
+    "X-RateLimit-Global": "true",
+    "X-RateLimit-Scope": "global",
+    "Retry-After": "1",
+}
 
 
-async def _world(fake, tmp_path, *, per_second: float | None,
-                 route_limit: tuple[int, float] | None = None, **kw) -> World:
+async def _world(
+    fake, tmp_path, *, per_second: float | None, route_limit: tuple[int, float] | None = None, **kw
+) -> World:
     if per_second is not None:
         fake.set_rate_limits(per_second=per_second, route_limit=route_limit)
     guild = fake.add_guild("Load")
-    world = World(fake, tmp_path, guild, fake.add_text_channel(guild, "lobby"), {},
-                  clock=FakeClock())
+    world = World(
+        fake, tmp_path, guild, fake.add_text_channel(guild, "lobby"), {}, clock=FakeClock()
+    )
     options = {"rate": per_second * 0.9} if per_second else {}
     await world.start(outbox_options=options, **kw)
     return world
 
 
-async def _self_play(world: World, games: int, timeout: float
-                     ) -> tuple[list[Table], Recorder]:
+async def _self_play(world: World, games: int, timeout: float) -> tuple[list[Table], Recorder]:
     bot = world.bot
     assert bot is not None
     await bot.service.update_guild_settings(world.guild.id, max_games=games + 1)
     recorder = Recorder()
     recorder.attach(bot)
-    tables = await asyncio.gather(*(open_table(world.fake, bot, world.guild, n, recorder)
-                                    for n in range(games)))
+    tables = await asyncio.gather(
+        *(open_table(world.fake, bot, world.guild, n, recorder) for n in range(games))
+    )
     await asyncio.wait_for(world.settle(), timeout)
     return list(tables), recorder
 
@@ -57,14 +63,14 @@ async def _check_all_shown(world: World, tables: list[Table], recorder: Recorder
         last = fake.messages(t.channel)[-1]
         assert "Game over" in last.content, last.content
         dms = fake.dm_messages(t.host)
-        assert any(c.get("custom_id", "").startswith("ew:") for m in dms
-                   for c in m.walk_components()), "the setup panel reached the host"
+        assert any(
+            c.get("custom_id", "").startswith("ew:") for m in dms for c in m.walk_components()
+        ), "the setup panel reached the host"
     assert lost_lines(fake, tables, recorder) == []
     assert await bot.db.outbox_items() == []
 
 
-async def test_computer_games_lose_nothing_under_the_global_limit(fake_discord, tmp_path
-                                                                  ) -> None:
+async def test_computer_games_lose_nothing_under_the_global_limit(fake_discord, tmp_path) -> None:
     """Twelve games at once, the fake allowing 20 requests/s and 5 per second on each
     route: every action's words in its channel, every end announced, every DM
     delivered, no game stalled — and the bot paced itself (no global 429 at all)."""
@@ -102,16 +108,18 @@ def _picture(n: int) -> Picture:
     return Picture(buf.getvalue(), "board.png", f"board {n}")
 
 
-async def test_429s_and_outages_past_discord_pys_retries_are_retried(fake_discord, tmp_path
-                                                                     ) -> None:
+async def test_429s_and_outages_past_discord_pys_retries_are_retried(
+    fake_discord, tmp_path
+) -> None:
     """discord.py gives up after five 429s in a row and at once on a 503; the outbox
     backs off and tries again until the message is in."""
     world = await _world(fake_discord, tmp_path, per_second=None)
     try:
         bot, ch = world.bot, world.channel
         assert bot is not None
-        fake_discord.fail_next("POST", f"/channels/{ch.id}/messages", 429, GLOBAL_429,
-                               headers=RATE_HEADERS, times=7)
+        fake_discord.fail_next(
+            "POST", f"/channels/{ch.id}/messages", 429, GLOBAL_429, headers=RATE_HEADERS, times=7
+        )
         fake_discord.fail_next("POST", f"/channels/{ch.id}/messages", 503, times=2)
         await bot.delivery.post(_lite(world, ch.id), "still here")
         await world.settle()
@@ -134,15 +142,22 @@ async def test_coalescing_and_superseded_edits(fake_discord, tmp_path) -> None:
         assert sent is not None
         box.hold(ch.id)  # as if Discord were slow: things pile up
         for n in range(3):
-            await bot.delivery.post(_lite(world, ch.id), f"move {n}", files=[_picture(n)],
-                                    pings={1000 + n}, tail=f"player {n} is to play")
+            await bot.delivery.post(
+                _lite(world, ch.id),
+                f"move {n}",
+                files=[_picture(n)],
+                pings={1000 + n},
+                tail=f"player {n} is to play",
+            )
         for n in range(3):
             await box.edit(ch.id, sent.id, {"content": f"lobby v{n}"}, [])
         box.release(ch.id)
         await world.settle()
         msgs = fake_discord.messages(ch)
         assert [m.content for m in msgs] == [
-            "lobby v2", "move 0\nmove 1\nmove 2\nplayer 2 is to play"]
+            "lobby v2",
+            "move 0\nmove 1\nmove 2\nplayer 2 is to play",
+        ]
         merged = msgs[1]
         assert [a.data for a in merged.attachments] == [_picture(2).data]
         assert fake_discord.requests_to("PATCH", f"/channels/{ch.id}/messages/*")
@@ -154,8 +169,9 @@ async def test_coalescing_and_superseded_edits(fake_discord, tmp_path) -> None:
         await world.stop()
 
 
-async def test_the_outbox_survives_a_restart_and_sends_nothing_twice(fake_discord, tmp_path
-                                                                     ) -> None:
+async def test_the_outbox_survives_a_restart_and_sends_nothing_twice(
+    fake_discord, tmp_path
+) -> None:
     """Items queued when the bot stops are in the database and sent by the next start;
     one that was sent just before the stop (its row not yet deleted) is not sent again."""
     world = await _world(fake_discord, tmp_path, per_second=None, shutdown_grace=0.1)
@@ -165,21 +181,22 @@ async def test_the_outbox_survives_a_restart_and_sends_nothing_twice(fake_discor
     assert bot is not None
     done = await bot.delivery.outbox.send(ch.id, {"content": "sent before the crash"}, [])
     assert (await done).message is not None
-    kept = (await bot.db.outbox_items())
+    kept = await bot.db.outbox_items()
     assert kept == []
     fake_discord.fail_next("POST", "/channels/*/messages", 503, times=10**6)
     for n in range(3):
         await bot.delivery.post(_lite(world, ch.id), f"queued {n}", files=[_picture(n)])
     await bot.delivery.dm(user.id, "a queued DM", [], wait=False)
     # a delivery waiting for its message (a lobby, a duel) does not hold the shutdown up
-    waiting = asyncio.ensure_future(bot.delivery.post(_lite(world, ch.id), "queued 3",
-                                                      wait=True))
+    waiting = asyncio.ensure_future(bot.delivery.post(_lite(world, ch.id), "queued 3", wait=True))
     # the row of the message sent before the crash, as if the crash came before its
     # deletion: same payload, same nonce
     first = fake_discord.requests_to("POST", f"/channels/{ch.id}/messages")[0].json
     from bot.models import OutboxRecord
-    await bot.db.outbox_add(OutboxRecord(None, None, "send", ch.id, None, None, 0, None,
-                                         dict(first), {}, 0.0, []))
+
+    await bot.db.outbox_add(
+        OutboxRecord(None, None, "send", ch.id, None, None, 0, None, dict(first), {}, 0.0, [])
+    )
     await asyncio.wait_for(world.stop(), 30)
     assert await waiting is None
     fake_discord._faults.clear()
@@ -187,10 +204,8 @@ async def test_the_outbox_survives_a_restart_and_sends_nothing_twice(fake_discor
         bot = await world.start()
         await world.settle()
         contents = [m.content for m in fake_discord.messages(ch)]
-        assert contents == ["sent before the crash", "queued 0", "queued 1", "queued 2",
-                            "queued 3"]
-        assert [a.data for a in fake_discord.messages(ch)[1].attachments] == \
-            [_picture(0).data]
+        assert contents == ["sent before the crash", "queued 0", "queued 1", "queued 2", "queued 3"]
+        assert [a.data for a in fake_discord.messages(ch)[1].attachments] == [_picture(0).data]
         assert [m.content for m in fake_discord.dm_messages(user)] == ["a queued DM"]
         assert await bot.db.outbox_items() == []
     finally:
@@ -235,8 +250,7 @@ async def test_computers_wait_for_their_game_s_messages(fake_discord, tmp_path) 
         await world.settle()
         before = (await bot.service.status(table.gid)).version
         box = bot.delivery.outbox
-        fake_discord.fail_next("POST", f"/channels/{table.channel.id}/messages", 503,
-                               times=10**6)
+        fake_discord.fail_next("POST", f"/channels/{table.channel.id}/messages", 503, times=10**6)
         await resign_host(bot, table, recorder)
         await fake_discord.wait_until(lambda: box.retries >= 3)
         st = await bot.service.status(table.gid)

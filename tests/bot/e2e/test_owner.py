@@ -14,32 +14,53 @@ from tests.fake_discord import FakeDiscord
 
 
 async def test_a_second_bot_on_the_same_database_refuses_naming_the_first(
-        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
     guild = fake_discord.add_guild("Ops")
     channel = fake_discord.add_text_channel(guild, "games")
     user = fake_discord.add_user("op", guild=guild)
     (tmp_path / "data").mkdir()
-    env = {**os.environ, "DISCORD_TOKEN": fake_discord.token,
-           "DATABASE_URL": f"sqlite:///{tmp_path}/data/games.db", "LOG_LEVEL": "INFO",
-           "DISCORD_API_BASE": fake_discord.api_base,
-           "DISCORD_GATEWAY_URL": fake_discord.gateway_url, "DEV_GUILD_ID": ""}
+    env = {
+        **os.environ,
+        "DISCORD_TOKEN": fake_discord.token,
+        "DATABASE_URL": f"sqlite:///{tmp_path}/data/games.db",
+        "LOG_LEVEL": "INFO",
+        "DISCORD_API_BASE": fake_discord.api_base,
+        "DISCORD_GATEWAY_URL": fake_discord.gateway_url,
+        "DEV_GUILD_ID": "",
+    }
     first = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", cwd=tmp_path, env=env,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        sys.executable,
+        "-m",
+        "bot",
+        cwd=tmp_path,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
     try:
-        await fake_discord.wait_until(lambda: fake_discord.connected and None in
-                                      fake_discord.commands, timeout=60,
-                                      what="the first bot to connect and sync")
+        await fake_discord.wait_until(
+            lambda: fake_discord.connected and None in fake_discord.commands,
+            timeout=60,
+            what="the first bot to connect and sync",
+        )
         assert not (await fake_discord.slash(user, channel, "newgame", timeout=10)).ephemeral
         sessions = len(fake_discord._sessions)
         second = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", cwd=tmp_path, env=env,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+            sys.executable,
+            "-m",
+            "bot",
+            cwd=tmp_path,
+            env=env,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
         _, err = await asyncio.wait_for(second.communicate(), 60)
         lines = err.decode().strip().splitlines()
         assert second.returncode == 1, err.decode()
         assert len(lines) == 1 and lines[0].startswith(
-            f"Cannot start: Another bot process already owns the database {tmp_path}"), lines
+            f"Cannot start: Another bot process already owns the database {tmp_path}"
+        ), lines
         assert f"pid {first.pid} on host {socket.gethostname()}, since " in lines[0]
         assert len(fake_discord._sessions) == sessions  # it never reached the gateway
         # the first one is still the bot of the server's game

@@ -12,8 +12,9 @@ from .selfplay import Recorder, lost_lines, open_table, resign_host
 
 async def _setup(fake, tmp_path):
     guild = fake.add_guild("Perms")
-    world = World(fake, tmp_path, guild, fake.add_text_channel(guild, "lobby"), {},
-                  clock=FakeClock())
+    world = World(
+        fake, tmp_path, guild, fake.add_text_channel(guild, "lobby"), {}, clock=FakeClock()
+    )
     bot = await world.start()
     recorder = Recorder()
     recorder.attach(bot)
@@ -31,7 +32,8 @@ async def _fixed(world: World, table, **flags) -> None:
 
 
 async def test_attach_files_revoked_pauses_tells_the_channel_and_the_fix_resumes(
-        fake_discord, tmp_path) -> None:
+    fake_discord, tmp_path
+) -> None:
     world, bot, recorder, table = await _setup(fake_discord, tmp_path)
     try:
         fake_discord.set_bot_permissions(table.channel, attach_files=False)
@@ -57,7 +59,8 @@ async def test_attach_files_revoked_pauses_tells_the_channel_and_the_fix_resumes
 
 
 async def test_channel_hidden_tells_the_host_by_dm_and_resume_tries_again(
-        fake_discord, tmp_path) -> None:
+    fake_discord, tmp_path
+) -> None:
     world, bot, recorder, table = await _setup(fake_discord, tmp_path)
     try:
         fake_discord.set_bot_permissions(table.channel, view_channel=False)
@@ -66,8 +69,7 @@ async def test_channel_hidden_tells_the_host_by_dm_and_resume_tries_again(
         await world.settle()
         st = await bot.service.status(table.gid)
         assert st.paused and st.status == "running"
-        told = [m.content for m in fake_discord.dm_messages(table.host)
-                if "missing" in m.content]
+        told = [m.content for m in fake_discord.dm_messages(table.host) if "missing" in m.content]
         assert len(told) == 1 and "**View Channel**" in told[0] and "#table-0" in told[0]
         # /resume while the permission is still missing: the game starts, the first
         # message fails again, so it pauses again and the host is told again
@@ -75,8 +77,7 @@ async def test_channel_hidden_tells_the_host_by_dm_and_resume_tries_again(
         assert "resumes" in res.content
         await world.settle()
         assert (await bot.service.status(table.gid)).paused
-        told = [m.content for m in fake_discord.dm_messages(table.host)
-                if "missing" in m.content]
+        told = [m.content for m in fake_discord.dm_messages(table.host) if "missing" in m.content]
         assert len(told) == 2
         await _fixed(world, table, view_channel=None)
         st = await bot.service.status(table.gid)
@@ -87,7 +88,8 @@ async def test_channel_hidden_tells_the_host_by_dm_and_resume_tries_again(
 
 
 async def test_a_role_change_takes_the_permission_away_and_gives_it_back(
-        fake_discord, tmp_path) -> None:
+    fake_discord, tmp_path
+) -> None:
     """The bot's own role loses Attach Files (GUILD_ROLE_UPDATE), then gets it back."""
     from tests.fake_discord.models import ATTACH_FILES
 
@@ -105,7 +107,8 @@ async def test_a_role_change_takes_the_permission_away_and_gives_it_back(
         assert "**Attach Files**" in fake_discord.messages(table.channel)[-1].content
         fake_discord.set_role_permissions(role, role.permissions | ATTACH_FILES)
         await fake_discord.wait_until(
-            lambda: table.channel.id not in bot.delivery.outbox.held_channels)
+            lambda: table.channel.id not in bot.delivery.outbox.held_channels
+        )
         await world.settle()
         st = await bot.service.status(table.gid)
         assert st.status == "finished" and not st.paused

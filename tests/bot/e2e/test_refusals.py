@@ -32,8 +32,9 @@ async def test_out_of_turn_and_bogus_fields_change_nothing(world: World) -> None
     st = await svc.status(gid)
     current = next(d for d in st.decisions if d.kind == "turn")
     mover = world.user_of(current.user_id)
-    other = next(u for n, u in world.users.items()
-                 if n in ("ann", "bob", "cy") and u.id != mover.id)
+    other = next(
+        u for n, u in world.users.items() if n in ("ann", "bob", "cy") and u.id != mover.id
+    )
     version, count = await _version(world, gid), len(world.fake.messages(world.channel))
 
     refusals = [
@@ -58,10 +59,14 @@ async def test_out_of_turn_and_bogus_fields_change_nothing(world: World) -> None
     board = rules.load_board("european_war")
     assert st.view is not None
     src = next(f for f, (seat, _) in st.view.pieces.items() if seat == current.seat)
-    far = next(f for f in board.field_order if f not in board.adjacency[src]
-               and f not in board.sea_reach[src] and f != src)
-    res = await world.slash(mover, "move", **{"from": board.fields[src].name,
-                                               "to": board.fields[far].name})
+    far = next(
+        f
+        for f in board.field_order
+        if f not in board.adjacency[src] and f not in board.sea_reach[src] and f != src
+    )
+    res = await world.slash(
+        mover, "move", **{"from": board.fields[src].name, "to": board.fields[far].name}
+    )
     assert res.ephemeral and "EW-" in res.content, res.content
     assert await _version(world, gid) == version
     assert len(world.fake.messages(world.channel)) == count
@@ -81,9 +86,15 @@ async def test_stale_and_double_clicks_act_once(world: World) -> None:
     # the panel was updated in place; a stale copy of the same message still shows the
     # old buttons in a slow client: replay the click on the old custom ids
     stale = world.fake.message(panel.id)
-    stale.components = [{"type": 1, "components": [
-        {"type": 2, "style": 1, "label": "again", "custom_id": first},
-        {"type": 2, "style": 1, "label": "other", "custom_id": second}]}]
+    stale.components = [
+        {
+            "type": 1,
+            "components": [
+                {"type": 2, "style": 1, "label": "again", "custom_id": first},
+                {"type": 2, "style": 1, "label": "other", "custom_id": second},
+            ],
+        }
+    ]
     for cid in (first, second):
         res = await world.click(ann, stale, cid)
         assert res.ephemeral and "out of date" in res.content, res.content
@@ -98,8 +109,9 @@ async def test_simultaneous_double_click_acts_once(world: World) -> None:
     panel = next(m for m in reversed(world.fake.dm_messages(bob)) if m.buttons)
     cid = panel.buttons[0]["custom_id"]
     version = await _version(world, gid)
-    a, b = await asyncio.gather(world.fake.click(bob, panel, cid),
-                                world.fake.click(bob, panel, cid))
+    a, b = await asyncio.gather(
+        world.fake.click(bob, panel, cid), world.fake.click(bob, panel, cid)
+    )
     await world.settle()
     assert await _version(world, gid) == version + 1
     assert sorted([a.ephemeral, b.ephemeral]) == [False, True]
@@ -112,8 +124,11 @@ async def test_spectator_pressing_player_buttons(world: World) -> None:
     spectator = world.users["spectator"]
     lobby = world.lobby_message()
     version = await _version(world, gid)
-    for what, reason in (("start", "only the host"), ("leave", "not at this table"),
-                         ("opts", "only the host")):
+    for what, reason in (
+        ("start", "only the host"),
+        ("leave", "not at this table"),
+        ("opts", "only the host"),
+    ):
         res = await world.click(spectator, lobby, f"ew:l:{gid}:{what}")
         assert res.ephemeral and reason in res.content.lower(), (what, res.content)
     assert world.bot is not None
@@ -153,8 +168,9 @@ async def test_stale_duel_card_after_the_duel_moved_on(world: World) -> None:
     hand_before = (await svc.view(gid, user.id)).view.hand
     version = await _version(world, gid)
     stale = world.fake.message(msg.id)
-    stale.components = [{"type": 1, "components": [
-        {"type": 2, "style": 1, "label": "old", "custom_id": ids[0]}]}]
+    stale.components = [
+        {"type": 1, "components": [{"type": 2, "style": 1, "label": "old", "custom_id": ids[0]}]}
+    ]
     res = await world.click(user, stale, ids[0])
     assert res.ephemeral
     assert await _version(world, gid) == version
@@ -173,8 +189,9 @@ async def test_replaced_player_cannot_use_old_panel(world: World) -> None:
     bob_seat = next(i for i, s in enumerate(st.seats) if s.user_id == bob.id)
     res = await world.slash("bob", "replace", seat=str(bob_seat))
     assert res.ephemeral and "host" in res.content.lower()
-    seats = await world.fake.autocomplete(world.users["ann"], world.channel, "replace",
-                                          focused="seat")
+    seats = await world.fake.autocomplete(
+        world.users["ann"], world.channel, "replace", focused="seat"
+    )
     assert str(bob_seat) in {c["value"] for c in seats}
     res = await world.slash("ann", "replace", seat=str(bob_seat), **{"with": dee})
     assert not res.ephemeral and "dee takes over bob's seat" in res.content
@@ -188,16 +205,17 @@ async def test_replaced_player_cannot_use_old_panel(world: World) -> None:
     assert all(d.seat != bob_seat for d in st.decisions)
 
 
-async def test_two_commands_at_the_same_instant_apply_one_after_the_other(world: World
-                                                                          ) -> None:
+async def test_two_commands_at_the_same_instant_apply_one_after_the_other(world: World) -> None:
     gid, _ = await _placed(world)
     assert world.bot is not None
     st = await world.bot.service.status(gid)
     mover = world.user_of(next(d for d in st.decisions if d.kind == "turn").user_id)
     version = await _version(world, gid)
     count = len(world.fake.messages(world.channel))
-    a, b = await asyncio.gather(world.fake.slash(mover, world.channel, "arm"),
-                                world.fake.slash(mover, world.channel, "pass"))
+    a, b = await asyncio.gather(
+        world.fake.slash(mover, world.channel, "arm"),
+        world.fake.slash(mover, world.channel, "pass"),
+    )
     await world.settle()
     assert sorted([a.ephemeral, b.ephemeral]) == [False, True]
     assert await _version(world, gid) == version + 1

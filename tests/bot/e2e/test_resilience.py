@@ -53,9 +53,9 @@ async def test_action_is_deferred_on_entry_then_completed(world: World) -> None:
     assert res.original.attachments[0].filename == "board.png"
 
 
-async def test_a_failing_renderer_does_not_stop_the_game(world: World, bot_errors: list,
-                                                         monkeypatch: pytest.MonkeyPatch
-                                                         ) -> None:
+async def test_a_failing_renderer_does_not_stop_the_game(
+    world: World, bot_errors: list, monkeypatch: pytest.MonkeyPatch
+) -> None:
     _, mover = await _turn(world)
 
     def broken(*_: object, **__: object) -> bytes:

@@ -16,8 +16,13 @@ async def _until_mid_duel(world: World, policy: Policy, gid: int) -> None:
     for _ in range(100):
         prompts = await svc.prompts(gid)
         view = (await svc.status(gid)).view
-        if (prompts and prompts[0].kind == "duel" and view is not None
-                and view.battle is not None and view.battle.attacker_cards):
+        if (
+            prompts
+            and prompts[0].kind == "duel"
+            and view is not None
+            and view.battle is not None
+            and view.battle.attacker_cards
+        ):
             return
         assert await world.step(policy)
     raise AssertionError("no duel reached")
@@ -34,15 +39,17 @@ async def test_restart_mid_duel_then_the_game_finishes(world: World) -> None:
     state = world.bot.service._games[gid].state
     assert state is not None
     action = policy.choose(state, prompt.seat, prompt.kind, list(prompt.choices))
-    old_panel, cid, _ = world.find_answer(world.fake.dm_messages(user), gid,
-                                          codec.encode(action, board))
+    old_panel, cid, _ = world.find_answer(
+        world.fake.dm_messages(user), gid, codec.encode(action, board)
+    )
     dms_before = len(world.fake.dm_messages(user))
     channel_before = len(world.fake.messages(world.channel))
 
     await world.stop()
     await world.start()
-    await world.fake.wait_until(lambda: len(world.fake.dm_messages(user)) > dms_before,
-                                what="the duel panel sent again")
+    await world.fake.wait_until(
+        lambda: len(world.fake.dm_messages(user)) > dms_before, what="the duel panel sent again"
+    )
     await world.settle()
     again = world.fake.dm_messages(user)[-1]
     assert "Duel on" in again.content and again.buttons, "the open panel comes back"
@@ -66,11 +73,15 @@ async def test_player_with_dms_closed_plays_to_the_end(fake_discord, tmp_path) -
     try:
         bob = world.users["bob"]
         gid = await world.open_table()
-        told = [m for m in world.fake.messages(world.channel)
-                if "cannot send you direct messages" in m.content]
+        told = [
+            m
+            for m in world.fake.messages(world.channel)
+            if "cannot send you direct messages" in m.content
+        ]
         assert len(told) == 1 and bob.mention in told[0].content, "told once, at join"
-        opener = next(m for m in world.fake.messages(world.channel)
-                      if m.component(f"ew:o:{gid}:{bob.id}"))
+        opener = next(
+            m for m in world.fake.messages(world.channel) if m.component(f"ew:o:{gid}:{bob.id}")
+        )
         assert "a decision is yours" in opener.content
 
         # someone else cannot open bob's panel
@@ -94,15 +105,17 @@ async def test_player_with_dms_closed_plays_to_the_end(fake_discord, tmp_path) -
         assert st.status == "finished"
         assert hand_checked
         assert not world.fake.dm_messages(bob), "no DM ever reached bob"
-        told = [m for m in world.fake.messages(world.channel)
-                if "cannot send you direct messages" in m.content]
+        told = [
+            m
+            for m in world.fake.messages(world.channel)
+            if "cannot send you direct messages" in m.content
+        ]
         assert len(told) == 1, "the channel is told once per game"
     finally:
         await world.stop()
 
 
-async def test_after_a_restart_the_duel_message_is_edited_not_posted_again(
-        world: World) -> None:
+async def test_after_a_restart_the_duel_message_is_edited_not_posted_again(world: World) -> None:
     gid = await world.open_table()
     policy = Policy()
     await _until_mid_duel(world, policy, gid)
@@ -116,19 +129,21 @@ async def test_after_a_restart_the_duel_message_is_edited_not_posted_again(
     await world.start()
     await world.settle()
     posted = len(world.fake.messages(world.channel))
-    edits = len(world.fake.requests_to("PATCH", f"/channels/{world.channel.id}/messages/"
-                                                f"{duel_id}"))
+    edits = len(world.fake.requests_to("PATCH", f"/channels/{world.channel.id}/messages/{duel_id}"))
     prompt = (await world.bot.service.prompts(gid))[0]
     assert prompt.kind == "duel"
     card = next(a for a in prompt.choices if a.kind == "play_card")  # the duel goes on
-    res = await world.answer_panel(world.user_of(prompt.user_id), gid, card,
-                                   rules.load_board("european_war"))
+    res = await world.answer_panel(
+        world.user_of(prompt.user_id), gid, card, rules.load_board("european_war")
+    )
     assert not res.errors
     st = await world.bot.service.status(gid)
     assert st.view is not None and st.view.battle is not None, "still mid-duel"
     assert len(world.fake.messages(world.channel)) == posted, "nothing posted again"
-    assert len(world.fake.requests_to(
-        "PATCH", f"/channels/{world.channel.id}/messages/{duel_id}")) == edits + 1
+    assert (
+        len(world.fake.requests_to("PATCH", f"/channels/{world.channel.id}/messages/{duel_id}"))
+        == edits + 1
+    )
     duel_msg = next(m for m in world.fake.messages(world.channel) if m.id == duel_id)
     assert {a.filename for a in duel_msg.attachments} >= {"board.png"}, "the board stays"
     assert (await world.bot.db.game_messages(gid)).duel_message_id == duel_id
@@ -149,8 +164,11 @@ async def test_after_a_restart_the_lobby_message_is_edited(world: World) -> None
     await world.start()
     res = await world.slash("bob", "join")
     assert not res.ephemeral
-    lobbies = [m for m in world.fake.messages(world.channel)
-               if any(c.get("custom_id", "").startswith("ew:l:") for c in m.walk_components())]
+    lobbies = [
+        m
+        for m in world.fake.messages(world.channel)
+        if any(c.get("custom_id", "").startswith("ew:l:") for c in m.walk_components())
+    ]
     assert [m.id for m in lobbies] == [lobby.id], "the lobby was edited, not posted again"
     assert world.users["bob"].mention in lobby.content
     await world.slash("ann", "start")
@@ -159,7 +177,8 @@ async def test_after_a_restart_the_lobby_message_is_edited(world: World) -> None
 
 
 async def test_a_player_with_dms_closed_is_not_dmed_again_after_a_restart(
-        fake_discord, tmp_path) -> None:
+    fake_discord, tmp_path
+) -> None:
     world = await make_world(fake_discord, tmp_path, dms_closed=("bob",))
     try:
         bob = world.users["bob"]
@@ -176,8 +195,11 @@ async def test_a_player_with_dms_closed_is_not_dmed_again_after_a_restart(
         assert (await world.play_to_end(gid, policy, 150)).status == "finished"
         assert world.bot is not None
         assert len(world.fake.requests_to("POST", dm_path)) == tried, "no DM tried again"
-        told = [m for m in world.fake.messages(world.channel)
-                if "cannot send you direct messages" in m.content]
+        told = [
+            m
+            for m in world.fake.messages(world.channel)
+            if "cannot send you direct messages" in m.content
+        ]
         assert len(told) == 1, "the channel is told once per game, restart or not"
         assert bob.id not in await world.bot.db.users_with_dms_closed(), "game over"
     finally:

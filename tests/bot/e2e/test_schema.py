@@ -18,14 +18,32 @@ PRODUCT = Path(__file__).resolve().parents[4] / "shared" / "design" / "PRODUCT.m
 # PRODUCT.md, "Commands": name -> (required options, optional options)
 CONTRACT: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "newgame": ((), ("variant", "players", "turn_timeout", "thread")),
-    "join": ((), ("power",)), "leave": ((), ()), "addbot": ((), ("power", "level")),
-    "start": ((), ()), "cancel": ((), ()), "resign": ((), ()),
-    "replace": (("seat", "with"), ()), "pause": ((), ()), "resume": ((), ()),
-    "settings": ((), ()), "place": ((), ()), "conscript": (("field",), ()),
-    "move": (("from", "to"), ()), "invade": (("from", "to"), ()), "arm": ((), ()),
-    "sabotage": (("target",), ()), "spy": (("player",), ()), "pass": ((), ()),
-    "grow": ((), ()), "build": ((), ()), "board": ((), ()), "hand": ((), ()),
-    "status": ((), ()), "log": ((), ("n",)), "rules": ((), ("topic",)), "help": ((), ()),
+    "join": ((), ("power",)),
+    "leave": ((), ()),
+    "addbot": ((), ("power", "level")),
+    "start": ((), ()),
+    "cancel": ((), ()),
+    "resign": ((), ()),
+    "replace": (("seat", "with"), ()),
+    "pause": ((), ()),
+    "resume": ((), ()),
+    "settings": ((), ()),
+    "place": ((), ()),
+    "conscript": (("field",), ()),
+    "move": (("from", "to"), ()),
+    "invade": (("from", "to"), ()),
+    "arm": ((), ()),
+    "sabotage": (("target",), ()),
+    "spy": (("player",), ()),
+    "pass": ((), ()),
+    "grow": ((), ()),
+    "build": ((), ()),
+    "board": ((), ()),
+    "hand": ((), ()),
+    "status": ((), ()),
+    "log": ((), ("n",)),
+    "rules": ((), ("topic",)),
+    "help": ((), ()),
     "about": ((), ()),
 }
 # Where this bot departs from the letter of the list, on purpose: /replace's `with` is
@@ -72,11 +90,13 @@ async def test_synced_schema_has_every_command_and_option(world: World) -> None:
     # option details a user relies on
     newgame = {o["name"]: o for o in synced["newgame"]["options"]}
     assert newgame["players"]["min_value"] == 2 and newgame["players"]["max_value"] == 5
-    assert [c["name"] for c in newgame["variant"]["choices"]] == ["european-war",
-                                                                  "world-war-5"]
+    assert [c["name"] for c in newgame["variant"]["choices"]] == ["european-war", "world-war-5"]
     for name in ("conscript", "move", "invade", "sabotage", "spy", "grow", "build", "place"):
-        assert all(o.get("autocomplete") for o in synced[name]["options"]
-                   if o["type"] == 3 and "choices" not in o), name
+        assert all(
+            o.get("autocomplete")
+            for o in synced[name]["options"]
+            if o["type"] == 3 and "choices" not in o
+        ), name
     assert int(synced["settings"]["default_member_permissions"]) == 1 << 5  # manage guild
     game_commands = set(CONTRACT) - {"rules", "help", "about"}
     for name in game_commands:
@@ -89,8 +109,9 @@ async def test_commands_sync_only_when_changed(fake_discord, tmp_path) -> None:
     assert len(puts) == 1, "the first start syncs globally"
     await world.stop()
     await world.start()
-    assert len(fake_discord.requests_to("PUT", "/applications/*/commands")) == 1, \
+    assert len(fake_discord.requests_to("PUT", "/applications/*/commands")) == 1, (
         "an unchanged command set is not synced again"
+    )
     await world.stop()
     store = await Store.open(tmp_path / "games.db")  # a different command set was synced
     await store.set_meta(COMMANDS_HASH_KEY, "0:stale")
@@ -99,8 +120,9 @@ async def test_commands_sync_only_when_changed(fake_discord, tmp_path) -> None:
     assert len(fake_discord.requests_to("PUT", "/applications/*/commands")) == 2
     await world.stop()
     await world.start(dev_guild_id=world.guild.id)
-    guild_puts = fake_discord.requests_to("PUT", f"/applications/*/guilds/{world.guild.id}/"
-                                                 "commands")
+    guild_puts = fake_discord.requests_to(
+        "PUT", f"/applications/*/guilds/{world.guild.id}/commands"
+    )
     assert len(guild_puts) == 1
     assert {c["name"] for c in fake_discord.commands[world.guild.id]} >= set(CONTRACT)
     await world.stop()

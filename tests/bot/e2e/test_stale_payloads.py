@@ -19,29 +19,34 @@ def _opt(name: str, kind: int, value: object) -> dict:
 STRING, INTEGER, BOOLEAN, USER = 3, 4, 5, 6
 CASES = [
     ("teleport", [], "out of date"),
-    ("log", [_opt("n", STRING, "abc")], "`n` of /log needs a whole number from 1 to 50, not "
-                                        "'abc'"),
+    ("log", [_opt("n", STRING, "abc")], "`n` of /log needs a whole number from 1 to 50, not 'abc'"),
     ("log", [_opt("n", INTEGER, "abc")], "`n` of /log needs a whole number"),
     ("log", [_opt("n", INTEGER, 99)], "`n` of /log must be from 1 to 50"),
-    ("newgame", [_opt("variant", STRING, "risk")],
-     "`variant` of /newgame has no choice 'risk' any more; pick one of: european-war, "
-     "world-war-5"),
-    ("newgame", [_opt("turn_timeout", INTEGER, 42)], "`turn_timeout` of /newgame has no "
-                                                     "choice 42"),
+    (
+        "newgame",
+        [_opt("variant", STRING, "risk")],
+        "`variant` of /newgame has no choice 'risk' any more; pick one of: european-war, "
+        "world-war-5",
+    ),
+    ("newgame", [_opt("turn_timeout", INTEGER, 42)], "`turn_timeout` of /newgame has no choice 42"),
     ("newgame", [_opt("players", INTEGER, 9)], "`players` of /newgame must be from 2 to 5"),
     ("newgame", [_opt("thread", STRING, "yes")], "`thread` of /newgame needs true or false"),
-    ("replace", [_opt("seat", STRING, "0"), _opt("with", STRING, "bob")],
-     "`with` of /replace needs a member"),
+    (
+        "replace",
+        [_opt("seat", STRING, "0"), _opt("with", STRING, "bob")],
+        "`with` of /replace needs a member",
+    ),
     ("arm", [_opt("card", STRING, "ace")], "out of date"),
     ("move", [_opt("from", STRING, "Spain")], "out of date"),
 ]
 
 
-@pytest.mark.parametrize(("name", "options", "reason"), CASES,
-                         ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
+@pytest.mark.parametrize(
+    ("name", "options", "reason"), CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)]
+)
 async def test_stale_payload_gets_a_specific_private_reason(
-        world: World, caplog: pytest.LogCaptureFixture, name: str, options: list[dict],
-        reason: str) -> None:
+    world: World, caplog: pytest.LogCaptureFixture, name: str, options: list[dict], reason: str
+) -> None:
     await world.open_table(start=False)
     gid = await world.gid()
     assert world.bot is not None
@@ -56,9 +61,14 @@ async def test_stale_payload_gets_a_specific_private_reason(
     assert len(res.content) < 300
     assert (await world.bot.service.status(gid)).version == version
     assert len(world.fake.messages(world.channel)) == count
-    mine = [r for r in caplog.records if r.name.startswith(("bot", "discord"))
-            and r.levelno >= logging.WARNING and "PyNaCl" not in r.getMessage()
-            and "davey" not in r.getMessage()]
+    mine = [
+        r
+        for r in caplog.records
+        if r.name.startswith(("bot", "discord"))
+        and r.levelno >= logging.WARNING
+        and "PyNaCl" not in r.getMessage()
+        and "davey" not in r.getMessage()
+    ]
     assert [r.levelno for r in mine] == [logging.WARNING], [r.getMessage() for r in mine]
     assert "out-of-date payload" in mine[0].getMessage() and mine[0].exc_info is None
     assert not any(r.exc_info for r in caplog.records)
@@ -66,6 +76,7 @@ async def test_stale_payload_gets_a_specific_private_reason(
 
 async def test_a_current_payload_sent_raw_still_works(world: World) -> None:
     """The raw path itself is sound: a payload that fits is served normally."""
-    res = await world.fake.raw_command(world.users["ann"], world.channel, "log",
-                                       [_opt("n", INTEGER, 5)])
+    res = await world.fake.raw_command(
+        world.users["ann"], world.channel, "log", [_opt("n", INTEGER, 5)]
+    )
     assert res.ephemeral and "no game" in res.content.lower()

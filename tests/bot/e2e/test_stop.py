@@ -27,8 +27,9 @@ from bot.health import check
 from tests.fake_discord import FakeDiscord, FakeMessage, FakeUser
 
 STOP_BOUND = 3.0
-pytestmark = pytest.mark.skipif(not Path("/proc/self/status").exists(),
-                                reason="reads a process's signal mask from /proc")
+pytestmark = pytest.mark.skipif(
+    not Path("/proc/self/status").exists(), reason="reads a process's signal mask from /proc"
+)
 
 
 @dataclass
@@ -42,8 +43,9 @@ class Child:
 
     def records(self) -> list[dict]:
         """The JSON log lines it wrote."""
-        return [json.loads(line) for line in self.stderr.decode().splitlines()
-                if line.startswith("{")]
+        return [
+            json.loads(line) for line in self.stderr.decode().splitlines() if line.startswith("{")
+        ]
 
     async def stop(self, sig: signal.Signals) -> float:
         """Send ``sig``; return the seconds until the process ended."""
@@ -57,21 +59,36 @@ class Child:
 async def spawn(fake: FakeDiscord, tmp: Path) -> Child:
     db, health = tmp / "data" / "games.db", tmp / "health.json"
     db.parent.mkdir(exist_ok=True)  # a configured database folder must exist (preflight)
-    env = {**os.environ, "DISCORD_TOKEN": fake.token, "DATABASE_URL": f"sqlite:///{db}",
-           "LOG_LEVEL": "DEBUG", "LOG_FORMAT": "json", "HEALTH_FILE": str(health),
-           "DISCORD_API_BASE": fake.api_base, "DISCORD_GATEWAY_URL": fake.gateway_url,
-           "DEV_GUILD_ID": ""}
+    env = {
+        **os.environ,
+        "DISCORD_TOKEN": fake.token,
+        "DATABASE_URL": f"sqlite:///{db}",
+        "LOG_LEVEL": "DEBUG",
+        "LOG_FORMAT": "json",
+        "HEALTH_FILE": str(health),
+        "DISCORD_API_BASE": fake.api_base,
+        "DISCORD_GATEWAY_URL": fake.gateway_url,
+        "DEV_GUILD_ID": "",
+    }
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", cwd=tmp, env=env, stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+        sys.executable,
+        "-m",
+        "bot",
+        cwd=tmp,
+        env=env,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
+    )
     return Child(proc, db, health)
 
 
 def catches(pid: int, sig: signal.Signals) -> bool:
     """The process has a handler for ``sig`` (its SigCgt mask in /proc)."""
     status = Path(f"/proc/{pid}/status").read_text()
-    mask = int(next(line for line in status.splitlines() if line.startswith("SigCgt:"))
-               .split()[1], 16)
+    mask = int(
+        next(line for line in status.splitlines() if line.startswith("SigCgt:")).split()[1], 16
+    )
     return bool(mask >> (sig - 1) & 1)
 
 
@@ -85,21 +102,26 @@ def assert_clean_stop(child: Child, took: float) -> None:
 
 
 async def wait_ready(fake: FakeDiscord) -> None:
-    await fake.wait_until(lambda: fake.connected and None in fake.commands, timeout=60,
-                          what="the bot to connect and sync")
+    await fake.wait_until(
+        lambda: fake.connected and None in fake.commands,
+        timeout=60,
+        what="the bot to connect and sync",
+    )
 
 
 def health_check(path: Path) -> tuple[int, str]:
     import subprocess
 
-    done = subprocess.run([sys.executable, "-m", "bot.health", str(path)],
-                          capture_output=True, text=True, timeout=30)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.health", str(path)], capture_output=True, text=True, timeout=30
+    )
     return done.returncode, done.stdout
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
-async def test_a_stop_before_the_event_loop_runs(fake_discord: FakeDiscord, tmp_path: Path,
-                                                 sig: signal.Signals) -> None:
+async def test_a_stop_before_the_event_loop_runs(
+    fake_discord: FakeDiscord, tmp_path: Path, sig: signal.Signals
+) -> None:
     child = await spawn(fake_discord, tmp_path)
     # the first moment the process can act on a stop: the handlers precede every import
     while not catches(child.proc.pid, signal.SIGTERM):
@@ -118,11 +140,11 @@ async def test_a_stop_while_logging_in(fake_discord: FakeDiscord, tmp_path: Path
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 async def test_a_stop_while_syncing_commands_with_the_renderer_warming_up(
-        fake_discord: FakeDiscord, tmp_path: Path, sig: signal.Signals) -> None:
+    fake_discord: FakeDiscord, tmp_path: Path, sig: signal.Signals
+) -> None:
     held = fake_discord.hold("PUT", "/applications/*/commands")
     child = await spawn(fake_discord, tmp_path)
-    await fake_discord.wait_until(lambda: held.waiting > 0, timeout=60,
-                                  what="the command sync")
+    await fake_discord.wait_until(lambda: held.waiting > 0, timeout=60, what="the command sync")
     took = await child.stop(sig)
     assert_clean_stop(child, took)
     assert child.db.is_file(), "the store was opened (and closed) before the sync"
@@ -130,12 +152,14 @@ async def test_a_stop_while_syncing_commands_with_the_renderer_warming_up(
         assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
 
 
-async def test_a_stop_when_connected_and_the_health_check(fake_discord: FakeDiscord,
-                                                          tmp_path: Path) -> None:
+async def test_a_stop_when_connected_and_the_health_check(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
     child = await spawn(fake_discord, tmp_path)
     await wait_ready(fake_discord)
-    await fake_discord.wait_until(lambda: check(child.health)[0], timeout=30,
-                                  what="the health file to say connected")
+    await fake_discord.wait_until(
+        lambda: check(child.health)[0], timeout=30, what="the health file to say connected"
+    )
     code, out = await asyncio.to_thread(health_check, child.health)
     assert code == 0 and out.startswith("connected"), out
     took = await child.stop(signal.SIGTERM)
@@ -148,8 +172,9 @@ async def test_a_stop_when_connected_and_the_health_check(fake_discord: FakeDisc
     messages = [r["message"] for r in records]
     assert "SIGTERM received: stopping (send it again to exit at once)" in messages
     assert "stopped" in messages
-    assert not [r for r in records if r["level"] != "DEBUG" and r["level"] != "INFO"], \
+    assert not [r for r in records if r["level"] != "DEBUG" and r["level"] != "INFO"], (
         "a clean start and stop logs no warning"
+    )
 
 
 async def start_a_game(fake: FakeDiscord) -> tuple[FakeUser, FakeMessage]:
@@ -167,9 +192,17 @@ async def start_a_game(fake: FakeDiscord) -> tuple[FakeUser, FakeMessage]:
     assert "Seat order" in res.content, res.content
 
     def panel() -> FakeMessage | None:
-        return next((m for m in reversed(fake.dm_messages(ann)) if any(
-            c.get("custom_id", "").startswith(("ew:a:", "ew:s:"))
-            for c in m.walk_components())), None)
+        return next(
+            (
+                m
+                for m in reversed(fake.dm_messages(ann))
+                if any(
+                    c.get("custom_id", "").startswith(("ew:a:", "ew:s:"))
+                    for c in m.walk_components()
+                )
+            ),
+            None,
+        )
 
     await fake.wait_until(lambda: panel() is not None, timeout=60, what="ann's setup panel")
     found = panel()
@@ -192,13 +225,13 @@ async def answer(fake: FakeDiscord, user: FakeUser, panel: FakeMessage) -> None:
 
 def player_actions(db: Path, user_id: int) -> int:
     with sqlite3.connect(db) as conn:
-        (n,) = conn.execute("SELECT count(*) FROM actions WHERE user_id = ?",
-                            (user_id,)).fetchone()
+        (n,) = conn.execute("SELECT count(*) FROM actions WHERE user_id = ?", (user_id,)).fetchone()
     return n
 
 
-async def test_a_stop_right_after_an_action_keeps_it(fake_discord: FakeDiscord,
-                                                     tmp_path: Path) -> None:
+async def test_a_stop_right_after_an_action_keeps_it(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
     child = await spawn(fake_discord, tmp_path)
     ann, panel = await start_a_game(fake_discord)
     assert player_actions(child.db, ann.id) == 0
@@ -209,13 +242,15 @@ async def test_a_stop_right_after_an_action_keeps_it(fake_discord: FakeDiscord,
 
 
 async def test_a_stop_does_not_wait_for_discord_to_take_its_messages(
-        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
     child = await spawn(fake_discord, tmp_path)
     ann, panel = await start_a_game(fake_discord)
     held = fake_discord.hold("POST", "/channels/*/messages")  # Discord stops taking them
     await answer(fake_discord, ann, panel)
-    await fake_discord.wait_until(lambda: held.waiting > 0, timeout=60,
-                                  what="a message the bot cannot get through")
+    await fake_discord.wait_until(
+        lambda: held.waiting > 0, timeout=60, what="a message the bot cannot get through"
+    )
     took = await child.stop(signal.SIGTERM)
     assert_clean_stop(child, took)
     assert player_actions(child.db, ann.id) == 1
@@ -223,14 +258,14 @@ async def test_a_stop_does_not_wait_for_discord_to_take_its_messages(
     assert any("not sent" in m for m in warnings), warnings
 
 
-async def test_a_second_signal_exits_at_once(fake_discord: FakeDiscord,
-                                             tmp_path: Path) -> None:
+async def test_a_second_signal_exits_at_once(fake_discord: FakeDiscord, tmp_path: Path) -> None:
     child = await spawn(fake_discord, tmp_path)
     ann, panel = await start_a_game(fake_discord)
     held = fake_discord.hold("POST", "/channels/*/messages")  # the stop will have to wait
     await answer(fake_discord, ann, panel)
-    await fake_discord.wait_until(lambda: held.waiting > 0, timeout=60,
-                                  what="a message the bot cannot get through")
+    await fake_discord.wait_until(
+        lambda: held.waiting > 0, timeout=60, what="a message the bot cannot get through"
+    )
     child.proc.send_signal(signal.SIGTERM)
     assert child.proc.stderr is not None
     seen = b""

@@ -22,10 +22,12 @@ from .policy import Policy
 async def _wait_text(world: World, words: str) -> str:
     def found() -> bool:
         return any(words in m.content for m in world.fake.messages(world.channel)[-3:])
+
     await world.fake.wait_until(found, what=repr(words))
     await world.settle()
-    return next(m.content for m in reversed(world.fake.messages(world.channel))
-                if words in m.content)
+    return next(
+        m.content for m in reversed(world.fake.messages(world.channel)) if words in m.content
+    )
 
 
 async def _placed(world: World, **newgame: object) -> tuple[int, Policy]:
@@ -84,8 +86,9 @@ async def test_pause_stops_the_clock_and_resume_restarts_it(world: World) -> Non
     await world.settle()
     assert (await world.bot.service.status(gid)).version == version
     res = await world.slash("ann", "resume")
-    assert "resumes" in res.content and re.search(r"your turn — time runs out <t:\d+:R>",
-                                                   res.content)
+    assert "resumes" in res.content and re.search(
+        r"your turn — time runs out <t:\d+:R>", res.content
+    )
     world.clock.advance(301)
     await _wait_text(world, "ran out of time")
 
@@ -102,9 +105,12 @@ async def test_diplomacy_window_runs_out_as_let_pass(world: World) -> None:
     else:
         raise AssertionError("no diplomacy window")
     world.clock.advance(31)
-    await world.fake.wait_until(lambda: any("ran out of time (diplomacy)" in m.content
-                                            for m in world.fake.messages(world.channel)),
-                                what="the window closing")
+    await world.fake.wait_until(
+        lambda: any(
+            "ran out of time (diplomacy)" in m.content for m in world.fake.messages(world.channel)
+        ),
+        what="the window closing",
+    )
     await world.settle()
     prompts = await svc.prompts(gid)
     assert prompts and prompts[0].kind == "duel"
@@ -163,8 +169,7 @@ async def test_a_server_s_data_is_deleted_a_week_after_the_bot_left(world: World
     with pytest.raises(ServiceError):
         await world.bot.service.status(gid)
     assert await world.bot.db.departures() == {}
-    rows = sqlite3.connect(world.tmp / "games.db").execute(
-        "SELECT COUNT(*) FROM games").fetchone()
+    rows = sqlite3.connect(world.tmp / "games.db").execute("SELECT COUNT(*) FROM games").fetchone()
     assert rows == (0,)
 
 
@@ -183,7 +188,8 @@ async def test_a_server_that_takes_the_bot_back_keeps_its_data(world: World) -> 
 
 
 async def test_files_of_an_older_release_are_taken_into_the_database(
-        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
     world = await make_world(fake_discord, tmp_path, start=False)
     bob = world.users["bob"]
     gone = 4242  # a server the old release had left: its deletion is still due

@@ -20,11 +20,16 @@ from bot.views import codec
 BOARD = rules.load_board("european_war")
 FIELDS = st.sampled_from(BOARD.field_order)
 PANEL_ACTIONS = st.one_of(
-    st.builds(rules.PlayCard, st.integers(0, 51)), st.just(rules.StopPlaying()),
-    st.builds(rules.StopAttack, st.booleans()), st.just(rules.LetPass()),
-    st.builds(rules.Retreat, FIELDS), st.builds(rules.PlacePiece, FIELDS),
-    st.builds(rules.PlaceAll, FIELDS, FIELDS, FIELDS), st.just(rules.Arm()),
-    st.just(rules.Pass()))
+    st.builds(rules.PlayCard, st.integers(0, 51)),
+    st.just(rules.StopPlaying()),
+    st.builds(rules.StopAttack, st.booleans()),
+    st.just(rules.LetPass()),
+    st.builds(rules.Retreat, FIELDS),
+    st.builds(rules.PlacePiece, FIELDS),
+    st.builds(rules.PlaceAll, FIELDS, FIELDS, FIELDS),
+    st.just(rules.Arm()),
+    st.just(rules.Pass()),
+)
 
 
 @given(PANEL_ACTIONS)
