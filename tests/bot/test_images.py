@@ -18,7 +18,7 @@ import pytest
 import render
 import rules
 from bot.config import ConfigError, load_settings, render_workers
-from bot.images import Images
+from bot.images import IN_FLIGHT_PER_WORKER, Images
 from tests.render.helpers import decode
 
 NAMES = ("Ada", "Bo", "Cy")
@@ -140,7 +140,8 @@ async def test_warm_workers_draw_the_same_bytes_as_this_process(pool: Images) ->
 
 
 async def test_channel_images_go_before_hands(pool: Images, manager: Any) -> None:
-    first, second = manager.Event(), manager.Event()
+    slots = IN_FLIGHT_PER_WORKER * pool.workers
+    events = [manager.Event() for _ in range(slots)]
     done: list[str] = []
 
     async def hand() -> None:
@@ -151,19 +152,24 @@ async def test_channel_images_go_before_hands(pool: Images, manager: Any) -> Non
         await pool.board(_view(seed=8), NAMES)
         done.append("board")
 
-    busy = [asyncio.ensure_future(pool._run(True, _wait_for, e)) for e in (first, second)]
+    busy = [asyncio.ensure_future(pool._run(True, _wait_for, e)) for e in events]
     await asyncio.sleep(0)
     waiting = [asyncio.ensure_future(hand())]
     await asyncio.sleep(0)
     waiting.append(asyncio.ensure_future(board()))
     await asyncio.sleep(0)
-    assert pool._gate.free == 0 and len(pool._gate.waiting) == 2  # one job per worker
-    first.set()  # one worker frees up: the board, asked for last, goes first
-    await waiting[1]
-    assert done == ["board"]
-    second.set()
+    assert pool._gate.free == 0 and len(pool._gate.waiting) == 2  # every slot taken
+    events[0].set()  # one slot frees up: the board, asked for last, takes it
+    await busy[0]
+    for _ in range(100):
+        if len(pool._gate.waiting) == 1:
+            break
+        await asyncio.sleep(0)
+    assert [urgency for urgency, _, _ in pool._gate.waiting] == [1]  # the hand still waits
+    for event in events[1:]:
+        event.set()
     await asyncio.gather(*busy, *waiting)
-    assert done == ["board", "hand"]
+    assert sorted(done) == ["board", "hand"]
 
 
 async def test_a_failing_drawing_gives_a_placeholder_and_keeps_the_pool(
