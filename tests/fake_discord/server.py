@@ -428,10 +428,15 @@ class FakeDiscord:
         return found[0]
 
     async def wait_until(
-        self, predicate: Callable[[], bool], timeout: float = 5.0, what: str = "condition"
+        self,
+        predicate: Callable[[], bool],
+        timeout: float = 5.0,
+        what: str = "condition",
+        poll: float = 0.01,
     ) -> None:
         """Wait until ``predicate()`` is true, re-checking it after every request and gateway
-        frame the fake handles (and every 10 ms, for predicates on the bot's own state)."""
+        frame the fake handles (and every ``poll`` seconds, for predicates on the bot's own
+        state)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while not predicate():
@@ -440,7 +445,7 @@ class FakeDiscord:
                 raise TimeoutError(f"timed out after {timeout}s waiting for {what}")
             if self._change is None or self._change.done():
                 self._change = loop.create_future()
-            await asyncio.wait([self._change], timeout=min(remaining, 0.01))
+            await asyncio.wait([self._change], timeout=min(remaining, poll))
 
     async def sync(self, timeout: float = 5.0) -> None:
         """Barrier: return once the bot has parsed every gateway event sent so far.
@@ -873,8 +878,11 @@ class FakeDiscord:
             return len(self.bot_errors) > seen_errors
 
         try:
+            # the answer is a request to the fake (which wakes this at once); only the bot's
+            # logged errors are polled, rarely: a hundred waits polling every 10 ms would
+            # cost the shared event loop more than the bot does
             await self.wait_until(
-                lambda: answered() or bot_failed(), timeout, f"the bot to answer {what}"
+                lambda: answered() or bot_failed(), timeout, f"the bot to answer {what}", 0.25
             )
         except TimeoutError as exc:
             state = (
