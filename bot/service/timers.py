@@ -160,18 +160,8 @@ class TimerOps(ServiceBase):
 
         async def body(live: LiveGame) -> Outcome:
             self._require_host(live, by_user, is_admin)
-            if not live.running:
-                raise ServiceError("Only a running game can be paused.")
-            if live.paused:
-                raise ServiceError("The game is already paused.")
-            now = self.clock.now()
-            new = stopped(live.decisions)
-            await self.store.set_paused(live.id, live.revision, now, new.values())
-            live.paused_at, live.decisions = now, new
-            live.revision += 1
-            self._after_change(live)
-            return self._simple(
-                live, "pause", ["The game is paused: no timer runs until the host uses /resume."]
+            return await self._pause(
+                live, "The game is paused: no timer runs until the host uses /resume."
             )
 
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
@@ -182,23 +172,29 @@ class TimerOps(ServiceBase):
         paused; /resume (or :meth:`resume` once the permission is back) restarts it."""
 
         async def body(live: LiveGame) -> Outcome:
-            if not live.running:
-                raise ServiceError("Only a running game can be paused.")
-            if live.paused:
-                raise ServiceError("The game is already paused.")
-            now = self.clock.now()
-            new = stopped(live.decisions)
-            await self.store.set_paused(live.id, live.revision, now, new.values())
-            live.paused_at, live.decisions = now, new
-            live.revision += 1
-            self._after_change(live)
-            return self._simple(
-                live,
-                "pause",
-                [f"The game is paused: the bot is missing a permission here ({missing})."],
+            return await self._pause(
+                live, f"The game is paused: the bot is missing a permission here ({missing})."
             )
 
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
+
+    async def _pause(self, live: LiveGame, line: str) -> Outcome:
+        """Stop every timer of ``live`` and say ``line``.
+
+        Raises:
+            ServiceError: the game is not running, or already paused.
+        """
+        if not live.running:
+            raise ServiceError("Only a running game can be paused.")
+        if live.paused:
+            raise ServiceError("The game is already paused.")
+        now = self.clock.now()
+        new = stopped(live.decisions)
+        await self.store.set_paused(live.id, live.revision, now, new.values())
+        live.paused_at, live.decisions = now, new
+        live.revision += 1
+        self._after_change(live)
+        return self._simple(live, "pause", [line])
 
     async def resume(self, game_id: int, by_user: int, *, is_admin: bool = False) -> Outcome:
         """Restart a paused game's timers, each open decision with its full duration.
