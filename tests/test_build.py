@@ -83,7 +83,7 @@ def test_the_bot_runs_the_versions_the_tests_ran() -> None:
 
 
 def test_the_checkers_are_pinned_exactly() -> None:
-    test_extra = {canonicalize_name(r.name): str(r.specifier) for r in requirements("test")}
+    test_extra = {str(canonicalize_name(r.name)): str(r.specifier) for r in requirements("test")}
     for checker in ("ruff", "mypy"):
         assert test_extra[checker].startswith("=="), f"{checker} is not pinned exactly"
 

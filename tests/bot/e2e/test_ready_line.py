@@ -35,9 +35,12 @@ async def test_the_ready_line_is_logged_once_with_release_database_shards_and_se
     caplog.set_level(logging.INFO, logger="bot")
     try:
         bot = await world.start()
-        messages = lambda: [r.getMessage() for r in caplog.records  # noqa: E731
-                            if r.name == "bot" and r.levelno == logging.INFO]
-        await fake_discord.wait_until(lambda: ready_lines(messages()), timeout=10,
+
+        def messages() -> list[str]:
+            return [r.getMessage() for r in caplog.records
+                    if r.name == "bot" and r.levelno == logging.INFO]
+
+        await fake_discord.wait_until(lambda: bool(ready_lines(messages())), timeout=10,
                                       what="the ready line")
         await world.slash("ann", "status")  # the bot at work logs no second one
         await bot.settle()
