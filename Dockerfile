@@ -1,4 +1,5 @@
-# European War bot: a small image that runs `python -m bot` as a non-root user.
+# European War bot: a small image that runs `european-war-bot` as a non-root user, with the
+# exact, hash-checked dependencies of requirements/bot.txt (the lock; see README).
 # The base is pinned to a full version; pin its digest too where the image is built.
 FROM python:3.11.15-slim-bookworm
 
@@ -14,12 +15,15 @@ RUN apt-get update \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
+# the dependencies first, in their own layer: a change to the code alone reuses it
+COPY requirements/bot.txt ./requirements/
+RUN pip install --no-cache-dir -r requirements/bot.txt
 COPY pyproject.toml README.md ./
 COPY rules ./rules
 COPY render ./render
 COPY ai ./ai
 COPY bot ./bot
-RUN pip install --no-cache-dir . \
+RUN pip install --no-cache-dir --no-deps . \
     && useradd --create-home --uid 10001 bot \
     && mkdir -p /data && chown bot:bot /data
 
@@ -29,4 +33,4 @@ STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
     CMD ["python", "-m", "bot.health"]
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["python", "-m", "bot"]
+CMD ["european-war-bot"]

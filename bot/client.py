@@ -13,6 +13,7 @@ preferences (``/pings``), departures and the command-set hash.
 from __future__ import annotations
 
 import asyncio
+import importlib.metadata
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -69,6 +70,14 @@ def _interaction_tasks() -> list[asyncio.Task[Any]]:
             )
         )
     ]
+
+
+def package_version() -> str:
+    """The installed release of the bot (``unknown`` when run from an uninstalled tree)."""
+    try:
+        return importlib.metadata.version("european-war-bot")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
 
 
 def uv_seat(status: GameStatus, user_id: int) -> int | None:
@@ -189,9 +198,12 @@ class GameBot(commands.Bot):
             await sync_commands(self)
 
     async def on_ready(self) -> None:
-        """Once per process: re-send every open private panel (they come back after a
-        restart; old panels keep working too)."""
-        log.info("connected as %s to %d server(s)", self.user, len(self.guilds))
+        """Say so in one line (release, database, shards, servers); once per process,
+        re-send every open private panel (they come back after a restart; old panels keep
+        working too)."""
+        log.info("ready: european-war-bot %s as %s, database %s, %d shard(s), %d server(s)",
+                 package_version(), self.user, self.settings.database_path.absolute(),
+                 self.shard_count or 1, len(self.guilds))
         self._write_health()
         if self._panels_resent:
             return

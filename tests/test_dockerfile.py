@@ -1,6 +1,7 @@
 """The Dockerfile's promises, checked without a Docker engine: a base image pinned to a
 full Python version, exec-form entry point and command (signals reach the bot), an init
-as PID 1, a health check that runs ``python -m bot.health``, and the health file set."""
+as PID 1, a health check that runs ``python -m bot.health``, the health file set, and the
+dependencies installed from the lock (exact versions, hash-checked)."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ def test_the_base_image_is_pinned_to_a_full_version() -> None:
 
 def test_entry_point_and_command_are_exec_form_under_tini() -> None:
     assert json.loads(one("ENTRYPOINT")) == ["/usr/bin/tini", "--"]
-    assert json.loads(one("CMD")) == ["python", "-m", "bot"]
+    assert json.loads(one("CMD")) == ["european-war-bot"]
     assert any(
         "install" in rest and "tini" in rest for word, rest in instructions() if word == "RUN"
     )
@@ -47,3 +48,14 @@ def test_the_health_check_runs_the_module_against_the_health_file() -> None:
     assert json.loads(check.split("CMD", 1)[1]) == ["python", "-m", "bot.health"]
     assert "--start-period=" in check
     assert "HEALTH_FILE=/tmp/" in one("ENV")
+
+
+def test_the_image_installs_the_lock_and_then_only_the_bot() -> None:
+    runs = [rest for word, rest in instructions() if word == "RUN"]
+    assert any(r.split() == ["pip", "install", "--no-cache-dir", "-r", "requirements/bot.txt"]
+               for r in runs), runs
+    assert any("pip install --no-cache-dir --no-deps . " in r for r in runs), runs
+    assert not any("pip install" in r and "--no-deps" not in r and "-r requirements/" not in r
+                   for r in runs), "every install is locked"
+    assert "requirements/bot.txt ./requirements/" in [
+        rest for word, rest in instructions() if word == "COPY"]
