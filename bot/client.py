@@ -201,9 +201,14 @@ class GameBot(commands.Bot):
         """Say so in one line (release, database, shards, servers); once per process,
         re-send every open private panel (they come back after a restart; old panels keep
         working too)."""
-        log.info("ready: european-war-bot %s as %s, database %s, %d shard(s), %d server(s)",
-                 package_version(), self.user, self.settings.database_path.absolute(),
-                 self.shard_count or 1, len(self.guilds))
+        log.info(
+            "ready: european-war-bot %s as %s, database %s, %d shard(s), %d server(s)",
+            package_version(),
+            self.user,
+            self.settings.database_path.absolute(),
+            self.shard_count or 1,
+            len(self.guilds),
+        )
         self._write_health()
         if self._panels_resent:
             return

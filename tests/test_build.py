@@ -26,7 +26,7 @@ NOT_INSTALLED = {"shapefile": "pyshp", "shapely": "shapely"}
 def readme_command(after: str) -> str:
     """The indented command line that follows the paragraph starting with ``after``."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    tail = text[text.index("\n" + after):]
+    tail = text[text.index("\n" + after) :]
     return next(line[4:] for line in tail.splitlines() if line.startswith("    "))
 
 
@@ -73,8 +73,8 @@ def test_the_locks_satisfy_pyproject() -> None:
             key = canonicalize_name(req.name)
             assert key in locked, f"{req} is not in requirements/{name}: run tools/lock"
             assert req.specifier.contains(pinned(locked[key]), prereleases=True), (
-                f"requirements/{name} has {locked[key]}, pyproject.toml wants {req}: "
-                "run tools/lock")
+                f"requirements/{name} has {locked[key]}, pyproject.toml wants {req}: run tools/lock"
+            )
 
 
 def test_the_bot_runs_the_versions_the_tests_ran() -> None:
@@ -126,8 +126,10 @@ def test_every_imported_package_is_declared() -> None:
 
 def test_the_scripts_run_the_bot_and_the_console() -> None:
     scripts = PROJECT["scripts"]
-    assert scripts == {"european-war": "bot.console:main",
-                       "european-war-bot": "bot.launch:main"}
-    entry = {e.name: e.value for e in importlib.metadata.entry_points(group="console_scripts")
-             if e.name in scripts}
+    assert scripts == {"european-war": "bot.console:main", "european-war-bot": "bot.launch:main"}
+    entry = {
+        e.name: e.value
+        for e in importlib.metadata.entry_points(group="console_scripts")
+        if e.name in scripts
+    }
     assert entry == scripts, "the installed scripts are stale: reinstall (README's commands)"

@@ -52,10 +52,14 @@ def test_the_health_check_runs_the_module_against_the_health_file() -> None:
 
 def test_the_image_installs_the_lock_and_then_only_the_bot() -> None:
     runs = [rest for word, rest in instructions() if word == "RUN"]
-    assert any(r.split() == ["pip", "install", "--no-cache-dir", "-r", "requirements/bot.txt"]
-               for r in runs), runs
+    assert any(
+        r.split() == ["pip", "install", "--no-cache-dir", "-r", "requirements/bot.txt"]
+        for r in runs
+    ), runs
     assert any("pip install --no-cache-dir --no-deps . " in r for r in runs), runs
-    assert not any("pip install" in r and "--no-deps" not in r and "-r requirements/" not in r
-                   for r in runs), "every install is locked"
+    assert not any(
+        "pip install" in r and "--no-deps" not in r and "-r requirements/" not in r for r in runs
+    ), "every install is locked"
     assert "requirements/bot.txt ./requirements/" in [
-        rest for word, rest in instructions() if word == "COPY"]
+        rest for word, rest in instructions() if word == "COPY"
+    ]

@@ -29,7 +29,8 @@ def ready_lines(messages: list[str]) -> list[str]:
 
 
 async def test_the_ready_line_is_logged_once_with_release_database_shards_and_servers(
-        fake_discord: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    fake_discord: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     world = await make_world(fake_discord, tmp_path, start=False)
     fake_discord.add_guild("Second Server")
     caplog.set_level(logging.INFO, logger="bot")
@@ -37,33 +38,52 @@ async def test_the_ready_line_is_logged_once_with_release_database_shards_and_se
         bot = await world.start()
 
         def messages() -> list[str]:
-            return [r.getMessage() for r in caplog.records
-                    if r.name == "bot" and r.levelno == logging.INFO]
+            return [
+                r.getMessage()
+                for r in caplog.records
+                if r.name == "bot" and r.levelno == logging.INFO
+            ]
 
-        await fake_discord.wait_until(lambda: bool(ready_lines(messages())), timeout=10,
-                                      what="the ready line")
+        await fake_discord.wait_until(
+            lambda: bool(ready_lines(messages())), timeout=10, what="the ready line"
+        )
         await world.slash("ann", "status")  # the bot at work logs no second one
         await bot.settle()
         lines = ready_lines(messages())
-        assert lines == [f"ready: european-war-bot {VERSION} as {bot.user}, database "
-                         f"{tmp_path / 'games.db'}, 1 shard(s), 2 server(s)"], lines
+        assert lines == [
+            f"ready: european-war-bot {VERSION} as {bot.user}, database "
+            f"{tmp_path / 'games.db'}, 1 shard(s), 2 server(s)"
+        ], lines
     finally:
         await world.stop()
 
 
 async def test_the_installed_script_starts_quietly_and_stops_cleanly(
-        fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
     assert SCRIPT.is_file(), f"{SCRIPT} is missing: install the project (README's commands)"
     fake_discord.add_guild("Ops")
     (tmp_path / "data").mkdir()  # a configured folder must exist (bot.preflight)
     db = tmp_path / "data" / "games.db"
-    env = {**os.environ, "DISCORD_TOKEN": fake_discord.token, "DATABASE_URL": f"sqlite:///{db}",
-           "LOG_LEVEL": "INFO", "LOG_FORMAT": "text", "DISCORD_API_BASE": fake_discord.api_base,
-           "DISCORD_GATEWAY_URL": fake_discord.gateway_url, "DEV_GUILD_ID": "",
-           "HEALTH_FILE": str(tmp_path / "health.json")}
+    env = {
+        **os.environ,
+        "DISCORD_TOKEN": fake_discord.token,
+        "DATABASE_URL": f"sqlite:///{db}",
+        "LOG_LEVEL": "INFO",
+        "LOG_FORMAT": "text",
+        "DISCORD_API_BASE": fake_discord.api_base,
+        "DISCORD_GATEWAY_URL": fake_discord.gateway_url,
+        "DEV_GUILD_ID": "",
+        "HEALTH_FILE": str(tmp_path / "health.json"),
+    }
     proc = await asyncio.create_subprocess_exec(
-        str(SCRIPT), cwd=tmp_path, env=env, stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+        str(SCRIPT),
+        cwd=tmp_path,
+        env=env,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
+    )
     seen = b""
     try:
         assert proc.stderr is not None
@@ -101,18 +121,28 @@ sys.meta_path.insert(0, StopAtDiscord())
 
 @pytest.mark.parametrize("sig", ["SIGTERM", "SIGINT"])
 async def test_a_stop_while_the_script_imports_discord_exits_0(
-        fake_discord: FakeDiscord, tmp_path: Path, sig: str) -> None:
+    fake_discord: FakeDiscord, tmp_path: Path, sig: str
+) -> None:
     hook = tmp_path / "hook"
     hook.mkdir()
     (hook / "sitecustomize.py").write_text(STOP_AT_DISCORD.format(sig=sig))
     (tmp_path / "data").mkdir()
-    env = {**os.environ, "DISCORD_TOKEN": fake_discord.token,
-           "DATABASE_URL": f"sqlite:///{tmp_path}/data/games.db",
-           "DISCORD_API_BASE": fake_discord.api_base, "PYTHONPATH": str(hook),
-           "DISCORD_GATEWAY_URL": fake_discord.gateway_url}
+    env = {
+        **os.environ,
+        "DISCORD_TOKEN": fake_discord.token,
+        "DATABASE_URL": f"sqlite:///{tmp_path}/data/games.db",
+        "DISCORD_API_BASE": fake_discord.api_base,
+        "PYTHONPATH": str(hook),
+        "DISCORD_GATEWAY_URL": fake_discord.gateway_url,
+    }
     proc = await asyncio.create_subprocess_exec(
-        str(SCRIPT), cwd=tmp_path, env=env, stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+        str(SCRIPT),
+        cwd=tmp_path,
+        env=env,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
+    )
     _, err = await asyncio.wait_for(proc.communicate(), 60)
     assert proc.returncode == 0, (proc.returncode, err.decode())
     assert err.decode() == ""
