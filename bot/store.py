@@ -312,6 +312,7 @@ class Store:
                 with suppress(Exception):
                     await conn.execute("ROLLBACK")
                 if _is_full(exc):
+                    self.metrics.error("store")
                     raise _translated(exc) from exc
                 raise
             try:
@@ -319,6 +320,8 @@ class Store:
             except BaseException as exc:
                 with suppress(Exception):
                     await conn.execute("ROLLBACK")
+                if isinstance(exc, Exception):
+                    self.metrics.error("store")
                 if _is_full(exc):
                     raise _translated(exc) from exc
                 raise
@@ -643,7 +646,8 @@ class Store:
                     # off instead of one per statement (aiosqlite has no public way)
                     await self._conn._execute(_write_batch, self._conn._conn, batch)
                 except BaseException as exc:
-                    self.metrics.error("store")
+                    if isinstance(exc, Exception):
+                        self.metrics.error("store")
                     _fail(batch, _translated(exc))
                     if not isinstance(exc, Exception):
                         raise

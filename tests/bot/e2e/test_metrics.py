@@ -4,6 +4,7 @@ it stops listening when the bot stops."""
 
 from __future__ import annotations
 
+import socket
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -145,3 +146,19 @@ async def test_without_a_port_nothing_listens_and_nothing_is_recorded(
     assert bot.store is not None and bot.store.metrics is OFF
     assert bot.delivery.images.metrics is OFF and bot.delivery.outbox.metrics is OFF
     await world.stop()
+
+
+async def test_a_port_in_use_is_logged_and_the_bot_plays_on(
+    fake_discord: FakeDiscord, tmp_path: Path, bot_errors: list[Any]
+) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        world = await make_world(fake_discord, tmp_path, start=False)
+        bot = await world.start(metrics_port=taken.getsockname()[1])
+        assert bot.metrics.port is None
+        assert [r.getMessage() for r in bot_errors if "metrics: cannot listen" in r.getMessage()]
+        bot_errors.clear()
+        gid = await world.open_table()
+        assert (await bot.service.status(gid)).status == "running"
+        await world.stop()
