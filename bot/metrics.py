@@ -82,7 +82,8 @@ class Metrics:
         )
         self.render_seconds = Histogram(
             f"{PREFIX}_render_seconds",
-            "Wall time of drawing an image, once a worker took it (kind: board, hand, duel).",
+            "Wall time of an image from leaving the render queue to its PNG in the bot "
+            "(kind: board, hand, duel; a worker may have one job ahead of it).",
             ["kind"],
             buckets=RENDER_BUCKETS,
             registry=r,
