@@ -6,7 +6,8 @@ FROM python:3.11.15-slim-bookworm
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     DATABASE_URL=sqlite:////data/european_war.db \
-    HEALTH_FILE=/tmp/european-war-health.json
+    HEALTH_FILE=/tmp/european-war-health.json \
+    METRICS_HOST=0.0.0.0
 
 # tini as PID 1: forwards SIGTERM to the bot (which stops in about 2 s) and reaps
 # worker processes

@@ -30,6 +30,7 @@ from .entry import command_entry
 from .errors import handle_error
 from .images import Images
 from .legacy import import_legacy_files
+from .metrics import OFF, Metrics
 from .service import GameService, GameStatus, Outcome, PrivateNote, server_games
 from .store import Store
 from .sync import sync_commands
@@ -135,6 +136,9 @@ class GameBot(commands.Bot):
         self._purge_lock = asyncio.Lock()
         self.delivery = Delivery(self, outbox=outbox_options, backlog=backlog)
         self.delivery.images = Images(workers=settings.render_workers)
+        self.metrics = OFF if settings.metrics_port is None else Metrics()
+        """Prometheus metrics (see :mod:`bot.metrics`), served when ``METRICS_PORT`` is set."""
+        self.delivery.images.metrics = self.delivery.outbox.metrics = self.metrics
         self.shutdown_grace = shutdown_grace
         self._stop_deadline = 0.0
         self._panels_resent = False
@@ -169,10 +173,13 @@ class GameBot(commands.Bot):
 
         if self.settings.health_file is not None:
             self._spawn(health.keep_fresh(self.settings.health_file, self.health_state))
+        await self._serve_metrics()
         if self.store is None:
             self.store = await Store.open(self.settings.database_path)
+        self.store.metrics = self.metrics
         # the bot hosts the games of servers, never the console's (same database file)
         self.service = GameService(self.store, **{"hosts": server_games, **self.service_options})
+        self.service.on_applied = self.metrics.action
         await import_legacy_files(self.store, self.state_dir, self.service.clock.now())
         self.service.add_listener(self._deliver_outcome)
         self.service.room = self.delivery.room
@@ -196,6 +203,28 @@ class GameBot(commands.Bot):
         self._spawn(self._purge_loop())
         if self.do_sync:
             await sync_commands(self)
+
+    async def _serve_metrics(self) -> None:
+        """Start the metrics endpoint if ``METRICS_PORT`` is set. A port that cannot be
+        bound is logged and the bot plays on without it (the games matter more)."""
+        port = self.settings.metrics_port
+        if port is None:
+            return
+        self.metrics.watch(
+            games=lambda: self.service.running_games() if self.service is not None else 0,
+            render_queue=lambda: self.delivery.images.queued,
+            outbox_queue=lambda: self.delivery.outbox.queued,
+            gateway_latency=lambda: self.latency,
+        )
+        try:
+            await self.metrics.start(self.settings.metrics_host, port)
+        except OSError as exc:
+            log.error(
+                "metrics: cannot listen on %s:%s (%s); going on without metrics",
+                self.settings.metrics_host,
+                port,
+                exc,
+            )
 
     async def on_ready(self) -> None:
         """Say so in one line (release, database, shards, servers); once per process,
@@ -270,6 +299,7 @@ class GameBot(commands.Bot):
         deadline = loop.time() + self.close_budget
         for task in list(self._background):
             task.cancel()
+        await self.metrics.stop()
         if self.settings.health_file is not None:
             health.remove(self.settings.health_file)
         self.delivery.outbox.stop_waiting()  # a delivery waiting on a message ends now

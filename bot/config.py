@@ -19,6 +19,7 @@ from pathlib import Path
 DEFAULT_DATABASE_URL = "sqlite:///data/european_war.db"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 LOG_FORMATS = ("text", "json")
+DEFAULT_METRICS_HOST = "127.0.0.1"
 
 
 class ConfigError(ValueError):
@@ -42,6 +43,10 @@ class Settings:
     render_workers: int | None = None
     """Image worker processes: None is one per core, 0 draws in threads of the bot's own
     process (see :class:`bot.images.Images`)."""
+    metrics_port: int | None = None
+    """Serve Prometheus metrics on this port (see :mod:`bot.metrics`); None: nothing listens."""
+    metrics_host: str = DEFAULT_METRICS_HOST
+    """The address the metrics endpoint binds (loopback unless told otherwise)."""
 
     @property
     def database_path(self) -> Path:
@@ -112,6 +117,38 @@ def render_workers(value: str | None) -> int | None:
     return int(value)
 
 
+def metrics_port(value: str | None) -> int | None:
+    """``METRICS_PORT``: empty or unset is None (no metrics endpoint), else a TCP port.
+
+    Raises:
+        ConfigError: not a whole number from 1 to 65535.
+    """
+    value = (value or "").strip()
+    if not value:
+        return None
+    if not value.isdigit() or not 1 <= int(value) <= 65535:
+        raise ConfigError(f"METRICS_PORT must be a port number from 1 to 65535, not {value!r}")
+    return int(value)
+
+
+def metrics_host(value: str | None) -> str:
+    """``METRICS_HOST``: the address to bind (default ``127.0.0.1``; ``0.0.0.0`` or
+    ``::`` for every interface, as in a container).
+
+    Raises:
+        ConfigError: it contains a space, a scheme or a port.
+    """
+    value = (value or "").strip()
+    if not value:
+        return DEFAULT_METRICS_HOST
+    if any(c.isspace() for c in value) or "/" in value or value.count(":") == 1:
+        raise ConfigError(
+            f"METRICS_HOST must be an address or host name (the port is METRICS_PORT), "
+            f"not {value!r}"
+        )
+    return value
+
+
 def load_settings(
     environ: Mapping[str, str] | None = None, env_file: str | Path | None = ".env"
 ) -> Settings:
@@ -119,8 +156,8 @@ def load_settings(
 
     Raises:
         ConfigError: an unreadable ``.env`` line, a non-numeric ``DEV_GUILD_ID``, an
-            unknown ``LOG_LEVEL`` or ``LOG_FORMAT``, an unsupported ``DATABASE_URL`` or a
-            bad ``RENDER_WORKERS``.
+            unknown ``LOG_LEVEL`` or ``LOG_FORMAT``, an unsupported ``DATABASE_URL``, a
+            bad ``RENDER_WORKERS``, ``METRICS_PORT`` or ``METRICS_HOST``.
     """
     values: dict[str, str] = {}
     if env_file is not None and Path(env_file).is_file():
@@ -153,4 +190,6 @@ def load_settings(
         log_format=log_format,
         health_file=Path(health) if health is not None else None,
         render_workers=render_workers(get("RENDER_WORKERS")),
+        metrics_port=metrics_port(get("METRICS_PORT")),
+        metrics_host=metrics_host(get("METRICS_HOST")),
     )

@@ -210,6 +210,7 @@ class Delivery(PrivateDelivery):
         self._later.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.error("adding an image later failed", exc_info=task.exception())
+            self.outbox.metrics.error("delivery")
         self._active -= 1
         if self._active == 0:
             self._quiet.set()
@@ -286,6 +287,7 @@ class Delivery(PrivateDelivery):
             )
         except Exception:
             log.exception("game %s: delivering a %s outcome failed", gid, outcome.kind)
+            self.outbox.metrics.error("delivery")
             if reply is not None and not reply.answered:
                 await reply.private("Done — but I could not post the result here; see /status.")
         finally:

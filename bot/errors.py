@@ -138,6 +138,9 @@ async def handle_error(interaction: discord.Interaction, error: BaseException) -
             exc_info=inner,
         )
         reason = INTERNAL_ERROR
+        metrics = getattr(interaction.client, "metrics", None)
+        if metrics is not None:
+            metrics.error("interaction")
     await reply_ephemeral(interaction, reason)
 
 

@@ -26,6 +26,7 @@ import logging
 import multiprocessing
 import os
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -42,6 +43,7 @@ import rules
 
 from . import render_worker
 from .config import render_workers
+from .metrics import OFF, Metrics
 
 log = logging.getLogger("bot.images")
 
@@ -169,6 +171,13 @@ class Images:
         """Images drawn (placeholders not counted)."""
         self.cpu_seconds = 0.0
         """CPU time the drawn images took, summed over workers (or threads)."""
+        self.metrics: Metrics = OFF
+        """Where render times and placeholders are counted (the bot sets its own)."""
+
+    @property
+    def queued(self) -> int:
+        """Images waiting for a free worker (or thread)."""
+        return len(self._gate.waiting)
 
     # ------------------------------------------------------------------ the pool
     async def _executor(self) -> ProcessPoolExecutor | None:
@@ -213,8 +222,12 @@ class Images:
         procs = getattr(self._pool, "_processes", None) or {}
         return sorted(p.pid for p in procs.values() if p.is_alive() and p.pid)
 
-    async def _run(self, urgent: bool, fn: Callable[..., Any], *args: Any) -> Any:
-        """``fn(*args)`` in a worker (or a thread), once the gate lets it through.
+    async def _run(
+        self, urgent: bool, fn: Callable[..., Any], *args: Any, kind: str | None = None
+    ) -> Any:
+        """``fn(*args)`` in a worker (or a thread), once the gate lets it through. With a
+        ``kind`` (board, hand, duel), its wall time from then on goes to the metrics with
+        the CPU time the job reports (the last item of its result).
 
         A pool whose worker died is replaced and the job sent again, once; after
         :meth:`close` the job is done in a thread.
@@ -225,31 +238,39 @@ class Images:
         """
         await self._gate.acquire(urgent)
         try:
-            broken = 0
-            while True:
-                if self.workers == 0 or self._closed:
-                    return await asyncio.to_thread(fn, *args)
-                pool = await self._executor()
-                if pool is None:
-                    continue
-                try:
-                    job = pool.submit(fn, *args)
-                    return await asyncio.wrap_future(job)
-                except BrokenProcessPool:
-                    self._discard(pool)
-                    if self._closed:  # ended by close(): drawn in a thread instead
-                        continue
-                    broken += 1
-                    if broken == 2:
-                        raise
-                    log.warning(
-                        "a render worker died; starting new workers and drawing the image again"
-                    )
-                except asyncio.CancelledError:
-                    if not (self._closed and job.cancelled() and not _cancelling()):
-                        raise
+            started = time.perf_counter()
+            result = await self._draw(fn, *args)
+            if kind is not None:
+                self.metrics.rendered(kind, time.perf_counter() - started, result[-1])
+            return result
         finally:
             self._gate.release()
+
+    async def _draw(self, fn: Callable[..., Any], *args: Any) -> Any:
+        broken = 0
+        while True:
+            if self.workers == 0 or self._closed:
+                return await asyncio.to_thread(fn, *args)
+            pool = await self._executor()
+            if pool is None:
+                continue
+            try:
+                job = pool.submit(fn, *args)
+                return await asyncio.wrap_future(job)
+            except BrokenProcessPool:
+                self._discard(pool)
+                if self._closed:  # ended by close(): drawn in a thread instead
+                    continue
+                self.metrics.error("render_worker_died")
+                broken += 1
+                if broken == 2:
+                    raise
+                log.warning(
+                    "a render worker died; starting new workers and drawing the image again"
+                )
+            except asyncio.CancelledError:
+                if not (self._closed and job.cancelled() and not _cancelling()):
+                    raise
 
     async def close(self) -> None:
         """Stop the worker processes at once, without waiting for a warm-up to end. An
@@ -290,10 +311,11 @@ class Images:
     ) -> tuple[bytes, str]:
         try:
             data, summary, fault, cpu = await self._run(
-                True, render_worker.board_job, view, names, events
+                True, render_worker.board_job, view, names, events, kind="board"
             )
         except Exception:
             log.exception("board image failed")
+            self.metrics.error("render_placeholder")
             return _placeholder("The board image could not be drawn; see /status."), "The board."
         self._count(cpu)
         if fault is not None:
@@ -303,10 +325,13 @@ class Images:
     async def hand(self, cards: Sequence[int], title: str = "") -> Picture:
         """A hand of cards."""
         try:
-            data, cpu = await self._run(False, render_worker.hand_job, tuple(cards), title)
+            data, cpu = await self._run(
+                False, render_worker.hand_job, tuple(cards), title, kind="hand"
+            )
             self._count(cpu)
         except Exception:
             log.exception("hand image failed")
+            self.metrics.error("render_placeholder")
             data = _placeholder("Your cards are listed in the message.")
         from rules.cards import card_name
 
@@ -323,11 +348,12 @@ class Images:
         """A duel in progress (from ``view.battle``) or its result (``duel_over``)."""
         try:
             data, cpu = await self._run(
-                True, render_worker.duel_job, view, tuple(names), result, tuple(events)
+                True, render_worker.duel_job, view, tuple(names), result, tuple(events), kind="duel"
             )
             self._count(cpu)
         except Exception:
             log.exception("duel image failed")
+            self.metrics.error("render_placeholder")
             data = _placeholder("The duel is described in the message.")
         return Picture(data, DUEL_FILE, "The duel: cards played face up and totals.")
 

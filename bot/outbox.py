@@ -54,6 +54,7 @@ import aiohttp
 import discord
 from discord.http import MultipartParameters
 
+from .metrics import OFF, Metrics
 from .models import OutboxFile, OutboxRecord
 
 if TYPE_CHECKING:
@@ -179,6 +180,8 @@ class Outbox:
         self._runner: asyncio.Task[None] | None = None
         #: Requests answered 429 / 5xx / connection errors, retried (for benchmarks).
         self.retries = 0
+        self.metrics: Metrics = OFF
+        """Where refusals and retries are counted (the bot sets its own)."""
         self._closing = False
 
     # ------------------------------------------------------------------ lifecycle
@@ -432,6 +435,11 @@ class Outbox:
             self._poke()
 
     @property
+    def queued(self) -> int:
+        """Items waiting to be sent or being sent (held channels' included)."""
+        return sum(len(q) for q in self._lanes.values())
+
+    @property
     def busy(self) -> bool:
         """Something can still be sent (held channels aside), or is being sent."""
         return bool(self._tasks) or any(q and not self._is_held(q[0]) for q in self._lanes.values())
@@ -529,6 +537,7 @@ class Outbox:
                 await self._hold(item, exc)
             else:
                 log.warning("outbox: %s refused (%s): %s", self._what(rec), exc.code, exc.text)
+                self.metrics.error("outbox_refused")
                 await self._settle(item, Sent(None, "refused"))
         except discord.HTTPException as exc:
             if exc.status == 429 or exc.status >= 500:
@@ -541,6 +550,7 @@ class Outbox:
                     exc.code,
                     exc.text,
                 )
+                self.metrics.error("outbox_refused")
                 await self._settle(item, Sent(None, "refused"))
         except (discord.RateLimited, aiohttp.ClientError, OSError, TimeoutError) as exc:
             self._back_off(item, repr(exc))
@@ -549,6 +559,7 @@ class Outbox:
             raise
         except Exception:
             log.exception("outbox: %s failed unexpectedly; it is dropped", self._what(rec))
+            self.metrics.error("outbox_refused")
             await self._settle(item, Sent(None, "refused"))
         else:
             self._retry_at.pop(lane, None)
@@ -558,6 +569,7 @@ class Outbox:
         item.sending = False
         item.failures += 1
         self.retries += 1
+        self.metrics.error("outbox_retry")
         delay = min(MAX_BACKOFF, 0.25 * 2 ** min(item.failures, 8)) * random.uniform(0.5, 1)
         self._retry_at[item.lane] = time.monotonic() + delay
         log.info("outbox: %s failed (%s); trying again in %.1f s", self._what(item.rec), why, delay)
@@ -569,6 +581,7 @@ class Outbox:
         self._held.add(cid)
         if first:
             log.warning("outbox: channel %s refuses the bot (%s); its messages wait", cid, exc.text)
+            self.metrics.error("permission_lost")
         for other in self._lanes.values():  # whoever waits for a message here: not now
             for queued in other:
                 if queued.rec.channel_id == cid and queued.rec.kind != "dm":

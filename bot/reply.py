@@ -36,6 +36,8 @@ from typing import Any
 
 import discord
 
+from .metrics import OFF
+
 log = logging.getLogger("bot.delivery")
 
 ACK_AFTER = 2.0
@@ -66,7 +68,9 @@ class Reply:
         self.loading = False
         """A deferred "thinking…" message waits for its content."""
         self._deferred_only = False
-        age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+        self._metrics = getattr(interaction.client, "metrics", OFF)
+        self._timed: set[str] = set()
+        age = self._age()
         self._timer: asyncio.TimerHandle | None = asyncio.get_running_loop().call_later(
             max(0.0, ACK_AFTER - age), self._spawn_defer
         )
@@ -91,11 +95,31 @@ class Reply:
         """Acknowledged with real content (not only deferred), or gone."""
         return self.expired or (self.done and not self._deferred_only)
 
+    def _age(self) -> float:
+        """Seconds since Discord created the interaction."""
+        return (discord.utils.utcnow() - self.interaction.created_at).total_seconds()
+
+    def _reached(self, *stages: str) -> None:
+        """Time the interaction's first acknowledgement (``ack``) and first real answer
+        (``answer``), once each."""
+        if not self._metrics.enabled:
+            return
+        age = self._age()
+        for stage in stages:
+            if stage not in self._timed:
+                self._timed.add(stage)
+                self._metrics.interaction(stage, age)
+
     def close(self) -> None:
         """Stop the safety-net timer."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+
+    def _gone(self) -> None:
+        if not self.expired:
+            self.expired = True
+            self._metrics.error("interaction_expired")
 
     def _spawn_defer(self) -> None:
         self._timer = None
@@ -122,12 +146,14 @@ class Reply:
                 else:
                     await itx.response.defer(ephemeral=how == "private", thinking=True)
             except discord.NotFound:
-                self.expired = True
+                self._gone()
                 log.info("interaction %s expired before it was acknowledged", itx.id)
                 return
             except discord.HTTPException as exc:
+                self._metrics.error("interaction")
                 log.warning("could not acknowledge interaction %s: %s", itx.id, exc)
                 return
+            self._reached("ack")
             self.how, self._deferred_only = how, True
             self.loading = how != "update"
 
@@ -144,15 +170,17 @@ class Reply:
                 if not itx.response.is_done():
                     resp = await itx.response.send_message(**kwargs)
                     self.how = "direct"
+                    self._reached("ack", "answer")
                     msg = resp.resource
                     if isinstance(msg, discord.Message):
                         return msg
                     return await itx.original_response()  # sent; only its id was missing
                 msg = await itx.followup.send(wait=True, **kwargs)
                 self._deferred_only = self.loading = False
+                self._reached("answer")
                 return msg
             except discord.NotFound:
-                self.expired = True
+                self._gone()
                 log.info("interaction %s expired; posting in the channel instead", itx.id)
                 return None
 
@@ -171,9 +199,10 @@ class Reply:
                 else:
                     await itx.edit_original_response(**kwargs)
                 self._deferred_only = False
+                self._reached("ack", "answer")
                 return True
             except discord.NotFound:
-                self.expired = True
+                self._gone()
                 log.info("interaction %s expired before its message was updated", itx.id)
                 return False
 
@@ -190,6 +219,7 @@ class Reply:
                 if not itx.response.is_done():
                     resp = await itx.response.send_message(content, ephemeral=True, **kwargs)
                     self.how = "direct"
+                    self._reached("ack", "answer")
                     msg = resp.resource
                     return msg if isinstance(msg, discord.Message) else None
                 if self.how == "public" and self.loading:
@@ -199,9 +229,10 @@ class Reply:
                     self.loading = False
                 msg = await itx.followup.send(content, ephemeral=True, wait=True, **kwargs)
                 self._deferred_only = self.loading = False
+                self._reached("answer")
                 return msg
             except discord.NotFound:
-                self.expired = True
+                self._gone()
                 log.info("interaction %s expired before its private answer", itx.id)
                 return None
 

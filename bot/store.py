@@ -32,6 +32,7 @@ import asyncio
 import json
 import logging
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
@@ -40,6 +41,7 @@ from typing import Any
 
 import aiosqlite
 
+from .metrics import OFF, Metrics
 from .migrations import MIGRATIONS, Migration, migrate
 from .models import (
     ActionRecord,
@@ -214,6 +216,8 @@ class Store:
         self.owner: Any = None
         """Whatever else must be released on :meth:`close` (the owner lock of the bot)."""
         self.path = path
+        self.metrics: Metrics = OFF
+        """Where commit times and faults are counted (the bot sets its own)."""
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod
@@ -308,6 +312,7 @@ class Store:
                 with suppress(Exception):
                     await conn.execute("ROLLBACK")
                 if _is_full(exc):
+                    self.metrics.error("store")
                     raise _translated(exc) from exc
                 raise
             try:
@@ -315,6 +320,8 @@ class Store:
             except BaseException as exc:
                 with suppress(Exception):
                     await conn.execute("ROLLBACK")
+                if isinstance(exc, Exception):
+                    self.metrics.error("store")
                 if _is_full(exc):
                     raise _translated(exc) from exc
                 raise
@@ -633,15 +640,19 @@ class Store:
         while self._queue:
             async with self._lock:
                 batch, self._queue = self._queue, []
+                started = time.perf_counter()
                 try:
                     # the whole batch is one call into the connection's thread: one hand-
                     # off instead of one per statement (aiosqlite has no public way)
                     await self._conn._execute(_write_batch, self._conn._conn, batch)
                 except BaseException as exc:
+                    if isinstance(exc, Exception):
+                        self.metrics.error("store")
                     _fail(batch, _translated(exc))
                     if not isinstance(exc, Exception):
                         raise
                     continue
+                self.metrics.db_write(time.perf_counter() - started)
                 self._wrote(len(batch))
                 for write in batch:
                     if not write.done.done():

@@ -134,6 +134,9 @@ class ServiceBase:
         self.room: Callable[[int], Awaitable[bool]] | None = None
         """Set by a front end: waits until a game's messages are caught up enough for
         its computer players to move on (False: they stop until the game changes)."""
+        self.on_applied: Callable[[str], None] | None = None
+        """Set by a front end: told the source (player, computer, timeout, system) of
+        every action once it is committed (the bot counts them, see :mod:`bot.metrics`)."""
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> int:
@@ -188,6 +191,10 @@ class ServiceBase:
         if before_store is not None:
             await before_store()
         await self.store.close()
+
+    def running_games(self) -> int:
+        """How many games this service hosts are being played now."""
+        return sum(1 for live in self._games.values() if live.running)
 
     def add_listener(self, listener: Listener) -> None:
         """Deliver every outcome the service makes on its own (computer moves, timeouts,
@@ -447,6 +454,8 @@ class ServiceBase:
         for name in ("state", "version", "revision", "decisions", "last_acted", "status", "result"):
             setattr(live, name, getattr(nxt, name))
         self._after_change(live)
+        if self.on_applied is not None:
+            self.on_applied(source)
         return outcome
 
     @staticmethod

@@ -46,6 +46,11 @@ def test_malformed_env_lines_are_refused_with_their_number(text: str) -> None:
         {"LOG_LEVEL": "loud"},
         {"DATABASE_URL": "postgresql://x/y"},
         {"DATABASE_URL": "sqlite:///:memory:"},
+        {"METRICS_PORT": "http"},
+        {"METRICS_PORT": "0"},
+        {"METRICS_PORT": "70000"},
+        {"METRICS_PORT": "9100", "METRICS_HOST": "0.0.0.0:9100"},
+        {"METRICS_PORT": "9100", "METRICS_HOST": "http://x"},
     ],
 )
 def test_bad_values_are_refused(env: dict[str, str]) -> None:
@@ -57,3 +62,13 @@ def test_sqlite_urls_and_bare_paths() -> None:
     assert sqlite_path("sqlite:///data/x.db") == Path("data/x.db")
     assert sqlite_path("sqlite:////tmp/x.db") == Path("/tmp/x.db")
     assert sqlite_path("games.db") == Path("games.db")
+
+
+def test_metrics_are_off_unless_a_port_is_set_and_bind_the_loopback_by_default() -> None:
+    s = load_settings({}, env_file=None)
+    assert s.metrics_port is None
+    s = load_settings({"METRICS_PORT": " 9100 "}, env_file=None)
+    assert (s.metrics_port, s.metrics_host) == (9100, "127.0.0.1")
+    s = load_settings({"METRICS_PORT": "9100", "METRICS_HOST": "0.0.0.0"}, env_file=None)
+    assert s.metrics_host == "0.0.0.0"
+    assert load_settings({"METRICS_HOST": "::"}, env_file=None).metrics_host == "::"

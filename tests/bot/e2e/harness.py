@@ -66,6 +66,7 @@ class World:
             log_level="INFO",
             discord_api_base=self.fake.api_base,
             discord_gateway_url=self.fake.gateway_url,
+            metrics_port=kw.pop("metrics_port", None),
         )
         options = {
             "clock": self.clock,
