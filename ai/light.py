@@ -259,7 +259,7 @@ def _block(
                     continue
                 for src, (owner, _z) in pieces.items():
                     if owner == seat and can_leave(g, seat, src, homes):
-                        cand = Attack(src, f)
-                        if cand in legal and _chance(g, hand, src, f) > 0.3:
-                            return cand
+                        hit = Attack(src, f)
+                        if hit in legal and _chance(g, hand, src, f) > 0.3:
+                            return hit
     return None
