@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from . import health
@@ -76,6 +77,19 @@ def uv_seat(status: GameStatus, user_id: int) -> int | None:
     return next((s.seat for s in status.seats if s.user_id == user_id), None)
 
 
+class GameTree(app_commands.CommandTree["GameBot"]):
+    """The bot's command tree: every command passes the entry check first, and every
+    error goes to the one handler."""
+
+    async def interaction_check(self, interaction: discord.Interaction[GameBot], /) -> bool:
+        return await command_entry(interaction)
+
+    async def on_error(
+        self, interaction: discord.Interaction[GameBot], error: app_commands.AppCommandError, /
+    ) -> None:
+        await handle_error(interaction, error)
+
+
 class GameBot(commands.Bot):
     """The European War bot.
 
@@ -114,7 +128,11 @@ class GameBot(commands.Bot):
     ) -> None:
         kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(
-            command_prefix=commands.when_mentioned, intents=intents(), help_command=None, **kwargs
+            command_prefix=commands.when_mentioned,
+            intents=intents(),
+            help_command=None,
+            tree_cls=GameTree,
+            **kwargs,
         )
         self.settings = settings
         self.service_options = dict(service_options or {})
@@ -130,14 +148,12 @@ class GameBot(commands.Bot):
         self._stop_deadline = 0.0
         self._panels_resent = False
         self._background: set[asyncio.Task[Any]] = set()
-        self._handlers = 0
+        self._handlers_busy = 0
         self._handlers_idle = asyncio.Event()
         self._handlers_idle.set()
         self._delivering: set[asyncio.Task[Any]] = set()
         self._closing: asyncio.Task[None] | None = None
         self.close_budget = CLOSE_BUDGET
-        self.tree.on_error = handle_error  # type: ignore[assignment]
-        self.tree.interaction_check = command_entry  # type: ignore[method-assign]
 
     @property
     def db(self) -> Store:
@@ -234,7 +250,7 @@ class GameBot(commands.Bot):
                 not self.delivery.busy
                 and not self.service._busy(None)
                 and not self.delivery.outbox.busy
-                and self._handlers == 0
+                and self._handlers_busy == 0
             ):
                 return
 
@@ -435,11 +451,11 @@ class GameBot(commands.Bot):
     @contextmanager
     def _handling(self) -> Iterator[None]:
         """Count a gateway event handler in flight (``settle`` waits for it)."""
-        self._handlers += 1
+        self._handlers_busy += 1
         self._handlers_idle.clear()
         try:
             yield
         finally:
-            self._handlers -= 1
-            if self._handlers == 0:
+            self._handlers_busy -= 1
+            if self._handlers_busy == 0:
                 self._handlers_idle.set()

@@ -144,9 +144,8 @@ class Reply:
                 if not itx.response.is_done():
                     resp = await itx.response.send_message(**kwargs)
                     self.how = "direct"
-                    msg = resp.resource
-                    if isinstance(msg, discord.Message):
-                        return msg
+                    if isinstance(resp.resource, discord.Message):
+                        return resp.resource
                     return await itx.original_response()  # sent; only its id was missing
                 msg = await itx.followup.send(wait=True, **kwargs)
                 self._deferred_only = self.loading = False
@@ -190,8 +189,8 @@ class Reply:
                 if not itx.response.is_done():
                     resp = await itx.response.send_message(content, ephemeral=True, **kwargs)
                     self.how = "direct"
-                    msg = resp.resource
-                    return msg if isinstance(msg, discord.Message) else None
+                    sent = resp.resource
+                    return sent if isinstance(sent, discord.Message) else None
                 if self.how == "public" and self.loading:
                     # the loading message is public and the first follow-up would fill
                     # it publicly: take it away, then answer privately

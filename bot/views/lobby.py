@@ -63,9 +63,11 @@ class LobbyButton(
     async def from_custom_id(
         cls,
         interaction: discord.Interaction,
-        item: discord.ui.Button[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> LobbyButton:
+        if not isinstance(item, discord.ui.Button):  # the template matches only our buttons
+            raise TypeError(f"{item!r} is not a button")
         return cls(int(match["gid"]), match["what"], item.label or "?", item.style)
 
     async def _check_host(self, interaction: discord.Interaction) -> LobbyInfo | None:
@@ -248,9 +250,11 @@ class OptionSelect(
     async def from_custom_id(
         cls,
         interaction: discord.Interaction,
-        item: discord.ui.Select[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> OptionSelect:
+        if not isinstance(item, discord.ui.Select):  # the template matches only our selects
+            raise TypeError(f"{item!r} is not a select")
         return cls(
             int(match["gid"]),
             match["name"],

@@ -135,9 +135,11 @@ class AnswerButton(
     async def from_custom_id(
         cls,
         interaction: discord.Interaction,
-        item: discord.ui.Button[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> AnswerButton:
+        if not isinstance(item, discord.ui.Button):  # the template matches only our buttons
+            raise TypeError(f"{item!r} is not a button")
         return cls(
             int(match["gid"]), int(match["ver"]), match["code"], item.label or "?", item.style
         )
@@ -169,9 +171,11 @@ class AnswerSelect(
     async def from_custom_id(
         cls,
         interaction: discord.Interaction,
-        item: discord.ui.Select[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> AnswerSelect:
+        if not isinstance(item, discord.ui.Select):  # the template matches only our selects
+            raise TypeError(f"{item!r} is not a select")
         return cls(int(match["gid"]), int(match["ver"]), int(match["n"]), list(item.options))
 
     @guarded("update")
@@ -198,7 +202,7 @@ class OpenPanelButton(
     async def from_custom_id(
         cls,
         interaction: discord.Interaction,
-        item: discord.ui.Button[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> OpenPanelButton:
         return cls(int(match["gid"]), int(match["uid"]))
