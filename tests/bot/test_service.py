@@ -29,7 +29,7 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-async def svc(tmp_path: Path, clock: FakeClock):  # type: ignore[no-untyped-def]
+async def svc(tmp_path: Path, clock: FakeClock):
     service = await make_service(tmp_path / "games.db", clock)
     yield service
     await service.close()

@@ -74,7 +74,7 @@ async def apply_first_legal(store: Store, gid: int) -> None:
 
 
 @pytest.fixture
-async def store(tmp_path: Path):  # type: ignore[no-untyped-def]
+async def store(tmp_path: Path):
     s = await Store.open(tmp_path / "games.db")
     yield s
     await s.close()
@@ -265,7 +265,7 @@ async def test_concurrent_actions_commit_together_but_fail_alone(store: Store) -
     games = [await running_game(store, channel=c) for c in (1, 2, 3, 4)]
     recs = [await store.load_game(g) for g in games]
 
-    def write(i: int, revision_offset: int = 0, source: str = "player"):  # type: ignore[no-untyped-def]
+    def write(i: int, revision_offset: int = 0, source: str = "player"):
         rec = recs[i]
         assert rec is not None and rec.state is not None
         return store.record_action(
