@@ -140,7 +140,7 @@ class GameBot(commands.Bot):
         self.do_sync = sync
         self.do_warm_up = warm_up
         self.store: Store | None = store
-        self.service: GameService = None  # type: ignore[assignment]
+        self.service: GameService = None  # type: ignore[assignment]  # set by setup_hook
         self._purge_lock = asyncio.Lock()
         self.delivery = Delivery(self, outbox=outbox_options, backlog=backlog)
         self.delivery.images = Images(workers=settings.render_workers)
@@ -292,7 +292,7 @@ class GameBot(commands.Bot):
                 if handlers:  # let them unwind before the connection they use goes
                     await asyncio.wait(handlers, timeout=0.1)
             await stopping  # the service closes the store: queued writes are committed
-            self.service = None  # type: ignore[assignment]
+            self.service = None  # type: ignore[assignment]  # closed: unusable from here on
         elif self.store is not None:  # stopped during start-up, before the service began
             await self.store.close()
         await self.delivery.images.close()

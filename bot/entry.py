@@ -67,7 +67,7 @@ def find_command(
     name: str,
 ) -> app_commands.Command[Any, ..., Any] | app_commands.Group | None:
     """The command ``name`` as this process has it (the guild's copy, else global)."""
-    tree = interaction.client.tree  # type: ignore[attr-defined]
+    tree = interaction.client.tree  # type: ignore[attr-defined]  # our client is a Bot
     found = None
     if interaction.guild_id is not None:
         found = tree.get_command(name, guild=discord.Object(interaction.guild_id))

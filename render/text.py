@@ -67,7 +67,7 @@ def fit(text: str, max_width: float, f: ImageFont.FreeTypeFont) -> str:
 def display_name(names: object, seat: int) -> str:
     """``names[seat]`` cleaned, or "Seat N" when missing or empty after cleaning."""
     try:
-        raw = names[seat]  # type: ignore[index]
+        raw = names[seat]  # type: ignore[index]  # any indexable; errors caught
     except (IndexError, KeyError, TypeError):
         raw = ""
     name = clean(str(raw)) if raw is not None else ""

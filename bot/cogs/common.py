@@ -48,7 +48,7 @@ def safe(complete: Completer) -> Completer:
 
 def bot_of(interaction: discord.Interaction) -> GameBot:
     """The bot handling ``interaction``."""
-    return interaction.client  # type: ignore[return-value]
+    return interaction.client  # type: ignore[return-value]  # always a GameBot
 
 
 async def game_here(interaction: discord.Interaction) -> int:

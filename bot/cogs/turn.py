@@ -72,7 +72,7 @@ def _place_fields(size_attr: str) -> Completer:
         if uv is None:
             return []
         fields = {getattr(a, size_attr) for a in legal if a.kind == "place_all"}
-        fields |= {a.field for a in legal if a.kind == "place_piece"}  # type: ignore[attr-defined]
+        fields |= {a.field for a in legal if a.kind == "place_piece"}  # type: ignore[attr-defined]  # PlacePiece
         return field_choices(board_here(uv), fields, current)
 
     return complete

@@ -64,7 +64,7 @@ class ConfirmButton(
 
     @guarded("update")
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot: GameBot = interaction.client  # type: ignore[assignment]
+        bot: GameBot = interaction.client  # type: ignore[assignment]  # always a GameBot
         self.check_user(interaction)
         if self.what == "cancel":
             perms = interaction.permissions

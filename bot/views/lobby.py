@@ -79,7 +79,7 @@ class LobbyButton(
         """
         if self.what not in HOST_ONLY:
             return None
-        bot: GameBot = interaction.client  # type: ignore[assignment]
+        bot: GameBot = interaction.client  # type: ignore[assignment]  # always a GameBot
         try:
             info = await bot.service.lobby_info(self.gid)
         except ServiceError as exc:
@@ -90,7 +90,7 @@ class LobbyButton(
 
     @guarded("update")
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot: GameBot = interaction.client  # type: ignore[assignment]
+        bot: GameBot = interaction.client  # type: ignore[assignment]  # always a GameBot
         svc, uid = bot.service, interaction.user.id
         info = await self._check_host(interaction)
         if interaction.message is not None:
@@ -265,7 +265,7 @@ class OptionSelect(
 
     @guarded("update")
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot: GameBot = interaction.client  # type: ignore[assignment]
+        bot: GameBot = interaction.client  # type: ignore[assignment]  # always a GameBot
         values = list(self.item.values)
         kw: dict[str, Any] = {}
         if self.name == "flags":

@@ -221,7 +221,7 @@ async def check_seated(interaction: discord.Interaction, gid: int) -> None:
     Raises:
         UserError: the game is gone, or the user holds no seat in it.
     """
-    bot: GameBot = interaction.client  # type: ignore[assignment]
+    bot: GameBot = interaction.client  # type: ignore[assignment]  # always a GameBot
     try:
         status = await bot.service.status(gid)
     except ServiceError:
@@ -239,7 +239,7 @@ def open_panel_view(gid: int, uid: int) -> discord.ui.View:
 
 async def open_panel(interaction: discord.Interaction, gid: int) -> None:
     """Show the user's open prompt (if any) as an ephemeral panel, with their hand."""
-    bot: GameBot = interaction.client  # type: ignore[assignment]
+    bot: GameBot = interaction.client  # type: ignore[assignment]  # always a GameBot
     uv = await bot.service.view(gid, interaction.user.id)
     prompt = uv.prompt
     if prompt is None or prompt.kind not in PANEL_KINDS:
@@ -261,7 +261,7 @@ async def open_panel(interaction: discord.Interaction, gid: int) -> None:
 
 async def answer(interaction: discord.Interaction, gid: int, version: int, code: str) -> None:
     """A panel choice: decode it, let the service apply it, deliver the outcome."""
-    bot: GameBot = interaction.client  # type: ignore[assignment]
+    bot: GameBot = interaction.client  # type: ignore[assignment]  # always a GameBot
     await check_seated(interaction, gid)
     uv = await bot.service.view(gid, interaction.user.id)
     if uv.seat is None:

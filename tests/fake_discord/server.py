@@ -1409,10 +1409,10 @@ class FakeDiscord:
         async for part in await request.multipart():
             name = getattr(part, "name", None) or ""
             if name == "payload_json":
-                payload = json.loads(await part.text())  # type: ignore[union-attr]
+                payload = json.loads(await part.text())  # type: ignore[union-attr]  # a part, not a reader
             elif match := re.fullmatch(r"files\[(\d+)\]", name):
                 filename = getattr(part, "filename", None) or "file"
-                data = bytes(await part.read())  # type: ignore[union-attr]
+                data = bytes(await part.read())  # type: ignore[union-attr]  # a part, not a reader
                 files[int(match[1])] = FakeAttachment(
                     self._snow(), filename, data, mimetypes.guess_type(filename)[0]
                 )

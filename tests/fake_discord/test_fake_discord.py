@@ -222,7 +222,7 @@ class DemoBot(commands.Bot):
     async def setup_hook(self) -> None:
         await self.add_cog(GameCog(self))
         self.add_view(JoinView())
-        self.tree.on_error = self.record_error  # type: ignore[method-assign]
+        self.tree.on_error = self.record_error  # type: ignore[method-assign]  # record, not log
 
     async def record_error(self, _: discord.Interaction, error: Exception) -> None:
         self.command_errors.append(getattr(error, "original", error))

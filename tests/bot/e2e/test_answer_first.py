@@ -119,7 +119,7 @@ async def held_world(
     world = await make_world(fake_discord, tmp_path, dms_closed=("cy",))
     assert world.bot is not None
     held = HeldImages(world.bot.delivery.images)
-    world.bot.delivery.images = held  # type: ignore[assignment]
+    world.bot.delivery.images = held  # type: ignore[assignment]  # a stand-in for Images
     world.words_only = True
     try:
         yield world, held

@@ -181,7 +181,7 @@ async def test_a_server_that_takes_the_bot_back_keeps_its_data(world: World) -> 
     await world.fake.remove_bot_from_guild(world.guild)
     await world.settle()
     assert set(await world.bot.db.departures()) == {world.guild.id}
-    await world.bot.on_guild_join(discord.Object(world.guild.id))  # type: ignore[arg-type]
+    await world.bot.on_guild_join(discord.Object(world.guild.id))  # type: ignore[arg-type]  # a guild by id
     await world.settle()
     assert await world.bot.db.departures() == {}
     world.clock.advance(8 * 86400)
