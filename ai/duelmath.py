@@ -105,4 +105,4 @@ def dice_win_chance(attacker_dice: int, defender_dice: int) -> float:
 
     a, b = dist(attacker_dice), dist(defender_dice)
     wins = sum(wa * wb for sa, wa in a.items() for sb, wb in b.items() if sa > sb)
-    return wins / (6**attacker_dice * 6**defender_dice)
+    return wins / (sum(a.values()) * sum(b.values()))

@@ -306,7 +306,7 @@ def turns_to_occupy(
             row = dist[f]
             for src, _z in my:
                 if owner[src] != power:
-                    c = row[src]
+                    c: float = row[src]
                     if c < best:
                         best, arg = c, src
             fresh = 1.0 + from_home[f]

@@ -215,10 +215,10 @@ def _iterate(
                     if child is None:
                         child = node.children[a] = Node()
                     child.avail += 1
-                if first and guide is None:
-                    action = _select(node, available, rng)
-                elif first:
+                if first and guide is not None:
                     action = _select_guided(node, available, guide)
+                elif first:
+                    action = _select(node, available, rng)
                 else:
                     action = _select_guided(node, available, light_action(g, me, rng))
                 node = node.children[action]

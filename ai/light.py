@@ -189,17 +189,17 @@ def light_turn(g: GameState, info: BoardInfo, seat: int, rng: random.Random) -> 
         kind = a.kind
         w = 0.0
         if kind == "move":
-            src = a.src  # type: ignore[attr-defined]
+            src = a.src  # type: ignore[attr-defined]  # by kind
             if not can_leave(g, seat, src, homes):
                 w = 0.0
-            elif targets and to_target(a.dst) < to_target(src):  # type: ignore[attr-defined]
+            elif targets and to_target(a.dst) < to_target(src):  # type: ignore[attr-defined]  # by kind
                 w = 1.2 if src not in home or homes > 2 else 0.4
             else:
                 w = 0.1
         elif kind in ("conscript", "build", "grow"):
-            w = 1.5 if a.field in pieces else 4.0 if homes < 2 else 2.5  # type: ignore[attr-defined]
+            w = 1.5 if a.field in pieces else 4.0 if homes < 2 else 2.5  # type: ignore[attr-defined]  # by kind
         elif kind == "attack":
-            src, dst = a.src, a.dst  # type: ignore[attr-defined]
+            src, dst = a.src, a.dst  # type: ignore[attr-defined]  # by kind
             if not can_leave(g, seat, src, homes) and dst not in home:
                 w = 0.0
             else:
@@ -259,7 +259,7 @@ def _block(
                     continue
                 for src, (owner, _z) in pieces.items():
                     if owner == seat and can_leave(g, seat, src, homes):
-                        cand = Attack(src, f)
-                        if cand in legal and _chance(g, hand, src, f) > 0.3:
-                            return cand
+                        hit = Attack(src, f)
+                        if hit in legal and _chance(g, hand, src, f) > 0.3:
+                            return hit
     return None

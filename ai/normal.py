@@ -37,7 +37,7 @@ from .evaluate import (
     card_strength,
     take_chance,
 )
-from .outcomes import attack_lost, attack_won, spend
+from .outcomes import RetreatChooser, attack_lost, attack_won, spend
 from .placement import placement
 
 NEG = -1.0
@@ -71,7 +71,7 @@ def _after(g: GameState, seat: int, action: Action) -> GameState:
     return h
 
 
-def defender_retreat(ctx: Context) -> object:
+def defender_retreat(ctx: Context) -> RetreatChooser:
     """A retreat chooser for :func:`ai.outcomes.attack_won`: the defender's best field as
     the viewer's evaluation sees it."""
 
@@ -138,7 +138,7 @@ def attack_value(ctx: Context, a: Attack, stopped_value: float) -> float:
     chooser = defender_retreat(ctx)
     if g.variant != "european_war":
         p = take_chance(g.variant, size, dsize)
-        won = attack_won(g, me, a.src, a.dst, [], [], chooser)  # type: ignore[arg-type]
+        won = attack_won(g, me, a.src, a.dst, [], [], chooser)
         lost = attack_lost(g, me, defender, [], [])
         return p * ctx.value(won, me) + (1 - p) * ctx.value(lost, me)
     p_win = ctx.duel_win_chance(me, a.src, a.dst)
@@ -149,7 +149,7 @@ def attack_value(ctx: Context, a: Attack, stopped_value: float) -> float:
     win_cards = top[:n_spend]
     lose_cards = sorted(top, key=lambda c: (C.duel_value(c), c))[: max(1, n_spend - 1)]
     d_cards = g.hands[defender][: min(k_d, len(g.hands[defender]))]
-    won = attack_won(g, me, a.src, a.dst, win_cards, d_cards, chooser)  # type: ignore[arg-type]
+    won = attack_won(g, me, a.src, a.dst, win_cards, d_cards, chooser)
     lost = attack_lost(g, me, defender, lose_cards, d_cards)
     v_won = ctx.value(won, me)
     v_lost = ctx.value(lost, me)
@@ -213,7 +213,7 @@ def _battle_ends(ctx: Context) -> tuple[GameState, GameState]:
         k_a, k_d = CARD_LIMIT[b.attacker_size], CARD_LIMIT[b.defender_size]
         a_cards = g.hands[b.attacker][: max(1, min(k_a, k_d + 1, len(g.hands[b.attacker])))]
         d_cards = g.hands[b.defender][: min(k_d, len(g.hands[b.defender]))]
-    won = attack_won(g, b.attacker, b.src, b.dst, a_cards, d_cards, chooser)  # type: ignore[arg-type]
+    won = attack_won(g, b.attacker, b.src, b.dst, a_cards, d_cards, chooser)
     lost = attack_lost(g, b.attacker, b.defender, a_cards[:1], d_cards)
     return won, lost
 

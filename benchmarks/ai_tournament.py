@@ -22,6 +22,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from math import sqrt
+from typing import TextIO
 
 import ai
 import rules
@@ -122,7 +123,7 @@ def schedule(
     return jobs
 
 
-def report(results: list[GameResult], out: object = sys.stdout) -> None:
+def report(results: list[GameResult], out: TextIO = sys.stdout) -> None:
     """Print one table per match-up and variant."""
     keys = sorted(
         {(r.matchup, r.variant) for r in results}, key=lambda k: (list(MATCHUPS).index(k[0]), k[1])
@@ -133,12 +134,12 @@ def report(results: list[GameResult], out: object = sys.stdout) -> None:
         n = len(rs)
         draws = sum(1 for r in rs if not r.winners)
         rounds = statistics.median(r.rounds for r in rs)
-        print(f"\n{name} ({variant}): {n} games, {draws} draws, median {rounds:g} rounds", file=out)  # type: ignore[call-overload]
+        print(f"\n{name} ({variant}): {n} games, {draws} draws, median {rounds:g} rounds", file=out)
         print(
             f"  {'level':<8}{'seats':>6}{'fair':>7}{'won':>8}{'share':>8}"
             f"{'95% CI':>17}{'of decided':>12}{'median ms':>11}{'p90 ms':>9}",
             file=out,
-        )  # type: ignore[call-overload]
+        )
         for level in dict.fromkeys(lineup):
             seats = lineup.count(level)
             won = 0.0
@@ -155,7 +156,7 @@ def report(results: list[GameResult], out: object = sys.stdout) -> None:
                 f"{won / n if n else 0:>8.2f}   [{lo:.2f}, {hi:.2f}]{decided:>12.2f}"
                 f"{med:>11.1f}{p90:>9.1f}",
                 file=out,
-            )  # type: ignore[call-overload]
+            )
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -36,7 +36,7 @@ from bot.client import GameBot
 from bot.config import Settings
 from bot.endpoints import point_discord_at
 from bot.scheduler import FakeClock
-from tests.fake_discord import FakeChannel, FakeDiscord, FakeUser
+from tests.fake_discord import FakeChannel, FakeDiscord, FakeGuild, FakeUser
 from tests.fake_discord.fixtures import running_bot
 
 
@@ -48,14 +48,14 @@ class Table:
         self.count = 0
 
 
-async def make_table(fake: FakeDiscord, bot: GameBot, guild: object, n: int) -> Table:
+async def make_table(fake: FakeDiscord, bot: GameBot, guild: FakeGuild, n: int) -> Table:
     """A started two-player game whose pieces are placed (through the service)."""
-    channel = fake.add_text_channel(guild, f"table-{n}")  # type: ignore[arg-type]
-    users = [fake.add_user(f"p{n}a", guild=guild), fake.add_user(f"p{n}b", guild=guild)]  # type: ignore[arg-type]
+    channel = fake.add_text_channel(guild, f"table-{n}")
+    users = [fake.add_user(f"p{n}a", guild=guild), fake.add_user(f"p{n}b", guild=guild)]
     svc = bot.service
     out = await svc.open_lobby(
         channel_id=channel.id, host_id=users[0].id, host_name="A", guild_id=guild.id, max_players=2
-    )  # type: ignore[attr-defined]
+    )
     assert out.ok, out.error
     gid = out.game_id
     assert gid is not None

@@ -28,6 +28,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import render
@@ -187,13 +188,11 @@ def single(runs: int) -> None:
     for variant, players, options in (("european_war", 4, None), ("world_war_5", 4, None)):
         view, events = _mid_game(variant, players, options)
         size = len(render.board_png(view, NAMES, events))
-        _line(
-            f"board {variant}", lambda v=view, e=events: render.board_png(v, NAMES, e), runs, size
-        )
-        _line("  draw only", lambda v=view, e=events: board_image(v, NAMES, e), runs)
+        _line(f"board {variant}", partial(render.board_png, view, NAMES, events), runs, size)
+        _line("  draw only", partial(board_image, view, NAMES, events), runs)
         image = board_image(view, NAMES, events)
         pal = board_palette(view.board_id)
-        _line("  encode only", lambda i=image, p=pal: png_bytes(i, p), runs)
+        _line("  encode only", partial(png_bytes, image, pal), runs)
     hand = [rules.cards.parse_card(c) for c in ("3♣", "7♦", "10♥", "J♠", "Q♥", "K♣", "A♦")]
     _line(
         "hand (7 cards)",

@@ -236,7 +236,8 @@ async def writer(
     """Append actions to one game (``count`` of them, or until ``until``), each after a
     random think time of mean ``gap`` if given; time each write."""
     rng = random.Random(gid)
-    revision, version, previous = 1, 0, []
+    previous: list[tuple[int, str]] = []
+    revision, version = 1, 0
     while (count is None or version < count) and (until is None or time.perf_counter() < until):
         if gap:
             await asyncio.sleep(rng.expovariate(1 / gap))
@@ -333,7 +334,8 @@ async def cold_loads(
             for game in await store.load_active():
                 await store.load_game(game.id)
             times.append(time.perf_counter() - t0)
-        await store._conn.set_progress_handler(None, 1)
+        # None removes the handler: sqlite3 allows it, aiosqlite's annotation does not say so
+        await store._conn.set_progress_handler(None, 1)  # type: ignore[arg-type]  # see above
         await store.close()
         print(
             f"cold load, 20 unfinished + {size:>7,} finished games: median "

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from . import health
@@ -86,6 +87,19 @@ def uv_seat(status: GameStatus, user_id: int) -> int | None:
     return next((s.seat for s in status.seats if s.user_id == user_id), None)
 
 
+class GameTree(app_commands.CommandTree["GameBot"]):
+    """The bot's command tree: every command passes the entry check first, and every
+    error goes to the one handler."""
+
+    async def interaction_check(self, interaction: discord.Interaction[GameBot], /) -> bool:
+        return await command_entry(interaction)
+
+    async def on_error(
+        self, interaction: discord.Interaction[GameBot], error: app_commands.AppCommandError, /
+    ) -> None:
+        await handle_error(interaction, error)
+
+
 class GameBot(commands.Bot):
     """The European War bot.
 
@@ -124,7 +138,11 @@ class GameBot(commands.Bot):
     ) -> None:
         kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(
-            command_prefix=commands.when_mentioned, intents=intents(), help_command=None, **kwargs
+            command_prefix=commands.when_mentioned,
+            intents=intents(),
+            help_command=None,
+            tree_cls=GameTree,
+            **kwargs,
         )
         self.settings = settings
         self.service_options = dict(service_options or {})
@@ -132,7 +150,7 @@ class GameBot(commands.Bot):
         self.do_sync = sync
         self.do_warm_up = warm_up
         self.store: Store | None = store
-        self.service: GameService = None  # type: ignore[assignment]
+        self.service: GameService = None  # type: ignore[assignment]  # set by setup_hook
         self._purge_lock = asyncio.Lock()
         self.delivery = Delivery(self, outbox=outbox_options, backlog=backlog)
         self.delivery.images = Images(workers=settings.render_workers)
@@ -143,14 +161,12 @@ class GameBot(commands.Bot):
         self._stop_deadline = 0.0
         self._panels_resent = False
         self._background: set[asyncio.Task[Any]] = set()
-        self._handlers = 0
+        self._handlers_busy = 0
         self._handlers_idle = asyncio.Event()
         self._handlers_idle.set()
         self._delivering: set[asyncio.Task[Any]] = set()
         self._closing: asyncio.Task[None] | None = None
         self.close_budget = CLOSE_BUDGET
-        self.tree.on_error = handle_error  # type: ignore[assignment]
-        self.tree.interaction_check = command_entry  # type: ignore[method-assign]
 
     @property
     def db(self) -> Store:
@@ -280,7 +296,7 @@ class GameBot(commands.Bot):
                 not self.delivery.busy
                 and not self.service._busy(None)
                 and not self.delivery.outbox.busy
-                and self._handlers == 0
+                and self._handlers_busy == 0
             ):
                 return
 
@@ -323,7 +339,7 @@ class GameBot(commands.Bot):
                 if handlers:  # let them unwind before the connection they use goes
                     await asyncio.wait(handlers, timeout=0.1)
             await stopping  # the service closes the store: queued writes are committed
-            self.service = None  # type: ignore[assignment]
+            self.service = None  # type: ignore[assignment]  # closed: unusable from here on
         elif self.store is not None:  # stopped during start-up, before the service began
             await self.store.close()
         await self.delivery.images.close()
@@ -482,11 +498,11 @@ class GameBot(commands.Bot):
     @contextmanager
     def _handling(self) -> Iterator[None]:
         """Count a gateway event handler in flight (``settle`` waits for it)."""
-        self._handlers += 1
+        self._handlers_busy += 1
         self._handlers_idle.clear()
         try:
             yield
         finally:
-            self._handlers -= 1
-            if self._handlers == 0:
+            self._handlers_busy -= 1
+            if self._handlers_busy == 0:
                 self._handlers_idle.set()

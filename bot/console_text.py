@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import rules
 from rules.cards import card_name
@@ -138,7 +139,7 @@ def plain(text: str) -> str:
     return re.sub(r"<t:(\d+):[A-Za-z]>", stamp, text)
 
 
-def result_text(result: dict | None, names: Sequence[str]) -> str:
+def result_text(result: Mapping[str, Any] | None, names: Sequence[str]) -> str:
     """The end of a game in one line, from the stored result."""
     if not result:
         return "The game is over."

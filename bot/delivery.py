@@ -825,11 +825,10 @@ class Delivery(PrivateDelivery):
         for them."""
         for cid in sorted(self.outbox.held_channels):
             channel = self.bot.get_channel(cid)
+            guild = getattr(channel, "guild", None)  # private channels have none
             if channel is None or (
-                guild_id is not None
-                and getattr(channel, "guild", None) is not None
-                and channel.guild.id != guild_id
-            ):  # type: ignore[union-attr]
+                guild_id is not None and guild is not None and guild.id != guild_id
+            ):
                 continue
             if missing_permissions(channel):
                 continue

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -61,9 +61,21 @@ class PrivateDelivery:
         except Exception:
             log.warning("could not store %s", what, exc_info=True)
 
-    async def post(
-        self, outcome: Outcome, content: str, **kwargs: Any
-    ) -> discord.Message | None:  # implemented by Delivery
+    async def post(  # implemented by Delivery
+        self,
+        outcome: Outcome,
+        content: str,
+        *,
+        files: Sequence[Picture] = (),
+        pings: set[int] | None = None,
+        view: discord.ui.View | None = None,
+        reply: Reply | None = None,
+        wait: bool = False,
+        priority: int = NORMAL,
+        tail: str | None = None,
+        meta: dict[str, Any] | None = None,
+        late: asyncio.Future[dict[Any, Picture]] | None = None,
+    ) -> discord.Message | None:
         raise NotImplementedError
 
     async def _private(

@@ -67,7 +67,7 @@ def find_command(
     name: str,
 ) -> app_commands.Command[Any, ..., Any] | app_commands.Group | None:
     """The command ``name`` as this process has it (the guild's copy, else global)."""
-    tree = interaction.client.tree  # type: ignore[attr-defined]
+    tree = interaction.client.tree  # type: ignore[attr-defined]  # our client is a Bot
     found = None
     if interaction.guild_id is not None:
         found = tree.get_command(name, guild=discord.Object(interaction.guild_id))
@@ -116,7 +116,8 @@ def check_options(
 
 def _problem(param: app_commands.Parameter, option: dict[str, Any]) -> str | None:
     """What is wrong with one option's value, in words (None if nothing)."""
-    value, kind = option.get("value"), param.type
+    value: Any = option.get("value")  # JSON from the gateway
+    kind = param.type
     shown = repr(value)[:40]
     if option.get("type") != kind.value or not _has_type(kind, value):
         expected = WHAT.get(kind, "another kind of value")

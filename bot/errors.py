@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import discord
 from discord import app_commands
@@ -29,6 +29,8 @@ from .store import StoreFull
 log = logging.getLogger("bot")
 
 T = TypeVar("T")
+S = TypeVar("S")
+P = ParamSpec("P")
 
 
 OUT_OF_DATE = (
@@ -153,17 +155,24 @@ def _what(interaction: discord.Interaction) -> str:
 
 def guarded(
     how: str,
-) -> Callable[[Callable[..., Awaitable[T]]], Callable[..., Awaitable[T | None]]]:
+) -> Callable[
+    [Callable[Concatenate[S, discord.Interaction[Any], P], Awaitable[T]]],
+    Callable[Concatenate[S, discord.Interaction[Any], P], Coroutine[Any, Any, T | None]],
+]:
     """Wrap a view callback ``fn(self, interaction, ...)``: acknowledge the interaction
     first, as ``how`` says (see :mod:`bot.reply`), then run it; its errors go to
     :func:`handle_error` like a command's."""
 
-    def decorate(fn: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T | None]]:
+    def decorate(
+        fn: Callable[Concatenate[S, discord.Interaction[Any], P], Awaitable[T]],
+    ) -> Callable[Concatenate[S, discord.Interaction[Any], P], Coroutine[Any, Any, T | None]]:
         @functools.wraps(fn)
-        async def wrapper(self: Any, interaction: discord.Interaction, *args: Any) -> T | None:
+        async def wrapper(
+            self: S, interaction: discord.Interaction[Any], /, *args: P.args, **kwargs: P.kwargs
+        ) -> T | None:
             try:
                 await Reply.of(interaction).acknowledge(how)
-                return await fn(self, interaction, *args)
+                return await fn(self, interaction, *args, **kwargs)
             except Exception as exc:  # the one handler decides what the user sees
                 await handle_error(interaction, exc)
                 return None

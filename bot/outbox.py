@@ -668,8 +668,8 @@ class Outbox:
             uid = rec.user_id or 0
             cid = self._dm_channels.get(uid)
             if cid is None:
-                data = await http.start_private_message(uid)
-                cid = self._dm_channels[uid] = int(data["id"])
+                dm = await http.start_private_message(uid)
+                cid = self._dm_channels[uid] = int(dm["id"])
                 await self.bucket.take()  # the DM channel cost a request of its own
             channel: Any = self.bot.get_partial_messageable(cid, type=discord.ChannelType.private)
         else:

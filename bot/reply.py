@@ -171,9 +171,8 @@ class Reply:
                     resp = await itx.response.send_message(**kwargs)
                     self.how = "direct"
                     self._reached("ack", "answer")
-                    msg = resp.resource
-                    if isinstance(msg, discord.Message):
-                        return msg
+                    if isinstance(resp.resource, discord.Message):
+                        return resp.resource
                     return await itx.original_response()  # sent; only its id was missing
                 msg = await itx.followup.send(wait=True, **kwargs)
                 self._deferred_only = self.loading = False
@@ -220,8 +219,8 @@ class Reply:
                     resp = await itx.response.send_message(content, ephemeral=True, **kwargs)
                     self.how = "direct"
                     self._reached("ack", "answer")
-                    msg = resp.resource
-                    return msg if isinstance(msg, discord.Message) else None
+                    sent = resp.resource
+                    return sent if isinstance(sent, discord.Message) else None
                 if self.how == "public" and self.loading:
                     # the loading message is public and the first follow-up would fill
                     # it publicly: take it away, then answer privately

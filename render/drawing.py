@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
-from .palette import RGB
+from .palette import RGB, RGBA
 from .regions import Region, Ring, points
 
 Point = tuple[float, float]
@@ -62,7 +62,7 @@ def polyline_length(pts: Sequence[Point]) -> float:
 def dashed_line(
     draw: ImageDraw.ImageDraw,
     pts: Sequence[Point],
-    colour: RGB,
+    colour: RGB | RGBA,
     width: int,
     dash: float,
     gap: float,

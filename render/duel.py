@@ -67,7 +67,7 @@ class Duel:
 def _sizes(
     view: rules.View, data: dict[str, object], events: Sequence[rules.Event]
 ) -> tuple[int, int]:
-    att, dfn = int(data["attacker"]), int(data["defender"])  # type: ignore[call-overload]
+    att, dfn = int(data["attacker"]), int(data["defender"])  # type: ignore[call-overload]  # event data is JSON
     src, dst = data["src"], data["dst"]
     b = view.battle
     if b is not None and (b.src, b.dst) == (src, dst):
@@ -87,8 +87,8 @@ def _sizes(
     d_cards = data.get("defender_cards") or ()
     a_size = a_piece[1] if a_piece is not None and a_piece[0] == att else 0
     d_size = d_piece[1] if d_piece is not None and d_piece[0] == dfn else 0
-    a_size = max(a_size, len(a_cards), 1)  # type: ignore[arg-type]
-    d_size = max(d_size, len(d_cards), 1)  # type: ignore[arg-type]
+    a_size = max(a_size, len(a_cards), 1)  # type: ignore[arg-type]  # a JSON list
+    d_size = max(d_size, len(d_cards), 1)  # type: ignore[arg-type]  # a JSON list
     return min(a_size, 3), min(d_size, 3)
 
 

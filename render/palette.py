@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 RGB = tuple[int, int, int]
+RGBA = tuple[int, int, int, int]
 
 
 def hex_rgb(value: str) -> RGB:

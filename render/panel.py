@@ -176,7 +176,7 @@ def _seat_row(
     name_font = font(17, bold=True)
     line1 = top + 25
     line2 = top + (46 if cards else 48)
-    right1 = text_right
+    right1: float = text_right
     if cards:
         count = str(sv.hand_size)
         hf = font(16, bold=True)
@@ -184,7 +184,7 @@ def _seat_row(
         _card_icon(canvas, (text_right - hand_w, line1 - 16))
         put(canvas, (text_right, line1), count, hf, ink, "rs")
         right1 = text_right - hand_w - 8
-    tag_right = text_right
+    tag_right: float = text_right
     if tag:
         bg_ink = TAG_COLOURS.get(tag, (palette.PANEL_FAINT, palette.WHITE))
         label = "★ winner" if tag == "winner" else tag

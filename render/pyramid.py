@@ -43,8 +43,8 @@ def corners(
     The front corner (the foot of the ridge between the two visible faces) sits a little
     right of centre and a little lower, which gives the three-quarter view.
     """
-    w, h = PYRAMID_SIZE[size]
-    w, h = w * scale, h * scale
+    base_w, base_h = PYRAMID_SIZE[size]
+    w, h = base_w * scale, base_h * scale
     drop = 2.5 * scale
     left = (cx - w / 2, base_y - drop)
     front = (cx + w * 0.12, base_y + drop * 0.4)

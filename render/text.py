@@ -67,7 +67,7 @@ def fit(text: str, max_width: float, f: ImageFont.FreeTypeFont) -> str:
 def display_name(names: object, seat: int) -> str:
     """``names[seat]`` cleaned, or "Seat N" when missing or empty after cleaning."""
     try:
-        raw = names[seat]  # type: ignore[index]
+        raw = names[seat]  # type: ignore[index]  # any indexable; errors caught
     except (IndexError, KeyError, TypeError):
         raw = ""
     name = clean(str(raw)) if raw is not None else ""
@@ -109,7 +109,8 @@ def wrap(text: str, max_width: float, f: ImageFont.FreeTypeFont, max_lines: int)
 
 @lru_cache(maxsize=2048)
 def _mask(text: str, f: ImageFont.FreeTypeFont, anchor: str) -> tuple[Image.Image, int, int]:
-    left, top, right, bottom = f.getbbox(text, anchor=anchor)
+    # FreeType's box is whole pixels (Pillow's stubs say float)
+    left, top, right, bottom = (int(v) for v in f.getbbox(text, anchor=anchor))
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
     ImageDraw.Draw(mask).text((-left, -top), text, font=f, fill=255, anchor=anchor)
     return mask, left, top

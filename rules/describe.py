@@ -19,7 +19,8 @@ def describe(event: Event, board: Board, names: Sequence[str]) -> str | None:
     d = event.data
 
     def who(key: str = "seat") -> str:
-        return names[d[key]]
+        seat: int = d[key]
+        return names[seat]
 
     def field(key: str) -> str:
         return board.fields[d[key]].name

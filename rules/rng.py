@@ -6,6 +6,8 @@ game's state stays small to store and cheap to copy.
 
 from __future__ import annotations
 
+from typing import Any
+
 _MASK = (1 << 64) - 1
 
 
@@ -29,7 +31,7 @@ class Rng:
         """Return an integer in ``[0, n)``. The modulo bias is below 2**-50 for our n."""
         return self.next_u64() % n
 
-    def shuffle(self, items: list) -> None:  # type: ignore[type-arg]
+    def shuffle(self, items: list[Any]) -> None:
         """Shuffle ``items`` in place (Fisher-Yates)."""
         for i in range(len(items) - 1, 0, -1):
             j = self.next_u64() % (i + 1)

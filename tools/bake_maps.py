@@ -643,8 +643,8 @@ def read_countries(source: Source, source_dir: Path) -> dict[str, Any]:
     with zipfile.ZipFile(io.BytesIO(blob)) as whl:
         if source.member.endswith(".zip"):
             inner = zipfile.ZipFile(io.BytesIO(whl.read(source.member)))
-            names = inner.namelist()
-            stem = next(n for n in names if n.endswith(".shp"))[:-4]
+            members = inner.namelist()
+            stem = next(n for n in members if n.endswith(".shp"))[:-4]
             parts = {ext: inner.read(stem + "." + ext) for ext in ("shp", "shx", "dbf")}
         else:
             parts = {ext: whl.read(source.member + "." + ext) for ext in ("shp", "shx", "dbf")}

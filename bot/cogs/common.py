@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Awaitable, Callable, Iterable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Coroutine, Iterable
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -23,7 +23,9 @@ if TYPE_CHECKING:
 MAX_CHOICES = 25
 log = logging.getLogger("bot")
 
-Completer = Callable[[discord.Interaction, str], Awaitable[list[app_commands.Choice[str]]]]
+Completer = Callable[
+    [discord.Interaction[Any], str], Coroutine[Any, Any, list[app_commands.Choice[str]]]
+]
 
 
 def safe(complete: Completer) -> Completer:
@@ -46,7 +48,7 @@ def safe(complete: Completer) -> Completer:
 
 def bot_of(interaction: discord.Interaction) -> GameBot:
     """The bot handling ``interaction``."""
-    return interaction.client  # type: ignore[return-value]
+    return interaction.client  # type: ignore[return-value]  # always a GameBot
 
 
 async def game_here(interaction: discord.Interaction) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Literal
 
 import discord
 from discord import app_commands
@@ -83,9 +84,8 @@ class LobbyCog(commands.Cog):
         turn_timeout="Time for each turn (default: the server's setting)",
         thread="Open the table in a new thread of this channel",
     )
-    @app_commands.choices(
-        variant=[Choice(name=n, value=v) for n, v in VARIANT_CHOICES], turn_timeout=TIMEOUT_CHOICES
-    )
+    @app_commands.choices(variant=[Choice(name=n, value=v) for n, v in VARIANT_CHOICES])
+    @app_commands.choices(turn_timeout=TIMEOUT_CHOICES)
     async def newgame(
         self,
         interaction: discord.Interaction,
@@ -121,7 +121,7 @@ class LobbyCog(commands.Cog):
                     "it or /cancel it first, or use `/newgame thread:True`."
                 )
         chosen = variant.value if variant else "european_war"
-        timeout: float | str | None = "server"
+        timeout: float | Literal["server"] | None = "server"
         if turn_timeout is not None:
             timeout = float(turn_timeout.value) or None
         target_id = interaction.channel_id or 0
@@ -142,7 +142,7 @@ class LobbyCog(commands.Cog):
             variant=chosen,
             max_players=players,
             turn_timeout=timeout,
-        )  # type: ignore[arg-type]
+        )
         if not out.ok and new_thread is not None:
             try:
                 await new_thread.delete()

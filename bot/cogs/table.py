@@ -184,9 +184,9 @@ class TableCog(commands.Cog):
         games="Most games running at once in this server",
     )
     @app_commands.choices(
-        turn_timeout=TIMEOUT_CHOICES[:-1],
-        reminder=MINUTES,
-        lobby_expiry=LOBBY_MINUTES,
+        turn_timeout=TIMEOUT_CHOICES[:-1], reminder=MINUTES, lobby_expiry=LOBBY_MINUTES
+    )
+    @app_commands.choices(
         expiry_action=[
             Choice(name="pass", value="pass"),
             Choice(name="arm (draw two cards)", value="arm"),

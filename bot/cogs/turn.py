@@ -19,6 +19,7 @@ from ..errors import UserError, expect_ok
 from ..service import UserView
 from .common import (
     MAX_CHOICES,
+    Completer,
     board_here,
     bot_of,
     field_choices,
@@ -38,7 +39,7 @@ CARD_CHOICES = [
 ]
 
 
-def _legal_fields(kind: str, attr: str, filter_attr: str | None = None):  # type: ignore[no-untyped-def]
+def _legal_fields(kind: str, attr: str, filter_attr: str | None = None) -> Completer:
     """An autocomplete callback offering ``attr`` of the legal ``kind`` actions; with
     ``filter_attr``, only those whose ``filter_attr`` matches the option already given
     (``from`` for ``to``)."""
@@ -64,14 +65,14 @@ def _legal_fields(kind: str, attr: str, filter_attr: str | None = None):  # type
     return complete
 
 
-def _place_fields(size_attr: str):  # type: ignore[no-untyped-def]
+def _place_fields(size_attr: str) -> Completer:
     @safe
     async def complete(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
         uv, legal = await legal_now(interaction)
         if uv is None:
             return []
         fields = {getattr(a, size_attr) for a in legal if a.kind == "place_all"}
-        fields |= {a.field for a in legal if a.kind == "place_piece"}  # type: ignore[attr-defined]
+        fields |= {a.field for a in legal if a.kind == "place_piece"}  # type: ignore[attr-defined]  # PlacePiece
         return field_choices(board_here(uv), fields, current)
 
     return complete

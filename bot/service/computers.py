@@ -56,7 +56,7 @@ class ComputerOps(ServiceBase):
             if key[1] != "cpu":
                 continue
             _, _, seat, opened = key
-            d = live.decisions.get((seat, "diplomacy"))  # type: ignore[arg-type]
+            d = live.decisions.get((seat, "diplomacy"))  # type: ignore[arg-type]  # seat: int (key)
             if d is None or d.opened_version != opened or not live.running:
                 self.scheduler.cancel(key)
 

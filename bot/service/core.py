@@ -344,6 +344,11 @@ class ServiceBase:
     def _kick(self, live: LiveGame) -> None:  # implemented in computers.py
         raise NotImplementedError
 
+    async def _choose(  # implemented in computers.py
+        self, view: rules.View, legal: list[rules.Action], level: str, seed: int
+    ) -> rules.Action:
+        raise NotImplementedError
+
     def _emit(self, outcome: Outcome) -> None:
         """Queue ``outcome`` for the listeners; one emitter per game keeps the order.
         (Only hosted games are cached, so only they make outcomes of their own.)"""

@@ -55,14 +55,16 @@ class ConfirmButton(
     async def from_custom_id(
         cls,
         interaction: discord.Interaction,
-        item: discord.ui.Button[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> ConfirmButton:
+        if not isinstance(item, discord.ui.Button):  # the template matches only our buttons
+            raise TypeError(f"{item!r} is not a button")
         return cls(match["what"], int(match["gid"]), int(match["uid"]), item.label or "Confirm")
 
     @guarded("update")
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot: GameBot = interaction.client  # type: ignore[assignment]
+        bot: GameBot = interaction.client  # type: ignore[assignment]  # always a GameBot
         self.check_user(interaction)
         if self.what == "cancel":
             perms = interaction.permissions
@@ -94,7 +96,7 @@ class KeepButton(
     async def from_custom_id(
         cls,
         interaction: discord.Interaction,
-        item: discord.ui.Button[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> KeepButton:
         return cls(int(match["uid"]))

@@ -63,9 +63,11 @@ class LobbyButton(
     async def from_custom_id(
         cls,
         interaction: discord.Interaction,
-        item: discord.ui.Button[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> LobbyButton:
+        if not isinstance(item, discord.ui.Button):  # the template matches only our buttons
+            raise TypeError(f"{item!r} is not a button")
         return cls(int(match["gid"]), match["what"], item.label or "?", item.style)
 
     async def _check_host(self, interaction: discord.Interaction) -> LobbyInfo | None:
@@ -77,7 +79,7 @@ class LobbyButton(
         """
         if self.what not in HOST_ONLY:
             return None
-        bot: GameBot = interaction.client  # type: ignore[assignment]
+        bot: GameBot = interaction.client  # type: ignore[assignment]  # always a GameBot
         try:
             info = await bot.service.lobby_info(self.gid)
         except ServiceError as exc:
@@ -88,7 +90,7 @@ class LobbyButton(
 
     @guarded("update")
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot: GameBot = interaction.client  # type: ignore[assignment]
+        bot: GameBot = interaction.client  # type: ignore[assignment]  # always a GameBot
         svc, uid = bot.service, interaction.user.id
         info = await self._check_host(interaction)
         if interaction.message is not None:
@@ -248,9 +250,11 @@ class OptionSelect(
     async def from_custom_id(
         cls,
         interaction: discord.Interaction,
-        item: discord.ui.Select[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> OptionSelect:
+        if not isinstance(item, discord.ui.Select):  # the template matches only our selects
+            raise TypeError(f"{item!r} is not a select")
         return cls(
             int(match["gid"]),
             match["name"],
@@ -261,7 +265,7 @@ class OptionSelect(
 
     @guarded("update")
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot: GameBot = interaction.client  # type: ignore[assignment]
+        bot: GameBot = interaction.client  # type: ignore[assignment]  # always a GameBot
         values = list(self.item.values)
         kw: dict[str, Any] = {}
         if self.name == "flags":

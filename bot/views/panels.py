@@ -135,9 +135,11 @@ class AnswerButton(
     async def from_custom_id(
         cls,
         interaction: discord.Interaction,
-        item: discord.ui.Button[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> AnswerButton:
+        if not isinstance(item, discord.ui.Button):  # the template matches only our buttons
+            raise TypeError(f"{item!r} is not a button")
         return cls(
             int(match["gid"]), int(match["ver"]), match["code"], item.label or "?", item.style
         )
@@ -169,9 +171,11 @@ class AnswerSelect(
     async def from_custom_id(
         cls,
         interaction: discord.Interaction,
-        item: discord.ui.Select[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> AnswerSelect:
+        if not isinstance(item, discord.ui.Select):  # the template matches only our selects
+            raise TypeError(f"{item!r} is not a select")
         return cls(int(match["gid"]), int(match["ver"]), int(match["n"]), list(item.options))
 
     @guarded("update")
@@ -198,7 +202,7 @@ class OpenPanelButton(
     async def from_custom_id(
         cls,
         interaction: discord.Interaction,
-        item: discord.ui.Button[Any],
+        item: discord.ui.Item[Any],
         match: re.Match[str],
     ) -> OpenPanelButton:
         return cls(int(match["gid"]), int(match["uid"]))
@@ -217,7 +221,7 @@ async def check_seated(interaction: discord.Interaction, gid: int) -> None:
     Raises:
         UserError: the game is gone, or the user holds no seat in it.
     """
-    bot: GameBot = interaction.client  # type: ignore[assignment]
+    bot: GameBot = interaction.client  # type: ignore[assignment]  # always a GameBot
     try:
         status = await bot.service.status(gid)
     except ServiceError:
@@ -235,7 +239,7 @@ def open_panel_view(gid: int, uid: int) -> discord.ui.View:
 
 async def open_panel(interaction: discord.Interaction, gid: int) -> None:
     """Show the user's open prompt (if any) as an ephemeral panel, with their hand."""
-    bot: GameBot = interaction.client  # type: ignore[assignment]
+    bot: GameBot = interaction.client  # type: ignore[assignment]  # always a GameBot
     uv = await bot.service.view(gid, interaction.user.id)
     prompt = uv.prompt
     if prompt is None or prompt.kind not in PANEL_KINDS:
@@ -257,7 +261,7 @@ async def open_panel(interaction: discord.Interaction, gid: int) -> None:
 
 async def answer(interaction: discord.Interaction, gid: int, version: int, code: str) -> None:
     """A panel choice: decode it, let the service apply it, deliver the outcome."""
-    bot: GameBot = interaction.client  # type: ignore[assignment]
+    bot: GameBot = interaction.client  # type: ignore[assignment]  # always a GameBot
     await check_seated(interaction, gid)
     uv = await bot.service.view(gid, interaction.user.id)
     if uv.seat is None:

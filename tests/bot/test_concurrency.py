@@ -145,7 +145,7 @@ async def test_two_services_on_one_file_never_interleave_two_actions(
     check_database(path)
 
 
-def _creation_and_prefix(path: Path, gid: int, version: int):  # type: ignore[no-untyped-def]
+def _creation_and_prefix(path: Path, gid: int, version: int):
     conn = sqlite3.connect(path)
     try:
         creation = json.loads(

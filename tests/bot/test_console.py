@@ -52,7 +52,7 @@ class ScriptedStdin(io.TextIOBase):
     def readable(self) -> bool:
         return True
 
-    def readline(self, size: int | None = -1) -> str:
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]  # typeshed: bytes
         text = self.screen.getvalue()
         new, self.seen = text[self.seen :], len(text)
         self.answered += 1

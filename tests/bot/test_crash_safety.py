@@ -42,9 +42,9 @@ def test_killed_at_random_moments_the_file_holds_exactly_the_committed_actions(
             line = child.stdout.readline()
             if line.strip() != "ready":
                 child.kill()
-                raise AssertionError(f"child did not start: {line!r} {child.stderr.read()}")  # type: ignore[union-attr]
+                raise AssertionError(f"child did not start: {line!r} {child.stderr.read()}")  # type: ignore[union-attr]  # piped
             time.sleep(rng.uniform(0.01, 0.12))
-            assert child.poll() is None, child.stderr.read()  # type: ignore[union-attr]
+            assert child.poll() is None, child.stderr.read()  # type: ignore[union-attr]  # stderr is piped
         finally:
             child.send_signal(signal.SIGKILL)
             child.wait()

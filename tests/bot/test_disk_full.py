@@ -27,7 +27,7 @@ async def disk_full(store: Store) -> None:
     pages as it sends): the next write that needs a page fails."""
     await store._conn.execute("VACUUM")
     cur = await store._conn.execute("PRAGMA page_count")
-    (pages,) = await cur.fetchone()  # type: ignore[misc]
+    (pages,) = await cur.fetchone()  # type: ignore[misc]  # PRAGMA returns a row
     await store._conn.execute(f"PRAGMA max_page_count = {int(pages)}")
 
 

@@ -92,7 +92,7 @@ async def bot_side(path: Path) -> tuple[int, int]:
     return cgid, ggid
 
 
-async def _any_choice(path: Path, gid: int):  # type: ignore[no-untyped-def]
+async def _any_choice(path: Path, gid: int):
     """A legal action for the console's person (read with a service that hosts it)."""
     svc = await make_service(path, FakeClock(T0), hosts=console.console_games)
     try:

@@ -190,14 +190,15 @@ async def test_a_dying_worker_is_replaced_and_the_image_drawn_again(
     images = Images(workers=1, warm=False)  # workers that start fast: four pools here
     try:
         with caplog.at_level(logging.WARNING, "bot.images"):
-            picture = await images.hand([5, 9], _DieOnce(str(tmp_path / "f")))
+            poison = _DieOnce(str(tmp_path / "f"))
+            picture = await images.hand([5, 9], poison)  # type: ignore[arg-type]  # kills a worker
         assert picture.data == render.hand_png([5, 9], title="Cy")
         assert images.pools_started == 2
         assert any("render worker died" in r.getMessage() for r in caplog.records)
 
         # dying in the new pool too: a placeholder, and the next image still comes
         with caplog.at_level(logging.ERROR, "bot.images"):
-            lost = await images.board(_view(), ("Ada", _Die()))
+            lost = await images.board(_view(), ("Ada", _Die()))  # type: ignore[arg-type]  # kills it
         assert decode(lost.data).size == (480, 120) and images.pools_started == 3
         assert any("board image failed" in r.getMessage() for r in caplog.records)
         again = await images.hand([5], "")
@@ -211,7 +212,7 @@ async def test_close_ends_the_workers_even_while_they_warm_up() -> None:
     warming = asyncio.ensure_future(images.warm_up())
     pool = await images._executor()
     assert pool is not None
-    procs = list(pool._processes.values())  # type: ignore[attr-defined]
+    procs = list(pool._processes.values())
     assert len(procs) == 2
     view = _view()
     waiting = asyncio.ensure_future(images.board(view, NAMES))  # queued behind warm-up

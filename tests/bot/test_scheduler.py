@@ -19,7 +19,7 @@ async def test_timers_fire_in_order_only_when_time_reaches_them() -> None:
     sched = Scheduler(clock)
     fired: list[str] = []
 
-    def cb(name: str):  # type: ignore[no-untyped-def]
+    def cb(name: str):
         async def run() -> None:
             fired.append(name)
 
@@ -96,7 +96,7 @@ async def test_a_thousand_waiting_timers_need_no_task_each() -> None:
     sched = Scheduler(clock)
     fired: list[int] = []
 
-    def cb(i: int):  # type: ignore[no-untyped-def]
+    def cb(i: int):
         async def run() -> None:
             fired.append(i)
 

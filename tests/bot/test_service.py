@@ -29,7 +29,7 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-async def svc(tmp_path: Path, clock: FakeClock):  # type: ignore[no-untyped-def]
+async def svc(tmp_path: Path, clock: FakeClock):
     service = await make_service(tmp_path / "games.db", clock)
     yield service
     await service.close()
@@ -92,7 +92,7 @@ async def test_start_deals_seats_and_asks_every_player_to_place(svc: GameService
     gid, out = await new_game(svc, humans=3)
     assert out.kind == "start" and out.board_due and out.status == "running"
     assert out.public_lines[0].startswith("Seat order:")
-    assert sorted(p.user_id for p in out.prompts) == [101, 102, 103]  # type: ignore[type-var]
+    assert sorted(p.user_id for p in out.prompts) == [101, 102, 103]  # type: ignore[type-var]  # all humans
     for p in out.prompts:
         assert p.kind == "setup" and len(p.choices) == 6 and p.deadline == T0 + 600
         assert len(p.labels) == 6 and p.labels[0].startswith("Large on ")
@@ -190,7 +190,7 @@ async def test_diplomacy_offers_stop_with_k_to_everyone(svc: GameService) -> Non
     gid, _ = await new_game(svc, humans=4)
     await play_until(svc, gid, random.Random(2), "diplomacy", prefer="attack")
     await svc.idle(gid)  # nobody is passed for what they hold (EW-15): the window waits
-    battle = (await svc.status(gid)).view.battle  # type: ignore[union-attr]
+    battle = (await svc.status(gid)).view.battle  # type: ignore[union-attr]  # a battle is on
     assert battle is not None and len(battle.waiting_for) == 2
     prompts = await svc.prompts(gid)
     assert len(prompts) == 2 and {p.kind for p in prompts} == {"diplomacy"}
@@ -269,7 +269,7 @@ async def test_computers_answer_diplomacy_after_a_delay_whatever_they_hold(tmp_p
         bots = {s for s in waiting if st.seats[s].computer_level}
         clock.advance(0.99)
         await svc.idle(gid)
-        assert set((await svc.status(gid)).view.battle.waiting_for) == waiting  # type: ignore[union-attr]
+        assert set((await svc.status(gid)).view.battle.waiting_for) == waiting  # type: ignore[union-attr]  # a battle is on
         clock.advance(4.02)
         await svc.idle(gid)
         now = (await svc.status(gid)).view
@@ -544,7 +544,7 @@ async def test_an_unexpected_error_leaves_the_stored_game_as_it_was(
     assert db_rows(path, "SELECT * FROM decisions ORDER BY seat, kind") == decisions
     assert db_rows(path, "SELECT COUNT(*) FROM actions")[0][0] == before[0][0]
     again = await svc.answer(gid, turn.user_id, turn.version, rules.Arm())
-    assert again.ok and again.version == int(before[0][0]) + 1  # type: ignore[call-overload]
+    assert again.ok and again.version == int(before[0][0]) + 1  # type: ignore[call-overload]  # a stored row
 
 
 async def test_a_computer_choice_is_dropped_if_a_person_takes_the_seat_meanwhile(

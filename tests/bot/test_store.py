@@ -74,7 +74,7 @@ async def apply_first_legal(store: Store, gid: int) -> None:
 
 
 @pytest.fixture
-async def store(tmp_path: Path):  # type: ignore[no-untyped-def]
+async def store(tmp_path: Path):
     s = await Store.open(tmp_path / "games.db")
     yield s
     await s.close()
@@ -234,7 +234,7 @@ async def test_startup_load_brings_games_with_decisions_and_deadlines(store: Sto
     await apply_first_legal(store, b)
     await store.end_game(
         a,
-        (await store.load_game(a)).revision,  # type: ignore[union-attr]
+        (await store.load_game(a)).revision,  # type: ignore[union-attr]  # the game exists
         "cancelled",
         {"reason": "test"},
         5.0,
@@ -265,7 +265,7 @@ async def test_concurrent_actions_commit_together_but_fail_alone(store: Store) -
     games = [await running_game(store, channel=c) for c in (1, 2, 3, 4)]
     recs = [await store.load_game(g) for g in games]
 
-    def write(i: int, revision_offset: int = 0, source: str = "player"):  # type: ignore[no-untyped-def]
+    def write(i: int, revision_offset: int = 0, source: str = "player"):
         rec = recs[i]
         assert rec is not None and rec.state is not None
         return store.record_action(
@@ -296,7 +296,7 @@ async def test_concurrent_actions_commit_together_but_fail_alone(store: Store) -
     assert isinstance(results[2], sqlite3.IntegrityError)  # CHECK (source IN …)
     counts = [len(await store.actions(g)) for g in games]
     assert counts == [1, 0, 0, 1]
-    versions = [(await store.load_game(g)).version for g in games]  # type: ignore[union-attr]
+    versions = [(await store.load_game(g)).version for g in games]  # type: ignore[union-attr]  # they exist
     assert versions == [1, 0, 0, 1]
 
 
@@ -370,7 +370,7 @@ async def test_closed_dms_are_marked_on_the_seats_of_unfinished_games(store: Sto
     assert await store.users_with_dms_closed() == {1}
     await store.end_game(
         a,
-        (await store.load_game(a)).revision,  # type: ignore[union-attr]
+        (await store.load_game(a)).revision,  # type: ignore[union-attr]  # the game exists
         "cancelled",
         None,
         5.0,

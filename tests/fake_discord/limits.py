@@ -177,22 +177,30 @@ def resolve_subcommand(cmd: dict, subcommand: str | None) -> list[dict]:
     return options
 
 
+# what each option type (by its number) accepts
+OPTION_VALUE_TYPES: dict[int, type | tuple[type, ...]] = {
+    3: str,
+    4: int,
+    5: bool,
+    10: (int, float),
+    6: FakeUser,
+    7: FakeChannel,
+    8: FakeRole,
+    9: (FakeUser, FakeRole),
+}
+
+
+def _is_a(value: object, kind: type | tuple[type, ...]) -> bool:
+    return isinstance(value, kind)
+
+
 def check_option_value(opt: dict, value: Any) -> None:
     """Raise :class:`InvalidInvocation` if a user could not enter ``value`` for ``opt``."""
     t, name = opt["type"], opt["name"]
-    expected = {
-        3: str,
-        4: int,
-        5: bool,
-        10: (int, float),
-        6: FakeUser,
-        7: FakeChannel,
-        8: FakeRole,
-        9: (FakeUser, FakeRole),
-    }.get(t)
+    expected = OPTION_VALUE_TYPES.get(t)
     if expected is None:
         raise InvalidInvocation(f"option {name!r}: type {t} is not supported by the fake")
-    if not isinstance(value, expected) or (t in (4, 10) and isinstance(value, bool)):
+    if not _is_a(value, expected) or (t in (4, 10) and isinstance(value, bool)):
         raise InvalidInvocation(f"option {name!r} expects {expected}, got {value!r}")
     choices = [c["value"] for c in opt.get("choices", [])]
     if choices and value not in choices:

@@ -76,6 +76,11 @@ Handler = Callable[..., Awaitable[tuple[int, Any]]]
 PermsLike = discord.Permissions | int
 
 
+def _acked(session: _Session, seq: int) -> Callable[[], bool]:
+    """Whether ``session``'s client has processed frame ``seq`` (a condition to wait for)."""
+    return lambda: session.acked_seq >= seq
+
+
 @dataclass(eq=False)
 class _Session:
     """One gateway connection; frames go through a queue so their order is preserved."""
@@ -455,7 +460,7 @@ class FakeDiscord:
         for s in [s for s in self._sessions if s.identified]:
             target = s.seq
             s.queue.put_nowait({"op": 1, "d": None})
-            await self.wait_until(lambda s=s, t=target: s.acked_seq >= t, timeout, "gateway sync")
+            await self.wait_until(_acked(s, target), timeout, "gateway sync")
 
     def _notify(self) -> None:
         if self._change is not None and not self._change.done():
@@ -609,7 +614,8 @@ class FakeDiscord:
         left = dict(values)
 
         def fill(c: dict) -> dict:
-            t, cid = c["type"], c.get("custom_id")
+            t = c["type"]
+            cid: Any = c.get("custom_id")  # None for layout components
             if t == 1:
                 return {"type": 1, "components": [fill(x) for x in c["components"]]}
             if t == 18:
@@ -936,7 +942,8 @@ class FakeDiscord:
                 await session.ws.send_str(json.dumps(frame))
 
     async def _gateway_op(self, session: _Session, msg: dict) -> None:
-        op, d = msg.get("op"), msg.get("d")
+        op = msg.get("op")
+        d: Any = msg.get("d")  # the op's payload: a number, an object or null
         if op == 1:  # heartbeat: d is the last sequence number the client processed
             session.acked_seq = max(session.acked_seq, d or 0)
             session.queue.put_nowait({"op": 11})
@@ -1030,7 +1037,7 @@ class FakeDiscord:
         return {"user": self._user_payload(u), **p} if with_user else p
 
     def _role_payload(self, r: FakeRole) -> dict:
-        p = {
+        p: dict[str, Any] = {
             "id": str(r.id),
             "name": r.name,
             "permissions": str(r.permissions),
@@ -1188,7 +1195,9 @@ class FakeDiscord:
         """Discord's permission algorithm (base -> @everyone -> roles -> member overwrites)."""
         if channel is not None and channel.guild_id is None:
             return DM_PERMISSIONS
-        guild = guild or self.guilds[channel.guild_id]  # type: ignore[union-attr]
+        if guild is None:
+            assert channel is not None and channel.guild_id is not None, "no server to ask"
+            guild = self.guilds[channel.guild_id]
         if user_id not in guild.members:
             return 0
         if user_id == guild.owner_id:
@@ -1201,7 +1210,10 @@ class FakeDiscord:
             return ALL_PERMISSIONS
         if channel is None:
             return perms
-        target = self.channels[channel.parent_id] if channel.is_thread else channel  # type: ignore
+        target = channel
+        if channel.is_thread:
+            assert channel.parent_id is not None, "a thread has a parent"
+            target = self.channels[channel.parent_id]
         ow = target.overwrites
         if guild.id in ow:
             perms = (perms & ~ow[guild.id][2]) | ow[guild.id][1]
@@ -1319,7 +1331,7 @@ class FakeDiscord:
     def _edit_message(
         self, msg: FakeMessage, payload: Mapping[str, Any], files: list[FakeAttachment]
     ) -> None:
-        new = {
+        new: dict[str, Any] = {
             "content": msg.content,
             "embeds": msg.embeds,
             "components": msg.components,
@@ -1405,10 +1417,10 @@ class FakeDiscord:
         async for part in await request.multipart():
             name = getattr(part, "name", None) or ""
             if name == "payload_json":
-                payload = json.loads(await part.text())  # type: ignore[union-attr]
+                payload = json.loads(await part.text())  # type: ignore[union-attr]  # a part, not a reader
             elif match := re.fullmatch(r"files\[(\d+)\]", name):
                 filename = getattr(part, "filename", None) or "file"
-                data = bytes(await part.read())  # type: ignore[union-attr]
+                data = bytes(await part.read())  # type: ignore[union-attr]  # a part, not a reader
                 files[int(match[1])] = FakeAttachment(
                     self._snow(), filename, data, mimetypes.guess_type(filename)[0]
                 )

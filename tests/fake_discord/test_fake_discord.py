@@ -222,7 +222,7 @@ class DemoBot(commands.Bot):
     async def setup_hook(self) -> None:
         await self.add_cog(GameCog(self))
         self.add_view(JoinView())
-        self.tree.on_error = self.record_error  # type: ignore[method-assign]
+        self.tree.on_error = self.record_error  # type: ignore[method-assign]  # record, not log
 
     async def record_error(self, _: discord.Interaction, error: Exception) -> None:
         self.command_errors.append(getattr(error, "original", error))
@@ -386,8 +386,9 @@ async def test_autocomplete_over_25_choices_is_rejected(
         return [r for r in caplog.records if "exception in autocomplete" in r.getMessage()]
 
     await fake_discord.wait_until(lambda: bool(logged()), 2, "the bot to log the error")
-    assert logged()[0].exc_info is not None
-    error = logged()[0].exc_info[1]
+    exc_info = logged()[0].exc_info
+    assert exc_info is not None
+    error = exc_info[1]
     assert isinstance(error, discord.HTTPException) and error.status == 400
 
 

@@ -69,7 +69,7 @@ def made_up_view(variant: str, pieces: dict[str, tuple[int, int]], **changes: ob
         "setup_queue": (),
     }
     base.update(changes)
-    return dataclasses.replace(view, **base)  # type: ignore[arg-type]
+    return dataclasses.replace(view, **base)  # type: ignore[arg-type]  # fields of View by name
 
 
 def ev(kind: str, **data: object) -> rules.Event:

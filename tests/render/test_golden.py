@@ -173,8 +173,8 @@ def _differences(actual: Image.Image, expected: Image.Image) -> tuple[float, flo
     diff = ImageChops.difference(actual, expected)
     pixels = actual.width * actual.height
     hist = diff.histogram()  # 256 bins per channel
-    mean = sum(i * n for k in range(3) for i, n in enumerate(hist[256 * k : 256 * k + 256]))
-    mean /= pixels * 3
+    total = sum(i * n for k in range(3) for i, n in enumerate(hist[256 * k : 256 * k + 256]))
+    mean = total / (pixels * 3)
     r, g, b = diff.split()
     changed = ImageChops.lighter(ImageChops.lighter(r, g), b).point(
         lambda v: 255 if v > CHANGED_THRESHOLD else 0

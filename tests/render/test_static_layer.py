@@ -112,8 +112,9 @@ def test_static_board_size_mode_and_cache(board_id: str) -> None:
     assert image.getpixel((1100, 100)) == palette.PANEL_BACKGROUND
 
 
-def _classify(pixel: tuple[int, int, int], board_id: str) -> str:
-    """Nearest colour family (or sea / neutral) to a pixel."""
+def _classify(pixel: float | tuple[int, ...] | None, board_id: str) -> str:
+    """Nearest colour family (or sea / neutral) to a pixel of an RGB image."""
+    assert isinstance(pixel, tuple) and len(pixel) == 3, pixel
     b = board(board_id)
     candidates: dict[str, list[palette.RGB]] = {
         "sea": [palette.SEA_TOP, palette.SEA_BOTTOM, palette.SEA_RIPPLE],

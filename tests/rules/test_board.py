@@ -8,7 +8,8 @@ from importlib import resources
 
 import pytest
 
-from rules.board import BoardError, load_board, parse_board
+from rules.board import load_board, parse_board
+from rules.errors import BoardError
 
 
 def raw(board_id: str) -> dict:

@@ -101,7 +101,7 @@ def test_corrupt_actions_are_rejected(bad: object) -> None:
 def corrupt_variants(d: dict) -> list[dict]:
     out = []
 
-    def change(fn):  # type: ignore[no-untyped-def]
+    def change(fn):
         c = copy.deepcopy(d)
         fn(c)
         out.append(c)

@@ -161,7 +161,9 @@ def test_ww3_defender_chooses_among_several_retreats() -> None:
         trial.rng = Rng(seed)
         trial.apply(0, Attack("canada", "scandinavia"))
         if trial.phase == RETREAT:
-            options = {a.field for a in trial.legal_actions(1)}
+            legal = trial.legal_actions(1)
+            assert all(isinstance(a, Retreat) for a in legal)
+            options = {a.field for a in legal if isinstance(a, Retreat)}
             assert options == {"north_asia", "western_europe"}
             trial.apply(1, Retreat("north_asia"))
             assert trial.pieces["north_asia"] == (1, S)

@@ -111,10 +111,10 @@ class World:
                 return
 
     # ------------------------------------------------------------------ acting
-    async def slash(
-        self, user: FakeUser | str, name: str, channel: FakeChannel | None = None, **options: Any
-    ) -> Any:
-        """``user`` runs ``/name``; returns the interaction result once the bot is quiet."""
+    async def slash(self, user: FakeUser | str, name: str, **options: Any) -> Any:
+        """``user`` runs ``/name`` (in ``channel=``, default the table's channel); returns
+        the interaction result once the bot is quiet."""
+        channel: FakeChannel | None = options.pop("channel", None)
         u = self.users[user] if isinstance(user, str) else user
         res = await self.fake.slash(u, channel or self.channel, name, options=options)
         await self.settle()
@@ -203,7 +203,7 @@ class World:
                 shown = await self.fake.click(user, opener, f"ew:o:{gid}:{user.id}")
             else:
                 shown = await self.fake.slash(user, self.channel, "hand")
-            assert shown.ephemeral, shown.content
+            assert shown.ephemeral and shown.original is not None, shown.content
             msg, cid, value = self.find_answer([shown.original], gid, code)
         if value is None:
             res = await self.fake.click(user, msg, cid)

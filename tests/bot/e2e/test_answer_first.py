@@ -119,13 +119,19 @@ async def held_world(
     world = await make_world(fake_discord, tmp_path, dms_closed=("cy",))
     assert world.bot is not None
     held = HeldImages(world.bot.delivery.images)
-    world.bot.delivery.images = held  # type: ignore[assignment]
+    world.bot.delivery.images = held  # type: ignore[assignment]  # a stand-in for Images
     world.words_only = True
     try:
         yield world, held
     finally:
         held.gate.set()
         await world.stop()
+
+
+def _sure(message: FakeMessage | None) -> FakeMessage:
+    """The message an answer must have."""
+    assert message is not None, "the interaction has no message"
+    return message
 
 
 async def test_every_interaction_is_answered_while_the_renderer_is_held(held_world: Any) -> None:
@@ -154,7 +160,7 @@ async def test_every_interaction_is_answered_while_the_renderer_is_held(held_wor
 
     # ---- the lobby: slash commands and buttons
     res = await rec.slash(ann, "newgame", players=4)
-    assert not res.ephemeral and res.original.buttons
+    assert not res.ephemeral and _sure(res.original).buttons
     gid = await world.gid()
     lobby = world.lobby_message()
     assert "bob joined" in (await rec.slash(bob, "join")).content
@@ -186,10 +192,10 @@ async def test_every_interaction_is_answered_while_the_renderer_is_held(held_wor
     # ---- information during the game: words now, pictures later
     res = await rec.slash(bob, "board")
     assert res.ephemeral and not _has(res.answer, BOARD_FILE)
-    late.append(("/board", res.answer, BOARD_FILE))
+    late.append(("/board", _sure(res.answer), BOARD_FILE))
     res = await rec.slash(bob, "hand")
     assert res.ephemeral and "hand" in res.content.lower() and not _has(res.answer, HAND_FILE)
-    late.append(("/hand", res.answer, HAND_FILE))
+    late.append(("/hand", _sure(res.answer), HAND_FILE))
     await rec.slash(bob, "status")
 
     # ---- setup: a DM panel answered with a select, one with a button, one opened from
@@ -227,11 +233,13 @@ async def test_every_interaction_is_answered_while_the_renderer_is_held(held_wor
     res = await rec.click(bob, opener, f"ew:o:{gid}:{cy.id}")
     assert res.ephemeral and "not you" in res.content
     shown = await rec.click(cy, opener, f"ew:o:{gid}:{cy.id}")
-    assert shown.ephemeral and shown.answer.buttons and not _has(shown.answer, HAND_FILE)
-    late.append(("cy's opened panel", shown.answer, HAND_FILE))
+    assert (
+        shown.ephemeral and _sure(shown.answer).buttons and not _has(_sure(shown.answer), HAND_FILE)
+    )
+    late.append(("cy's opened panel", _sure(shown.answer), HAND_FILE))
     code = codec.encode(prompts[cy.id].choices[0], board)
-    cid = next(b["custom_id"] for b in shown.answer.buttons if b["custom_id"].endswith(code))
-    await rec.click(cy, shown.answer, cid)
+    cid = next(b["custom_id"] for b in _sure(shown.answer).buttons if b["custom_id"].endswith(code))
+    await rec.click(cy, _sure(shown.answer), cid)
 
     # ---- turns: every turn command answered (most of them refused, privately)
     st = await svc.status(gid)
@@ -253,10 +261,10 @@ async def test_every_interaction_is_answered_while_the_renderer_is_held(held_wor
     for user, name, options in refusals:
         res = await rec.slash(user, name, **options)
         assert res.ephemeral and len(res.content) < 400, (name, res.content)
-        assert res.original.deleted, "the public 'thinking…' was taken away"
+        assert _sure(res.original).deleted, "the public 'thinking…' was taken away"
     res = await rec.slash(mover, "arm")
     assert not res.ephemeral and "armed" in res.content and not _has(res.answer, BOARD_FILE)
-    late.append(("/arm", res.answer, BOARD_FILE))
+    late.append(("/arm", _sure(res.answer), BOARD_FILE))
     await rec.slash(ann, "log")
 
     # ---- the table: pause, resume, replace, resign and cancel with Keep and Confirm
@@ -267,17 +275,17 @@ async def test_every_interaction_is_answered_while_the_renderer_is_held(held_wor
     for name in ("resign", "cancel"):
         user = bob if name == "resign" else ann
         ask = await rec.slash(user, name)
-        assert ask.ephemeral and ask.answer.buttons
-        res = await rec.click(user, ask.answer, ask.answer.buttons[1]["custom_id"])
+        assert ask.ephemeral and _sure(ask.answer).buttons
+        res = await rec.click(user, _sure(ask.answer), _sure(ask.answer).buttons[1]["custom_id"])
         assert "Nothing changed" in res.content
     ask = await rec.slash(bob, "resign")
-    res = await rec.click(bob, ask.answer, ask.answer.buttons[0]["custom_id"])
+    res = await rec.click(bob, _sure(ask.answer), _sure(ask.answer).buttons[0]["custom_id"])
     assert "resigned" in res.content
     seat = next(i for i, s in enumerate((await svc.status(gid)).seats) if s.user_id == cy.id)
     res = await rec.slash(ann, "replace", seat=str(seat), level="easy")
     assert not res.ephemeral and "takes over" in res.content
     ask = await rec.slash(ann, "cancel")
-    res = await rec.click(ann, ask.answer, ask.answer.buttons[0]["custom_id"])
+    res = await rec.click(ann, _sure(ask.answer), _sure(ask.answer).buttons[0]["custom_id"])
     assert "cancelled" in res.content
 
     # every slash command of the tree was used
@@ -334,7 +342,7 @@ async def test_acknowledged_on_entry_not_by_a_timer(
         await fake.wait_until(lambda: len(set(fake.interactions) - before) == 2)
         waiting = [fake.interactions[i] for i in set(fake.interactions) - before]
         await fake.wait_until(lambda: all(r.acknowledged_at is not None for r in waiting))
-        assert sorted(r.response_type for r in waiting) == [5, 6]
+        assert sorted(r.response_type or 0 for r in waiting) == [5, 6]
         assert all(r.answered_at is None for r in waiting), "nothing answered yet"
         assert not click.done() and not slash.done()
     finally:
@@ -342,5 +350,8 @@ async def test_acknowledged_on_entry_not_by_a_timer(
     clicked, armed = await click, await slash
     await world.settle()
     assert "✔" in clicked.content and not clicked.ephemeral
-    assert armed.ephemeral and armed.original.deleted  # ann's placement is still due
-    assert all(r.ack_delay < fake.interaction_deadline for r in (clicked, armed))
+    assert armed.ephemeral and _sure(armed.original).deleted  # ann's placement is still due
+    assert all(
+        r.ack_delay is not None and r.ack_delay < fake.interaction_deadline
+        for r in (clicked, armed)
+    )

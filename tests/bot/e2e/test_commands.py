@@ -157,7 +157,7 @@ async def test_world_war_5_table_uses_its_own_commands(world: World) -> None:
     action = prompts[0].choices[0]
     assert action.kind in ("grow", "build", "move", "attack")
     if action.kind in ("grow", "build"):
-        res = await world.slash(mover, action.kind, field=action.field)  # type: ignore[attr-defined]
+        res = await world.slash(mover, action.kind, field=action.field)  # type: ignore[attr-defined]  # conscript: has .field
         assert not res.ephemeral and res.original.attachments
 
 

@@ -7,6 +7,7 @@ import json
 import re
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
@@ -30,7 +31,7 @@ async def _wait_text(world: World, words: str) -> str:
     )
 
 
-async def _placed(world: World, **newgame: object) -> tuple[int, Policy]:
+async def _placed(world: World, **newgame: Any) -> tuple[int, Policy]:
     await world.slash("ann", "newgame", **newgame)
     gid = await world.gid()
     lobby = world.lobby_message()
@@ -48,6 +49,7 @@ async def test_turn_expiry_is_announced_and_play_goes_on(world: World) -> None:
     assert world.bot is not None
     st = await world.bot.service.status(gid)
     mover = next(d for d in st.decisions if d.kind == "turn")
+    assert mover.deadline is not None
     last = world.fake.messages(world.channel)[-1].content
     assert f"<t:{int(mover.deadline)}:R>" in last, "deadlines as relative timestamps"
     world.clock.advance(301)
@@ -179,7 +181,7 @@ async def test_a_server_that_takes_the_bot_back_keeps_its_data(world: World) -> 
     await world.fake.remove_bot_from_guild(world.guild)
     await world.settle()
     assert set(await world.bot.db.departures()) == {world.guild.id}
-    await world.bot.on_guild_join(discord.Object(world.guild.id))  # type: ignore[arg-type]
+    await world.bot.on_guild_join(discord.Object(world.guild.id))  # type: ignore[arg-type]  # a guild by id
     await world.settle()
     assert await world.bot.db.departures() == {}
     world.clock.advance(8 * 86400)

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import threading
 import time
+from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -83,6 +84,6 @@ def test_texts() -> None:
 
 
 def test_command_hash_ignores_order() -> None:
-    a = [{"name": "b", "x": 1}, {"name": "a", "y": [1, 2]}]
+    a: list[dict[str, Any]] = [{"name": "b", "x": 1}, {"name": "a", "y": [1, 2]}]
     assert schema_hash(a) == schema_hash(list(reversed(a)))
     assert schema_hash(a) != schema_hash([{"name": "b", "x": 2}, {"name": "a", "y": [1, 2]}])
