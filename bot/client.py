@@ -28,7 +28,7 @@ from . import health
 from .config import Settings
 from .delivery import Delivery
 from .entry import command_entry
-from .errors import handle_error
+from .errors import answer_unknown_component, handle_error
 from .images import Images
 from .legacy import import_legacy_files
 from .metrics import OFF, Metrics
@@ -425,6 +425,11 @@ class GameBot(commands.Bot):
             await self.delivery.permissions_changed(guild_id)
 
     # ------------------------------------------------------------------ leaving
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Every interaction, after discord.py routed it: a click on a component no
+        handler takes (a button of an older release) is still answered."""
+        await answer_unknown_component(interaction)
+
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         """A channel is gone: archive its game (and its threads' games)."""
         await self._archive_channel(channel.id)

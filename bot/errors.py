@@ -109,6 +109,36 @@ def reason_for(error: BaseException) -> str | None:
     return None
 
 
+OLD_COMPONENT = (
+    "This button is from an older version of the bot and no longer works. "
+    "Use /status, /hand or the newest message in this channel."
+)
+
+
+def handles_component(interaction: discord.Interaction) -> bool:
+    """True if some handler of the bot takes this component click: a registered dynamic
+    item whose pattern matches its custom id, or a view kept for its message."""
+    data: Any = interaction.data or {}
+    custom_id = str(data.get("custom_id", ""))
+    store = interaction.client._connection._view_store
+    if any(pattern.fullmatch(custom_id) for pattern in store._dynamic_items):
+        return True
+    key = (data.get("component_type"), custom_id)
+    message_id = interaction.message.id if interaction.message is not None else None
+    return key in store._views.get(message_id, {}) or key in store._views.get(None, {})
+
+
+async def answer_unknown_component(interaction: discord.Interaction) -> None:
+    """A click no handler takes (discord.py would ignore it, and Discord would show
+    "This interaction failed"): say privately that the button is out of date."""
+    if interaction.type is not discord.InteractionType.component:
+        return
+    if handles_component(interaction):
+        return
+    log.info("a click on an unknown component in channel %s", interaction.channel_id)
+    await reply_ephemeral(interaction, OLD_COMPONENT)
+
+
 async def reply_ephemeral(interaction: discord.Interaction, text: str) -> None:
     """Answer ``interaction`` privately (see :meth:`bot.reply.Reply.say`: after a public
     "thinking…" the loading message is taken away first); a gone interaction is

@@ -80,3 +80,31 @@ async def test_a_current_payload_sent_raw_still_works(world: World) -> None:
         world.users["ann"], world.channel, "log", [_opt("n", INTEGER, 5)]
     )
     assert res.ephemeral and "no game" in res.content.lower()
+
+
+async def test_a_button_no_handler_knows_is_still_answered(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A button of an older release (its custom id matches no handler) gets a private
+    reason instead of Discord's "This interaction failed"; a current button still works."""
+    gid = await world.open_table(start=False)
+    assert world.bot is not None
+    button = {"type": 2, "style": 1, "label": "Old", "custom_id": "ew:retired:7"}
+    old = world.fake._create_message(
+        world.channel,
+        world.fake.bot_user,
+        {"content": "an old table", "components": [{"type": 1, "components": [button]}]},
+        [],
+    )
+    version = (await world.bot.service.status(gid)).version
+    caplog.set_level(logging.INFO)
+    caplog.clear()
+    res = await world.click("bob", old, "ew:retired:7")
+    assert res.ack_delay is not None and res.ephemeral
+    assert "older version of the bot" in res.content, res.content
+    assert (await world.bot.service.status(gid)).version == version
+    assert not any(r.exc_info for r in caplog.records)
+
+    lobby = world.lobby_message()  # a known button is not answered twice
+    res = await world.click("bob", lobby, f"ew:l:{gid}:leave")
+    assert res.errors == [] and "older version" not in (res.content or "")
