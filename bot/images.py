@@ -164,6 +164,8 @@ class Images:
         self._pool: ProcessPoolExecutor | None = None
         self._starting: asyncio.Future[None] | None = None
         self._ready: list[Future[int]] = []
+        self._processes: dict[int, list[BaseProcess]] = {}
+        """The worker processes of each pool started (by the pool's id)."""
         self._closed = False
         self.pools_started = 0
         """Pools started so far (more than one means a worker died and was replaced)."""
@@ -209,13 +211,16 @@ class Images:
         )
         # the roll call, one job per worker: every worker starts now (no later submit
         # spawns one on the event loop), and the jobs end when all are warm
-        return pool, [pool.submit(render_worker.ready) for _ in range(self.workers)]
+        ready = [pool.submit(render_worker.ready) for _ in range(self.workers)]
+        # remembered here: the pool forgets its processes once it is shut down
+        self._processes[id(pool)] = list((getattr(pool, "_processes", None) or {}).values())
+        return pool, ready
 
     def _discard(self, pool: ProcessPoolExecutor) -> None:
         """Drop a broken pool (if it is still the current one) and end its workers."""
         if self._pool is pool:
             self._pool, self._ready = None, []
-        _stop(pool)
+        _stop(pool, self._processes.pop(id(pool), []))
 
     def worker_pids(self) -> list[int]:
         """Process ids of the running workers (none before the pool starts)."""
@@ -281,7 +286,7 @@ class Images:
                 await asyncio.shield(self._starting)
         pool, self._pool = self._pool, None
         if pool is not None:
-            await asyncio.to_thread(_join, _stop(pool))
+            await asyncio.to_thread(_join, _stop(pool, self._processes.pop(id(pool), [])))
 
     # ------------------------------------------------------------------ images
     async def board(
@@ -406,11 +411,13 @@ def _cancelling() -> bool:
     return task is not None and task.cancelling() > 0
 
 
-def _stop(pool: ProcessPoolExecutor) -> list[BaseProcess]:
+def _stop(pool: ProcessPoolExecutor, known: list[BaseProcess]) -> list[BaseProcess]:
     """Cancel a pool's queued jobs and end its workers (SIGTERM) without waiting for them:
     a worker may be in its seconds-long warm-up, and shutting down must not wait for it.
-    Returns the worker processes, to join."""
-    procs = list((getattr(pool, "_processes", None) or {}).values())
+    ``known``: the workers listed when the pool started (a pool already shut down lists
+    none). Returns the worker processes, to join."""
+    procs = list(known)
+    procs += [p for p in (getattr(pool, "_processes", None) or {}).values() if p not in procs]
     pool.shutdown(wait=False, cancel_futures=True)  # forgets its processes: listed first
     for proc in procs:
         if proc.is_alive():
