@@ -5,13 +5,13 @@ a command answered, a clean stop on SIGINT."""
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 import sqlite3
-import sys
 from pathlib import Path
 
 from tests.fake_discord import FakeDiscord
+
+from .process import bot_env, start_bot, wait_connected
 
 
 async def test_python_m_bot_with_a_token_runs_against_the_fake(
@@ -20,31 +20,10 @@ async def test_python_m_bot_with_a_token_runs_against_the_fake(
     guild = fake_discord.add_guild("Ops")
     channel = fake_discord.add_text_channel(guild, "games")
     user = fake_discord.add_user("op", guild=guild)
-    (tmp_path / "data").mkdir()  # a configured folder must exist (bot.preflight)
-    env = {
-        **os.environ,
-        "DISCORD_TOKEN": fake_discord.token,
-        "DATABASE_URL": f"sqlite:///{tmp_path}/data/games.db",
-        "LOG_LEVEL": "INFO",
-        "DISCORD_API_BASE": fake_discord.api_base,
-        "DISCORD_GATEWAY_URL": fake_discord.gateway_url,
-        "DEV_GUILD_ID": "",
-    }
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bot",
-        cwd=tmp_path,
-        env=env,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
+    env = bot_env(fake_discord, tmp_path)
+    proc = await start_bot(env, tmp_path)
     try:
-        await fake_discord.wait_until(
-            lambda: fake_discord.connected and None in fake_discord.commands,
-            timeout=30,
-            what="the bot to connect and sync",
-        )
+        await wait_connected(fake_discord, 30, "the bot to connect and sync")
         res = await fake_discord.slash(user, channel, "newgame", timeout=10)
         assert not res.ephemeral and "a table for" in res.content
         assert (tmp_path / "data" / "games.db").is_file()

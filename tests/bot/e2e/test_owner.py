@@ -4,13 +4,13 @@ naming the first (its pid and host), and the first keeps its games and its conne
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 import socket
-import sys
 from pathlib import Path
 
 from tests.fake_discord import FakeDiscord
+
+from .process import bot_env, start_bot, wait_connected
 
 
 async def test_a_second_bot_on_the_same_database_refuses_naming_the_first(
@@ -19,42 +19,13 @@ async def test_a_second_bot_on_the_same_database_refuses_naming_the_first(
     guild = fake_discord.add_guild("Ops")
     channel = fake_discord.add_text_channel(guild, "games")
     user = fake_discord.add_user("op", guild=guild)
-    (tmp_path / "data").mkdir()
-    env = {
-        **os.environ,
-        "DISCORD_TOKEN": fake_discord.token,
-        "DATABASE_URL": f"sqlite:///{tmp_path}/data/games.db",
-        "LOG_LEVEL": "INFO",
-        "DISCORD_API_BASE": fake_discord.api_base,
-        "DISCORD_GATEWAY_URL": fake_discord.gateway_url,
-        "DEV_GUILD_ID": "",
-    }
-    first = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bot",
-        cwd=tmp_path,
-        env=env,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
+    env = bot_env(fake_discord, tmp_path)
+    first = await start_bot(env, tmp_path)
     try:
-        await fake_discord.wait_until(
-            lambda: fake_discord.connected and None in fake_discord.commands,
-            timeout=60,
-            what="the first bot to connect and sync",
-        )
+        await wait_connected(fake_discord, 60, "the first bot to connect and sync")
         assert not (await fake_discord.slash(user, channel, "newgame", timeout=10)).ephemeral
         sessions = len(fake_discord._sessions)
-        second = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "bot",
-            cwd=tmp_path,
-            env=env,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-        )
+        second = await start_bot(env, tmp_path)
         _, err = await asyncio.wait_for(second.communicate(), 60)
         lines = err.decode().strip().splitlines()
         assert second.returncode == 1, err.decode()
