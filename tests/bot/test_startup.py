@@ -13,6 +13,7 @@ import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -173,16 +174,26 @@ sys.stdin.read()
 """
 
 
-async def test_a_write_lock_held_by_another_program(tmp_path: Path) -> None:
-    db = await a_database(tmp_path / "games.db")
+@contextmanager
+def lock_held(script: str, db: Path) -> Iterator[None]:
+    """Another program (``script``, given ``db``) holds a lock on the database until the
+    block ends; it prints "locked" once it does."""
     holder = subprocess.Popen(
-        [sys.executable, "-c", HOLD_WRITE_LOCK, str(db)],
+        [sys.executable, "-c", script, str(db)],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
     )
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        yield
+    finally:
+        holder.communicate("")
+
+
+async def test_a_write_lock_held_by_another_program(tmp_path: Path) -> None:
+    db = await a_database(tmp_path / "games.db")
+    with lock_held(HOLD_WRITE_LOCK, db):
         before = fingerprint(db)
         settings = Settings(None, f"sqlite:///{db}", None, "INFO", None, None)
         with pytest.raises(StartupError) as info:
@@ -190,8 +201,6 @@ async def test_a_write_lock_held_by_another_program(tmp_path: Path) -> None:
         assert str(info.value).startswith(f"The database {db} is locked by another program")
         assert fingerprint(db) == before
         OwnerLock.acquire(db).release()  # the refusal gave the ownership back
-    finally:
-        holder.communicate("")
 
 
 async def test_the_owner_lock_names_its_holder_and_dies_with_it(
@@ -318,19 +327,10 @@ async def test_an_exclusive_lock_on_a_rollback_journal_file_is_named_as_a_lock(
     """A file copied in from elsewhere (not in WAL mode) and held by another program: even
     reading waits for it, and the answer is still "locked", not "damaged"."""
     db = await a_database(tmp_path / "games.db")
-    holder = subprocess.Popen(
-        [sys.executable, "-c", HOLD_EXCLUSIVE, str(db)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+    with lock_held(HOLD_EXCLUSIVE, db):
         before = fingerprint(db)
         settings = Settings(None, f"sqlite:///{db}", None, "INFO", None, None)
         with pytest.raises(StartupError) as info:
             await open_checked(settings, busy_timeout_ms=200)
         assert str(info.value).startswith(f"The database {db} is locked by another program")
         assert fingerprint(db) == before
-    finally:
-        holder.communicate("")
