@@ -201,6 +201,26 @@ def _decision_params(game_id: int, d: DecisionRecord) -> tuple[Any, ...]:
     return (game_id, d.seat, d.kind, d.opened_version, d.duration, d.due_at, d.remind_at)
 
 
+async def _set_wal(conn: aiosqlite.Connection, timeout: float) -> None:
+    """Switch ``conn`` to WAL mode. While another connection opens the same new file,
+    SQLite may answer "database is locked" at once, without waiting ``busy_timeout``:
+    try again for up to ``timeout`` seconds.
+
+    Raises:
+        sqlite3.OperationalError: still locked after ``timeout``, or another fault.
+    """
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        try:
+            await conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or loop.time() >= deadline:
+                raise
+            await asyncio.sleep(0.01)
+
+
 class Store:
     """The SQLite game store. Open with :meth:`open`, close with :meth:`close`."""
 
@@ -242,7 +262,7 @@ class Store:
         conn = await aiosqlite.connect(path, isolation_level=None)
         try:
             await conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-            await conn.execute("PRAGMA journal_mode = WAL")
+            await _set_wal(conn, busy_timeout_ms / 1000)
             await conn.execute(f"PRAGMA synchronous = {synchronous.upper()}")
             await conn.execute("PRAGMA wal_autocheckpoint = 0")  # see _checkpoint
             await conn.execute("PRAGMA foreign_keys = ON")
