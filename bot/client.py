@@ -196,6 +196,7 @@ class GameBot(commands.Bot):
         # the bot hosts the games of servers, never the console's (same database file)
         self.service = GameService(self.store, **{"hosts": server_games, **self.service_options})
         self.service.on_applied = self.metrics.action
+        self.service.announces = True  # each action's message is owed until kept or sent
         await import_legacy_files(self.store, self.state_dir, self.service.clock.now())
         self.service.add_listener(self._deliver_outcome)
         self.service.room = self.delivery.room
@@ -212,9 +213,12 @@ class GameBot(commands.Bot):
         )
         if self.do_warm_up:
             self._spawn(self.delivery.images.warm_up())
+        await self.delivery.restore_holds()  # channels still refusing the bot stay held
+        await self.delivery.outbox.start()  # what the previous process still owed
+        # before the games move on: what a crash left untold, after what it kept
+        await self.delivery.catch_up()
         loaded = await self.service.start()
         log.info("service started: %d unfinished game(s) loaded", loaded)
-        await self.delivery.outbox.start()  # what the previous process still owed
         self.delivery.dms_closed |= await self.store.users_with_dms_closed()
         self._spawn(self._purge_loop())
         if self.do_sync:
@@ -255,6 +259,8 @@ class GameBot(commands.Bot):
             len(self.guilds),
         )
         self._write_health()
+        if self.delivery.outbox.held_channels:  # a permission may be back since the stop
+            self._spawn(self._permissions_changed(None))
         if self._panels_resent:
             return
         self._panels_resent = True
@@ -418,7 +424,7 @@ class GameBot(commands.Bot):
         if self.user is not None and after.id == self.user.id:
             await self._permissions_changed(after.guild.id)
 
-    async def _permissions_changed(self, guild_id: int) -> None:
+    async def _permissions_changed(self, guild_id: int | None) -> None:
         if not self.delivery.outbox.held_channels or self.service is None:
             return
         with self._handling():

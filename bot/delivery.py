@@ -63,6 +63,9 @@ SHOWN_KEPT = 256
 GAME_KINDS = frozenset({"start", "player", "computer", "timeout"})
 PING_KINDS = frozenset({"turn", "action", "setup"})
 PROGRESS_EVENTS = frozenset({"let_pass", "duel_started", "duel_card", "duel_stop", "timed_out"})
+ACTION_KINDS = frozenset({"player", "computer", "timeout", "system"})
+"""Outcomes of a committed action: the channel is owed their message until it is kept in
+the outbox or sent (the store's ``announcements``, see :meth:`Delivery.catch_up`)."""
 
 
 @dataclass
@@ -121,6 +124,9 @@ class Delivery(PrivateDelivery):
         self._shown: dict[int, int] = {}
         """Message id -> the game version whose images were added to it late."""
         self._pings: dict[int, bool] = {}
+        self._telling: set[tuple[int, int]] = set()
+        """(game, version) whose channel message was kept, sent or is on its way (so
+        :meth:`_send` need not mark it told)."""
         self._active = 0
         self._quiet = asyncio.Event()
         self._quiet.set()
@@ -170,6 +176,47 @@ class Delivery(PrivateDelivery):
         """Drop what is kept about a finished, cancelled or archived game."""
         self.refs.pop(game_id, None)
         self._channels.pop(game_id, None)
+
+    async def restore_holds(self) -> None:
+        """At start-up, before the outbox sends: the channels held for a missing
+        permission when the bot stopped stay held, their games paused (until the
+        permission is back, see :meth:`permissions_changed`, or /resume)."""
+        for cid, gid, paused, missing in await self.bot.db.held_channels():
+            if await self.bot.service.active_game(cid) != gid:  # the game is over
+                await self._keep(self.bot.db.release_channel(cid), f"channel {cid} released")
+                continue
+            log.info("channel %s of game %s is still held: missing %s", cid, gid, missing)
+            self.outbox.hold(cid)
+            self.paused_for_permissions[cid] = (gid, paused)
+            self._channels[gid] = cid
+
+    async def catch_up(self) -> int:
+        """At start-up, once the outbox has what the previous process kept: tell each
+        game's channel of the actions it was owed (committed, but the bot stopped before
+        their message was kept or sent), rebuilt from the stored log, with the board as
+        stored. Returns how many games' channels were told."""
+        outcomes = []
+        for gid, owed_from in await self.bot.db.announcements():
+            outcome = await self.bot.service.untold(gid, owed_from)
+            if outcome is None:
+                continue  # not a game of this front end, or nothing left to tell
+            outcomes.append(outcome)
+        if outcomes:
+            log.info("telling %d game channel(s) of actions not announced", len(outcomes))
+        await asyncio.gather(*(self.deliver(o) for o in outcomes))
+        return len(outcomes)
+
+    @staticmethod
+    def _owed(outcome: Outcome) -> int | None:
+        """The version whose actions ``outcome``'s channel message tells (None if it
+        tells no committed action)."""
+        return outcome.version if outcome.kind in ACTION_KINDS else None
+
+    async def _told(self, outcome: Outcome) -> None:
+        """``outcome``'s actions are told (sent, or nothing to say): no longer owed."""
+        gid, owed = outcome.game_id, self._owed(outcome)
+        if gid is not None and owed is not None:
+            await self._keep(self.bot.db.announced(gid, owed), f"game {gid} announced")
 
     @property
     def busy(self) -> bool:
@@ -373,6 +420,10 @@ class Delivery(PrivateDelivery):
             # /resume: try the channel again (if the permission is still missing, the
             # first message fails, the game pauses again and the host is told again)
             self.paused_for_permissions.pop(outcome.channel_id, None)
+            if self.outbox.held(outcome.channel_id):
+                await self._keep(
+                    self.bot.db.release_channel(outcome.channel_id), "a released channel"
+                )
             self.outbox.release(outcome.channel_id)
         if kind == "lobby":
             await self._lobby(outcome, refs, reply)
@@ -396,6 +447,10 @@ class Delivery(PrivateDelivery):
             await self._post_action(outcome, refs, pics, reply, late)
         elif late is not None:
             late.cancel()
+        owed = (gid, outcome.version)
+        if self._owed(outcome) is not None and owed not in self._telling:
+            await self._told(outcome)  # nothing was said in the channel: nothing owed
+        self._telling.discard(owed)
         if await within(hands, replies.WORDS_FIRST_AFTER):
             pics = {**pics, **hands.result()}
         await self._private(outcome, pics, reply, note)
@@ -426,13 +481,19 @@ class Delivery(PrivateDelivery):
         tail: str | None = None,
         meta: dict[str, Any] | None = None,
         late: asyncio.Future[dict[Any, Picture]] | None = None,
+        announces: bool = False,
     ) -> discord.Message | None:
         """One channel message: the slash command's answer when there is one, else
         through the outbox. Returns the message if it was the answer, or if ``wait``
         (then once the outbox sent it; None if it could not be sent now). With ``tail``
         (the lines saying who is to play) it is an action message ``content`` + ``tail``
         that the outbox may coalesce with the channel's previous one. ``late``: the
-        images still being drawn, added to the message by an edit once it is sent."""
+        images still being drawn, added to the message by an edit once it is sent.
+        ``announces``: it is the message of the outcome's actions, which stay owed to
+        the channel until it is kept in the outbox or sent with its board."""
+        owed = self._owed(outcome) if announces else None
+        if owed is not None:
+            self._telling.add((outcome.game_id or 0, owed))
         full = "\n".join(x for x in (content, tail) if x) if tail is not None else content
         if reply is not None and reply.mode == "reply" and not reply.answered:
             kwargs: dict[str, Any] = {
@@ -447,6 +508,8 @@ class Delivery(PrivateDelivery):
             if msg is not None:
                 if late is not None:
                     self.later(self._attach(outcome, msg, late))
+                elif owed is not None:
+                    await self._told(outcome)
                 return msg
         payload = message_payload(clip(full), view=view, mentions=_mentions(pings or set()))
         words = None
@@ -461,6 +524,7 @@ class Delivery(PrivateDelivery):
             words=words,
             tail=tail,
             meta=meta,
+            announces=owed if late is None else None,  # else once the board is added
         )
         if late is not None:
             self.later(self._attach_when_sent(outcome, pending, late))
@@ -508,6 +572,7 @@ class Delivery(PrivateDelivery):
             tail="\n".join(waiting),
             meta={"remember": "duel"} if duel else None,
             late=late,
+            announces=True,
         )
         if duel and msg is not None:
             self._battle_sent(refs, msg)
@@ -526,9 +591,13 @@ class Delivery(PrivateDelivery):
         drawing: asyncio.Future[dict[Any, Picture]],
     ) -> None:
         """Once the outbox has sent the words, add the late images to that message."""
-        msg = (await pending).message
+        sent = await pending
+        msg = sent.message
         if msg is None:
             drawing.cancel()
+            if sent.error in ("gone", "discarded", "refused"):
+                await self._told(outcome)  # no message to add a board to, nor to owe
+            # else (held, or the bot is stopping) it stays owed: told again after a restart
             return
         await self._attach(outcome, msg, drawing)
 
@@ -538,11 +607,14 @@ class Delivery(PrivateDelivery):
         """Add the late board (and duel) images to ``msg``, sent with words only.
 
         A message the outbox merged with a later outcome's shows the latest board only:
-        an older outcome's images are not added over a newer one's."""
+        an older outcome's images are not added over a newer one's. The outcome's
+        actions stay owed to the channel until the edit is kept or made: a restart
+        before then tells them again, with the board."""
         pics = await drawing
         files = [pics[k] for k in ("board", "duel") if k in pics]
         version = outcome.version or 0
         if not files or self._shown.get(msg.id, -1) > version:
+            await self._told(outcome)
             return
         self._shown[msg.id] = version
         while len(self._shown) > SHOWN_KEPT:
@@ -550,6 +622,7 @@ class Delivery(PrivateDelivery):
         refs = self.refs.get(outcome.game_id or 0)
         if isinstance(msg, discord.InteractionMessage):  # the answer: its webhook, exempt
             edited = await attach(msg, files)
+            await self._told(outcome)
             if edited is not None and refs is not None and refs.battle_id == msg.id:
                 refs.battle_board = next(
                     (a for a in edited.attachments if a.filename == BOARD_FILE), None
@@ -564,6 +637,7 @@ class Delivery(PrivateDelivery):
                 files_of(files),
                 game_id=outcome.game_id,
                 priority=NORMAL,
+                announces=self._owed(outcome),
             )
         )
         if sent.message is not None and refs is not None and refs.battle_id == msg.id:
@@ -618,6 +692,9 @@ class Delivery(PrivateDelivery):
         payload = message_payload(clip(content), mentions=_mentions(set()))
         payload["attachments"] = [refs.battle_board.to_dict()] if refs.battle_board else []
         # a duel message deleted meanwhile is posted afresh (see _settled)
+        owed = self._owed(outcome)
+        if owed is not None:
+            self._telling.add((outcome.game_id or 0, owed))
         await self.outbox.edit(
             outcome.channel_id or 0,
             refs.battle_id,
@@ -626,6 +703,7 @@ class Delivery(PrivateDelivery):
             game_id=outcome.game_id,
             priority=URGENT,
             meta={"gone": "duel"},
+            announces=owed,
         )
 
     async def _new_battle(
@@ -639,6 +717,7 @@ class Delivery(PrivateDelivery):
             wait=True,
             priority=URGENT,
             meta={"remember": "duel"},
+            announces=True,
         )
         refs.battle_id, refs.battle_board, refs.battle_seen = None, None, True
         if msg is not None:
@@ -791,6 +870,13 @@ class Delivery(PrivateDelivery):
         paused = await service.pause_for_permissions(gid, ", ".join(missing) or exc.text)
         if cid not in self.paused_for_permissions or paused.ok:
             self.paused_for_permissions[cid] = (gid, paused.ok)
+        self._channels.setdefault(gid, cid)
+        await self._keep(  # so a restart keeps the channel held and the game paused
+            self.bot.db.hold_channel(
+                cid, gid, self.paused_for_permissions[cid][1], ", ".join(missing) or exc.text
+            ),
+            f"that channel {cid} is held",
+        )
         tail = (
             "The game is paused; it resumes by itself when the permission is back, "
             "or the host can use /resume."
@@ -834,6 +920,7 @@ class Delivery(PrivateDelivery):
                 continue
             log.info("channel %s: the bot's permissions are back", cid)
             self.outbox.release(cid)
+            await self._keep(self.bot.db.release_channel(cid), f"that channel {cid} is released")
             entry = self.paused_for_permissions.pop(cid, None)
             if entry is None:
                 continue

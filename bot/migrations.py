@@ -74,6 +74,21 @@ The outbox (migration 7):
 ``outbox_files``
     the files (board and hand PNG bytes, with ``filename`` and ``description``, the alt
     text) of an outbox item, in order (``idx``).
+
+What the bot owes a game's channel (migration 8):
+
+``announcements``
+    a row per game whose channel has not been told of every committed action yet:
+    ``owed_from`` is the first action (``actions.seq``) whose message (words and board)
+    is neither sent nor kept in the outbox. The row is written in the action's own
+    transaction and moved on (or deleted) in the transaction that keeps the message, so
+    a restart announces what a crash left untold (see :meth:`bot.delivery.Delivery.catch_up`).
+    Deleted with the game.
+``permission_holds``
+    a game's channel where the bot lacks a permission (``missing``: which): its messages
+    wait and ``paused`` says whether the bot paused the game for it, so after a restart
+    the channel stays held, the game paused, and it resumes when the permission is back
+    or by /resume.
 """
 
 from __future__ import annotations
@@ -268,6 +283,22 @@ MIGRATIONS: tuple[Migration, ...] = (
             data        BLOB NOT NULL,
             PRIMARY KEY (item_id, idx)
         ) WITHOUT ROWID""",
+        ),
+    ),
+    Migration(
+        8,
+        "announcements owed to a game's channel, and channels held for a permission",
+        (
+            """CREATE TABLE announcements (
+            game_id   INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+            owed_from INTEGER NOT NULL
+        )""",
+            """CREATE TABLE permission_holds (
+            channel_id INTEGER PRIMARY KEY,
+            game_id    INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            paused     INTEGER NOT NULL,
+            missing    TEXT NOT NULL
+        )""",
         ),
     ),
 )

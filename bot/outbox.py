@@ -232,11 +232,13 @@ class Outbox:
         words: list[str] | None = None,
         tail: str | None = None,
         meta: dict[str, Any] | None = None,
+        announces: int | None = None,
     ) -> asyncio.Future[Sent]:
         """A new message in a channel. With ``words`` (and ``tail``, the lines saying
         who is to play), it is an action message that may be coalesced with the
         channel's previous one still waiting: their words joined, the newer files and
-        tail, both pings."""
+        tail, both pings. ``announces``: it tells the game's actions up to this version,
+        which stop being owed to the channel when it is kept (same transaction)."""
         meta = dict(meta or {})
         merge_key = None
         if words is not None:
@@ -259,8 +261,8 @@ class Outbox:
         lane = self._lanes.get(("c", channel_id))
         last = lane[-1] if lane else None
         if merge_key and last is not None and not last.sending and self._merge(last.rec, rec):
-            return await self._rewrite(last, priority)
-        return await self._add(rec)
+            return await self._rewrite(last, priority, announces)
+        return await self._add(rec, announces)
 
     async def edit(
         self,
@@ -272,9 +274,10 @@ class Outbox:
         game_id: int | None = None,
         priority: int = BACKGROUND,
         meta: dict[str, Any] | None = None,
+        announces: int | None = None,
     ) -> asyncio.Future[Sent]:
         """An edit of a message; merged into an edit of the same message still waiting
-        (the newer one's fields win)."""
+        (the newer one's fields win). ``announces`` as for :meth:`send`."""
         rec = OutboxRecord(
             None,
             game_id,
@@ -297,8 +300,8 @@ class Outbox:
                 last.rec.files = rec.files
             last.rec.payload = {**last.rec.payload, **rec.payload}
             last.rec.meta = {**last.rec.meta, **rec.meta}
-            return await self._rewrite(last, priority)
-        return await self._add(rec)
+            return await self._rewrite(last, priority, announces)
+        return await self._add(rec, announces)
 
     async def dm(
         self,
@@ -356,12 +359,12 @@ class Outbox:
         old.payload = payload
         return True
 
-    async def _add(self, rec: OutboxRecord) -> asyncio.Future[Sent]:
+    async def _add(self, rec: OutboxRecord, announces: int | None = None) -> asyncio.Future[Sent]:
         if rec.kind != "edit":  # kept with the item: a resend after a crash is recognised
             rec.payload["nonce"] = secrets.token_hex(12)
             rec.payload["enforce_nonce"] = True
         try:
-            rec.id = await self.bot.db.outbox_add(rec)
+            rec.id = await self.bot.db.outbox_add(rec, announces)
         except Exception:
             # not kept (e.g. the store is closing): still sent, just not across a restart
             log.warning("outbox: could not keep an item; sending it anyway", exc_info=True)
@@ -370,11 +373,13 @@ class Outbox:
         self._enqueue(item)
         return self._waiter(item)
 
-    async def _rewrite(self, item: _Item, priority: int) -> asyncio.Future[Sent]:
+    async def _rewrite(
+        self, item: _Item, priority: int, announces: int | None = None
+    ) -> asyncio.Future[Sent]:
         item.rec.priority = min(item.rec.priority, priority)
         if item.rec.id is not None and item.rec.id > 0:
             try:
-                await self.bot.db.outbox_update(item.rec)
+                await self.bot.db.outbox_update(item.rec, announces)
             except Exception:
                 log.warning("outbox: could not keep a coalesced item", exc_info=True)
         self._poke()

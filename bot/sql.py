@@ -210,3 +210,24 @@ class Q:
     select_outbox_files = (
         "SELECT item_id, filename, description, data FROM outbox_files ORDER BY item_id, idx"
     )
+
+    # what a game's channel is owed, and channels held (migration 8)
+    owe_announcement = (
+        "INSERT INTO announcements (game_id, owed_from) VALUES (?, ?) "
+        "ON CONFLICT (game_id) DO NOTHING"
+    )
+    move_announcement = (
+        "UPDATE announcements SET owed_from = ? + 1 WHERE game_id = ? AND owed_from <= ?"
+    )
+    settle_announcement = (
+        "DELETE FROM announcements WHERE game_id = ? "
+        "AND owed_from > (SELECT version FROM games WHERE id = ?)"
+    )
+    select_announcements = "SELECT game_id, owed_from FROM announcements ORDER BY game_id"
+    upsert_hold = (
+        "INSERT INTO permission_holds (channel_id, game_id, paused, missing) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT (channel_id) DO UPDATE SET game_id = excluded.game_id, "
+        "paused = MAX(paused, excluded.paused), missing = excluded.missing"
+    )
+    delete_hold = "DELETE FROM permission_holds WHERE channel_id = ?"
+    select_holds = "SELECT channel_id, game_id, paused, missing FROM permission_holds"

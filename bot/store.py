@@ -600,10 +600,12 @@ class Store:
         upserted: Iterable[DecisionRecord],
         result: dict[str, Any] | None,
         now: float,
+        owe: bool = False,
     ) -> None:
         """Append action ``version + 1`` with its events, the new snapshot, the version
         and revision bump and the changed decisions, atomically. A ``result`` marks the
-        game finished.
+        game finished. ``owe``: the game's channel is owed the action's message (a row
+        of ``announcements``, see :meth:`announced`).
 
         Writes that arrive while another batch commits are grouped (see :meth:`_flush`):
         all or nothing each, one COMMIT for all. Returns once committed.
@@ -629,6 +631,8 @@ class Store:
                 (game_id, version + 1, seat, user_id, source, _dumps(action), _dumps(events), now),
             ),
         ]
+        if owe:  # the channel is owed this action's message until one is kept or sent
+            steps.append(("execute", Q.owe_announcement, (game_id, version + 1)))
         gone = [(game_id, s, k) for s, k in removed]
         if gone:
             steps.append(("executemany", Q.delete_decision, gone))
@@ -870,9 +874,14 @@ class Store:
         return {int(r[0]) for r in rows}
 
     # ------------------------------------------------------------------ the outbox
-    async def outbox_add(self, item: OutboxRecord) -> int:
-        """Keep an item the bot owes Discord, with its files. Returns its id."""
+    async def outbox_add(self, item: OutboxRecord, announces: int | None = None) -> int:
+        """Keep an item the bot owes Discord, with its files. Returns its id.
+
+        ``announces``: the item is the channel's message of the game's actions up to this
+        version; in the same transaction, they stop being owed (see :meth:`announced`)."""
         async with self._tx() as conn:
+            if announces is not None and item.game_id is not None:
+                await self._announced(conn, item.game_id, announces)
             cur = await conn.execute(
                 Q.insert_outbox,
                 (
@@ -892,9 +901,12 @@ class Store:
             await self._outbox_files(conn, item_id, item.files)
         return item_id
 
-    async def outbox_update(self, item: OutboxRecord) -> None:
-        """Rewrite a kept item (it was coalesced with a newer one): payload, meta, files."""
+    async def outbox_update(self, item: OutboxRecord, announces: int | None = None) -> None:
+        """Rewrite a kept item (it was coalesced with a newer one): payload, meta, files;
+        ``announces`` as for :meth:`outbox_add`."""
         async with self._tx() as conn:
+            if announces is not None and item.game_id is not None:
+                await self._announced(conn, item.game_id, announces)
             await conn.execute(
                 Q.update_outbox,
                 (item.priority, item.merge_key, _dumps(item.payload), _dumps(item.meta), item.id),
@@ -942,6 +954,42 @@ class Store:
             if item_id in items:
                 items[item_id].files.append(OutboxFile(filename, bytes(data), description))
         return list(items.values())
+
+    # ------------------------------------------------------------------ owed to channels
+    async def announced(self, game_id: int, version: int) -> None:
+        """Game ``game_id``'s channel has been told of its actions up to ``version`` (the
+        message was sent, or nothing was to be said): they are no longer owed."""
+        async with self._tx() as conn:
+            await self._announced(conn, game_id, version)
+
+    @staticmethod
+    async def _announced(conn: aiosqlite.Connection, game_id: int, version: int) -> None:
+        await conn.execute(Q.move_announcement, (version, game_id, version))
+        await conn.execute(Q.settle_announcement, (game_id, game_id))
+
+    async def announcements(self) -> list[tuple[int, int]]:
+        """(game id, first action not announced) of every game whose channel is owed the
+        message of a committed action (a crash came between the two)."""
+        async with self._lock:
+            rows = await self._fetchall(self._conn, Q.select_announcements)
+        return [(int(r[0]), int(r[1])) for r in rows]
+
+    async def hold_channel(self, channel_id: int, game_id: int, paused: bool, missing: str) -> None:
+        """Keep that ``channel_id`` (of ``game_id``) refuses the bot for a ``missing``
+        permission, and whether the bot paused the game for it."""
+        async with self._tx() as conn:
+            await conn.execute(Q.upsert_hold, (channel_id, game_id, int(paused), missing))
+
+    async def release_channel(self, channel_id: int) -> None:
+        """The channel no longer refuses the bot (or is gone)."""
+        async with self._tx() as conn:
+            await conn.execute(Q.delete_hold, (channel_id,))
+
+    async def held_channels(self) -> list[tuple[int, int, bool, str]]:
+        """(channel id, game id, paused by the bot, missing) of every held channel."""
+        async with self._lock:
+            rows = await self._fetchall(self._conn, Q.select_holds)
+        return [(int(r[0]), int(r[1]), bool(r[2]), str(r[3])) for r in rows]
 
     # ------------------------------------------------------------------ users, the bot
     async def user_pings(self, user_id: int) -> bool:

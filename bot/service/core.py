@@ -137,6 +137,10 @@ class ServiceBase:
         self.on_applied: Callable[[str], None] | None = None
         """Set by a front end: told the source (player, computer, timeout, system) of
         every action once it is committed (the bot counts them, see :mod:`bot.metrics`)."""
+        self.announces = False
+        """Set by a front end that keeps what it owes a game's channel across a crash:
+        each action is recorded as owed to the channel until the front end says it is
+        kept or sent (see :meth:`bot.store.Store.announced`)."""
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> int:
@@ -449,6 +453,7 @@ class ServiceBase:
                 upserted=upserted,
                 result=result,
                 now=now,
+                owe=self.announces,
             )
         except StoreFull:
             raise  # certainly not written: the cached copy is still the truth

@@ -13,7 +13,7 @@ from ..models import LOBBY_SEAT
 from .core import ServiceBase, ServiceError
 from .live import LiveGame
 from .lobby import board_of
-from .outcome import GameStatus, Prompt, SeatInfo, UserView
+from .outcome import GameStatus, Outcome, PrivateNote, Prompt, SeatInfo, UserView
 
 
 class QueryOps(ServiceBase):
@@ -147,6 +147,59 @@ class QueryOps(ServiceBase):
         for r in records:
             lines += describe_all([rules.Event.from_dict(e) for e in r.events], board, names, seat)
         return lines[-count:]
+
+    async def untold(self, game_id: int, owed_from: int) -> Outcome | None:
+        """The outcome of game ``game_id``'s actions from ``owed_from`` on, rebuilt from
+        the stored log: what its channel was owed when the bot stopped before telling it
+        (their words, the board as stored now, who is to play; each player's private
+        lines and prompts). None if there is nothing to tell (no such game, not hosted
+        here, or no such actions)."""
+        try:
+            live = await self._live(game_id, cache=False)
+        except ServiceError:
+            return None
+        g = live.state
+        records = await self.store.actions(game_id, owed_from - 1) if g is not None else []
+        if g is None or not records:
+            return None
+        names = live.names()
+        events = [rules.Event.from_dict(e) for r in records for e in r.events]
+        prompts = tuple(
+            self._prompt(live, d.seat, d.kind)
+            for d in sorted(live.decisions.values(), key=lambda d: (d.seat, d.kind))
+            if d.seat != LOBBY_SEAT
+            and not live.is_computer(d.seat)
+            and d.opened_version >= owed_from
+        )
+        private = {}
+        for seat, rec in enumerate(live.seats):
+            if rec.user_id is None:
+                continue
+            lines = tuple(describe_all([e for e in events if e.to == seat], g.board, names, seat))
+            if lines or any(p.seat == seat for p in prompts):
+                private[rec.user_id] = PrivateNote(
+                    rec.user_id, seat, lines, False, rules.view_for(g, seat)
+                )
+        public = [e for e in events if e.to is None]
+        return Outcome(
+            ok=True,
+            game_id=live.id,
+            kind=records[-1].source if records[-1].source in ("player", "computer") else "timeout",
+            channel_id=live.channel_id,
+            guild_id=live.guild_id,
+            status=live.status,
+            version=live.version,
+            public_lines=tuple(describe_all(public, g.board, names, None)),
+            board_due=True,
+            spectator_view=rules.view_for(g, None),
+            events=tuple(public),
+            private=private,
+            prompts=prompts,
+            decisions=self._decision_infos(live),
+            mentions=tuple(p.user_id for p in prompts if p.user_id is not None),
+            game_over=g.over,
+            names=tuple(names),
+        )
 
     def _open_prompt(self, live: LiveGame, seat: int) -> Prompt | None:
         for s, kind in sorted(live.decisions):
