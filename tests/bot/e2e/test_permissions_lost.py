@@ -115,3 +115,64 @@ async def test_a_role_change_takes_the_permission_away_and_gives_it_back(
         assert lost_lines(fake_discord, [table], recorder) == []
     finally:
         await world.stop()
+
+
+async def _paused_for_attach_files(world: World, bot, recorder, table) -> None:
+    """Attach Files revoked, the computers play, the first board fails: held and paused."""
+    world.fake.set_bot_permissions(table.channel, attach_files=False)
+    await world.fake.sync()
+    await resign_host(bot, table, recorder)
+    await world.settle()
+    assert (await bot.service.status(table.gid)).paused
+    assert table.channel.id in bot.delivery.outbox.held_channels
+
+
+async def test_a_restart_keeps_the_channel_held_and_the_fix_still_resumes(
+    fake_discord, tmp_path
+) -> None:
+    world, bot, recorder, table = await _setup(fake_discord, tmp_path)
+    try:
+        await _paused_for_attach_files(world, bot, recorder, table)
+        told = len(fake_discord.messages(table.channel))
+        await world.stop()
+        bot = await world.start()
+        recorder.attach(bot)
+        await world.settle()
+        # still held and paused: nothing was tried in the channel, nobody told twice
+        assert table.channel.id in bot.delivery.outbox.held_channels
+        st = await bot.service.status(table.gid)
+        assert st.status == "running" and st.paused
+        assert all(d.deadline is None for d in st.decisions)
+        assert len(fake_discord.messages(table.channel)) == told
+        assert await bot.db.outbox_items(), "the boards still wait"
+        await _fixed(world, table, attach_files=None)  # the fix, after the restart
+        st = await bot.service.status(table.gid)
+        assert st.status == "finished" and not st.paused
+        texts = [m.content for m in fake_discord.messages(table.channel)]
+        assert any("resumes" in t for t in texts)
+        assert lost_lines(fake_discord, [table], recorder) == []
+        assert await bot.db.held_channels() == []
+    finally:
+        await world.stop()
+
+
+async def test_a_permission_given_back_while_the_bot_was_down_resumes_at_start(
+    fake_discord, tmp_path
+) -> None:
+    world, bot, recorder, table = await _setup(fake_discord, tmp_path)
+    try:
+        await _paused_for_attach_files(world, bot, recorder, table)
+        await world.stop()
+        fake_discord.set_bot_permissions(table.channel, attach_files=None)
+        bot = await world.start()
+        recorder.attach(bot)
+        await fake_discord.wait_until(
+            lambda: table.channel.id not in bot.delivery.outbox.held_channels,
+            what="the channel released at start",
+        )
+        await world.settle()
+        st = await bot.service.status(table.gid)
+        assert st.status == "finished" and not st.paused
+        assert lost_lines(fake_discord, [table], recorder) == []
+    finally:
+        await world.stop()
