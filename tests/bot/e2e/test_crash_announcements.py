@@ -82,7 +82,7 @@ async def place(fake: FakeDiscord, ann: FakeUser, channel: FakeChannel) -> dict[
     chosen: dict[str, str] = {}
     for size in ("large", "medium", "small"):
         choices = await fake.autocomplete(
-            ann, channel, "place", focused=size, timeout=WAIT, **{size: ""}
+            ann, channel, "place", focused=size, timeout=WAIT, options={size: ""}
         )
         value = next(c["value"] for c in choices if c["value"] not in chosen.values())
         chosen[size] = value
@@ -116,7 +116,7 @@ async def test_killed_before_an_answer_reaches_discord_the_channel_is_told_after
         options = await place(fake_discord, ann, channel)
         held = fake_discord.hold("POST", "/webhooks/*")  # the answer, with the action's words
         acting = asyncio.ensure_future(
-            fake_discord.slash(ann, channel, "place", timeout=WAIT, **options)
+            fake_discord.slash(ann, channel, "place", timeout=WAIT, options=options)
         )
         await fake_discord.wait_until(
             lambda: held.waiting > 0 and player_actions(db, ann.id) == 1,
@@ -136,7 +136,7 @@ async def test_killed_before_an_answer_reaches_discord_the_channel_is_told_after
 
         second = await start_bot(env, tmp_path)
         await fake_discord.wait_until(
-            lambda: with_board(told(fake_discord, channel, words)),
+            lambda: bool(with_board(told(fake_discord, channel, words))),
             timeout=WAIT,
             what=f"the channel told {words!r}, with the board",
         )
@@ -162,9 +162,10 @@ async def test_killed_while_a_late_board_is_owed_the_board_is_shown_after_restar
         before = {m.id for m in fake_discord.messages(channel)}
         if how == "slash":
             options = await place(fake_discord, ann, channel)
-            res = await fake_discord.slash(ann, channel, "place", timeout=WAIT, **options)
+            res = await fake_discord.slash(ann, channel, "place", timeout=WAIT, options=options)
             assert not res.ephemeral, res.content
         else:
+
             def setup_panel() -> FakeMessage | None:
                 return next(
                     (
@@ -187,7 +188,7 @@ async def test_killed_while_a_late_board_is_owed_the_board_is_shown_after_restar
             return [m for m in fake_discord.messages(channel) if m.id not in before and m.content]
 
         await fake_discord.wait_until(
-            lambda: words_first(), timeout=WAIT, what="the action's words, sent first"
+            lambda: bool(words_first()), timeout=WAIT, what="the action's words, sent first"
         )
         assert player_actions(db, ann.id) == 1
         sent = words_first()[0]
@@ -197,7 +198,7 @@ async def test_killed_while_a_late_board_is_owed_the_board_is_shown_after_restar
 
         second = await start_bot(env, tmp_path)
         await fake_discord.wait_until(
-            lambda: with_board(told(fake_discord, channel, words)),
+            lambda: bool(with_board(told(fake_discord, channel, words))),
             timeout=WAIT,
             what=f"{words!r} shown with the board after the restart",
         )
