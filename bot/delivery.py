@@ -21,7 +21,16 @@ prioritised, coalesced, retried, kept across a restart); only the lobby and duel
 messages, whose ids are kept, are waited for. :meth:`Delivery.room` is how computer
 players wait for their game's messages. A channel that refuses the bot for a missing
 permission holds its messages, pauses its game and says which permission
-(:meth:`Delivery._forbidden`); :meth:`Delivery.permissions_changed` undoes it.
+(:meth:`Delivery._forbidden`); :meth:`Delivery.permissions_changed` undoes it. The hold
+is kept in the store, so a restart keeps it (:meth:`Delivery.restore_holds`).
+
+Nothing a committed action did is lost to a crash: the store marks each action as owed
+to its channel in the action's own transaction; the mark moves on in the transaction that
+keeps the action's message in the outbox, or once the message (the interaction's answer)
+is sent — with its board: a message whose board follows by an edit stays owed until that
+edit is kept or made. At start-up, :meth:`Delivery.catch_up` tells each channel what is
+still owed, rebuilt from the stored log. (A crash in the moment between sending an answer
+and marking it may tell an action twice; never not at all.)
 """
 
 from __future__ import annotations

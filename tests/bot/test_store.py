@@ -46,7 +46,7 @@ async def running_game(store: Store, channel: int = 1, guild: int | None = None)
     return gid
 
 
-async def apply_first_legal(store: Store, gid: int) -> None:
+async def apply_first_legal(store: Store, gid: int, *, owe: bool = False) -> None:
     rec = await store.load_game(gid)
     assert rec is not None and rec.state is not None
     game = rules.GameState.from_dict(rec.state)
@@ -70,6 +70,7 @@ async def apply_first_legal(store: Store, gid: int) -> None:
         ],
         result=None,
         now=3.0,
+        owe=owe,
     )
 
 
@@ -469,5 +470,33 @@ async def test_the_outbox_keeps_items_with_their_files_across_a_reopen(tmp_path:
             await store.outbox_add(
                 OutboxRecord(None, None, "dm", 3, None, None, 0, None, {}, {}, 0.0, [])
             )
+    finally:
+        await store.close()
+
+
+async def test_an_action_is_owed_to_its_channel_until_its_message_is_kept(tmp_path: Path) -> None:
+    from bot.models import OutboxRecord
+
+    store = await Store.open(tmp_path / "games.db")
+    gid = await running_game(store)
+    other = await running_game(store, channel=2)
+    await apply_first_legal(store, other)  # a front end that does not owe: no row
+    for _ in range(3):
+        await apply_first_legal(store, gid, owe=True)
+    assert await store.announcements() == [(gid, 1)], "owed from the first untold action"
+    await store.announced(gid, 1)
+    assert await store.announcements() == [(gid, 2)]
+    await store.close()
+    store = await Store.open(tmp_path / "games.db")  # kept across a restart
+    try:
+        assert await store.announcements() == [(gid, 2)]
+        message = OutboxRecord(None, gid, "send", 1, None, None, 0, "action", {}, {}, 1.0, [])
+        # the message of actions 2 and 3 is kept: in the same transaction, nothing is owed
+        await store.outbox_add(message, announces=3)
+        assert await store.announcements() == []
+        assert len(await store.outbox_items()) == 1
+        await apply_first_legal(store, gid, owe=True)
+        await store.announced(gid, 3)  # an older message told: the newest action still owed
+        assert await store.announcements() == [(gid, 4)]
     finally:
         await store.close()
