@@ -447,7 +447,7 @@ class Delivery(PrivateDelivery):
             await self._close_lobby(outcome, refs, closing, lobby_reply)
         if kind in GAME_KINDS and self._progress(outcome):
             refs.battle_edits += 1
-            await self._edit_battle(outcome, refs, pics)
+            await self._edit_battle(outcome, refs, pics, late=late is not None)
             if late is not None:
                 self.later(self._attach_duel(outcome, refs, late, refs.battle_edits))
         elif kind == "reminder":
@@ -661,9 +661,11 @@ class Delivery(PrivateDelivery):
         drawing: asyncio.Future[dict[Any, Picture]],
         edit: int,
     ) -> None:
-        """Add a late duel image to the duel message, unless a newer edit replaced it."""
+        """Add a late duel image to the duel message, unless a newer edit replaced it
+        (then, or once the edit is kept, the outcome is no longer owed)."""
         duel = (await drawing).get("duel")
         if duel is None or refs.battle_id is None or refs.battle_edits != edit:
+            await self._told(outcome)
             return
         kept = [refs.battle_board.to_dict()] if refs.battle_board else []
         await self.outbox.edit(
@@ -674,6 +676,7 @@ class Delivery(PrivateDelivery):
             game_id=outcome.game_id,
             priority=NORMAL,
             meta={"gone": "duel"},
+            announces=self._owed(outcome),
         )
 
     @staticmethod
@@ -682,10 +685,15 @@ class Delivery(PrivateDelivery):
         refs.battle_board = next((a for a in msg.attachments if a.filename == BOARD_FILE), None)
 
     async def _edit_battle(
-        self, outcome: Outcome, refs: GameRefs, pics: dict[Any, Picture]
+        self, outcome: Outcome, refs: GameRefs, pics: dict[Any, Picture], *, late: bool = False
     ) -> None:
+        """Edit the duel message with the outcome's lines (``late``: its duel image
+        follows, and the outcome stays owed to the channel until it does)."""
         if not outcome.public_lines:
             return  # a quiet "let it pass": nothing public to show
+        owed = self._owed(outcome)
+        if owed is not None:
+            self._telling.add((outcome.game_id or 0, owed))
         refs.battle_log += outcome.public_lines
         view = outcome.spectator_view
         assert view is not None
@@ -696,14 +704,11 @@ class Delivery(PrivateDelivery):
         if refs.battle_id is not None and not refs.battle_seen:
             await self._find_battle(outcome, refs)
         if refs.battle_id is None:
-            await self._new_battle(outcome, refs, content, duel)
+            await self._new_battle(outcome, refs, content, duel, announces=not late)
             return
         payload = message_payload(clip(content), mentions=_mentions(set()))
         payload["attachments"] = [refs.battle_board.to_dict()] if refs.battle_board else []
         # a duel message deleted meanwhile is posted afresh (see _settled)
-        owed = self._owed(outcome)
-        if owed is not None:
-            self._telling.add((outcome.game_id or 0, owed))
         await self.outbox.edit(
             outcome.channel_id or 0,
             refs.battle_id,
@@ -712,11 +717,17 @@ class Delivery(PrivateDelivery):
             game_id=outcome.game_id,
             priority=URGENT,
             meta={"gone": "duel"},
-            announces=owed,
+            announces=None if late else owed,
         )
 
     async def _new_battle(
-        self, outcome: Outcome, refs: GameRefs, content: str, duel: Picture | None
+        self,
+        outcome: Outcome,
+        refs: GameRefs,
+        content: str,
+        duel: Picture | None,
+        *,
+        announces: bool = True,
     ) -> None:
         """Post the duel message afresh (there was none, or it is gone)."""
         msg = await self.post(
@@ -726,7 +737,7 @@ class Delivery(PrivateDelivery):
             wait=True,
             priority=URGENT,
             meta={"remember": "duel"},
-            announces=True,
+            announces=announces,
         )
         refs.battle_id, refs.battle_board, refs.battle_seen = None, None, True
         if msg is not None:

@@ -319,6 +319,8 @@ async def test_a_player_keeps_playing_while_images_are_held(held_world: Any) -> 
     boards = [m for m in world.fake.messages(world.channel) if _has(m, BOARD_FILE)]
     assert boards, "the images arrived afterwards"
     assert await world.gid_or_none() in (gid, None)
+    # every board added: the channel is owed nothing a restart would have to tell again
+    assert await world.bot.db.announcements() == []
 
 
 async def test_acknowledged_on_entry_not_by_a_timer(

@@ -102,6 +102,7 @@ async def test_three_players_play_a_whole_game(world: World) -> None:
     st = await svc.status(gid)
     assert st.view is not None and st.view.over and st.status == "finished"
     assert await world.gid_or_none() is None
+    assert await world.bot.db.announcements() == [], "every action's message was kept or sent"
     text = "\n".join(seen)
     for phrase in (
         "spied on",
