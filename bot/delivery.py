@@ -891,12 +891,13 @@ class Delivery(PrivateDelivery):
         if cid not in self.paused_for_permissions or paused.ok:
             self.paused_for_permissions[cid] = (gid, paused.ok)
         self._channels.setdefault(gid, cid)
-        await self._keep(  # so a restart keeps the channel held and the game paused
-            self.bot.db.hold_channel(
-                cid, gid, self.paused_for_permissions[cid][1], ", ".join(missing) or exc.text
-            ),
-            f"that channel {cid} is held",
-        )
+        if not paused.ok:  # else kept with the pause; either way a restart keeps it held
+            await self._keep(
+                self.bot.db.hold_channel(
+                    cid, gid, self.paused_for_permissions[cid][1], ", ".join(missing) or exc.text
+                ),
+                f"that channel {cid} is held",
+            )
         tail = (
             "The game is paused; it resumes by itself when the permission is back, "
             "or the host can use /resume."

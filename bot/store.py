@@ -714,8 +714,11 @@ class Store:
         revision: int,
         paused_at: float | None,
         decisions: Iterable[DecisionRecord],
+        hold: tuple[int, str] | None = None,
     ) -> None:
         """Pause (``paused_at`` set) or resume (None) a game, rewriting its deadlines.
+        ``hold``: (channel id, missing permission) the bot paused it for, kept with it
+        (see :meth:`hold_channel`).
 
         Raises:
             StaleVersion: the game changed since ``revision`` or is not running.
@@ -727,6 +730,8 @@ class Store:
             await conn.executemany(
                 Q.upsert_decision, [_decision_params(game_id, d) for d in decisions]
             )
+            if hold is not None:
+                await conn.execute(Q.upsert_hold, (hold[0], game_id, 1, hold[1]))
 
     async def replace_seat(
         self,

@@ -168,18 +168,24 @@ class TimerOps(ServiceBase):
 
     async def pause_for_permissions(self, game_id: int, missing: str) -> Outcome:
         """Pause a running game because the front end cannot post in its channel
-        (``missing``: which permission). A refusal if it is not running or already
+        (``missing``: which permission; the held channel is kept with the pause, see
+        :meth:`bot.store.Store.hold_channel`). A refusal if it is not running or already
         paused; /resume (or :meth:`resume` once the permission is back) restarts it."""
 
         async def body(live: LiveGame) -> Outcome:
             return await self._pause(
-                live, f"The game is paused: the bot is missing a permission here ({missing})."
+                live,
+                f"The game is paused: the bot is missing a permission here ({missing}).",
+                hold=(live.channel_id, missing),
             )
 
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
 
-    async def _pause(self, live: LiveGame, line: str) -> Outcome:
-        """Stop every timer of ``live`` and say ``line``.
+    async def _pause(
+        self, live: LiveGame, line: str, hold: tuple[int, str] | None = None
+    ) -> Outcome:
+        """Stop every timer of ``live`` and say ``line`` (``hold``: the channel held for a
+        missing permission, kept in the same transaction).
 
         Raises:
             ServiceError: the game is not running, or already paused.
@@ -190,7 +196,7 @@ class TimerOps(ServiceBase):
             raise ServiceError("The game is already paused.")
         now = self.clock.now()
         new = stopped(live.decisions)
-        await self.store.set_paused(live.id, live.revision, now, new.values())
+        await self.store.set_paused(live.id, live.revision, now, new.values(), hold)
         live.paused_at, live.decisions = now, new
         live.revision += 1
         self._after_change(live)
