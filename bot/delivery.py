@@ -206,7 +206,11 @@ class Delivery(PrivateDelivery):
         stored. Returns how many games' channels were told."""
         outcomes = []
         for gid, owed_from in await self.bot.db.announcements():
-            outcome = await self.bot.service.untold(gid, owed_from)
+            try:
+                outcome = await self.bot.service.untold(gid, owed_from)
+            except Exception:  # e.g. a snapshot that fails validation: the others go on
+                log.exception("game %s: its untold actions cannot be rebuilt", gid)
+                continue
             if outcome is None:
                 continue  # not a game of this front end, or nothing left to tell
             outcomes.append(outcome)
