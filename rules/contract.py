@@ -21,10 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, Self, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, Self, runtime_checkable
 
 from .errors import RulesError
 from .events import Event
+
+if TYPE_CHECKING:
+    from .presentation import Presentation
 
 Value = str | int | bool
 """A parameter value: a space's id, a seat, a card, a yes/no."""
@@ -181,6 +184,11 @@ class Game(Protocol):
     @property
     def min_players(self) -> int:
         """The smallest table."""
+        ...
+
+    @property
+    def presentation(self) -> Presentation:
+        """The game's words, options and rule book."""
         ...
 
     def max_players(self, options: Any) -> int:

@@ -12,6 +12,7 @@ from .contract import ActionKind, Param
 from .errors import InvalidState
 from .events import Event
 from .options import Options
+from .pyramid_words import PyramidWords
 from .state import GameState
 
 if TYPE_CHECKING:
@@ -43,6 +44,7 @@ class PyramidGame:
         self.variant = variant
         self.min_players = variant.min_players
         self._kinds = {k: action_kind(ACTION_TYPES[k]) for k in kinds}
+        self.presentation = PyramidWords(variant.id, variant.name)
 
     @property
     def name(self) -> str:

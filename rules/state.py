@@ -240,7 +240,7 @@ class GameState:
         except RulesError:
             self.chance_steps.clear()
             raise
-        return self.take_chance_steps() + events
+        return self.take_chance_steps() + events if self.chance_steps else events
 
     def take_chance_steps(self) -> list[Event]:
         """The chance events recorded since the last call, oldest first (then forgotten)."""

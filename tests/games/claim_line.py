@@ -26,6 +26,7 @@ from rules.contract import (
 )
 from rules.errors import GameOver, IllegalAction, InvalidState, NotYourTurn, RulesError
 from rules.events import Event
+from rules.presentation import OptionSpec, RuleSection
 from rules.rng import Rng
 
 NAME = "claim_line"
@@ -288,11 +289,106 @@ class ClaimState:
         }
 
 
+RULINGS = {
+    "CL-1": "Players take turns to claim an empty cell; three in a line wins, a full grid "
+    "is a draw.",
+    "CL-2": "Each player is dealt one hidden card from a shuffled deck of 1 to 6.",
+    "CL-3": "After a claim, every other player still holding a card may contest it, all at "
+    "once; the highest contesting card takes the cell if it beats the claimer's; contesting "
+    "cards are spent.",
+    "CL-4": "A turn that times out claims the first free cell; a window that times out allows.",
+}
+
+
+class ClaimWords:
+    """The words of Claim the Line."""
+
+    title = "Claim the Line"
+    side_word = "mark"
+    space_word = "cell"
+
+    def options(self) -> tuple[OptionSpec, ...]:
+        """None."""
+        return ()
+
+    def side_name(self, side: str) -> str:
+        """ "Cross"."""
+        return side.capitalize()
+
+    def computer_name(self, side: str) -> str:
+        """ "Cross (computer)"."""
+        return f"{self.side_name(side)} (computer)"
+
+    def describe(self, event: Event, view: Any, names: Sequence[str]) -> str | None:
+        """One sentence per event."""
+        d = event.data
+        if event.kind == "dealt":
+            return f"Your card is {d['card']}."
+        if event.kind == "started":
+            return f"{names[d['first']]} claims first."
+        if event.kind == "claimed":
+            return f"{names[d['seat']]} claims {d['cell']}."
+        if event.kind in ("contested", "allowed"):
+            return f"{names[d['seat']]} {event.kind} the claim."
+        if event.kind == "revealed":
+            shown = ", ".join(f"{names[int(s)]} {c}" for s, c in d["cards"].items())
+            return f"Cards shown: {shown}; {d['cell']} goes to {names[d['owner']]}."
+        if event.kind == "won":
+            return f"{names[d['seat']]} wins with {'-'.join(d['line'])}."
+        if event.kind == "drawn":
+            return "The grid is full: a draw."
+        return None
+
+    def action_label(self, action: Any, view: Any, names: Sequence[str]) -> str:
+        """ "Claim b2", "Contest", "Allow"."""
+        if isinstance(action, Claim):
+            return f"Claim {action.cell}"
+        return str(action.kind).capitalize()
+
+    def value_label(self, param: Param, value: Value, view: Any, names: Sequence[str]) -> str:
+        """A cell's name as it is."""
+        return str(value)
+
+    def prompt(self, kind: str, view: Any, names: Sequence[str]) -> str:
+        """Claim a cell, or answer a claim."""
+        if kind == "turn":
+            return "Your turn: claim an empty cell (CL-1)."
+        return f"{names[view.grid[view.claim]]} claims {view.claim}: contest or allow (CL-3)."
+
+    def offered(self, kind: str, legal: Sequence[Any]) -> tuple[Any, ...]:
+        """The legal actions."""
+        return tuple(legal)
+
+    def status_lines(self, view: Any, names: Sequence[str]) -> list[str]:
+        """Who still holds a card."""
+        holders = [names[s] for s, held in enumerate(view.holding) if held]
+        return [f"Holding a card: {', '.join(holders) or 'nobody'}."]
+
+    def private_lines(self, view: Any, names: Sequence[str]) -> list[str]:
+        """The viewer's card."""
+        return [f"Your card: {view.card}."] if view.card is not None else []
+
+    def result_line(self, view: Any, names: Sequence[str]) -> str | None:
+        """The winner, or a draw."""
+        if not view.over:
+            return None
+        return f"Winner: {names[view.winners[0]]}." if view.winners else "A draw."
+
+    def timeout_note(self, kind: str, name: str) -> str | None:
+        """No computer steps in on a timeout."""
+        return None
+
+    def rulebook(self) -> tuple[RuleSection, ...]:
+        """One section."""
+        return (RuleSection("Claim the Line", RULINGS),)
+
+
 class ClaimGame:
     """The definition of Claim the Line, as registered."""
 
     name = NAME
     min_players = 2
+    presentation = ClaimWords()
     action_kinds = {
         "claim": ActionKind("claim", (Param("cell", "space"),)),
         "contest": ActionKind("contest"),

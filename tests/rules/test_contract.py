@@ -171,3 +171,63 @@ def test_forcing_a_shuffle_deals_the_forced_cards_and_leaves_later_chance_alone(
         while True:
             seat = bad.deciders()[0].seat
             bad.apply(seat, bad.legal_actions(seat)[0])
+
+
+@pytest.mark.parametrize(("name", "players", "options"), TABLES)
+def test_the_presentation_words_every_step_of_a_game(
+    name: str, players: int, options: dict[str, Any]
+) -> None:
+    game, state = _start(name, players, options, 2)
+    words = game.presentation
+    names = [f"P{s}" for s in range(state.player_count)]
+    rng = random.Random(2)
+    described = 0
+    for _ in range(MAX_STEPS):
+        if state.over:
+            break
+        d = state.deciders()[0]
+        view = state.view_for(d.seat)
+        assert words.prompt(d.kind, view, names).strip()
+        offered = words.offered(d.kind, state.legal_actions(d.seat))
+        assert set(state.legal_actions(d.seat)) <= set(offered)
+        for a in offered[:10]:
+            assert words.action_label(a, view, names).strip()
+        for p in game.action_kinds[state.kinds(d.seat)[0]].params[:1]:
+            value = state.values(d.seat, state.kinds(d.seat)[0], {})[0]
+            assert words.value_label(p, value, view, names).strip()
+        assert words.result_line(state.view_for(None), names) is None
+        words.status_lines(state.view_for(None), names)
+        legal = state.legal_actions(d.seat)
+        for e in state.apply(d.seat, legal[rng.randrange(len(legal))]):
+            seen_by = None if e.to in (None, HIDDEN) else e.to
+            text = words.describe(e, state.view_for(seen_by), names)
+            assert (text is None) or text.strip()
+            described += text is not None
+            if e.kind == "chance":
+                assert text is None, "a chance step is never put in words"
+    assert described > 10
+    assert (words.result_line(state.view_for(None), names) or "").strip()
+    sections = words.rulebook()
+    assert sections and all(s.title and s.rulings for s in sections)
+    for spec in words.options():
+        setting: Any = {
+            "flag": True,
+            "word": spec.choices[-1] if spec.choices else "",
+            "number": spec.high,
+        }[spec.kind]
+        assert game.options_from_dict({spec.name: setting}) is not None, spec
+
+
+def test_private_lines_show_a_hand_to_its_owner_only() -> None:
+    game, state = _start("european_war", 3, {}, 4)
+    names = ["A", "B", "C"]
+    while state.deciders()[0].kind == "setup":
+        d = state.deciders()[0]
+        state.apply(d.seat, state.legal_actions(d.seat)[0])
+    words = game.presentation
+    hand = state.view_for(0).hand
+    assert hand
+    mine = "\n".join(words.private_lines(state.view_for(0), names))
+    assert all(rules.cards.card_name(c) in mine for c in hand)
+    spectator = "\n".join(words.private_lines(state.view_for(None), names))
+    assert not any(rules.cards.card_name(c) in spectator for c in hand)
