@@ -7,6 +7,18 @@ only the standard library and :mod:`rules`.
     action = ai.choose(rules.view_for(game, seat), "hard", seed=1234)
 """
 
-from .api import DEFAULT_ITERATIONS, LEVELS, choose
+from .api import DEFAULT_ITERATIONS, LEVELS, PyramidPlayer, choose
+from .players import ComputerPlayer, UniformPlayer, player_for, register
 
-__all__ = ["DEFAULT_ITERATIONS", "LEVELS", "choose"]
+for _name in ("european_war", "world_war_5"):
+    register(_name, PyramidPlayer())
+
+__all__ = [
+    "DEFAULT_ITERATIONS",
+    "LEVELS",
+    "ComputerPlayer",
+    "UniformPlayer",
+    "choose",
+    "player_for",
+    "register",
+]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from typing import Any
 
 from rules import Action, View
 
@@ -63,3 +65,28 @@ def choose(
     if action not in legal:  # a safety net: never hand the service an illegal action
         raise AssertionError(f"computer chose an illegal action {action!r}")
     return action
+
+
+class PyramidPlayer:
+    """The pyramid games' computer players (easy, normal, hard) as a registered player."""
+
+    def choose(
+        self,
+        view: Any,
+        legal: Sequence[Any],
+        level: str,
+        seed: int,
+        *,
+        deadline: float | None = None,
+    ) -> Action:
+        """:func:`choose` for the seat whose ``view`` this is, checked against ``legal``.
+
+        Raises:
+            ValueError: ``legal`` is empty, an unknown level, or a choice not in ``legal``.
+        """
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        action = choose(view, level, seed, deadline=deadline)
+        if action not in legal:
+            raise ValueError(f"the computer chose {action!r}, which is not legal here")
+        return action

@@ -1,10 +1,11 @@
 """The computer-seat chooser: the one function through which computer players decide.
 
 ``choose(view, legal_actions, level, seed) -> Action`` sees only what its seat may see
-(a :class:`rules.View`) and asks the computer players of the ``ai`` package (easy, normal,
-hard). Their decision is a function of the view, the level and the seed (so a move is
-reproducible from game id, version and seat), except that a hard search stops at
-:data:`DECISION_SECONDS` of wall-clock time and plays its best move so far. The service
+(a :class:`rules.View`) and asks the game's computer player, registered in the ``ai``
+package (the pyramid games': easy, normal, hard). Their decision is a function of the
+view, the level and the seed (so a move is reproducible from game id, version and
+seat), except that a hard search stops at :data:`DECISION_SECONDS` of wall-clock time
+and plays its best move so far. The service
 runs the chooser with ``asyncio.to_thread`` (never on the event loop) under a further
 cap, and falls back to :func:`uniform` if it is slow or fails.
 """
@@ -46,7 +47,10 @@ def choose(
     """
     if not legal_actions:
         raise ValueError("no legal action to choose from")
-    action = ai.choose(view, level, seed, deadline=time.monotonic() + DECISION_SECONDS)
+    player = ai.player_for(view.variant)
+    action = player.choose(
+        view, legal_actions, level, seed, deadline=time.monotonic() + DECISION_SECONDS
+    )
     if action not in legal_actions:
         raise ValueError(f"the computer chose {action!r}, which is not legal here")
     return action

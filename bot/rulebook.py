@@ -1,22 +1,20 @@
-"""The rules text behind ``/rules [topic]``: RULES.md split into sections and rulings."""
+"""The rules text behind ``/rules [topic]``: each game's rule book (its presentation
+spec's sections and rulings), searched by ruling number, title or word."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from functools import lru_cache
-from importlib import resources
 
-_RULING = re.compile(r"^- ((?:EW|WW)-\d+) ")
+from rules import contract
 
 
 @dataclass(frozen=True)
 class Section:
-    """A heading of RULES.md with its rulings (``EW-13`` -> text)."""
+    """A section of a game's rule book with its rulings (``EW-13`` -> text)."""
 
     title: str
     variant: str
-    """'european_war' or 'world_war_5'."""
+    """The registry name of the game it belongs to."""
     rulings: dict[str, str]
 
     def text(self) -> str:
@@ -26,33 +24,13 @@ class Section:
         return "\n".join(lines)
 
 
-@lru_cache(maxsize=1)
 def sections() -> tuple[Section, ...]:
-    """RULES.md's sections that carry rulings, in order (read once per process)."""
-    text = resources.files("rules").joinpath("RULES.md").read_text("utf-8")
-    out: list[Section] = []
-    title = ""
-    current: dict[str, str] = {}
-    number = ""
-
-    def flush() -> None:
-        if current:
-            variant = "world_war_5" if next(iter(current)).startswith("WW") else "european_war"
-            out.append(Section(title, variant, dict(current)))
-
-    for line in text.splitlines():
-        if line.startswith("## "):
-            flush()
-            title, current, number = line[3:].strip(), {}, ""
-            continue
-        match = _RULING.match(line)
-        if match:
-            number = match.group(1)
-            current[number] = line[match.end() :].strip()
-        elif number and line.startswith("  ") and line.strip():
-            current[number] += " " + line.strip()
-    flush()
-    return tuple(out)
+    """Every registered game's rule book sections, game by game, in order."""
+    return tuple(
+        Section(part.title, name, dict(part.rulings))
+        for name in contract.game_names()
+        for part in contract.game_named(name).presentation.rulebook()
+    )
 
 
 def topics(variant: str | None = None) -> list[str]:

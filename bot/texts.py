@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 import rules
-from rules.cards import card_name
+from rules.pyramid_words import battle_lines, hand_lines, result_line  # noqa: F401
 
 from .service import DecisionInfo, LobbyInfo
 
@@ -149,42 +149,6 @@ def waiting_lines(decisions: Sequence[DecisionInfo]) -> list[str]:
         until = f" (until {stamp(d.deadline)})" if d.deadline else ""
         out.append(f"↩ {d.name} chooses where the beaten piece retreats{until}.")
     return out
-
-
-def result_line(view: rules.View | None, names: Sequence[str]) -> str | None:
-    """The end of a finished game in one line."""
-    if view is None or not view.over:
-        return None
-    if view.draw:
-        return "🏁 The game is over: a draw."
-    winners = ", ".join(names[s] for s in view.winners if 0 <= s < len(names))
-    return f"🏆 The game is over. Winner{'s' if len(view.winners) > 1 else ''}: {winners}."
-
-
-def hand_lines(view: rules.View, names: Sequence[str]) -> list[str]:
-    """The owner's hand in words, and what espionage told them (private!)."""
-    hand = view.hand or ()
-    lines = [f"Your hand ({len(hand)}): " + (", ".join(card_name(c) for c in hand) or "no cards")]
-    for seat, cards in sorted(view.known_cards.items()):
-        who = names[seat] if 0 <= seat < len(names) else f"seat {seat}"
-        lines.append(f"You know {who} holds: " + ", ".join(card_name(c) for c in cards))
-    return lines
-
-
-def battle_lines(view: rules.View, names: Sequence[str], board: rules.Board) -> list[str]:
-    """The declared attack as everyone sees it (face-up duel cards, EW-24)."""
-    b = view.battle
-    if b is None:
-        return []
-    where = board.fields[b.dst].name
-    att, dfn = names[b.attacker], names[b.defender]
-    lines = [f"⚔ {att} attacks {dfn} on {where}."]
-    if b.stage == "duel" or b.attacker_cards or b.defender_cards:
-        a_cards = ", ".join(card_name(c) for c in b.attacker_cards) or "—"
-        d_cards = ", ".join(card_name(c) for c in b.defender_cards) or "—"
-        lines.append(f"{att}: {a_cards} (total {b.attacker_total}, up to {b.attacker_limit})")
-        lines.append(f"{dfn}: {d_cards} (total {b.defender_total}, up to {b.defender_limit})")
-    return lines
 
 
 def status_text(lines: Iterable[str]) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from . import cards
+from . import cards, contract
 from .actions import (
     SYSTEM,
     Action,
@@ -39,12 +39,16 @@ from .actions import (
     action_from_dict,
 )
 from .board import Board, Field, Power, load_board
+from .contract import Decision
 from .errors import BoardError, GameOver, IllegalAction, InvalidState, NotYourTurn, RulesError
 from .events import Event
 from .options import VARIANTS, Options
-from .state import Decision, GameState
+from .state import GameState
 from .variant import rules_for
 from .view import BattleView, SeatView, View, view_for
+
+# the built-in games register themselves with the contract's registry
+from . import european_war, world_war_5  # noqa: F401  isort: skip
 
 __all__ = [
     "SYSTEM",
@@ -86,6 +90,7 @@ __all__ = [
     "View",
     "action_from_dict",
     "cards",
+    "contract",
     "creation_record",
     "load_board",
     "new_game",

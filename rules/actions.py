@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar
 
+from .contract import SYSTEM
 from .errors import InvalidState
 
-SYSTEM = -1
-"""The seat number under which the table itself acts (e.g. an agreed draw, EW-25)."""
+__all__ = ["SYSTEM", "Action", "action_from_dict"]
 
 
 @dataclass(frozen=True, slots=True)

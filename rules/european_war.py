@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from . import cards as C
+from . import chance, contract
 from .actions import (
     Action,
     Arm,
@@ -18,10 +19,12 @@ from .actions import (
     StopAttack,
     StopPlaying,
 )
+from .contract import Decision
 from .errors import IllegalAction
 from .events import Event
 from .mechanics import fallen, occupiers, relocate, shrink
 from .options import Options
+from .pyramid_game import PyramidGame
 from .state import (
     DECIDE_ACTION,
     DECIDE_DIPLOMACY,
@@ -34,7 +37,6 @@ from .state import (
     SMALL,
     TURN,
     Battle,
-    Decision,
     GameState,
 )
 from .variant import VariantRules, register
@@ -60,7 +62,7 @@ class EuropeanWar(VariantRules):
 
     def after_setup(self, g: GameState) -> list[Event]:
         """EW-6: shuffle, deal five to each player, and start the first turn."""
-        g.rng.shuffle(g.pile)
+        chance.shuffle(g, g.pile, "deck")
         events = [Event("setup_done", {})]
         n = len(g.seats)
         for k in range(n):
@@ -84,7 +86,7 @@ class EuropeanWar(VariantRules):
                     break
                 g.pile = g.discard
                 g.discard = []
-                g.rng.shuffle(g.pile)
+                chance.shuffle(g, g.pile, "reshuffled deck")
                 events.append(Event("reshuffled", {"count": len(g.pile)}))
             got.append(g.pile.pop())
         g.hands[seat].extend(got)
@@ -574,3 +576,26 @@ def _forget(g: GameState, seat: int, card: int) -> None:
 
 
 EUROPEAN_WAR = register(EuropeanWar())
+GAME = contract.register(
+    PyramidGame(
+        EUROPEAN_WAR,
+        (
+            "place_all",
+            "place_piece",
+            "sabotage",
+            "spy",
+            "conscript",
+            "move",
+            "attack",
+            "arm",
+            "pass",
+            "stop_attack",
+            "let_pass",
+            "play_card",
+            "stop_playing",
+            "retreat",
+            "timeout",
+            "agree_draw",
+        ),
+    )
+)

@@ -5,6 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+HIDDEN = -2
+"""The ``to`` of an event no seat or spectator may see: it is kept for the log, replays
+and tests only (chance outcomes such as the order of a shuffled deck)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Event:
@@ -15,6 +19,7 @@ class Event:
     kind: str
     data: dict[str, Any]
     to: int | None = None
+    """``None``: public; a seat: that seat only; :data:`HIDDEN`: nobody."""
 
     @property
     def public(self) -> bool:

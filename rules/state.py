@@ -7,11 +7,13 @@ delegates ``deciders``, ``legal_actions`` and ``apply`` to it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .board import Board, load_board
-from .errors import InvalidState
+from .choices import kinds_of, values_of
+from .contract import Decision, OnTimeout, Result, Value
+from .errors import InvalidState, RulesError
 from .options import VARIANTS, Options
 from .rng import Rng
 
@@ -19,6 +21,7 @@ if TYPE_CHECKING:
     from .actions import Action
     from .events import Event
     from .variant import VariantRules
+    from .view import View
 
 SCHEMA_VERSION = 1
 SMALL, MEDIUM, LARGE = 1, 2, 3
@@ -43,14 +46,6 @@ DECIDE_ACTION = "action"
 DECIDE_DIPLOMACY = "diplomacy"
 DECIDE_DUEL = "duel"
 DECIDE_RETREAT = "retreat"
-
-
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """One player who must decide now, and what kind of decision it is."""
-
-    seat: int
-    kind: str
 
 
 class Battle:
@@ -147,12 +142,14 @@ class GameState:
         "attack_barred",
         "battle",
         "board",
+        "chance_steps",
         "current",
         "discard",
         "draw",
         "eliminated",
         "end_reason",
         "first",
+        "forced",
         "hands",
         "knowledge",
         "last_roll",
@@ -189,6 +186,8 @@ class GameState:
         self.turn = 0
         self.round = 0
         self.rng = Rng(seed)
+        self.forced: list[Any] = []
+        self.chance_steps: list[Event] = []
         self.setup_queue: list[tuple[int, int]] = []
         self.hands: list[list[int]] = [[] for _ in seats]
         self.pile: list[int] = []
@@ -236,7 +235,59 @@ class GameState:
             NotYourTurn: ``seat`` need not decide now.
             IllegalAction: the action breaks a rule (the message names it).
         """
-        return self.rules.apply(self, seat, action)
+        try:
+            events = self.rules.apply(self, seat, action)
+        except RulesError:
+            self.chance_steps.clear()
+            raise
+        return self.take_chance_steps() + events if self.chance_steps else events
+
+    def take_chance_steps(self) -> list[Event]:
+        """The chance events recorded since the last call, oldest first (then forgotten)."""
+        steps, self.chance_steps = self.chance_steps, []
+        return steps
+
+    # ------------------------------------------------------------------ the game contract
+    @property
+    def game_name(self) -> str:
+        """The registry name of the game (its variant)."""
+        return self.variant
+
+    def result(self) -> Result | None:
+        """How the game ended (winning seats, or a draw), or ``None`` while it goes on."""
+        if not self.over:
+            return None
+        return Result(tuple(self.winners), self.draw, self.end_reason)
+
+    def kinds(self, seat: int) -> tuple[str, ...]:
+        """The action kinds ``seat`` may take now, in the order the rules list them."""
+        return kinds_of(self.legal_actions(seat))
+
+    def values(self, seat: int, kind: str, chosen: Mapping[str, Value]) -> tuple[Value, ...]:
+        """The legal values of ``kind``'s next parameter, given the ones ``chosen``."""
+        return values_of(self.legal_actions(seat), kind, chosen)
+
+    def is_legal(self, seat: int, action: Action) -> bool:
+        """True when ``seat`` may take ``action`` now (checked on a copy)."""
+        try:
+            self.copy().apply(seat, action)
+        except RulesError:
+            return False
+        return True
+
+    def on_timeout(self, decision: Decision) -> OnTimeout:
+        """What happens when ``decision``'s time runs out (the variant's rule)."""
+        return self.rules.on_timeout(self, decision)
+
+    def view_for(self, seat: int | None) -> View:
+        """What ``seat`` (``None``: a spectator) may see; see :func:`rules.view.view_for`."""
+        from .view import view_for
+
+        return view_for(self, seat)
+
+    def force_chance(self, outcomes: Sequence[Any]) -> None:
+        """Make the next chance steps come out as ``outcomes`` (see :mod:`rules.chance`)."""
+        self.forced.extend(outcomes)
 
     # ------------------------------------------------------------------ shared facts
     @property
@@ -296,6 +347,8 @@ class GameState:
         g.turn = self.turn
         g.round = self.round
         g.rng = Rng(self.rng.state)
+        g.forced = self.forced[:]
+        g.chance_steps = []
         g.setup_queue = self.setup_queue[:]
         g.hands = [h[:] for h in self.hands]
         g.pile = self.pile[:]

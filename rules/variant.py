@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from itertools import permutations
 
+from . import chance
 from .actions import SYSTEM, Action, AgreeDraw, PlaceAll, PlacePiece, Timeout
+from .contract import Decision, OnTimeout
 from .errors import GameOver, IllegalAction, NotYourTurn, RulesError
 from .events import Event
 from .mechanics import relocate, retreat_options, shrink
@@ -25,7 +27,6 @@ from .state import (
     SIZE_NAMES,
     SMALL,
     TURN,
-    Decision,
     GameState,
 )
 
@@ -71,6 +72,11 @@ class VariantRules:
         """Apply what the rules say happens when ``seat``'s time for ``kind`` runs out."""
         raise NotImplementedError
 
+    def on_timeout(self, g: GameState, decision: Decision) -> OnTimeout:
+        """What happens when ``decision``'s time runs out: by default the rules' own
+        :class:`~rules.actions.Timeout` for that decision (EW-15, EW-17, ...)."""
+        return OnTimeout(Timeout())
+
     def check_end(self, g: GameState) -> list[Event]:
         """Run the end check after a complete action; may end the game."""
         raise NotImplementedError
@@ -113,14 +119,14 @@ class VariantRules:
             raise RulesError("Two players chose the same power (EW-4)")
         g = GameState(self.id, options, ["" for _ in powers], seed)
         free = [p for p in board.power_order if p not in chosen]
-        g.rng.shuffle(free)
+        chance.shuffle(g, free, "dealt powers")
         assigned = [p if p is not None else free.pop() for p in powers]
         order = list(range(n))
         if not arranged:
-            g.rng.shuffle(order)
+            chance.shuffle(g, order, "seats")
         g.seats = [assigned[i] for i in order]
         g.origins = order
-        g.first = g.rng.below(n)
+        g.first = chance.below(g, n, "first player")
         g.current = g.first
         turn_order = [(g.first + k) % n for k in range(n)]
         if options.setup_by_size(self.id):
@@ -137,7 +143,7 @@ class VariantRules:
                 "unplayed": [p for p in board.power_order if p not in g.seats],
             },
         )
-        return g, [seats_event]
+        return g, g.take_chance_steps() + [seats_event]
 
     # ------------------------------------------------------------------ deciding
     def deciders(self, g: GameState) -> list[Decision]:

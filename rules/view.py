@@ -8,8 +8,9 @@ from functools import lru_cache
 from typing import Any
 
 from . import cards as C
+from .contract import Decision
 from .options import Options
-from .state import DIPLOMACY, DUEL, RETREAT, Decision, GameState
+from .state import DIPLOMACY, DUEL, RETREAT, GameState
 
 
 @dataclass(frozen=True, slots=True)

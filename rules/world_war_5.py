@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from .actions import Action, Attack, Build, Grow, Move, Pass, Retreat
+from . import chance, contract
+from .actions import Action, Attack, Build, Grow, Move, Pass, Retreat, Timeout
+from .contract import Decision, OnTimeout
 from .errors import IllegalAction
 from .events import Event
 from .mechanics import fallen, occupiers, relocate
 from .options import Options
+from .pyramid_game import PyramidGame
 from .state import (
     DECIDE_RETREAT,
     DECIDE_TURN,
@@ -14,7 +17,6 @@ from .state import (
     SMALL,
     TURN,
     Battle,
-    Decision,
     GameState,
 )
 from .variant import VariantRules, register
@@ -141,8 +143,8 @@ class WorldWar5(VariantRules):
                 f"{self._name(g, dst)} is not connected to {self._name(g, src)} (WW-1)"
             )
         defender, defender_size = target
-        attack_dice = [g.rng.below(6) + 1 for _ in range(size)]
-        defence_dice = [g.rng.below(6) + 1 for _ in range(defender_size)]
+        attack_dice = [chance.below(g, 6, "attack die") + 1 for _ in range(size)]
+        defence_dice = [chance.below(g, 6, "defence die") + 1 for _ in range(defender_size)]
         won = sum(attack_dice) > sum(defence_dice)
         g.last_roll = {
             "attacker": seat,
@@ -173,13 +175,20 @@ class WorldWar5(VariantRules):
         return events + self.after_won_attack(g)
 
     # ------------------------------------------------------------------ timeouts
+    def on_timeout(self, g: GameState, decision: Decision) -> OnTimeout:
+        """WW-2: an expired turn gets the seat's computer player's move (the rules' own
+        uniform choice if no computer player can be asked); anything else times out."""
+        return OnTimeout(Timeout(), computer=decision.kind == DECIDE_TURN)
+
     def apply_timeout(self, g: GameState, seat: int, kind: str) -> list[Event]:
         """WW-2: an expired turn gets a computer move (a uniform choice drawn from the
         game's own generator, so replays agree); an expired retreat takes the first field."""
         ev = Event("timed_out", {"seat": seat, "decision": kind})
         if kind == DECIDE_TURN:
             options = self.play_actions(g, seat)
-            return [ev] + self.apply_play(g, seat, options[g.rng.below(len(options))])
+            return [ev] + self.apply_play(
+                g, seat, options[chance.below(g, len(options), "timed-out move")]
+            )
         assert g.battle is not None
         return [ev] + self.retreat(g, g.battle.retreat_options[0])
 
@@ -206,3 +215,19 @@ class WorldWar5(VariantRules):
 
 
 WORLD_WAR_5 = register(WorldWar5())
+GAME = contract.register(
+    PyramidGame(
+        WORLD_WAR_5,
+        (
+            "place_piece",
+            "grow",
+            "build",
+            "move",
+            "attack",
+            "pass",
+            "retreat",
+            "timeout",
+            "agree_draw",
+        ),
+    )
+)

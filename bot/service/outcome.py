@@ -10,13 +10,18 @@ view (ARCHITECTURE house rule 4).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import rules
-from rules.cards import card_name
-from rules.state import SIZE_NAMES
+from rules.pyramid_words import (  # noqa: F401  (the words' old home; callers import them here)
+    action_label,
+    computer_name,
+    prompt_choices,
+    prompt_text,
+    short_power_name,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,104 +171,3 @@ class UserView:
     seat: int | None
     view: rules.View
     prompt: Prompt | None
-
-
-# ---------------------------------------------------------------------- words
-def short_power_name(name: str) -> str:
-    """ "Central Powers (Germany and Austria-Hungary)" -> "Central Powers",
-    "Britain and its allies" -> "Britain": for computer players' names."""
-    return name.split(" (")[0].removesuffix(" and its allies")
-
-
-def computer_name(power_name: str) -> str:
-    """The display name of a computer player in a started game."""
-    return f"{short_power_name(power_name)} (computer)"
-
-
-def action_label(action: rules.Action, board: rules.Board, names: Sequence[str]) -> str:
-    """A short label for a choice (a button, a select option, the console)."""
-    f = board.fields
-
-    def name(field_id: str) -> str:
-        return f[field_id].name if field_id in f else field_id
-
-    a: Any = action
-    k = action.kind
-    labels = {
-        "arm": "Arm (draw two cards)",
-        "pass": "Pass",
-        "let_pass": "Let it pass",
-        "stop_playing": "Stop playing",
-        "timeout": "Time out",
-        "agree_draw": "Agree to a draw",
-    }
-    if k in labels:
-        return labels[k]
-    if k == "place_all":
-        return f"Large on {name(a.large)}, medium on {name(a.medium)}, small on {name(a.small)}"
-    if k == "place_piece":
-        return f"On {name(a.field)}"
-    if k == "sabotage":
-        return f"Sabotage {name(a.target)} with {'A' if a.ace else 'J'}"
-    if k == "spy":
-        target = names[a.target] if 0 <= a.target < len(names) else str(a.target)
-        return f"Spy on {target} with {'A' if a.ace else 'Q'}"
-    if k in ("conscript", "grow", "build"):
-        return f"{k.capitalize()} on {name(a.field)}"
-    if k == "move":
-        return f"Move {name(a.src)} → {name(a.dst)}"
-    if k == "attack":
-        return f"Invade {name(a.dst)} from {name(a.src)}"
-    if k == "stop_attack":
-        return f"Stop with {'A' if a.ace else 'K'}"
-    if k == "play_card":
-        return f"Play {card_name(a.card)}"
-    if k == "retreat":
-        return f"Retreat to {name(a.field)}"
-    return k
-
-
-def prompt_text(kind: str, view: rules.View, board: rules.Board, names: Sequence[str]) -> str:
-    """The question a prompt asks, in words, citing the variant's own rulings."""
-    b = view.battle
-    ww = view.variant == "world_war_5"
-    home = "home territory" if ww else "home field"
-    if kind == "setup":
-        rule = "WW-6" if ww else "EW-5"
-        queue = view.setup_queue
-        if queue and queue[0][1]:
-            return f"Place your {SIZE_NAMES[queue[0][1]]} on a {home} ({rule})."
-        return f"Place your pieces: which {home} gets the large, medium and small ({rule})."
-    if kind == "turn":
-        if ww:
-            return "Your turn: grow, build, move or invade (WW-2)."
-        return "Your turn: sabotage or spy first if you like, then one action (EW-8, EW-11)."
-    if kind == "action":
-        return "Your attack was stopped: conscript, move, arm or pass (EW-14)."
-    if b is not None:
-        where = board.fields[b.dst].name
-        if kind == "diplomacy":
-            return (
-                f"{names[b.attacker]} attacks {names[b.defender]} on {where}. "
-                "Stop it with a K, or let it pass (EW-13)."
-            )
-        if kind == "duel":
-            if view.viewer == b.attacker and not b.attacker_cards:
-                return (
-                    f"Duel on {where}: play your first card (if your time runs out, "
-                    "the attack is withdrawn, EW-17)."
-                )
-            return f"Duel on {where}: play a card or stop (EW-17)."
-        if kind == "retreat":
-            rule = "WW-3" if ww else "EW-19"
-            return f"Your piece lost {where}: choose where it retreats ({rule})."
-    return "Your decision."
-
-
-def prompt_choices(kind: str, legal: Sequence[rules.Action]) -> tuple[rules.Action, ...]:
-    """What to offer: the legal actions, with *Stop with K* always offered in a
-    diplomacy window (EW-15: the same prompt whatever the player holds)."""
-    choices = list(legal)
-    if kind == "diplomacy" and rules.StopAttack(False) not in choices:
-        choices.insert(0, rules.StopAttack(False))
-    return tuple(choices)

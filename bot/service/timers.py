@@ -3,9 +3,10 @@
 The ``decisions`` table is the truth: after every change the service re-arms one timer
 per deadline and per reminder from the cached copy of those rows (``_rearm``), and at
 start-up from the rows loaded. A timer that fires re-checks, under the game's lock, that
-its decision is still open with the same ``opened_version`` and is due — then applies
-``rules.Timeout()`` for that seat through the ordinary apply path (so it is logged as an
-action with source ``timeout`` and replays exactly). The write is guarded by the game's
+its decision is still open with the same ``opened_version`` and is due — then does what
+the game's ``on_timeout`` says: applies its timeout action for that seat through the
+ordinary apply path (so it is logged as an action with source ``timeout`` and replays
+exactly), or has the seat's computer player choose. The write is guarded by the game's
 revision, so a deadline fires once even if two processes hold the timer; one that passed
 while the service was down fires once, right after start-up.
 
@@ -115,10 +116,13 @@ class TimerOps(ServiceBase):
                 "expired",
                 ["The lobby expired without starting; it is closed. Open a new one with /newgame."],
             )
-        if kind == "turn" and live.state is not None and live.state.variant == "world_war_5":
+        assert live.state is not None
+        rule = live.state.on_timeout(rules.Decision(seat, kind))
+        if rule.computer:
             return await self._computer_move_for(live, seat)
+        assert isinstance(rule.action, rules.Action), "a decision that times out says what"
         return await self._apply(
-            live, seat, rules.Timeout(), user_id=None, source="timeout", exact=live.version
+            live, seat, rule.action, user_id=None, source="timeout", exact=live.version
         )
 
     async def _computer_move_for(self, live: LiveGame, seat: int) -> Outcome:

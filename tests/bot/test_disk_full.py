@@ -172,7 +172,15 @@ async def test_a_computer_move_during_a_full_disk_waits_and_is_made_once_there_i
     gate.set()
     svc = await make_service(path, clock, chooser=chooser)
     try:
-        gid, _ = await new_game(svc, humans=1, computers=2)
+        # no deadline can pass while the computer waits (4 retries): only its move is due
+        gid, _ = await new_game(
+            svc,
+            humans=1,
+            computers=2,
+            options={"diplomacy_seconds": 600},
+            turn_timeout=None,
+            timeouts={"setup": None, "duel": None, "retreat": None},
+        )
         rng = random.Random(9)
         for _ in range(400):  # people move with space, computers against a full disk
             await svc.idle()

@@ -160,7 +160,9 @@ def play_random(
                     raise AssertionError("a non-decider's action was accepted")
         events = g.apply(d.seat, legal[rng.randrange(len(legal))])
         for ev in events:
-            assert ev.to is None or ev.kind in ("cards_received", "spy_result")
+            # chance outcomes (a shuffled deck's order) are for the log only: nobody sees them
+            assert (ev.kind == "chance") == (ev.to == rules.events.HIDDEN)
+            assert ev.to is None or ev.kind in ("cards_received", "spy_result", "chance")
         steps += 1
     check_invariants(g)
     return PlayoutStats(steps, g.turn, g.over, g.winners, g.draw)

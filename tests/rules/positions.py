@@ -46,8 +46,8 @@ def position(
 
 
 def kinds(events: list[rules.Event]) -> list[str]:
-    """The kinds of ``events``, in order."""
-    return [e.kind for e in events]
+    """The kinds of ``events`` in order, leaving out the hidden chance steps."""
+    return [e.kind for e in events if e.kind != "chance"]
 
 
 BRIT, FRAN, CENT, RUSS, OTTO = (

@@ -121,7 +121,8 @@ def test_ew4_chosen_powers_kept_and_unplayed_powers_stay_empty() -> None:
     g, events = rules.new_game("european_war", [RUSS, None], 3)
     assert RUSS in g.seats
     assert g.seats[g.origins.index(0)] == RUSS
-    unplayed = events[0].data["unplayed"]
+    (seats,) = [e for e in events if e.kind == "seats"]
+    unplayed = seats.data["unplayed"]
     assert len(unplayed) == 3 and RUSS not in unplayed
     with pytest.raises(rules.RulesError, match="same power"):
         rules.new_game("european_war", [RUSS, RUSS], 3)
@@ -186,7 +187,8 @@ def test_ew5_setup_timeout_places_large_on_most_exposed_field() -> None:
 # ---------------------------------------------------------------- EW-6 deal and seats
 def test_ew6_five_cards_each_first_player_draws_and_arch_enemies_announced() -> None:
     g, events = rules.new_game("european_war", [None, None, None], 9)
-    assert events[0].data["arch_enemies"] == [1, 2, 0]
+    (seats,) = [e for e in events if e.kind == "seats"]
+    assert seats.data["arch_enemies"] == [1, 2, 0]
     for d in g.deciders():
         g.apply(d.seat, Timeout())
     sizes = [len(h) for h in g.hands]

@@ -110,6 +110,18 @@ def test_ww2_expired_turn_gets_a_computer_move() -> None:
     events = g.apply(0, rules.Timeout())
     assert kinds(events)[0] == "timed_out"
     assert g.current == 1 and (g.pieces != before or "dice" in kinds(events))
+    (step,) = [e for e in events if e.kind == "chance" and e.data["what"] == "timed-out move"]
+    assert step.to == rules.events.HIDDEN and 0 <= step.data["outcome"] < step.data["choices"]
+
+
+def test_ww2_expired_turn_move_can_be_forced_and_is_the_listed_one() -> None:
+    g = basic()
+    options = g.legal_actions(0)
+    trial = g.copy()
+    trial.force_chance([len(options) - 1])
+    forced = trial.apply(0, rules.Timeout())
+    direct = g.copy().apply(0, options[-1])
+    assert kinds(forced)[1:] == kinds(direct)
 
 
 # ---------------------------------------------------------------- WW-3

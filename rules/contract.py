@@ -1,0 +1,276 @@
+"""The game contract: what the platform asks of every game, and the registry of games.
+
+A game is a plug-in. Its :class:`Game` (registered by name) says who may play and how to
+start or load one; a :class:`State` is one game in progress. Front ends and computer
+players reach a game only through these two protocols and the value types below:
+
+- **who decides now**: :meth:`State.deciders`, one seat or several (an out-of-turn window);
+- **structured choices**: an action kind, then its parameters one by one, each with the
+  legal values given the ones chosen before (:meth:`State.kinds`, :meth:`State.values`),
+  which is what autocomplete, buttons, the console and computer players all need; any
+  single action can be checked with :meth:`State.is_legal` without listing them all;
+- **apply** (checked; a refusal raises a :class:`~rules.errors.RulesError` worded for
+  the player) returns events, public or addressed to one seat;
+- **chance** (shuffles, dice) is taken through :class:`~rules.chance.Chance`, which records
+  every outcome as a hidden ``chance`` event and can be forced, so a log, a replay or a test
+  sees and sets what chance did;
+- **the view** for a seat or a spectator is the only way information leaves the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol, Self, runtime_checkable
+
+from .errors import RulesError
+from .events import Event
+
+if TYPE_CHECKING:
+    from .presentation import Presentation
+
+Value = str | int | bool
+"""A parameter value: a space's id, a seat, a card, a yes/no."""
+
+SYSTEM = -1
+"""The seat under which the table itself acts (an agreed draw)."""
+
+
+class UnknownGame(RulesError):
+    """No game is registered under that name."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One seat that must decide now, and what kind of decision it is."""
+
+    seat: int
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """One parameter of an action kind: the action's field ``name``, and ``kind``, which
+    tells front ends how to offer its values: ``space`` (a place on the board), ``seat``
+    (a player), ``card`` (a card in the chooser's hand), ``flag`` (yes or no) or ``word``
+    (one of a few named values)."""
+
+    name: str
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class ActionKind:
+    """An action kind and its parameters, in the order a player chooses them."""
+
+    name: str
+    params: tuple[Param, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class OnTimeout:
+    """What happens when a decision's time runs out: ``action`` is applied for the seat,
+    or, with ``computer``, the seat's computer player decides instead."""
+
+    action: Action | None = None
+    computer: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How a game ended: the winning seats (several share a win), or a draw."""
+
+    winners: tuple[int, ...]
+    draw: bool
+    reason: str
+
+
+@runtime_checkable
+class Action(Protocol):
+    """A player's decision: a small frozen value with a stable ``kind``."""
+
+    @property
+    def kind(self) -> str:
+        """The action kind's name (a key of :attr:`Game.action_kinds`)."""
+        ...
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-compatible dict, ``{"kind": ..., **parameters}``."""
+        ...
+
+
+class State(Protocol):
+    """One game in progress. Mutated only through :meth:`apply`."""
+
+    @property
+    def game_name(self) -> str:
+        """The registry name of the game being played."""
+        ...
+
+    @property
+    def player_count(self) -> int:
+        """How many seats the table has (seats are ``0 .. player_count - 1``)."""
+        ...
+
+    @property
+    def over(self) -> bool:
+        """True once the game has ended."""
+        ...
+
+    def result(self) -> Result | None:
+        """How the game ended, or ``None`` while it goes on."""
+        ...
+
+    def deciders(self) -> list[Decision]:
+        """Who must decide now: one seat, several in an out-of-turn window, none at the end."""
+        ...
+
+    def legal_actions(self, seat: int) -> Sequence[Action]:
+        """Every legal action of ``seat`` now (empty when it need not decide)."""
+        ...
+
+    def kinds(self, seat: int) -> tuple[str, ...]:
+        """The action kinds ``seat`` may take now, in the game's order."""
+        ...
+
+    def values(self, seat: int, kind: str, chosen: Mapping[str, Value]) -> tuple[Value, ...]:
+        """The legal values of ``kind``'s first parameter not in ``chosen``, given the
+        values ``chosen`` for the ones before it (empty if none is legal)."""
+        ...
+
+    def is_legal(self, seat: int, action: Any) -> bool:
+        """True when ``seat`` may take ``action`` (one of this game's actions) now."""
+        ...
+
+    def apply(self, seat: int, action: Any) -> list[Event]:
+        """Check and apply ``action`` (one of this game's actions) by ``seat``; return the
+        events it caused.
+
+        Raises:
+            RulesError: the action is refused (not your turn, a broken rule, game over);
+                the message is worded for the player and the state is unchanged.
+        """
+        ...
+
+    def on_timeout(self, decision: Decision) -> OnTimeout:
+        """What happens when ``decision``'s time runs out."""
+        ...
+
+    def view_for(self, seat: int | None) -> Any:
+        """What ``seat`` (``None``: a spectator) may know: the only way information leaves."""
+        ...
+
+    def force_chance(self, outcomes: Sequence[Any]) -> None:
+        """Make the next chance steps come out as ``outcomes`` (tests, replays of a log)."""
+        ...
+
+    def copy(self) -> Self:
+        """An independent copy."""
+        ...
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state as JSON-compatible data with a schema version."""
+        ...
+
+
+class Game(Protocol):
+    """A game's definition: its name, its table, its actions, and how to start or load one."""
+
+    @property
+    def name(self) -> str:
+        """The registry name (stored with every game; never changes)."""
+        ...
+
+    @property
+    def min_players(self) -> int:
+        """The smallest table."""
+        ...
+
+    @property
+    def presentation(self) -> Presentation:
+        """The game's words, options and rule book."""
+        ...
+
+    def max_players(self, options: Any) -> int:
+        """The largest table ``options`` allow."""
+        ...
+
+    @property
+    def action_kinds(self) -> Mapping[str, ActionKind]:
+        """Every action kind of the game, by name."""
+        ...
+
+    def sides(self, options: Any) -> tuple[str, ...]:
+        """The sides (powers, continents, colours) a player may ask for, in table order."""
+        ...
+
+    def options_from_dict(self, data: Any) -> Any:
+        """The game's options from JSON data (``{}``: the defaults).
+
+        Raises:
+            RulesError: an unknown option or a value out of range.
+        """
+        ...
+
+    def new_game(
+        self, sides: Sequence[str | None], seed: int, options: Any, arranged: bool = False
+    ) -> tuple[State, list[Event]]:
+        """Start a game: ``sides[i]`` is the side player ``i`` asked for (``None``: any).
+
+        Raises:
+            RulesError: wrong player count, an unknown or doubled side.
+        """
+        ...
+
+    def load(self, data: Any) -> State:
+        """Rebuild a state from :meth:`State.to_dict` output, validated.
+
+        Raises:
+            InvalidState: unknown schema, corrupt or inconsistent data.
+        """
+        ...
+
+    def action_from_dict(self, data: Any) -> Action:
+        """Rebuild an action from its dict, checking every field.
+
+        Raises:
+            InvalidState: unknown kind, missing, extra or wrongly typed fields.
+        """
+        ...
+
+
+_GAMES: dict[str, Game] = {}
+
+
+def register(game: Game) -> Game:
+    """Make ``game`` playable under ``game.name``; returns it (usable as a decorator).
+
+    Raises:
+        RulesError: another game already has that name.
+    """
+    if _GAMES.get(game.name, game) is not game:
+        raise RulesError(f"a game named {game.name!r} is already registered")
+    _GAMES[game.name] = game
+    return game
+
+
+def unregister(name: str) -> None:
+    """Forget the game registered as ``name`` (tests that register their own)."""
+    _GAMES.pop(name, None)
+
+
+def game_named(name: str) -> Game:
+    """The game registered as ``name``.
+
+    Raises:
+        UnknownGame: no game has that name.
+    """
+    try:
+        return _GAMES[name]
+    except KeyError:
+        raise UnknownGame(f"Unknown game {name!r}.") from None
+
+
+def game_names() -> tuple[str, ...]:
+    """The names of every registered game, in registration order."""
+    return tuple(_GAMES)

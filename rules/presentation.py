@@ -1,0 +1,120 @@
+"""A game's presentation spec: its words, options and rule book, free of any transport.
+
+Discord and the console show a game only through its :class:`Presentation` (and its
+images, which the renderer's own registry supplies): how to call its sides and spaces,
+the words for its actions, events, prompts and results, the options a host may set, and
+the rule book behind ``/rules``. Every method that takes a view uses only what that view
+shows, so a spectator's view gives words fit for the channel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from .contract import Param, Value
+from .events import Event
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One option a host may set: its name (a key of the game's options), ``kind``
+    (``flag``, ``number`` or ``word``), a one-line summary, and its legal values (the
+    ``choices`` of a word, the ``low``/``high`` bounds of a number)."""
+
+    name: str
+    kind: str
+    summary: str
+    choices: tuple[str, ...] = ()
+    low: int | None = None
+    high: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSection:
+    """One section of the rule book: its title and its rulings by number."""
+
+    title: str
+    rulings: Mapping[str, str]
+
+    def text(self) -> str:
+        """The section as Markdown: the title, then each ruling with its number in bold."""
+        lines = [f"**{self.title}**"]
+        lines += [f"**{number}** {body}" for number, body in self.rulings.items()]
+        return "\n".join(lines)
+
+
+class Presentation(Protocol):
+    """The words of one game. ``names[seat]`` is how each player is called."""
+
+    @property
+    def title(self) -> str:
+        """The game's name for people ("European War")."""
+        ...
+
+    @property
+    def side_word(self) -> str:
+        """What a side is called ("power", "continent")."""
+        ...
+
+    @property
+    def space_word(self) -> str:
+        """What a place on the board is called ("field", "territory")."""
+        ...
+
+    def options(self) -> tuple[OptionSpec, ...]:
+        """The options a host may set, in the order to show them."""
+        ...
+
+    def side_name(self, side: str) -> str:
+        """A side's name for people ("Central Powers (Germany and Austria-Hungary)")."""
+        ...
+
+    def computer_name(self, side: str) -> str:
+        """A computer player's display name at that side ("Russia (computer)")."""
+        ...
+
+    def describe(self, event: Event, view: Any, names: Sequence[str]) -> str | None:
+        """One sentence for ``event`` (``None``: bookkeeping without words). A private
+        event is worded for its one reader."""
+        ...
+
+    def action_label(self, action: Any, view: Any, names: Sequence[str]) -> str:
+        """A short label for one of the game's actions: a button, a select option, a
+        console line."""
+        ...
+
+    def value_label(self, param: Param, value: Value, view: Any, names: Sequence[str]) -> str:
+        """How one parameter value reads (a space's name, a card, a player)."""
+        ...
+
+    def prompt(self, kind: str, view: Any, names: Sequence[str]) -> str:
+        """The question a decision of ``kind`` asks the viewer of ``view``."""
+        ...
+
+    def offered(self, kind: str, legal: Sequence[Any]) -> tuple[Any, ...]:
+        """What a prompt offers: the legal actions, plus any the rules say must be
+        offered whatever the player holds (refused by ``apply`` if not held)."""
+        ...
+
+    def status_lines(self, view: Any, names: Sequence[str]) -> list[str]:
+        """Public lines about the position beyond the board (a battle under way)."""
+        ...
+
+    def private_lines(self, view: Any, names: Sequence[str]) -> list[str]:
+        """What only the viewer of ``view`` knows (its hand): never for a channel."""
+        ...
+
+    def result_line(self, view: Any, names: Sequence[str]) -> str | None:
+        """The end of a finished game in one line, or ``None`` while it goes on."""
+        ...
+
+    def timeout_note(self, kind: str, name: str) -> str | None:
+        """A public line when ``name``'s decision of ``kind`` timed out and the seat's
+        computer player chose (see :class:`~rules.contract.OnTimeout`), or ``None``."""
+        ...
+
+    def rulebook(self) -> tuple[RuleSection, ...]:
+        """The rule book's sections, in order."""
+        ...
