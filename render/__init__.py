@@ -18,11 +18,13 @@ from collections.abc import Sequence
 
 import rules
 
-from .board import board_image, summary, use_arcade
+from .board import draw_board, summary, use_arcade
+from .compose import board_rows, static_rows
 from .duel import duel_image
-from .encode import png_bytes
+from .encode import DEFAULT_LEVEL, png_bytes
 from .hand import hand_image
 from .png_palette import board_palette, duel_palette, hand_palette
+from .pngwrite import write_rows
 
 
 def board_png(
@@ -45,8 +47,11 @@ def board_png(
             the view's options (ignored for a board without that printing).
     """
     arcade = use_arcade(view, pyramid_arcade)
-    image = board_image(view, names, events, pyramid_arcade=arcade)
-    return png_bytes(image, board_palette(view.board_id, arcade))
+    drawn = draw_board(view, names, events, arcade, lone_pieces=True)
+    rows = board_rows(drawn, view.board_id, arcade)
+    width, height = drawn.canvas.size
+    colours = board_palette(view.board_id, arcade).getpalette() or [0, 0, 0]
+    return write_rows(rows, width, height, colours, DEFAULT_LEVEL)
 
 
 def board_summary(view: rules.View, names: Sequence[str]) -> str:
@@ -90,6 +95,7 @@ def warm_up(board_ids: Sequence[str] = ("european_war", "world_war_5")) -> None:
     for board_id in board_ids:
         static_board(board_id)
         board_palette(board_id)
+        static_rows(board_id, False)
     hand_palette()
     duel_palette()
 

@@ -15,6 +15,7 @@ zlib-ng picks its match finder by CPU features at run time).
 from __future__ import annotations
 
 import struct
+from collections.abc import Sequence
 
 from PIL import Image
 from zlib_ng import zlib_ng
@@ -41,8 +42,21 @@ def write_png(image: Image.Image, level: int = 4) -> bytes:
     # one filter byte (0: none) before every row: paste one column to the right
     padded = Image.new("P", (width + 1, height), 0)
     padded.paste(image, (1, 0))
-    body = zlib_ng.compress(padded.tobytes(), level)
-    colours = image.getpalette() or [0, 0, 0]
+    return write_rows(padded.tobytes(), width, height, image.getpalette() or [0, 0, 0], level)
+
+
+def write_rows(
+    rows: bytes, width: int, height: int, colours: Sequence[int], level: int = 4
+) -> bytes:
+    """A palette PNG from its raw scanlines: ``height`` rows of a filter byte (0) and
+    ``width`` palette indices; ``colours`` is the flat RGB palette (at most 256 entries).
+
+    Raises:
+        ValueError: ``rows`` is not ``height * (width + 1)`` bytes long.
+    """
+    if len(rows) != height * (width + 1):
+        raise ValueError(f"{len(rows)} bytes are not {height} rows of {width} pixels")
+    body = zlib_ng.compress(rows, level)
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
     return b"".join(
         [

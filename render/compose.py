@@ -1,0 +1,95 @@
+"""A board's palette-mode scanlines, built from what changed rather than the whole image.
+
+Mapping a whole 1280x800 board onto its palette costs ~2 ms, nearly all of it per pixel
+(Pillow's colour cache is cheap). Most of a board is its static layer, so each process
+keeps that layer already mapped, as PNG scanlines (a filter byte, then the row), and a
+board is: a copy of those scanlines; the regions drawn this time (:class:`Drawn.dirty`,
+merged into a few boxes) mapped and pasted in; then the *lone* pieces (nothing else
+touches their boxes) pasted from a cache of mapped patches, one per field, seat and
+size. Mapping is per pixel, so this gives exactly the indices of mapping the whole
+image, and equal boards give equal bytes whatever was drawn before.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from PIL import Image
+
+from . import layout, pyramid
+from .board import Box, Drawn
+from .png_palette import board_palette
+from .static_layer import static_board
+
+MERGE_SLACK = 6000
+"""Two dirty boxes are mapped as one when their bounding box has at most this many
+pixels more than the two apart: one more mapping call costs about as much as mapping
+that many pixels."""
+
+
+def _map(image: Image.Image, pal: Image.Image) -> Image.Image:
+    return image.quantize(palette=pal, dither=Image.Dither.NONE)
+
+
+@lru_cache(maxsize=8)
+def static_rows(board_id: str, arcade: bool) -> Image.Image:
+    """The static layer mapped onto the board's palette, one column wider: column 0 holds
+    each PNG scanline's filter byte (0). Cached per process; do not modify it."""
+    static = static_board(board_id, arcade)
+    rows = Image.new("P", (static.width + 1, static.height), 0)
+    rows.paste(_map(static, board_palette(board_id, arcade)), (1, 0))
+    return rows
+
+
+@lru_cache(maxsize=4096)
+def piece_patch(board_id: str, arcade: bool, box: Box, seat: int, size: int) -> Image.Image:
+    """A piece over the static layer in ``box``, mapped onto the palette (cached; a few
+    KB each, at most fields x 6 seats x 3 sizes per board)."""
+    patch = static_board(board_id, arcade).crop(box)
+    sprite = pyramid.sprite(seat, size)
+    patch.paste(sprite, (0, 0), sprite)
+    return _map(patch, board_palette(board_id, arcade))
+
+
+def _area(b: Box) -> int:
+    return (b[2] - b[0]) * (b[3] - b[1])
+
+
+def _union(a: Box, b: Box) -> Box:
+    return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+
+
+def merge(boxes: list[Box], size: tuple[int, int], slack: int = MERGE_SLACK) -> list[Box]:
+    """Clip ``boxes`` to an image of ``size`` and merge those whose bounding box wastes
+    at most ``slack`` pixels (repeatedly), so that few mapping calls cover them all."""
+    w, h = size
+    out: list[Box] = []
+    for b in boxes:
+        c = (max(0, b[0]), max(0, b[1]), min(w, b[2]), min(h, b[3]))
+        if c[0] < c[2] and c[1] < c[3]:
+            out.append(c)
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(out)):
+            for j in range(i + 1, len(out)):
+                u = _union(out[i], out[j])
+                if _area(u) - _area(out[i]) - _area(out[j]) <= slack:
+                    out[i] = u
+                    del out[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return out
+
+
+def board_rows(drawn: Drawn, board_id: str, arcade: bool) -> bytes:
+    """The PNG scanlines (filter byte 0, then palette indices) of a drawn board."""
+    pal = board_palette(board_id, arcade)
+    rows = static_rows(board_id, arcade).copy()
+    for box in merge(drawn.dirty, layout.BOARD_SIZE):
+        rows.paste(_map(drawn.canvas.crop(box), pal), (box[0] + 1, box[1]))
+    for _field, seat, size, box in drawn.lone:
+        rows.paste(piece_patch(board_id, arcade, box, seat, size), (box[0] + 1, box[1]))
+    return rows.tobytes()
