@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 import rules
 
-from .board import draw_board, summary, use_arcade
+from .board import summary, use_arcade
 from .compose import board_rows, static_rows
 from .duel import duel_image
 from .encode import DEFAULT_LEVEL, png_bytes
@@ -47,9 +47,7 @@ def board_png(
             the view's options (ignored for a board without that printing).
     """
     arcade = use_arcade(view, pyramid_arcade)
-    drawn = draw_board(view, names, events, arcade, lone_pieces=True)
-    rows = board_rows(drawn, view.board_id, arcade)
-    width, height = drawn.canvas.size
+    rows, (width, height) = board_rows(view, names, events, arcade)
     colours = board_palette(view.board_id, arcade).getpalette() or [0, 0, 0]
     return write_rows(rows, width, height, colours, DEFAULT_LEVEL)
 

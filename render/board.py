@@ -21,7 +21,7 @@ from . import layout, marks, palette, pyramid, shapes
 from .arrows import Arrow, draw_arrow
 from .boards import has_arcade_variant
 from .fonts import font
-from .panel import draw_panel
+from .panel import Element, draw_panel
 from .searoutes import sea_route
 from .static_layer import fixed_label_boxes, name_labels, static_board
 from .status import TITLES, end_reason, status, winners_text
@@ -275,9 +275,12 @@ def draw_board(
     arcade: bool,
     *,
     lone_pieces: bool = False,
+    element: Element | None = None,
 ) -> Drawn:
     """Draw the board (see :func:`board_image`) and say where it differs from the static
-    layer; with ``lone_pieces``, leave pieces that nothing else touches off the canvas."""
+    layer; with ``lone_pieces``, leave pieces that nothing else touches off the canvas.
+    With ``element``, the side panel's parts go through it (see :func:`draw_panel`) and
+    the panel is left out of ``dirty``."""
     b = rules.load_board(view.board_id, arcade)
     canvas = static_board(view.board_id, arcade).copy()
     out = Drawn(canvas)
@@ -345,8 +348,9 @@ def draw_board(
         marks.paste_centred(canvas, sprite, at)
     if view.over:
         out.dirty.append(_draw_banner(canvas, view, names, b))
-    draw_panel(canvas, view, names, events)
-    out.dirty.append(layout.PANEL_BOX)
+    draw_panel(canvas, view, names, events, element)
+    if element is None:
+        out.dirty.append(layout.PANEL_BOX)
     return out
 
 

@@ -12,14 +12,28 @@ image, and equal boards give equal bytes whatever was drawn before.
 
 from __future__ import annotations
 
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image
 
+import rules
+
 from . import layout, pyramid
-from .board import Box, Drawn
+from .board import Box, draw_board
 from .png_palette import board_palette
 from .static_layer import static_board
+
+PANEL_PARTS = 512
+"""Mapped panel parts kept per process (seat rows, status boxes, footers...; under 30 KB
+each, so at most ~12 MB)."""
+
+UNCACHED_PARTS = frozenset({"last action"})
+"""Panel parts that (nearly) never repeat: drawn every time, not kept."""
 
 MERGE_SLACK = 6000
 """Two dirty boxes are mapped as one when their bounding box has at most this many
@@ -84,12 +98,74 @@ def merge(boxes: list[Box], size: tuple[int, int], slack: int = MERGE_SLACK) -> 
     return out
 
 
-def board_rows(drawn: Drawn, board_id: str, arcade: bool) -> bytes:
-    """The PNG scanlines (filter byte 0, then palette indices) of a drawn board."""
-    pal = board_palette(board_id, arcade)
-    rows = static_rows(board_id, arcade).copy()
-    for box in merge(drawn.dirty, layout.BOARD_SIZE):
+class _Parts:
+    """A bounded, thread-safe cache of mapped panel parts (least recently used go first).
+
+    Keys hold everything a part shows and the palette it was mapped onto, so a part is
+    the same pixels whatever board first drew it."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.items: OrderedDict[tuple[Any, ...], Image.Image] = OrderedDict()
+        self.lock = threading.Lock()
+        os.register_at_fork(after_in_child=self._fresh_lock)
+
+    def _fresh_lock(self) -> None:
+        # a child forked while another thread holds the lock must not inherit it held
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple[Any, ...]) -> Image.Image | None:
+        with self.lock:
+            part = self.items.get(key)
+            if part is not None:
+                self.items.move_to_end(key)
+            return part
+
+    def put(self, key: tuple[Any, ...], part: Image.Image) -> None:
+        with self.lock:
+            self.items[key] = part
+            self.items.move_to_end(key)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.items.clear()
+
+
+PARTS = _Parts(PANEL_PARTS)
+
+
+def board_rows(
+    view: rules.View, names: Sequence[str], events: Sequence[rules.Event], arcade: bool
+) -> tuple[bytes, tuple[int, int]]:
+    """Draw a board and return its PNG scanlines (filter byte 0, then palette indices)
+    and its size; the bytes equal those of mapping the whole :func:`board_image`."""
+    pal = board_palette(view.board_id, arcade)
+    patches: list[tuple[Image.Image, Box]] = []
+    fresh: list[Box] = []
+
+    def element(
+        canvas: Image.Image, key: tuple[Any, ...], box: Box, draw: Callable[[], None]
+    ) -> None:
+        if key[0] in UNCACHED_PARTS:
+            draw()
+            fresh.append(box)
+            return
+        full = (view.board_id, arcade, box, key)
+        part = PARTS.get(full)
+        if part is None:
+            draw()
+            part = _map(canvas.crop(box), pal)
+            PARTS.put(full, part)
+        patches.append((part, box))
+
+    drawn = draw_board(view, names, events, arcade, lone_pieces=True, element=element)
+    rows = static_rows(view.board_id, arcade).copy()
+    for box in merge(drawn.dirty + fresh, layout.BOARD_SIZE):
         rows.paste(_map(drawn.canvas.crop(box), pal), (box[0] + 1, box[1]))
     for _field, seat, size, box in drawn.lone:
-        rows.paste(piece_patch(board_id, arcade, box, seat, size), (box[0] + 1, box[1]))
-    return rows.tobytes()
+        patches.append((piece_patch(view.board_id, arcade, box, seat, size), box))
+    for part, box in patches:
+        rows.paste(part, (box[0] + 1, box[1]))
+    return rows.tobytes(), drawn.canvas.size
