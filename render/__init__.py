@@ -8,8 +8,11 @@
 - :func:`warm_up` — build the per-process caches ahead of the first image (optional).
 
 Every function is thread-safe and fork-safe (the bot calls them in worker processes, or
-in threads): cached layers and sprites are only ever read, and no module keeps a thread
-or a pool, so a process forked at any time renders on its own.
+in threads): cached layers and sprites are only ever read, the one cache that changes
+(the board panel's mapped parts, :mod:`render.compose`) is bounded, locked and gets a
+fresh lock in a forked child, and no module keeps a thread or a pool, so a process
+forked at any time renders on its own. Caches only save work: an image's bytes depend
+on its inputs alone, never on what the process drew before.
 """
 
 from __future__ import annotations
