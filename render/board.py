@@ -276,13 +276,16 @@ def draw_board(
     *,
     lone_pieces: bool = False,
     element: Element | None = None,
+    canvas: Image.Image | None = None,
 ) -> Drawn:
     """Draw the board (see :func:`board_image`) and say where it differs from the static
     layer; with ``lone_pieces``, leave pieces that nothing else touches off the canvas.
     With ``element``, the side panel's parts go through it (see :func:`draw_panel`) and
-    the panel is left out of ``dirty``."""
+    the panel is left out of ``dirty``. ``canvas``: an image equal to the static layer to
+    draw on (else a copy of the layer is made)."""
     b = rules.load_board(view.board_id, arcade)
-    canvas = static_board(view.board_id, arcade).copy()
+    if canvas is None:
+        canvas = static_board(view.board_id, arcade).copy()
     out = Drawn(canvas)
     act = last_action(view, events, b)
     for fid in sorted(act.glows):

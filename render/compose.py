@@ -2,12 +2,14 @@
 
 Mapping a whole 1280x800 board onto its palette costs ~2 ms, nearly all of it per pixel
 (Pillow's colour cache is cheap). Most of a board is its static layer, so each process
-keeps that layer already mapped, as PNG scanlines (a filter byte, then the row), and a
-board is: a copy of those scanlines; the regions drawn this time (:class:`Drawn.dirty`,
-merged into a few boxes) mapped and pasted in; then the *lone* pieces (nothing else
-touches their boxes) pasted from a cache of mapped patches, one per field, seat and
-size. Mapping is per pixel, so this gives exactly the indices of mapping the whole
-image, and equal boards give equal bytes whatever was drawn before.
+keeps that layer already mapped, as PNG scanlines (a filter byte, then the row). A board
+is drawn in RGB on a canvas each thread keeps per layout (put back to the static layer
+where it was drawn on, after each board: cheaper than copying the 4 MB layer), then:
+a copy of the mapped scanlines; the regions drawn this time (:class:`Drawn.dirty`,
+merged into a few boxes) mapped and pasted in; the side panel's parts and the *lone*
+pieces (nothing else touches their boxes) pasted from caches of mapped patches. Mapping
+is per pixel, so this gives exactly the indices of mapping the whole image, and equal
+boards give equal bytes whatever was drawn before.
 """
 
 from __future__ import annotations
@@ -135,6 +137,23 @@ class _Parts:
 
 PARTS = _Parts(PANEL_PARTS)
 
+_SCRATCH = threading.local()
+"""Per thread: an RGB canvas per board layout, equal to its static layer between boards
+(drawn on, then the drawn boxes put back: cheaper than copying the 4 MB layer)."""
+
+
+def _take_canvas(board_id: str, arcade: bool) -> Image.Image:
+    canvases: dict[tuple[str, bool], Image.Image] = _SCRATCH.__dict__.setdefault("canvases", {})
+    canvas = canvases.pop((board_id, arcade), None)
+    return canvas if canvas is not None else static_board(board_id, arcade).copy()
+
+
+def _give_back(canvas: Image.Image, board_id: str, arcade: bool, touched: list[Box]) -> None:
+    static = static_board(board_id, arcade)
+    for box in merge(touched, canvas.size):
+        canvas.paste(static.crop(box), box)
+    _SCRATCH.__dict__.setdefault("canvases", {})[(board_id, arcade)] = canvas
+
 
 def board_rows(
     view: rules.View, names: Sequence[str], events: Sequence[rules.Event], arcade: bool
@@ -144,6 +163,7 @@ def board_rows(
     pal = board_palette(view.board_id, arcade)
     patches: list[tuple[Image.Image, Box]] = []
     fresh: list[Box] = []
+    parts_drawn: list[Box] = []
 
     def element(
         canvas: Image.Image, key: tuple[Any, ...], box: Box, draw: Callable[[], None]
@@ -156,16 +176,22 @@ def board_rows(
         part = PARTS.get(full)
         if part is None:
             draw()
+            parts_drawn.append(box)
             part = _map(canvas.crop(box), pal)
             PARTS.put(full, part)
         patches.append((part, box))
 
-    drawn = draw_board(view, names, events, arcade, lone_pieces=True, element=element)
+    # a canvas left half drawn by an error is dropped (never given back)
+    canvas = _take_canvas(view.board_id, arcade)
+    drawn = draw_board(
+        view, names, events, arcade, lone_pieces=True, element=element, canvas=canvas
+    )
     rows = static_rows(view.board_id, arcade).copy()
     for box in merge(drawn.dirty + fresh, layout.BOARD_SIZE):
-        rows.paste(_map(drawn.canvas.crop(box), pal), (box[0] + 1, box[1]))
+        rows.paste(_map(canvas.crop(box), pal), (box[0] + 1, box[1]))
+    _give_back(canvas, view.board_id, arcade, drawn.dirty + fresh + parts_drawn)
     for _field, seat, size, box in drawn.lone:
         patches.append((piece_patch(view.board_id, arcade, box, seat, size), box))
     for part, box in patches:
         rows.paste(part, (box[0] + 1, box[1]))
-    return rows.tobytes(), drawn.canvas.size
+    return rows.tobytes(), canvas.size
