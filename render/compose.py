@@ -31,8 +31,8 @@ from .png_palette import board_palette
 from .static_layer import static_board
 
 PANEL_PARTS = 512
-"""Mapped panel parts kept per process (seat rows, status boxes, footers...; under 30 KB
-each, so at most ~12 MB)."""
+"""Mapped panel parts kept per process (seat rows, status boxes, footers...: 20-41 KB
+each, one byte a pixel, so at most ~20 MB)."""
 
 UNCACHED_PARTS = frozenset({"last action"})
 """Panel parts that (nearly) never repeat: drawn every time, not kept."""
