@@ -1,14 +1,21 @@
 """Render speed: board, hand and duel images, median and p90 of wall time, with sizes;
 then boards per second on every core, through the bot's pool of worker processes.
 
-Run by hand:  python -m benchmarks.render [--runs 100] [--boards 1000] [--workers N]
+Run by hand:  python -m benchmarks.render [--runs 100] [--split 600] [--boards 1000]
+[--workers N]
 
 Static layers, sprites and palettes are built before timing (once per process in the
 bot too). Each line gives the median and 90th percentile over ``--runs`` renders (PNG
 bytes included) of: wall time; the calling thread's CPU time ("thread"); and the whole
 process's CPU time ("cpu", all threads). Then the PNG size. The board lines also split
-drawing from encoding. The same position is rendered again and again, so cached text
-masks are warm: a new position draws a few new strings (~0.05 ms each).
+drawing and mapping onto the palette (``render.compose.board_rows``) from deflating.
+The same position is rendered again and again, so every cache is warm (text masks, the
+panel's parts, lone pieces): these lines are the best case.
+
+Split: the first ``--split`` distinct positions (below), every other one as one worker
+of two sees them, drawn in this process, CPU per board (this thread) of each step a
+worker takes: unpickling the job, drawing and mapping (with the caches as a worker has
+them), deflating, pickling the PNG back.
 
 All cores: ``--boards`` distinct positions from random playouts (both variants, 3 to 6
 players, with the last action's events) go through :class:`bot.images.Images` with 1
@@ -24,6 +31,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import pickle
 import random
 import statistics
 import time
@@ -34,10 +42,11 @@ from pathlib import Path
 import render
 import rules
 from bot.images import Images, cores
-from render.board import board_image
-from render.encode import png_bytes
+from render.board import use_arcade
+from render.compose import board_rows
+from render.encode import DEFAULT_LEVEL
 from render.gallery import NAMES, find
-from render.png_palette import board_palette
+from render.pngwrite import write_rows
 
 
 def _measure(fn: Callable[[], object], runs: int) -> tuple[list[float], list[float], list[float]]:
@@ -148,6 +157,36 @@ async def _all_cores(
     )
 
 
+def split(count: int) -> None:
+    """Print the CPU per board of each step a worker takes, over distinct positions."""
+    jobs = positions(count)[::2]
+    steps: dict[str, list[float]] = {
+        "unpickle": [],
+        "draw + map": [],
+        "deflate": [],
+        "pickle": [],
+        "all": [],
+    }
+    for view, events, names in jobs:
+        blob = pickle.dumps((view, names, events))
+        t0 = time.thread_time()
+        v, n, e = pickle.loads(blob)
+        t1 = time.thread_time()
+        rows, (w, h) = board_rows(v, n, e, use_arcade(v, None))
+        t2 = time.thread_time()
+        data = write_rows(rows, w, h, [0] * 768, DEFAULT_LEVEL)
+        t3 = time.thread_time()
+        pickle.dumps(data)
+        t4 = time.thread_time()
+        for key, spent in zip(steps, (t1 - t0, t2 - t1, t3 - t2, t4 - t3, t4 - t0), strict=True):
+            steps[key].append(spent)
+    print(
+        f"\nSplit over {len(jobs)} distinct positions (one worker's share), CPU per board,"
+        f" median / p90 ms (load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}):"
+    )
+    print("  " + "  ".join(f"{k} {_stats(v)}" for k, v in steps.items()))
+
+
 def all_cores(boards: int, workers: int, threads: bool) -> None:
     """Print boards/s, CPU per board and PNG sizes through the pool with 1 and N workers."""
     jobs = positions(boards)
@@ -172,10 +211,12 @@ def main() -> None:
     parser.add_argument(
         "--threads", action="store_true", help="also measure Images(workers=0), drawing in threads"
     )
+    parser.add_argument("--split", type=int, default=600)
     parser.add_argument("--pool-only", action="store_true", help="skip the single-image lines")
     args = parser.parse_args()
     if not args.pool_only:
         single(max(50, args.runs))
+        split(args.split)
     all_cores(args.boards, max(1, args.workers), args.threads)
 
 
@@ -189,10 +230,10 @@ def single(runs: int) -> None:
         view, events = _mid_game(variant, players, options)
         size = len(render.board_png(view, NAMES, events))
         _line(f"board {variant}", partial(render.board_png, view, NAMES, events), runs, size)
-        _line("  draw only", partial(board_image, view, NAMES, events), runs)
-        image = board_image(view, NAMES, events)
-        pal = board_palette(view.board_id)
-        _line("  encode only", partial(png_bytes, image, pal), runs)
+        arcade = use_arcade(view, None)
+        _line("  draw + map", partial(board_rows, view, NAMES, events, arcade), runs)
+        rows, (w, h) = board_rows(view, NAMES, events, arcade)
+        _line("  deflate + PNG", partial(write_rows, rows, w, h, [0] * 768, DEFAULT_LEVEL), runs)
     hand = [rules.cards.parse_card(c) for c in ("3♣", "7♦", "10♥", "J♠", "Q♥", "K♣", "A♦")]
     _line(
         "hand (7 cards)",

@@ -8,8 +8,11 @@
 - :func:`warm_up` — build the per-process caches ahead of the first image (optional).
 
 Every function is thread-safe and fork-safe (the bot calls them in worker processes, or
-in threads): cached layers and sprites are only ever read, and no module keeps a thread
-or a pool, so a process forked at any time renders on its own.
+in threads): cached layers and sprites are only ever read, the one cache that changes
+(the board panel's mapped parts, :mod:`render.compose`) is bounded, locked and gets a
+fresh lock in a forked child, and no module keeps a thread or a pool, so a process
+forked at any time renders on its own. Caches only save work: an image's bytes depend
+on its inputs alone, never on what the process drew before.
 """
 
 from __future__ import annotations
@@ -18,11 +21,13 @@ from collections.abc import Sequence
 
 import rules
 
-from .board import board_image, summary, use_arcade
+from .board import summary, use_arcade
+from .compose import board_rows, static_rows
 from .duel import duel_image
-from .encode import png_bytes
+from .encode import DEFAULT_LEVEL, png_bytes
 from .hand import hand_image
 from .png_palette import board_palette, duel_palette, hand_palette
+from .pngwrite import write_rows
 
 
 def board_png(
@@ -45,8 +50,9 @@ def board_png(
             the view's options (ignored for a board without that printing).
     """
     arcade = use_arcade(view, pyramid_arcade)
-    image = board_image(view, names, events, pyramid_arcade=arcade)
-    return png_bytes(image, board_palette(view.board_id, arcade))
+    rows, (width, height) = board_rows(view, names, events, arcade)
+    colours = board_palette(view.board_id, arcade).getpalette() or [0, 0, 0]
+    return write_rows(rows, width, height, colours, DEFAULT_LEVEL)
 
 
 def board_summary(view: rules.View, names: Sequence[str]) -> str:
@@ -90,6 +96,7 @@ def warm_up(board_ids: Sequence[str] = ("european_war", "world_war_5")) -> None:
     for board_id in board_ids:
         static_board(board_id)
         board_palette(board_id)
+        static_rows(board_id, False)
     hand_palette()
     duel_palette()
 

@@ -122,6 +122,11 @@ def path(arrow: Arrow, avoid: Sequence[Box] = ()) -> list[list[Point]]:
         return []
     mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
     nx, ny = -(b[1] - a[1]) / length, (b[0] - a[0]) / length
+    # every bend stays within MAX_BEND of the straight line: other boxes cannot count
+    reach = MAX_BEND + 4.0
+    low_x, high_x = min(a[0], b[0]) - reach, max(a[0], b[0]) + reach
+    low_y, high_y = min(a[1], b[1]) - reach, max(a[1], b[1]) + reach
+    avoid = [q for q in avoid if q[0] < high_x and q[2] > low_x and q[1] < high_y and q[3] > low_y]
     best: tuple[float, list[Point]] | None = None
     for rank, bend in enumerate(BENDS):
         offset = max(-MAX_BEND, min(MAX_BEND, bend * length))
@@ -177,6 +182,22 @@ def _badge_spot(pts: Sequence[Point], avoid: Sequence[Box]) -> Point:
     return _point_at(pts, 0.5)
 
 
+STRIP = 24
+"""Rows of a mask laid on at once: a slanted arrow covers little of its bounding box, so
+each strip is trimmed to what it covers (an empty pixel changes nothing)."""
+
+
+def _lay(canvas: Image.Image, paint: palette.RGB, mask: Image.Image, left: int, top: int) -> None:
+    """Paint ``paint`` onto ``canvas`` through ``mask``, whose top left is ``(left, top)``."""
+    for y in range(0, mask.height, STRIP):
+        strip = mask.crop((0, y, mask.width, min(mask.height, y + STRIP)))
+        used = strip.getbbox()
+        if used:
+            x0, y0, x1, y1 = used
+            box = (left + x0, top + y + y0, left + x1, top + y + y1)
+            canvas.paste(paint, box, strip.crop(used))
+
+
 def draw_arrow(
     canvas: Image.Image, arrow: Arrow, avoid: Sequence[Box] = ()
 ) -> tuple[int, int, int, int] | None:
@@ -199,8 +220,7 @@ def draw_arrow(
     bottom = min(layout.MAP_BOX[3], math.ceil(max(ys) + margin))
     if right <= left or bottom <= top:
         return None
-    overlay = Image.new("RGBA", ((right - left) * _SS, (bottom - top) * _SS), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(overlay)
+    size = ((right - left) * _SS, (bottom - top) * _SS)
 
     def big(pts: Sequence[Point]) -> list[Point]:
         return [((x - left) * _SS, (y - top) * _SS) for x, y in pts]
@@ -208,30 +228,38 @@ def draw_arrow(
     last = parts[-1]
     body_end = _point_at(last, 1.0)
     before = _point_at(last, max(0.0, 1 - (style.head_length + 4) / polyline_length(last)))
-    outline = (*colour.outline, 255)
-    fill = (*colour.fill, 255)
+    # one antialiased coverage mask per colour, laid on in order (an RGBA overlay costs
+    # twice as much: reducing it converts to premultiplied alpha and back)
+    layers: list[tuple[palette.RGB, Image.Image]] = []
     ring = 2.0
-    for grow, paint in ((ring, outline), (0.0, fill)):
+    for grow, paint in ((ring, colour.outline), (0.0, colour.fill)):
+        mask = Image.new("L", size, 0)
+        draw = ImageDraw.Draw(mask)
         w = round((style.width + 2 * grow) * _SS)
         for i, part in enumerate(parts):
             pts = _shorten(part, style.head_length * 0.6) if i == len(parts) - 1 else part
             if style.dashed:
-                dashed_line(draw, big(pts), paint, w, 15.0 * _SS, 8.0 * _SS)
+                dashed_line(draw, big(pts), 255, w, 15.0 * _SS, 8.0 * _SS)
             else:
-                draw.line(big(pts), fill=paint, width=w, joint="curve")
+                draw.line(big(pts), fill=255, width=w, joint="curve")
             r = w / 2
             for x, y in big(pts[:1]):
-                draw.ellipse((x - r, y - r, x + r, y + r), fill=paint)
-        draw.polygon(big(_head(body_end, before, style, grow)), fill=paint)
+                draw.ellipse((x - r, y - r, x + r, y + r), fill=255)
+        draw.polygon(big(_head(body_end, before, style, grow)), fill=255)
+        layers.append((paint, mask))
     if style.badge and sum(polyline_length(p) for p in parts) >= BADGE_MIN_LENGTH:
         mid = _badge_spot(parts[0], avoid)
         r = 13 * _SS
         cx, cy = (mid[0] - left) * _SS, (mid[1] - top) * _SS
-        draw.ellipse(
-            (cx - r - 2 * _SS, cy - r - 2 * _SS, cx + r + 2 * _SS, cy + r + 2 * _SS), fill=outline
+        rim, face, sign = (Image.new("L", size, 0) for _ in range(3))
+        ImageDraw.Draw(rim).ellipse(
+            (cx - r - 2 * _SS, cy - r - 2 * _SS, cx + r + 2 * _SS, cy + r + 2 * _SS), fill=255
         )
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(*palette.PANEL_BACKGROUND, 255))
-        draw.text((cx, cy + _SS), style.badge, font=font(17 * _SS), fill=palette.WHITE, anchor="mm")
-    small = overlay.reduce(_SS)
-    canvas.paste(small, (left, top), small)
+        ImageDraw.Draw(face).ellipse((cx - r, cy - r, cx + r, cy + r), fill=255)
+        ImageDraw.Draw(sign).text(
+            (cx, cy + _SS), style.badge, font=font(17 * _SS), fill=255, anchor="mm"
+        )
+        layers += [(colour.outline, rim), (palette.PANEL_BACKGROUND, face), (palette.WHITE, sign)]
+    for paint, mask in layers:
+        _lay(canvas, paint, mask.reduce(_SS), left, top)
     return (left, top, right, bottom)

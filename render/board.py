@@ -21,7 +21,7 @@ from . import layout, marks, palette, pyramid, shapes
 from .arrows import Arrow, draw_arrow
 from .boards import has_arcade_variant
 from .fonts import font
-from .panel import draw_panel
+from .panel import Element, draw_panel
 from .searoutes import sea_route
 from .static_layer import fixed_label_boxes, name_labels, static_board
 from .status import TITLES, end_reason, status, winners_text
@@ -148,8 +148,8 @@ def banner_box(view: rules.View, b: rules.Board, width: int) -> tuple[int, int, 
 
 def _draw_banner(
     canvas: Image.Image, view: rules.View, names: Sequence[str], b: rules.Board
-) -> None:
-    """The game-over banner, on the emptiest part of the map."""
+) -> tuple[int, int, int, int]:
+    """The game-over banner, on the emptiest part of the map; returns its box."""
     title = "DRAW" if view.draw or not view.winners else "VICTORY"
     line = (
         winners_text(view, names)
@@ -185,6 +185,7 @@ def _draw_banner(
     if winners:
         x += 8
     put(canvas, (x, top + 56), text, sub, palette.PANEL_TEXT, "ls")
+    return (left, top, left + width, top + BANNER_HEIGHT)
 
 
 def _restore_names(
@@ -212,6 +213,46 @@ def use_arcade(view: rules.View, pyramid_arcade: bool | None) -> bool:
     return bool(wanted) and has_arcade_variant(view.board_id)
 
 
+Box = tuple[int, int, int, int]
+"""A pixel box (left, top, right, bottom), right and bottom exclusive."""
+
+
+@dataclass
+class Drawn:
+    """A board drawn over its static layer, with what the encoder needs to know.
+
+    ``canvas`` equals the static layer outside the ``dirty`` boxes. With
+    ``lone_pieces``, the pieces in ``lone`` are *not* on the canvas: nothing else drawn
+    touches their boxes, so each is the same patch over the static layer every time
+    (the encoder pastes it from a cache, see :mod:`render.compose`).
+    """
+
+    canvas: Image.Image
+    dirty: list[Box] = field(default_factory=list)
+    lone: list[tuple[str, int, int, Box]] = field(default_factory=list)
+    """(field, seat, size, box) of each piece left off the canvas."""
+
+
+def _sprite_box(sprite: Image.Image, centre: tuple[float, float]) -> Box:
+    """Where ``marks.paste_centred`` / ``pyramid.paste`` put ``sprite`` (same rounding)."""
+    x = round(centre[0] - sprite.width / 2)
+    y = round(centre[1] - sprite.height / 2)
+    return (x, y, x + sprite.width, y + sprite.height)
+
+
+def _meets(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _inside(box: Box) -> bool:
+    return (
+        box[0] >= layout.MAP_BOX[0]
+        and box[1] >= layout.MAP_BOX[1]
+        and box[2] <= layout.MAP_BOX[2]
+        and box[3] <= layout.MAP_BOX[3]
+    )
+
+
 def board_image(
     view: rules.View,
     names: Sequence[str],
@@ -224,13 +265,33 @@ def board_image(
     Only public data is used: pieces, seats, decisions, battle, counts, the last roll,
     and the public ``events`` of the last action.
     """
-    arcade = use_arcade(view, pyramid_arcade)
+    return draw_board(view, names, events, use_arcade(view, pyramid_arcade)).canvas
+
+
+def draw_board(
+    view: rules.View,
+    names: Sequence[str],
+    events: Sequence[rules.Event],
+    arcade: bool,
+    *,
+    lone_pieces: bool = False,
+    element: Element | None = None,
+    canvas: Image.Image | None = None,
+) -> Drawn:
+    """Draw the board (see :func:`board_image`) and say where it differs from the static
+    layer; with ``lone_pieces``, leave pieces that nothing else touches off the canvas.
+    With ``element``, the side panel's parts go through it (see :func:`draw_panel`) and
+    the panel is left out of ``dirty``. ``canvas``: an image equal to the static layer to
+    draw on (else a copy of the layer is made)."""
     b = rules.load_board(view.board_id, arcade)
-    canvas = static_board(view.board_id, arcade).copy()
+    if canvas is None:
+        canvas = static_board(view.board_id, arcade).copy()
+    out = Drawn(canvas)
     act = last_action(view, events, b)
     for fid in sorted(act.glows):
         a = _anchor(b, fid)
         if a is not None and fid in view.pieces:
+            out.dirty.append(_sprite_box(marks.glow(), a))
             marks.paste_centred(canvas, marks.glow(), a)
     labels = [lab.box for lab in name_labels(view.board_id)]
     boxes = {
@@ -244,12 +305,14 @@ def board_image(
         box = draw_arrow(canvas, arrow, labels + others)
         if box:
             drawn.append(box)
+    out.dirty += drawn
     if drawn:
         _restore_names(canvas, view.board_id, arcade, drawn)
+    ghosts: list[tuple[int, int, tuple[float, float]]] = []
     for fid, (seat, from_size, _to) in act.shrunk.items():
         a = _anchor(b, fid)
         if a is not None and 0 <= seat < len(view.seats) and from_size in (1, 2, 3):
-            pyramid.paste(canvas, seat, from_size, a, ghost=True)
+            ghosts.append((seat, from_size, a))
     for fid, (seat, size) in act.destroyed.items():
         a = _anchor(b, fid)
         if (
@@ -258,44 +321,71 @@ def board_image(
             and 0 <= seat < len(view.seats)
             and size in (1, 2, 3)
         ):
-            pyramid.paste(canvas, seat, size, a, ghost=True)
+            ghosts.append((seat, size, a))
+    for seat, size, a in ghosts:
+        out.dirty.append(_sprite_box(pyramid.sprite(seat, size, ghost=True), a))
+        pyramid.paste(canvas, seat, size, a, ghost=True)
+    overlays = _marks(view, act, b)
+    out.dirty += [_sprite_box(sprite, at) for sprite, at in overlays]
+    pieces = []
     for fid in b.field_order:
         piece = view.pieces.get(fid)
-        if piece is None:
+        if piece is not None:
+            a = _anchor(b, fid)
+            assert a is not None
+            pieces.append((fid, piece[0], piece[1], _sprite_box(pyramid.sprite(*piece), a), a))
+    others_drawn = list(out.dirty)
+    for i, (fid, seat, size, box, a) in enumerate(pieces):
+        if (
+            lone_pieces
+            and not view.over
+            and _inside(box)
+            and not any(_meets(box, d) for d in others_drawn)
+            and not any(_meets(box, p[3]) for j, p in enumerate(pieces) if j != i)
+        ):
+            out.lone.append((fid, seat, size, box))
             continue
-        a = _anchor(b, fid)
-        assert a is not None
-        pyramid.paste(canvas, piece[0], piece[1], a)
-    for fid, (_seat, from_size, to_size) in act.shrunk.items():
+        out.dirty.append(box)
+        pyramid.paste(canvas, seat, size, a)
+    for sprite, at in overlays:
+        marks.paste_centred(canvas, sprite, at)
+    if view.over:
+        out.dirty.append(_draw_banner(canvas, view, names, b))
+    draw_panel(canvas, view, names, events, element)
+    if element is None:
+        out.dirty.append(layout.PANEL_BOX)
+    return out
+
+
+def _marks(
+    view: rules.View, act: LastAction, b: rules.Board
+) -> list[tuple[Image.Image, tuple[float, float]]]:
+    """The loss, sabotage and attack marks over the pieces: (sprite, centre), in order."""
+    out = []
+    for fid in act.shrunk:
         a = _anchor(b, fid)
         if a is not None:
-            marks.paste_centred(
-                canvas, marks.badge(f"−{from_size - to_size}", palette.ALERT), marks.corner(a, "tr")
+            _seat, from_size, to_size = act.shrunk[fid]
+            out.append(
+                (marks.badge(f"−{from_size - to_size}", palette.ALERT), marks.corner(a, "tr"))
             )
     for fid in act.destroyed:
         a = _anchor(b, fid)
         if a is None:
             continue
         if fid in view.pieces:
-            marks.paste_centred(canvas, marks.badge("✕", palette.ALERT), marks.corner(a, "tr"))
+            out.append((marks.badge("✕", palette.ALERT), marks.corner(a, "tr")))
         else:
-            marks.paste_centred(canvas, marks.cross(), a)
+            out.append((marks.cross(), a))
     for fid in sorted(act.sabotaged):
         a = _anchor(b, fid)
         if a is not None:
-            marks.paste_centred(
-                canvas, marks.badge("J", palette.FIGURE_BANDS[11]), marks.corner(a, "tl")
-            )
+            out.append((marks.badge("J", palette.FIGURE_BANDS[11]), marks.corner(a, "tl")))
     for fid in sorted(act.attacked - act.sabotaged):
         a = _anchor(b, fid)
         if a is not None:
-            marks.paste_centred(
-                canvas, marks.badge("⚔", palette.PANEL_BACKGROUND), marks.corner(a, "tl")
-            )
-    if view.over:
-        _draw_banner(canvas, view, names, b)
-    draw_panel(canvas, view, names, events)
-    return canvas
+            out.append((marks.badge("⚔", palette.PANEL_BACKGROUND), marks.corner(a, "tl")))
+    return out
 
 
 def summary(view: rules.View, names: Sequence[str], limit: int = 1024) -> str:

@@ -62,12 +62,13 @@ def polyline_length(pts: Sequence[Point]) -> float:
 def dashed_line(
     draw: ImageDraw.ImageDraw,
     pts: Sequence[Point],
-    colour: RGB | RGBA,
+    colour: RGB | RGBA | int,
     width: int,
     dash: float,
     gap: float,
 ) -> None:
-    """Draw a polyline as dashes of length ``dash`` separated by ``gap`` (pixels)."""
+    """Draw a polyline as dashes of length ``dash`` separated by ``gap`` (pixels);
+    ``colour`` is an int on a one-band image (a mask)."""
     on = True
     left = dash
     for i in range(len(pts) - 1):

@@ -8,7 +8,8 @@ the game waits for); one row per seat in play order; a footer (deck, or dice).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -17,7 +18,7 @@ import rules
 from . import layout, palette, pyramid, shapes
 from .fonts import font
 from .status import TITLES, seat_tag, status
-from .text import display_name, fit, put, width, wrap
+from .text import display_name, fit, put, put_words, width, wrap
 
 LEFT = layout.PANEL_BOX[0] + 16
 RIGHT = layout.PANEL_BOX[2] - 14
@@ -31,6 +32,30 @@ ROW_GAP = 6
 ROW_HEIGHT: dict[str, int] = {"european_war": 84, "world_war_5": 62}
 SUPPLY_SCALE = 0.38
 SUPPLY_GAP = 5
+BOX_LEFT = layout.PANEL_BOX[0] + 2
+"""Left edge of every element's box (the panel's edge strip is left of it)."""
+
+Element = Callable[
+    [Image.Image, tuple[Any, ...], tuple[int, int, int, int], Callable[[], None]], None
+]
+"""``element(canvas, key, box, draw)``: ``draw()`` draws one part of the panel on
+``canvas``, whose pixels all lie in ``box`` (over the plain panel background) and depend
+only on ``key``; a cache may reuse the pixels it kept for that key instead of calling
+``draw``."""
+
+
+def _element(
+    element: Element | None,
+    canvas: Image.Image,
+    key: tuple[Any, ...],
+    box: tuple[int, int, int, int],
+    draw: Callable[[], None],
+) -> None:
+    if element is None:
+        draw()
+    else:
+        element(canvas, key, box, draw)
+
 
 TAG_COLOURS: dict[str, tuple[palette.RGB, palette.RGB]] = {
     "winner": (palette.GOLD, palette.BLACK),
@@ -50,7 +75,6 @@ def _spaced(text: str) -> str:
 
 def _pill(
     canvas: Image.Image,
-    draw: ImageDraw.ImageDraw,
     text: str,
     right: float,
     top: float,
@@ -70,48 +94,57 @@ def _card_icon(canvas: Image.Image, xy: tuple[float, float], w: int = 14, h: int
     shapes.paste(canvas, shapes.rounded(w, h, 3, palette.CARD_FACE, palette.CARD_EDGE), xy)
 
 
-def _header(canvas: Image.Image, view: rules.View) -> None:
+def _header_key(view: rules.View) -> tuple[str, str, str]:
     title = TITLES.get(view.variant, view.variant.replace("_", " ").title())
-    put(canvas, (LEFT, 16), _spaced(title.upper()), font(12, bold=True), palette.PANEL_MUTED)
     if view.phase == "setup":
         big, small = "Setup", ""
     else:
         big = f"Turn {view.turn}"
         small = f"round {view.round}" + (f" of {view.round_limit}" if view.round_limit else "")
+    return (_spaced(title.upper()), big, small)
+
+
+def _header(canvas: Image.Image, title: str, big: str, small: str) -> None:
+    put(canvas, (LEFT, 16), title, font(12, bold=True), palette.PANEL_MUTED)
     put(canvas, (LEFT, 60), big, font(26, bold=True), palette.PANEL_TEXT, "ls")
     if small:
         put(canvas, (RIGHT, 60), small, font(13), palette.PANEL_MUTED, "rs")
 
 
-def _status_box(
-    canvas: Image.Image, draw: ImageDraw.ImageDraw, view: rules.View, names: Sequence[str]
-) -> None:
+def _status_key(
+    view: rules.View, names: Sequence[str]
+) -> tuple[palette.RGB, palette.RGB, str, tuple[str, ...]]:
+    """(accent, headline colour, headline, detail lines) of the status box."""
     st = status(view, names)
+    accent = palette.GOLD if view.over or st.seat is None else palette.piece_colour(st.seat).fill
+    x = LEFT + 22
+    headline = fit(st.headline, RIGHT - x - 10, font(18, bold=True))
+    lines = tuple(wrap(st.detail, RIGHT - x - 10, font(13), 2))
+    return (accent, palette.GOLD if view.over else palette.PANEL_TEXT, headline, lines)
+
+
+def _status_box(
+    canvas: Image.Image,
+    accent: palette.RGB,
+    head_colour: palette.RGB,
+    headline: str,
+    lines: tuple[str, ...],
+) -> None:
     shapes.paste(
         canvas, shapes.rounded(WIDTH, STATUS_HEIGHT, 8, palette.PANEL_CARD), (LEFT, STATUS_TOP)
     )
-    accent = palette.GOLD if view.over or st.seat is None else palette.piece_colour(st.seat).fill
     shapes.paste(
         canvas, shapes.rounded(5, STATUS_HEIGHT - 16, 2, accent), (LEFT + 8, STATUS_TOP + 8)
     )
     x = LEFT + 22
-    head_font = font(18, bold=True)
-    put(
-        canvas,
-        (x, STATUS_TOP + 10),
-        fit(st.headline, RIGHT - x - 10, head_font),
-        head_font,
-        palette.GOLD if view.over else palette.PANEL_TEXT,
-    )
+    put(canvas, (x, STATUS_TOP + 10), headline, font(18, bold=True), head_colour)
     detail_font = font(13)
-    lines = wrap(st.detail, RIGHT - x - 10, detail_font, 2)
     for i, line in enumerate(lines):
-        put(canvas, (x, STATUS_TOP + 38 + i * 17), line, detail_font, palette.PANEL_MUTED)
+        put_words(canvas, (x, STATUS_TOP + 38 + i * 17), line, detail_font, palette.PANEL_MUTED)
 
 
 def _supply(
     canvas: Image.Image,
-    draw: ImageDraw.ImageDraw,
     seat: int,
     supply: tuple[int, int, int],
     x: float,
@@ -148,21 +181,33 @@ def supply_width() -> float:
     )
 
 
+def _seat_key(
+    view: rules.View, names: Sequence[str], seat: int, top: int, height: int
+) -> tuple[Any, ...]:
+    """Everything a seat row shows (the arguments of :func:`_seat_row` after the canvas)."""
+    sv = view.seats[seat]
+    cards = view.variant == "european_war"
+    foe = display_name(names, sv.arch_enemy) if cards and len(view.seats) > 1 else None
+    own = display_name(names, seat)
+    return (seat, sv, cards, seat_tag(view, seat), view.over, own, foe, top, height)
+
+
 def _seat_row(
     canvas: Image.Image,
-    draw: ImageDraw.ImageDraw,
-    view: rules.View,
-    names: Sequence[str],
     seat: int,
+    sv: rules.SeatView,
+    cards: bool,
+    tag: str | None,
+    over: bool,
+    own_name: str,
+    foe: str | None,
     top: int,
     height: int,
 ) -> None:
     """One seat: its piece as a colour key, name, power, tag, supply (and cards, foe)."""
-    sv = view.seats[seat]
-    cards = view.variant == "european_war"
-    tag = seat_tag(view, seat)
-    active = tag == "winner" or (not view.over and tag in ("to play", "placing", "duel", "retreat"))
-    dim = sv.eliminated or (view.over and tag != "winner")
+    draw = ImageDraw.Draw(canvas)
+    active = tag == "winner" or (not over and tag in ("to play", "placing", "duel", "retreat"))
+    dim = sv.eliminated or (over and tag != "winner")
     bg = palette.PANEL_CARD_ACTIVE if active else palette.PANEL_CARD
     shapes.paste(canvas, shapes.rounded(WIDTH, height, 8, bg), (LEFT, top))
     if active:
@@ -189,10 +234,10 @@ def _seat_row(
         bg_ink = TAG_COLOURS.get(tag, (palette.PANEL_FAINT, palette.WHITE))
         label = "★ winner" if tag == "winner" else tag
         if cards:
-            tag_right = _pill(canvas, draw, label, text_right, line2 - 14, *bg_ink) - 6
+            tag_right = _pill(canvas, label, text_right, line2 - 14, *bg_ink) - 6
         else:
-            right1 = _pill(canvas, draw, label, text_right, line1 - 15, *bg_ink) - 6
-    name = fit(display_name(names, seat), right1 - x, name_font)
+            right1 = _pill(canvas, label, text_right, line1 - 15, *bg_ink) - 6
+    name = fit(own_name, right1 - x, name_font)
     put(canvas, (x, line1), name, name_font, ink, "ls")
     if sv.eliminated:
         w = width(name, name_font)
@@ -203,27 +248,33 @@ def _seat_row(
     if cards:
         put(canvas, (x, line2), fit(sv.power_name, tag_right - x, pf), pf, power_colour, "ls")
         line3 = top + height - 12
-        end = _supply(canvas, draw, seat, sv.supply, x, line3, dim)
-        if len(view.seats) > 1:
+        end = _supply(canvas, seat, sv.supply, x, line3, dim)
+        if foe is not None:
             ff = font(12)
-            label = fit(f"foe: {display_name(names, sv.arch_enemy)}", text_right - end - 10, ff)
+            label = fit(f"foe: {foe}", text_right - end - 10, ff)
             if len(label) > 6:
                 put(canvas, (text_right, line3), label, ff, palette.PANEL_MUTED, "rs")
     else:
         sx = text_right - supply_width()
         put(canvas, (x, line2), fit(sv.power_name, sx - x - 8, pf), pf, power_colour, "ls")
-        _supply(canvas, draw, seat, sv.supply, sx, line2, dim)
+        _supply(canvas, seat, sv.supply, sx, line2, dim)
 
 
-def _deck_footer(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: rules.View) -> None:
-    height = 62
+DECK_HEIGHT = 62
+DICE_HEIGHT = 128
+
+
+def _deck_key(view: rules.View) -> tuple[int, int, int | None]:
+    return (view.pile_size, len(view.discard), view.discard[-1] if view.discard else None)
+
+
+def _deck_footer(canvas: Image.Image, pile: int, discards: int, top_card: int | None) -> None:
+    height = DECK_HEIGHT
     top = BOTTOM - height
     half = (WIDTH - 8) // 2
     big = font(22, bold=True)
     small = font(12)
-    for i, (label, count) in enumerate(
-        (("draw pile", view.pile_size), ("discard", len(view.discard)))
-    ):
+    for i, (label, count) in enumerate((("draw pile", pile), ("discard", discards))):
         x = LEFT + i * (half + 8)
         shapes.paste(canvas, shapes.rounded(half, height, 8, palette.PANEL_CARD), (x, top))
         # a little stack of cards
@@ -233,8 +284,7 @@ def _deck_footer(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: rules.Vie
             shapes.paste(
                 canvas, shapes.rounded(18, 28, 3, palette.hex_rgb("#3d5a99")), (x + 21, top + 13)
             )
-        if i == 1 and view.discard:
-            top_card = view.discard[-1]
+        if i == 1 and top_card is not None:
             red = rules.cards.suit(top_card) in (1, 2)
             put(
                 canvas,
@@ -248,11 +298,25 @@ def _deck_footer(canvas: Image.Image, draw: ImageDraw.ImageDraw, view: rules.Vie
         put(canvas, (x + 52, top + 50), label, small, palette.PANEL_MUTED, "ls")
 
 
-def _dice_footer(
-    canvas: Image.Image, draw: ImageDraw.ImageDraw, view: rules.View, names: Sequence[str]
-) -> None:
+Side = tuple[int, tuple[int, ...], str]
+"""One side of the last battle: seat, dice, display name."""
+
+
+def _dice_key(view: rules.View, names: Sequence[str]) -> tuple[bool, Side, Side] | None:
+    """The last battle as the dice footer shows it (``None``: no battle yet)."""
     roll = view.last_roll
-    height = 128
+    if not roll:
+        return None
+    sides = []
+    for side in ("attacker", "defender"):
+        seat = int(roll[side])
+        dice = tuple(int(v) for v in roll.get(f"{side}_dice", []))
+        sides.append((seat, dice, display_name(names, seat)))
+    return (bool(roll.get("attacker_won")), sides[0], sides[1])
+
+
+def _dice_footer(canvas: Image.Image, battle: tuple[bool, Side, Side] | None) -> None:
+    height = DICE_HEIGHT
     top = BOTTOM - height
     shapes.paste(canvas, shapes.rounded(WIDTH, height, 8, palette.PANEL_CARD), (LEFT, top))
     put(
@@ -262,14 +326,12 @@ def _dice_footer(
         font(11, bold=True),
         palette.PANEL_MUTED,
     )
-    if not roll:
+    if battle is None:
         put(canvas, (LEFT + 12, top + 50), "No battle yet", font(14), palette.PANEL_FAINT)
         return
-    won = bool(roll.get("attacker_won"))
+    won, attacker, defender = battle
     y = top + 32
-    for side in ("attacker", "defender"):
-        seat = int(roll[side])
-        dice = [int(v) for v in roll.get(f"{side}_dice", [])]
+    for role, (seat, dice, name) in (("attacker", attacker), ("defender", defender)):
         sp = pyramid.sprite(seat, max(1, min(3, len(dice) or 1)), 0.42)
         canvas.paste(sp, (LEFT + 6, y - 6), sp)
         x = LEFT + 40
@@ -290,8 +352,7 @@ def _dice_footer(
             "ls",
         )
         nf = font(12)
-        role = "attacker" if side == "attacker" else "defender"
-        who = fit(f"{display_name(names, seat)} ({role})", RIGHT - (LEFT + 186) - 6, nf)
+        who = fit(f"{name} ({role})", RIGHT - (LEFT + 186) - 6, nf)
         put(canvas, (LEFT + 186, y + 17), who, nf, palette.PANEL_MUTED, "ls")
         y += 32
     verdict = "Attacker wins" if won else "Defence holds"
@@ -325,29 +386,32 @@ def last_action_lines(
         return []  # an event of an unexpected shape: say nothing rather than fail
 
 
-def _last_action_box(
-    canvas: Image.Image,
-    draw: ImageDraw.ImageDraw,
-    view: rules.View,
-    names: Sequence[str],
-    events: Sequence[rules.Event],
-    top: int,
-    bottom: int,
-) -> None:
+LINE_HEIGHT = 17
+
+
+def _last_action_key(
+    view: rules.View, names: Sequence[str], events: Sequence[rules.Event], top: int, bottom: int
+) -> tuple[str, ...]:
+    """The lines of the last-action box that fit between ``top`` and ``bottom`` (none:
+    no box)."""
     sentences = last_action_lines(view, names, events)
-    line_h = 17
-    if not sentences or bottom - top < 30 + 2 * line_h:
-        return
+    if not sentences or bottom - top < 30 + 2 * LINE_HEIGHT:
+        return ()
     f = font(13)
     text_width = WIDTH - 24
-    room = (bottom - top - 36) // line_h
+    room = (bottom - top - 36) // LINE_HEIGHT
     lines: list[str] = []
     for sentence in sentences:
         lines += wrap(sentence, text_width, f, 99)
     if len(lines) > room:
         lines = lines[:room]
         lines[-1] = fit(lines[-1] + " …", text_width, f)
-    height = 36 + len(lines) * line_h
+    return tuple(lines)
+
+
+def _last_action_box(canvas: Image.Image, lines: tuple[str, ...], top: int) -> None:
+    f = font(13)
+    height = 36 + len(lines) * LINE_HEIGHT
     shapes.paste(canvas, shapes.rounded(WIDTH, height, 8, palette.PANEL_CARD), (LEFT, top))
     put(
         canvas,
@@ -357,31 +421,81 @@ def _last_action_box(
         palette.PANEL_MUTED,
     )
     for i, line in enumerate(lines):
-        draw.text((LEFT + 12, top + 30 + i * line_h), line, font=f, fill=palette.PANEL_TEXT)
+        put_words(canvas, (LEFT + 12, top + 30 + i * LINE_HEIGHT), line, f, palette.PANEL_TEXT)
 
 
 def draw_panel(
-    canvas: Image.Image, view: rules.View, names: Sequence[str], events: Sequence[rules.Event] = ()
+    canvas: Image.Image,
+    view: rules.View,
+    names: Sequence[str],
+    events: Sequence[rules.Event] = (),
+    element: Element | None = None,
 ) -> None:
     """Draw the side panel of ``view`` onto the board image ``canvas`` (in place).
 
     ``events`` (the last action's) are described in words when there is room; only
-    public ones are used.
+    public ones are used. With ``element``, each part of the panel (header, status box,
+    seat rows, last action, footer) goes through it with its key and box (see
+    :data:`Element`); nothing else is drawn on the panel.
     """
-    draw = ImageDraw.Draw(canvas)
-    _header(canvas, view)
-    _status_box(canvas, draw, view, names)
+    right = layout.PANEL_BOX[2]
+    header = _header_key(view)
+    _element(
+        element,
+        canvas,
+        ("header", *header),
+        (BOX_LEFT, 0, right, STATUS_TOP),
+        lambda: _header(canvas, *header),
+    )
+    st = _status_key(view, names)
+    _element(
+        element,
+        canvas,
+        ("status", *st),
+        (BOX_LEFT, STATUS_TOP, right, STATUS_TOP + STATUS_HEIGHT),
+        lambda: _status_box(canvas, *st),
+    )
     height = ROW_HEIGHT.get(view.variant, 84)
-    footer = 62 if view.variant == "european_war" else 128
+    footer = DECK_HEIGHT if view.variant == "european_war" else DICE_HEIGHT
     n = len(view.seats)
     room = BOTTOM - footer - 12 - ROWS_TOP
     if n:
         height = min(height, (room - ROW_GAP * (n - 1)) // n)
     for seat in range(n):
-        _seat_row(canvas, draw, view, names, seat, ROWS_TOP + seat * (height + ROW_GAP), height)
+        top = ROWS_TOP + seat * (height + ROW_GAP)
+        row = _seat_key(view, names, seat, top, height)
+        _element(
+            element,
+            canvas,
+            ("seat", *row),
+            (BOX_LEFT, top, right, top + height),
+            lambda row=row: _seat_row(canvas, *row),  # type: ignore[misc]
+        )
     rows_end = ROWS_TOP + n * (height + ROW_GAP) + 6
-    _last_action_box(canvas, draw, view, names, events, rows_end, BOTTOM - footer - 12)
+    lines = _last_action_key(view, names, events, rows_end, BOTTOM - footer - 12)
+    if lines:
+        _element(
+            element,
+            canvas,
+            ("last action", rows_end, *lines),
+            (BOX_LEFT, rows_end, right, rows_end + 36 + len(lines) * LINE_HEIGHT),
+            lambda: _last_action_box(canvas, lines, rows_end),
+        )
     if view.variant == "european_war":
-        _deck_footer(canvas, draw, view)
+        deck = _deck_key(view)
+        _element(
+            element,
+            canvas,
+            ("deck", *deck),
+            (BOX_LEFT, BOTTOM - DECK_HEIGHT, right, BOTTOM),
+            lambda: _deck_footer(canvas, *deck),
+        )
     else:
-        _dice_footer(canvas, draw, view, names)
+        battle = _dice_key(view, names)
+        _element(
+            element,
+            canvas,
+            ("dice", battle),
+            (BOX_LEFT, BOTTOM - DICE_HEIGHT, right, BOTTOM),
+            lambda: _dice_footer(canvas, battle),
+        )
