@@ -23,7 +23,8 @@ bot runs in its own (``benchmarks/bot_side.py``: the real client, the store, and
 of render worker processes, one per core unless ``RENDER_WORKERS`` says otherwise). The
 bot's CPU time is its process's (all its threads; the render workers are not counted)
 and its event loop thread's. ``--profile FILE`` writes cProfile statistics of the bot's
-event loop thread during the load phase (profiling slows the loop down).
+event loop thread during the load phase (profiling slows the loop down); ``--sample
+FILE`` writes where each of its threads was, sampled every 5 ms (waits included).
 
 Run by hand:  python -m benchmarks.bot [--actions 200] [--games 100] [--duration 90]
 """
@@ -32,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -140,6 +142,43 @@ def report_cpu(used: dict[str, float], wall: float, actions: int) -> None:
     )
 
 
+def proc_cpu(pid: int) -> float:
+    """CPU seconds (user + system) a process has used, from /proc (0 if it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def children(pid: int) -> list[int]:
+    """The child processes of ``pid`` (the bot's render workers), from /proc."""
+    out: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):
+            out += [int(c) for c in (task / "children").read_text().split()]
+    return out
+
+
+def others_cpu(bot: BotProcess) -> dict[str, float]:
+    """CPU seconds so far of this process (the fake and the players) and of the bot's
+    render workers."""
+    return {
+        "fake": time.process_time(),
+        "workers": sum(proc_cpu(c) for c in children(bot.proc.pid)),
+    }
+
+
+def report_others(before: dict[str, float], after: dict[str, float], wall: float) -> None:
+    """The CPU the fake Discord and the render workers used over a phase."""
+    fake, workers = (after[k] - before[k] for k in ("fake", "workers"))
+    print(
+        f"  fake Discord + players process CPU {fake:.1f} s ({fake / wall:.0%} of a core); "
+        f"render workers CPU {workers:.1f} s ({workers / wall:.0%})",
+        flush=True,
+    )
+
+
 def load() -> str:
     """The 1, 5 and 15 minute load averages, as ``uptime`` shows them."""
     return ", ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -235,6 +274,9 @@ async def run(fake: FakeDiscord, bot: BotProcess, guild_id: int, args: argparse.
     offered = 0
     if args.profile:
         await bot.call("profile", start=True)
+    if args.sample:
+        await bot.call("sample", start=True)
+    others = others_cpu(bot)
     began = time.perf_counter()
     stop_at = began + args.duration
 
@@ -251,6 +293,8 @@ async def run(fake: FakeDiscord, bot: BotProcess, guild_id: int, args: argparse.
     await asyncio.gather(*(player(t) for t in tables))
     if args.profile:
         await bot.call("profile", start=False, path=str(Path(args.profile).resolve()))
+    if args.sample:
+        await bot.call("sample", start=False, path=str(Path(args.sample).resolve()))
     used = await bot.settle()
     wall = time.perf_counter() - began
     print(
@@ -262,6 +306,7 @@ async def run(fake: FakeDiscord, bot: BotProcess, guild_id: int, args: argparse.
     report("  board (command to channel image)", loaded)
     report_acks()
     report_cpu(used, wall, len(loaded))
+    report_others(others, others_cpu(bot), wall)
 
 
 def report_acks() -> None:
@@ -286,6 +331,9 @@ def main() -> None:
     parser.add_argument("--interval", type=float, default=5.0)
     parser.add_argument("--duration", type=float, default=90.0)
     parser.add_argument("--profile", help="cProfile the bot's event loop under load into FILE")
+    parser.add_argument(
+        "--sample", help="sample the bot's threads' stacks under load into FILE (text)"
+    )
     args = parser.parse_args()
     asyncio.run(main_async(args))
 

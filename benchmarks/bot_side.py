@@ -13,16 +13,23 @@ answers each with one JSON line on stdout (logs go to stderr):
   (all threads) and the event loop thread's.
 - ``{"op": "profile", "start": true|false, "path": ...}``: cProfile the event loop thread
   from now / stop and write the statistics to ``path``.
+- ``{"op": "sample", "start": true|false, "path": ...}``: sample every thread's stack
+  every 5 ms from now / stop and write where each thread was (the innermost frames of
+  the project, discord.py, aiohttp, aiosqlite or the standard library) to ``path``: unlike
+  cProfile it sees time spent waiting (for the GIL, a lock, the disk) and barely slows
+  the loop.
 - ``{"op": "stop"}``: close the bot (as a shutdown does) and exit.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import cProfile
 import json
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -60,6 +67,48 @@ async def make_table(bot: GameBot, spec: dict[str, Any]) -> dict[str, int]:
     return {"gid": gid, "turn": turn.user_id}
 
 
+class Sampler:
+    """Samples every thread's stack every ``interval`` seconds in a thread of its own."""
+
+    def __init__(self, interval: float = 0.005) -> None:
+        self.interval = interval
+        self.counts: collections.Counter[tuple[str, str]] = collections.Counter()
+        self.samples = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="bench-sampler", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        me = threading.get_ident()
+        while not self._stop.wait(self.interval):
+            names = {t.ident: t.name for t in threading.enumerate()}
+            self.samples += 1
+            for ident, frame in sys._current_frames().items():
+                if ident != me:
+                    self.counts[(names.get(ident, str(ident)), _where(frame))] += 1
+
+    def stop(self, path: str) -> None:
+        """Stop and write the counts, most frequent first, per thread."""
+        self._stop.set()
+        self._thread.join()
+        lines = [f"{self.samples} samples every {self.interval * 1000:g} ms"]
+        for (thread, where), n in self.counts.most_common():
+            if n * 200 >= self.samples:  # 0.5% and more
+                lines.append(f"{n / self.samples:7.1%}  {thread:28.28}  {where}")
+        Path(path).write_text("\n".join(lines) + "\n")
+
+
+def _where(frame: Any, depth: int = 4) -> str:
+    """The innermost ``depth`` frames, innermost first, as ``file:line function``."""
+    out = []
+    while frame is not None and len(out) < depth:
+        code = frame.f_code
+        name = "/".join(Path(code.co_filename).parts[-2:])
+        out.append(f"{name}:{frame.f_lineno} {code.co_name}")
+        frame = frame.f_back
+    return " < ".join(out)
+
+
 def cpu() -> dict[str, float]:
     """CPU seconds so far: the whole process, and the thread calling (the event loop)."""
     return {"cpu": time.process_time(), "loop": time.thread_time()}
@@ -92,6 +141,7 @@ async def serve(config: dict[str, Any]) -> None:
     reader = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
     profiler: cProfile.Profile | None = None
+    sampler: Sampler | None = None
 
     def answer(data: dict[str, Any]) -> None:
         sys.stdout.write(json.dumps(data) + "\n")
@@ -114,6 +164,13 @@ async def serve(config: dict[str, Any]) -> None:
                 profiler.disable()
                 profiler.dump_stats(req["path"])
                 profiler = None
+            answer({})
+        elif op == "sample":
+            if req["start"]:
+                sampler = Sampler()
+            elif sampler is not None:
+                sampler.stop(req["path"])
+                sampler = None
             answer({})
         elif op == "stop":
             break
