@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import json
 import logging
@@ -48,7 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.stats import percentile
-from tests.fake_discord import FakeChannel, FakeDiscord, FakeUser
+from tests.fake_discord import FakeChannel, FakeDiscord, FakeUser, RecordedRequest
 
 TURN = re.compile(r"<@(\d+)>, your turn")
 """The ping of the player whose turn it is, in an action's channel message."""
@@ -277,6 +278,7 @@ async def run(fake: FakeDiscord, bot: BotProcess, guild_id: int, args: argparse.
     if args.sample:
         await bot.call("sample", start=True)
     others = others_cpu(bot)
+    first_request = len(fake.requests)
     began = time.perf_counter()
     stop_at = began + args.duration
 
@@ -307,6 +309,17 @@ async def run(fake: FakeDiscord, bot: BotProcess, guild_id: int, args: argparse.
     report_acks()
     report_cpu(used, wall, len(loaded))
     report_others(others, others_cpu(bot), wall)
+    report_requests(fake.requests[first_request:], len(loaded))
+
+
+def report_requests(requests: list[RecordedRequest], actions: int) -> None:
+    """The bot's requests to Discord per action, by route."""
+    routes = collections.Counter(
+        f"{r.method} {re.sub(r'/itok-[^/]+', '/:token', re.sub(r'/[0-9]+', '/:id', r.path))}"
+        for r in requests
+    )
+    each = ", ".join(f"{route} {n / max(1, actions):.2f}" for route, n in routes.most_common(8))
+    print(f"  requests per action: {len(requests) / max(1, actions):.2f} ({each})", flush=True)
 
 
 def report_acks() -> None:
