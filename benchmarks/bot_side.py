@@ -100,7 +100,7 @@ class Sampler:
 
 def _where(frame: Any, depth: int = 4) -> str:
     """The innermost ``depth`` frames, innermost first, as ``file:line function``."""
-    out = []
+    out: list[str] = []
     while frame is not None and len(out) < depth:
         code = frame.f_code
         name = "/".join(Path(code.co_filename).parts[-2:])
