@@ -14,7 +14,9 @@ acknowledged and answered with words, how many were not acknowledged within Disc
 
 Each action is the current player's ``/arm`` or ``/pass`` (alternating), so every one
 ends a turn: one channel message with a fresh board (whose words ping the next player,
-which is how the benchmark knows whose turn it is), and a DM with the next player's hand.
+which is how the benchmark knows whose turn it is), and DMs: the actor's new cards and
+the next player's turn, each with a hand image (through the outbox, so Discord's global
+limit applies to them, not to the answers).
 Games are two-player tables set up through the service (lobby, start, placements), then
 played only through slash commands.
 
