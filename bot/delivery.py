@@ -573,7 +573,9 @@ class Delivery(PrivateDelivery):
         while len(self._shown) > SHOWN_KEPT:
             del self._shown[next(iter(self._shown))]
         refs = self.refs.get(outcome.game_id or 0)
-        if isinstance(msg, discord.InteractionMessage):  # the answer: its webhook, exempt
+        # the answer (a deferred one's is a WebhookMessage): its interaction's webhook,
+        # which Discord's global limit does not count, never behind the outbox's queue
+        if isinstance(msg, discord.InteractionMessage | discord.WebhookMessage):
             edited = await attach(msg, files)
             if edited is not None and refs is not None and refs.battle_id == msg.id:
                 refs.battle_board = next(

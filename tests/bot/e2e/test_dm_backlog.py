@@ -1,14 +1,19 @@
-"""DMs held back by Discord (the global rate limit, an outage) never hold back a game's
-channel answers: the next player's action is answered and shown while the previous
-action's DMs still wait, and the DMs then arrive in the order of the actions."""
+"""What Discord holds back (the global rate limit, an outage) never holds back a game's
+answers: the next player's action is answered and shown while the previous action's DMs
+still wait (the DMs then arrive in the order of the actions), and a late board reaches
+a deferred answer through its interaction's webhook, not behind the outbox's queue."""
 
 from __future__ import annotations
 
 import re
 
+import pytest
+
+import bot.reply
 from tests.fake_discord import FakeUser
 
 from .harness import World
+from .test_answer_first import HeldImages
 
 
 async def _two_player_game(world: World) -> tuple[int, dict[int, FakeUser]]:
@@ -73,3 +78,31 @@ async def test_held_dms_do_not_hold_the_next_action_s_answer(world: World) -> No
     said = [str((r.json or {}).get("content")) for r in dms]
     assert to == [first, second, first] or to == [second, first, first], to
     assert "Your turn" in said[-1] and "Your turn" not in said[to.index(first)]
+
+
+async def test_a_late_board_reaches_a_deferred_answer_by_its_webhook(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The answer to a deferred command is a follow-up: its late board is added through
+    the interaction's webhook (not counted by the global limit), never queued behind the
+    outbox's channel messages and DMs."""
+    monkeypatch.setattr(bot.reply, "WORDS_FIRST_AFTER", 0.05)
+    fake = world.fake
+    gid, players = await _two_player_game(world)
+    assert world.bot is not None
+    held_images = HeldImages(world.bot.delivery.images)
+    world.bot.delivery.images = held_images  # type: ignore[assignment]  # a stand-in
+    outbox = fake.hold("*", "/channels/*/messages*")  # channel messages, edits and DMs
+
+    res = await fake.slash(await _to_play(world, gid, players), world.channel, "arm")
+    msg = res.answer
+    assert res.response_type == 5 and msg is not None and not msg.ephemeral
+    assert not msg.attachments  # the words went first
+    held_images.gate.set()
+    await fake.wait_until(lambda: bool(msg.attachments), 10, "the late board", on=msg)
+    assert msg.attachments[0].filename == "board.png"
+    edits = fake.requests_to("PATCH", "/webhooks/*/messages/*")
+    assert edits and all(r.files for r in edits)
+    assert not fake.requests_to("PATCH", "/channels/*")
+    outbox.release()
+    await world.settle()
