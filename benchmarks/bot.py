@@ -86,9 +86,10 @@ class BotProcess:
         answer: dict[str, Any] = json.loads(line)
         return answer
 
-    async def settle(self) -> dict[str, float]:
-        """Wait until the bot is quiet; the CPU seconds it used since the last call."""
-        now = await self.call("settle")
+    async def settle(self, wait: bool = True) -> dict[str, float]:
+        """Wait until the bot is quiet (unless not ``wait``); the CPU seconds it used
+        since the last call."""
+        now = await self.call("settle" if wait else "cpu")
         used = {k: v - self.cpu.get(k, 0.0) for k, v in now.items()}
         self.cpu = now
         return used
@@ -135,7 +136,7 @@ def report(title: str, values: list[float]) -> None:
 
 def report_cpu(used: dict[str, float], wall: float, actions: int) -> None:
     """The bot process's CPU time over a phase, and per action."""
-    per = 1000 / max(1, actions)
+    per, wall = 1000 / max(1, actions), max(wall, 1e-6)
     print(
         f"  bot process CPU {used['cpu']:.1f} s in {wall:.1f} s "
         f"({used['cpu'] / wall:.0%} of a core; event loop thread {used['loop']:.1f} s, "
@@ -174,6 +175,7 @@ def others_cpu(bot: BotProcess) -> dict[str, float]:
 
 def report_others(before: dict[str, float], after: dict[str, float], wall: float) -> None:
     """The CPU the fake Discord and the render workers used over a phase."""
+    wall = max(wall, 1e-6)
     fake, workers = (after[k] - before[k] for k in ("fake", "workers"))
     print(
         f"  fake Discord + players process CPU {fake:.1f} s ({fake / wall:.0%} of a core); "
@@ -295,6 +297,9 @@ async def run(fake: FakeDiscord, bot: BotProcess, guild_id: int, args: argparse.
             when += rng.expovariate(1 / args.interval)
 
     await asyncio.gather(*(player(t) for t in tables))
+    during = await bot.settle(wait=False)
+    load_wall = time.perf_counter() - began
+    load_others = others_cpu(bot)
     if args.profile:
         await bot.call("profile", start=False, path=str(Path(args.profile).resolve()))
     if args.sample:
@@ -309,8 +314,12 @@ async def run(fake: FakeDiscord, bot: BotProcess, guild_id: int, args: argparse.
     )
     report("  board (command to channel image)", loaded)
     report_acks()
-    report_cpu(used, wall, len(loaded))
-    report_others(others, others_cpu(bot), wall)
+    print("  while the players played:", end="")
+    report_cpu(during, load_wall, len(loaded))
+    report_others(others, load_others, load_wall)
+    print(f"  then until the bot was quiet ({wall - load_wall:.1f} s more: the outbox's backlog):")
+    report_cpu(used, wall - load_wall, len(loaded))
+    report_others(load_others, others_cpu(bot), wall - load_wall)
     report_requests(fake.requests[first_request:], len(loaded))
 
 

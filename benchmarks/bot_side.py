@@ -10,7 +10,7 @@ answers each with one JSON line on stdout (logs go to stderr):
   through the service (lobby, join, start, placements); answers ``{"tables": [{"gid",
   "turn"}]}`` with whose turn it is.
 - ``{"op": "settle"}``: wait until the bot is quiet; answers the process's CPU seconds
-  (all threads) and the event loop thread's.
+  (all threads) and the event loop thread's. ``{"op": "cpu"}``: the same at once.
 - ``{"op": "profile", "start": true|false, "path": ...}``: cProfile the event loop thread
   from now / stop and write the statistics to ``path``.
 - ``{"op": "sample", "start": true|false, "path": ...}``: sample every thread's stack
@@ -155,6 +155,8 @@ async def serve(config: dict[str, Any]) -> None:
             answer({"tables": [await make_table(bot, t) for t in req["tables"]]})
         elif op == "settle":
             await bot.settle()
+            answer(cpu())
+        elif op == "cpu":
             answer(cpu())
         elif op == "profile":
             if req["start"]:
