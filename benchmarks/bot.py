@@ -2,18 +2,31 @@
 from a slash command arriving at the fake to the channel message with the board arriving
 back (the command's public answer, carrying board.png — under load its words come first
 and the board follows by an edit). Also: how long each interaction took to be
-acknowledged, and how many were not acknowledged within Discord's 3 s.
+acknowledged and answered with words, how many were not acknowledged within Discord's
+3 s, the actions per second offered and taken, and the CPU time of the bot's process.
 
 1. Sequential: ``--actions`` actions (default 200), one at a time, in one game.
 2. Under load: ``--games`` games (default 100), each taking an action every
    ``--interval`` seconds on average (default 5 s: 20 actions/s in all, exponential
-   gaps), for ``--duration`` seconds (default 90).
+   gaps), for ``--duration`` seconds (default 90). A player waits for its board before
+   its next action, so a slow bot is offered its actions late: "offered" counts the
+   actions the schedule asked for, "taken" those that were done.
 
 Each action is the current player's ``/arm`` or ``/pass`` (alternating), so every one
-ends a turn: one channel message with a fresh board, and a DM with the next player's hand.
+ends a turn: one channel message with a fresh board (whose words ping the next player,
+which is how the benchmark knows whose turn it is), and DMs: the actor's new cards and
+the next player's turn, each with a hand image (through the outbox, so Discord's global
+limit applies to them, not to the answers).
 Games are two-player tables set up through the service (lobby, start, placements), then
-played only through slash commands. The fake and the bot share one process and event
-loop, as in the tests; images are drawn in worker threads.
+played only through slash commands.
+
+Two processes, as in a deployment: this one runs the fake Discord and the players; the
+bot runs in its own (``benchmarks/bot_side.py``: the real client, the store, and its pool
+of render worker processes, one per core unless ``RENDER_WORKERS`` says otherwise). The
+bot's CPU time is its process's (all its threads; the render workers are not counted)
+and its event loop thread's. ``--profile FILE`` writes cProfile statistics of the bot's
+event loop thread during the load phase (profiling slows the loop down); ``--sample
+FILE`` writes where each of its threads was, sampled every 5 ms (waits included).
 
 Run by hand:  python -m benchmarks.bot [--actions 200] [--games 100] [--duration 90]
 """
@@ -22,50 +35,64 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
+import contextlib
+import json
 import logging
+import os
 import random
+import re
 import statistics
+import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
-
-import discord
+from typing import Any
 
 from benchmarks.stats import percentile
-from bot.client import GameBot
-from bot.config import Settings
-from bot.endpoints import point_discord_at
-from bot.scheduler import FakeClock
-from tests.fake_discord import FakeChannel, FakeDiscord, FakeGuild, FakeUser
-from tests.fake_discord.fixtures import running_bot
+from tests.fake_discord import FakeChannel, FakeDiscord, FakeUser, RecordedRequest
+
+TURN = re.compile(r"<@(\d+)>, your turn")
+"""The ping of the player whose turn it is, in an action's channel message."""
 
 
+@dataclass
 class Table:
-    """One benchmark game: its channel, its two players, its id."""
+    """One benchmark game: its channel, its two players, whose turn it is."""
 
-    def __init__(self, channel: FakeChannel, users: list[FakeUser], gid: int) -> None:
-        self.channel, self.users, self.gid = channel, users, gid
-        self.count = 0
+    channel: FakeChannel
+    users: list[FakeUser]
+    turn: int = 0
+    """The user id of the player to act."""
+    count: int = 0
 
 
-async def make_table(fake: FakeDiscord, bot: GameBot, guild: FakeGuild, n: int) -> Table:
-    """A started two-player game whose pieces are placed (through the service)."""
-    channel = fake.add_text_channel(guild, f"table-{n}")
-    users = [fake.add_user(f"p{n}a", guild=guild), fake.add_user(f"p{n}b", guild=guild)]
-    svc = bot.service
-    out = await svc.open_lobby(
-        channel_id=channel.id, host_id=users[0].id, host_name="A", guild_id=guild.id, max_players=2
-    )
-    assert out.ok, out.error
-    gid = out.game_id
-    assert gid is not None
-    assert (await svc.join(gid, users[1].id, "B")).ok
-    started = await svc.start_game(gid, users[0].id, seed=n)
-    assert started.ok
-    for p in started.prompts:
-        assert p.user_id is not None
-        assert (await svc.answer(gid, p.user_id, p.version, p.choices[0])).ok
-    return Table(channel, users, gid)
+@dataclass
+class BotProcess:
+    """The bot's process (``benchmarks/bot_side.py``) and its request channel."""
+
+    proc: asyncio.subprocess.Process
+    cpu: dict[str, float] = field(default_factory=dict)
+
+    async def call(self, op: str, **args: Any) -> dict[str, Any]:
+        """Send one request, return its answer."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write((json.dumps({"op": op, **args}) + "\n").encode())
+        await self.proc.stdin.drain()
+        line = await self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError(f"the bot's process ended (exit {await self.proc.wait()})")
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+    async def settle(self, wait: bool = True) -> dict[str, float]:
+        """Wait until the bot is quiet (unless not ``wait``); the CPU seconds it used
+        since the last call."""
+        now = await self.call("settle" if wait else "cpu")
+        used = {k: v - self.cpu.get(k, 0.0) for k, v in now.items()}
+        self.cpu = now
+        return used
 
 
 ACKS: list[float] = []
@@ -74,21 +101,23 @@ WORDS: list[float] = []
 """Seconds from each interaction to its answer's words (the board may follow)."""
 
 
-async def act(fake: FakeDiscord, bot: GameBot, table: Table) -> float:
+async def act(fake: FakeDiscord, table: Table) -> float:
     """The current player's /arm or /pass; returns the seconds until the board came."""
-    st = await bot.service.status(table.gid)
-    turn = next(d for d in st.decisions if d.kind == "turn")
-    user = next(u for u in table.users if u.id == turn.user_id)
+    user = next(u for u in table.users if u.id == table.turn)
     name = "arm" if table.count % 2 == 0 else "pass"
     table.count += 1
     start = time.perf_counter()
-    res = await fake.slash(user, table.channel, name, timeout=30)
+    res = await fake.slash(user, table.channel, name, timeout=60)
     ACKS.append(float("inf") if res.ack_delay is None or res.expired else res.ack_delay)
     if res.answered_at is not None:
         WORDS.append(res.answered_at - res.created)
     msg = res.answer
     assert msg is not None and not msg.ephemeral, res.content
-    await fake.wait_until(lambda: bool(msg.attachments), 60, "the board")
+    turn = TURN.search(msg.content)
+    assert turn is not None, msg.content
+    table.turn = int(turn[1])
+    # woken only by changes to this message: hundreds of waiting players cost nothing
+    await fake.wait_until(lambda: bool(msg.attachments), 60, "the board", 1.0, on=msg)
     took = time.perf_counter() - start
     assert msg.attachments[0].filename == "board.png", msg.content
     return took
@@ -100,79 +129,215 @@ def report(title: str, values: list[float]) -> None:
     print(
         f"{title}: n={len(ms)}  median {statistics.median(ms):.1f} ms  "
         f"p90 {percentile(ms, 90):.1f} ms  p99 {percentile(ms, 99):.1f} ms  "
-        f"max {max(ms):.1f} ms"
+        f"max {max(ms):.1f} ms",
+        flush=True,
     )
+
+
+def report_cpu(used: dict[str, float], wall: float, actions: int) -> None:
+    """The bot process's CPU time over a phase, and per action."""
+    per, wall = 1000 / max(1, actions), max(wall, 1e-6)
+    print(
+        f"  bot process CPU {used['cpu']:.1f} s in {wall:.1f} s "
+        f"({used['cpu'] / wall:.0%} of a core; event loop thread {used['loop']:.1f} s, "
+        f"{used['loop'] / wall:.0%}); per action {used['cpu'] * per:.1f} ms "
+        f"(loop {used['loop'] * per:.1f} ms)   [load average {load()}]",
+        flush=True,
+    )
+
+
+def proc_cpu(pid: int) -> float:
+    """CPU seconds (user + system) a process has used, from /proc (0 if it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def children(pid: int) -> list[int]:
+    """The child processes of ``pid`` (the bot's render workers), from /proc."""
+    out: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):
+            out += [int(c) for c in (task / "children").read_text().split()]
+    return out
+
+
+def others_cpu(bot: BotProcess) -> dict[str, float]:
+    """CPU seconds so far of this process (the fake and the players) and of the bot's
+    render workers."""
+    return {
+        "fake": time.process_time(),
+        "workers": sum(proc_cpu(c) for c in children(bot.proc.pid)),
+    }
+
+
+def report_others(before: dict[str, float], after: dict[str, float], wall: float) -> None:
+    """The CPU the fake Discord and the render workers used over a phase."""
+    wall = max(wall, 1e-6)
+    fake, workers = (after[k] - before[k] for k in ("fake", "workers"))
+    print(
+        f"  fake Discord + players process CPU {fake:.1f} s ({fake / wall:.0%} of a core); "
+        f"render workers CPU {workers:.1f} s ({workers / wall:.0%})",
+        flush=True,
+    )
+
+
+def load() -> str:
+    """The 1, 5 and 15 minute load averages, as ``uptime`` shows them."""
+    return ", ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+async def start_bot(fake: FakeDiscord, guild_id: int, max_games: int) -> BotProcess:
+    """Start the bot's process against ``fake`` and wait until it is connected."""
+    config = {
+        "api_base": fake.api_base,
+        "gateway_url": fake.gateway_url,
+        "token": fake.token,
+        "database": str(Path(tempfile.mkdtemp(prefix="bot-bench-")) / "bench.db"),
+        "guild": guild_id,
+        "max_games": max_games,
+    }
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "benchmarks.bot_side",
+        json.dumps(config),
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        limit=2**20,
+    )
+    bot = BotProcess(proc)
+    assert proc.stdout is not None
+    ready = await asyncio.wait_for(proc.stdout.readline(), 120)
+    if not ready:
+        raise RuntimeError(f"the bot's process ended (exit {await proc.wait()})")
+    await fake.wait_until(lambda: fake.connected and None in fake.commands, 30, "commands")
+    return bot
+
+
+async def make_tables(
+    fake: FakeDiscord, bot: BotProcess, guild_id: int, numbers: range
+) -> list[Table]:
+    """Two-player games set up in the bot, one channel each."""
+    guild = fake.guilds[guild_id]
+    tables = [
+        Table(
+            fake.add_text_channel(guild, f"table-{n}"),
+            [fake.add_user(f"p{n}a", guild=guild), fake.add_user(f"p{n}b", guild=guild)],
+        )
+        for n in numbers
+    ]
+    await fake.sync()  # the bot knows the channels before their games open
+    specs = [
+        {"n": n, "guild": guild_id, "channel": t.channel.id, "users": [u.id for u in t.users]}
+        for n, t in zip(numbers, tables, strict=True)
+    ]
+    for t, made in zip(tables, (await bot.call("tables", tables=specs))["tables"], strict=True):
+        t.turn = made["turn"]
+    return tables
 
 
 async def main_async(args: argparse.Namespace) -> None:
-    """Set up the fake and the bot, run both phases, print the numbers."""
+    """Set up the fake and the bot's process, run both phases, print the numbers."""
     logging.basicConfig(level=logging.WARNING)
     fake = await FakeDiscord().start()
-    point_discord_at(fake.api_base, fake.gateway_url)
     guild = fake.add_guild("Bench")
-    tmp = Path(tempfile.mkdtemp(prefix="bot-bench-"))
-    settings = Settings(
-        discord_token=fake.token,
-        database_url=f"sqlite:///{tmp}/bench.db",
-        dev_guild_id=None,
-        log_level="WARNING",
-        discord_api_base=None,
-        discord_gateway_url=None,
-    )
-    bot = GameBot(
-        settings,
-        service_options={"clock": FakeClock(), "computer_pacing": 0},
-        warm_up=False,
-        guild_ready_timeout=0.05,
-    )
-    async with running_bot(fake, bot, sync_commands=False, allow_errors=False):
-        await bot.delivery.images.warm_up()
-        await bot.service.update_guild_settings(guild.id, max_games=args.games + 10)
-        first = await make_table(fake, bot, guild, 0)
-        for _ in range(10):  # warm every image path (board, hand) and the connection pool
-            await act(fake, bot, first)
-            await bot.settle()
-        ACKS.clear()
-        WORDS.clear()
-        seq = []
-        for _ in range(args.actions):
-            seq.append(await act(fake, bot, first))
-            await bot.settle()
-        report(f"sequential ({args.actions} actions, one at a time)", seq)
-        report_acks()
+    bot = await start_bot(fake, guild.id, args.games + 10)
+    try:
+        await run(fake, bot, guild.id, args)
+    finally:
+        if bot.proc.returncode is None:
+            await bot.call("stop")
+            await bot.proc.wait()
+        await fake.stop()
 
-        tables = [await make_table(fake, bot, guild, n) for n in range(1, args.games + 1)]
+
+async def run(fake: FakeDiscord, bot: BotProcess, guild_id: int, args: argparse.Namespace) -> None:
+    """The two phases."""
+    (first,) = await make_tables(fake, bot, guild_id, range(1))
+    for _ in range(10):  # warm every image path (board, hand) and the connection pool
+        await act(fake, first)
         await bot.settle()
-        rng = random.Random(1)
-        loaded: list[float] = []
-        stop_at = time.perf_counter() + args.duration
+    ACKS.clear()
+    WORDS.clear()
+    seq = []
+    began = time.perf_counter()
+    for _ in range(args.actions):
+        seq.append(await act(fake, first))
+        await bot.call("settle")
+    used = await bot.settle()
+    report(f"sequential ({args.actions} actions, one at a time)", seq)
+    report_acks()
+    report_cpu(used, time.perf_counter() - began, args.actions)
 
-        async def player(table: Table) -> None:
-            when = time.perf_counter() + rng.uniform(0, args.interval)
-            while True:
-                await asyncio.sleep(max(0.0, when - time.perf_counter()))
-                if time.perf_counter() >= stop_at:
-                    return
-                loaded.append(await act(fake, bot, table))
-                when += rng.expovariate(1 / args.interval)
+    tables = await make_tables(fake, bot, guild_id, range(1, args.games + 1))
+    await bot.settle()
+    rng = random.Random(1)
+    loaded: list[float] = []
+    offered = 0
+    if args.profile:
+        await bot.call("profile", start=True)
+    if args.sample:
+        await bot.call("sample", start=True)
+    others = others_cpu(bot)
+    first_request = len(fake.requests)
+    began = time.perf_counter()
+    stop_at = began + args.duration
 
-        await asyncio.gather(*(player(t) for t in tables))
-        await bot.settle()
-        report(
-            f"under load ({args.games} games, one action every {args.interval:g} s each "
-            f"on average: {len(loaded) / args.duration:.1f} actions/s for "
-            f"{args.duration:g} s)",
-            loaded,
-        )
-        report_acks()
-    await fake.stop()
+    async def player(table: Table) -> None:
+        nonlocal offered
+        when = time.perf_counter() + rng.uniform(0, args.interval)
+        while when < stop_at:
+            offered += 1
+            await asyncio.sleep(max(0.0, when - time.perf_counter()))
+            if time.perf_counter() < stop_at:
+                loaded.append(await act(fake, table))
+            when += rng.expovariate(1 / args.interval)
+
+    await asyncio.gather(*(player(t) for t in tables))
+    during = await bot.settle(wait=False)
+    load_wall = time.perf_counter() - began
+    load_others = others_cpu(bot)
+    if args.profile:
+        await bot.call("profile", start=False, path=str(Path(args.profile).resolve()))
+    if args.sample:
+        await bot.call("sample", start=False, path=str(Path(args.sample).resolve()))
+    used = await bot.settle()
+    wall = time.perf_counter() - began
+    print(
+        f"under load ({args.games} games, one action every {args.interval:g} s each on "
+        f"average for {args.duration:g} s): offered {args.games / args.interval:.1f} "
+        f"actions/s ({offered / args.duration:.1f}/s scheduled), "
+        f"taken {len(loaded) / args.duration:.1f} actions/s   [load average {load()}]"
+    )
+    report("  board (command to channel image)", loaded)
+    report_acks()
+    print("  while the players played:", end="")
+    report_cpu(during, load_wall, len(loaded))
+    report_others(others, load_others, load_wall)
+    print(f"  then until the bot was quiet ({wall - load_wall:.1f} s more: the outbox's backlog):")
+    report_cpu(used, wall - load_wall, len(loaded))
+    report_others(load_others, others_cpu(bot), wall - load_wall)
+    report_requests(fake.requests[first_request:], len(loaded))
+
+
+def report_requests(requests: list[RecordedRequest], actions: int) -> None:
+    """The bot's requests to Discord per action, by route."""
+    routes = collections.Counter(
+        f"{r.method} {re.sub(r'/itok-[^/]+', '/:token', re.sub(r'/[0-9]+', '/:id', r.path))}"
+        for r in requests
+    )
+    each = ", ".join(f"{route} {n / max(1, actions):.2f}" for route, n in routes.most_common(8))
+    print(f"  requests per action: {len(requests) / max(1, actions):.2f} ({each})", flush=True)
 
 
 def report_acks() -> None:
     """The acknowledgements since the last report, and how many missed Discord's 3 s."""
     late = sum(1 for a in ACKS if a >= 3.0)
     report(
-        f"  acknowledged ({late} of {len(ACKS)} not within 3 s)",
+        f"  acknowledged ({late} of {len(ACKS)} unanswered: not within 3 s)",
         [a for a in ACKS if a != float("inf")] or [0.0],
     )
     report("  answered with words", WORDS or [0.0])
@@ -189,8 +354,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--interval", type=float, default=5.0)
     parser.add_argument("--duration", type=float, default=90.0)
+    parser.add_argument("--profile", help="cProfile the bot's event loop under load into FILE")
+    parser.add_argument(
+        "--sample", help="sample the bot's threads' stacks under load into FILE (text)"
+    )
     args = parser.parse_args()
-    discord.utils.setup_logging(level=logging.WARNING)
     asyncio.run(main_async(args))
 
 

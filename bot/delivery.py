@@ -127,6 +127,12 @@ class Delivery(PrivateDelivery):
         """Channel id -> (its game, whether the bot paused it) while the bot lacks a
         permission there."""
         self._tails: dict[int, asyncio.Future[None]] = {}
+        """Game id -> its latest outcome's delivery, done once its channel part is sent:
+        a game's channel messages go in order."""
+        self._dm_tails: dict[int, asyncio.Future[None]] = {}
+        """Game id -> its latest outcome's delivery, done once all of it is: a game's DMs
+        go in order, but a channel answer never waits for an earlier outcome's DMs (which
+        the global rate limit may hold for a while)."""
         self._in_flight: dict[int, int] = {}
         self._channels: dict[int, int] = {}
         self._later: set[asyncio.Task[None]] = set()
@@ -323,9 +329,10 @@ class Delivery(PrivateDelivery):
         if reply is not None:
             reply.mode = mode
         loop = asyncio.get_running_loop()
-        prev = self._tails.get(gid)
+        prev, prev_dms = self._tails.get(gid), self._dm_tails.get(gid)
         mine: asyncio.Future[None] = loop.create_future()
-        self._tails[gid] = mine
+        mine_dms: asyncio.Future[None] = loop.create_future()
+        self._tails[gid], self._dm_tails[gid] = mine, mine_dms
         self._active += 1
         self._in_flight[gid] = self._in_flight.get(gid, 0) + 1
         if outcome.channel_id is not None:
@@ -343,7 +350,14 @@ class Delivery(PrivateDelivery):
                 log.info("game %s: the images are late; the words go first", gid)
             pictures = drawing.result() if drawing.done() else {}
             await self._send(
-                outcome, pictures, hands, reply, note, None if drawing.done() else drawing
+                outcome,
+                pictures,
+                hands,
+                reply,
+                note,
+                None if drawing.done() else drawing,
+                posted=mine,
+                dms_after=prev_dms,
             )
         except Exception:
             log.exception("game %s: delivering a %s outcome failed", gid, outcome.kind)
@@ -355,9 +369,11 @@ class Delivery(PrivateDelivery):
                 hands.cancel()
             if reply is not None:
                 reply.close()
-            mine.set_result(None)
-            if self._tails.get(gid) is mine:
-                del self._tails[gid]
+            for fut, tails in ((mine, self._tails), (mine_dms, self._dm_tails)):
+                if not fut.done():
+                    fut.set_result(None)
+                if tails.get(gid) is fut:
+                    del tails[gid]
             self._in_flight[gid] -= 1
             if not self._in_flight[gid]:
                 del self._in_flight[gid]
@@ -425,7 +441,12 @@ class Delivery(PrivateDelivery):
         reply: Reply | None,
         note: str,
         late: asyncio.Future[dict[Any, Picture]] | None = None,
+        *,
+        posted: asyncio.Future[None] | None = None,
+        dms_after: asyncio.Future[None] | None = None,
     ) -> None:
+        """Send ``outcome``'s channel part, then (``posted`` done: the game's next outcome
+        may post) its DMs and panels, after the game's previous outcome's (``dms_after``)."""
         gid = outcome.game_id or 0
         refs = await self.refs_of(gid)
         kind = outcome.kind
@@ -464,6 +485,10 @@ class Delivery(PrivateDelivery):
         if self._owed(outcome) is not None and owed not in self._telling:
             await self._told(outcome)  # nothing was said in the channel: nothing owed
         self._telling.discard(owed)
+        if posted is not None and not posted.done():
+            posted.set_result(None)
+        if dms_after is not None:
+            await asyncio.shield(dms_after)
         if await within(hands, replies.WORDS_FIRST_AFTER):
             pics = {**pics, **hands.result()}
         await self._private(outcome, pics, reply, note)
@@ -633,7 +658,9 @@ class Delivery(PrivateDelivery):
         while len(self._shown) > SHOWN_KEPT:
             del self._shown[next(iter(self._shown))]
         refs = self.refs.get(outcome.game_id or 0)
-        if isinstance(msg, discord.InteractionMessage):  # the answer: its webhook, exempt
+        # the answer (a deferred one's is a WebhookMessage): its interaction's webhook,
+        # which Discord's global limit does not count, never behind the outbox's queue
+        if isinstance(msg, discord.InteractionMessage | discord.WebhookMessage):
             edited = await attach(msg, files)
             await self._told(outcome)
             if edited is not None and refs is not None and refs.battle_id == msg.id:

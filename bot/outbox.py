@@ -42,6 +42,7 @@ import contextlib
 import io
 import json
 import logging
+import math
 import random
 import secrets
 import time
@@ -472,15 +473,21 @@ class Outbox:
 
     # ------------------------------------------------------------------ the sender
     def _next(self, now: float) -> _Item | None:
+        # runs for every item sent, over every lane (hundreds when DMs wait for the global
+        # limit): kept lean, the rank computed once per lane
         best: _Item | None = None
+        best_rank = math.inf
+        held, retry_at = self._held, self._retry_at
         for lane, queue in self._lanes.items():
             if not queue:
                 continue
             head = queue[0]
-            if head.sending or self._is_held(head) or self._retry_at.get(lane, 0) > now:
+            rec = head.rec
+            if head.sending or (rec.kind != "dm" and rec.channel_id in held):
                 continue
-            if best is None or self._rank(head) < self._rank(best):
-                best = head
+            rank = rec.priority * AGING + rec.created_at
+            if rank < best_rank and (not retry_at or retry_at.get(lane, 0) <= now):
+                best, best_rank = head, rank
         return best
 
     @staticmethod

@@ -33,7 +33,7 @@ import json
 import logging
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -930,8 +930,33 @@ class Store:
 
     async def outbox_remove(self, item_ids: Iterable[int]) -> None:
         """Forget items that were sent (or given up); their files go with them."""
-        async with self._tx() as conn:
-            await conn.executemany(Q.delete_outbox, [(i,) for i in item_ids])
+        rows = [(i,) for i in item_ids]
+        await self._in_thread_tx(lambda db: db.executemany(Q.delete_outbox, rows))
+
+    async def _in_thread_tx(self, steps: Callable[[sqlite3.Connection], object]) -> None:
+        """``steps`` in one write transaction, as one call into the connection's thread
+        (one hand-off instead of three or more: each waits for the interpreter lock
+        while the event loop is busy). Commits, or rolls back on any exception."""
+
+        def run(db: sqlite3.Connection) -> None:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                steps(db)
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    with suppress(Exception):
+                        db.execute("ROLLBACK")
+                raise
+
+        async with self._lock:
+            try:
+                await self._conn._execute(run, self._conn._conn)
+            except Exception as exc:
+                self.metrics.error("store")
+                if _is_full(exc):
+                    raise _translated(exc) from exc
+                raise
 
     async def outbox_items(self) -> list[OutboxRecord]:
         """Every kept item, oldest first, with its files."""

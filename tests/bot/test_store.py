@@ -500,3 +500,46 @@ async def test_an_action_is_owed_to_its_channel_until_its_message_is_kept(tmp_pa
         assert await store.announcements() == [(gid, 4)]
     finally:
         await store.close()
+
+
+async def test_removing_sent_outbox_items_is_one_call_into_sqlite_s_thread(store: Store) -> None:
+    """Each call into the connection's thread waits for the interpreter lock while the
+    event loop is busy: forgetting sent items takes one, whatever their number."""
+    from bot.models import OutboxFile, OutboxRecord
+
+    ids = [
+        await store.outbox_add(
+            OutboxRecord(
+                None,
+                None,
+                "send",
+                7,
+                None,
+                None,
+                0,
+                None,
+                {"content": str(n)},
+                {},
+                0.0,
+                [OutboxFile("board.png", b"png")],
+            )
+        )
+        for n in range(3)
+    ]
+    conn = store._conn
+    calls = 0
+    real = conn._execute
+
+    async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        return await real(fn, *args, **kwargs)
+
+    conn._execute = counted  # type: ignore[method-assign]
+    try:
+        await store.outbox_remove(ids[:2])
+    finally:
+        conn._execute = real  # type: ignore[method-assign]
+    assert calls == 1
+    kept = await store.outbox_items()
+    assert [(i.id, [f.data for f in i.files]) for i in kept] == [(ids[2], [b"png"])]

@@ -81,6 +81,11 @@ def _acked(session: _Session, seq: int) -> Callable[[], bool]:
     return lambda: session.acked_seq >= seq
 
 
+def _key(thing: FakeMessage | InteractionResult) -> tuple[str, int]:
+    """What keyed waiters on ``thing`` wait for (see :meth:`FakeDiscord.wait_until`)."""
+    return ("interaction" if isinstance(thing, InteractionResult) else "message", thing.id)
+
+
 @dataclass(eq=False)
 class _Session:
     """One gateway connection; frames go through a queue so their order is preserved."""
@@ -166,6 +171,11 @@ class FakeDiscord:
         self._nonces: dict[tuple[int, str], int] = {}
         self._sessions: list[_Session] = []
         self._change: asyncio.Future[None] | None = None
+        #: Waiters on one message or interaction (``wait_until(on=...)``), by key: woken
+        #: only when a request touches that object, not by every request (300 waiters
+        #: re-checking on every request cost more than the requests themselves).
+        self._keyed: dict[tuple[str, int], list[asyncio.Future[None]]] = {}
+        self._touched: set[tuple[str, int]] = set()
         self._runner: web.AppRunner | None = None
         self.port = 0
         self._routes = self._build_routes()
@@ -438,19 +448,39 @@ class FakeDiscord:
         timeout: float = 5.0,
         what: str = "condition",
         poll: float = 0.01,
+        *,
+        on: FakeMessage | InteractionResult | None = None,
     ) -> None:
         """Wait until ``predicate()`` is true, re-checking it after every request and gateway
         frame the fake handles (and every ``poll`` seconds, for predicates on the bot's own
-        state)."""
+        state).
+
+        With ``on`` (a message or an interaction whose state the predicate reads) it is
+        re-checked only when a request touches that object (and every ``poll`` seconds):
+        many waiters then cost nothing per unrelated request."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
+        key = None if on is None else _key(on)
         while not predicate():
             remaining = deadline - loop.time()
             if remaining <= 0:
                 raise TimeoutError(f"timed out after {timeout}s waiting for {what}")
-            if self._change is None or self._change.done():
-                self._change = loop.create_future()
-            await asyncio.wait([self._change], timeout=min(remaining, poll))
+            if key is not None:
+                wake: asyncio.Future[None] = loop.create_future()
+                self._keyed.setdefault(key, []).append(wake)
+            else:
+                if self._change is None or self._change.done():
+                    self._change = loop.create_future()
+                wake = self._change
+            try:
+                await asyncio.wait([wake], timeout=min(remaining, poll))
+            finally:
+                if key is not None and not wake.done():
+                    waiting = self._keyed.get(key, [])
+                    if wake in waiting:
+                        waiting.remove(wake)
+                    if not waiting:
+                        self._keyed.pop(key, None)
 
     async def sync(self, timeout: float = 5.0) -> None:
         """Barrier: return once the bot has parsed every gateway event sent so far.
@@ -465,6 +495,15 @@ class FakeDiscord:
     def _notify(self) -> None:
         if self._change is not None and not self._change.done():
             self._change.set_result(None)
+        touched, self._touched = self._touched, set()
+        for key in touched:
+            for wake in self._keyed.pop(key, ()):
+                if not wake.done():
+                    wake.set_result(None)
+
+    def _touch(self, thing: FakeMessage | InteractionResult) -> None:
+        """``thing`` changed: wake its keyed waiters at the next :meth:`_notify`."""
+        self._touched.add(_key(thing))
 
     # ------------------------------------------------------------------ fault injection
 
@@ -888,7 +927,11 @@ class FakeDiscord:
             # logged errors are polled, rarely: a hundred waits polling every 10 ms would
             # cost the shared event loop more than the bot does
             await self.wait_until(
-                lambda: answered() or bot_failed(), timeout, f"the bot to answer {what}", 0.25
+                lambda: answered() or bot_failed(),
+                timeout,
+                f"the bot to answer {what}",
+                0.25,
+                on=result,
             )
         except TimeoutError as exc:
             state = (
@@ -1323,6 +1366,7 @@ class FakeDiscord:
             interaction_id=interaction.id if interaction else None,
         )
         self._messages[msg.id] = msg
+        self._touch(msg)
         if not msg.ephemeral:
             ch.message_ids.append(msg.id)
             self._dispatch_message("MESSAGE_CREATE", msg)
@@ -1349,11 +1393,13 @@ class FakeDiscord:
         msg.flags, msg.attachments = new["flags"] & ~LOADING, atts
         if not was_loading:
             msg.edited_at = iso_now()
+        self._touch(msg)
         if not msg.ephemeral:
             self._dispatch_message("MESSAGE_UPDATE", msg)
 
     def _delete_message(self, msg: FakeMessage) -> None:
         msg.deleted = True
+        self._touch(msg)
         if not msg.ephemeral:
             d = {"id": str(msg.id), "channel_id": str(msg.channel_id)}
             if msg.guild_id:
@@ -1491,13 +1537,16 @@ class FakeDiscord:
         if limited is not None:
             return 429, *limited
         headers = self.limits.headers(req.method, req.path)
+        it = self._by_token.get(str(params.get("token")))
         try:
             status, data = await handler(req, **params)
         except ApiError as err:
-            it = self._by_token.get(str(params.get("token")))
             if it is not None:
                 it.errors.append(err.body())
             return err.status, err.body(), headers
+        finally:
+            if it is not None:  # acknowledged, answered, refused or expired: after the change
+                self._touch(it)
         return status, data, headers
 
     def _respond(

@@ -751,3 +751,31 @@ def test_point_discord_at_sets_and_keeps_endpoints() -> None:
         assert Route.BASE == "http://127.0.0.1:1/api/v10"
     finally:
         Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = saved
+
+
+async def test_a_waiter_on_one_message_wakes_only_when_it_changes(
+    fake_discord: FakeDiscord, world: World, bot: DemoBot
+) -> None:
+    channel = bot.get_channel(world.games.id)
+    assert isinstance(channel, discord.TextChannel)
+    sent = await channel.send("first")
+    target = fake_discord.message(sent.id)
+    checks = {"keyed": 0, "any": 0}
+
+    def edited(kind: str) -> bool:
+        checks[kind] += 1
+        return target.content == "edited"
+
+    keyed = asyncio.create_task(
+        fake_discord.wait_until(lambda: edited("keyed"), 30, "the edit", 30, on=target)
+    )
+    unkeyed = asyncio.create_task(fake_discord.wait_until(lambda: edited("any"), 30, "x", 30))
+    await asyncio.sleep(0)
+    assert checks == {"keyed": 1, "any": 1}
+    for n in range(5):  # requests about other messages: only the unkeyed waiter looks
+        await channel.send(f"other {n}")
+        await asyncio.sleep(0)
+    assert checks["keyed"] == 1 and checks["any"] >= 6
+    await sent.edit(content="edited")
+    await asyncio.wait_for(asyncio.gather(keyed, unkeyed), 5)
+    assert checks["keyed"] == 2
