@@ -71,6 +71,11 @@ class Presentation(Protocol):
         """A side's name for people ("Central Powers (Germany and Austria-Hungary)")."""
         ...
 
+    def find_side(self, text: str) -> str | None:
+        """The side a player means by ``text`` (its id, its name, or a short form such as
+        "russia"), or ``None`` if none or several match."""
+        ...
+
     def computer_name(self, side: str) -> str:
         """A computer player's display name at that side ("Russia (computer)")."""
         ...
@@ -100,6 +105,10 @@ class Presentation(Protocol):
 
     def status_lines(self, view: Any, names: Sequence[str]) -> list[str]:
         """Public lines about the position beyond the board (a battle under way)."""
+        ...
+
+    def summary_lines(self, view: Any, names: Sequence[str]) -> list[str]:
+        """``/status``: the position in a few public lines (turn, supplies, decks)."""
         ...
 
     def private_lines(self, view: Any, names: Sequence[str]) -> list[str]:

@@ -248,6 +248,10 @@ class PyramidWords:
         """A power's or continent's name."""
         return load_board(self.variant).powers[side].name
 
+    def find_side(self, text: str) -> str | None:
+        """A power or continent by id, name or a short form ("russia")."""
+        return load_board(self.variant).power_by_name(text)
+
     def computer_name(self, side: str) -> str:
         """ "Russia (computer)"."""
         return computer_name(self.side_name(side))
@@ -284,6 +288,18 @@ class PyramidWords:
     def status_lines(self, view: Any, names: Sequence[str]) -> list[str]:
         """The declared attack, if any, as everyone sees it."""
         return battle_lines(view, names, board_of_view(view))
+
+    def summary_lines(self, view: Any, names: Sequence[str]) -> list[str]:
+        """Turn, round and phase; the decks (European War); each seat's hand and supply."""
+        lines = [f"Turn {view.turn}, round {view.round}, phase {view.phase}."]
+        if self.variant == "european_war":
+            lines.append(f"Draw pile {view.pile_size} cards, discard {len(view.discard)}.")
+        for sv in view.seats:
+            lines.append(
+                f"{names[sv.seat]} — {sv.power_name}: {sv.hand_size} cards, "
+                f"supply {sv.supply[0]}/{sv.supply[1]}/{sv.supply[2]}."
+            )
+        return lines
 
     def private_lines(self, view: Any, names: Sequence[str]) -> list[str]:
         """The viewer's hand and what espionage told it (private)."""

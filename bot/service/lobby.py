@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any, Literal
 
 import rules
+from rules import contract
 
 from ..models import (
     COMPUTER_LEVELS,
@@ -26,7 +27,7 @@ from ..store import ChannelBusy, GuildFull, NewSeat, SeatTaken
 from .core import ServiceBase, ServiceError
 from .deadlines import timed
 from .live import LiveGame
-from .outcome import LobbyInfo, Outcome, SeatInfo, computer_name
+from .outcome import LobbyInfo, Outcome, SeatInfo
 
 ServerDefault = Literal["server"]
 Keep = Literal["keep"]
@@ -79,13 +80,14 @@ class LobbyOps(ServiceBase):
                 if guild_id is not None
                 else GuildSettings(0)
             )
-            if variant not in rules.VARIANTS:
+            if variant not in contract.game_names():
                 raise ServiceError(f"Unknown variant {variant!r}.")
+            game = contract.game_named(variant)
             opts = rules.Options(
                 diplomacy_seconds=gs.diplomacy_seconds,
                 turn_timeout_action=gs.expiry_action,
             ).with_changes(**dict(options or {}))
-            limit = rules.rules_for(variant).max_players(opts)
+            limit = game.max_players(opts)
             limits = dict(timeouts or {})
             unknown = set(limits) - {"setup", "duel", "retreat"}
             if unknown:
@@ -130,7 +132,7 @@ class LobbyOps(ServiceBase):
                     f"This server already runs {gs.max_games} games, its limit (see /settings)."
                 ) from None
             live = await self._live(game_id)
-            name = rules.rules_for(variant).name
+            name = game.presentation.title
             return self._lobby_outcome(
                 live,
                 [
@@ -304,7 +306,7 @@ class LobbyOps(ServiceBase):
                 options=opts,
                 max_players=max_players
                 if max_players is not None
-                else min(s.max_players, rules.rules_for(live.variant).max_players(opts)),
+                else min(s.max_players, contract.game_named(live.variant).max_players(opts)),
                 arranged=s.arranged if arranged is None else arranged,
                 turn_timeout=s.turn_timeout if turn_timeout == "keep" else turn_timeout,
             )
@@ -330,10 +332,10 @@ class LobbyOps(ServiceBase):
         async def body(live: LiveGame) -> Outcome:
             self._require_lobby(live)
             self._require_host(live, by_user)
-            engine = rules.rules_for(live.variant)
+            engine = contract.game_named(live.variant)
             if len(live.seats) < engine.min_players:
                 raise ServiceError(
-                    f"{engine.name} needs at least {engine.min_players} "
+                    f"{engine.presentation.title} needs at least {engine.min_players} "
                     "players; invite someone or add a computer."
                 )
             powers = [s.requested_power for s in live.seats]
@@ -347,9 +349,10 @@ class LobbyOps(ServiceBase):
             )
             entries = [live.seats[origin] for origin in game.origins]
             names = []
+            words = engine.presentation
             for seat, entry in enumerate(entries):
-                power_name = game.board.powers[game.seats[seat]].name
-                names.append(computer_name(power_name) if entry.is_computer else entry.display_name)
+                side = game.seats[seat]
+                names.append(words.computer_name(side) if entry.is_computer else entry.display_name)
             now = self.clock.now()
             decisions = {
                 (d.seat, d.kind): timed(d.kind, d.seat, 0, live.settings, now, False)
@@ -436,18 +439,20 @@ class LobbyOps(ServiceBase):
     def _power_id(variant: str, options: rules.Options, power: str | None) -> str | None:
         if power is None:
             return None
-        board = board_of(variant, options)
-        found = power if power in board.powers else board.power_by_name(power)
-        if found is None:
+        game = contract.game_named(variant)
+        words = game.presentation
+        sides = game.sides(options)
+        found = power if power in sides else words.find_side(power)
+        if found is None or found not in sides:
             raise ServiceError(
-                f"Unknown power {power!r}; choose one of "
-                + ", ".join(p.name for p in board.powers.values())
+                f"Unknown {words.side_word} {power!r}; choose one of "
+                + ", ".join(words.side_name(s) for s in sides)
                 + "."
             )
         return found
 
     def _lobby_outcome(self, live: LiveGame, lines: list[str]) -> Outcome:
-        board = board_of(live.variant, live.settings.options)
+        words = contract.game_named(live.variant).presentation
         seats = tuple(
             SeatInfo(
                 None,
@@ -455,7 +460,7 @@ class LobbyOps(ServiceBase):
                 s.display_name,
                 s.computer_level,
                 s.requested_power,
-                board.powers[s.requested_power].name if s.requested_power else None,
+                words.side_name(s.requested_power) if s.requested_power else None,
             )
             for s in live.seats
         )

@@ -10,11 +10,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 import rules
+from rules import contract
 
 from ..store import SeatTaken
 from .core import ServiceBase, ServiceError
 from .live import LiveGame
-from .outcome import Outcome, computer_name
+from .outcome import Outcome
 
 
 class PlayOps(ServiceBase):
@@ -206,8 +207,9 @@ class PlayOps(ServiceBase):
 
     @staticmethod
     def _computer_name(live: LiveGame, seat: int) -> str:
-        assert live.state is not None
-        return computer_name(live.state.board.powers[live.state.seats[seat]].name)
+        side = live.seats[seat].power
+        assert side is not None, "a started game's seats have their sides"
+        return contract.game_named(live.variant).presentation.computer_name(side)
 
     def _seat_changed(
         self, live: LiveGame, seat: int, user_id: int | None, level: str | None, name: str

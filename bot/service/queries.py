@@ -7,12 +7,12 @@ a commit, so it is always a committed state) or, for a game not in memory, the d
 from __future__ import annotations
 
 import rules
+from rules import contract
 from rules.describe import describe_all
 
 from ..models import LOBBY_SEAT
 from .core import ServiceBase, ServiceError
 from .live import LiveGame
-from .lobby import board_of
 from .outcome import GameStatus, Outcome, PrivateNote, Prompt, SeatInfo, UserView
 
 
@@ -34,7 +34,7 @@ class QueryOps(ServiceBase):
         """
         live = await self._live(game_id, cache=False)
         g = live.state
-        board = board_of(live.variant, live.settings.options)
+        words = contract.game_named(live.variant).presentation
         seats = tuple(
             SeatInfo(
                 seat=s.seat,
@@ -42,27 +42,16 @@ class QueryOps(ServiceBase):
                 name=s.display_name,
                 computer_level=s.computer_level,
                 power=s.power or s.requested_power,
-                power_name=board.powers[p].name if (p := s.power or s.requested_power) else None,
+                power_name=words.side_name(p) if (p := s.power or s.requested_power) else None,
                 hand_size=len(g.hands[i]) if g is not None else None,
                 agrees_draw=s.agrees_draw,
             )
             for i, s in enumerate(live.seats)
         )
-        lines = [
-            f"{rules.rules_for(live.variant).name}: {live.status}"
-            + (" (paused)" if live.paused else "")
-        ]
+        lines = [f"{words.title}: {live.status}" + (" (paused)" if live.paused else "")]
         view = rules.view_for(g, None) if g is not None else None
         if g is not None and view is not None:
-            names = live.names()
-            lines.append(f"Turn {g.turn}, round {g.round}, phase {g.phase}.")
-            if g.variant == "european_war":
-                lines.append(f"Draw pile {view.pile_size} cards, discard {len(view.discard)}.")
-            for sv in view.seats:
-                lines.append(
-                    f"{names[sv.seat]} — {sv.power_name}: {sv.hand_size} cards, "
-                    f"supply {sv.supply[0]}/{sv.supply[1]}/{sv.supply[2]}."
-                )
+            lines += words.summary_lines(view, live.names())
             now = self.clock.now()
             for d in self._decision_infos(live):
                 left = f", {time_left(d.deadline - now)} left" if d.deadline else ""

@@ -315,6 +315,11 @@ class ClaimWords:
         """ "Cross"."""
         return side.capitalize()
 
+    def find_side(self, text: str) -> str | None:
+        """A mark by its name."""
+        key = text.strip().lower()
+        return key if key in SIDES else None
+
     def computer_name(self, side: str) -> str:
         """ "Cross (computer)"."""
         return f"{self.side_name(side)} (computer)"
@@ -363,6 +368,11 @@ class ClaimWords:
         """Who still holds a card."""
         holders = [names[s] for s, held in enumerate(view.holding) if held]
         return [f"Holding a card: {', '.join(holders) or 'nobody'}."]
+
+    def summary_lines(self, view: Any, names: Sequence[str]) -> list[str]:
+        """The grid's claimed cells."""
+        cells = ", ".join(f"{c} {names[s]}" for c, s in sorted(view.grid.items()))
+        return [f"Claimed: {cells or 'nothing yet'}."]
 
     def private_lines(self, view: Any, names: Sequence[str]) -> list[str]:
         """The viewer's card."""

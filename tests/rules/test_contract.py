@@ -207,6 +207,12 @@ def test_the_presentation_words_every_step_of_a_game(
                 assert text is None, "a chance step is never put in words"
     assert described > 10
     assert (words.result_line(state.view_for(None), names) or "").strip()
+    assert all(line.strip() for line in words.summary_lines(state.view_for(None), names))
+    for side in game.sides(game.options_from_dict(options)):
+        assert words.find_side(words.side_name(side)) == side
+        assert words.find_side(side) == side
+        assert words.computer_name(side).strip() != words.side_name(side)
+    assert words.find_side("no such side at all") is None
     sections = words.rulebook()
     assert sections and all(s.title and s.rulings for s in sections)
     for spec in words.options():
