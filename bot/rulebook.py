@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules import contract
+from rules.presentation import RuleSection
 
 
 @dataclass(frozen=True)
@@ -19,9 +20,7 @@ class Section:
 
     def text(self) -> str:
         """The section as Markdown: the title, then each ruling with its number in bold."""
-        lines = [f"**{self.title}**"]
-        lines += [f"**{number}** {body}" for number, body in self.rulings.items()]
-        return "\n".join(lines)
+        return RuleSection(self.title, self.rulings).text()
 
 
 def sections() -> tuple[Section, ...]:
