@@ -160,12 +160,3 @@ def halo_text(
         stroke_width=halo_width,
         stroke_fill=halo,
     )
-
-
-def vertical_gradient(size: tuple[int, int], top: RGB, bottom: RGB) -> Image.Image:
-    """An RGB image shading from ``top`` to ``bottom``."""
-    column = Image.new("RGB", (1, 256))
-    for i in range(256):
-        t = i / 255
-        column.putpixel((0, i), tuple(round(top[k] + (bottom[k] - top[k]) * t) for k in range(3)))
-    return column.resize(size, Image.Resampling.BILINEAR)

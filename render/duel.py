@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 import rules
 from rules import cards as C
@@ -20,7 +20,7 @@ from . import palette, pyramid, shapes
 from .cards import CARD_HEIGHT, CARD_WIDTH, SHADOW, card_sprite, empty_slot
 from .fonts import font
 from .status import field_name, names_of
-from .text import display_name, fit
+from .text import display_name, fit, put
 
 CARD_LIMIT: dict[int, int] = {1: 1, 2: 2, 3: 3}
 """EW-16: cards a piece may play, by size (as ``rules.european_war.CARD_LIMIT``; not
@@ -145,7 +145,6 @@ def _side_state(duel: Duel, side: Side) -> str:
 
 def _column(
     img: Image.Image,
-    draw: ImageDraw.ImageDraw,
     view: rules.View,
     names: Sequence[str],
     duel: Duel,
@@ -165,19 +164,21 @@ def _column(
     pyramid.paste(img, side.seat, side.size, (x0 + 52, 130), scale=1.25)
     tx = x0 + 104
     role = "ATTACKER" if attacker else "DEFENDER"
-    draw.text(
+    put(
+        img,
         (tx, 98),
         "\u200a".join(role),
-        font=font(12, bold=True),
-        fill=palette.on_dark(colour.fill) if max(colour.fill) > 60 else palette.PANEL_MUTED,
+        font(12, bold=True),
+        palette.on_dark(colour.fill) if max(colour.fill) > 60 else palette.PANEL_MUTED,
     )
     nf = font(24, bold=True)
-    draw.text(
+    put(
+        img,
         (tx, 132),
         fit(display_name(names, side.seat), x0 + COLUMN_WIDTH - tx - 14, nf),
-        font=nf,
-        fill=palette.PANEL_TEXT,
-        anchor="ls",
+        nf,
+        palette.PANEL_TEXT,
+        "ls",
     )
     where = (
         f"from {field_name(view, duel.src)}"
@@ -186,19 +187,21 @@ def _column(
     )
     size_word = pyramid.SIZE_NAMES[side.size]
     sub = font(14)
-    draw.text(
+    put(
+        img,
         (tx, 156),
         fit(f"{size_word} piece {where}", x0 + COLUMN_WIDTH - tx - 14, sub),
-        font=sub,
-        fill=palette.PANEL_MUTED,
-        anchor="ls",
+        sub,
+        palette.PANEL_MUTED,
+        "ls",
     )
-    draw.text(
+    put(
+        img,
         (tx, 176),
         f"up to {side.limit} card{'s' if side.limit != 1 else ''}",
-        font=font(13),
-        fill=palette.PANEL_FAINT,
-        anchor="ls",
+        font(13),
+        palette.PANEL_FAINT,
+        "ls",
     )
     slots = max(side.limit, len(side.cards))
     row_w = slots * CARD_WIDTH + (slots - 1) * 12
@@ -212,23 +215,25 @@ def _column(
         )
         img.paste(sp, (x - SHADOW, CARDS_TOP - SHADOW), sp)
     ty = CARDS_TOP + CARD_HEIGHT + 22
-    draw.text(
+    put(
+        img,
         (x0 + COLUMN_WIDTH / 2, ty + 28),
         str(side.total),
-        font=font(44, bold=True),
-        fill=palette.GOLD if won else palette.PANEL_TEXT,
-        anchor="ms",
+        font(44, bold=True),
+        palette.GOLD if won else palette.PANEL_TEXT,
+        "ms",
     )
-    draw.text(
+    put(
+        img,
         (x0 + COLUMN_WIDTH / 2, ty + 50),
         _side_state(duel, side),
-        font=font(14),
-        fill=palette.PANEL_MUTED,
-        anchor="ms",
+        font(14),
+        palette.PANEL_MUTED,
+        "ms",
     )
 
 
-def _footer(draw: ImageDraw.ImageDraw, names: Sequence[str], duel: Duel) -> None:
+def _footer(img: Image.Image, names: Sequence[str], duel: Duel) -> None:
     att, dfn = duel.attacker, duel.defender
     a_name, d_name = display_name(names, att.seat), display_name(names, dfn.seat)
     cx = SIZE[0] / 2
@@ -246,14 +251,8 @@ def _footer(draw: ImageDraw.ImageDraw, names: Sequence[str], duel: Duel) -> None
                 if tie
                 else "The attack fails; nothing moves"
             )
-        draw.text((cx, 506), fit(line, SIZE[0] - 60, big), font=big, fill=palette.GOLD, anchor="ms")
-        draw.text(
-            (cx, 534),
-            fit(sub, SIZE[0] - 60, small),
-            font=small,
-            fill=palette.PANEL_MUTED,
-            anchor="ms",
-        )
+        put(img, (cx, 506), fit(line, SIZE[0] - 60, big), big, palette.GOLD, "ms")
+        put(img, (cx, 534), fit(sub, SIZE[0] - 60, small), small, palette.PANEL_MUTED, "ms")
         return
     if duel.stage == "diplomacy":
         line = "Diplomacy: anyone else may stop the attack with a K"
@@ -265,17 +264,9 @@ def _footer(draw: ImageDraw.ImageDraw, names: Sequence[str], duel: Duel) -> None
         turn = duel.to_play if duel.to_play is not None else att.seat
         line = f"{display_name(names, turn)} to play"
         sub = "Cards are played face up; figures count 4; the attacker needs more to win"
-    draw.text(
-        (cx, 506), fit(line, SIZE[0] - 60, big), font=big, fill=palette.PANEL_TEXT, anchor="ms"
-    )
+    put(img, (cx, 506), fit(line, SIZE[0] - 60, big), big, palette.PANEL_TEXT, "ms")
     if sub:
-        draw.text(
-            (cx, 534),
-            fit(sub, SIZE[0] - 60, small),
-            font=small,
-            fill=palette.PANEL_MUTED,
-            anchor="ms",
-        )
+        put(img, (cx, 534), fit(sub, SIZE[0] - 60, small), small, palette.PANEL_MUTED, "ms")
 
 
 def duel_image(
@@ -287,35 +278,32 @@ def duel_image(
 ) -> Image.Image:
     """Draw the duel of ``view`` (or of the ``duel_over`` event ``result``), RGB ``SIZE``."""
     img = Image.new("RGB", SIZE, palette.PANEL_BACKGROUND)
-    draw = ImageDraw.Draw(img)
     duel = duel_from(view, result, events)
-    draw.text((24, 22), "\u200a".join("DUEL"), font=font(13, bold=True), fill=palette.PANEL_MUTED)
+    put(img, (24, 22), "\u200a".join("DUEL"), font(13, bold=True), palette.PANEL_MUTED)
     if duel is None:
-        draw.text(
+        put(
+            img,
             (SIZE[0] / 2, SIZE[1] / 2),
             "No duel in progress",
-            font=font(26, bold=True),
-            fill=palette.PANEL_MUTED,
-            anchor="mm",
+            font(26, bold=True),
+            palette.PANEL_MUTED,
+            "mm",
         )
         return img
     title = f"{field_name(view, duel.src)} attacks {field_name(view, duel.dst)}"
     tf = font(24, bold=True)
-    draw.text(
-        (24, 58), fit(title, SIZE[0] - 220, tf), font=tf, fill=palette.PANEL_TEXT, anchor="ls"
-    )
+    put(img, (24, 58), fit(title, SIZE[0] - 220, tf), tf, palette.PANEL_TEXT, "ls")
     score = f"{duel.attacker.total} : {duel.defender.total}"
-    draw.text(
-        (SIZE[0] - 24, 58), score, font=font(30, bold=True), fill=palette.PANEL_TEXT, anchor="rs"
-    )
-    _column(img, draw, view, names, duel, duel.attacker, True)
-    _column(img, draw, view, names, duel, duel.defender, False)
-    draw.text(
+    put(img, (SIZE[0] - 24, 58), score, font(30, bold=True), palette.PANEL_TEXT, "rs")
+    _column(img, view, names, duel, duel.attacker, True)
+    _column(img, view, names, duel, duel.defender, False)
+    put(
+        img,
         (SIZE[0] / 2, CARDS_TOP + CARD_HEIGHT / 2),
         "vs",
-        font=font(22, bold=True),
-        fill=palette.PANEL_FAINT,
-        anchor="mm",
+        font(22, bold=True),
+        palette.PANEL_FAINT,
+        "mm",
     )
-    _footer(draw, names, duel)
+    _footer(img, names, duel)
     return img

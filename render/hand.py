@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from . import palette
 from .cards import CARD_HEIGHT, CARD_WIDTH, SHADOW, card_sprite, empty_slot, sort_key
 from .fonts import font
-from .text import fit
+from .text import fit, put
 
 PAD = 16
 GAP = 10
@@ -55,30 +55,29 @@ def hand_image(cards: Sequence[int], *, title: str = "") -> Image.Image:
             raise ValueError(f"no card {c}")
     size, boxes = hand_layout(len(hand), bool(title))
     img = Image.new("RGB", size, palette.PANEL_BACKGROUND)
-    draw = ImageDraw.Draw(img)
     if title:
         tf = font(18, bold=True)
-        draw.text(
+        put(
+            img,
             (PAD, PAD + 10),
             fit(title, size[0] - 2 * PAD - 80, tf),
-            font=tf,
-            fill=palette.PANEL_TEXT,
-            anchor="lm",
+            tf,
+            palette.PANEL_TEXT,
+            "lm",
         )
         count = f"{len(hand)} card{'s' if len(hand) != 1 else ''}"
-        draw.text(
-            (size[0] - PAD, PAD + 10), count, font=font(14), fill=palette.PANEL_MUTED, anchor="rm"
-        )
+        put(img, (size[0] - PAD, PAD + 10), count, font(14), palette.PANEL_MUTED, "rm")
     if not hand:
         top = PAD + (TITLE_HEIGHT if title else 0)
         slot = empty_slot()
         img.paste(slot, (PAD - SHADOW, top - SHADOW), slot)
-        draw.text(
+        put(
+            img,
             (PAD + CARD_WIDTH + 24, top + CARD_HEIGHT / 2),
             "No cards in hand",
-            font=font(20, bold=True),
-            fill=palette.PANEL_MUTED,
-            anchor="lm",
+            font(20, bold=True),
+            palette.PANEL_MUTED,
+            "lm",
         )
         return img
     for card, (x, y, _r, _b) in zip(hand, boxes, strict=True):

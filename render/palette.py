@@ -44,11 +44,9 @@ WHITE: RGB = (255, 255, 255)
 BLACK: RGB = (0, 0, 0)
 
 # --------------------------------------------------------------------------- map
-SEA_TOP: RGB = hex_rgb("#9cc8dc")
-"""Sea colour at the top of the map (a gentle vertical gradient runs to SEA_BOTTOM)."""
-SEA_BOTTOM: RGB = hex_rgb("#7aaccb")
-SEA_RIPPLE: RGB = hex_rgb("#bfdcea")
-"""Pale lines following the coast in the sea (water-line effect)."""
+SEA: RGB = hex_rgb("#8bbad4")
+"""The sea: one flat colour. A vertical gradient with pale bands along the coasts made
+board PNGs ~20 KB larger (their ~30 shades broke deflate's runs on every row)."""
 SEA_LABEL: RGB = hex_rgb("#33617f")
 LAND: RGB = hex_rgb("#efe9dc")
 NEUTRAL_LAND: RGB = hex_rgb("#dcd7cc")

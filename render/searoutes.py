@@ -4,21 +4,28 @@ The land (every field and neutral area of the baked map) is rasterised once per 
 onto a coarse grid; a route is the cheapest 8-connected water path between the two
 harbour symbols (A*; water next to land costs more, so routes keep off the coasts where
 the sea allows), pulled straight where the water allows and rounded off (Chaikin).
-Routes are cached per pair.
+
+Searching costs 10-46 ms a route, so the routes of every pair of harbours that a voyage
+may join (``Board.sea_reach``) are baked into ``render/data/<board>_sea_routes.json``
+(``tools/bake_sea_routes.py`` writes them; a test checks them against a fresh search);
+any other pair is searched when first asked for. Routes are cached per pair.
 """
 
 from __future__ import annotations
 
 import heapq
 import itertools
+import json
 import math
 from functools import lru_cache
+from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFilter
 
 from . import layout
+from .boards import board as load_board
 from .drawing import Point, scaled
-from .regions import load_regions
+from .regions import DATA_DIR, load_regions
 from .static_layer import harbour_spots
 
 CELL = 6
@@ -133,6 +140,47 @@ def sea_route(board_id: str, src: str, dst: str) -> tuple[Point, ...]:
 
     Empty when either field has no harbour symbol (the arrow then goes straight).
     """
+    baked = _baked(board_id).get((src, dst))
+    return baked if baked is not None else search_route(board_id, src, dst)
+
+
+def baked_path(board_id: str) -> Path:
+    """Where a board's baked sea routes are kept."""
+    return DATA_DIR / f"{board_id}_sea_routes.json"
+
+
+@lru_cache(maxsize=4)
+def _baked(board_id: str) -> dict[tuple[str, str], tuple[Point, ...]]:
+    path = baked_path(board_id)
+    if not path.exists():
+        return {}
+    routes = json.loads(path.read_text())
+    return {(src, dst): tuple((float(x), float(y)) for x, y in pts) for src, dst, pts in routes}
+
+
+def voyage_pairs(board_id: str) -> list[tuple[str, str]]:
+    """Every (from, to) pair of fields with harbour symbols that a voyage may join."""
+    spots = harbour_spots(board_id)
+    b = load_board(board_id)
+    return [
+        (src, dst)
+        for src in spots
+        for dst in b.sea_reach.get(src, ())
+        if dst in spots and dst != src
+    ]
+
+
+def bake(board_id: str) -> Path:
+    """Search every :func:`voyage_pairs` route and write them to :func:`baked_path`
+    (JSON floats read back exactly, so baked and searched routes are equal)."""
+    routes = [[src, dst, search_route(board_id, src, dst)] for src, dst in voyage_pairs(board_id)]
+    path = baked_path(board_id)
+    path.write_text(json.dumps(routes, separators=(",", ":")) + "\n")
+    return path
+
+
+def search_route(board_id: str, src: str, dst: str) -> tuple[Point, ...]:
+    """:func:`sea_route` by searching the water grid (no baked route)."""
     spots = harbour_spots(board_id)
     if src not in spots or dst not in spots:
         return ()

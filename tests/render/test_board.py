@@ -240,3 +240,22 @@ def test_pyramid_arcade_board_and_option() -> None:
     assert from_option != render.board_png(plain, NAMES)  # other sea lanes are drawn
     ew = made_up_view("european_war", {"germany": (0, 3)})
     assert render.board_png(ew, NAMES, pyramid_arcade=True) == render.board_png(ew, NAMES)
+
+
+def test_a_cached_arrow_draws_what_a_fresh_one_draws_in_each_seats_colour() -> None:
+    """Arrows keep their masks per process: a repeated arrow (any seat) is the same
+    pixels as one drawn with nothing cached."""
+    from render import arrows
+
+    a, b = _anchor("european_war", "britain"), _anchor("european_war", "south_scandinavia")
+    canvases = []
+    for cached in (False, True):
+        if not cached:
+            arrows._layers.cache_clear()
+        for seat, kind in ((0, "sea"), (3, "sea"), (1, "attack")):
+            canvas = static_board("european_war").copy()
+            arrows.draw_arrow(canvas, arrows.Arrow(kind, seat, a, b))
+            canvases.append(canvas.tobytes())
+    assert canvases[:3] == canvases[3:]
+    assert canvases[0] != canvases[1]  # the same masks, painted in another seat's colour
+    assert arrows._layers.cache_info().hits >= 3

@@ -117,7 +117,7 @@ def _classify(pixel: float | tuple[int, ...] | None, board_id: str) -> str:
     assert isinstance(pixel, tuple) and len(pixel) == 3, pixel
     b = board(board_id)
     candidates: dict[str, list[palette.RGB]] = {
-        "sea": [palette.SEA_TOP, palette.SEA_BOTTOM, palette.SEA_RIPPLE],
+        "sea": [palette.SEA],
         "neutral": [palette.NEUTRAL_LAND],
     }
     for owner in b.powers:
