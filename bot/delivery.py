@@ -117,6 +117,7 @@ class Delivery(PrivateDelivery):
         self.images = Images()
         self.refs: dict[int, GameRefs] = {}
         self.dms_closed: set[int] = set()
+        self.dms_open: set[int] = set()
         self.outbox = Outbox(bot, **(outbox or {}))
         self.outbox.on_settled = self._settled
         self.outbox.on_forbidden = self._forbidden

@@ -49,6 +49,8 @@ class PrivateDelivery:
 
     bot: GameBot
     dms_closed: set[int]
+    dms_open: set[int]
+    """Users a DM reached in this process (their DMs are not waited for)."""
     outbox: Outbox
     images: Images
     hands_shown: dict[int, dict[int, tuple[int, ...]]]
@@ -179,8 +181,10 @@ class PrivateDelivery:
         if uid not in self.dms_closed:
             part, panel = self._dm_part(outcome, uid, prompt)
             # the one who acted is answered privately if the DM is refused, so wait for
-            # it; for the others the outbox tells the channel (see _dm_settled)
-            wait = reply is not None
+            # it, unless a DM to them went through already (then, as for the others, the
+            # outbox tells the channel if it is refused, see _dm_settled): waiting would
+            # hold back the game's later DMs, which could not merge while they wait
+            wait = reply is not None and uid not in self.dms_open
             meta = {} if wait else self._fallback(outcome, prompt if wants_panel else None)
             # no hand image here: the outbox has it drawn when the DM is sent (a DM
             # merged into a newer one costs no drawing)
@@ -308,6 +312,7 @@ class PrivateDelivery:
         ``meta`` asks); note DMs open again after a join's greeting."""
         uid = rec.user_id or 0
         if sent.error is None:
+            self.dms_open.add(uid)
             part = rec.meta.get("dm")
             if part and rec.game_id is not None and any(f.filename == HAND_FILE for f in rec.files):
                 self.hands_shown.setdefault(rec.game_id, {})[uid] = tuple(part["hand"] or ())
@@ -320,6 +325,7 @@ class PrivateDelivery:
             return
         log.info("user %s has DMs closed", uid)
         self.dms_closed.add(uid)
+        self.dms_open.discard(uid)
         await self._keep(self.bot.db.set_dms_closed(uid, True), f"that user {uid} has DMs closed")
         tell = rec.meta.get("tell")
         if not tell or tell[0] is None:
