@@ -321,7 +321,8 @@ async def run(fake: FakeDiscord, bot: BotProcess, guild_id: int, args: argparse.
     print(
         f"  DMs merged into a waiting one {during.get('merged', 0):.0f}, hand images drawn "
         f"{during.get('hands', 0):.0f} ({during.get('hands', 0) / max(1, len(loaded)):.2f} "
-        f"per action); outbox items waiting at the end {during.get('queued', 0):.0f}"
+        f"per action, {during.get('late', 0):.0f} of them too late to go); outbox items "
+        f"waiting at the end {during.get('queued', 0):.0f}"
     )
     print(f"  then until the bot was quiet ({wall - load_wall:.1f} s more: the outbox's backlog):")
     report_cpu(used, wall - load_wall, len(loaded))

@@ -116,10 +116,12 @@ def cpu() -> dict[str, float]:
 
 
 def counts(bot: GameBot) -> dict[str, float]:
-    """DMs merged into a waiting one, hand images drawn for DMs, outbox items waiting."""
+    """DMs merged into a waiting one, hand images drawn for DMs (and left out for being
+    late), outbox items waiting."""
     return {
         "merged": bot.delivery.outbox.merged_dms,
         "hands": bot.delivery.hands_drawn,
+        "late": bot.delivery.hands_late,
         "queued": bot.delivery.outbox.queued,
     }
 

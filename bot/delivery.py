@@ -124,6 +124,7 @@ class Delivery(PrivateDelivery):
         self.outbox.prepare = self.prepare_dm
         self.hands_shown = {}
         self.hands_drawn = 0
+        self.hands_late = 0
         self.backlog = backlog
         """A game's computer players wait while more than this many of its outcomes,
         deliveries and outbox items are outstanding (see :meth:`room`)."""

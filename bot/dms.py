@@ -57,6 +57,8 @@ class PrivateDelivery:
     """Game id -> user id -> the hand whose image that player was last sent."""
     hands_drawn: int
     """Hand images drawn for DMs at send time (for tests and benchmarks)."""
+    hands_late: int
+    """Of those, left out for being late (the renderer saturated)."""
 
     def ref(self, game_id: int) -> GameRefs:  # implemented by Delivery
         raise NotImplementedError
@@ -293,6 +295,7 @@ class PrivateDelivery:
         if not await within(drawing, replies.WORDS_FIRST_AFTER):
             # the renderer is saturated: the words go now, with the cards listed
             drawing.cancel()
+            self.hands_late += 1
             log.info("a hand image is late; the DM goes with its cards in words")
             rec.meta["dm"] = part = {**part, "show_hand": True}
             rec.payload["content"] = dm_parts.text_of(part)
