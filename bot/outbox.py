@@ -21,7 +21,11 @@ goes through here, so nothing is lost to a rate limit, an outage or a restart:
 * **Coalesced.** A new action message for a channel whose previous one is still
   waiting is merged into it: all the words, the latest board, every ping (if the result
   fits in one message). An edit of a message whose previous edit is still waiting
-  replaces it.
+  replaces it. A game's DM to a player who already has one waiting for that game is
+  merged into it (:mod:`bot.dm_parts`: every private line, the newest hand and
+  question), so a player's backlog stays one DM per game at any load.
+* **Drawn when sent.** A game DM's hand image is drawn by :attr:`Outbox.prepare` just
+  before its turn to be sent (a few at a time), never for a DM merged away.
 * **Never given up on** for a 429, a 5xx or a connection error: the lane backs off
   (exponentially, up to 30 s) and tries again. Final: 404 (the channel or message is
   gone), a DM refused because the person's DMs are closed (403 / 50007), another 4xx.
@@ -537,18 +541,22 @@ class Outbox:
         return item.rec.kind != "dm" and item.rec.channel_id in self._held
 
     # ------------------------------------------------------------------ the sender
-    def _next(self, now: float) -> _Item | None:
+    def _next(self, now: float, ready: bool = False) -> _Item | None:
         # runs for every item sent, over every lane (hundreds when DMs wait for the global
-        # limit): kept lean, the rank computed once per lane
+        # limit): kept lean, the rank computed once per lane. ``ready``: only items that
+        # need no preparing first
         best: _Item | None = None
         best_rank = math.inf
         held, retry_at = self._held, self._retry_at
+        ready = ready and self.prepare is not None
         for lane, queue in self._lanes.items():
             if not queue:
                 continue
             head = queue[0]
             rec = head.rec
             if head.sending or (rec.kind != "dm" and rec.channel_id in held):
+                continue
+            if ready and not head.prepared and "dm" in rec.meta:
                 continue
             rank = rec.priority * AGING + rec.created_at
             if rank < best_rank and (not retry_at or retry_at.get(lane, 0) <= now):
@@ -577,7 +585,9 @@ class Outbox:
                 await self._wake.wait()
                 continue
             now = time.monotonic()
-            item = self._next(now)
+            # at most ``concurrency`` DMs are prepared at once (drawn just ahead of
+            # their turn, not all the backlog's at once)
+            item = self._next(now, ready=len(self._preparing) >= self.concurrency)
             if item is None:
                 self._wake.clear()
                 later = [
@@ -592,11 +602,9 @@ class Outbox:
             await self.bucket.take()
             # pick again: while waiting for the token, better items may have come, and
             # the one picked may have been coalesced with newer ones
-            item = self._next(time.monotonic())
-            if item is None or (
-                self.prepare is not None and "dm" in item.rec.meta and not item.prepared
-            ):
-                continue  # (not drawn yet: prepared first, the token is taken again)
+            item = self._next(time.monotonic(), ready=True)
+            if item is None:
+                continue
             item.sending = True
             task = asyncio.get_running_loop().create_task(self._attempt(item))
             self._tasks.add(task)

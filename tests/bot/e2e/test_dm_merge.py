@@ -161,6 +161,7 @@ async def test_no_hand_image_is_drawn_when_the_hand_did_not_change(world: World)
     svc, delivery = world.bot.service, world.bot.delivery
     user = next(iter(players.values()))
     own = await svc.view(gid, user.id)
+    assert own.seat is not None and own.view is not None
     shown = delivery.hands_shown[gid][user.id]
     assert shown == tuple(sorted(own.view.hand or ()))  # the hand in the last DM's image
     counted = _count_hands(world)
