@@ -25,7 +25,8 @@ goes through here, so nothing is lost to a rate limit, an outage or a restart:
   merged into it (:mod:`bot.dm_parts`: every private line, the newest hand and
   question), so a player's backlog stays one DM per game at any load.
 * **Drawn when sent.** A game DM's hand image is drawn by :attr:`Outbox.prepare` just
-  before its turn to be sent (a few at a time), never for a DM merged away.
+  before its turn to be sent (:data:`PREPARE_AHEAD` at a time), never for a DM merged
+  away.
 * **Never given up on** for a 429, a 5xx or a connection error: the lane backs off
   (exponentially, up to 30 s) and tries again. Final: 404 (the channel or message is
   gone), a DM refused because the person's DMs are closed (403 / 50007), another 4xx.
@@ -74,6 +75,8 @@ MISSING_ACCESS, MISSING_PERMISSIONS, DMS_CLOSED = 50001, 50013, 50007
 MAX_CONTENT = 2000
 MAX_BACKOFF = 30.0
 AGING = 5.0
+PREPARE_AHEAD = 64
+"""Game DMs whose hand image is being drawn at once, ahead of their turn to be sent."""
 """Seconds of waiting worth one priority level: a background edit is not starved."""
 
 Lane = tuple[str, int]
@@ -585,9 +588,10 @@ class Outbox:
                 await self._wake.wait()
                 continue
             now = time.monotonic()
-            # at most ``concurrency`` DMs are prepared at once (drawn just ahead of
-            # their turn, not all the backlog's at once)
-            item = self._next(now, ready=len(self._preparing) >= self.concurrency)
+            # a bounded number of DMs prepared at once (drawn just ahead of their turn,
+            # not the whole backlog's): enough to keep the pace when each drawing waits
+            # its full time behind the boards
+            item = self._next(now, ready=len(self._preparing) >= PREPARE_AHEAD)
             if item is None:
                 self._wake.clear()
                 later = [
