@@ -91,6 +91,7 @@ class BotProcess:
         since the last call."""
         now = await self.call("settle" if wait else "cpu")
         used = {k: v - self.cpu.get(k, 0.0) for k, v in now.items()}
+        used["queued"] = now.get("queued", 0.0)  # a level, not a sum
         self.cpu = now
         return used
 
@@ -317,6 +318,12 @@ async def run(fake: FakeDiscord, bot: BotProcess, guild_id: int, args: argparse.
     print("  while the players played:", end="")
     report_cpu(during, load_wall, len(loaded))
     report_others(others, load_others, load_wall)
+    print(
+        f"  DMs merged into a waiting one {during.get('merged', 0):.0f}, hand images drawn "
+        f"{during.get('hands', 0):.0f} ({during.get('hands', 0) / max(1, len(loaded)):.2f} "
+        f"per action, {during.get('late', 0):.0f} of them too late to go); outbox items "
+        f"waiting at the end {during.get('queued', 0):.0f}"
+    )
     print(f"  then until the bot was quiet ({wall - load_wall:.1f} s more: the outbox's backlog):")
     report_cpu(used, wall - load_wall, len(loaded))
     report_others(load_others, others_cpu(bot), wall - load_wall)

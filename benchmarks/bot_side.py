@@ -10,7 +10,8 @@ answers each with one JSON line on stdout (logs go to stderr):
   through the service (lobby, join, start, placements); answers ``{"tables": [{"gid",
   "turn"}]}`` with whose turn it is.
 - ``{"op": "settle"}``: wait until the bot is quiet; answers the process's CPU seconds
-  (all threads) and the event loop thread's. ``{"op": "cpu"}``: the same at once.
+  (all threads) and the event loop thread's, with :func:`counts`. ``{"op": "cpu"}``:
+  the same at once.
 - ``{"op": "profile", "start": true|false, "path": ...}``: cProfile the event loop thread
   from now / stop and write the statistics to ``path``.
 - ``{"op": "sample", "start": true|false, "path": ...}``: sample every thread's stack
@@ -114,6 +115,17 @@ def cpu() -> dict[str, float]:
     return {"cpu": time.process_time(), "loop": time.thread_time()}
 
 
+def counts(bot: GameBot) -> dict[str, float]:
+    """DMs merged into a waiting one, hand images drawn for DMs (and left out for being
+    late), outbox items waiting."""
+    return {
+        "merged": bot.delivery.outbox.merged_dms,
+        "hands": bot.delivery.hands_drawn,
+        "late": bot.delivery.hands_late,
+        "queued": bot.delivery.outbox.queued,
+    }
+
+
 async def serve(config: dict[str, Any]) -> None:
     """Connect the bot, then answer requests from stdin until ``stop``."""
     point_discord_at(config["api_base"], config["gateway_url"])
@@ -155,9 +167,9 @@ async def serve(config: dict[str, Any]) -> None:
             answer({"tables": [await make_table(bot, t) for t in req["tables"]]})
         elif op == "settle":
             await bot.settle()
-            answer(cpu())
+            answer({**cpu(), **counts(bot)})
         elif op == "cpu":
-            answer(cpu())
+            answer({**cpu(), **counts(bot)})
         elif op == "profile":
             if req["start"]:
                 profiler = cProfile.Profile()

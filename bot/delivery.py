@@ -117,9 +117,14 @@ class Delivery(PrivateDelivery):
         self.images = Images()
         self.refs: dict[int, GameRefs] = {}
         self.dms_closed: set[int] = set()
+        self.dms_open: set[int] = set()
         self.outbox = Outbox(bot, **(outbox or {}))
         self.outbox.on_settled = self._settled
         self.outbox.on_forbidden = self._forbidden
+        self.outbox.prepare = self.prepare_dm
+        self.hands_shown = {}
+        self.hands_drawn = 0
+        self.hands_late = 0
         self.backlog = backlog
         """A game's computer players wait while more than this many of its outcomes,
         deliveries and outbox items are outstanding (see :meth:`room`)."""
@@ -191,6 +196,7 @@ class Delivery(PrivateDelivery):
         """Drop what is kept about a finished, cancelled or archived game."""
         self.refs.pop(game_id, None)
         self._channels.pop(game_id, None)
+        self.hands_shown.pop(game_id, None)
 
     async def restore_holds(self) -> None:
         """At start-up, before the outbox sends: the channels held for a missing
@@ -342,7 +348,11 @@ class Delivery(PrivateDelivery):
         try:
             drawing = asyncio.ensure_future(self._render(outcome))
             # hands are for DMs, sent after the channel message: draw them meanwhile
+            # only for an answer in the interaction itself (a panel edited in place, or
+            # closed DMs); a DM's hand image is drawn when the outbox sends it
             actor = interaction.user.id if interaction is not None else None
+            if actor is not None and mode != "panel" and actor not in self.dms_closed:
+                actor = None
             hands = asyncio.ensure_future(self._render_hands(outcome, actor))
             if prev is not None:
                 await asyncio.shield(prev)
@@ -413,12 +423,12 @@ class Delivery(PrivateDelivery):
         return dict(zip(jobs.keys(), done, strict=True))
 
     async def _render_hands(self, outcome: Outcome, actor: int | None) -> dict[Any, Picture]:
-        """The hand images of the players whose hand changed (for their DMs; not for
-        closed DMs, except the one who acted, answered privately)."""
+        """The hand image of the one who acted, when they are answered in the interaction
+        (their panel, or privately for closed DMs) and have news."""
         jobs = {
             ("hand", uid): self.images.hand(note.view.hand or (), "Your hand")
             for uid, note in outcome.private.items()
-            if (note.hand_changed or note.lines) and (uid not in self.dms_closed or uid == actor)
+            if uid == actor and (note.hand_changed or note.lines)
         }
         if not jobs:
             return {}

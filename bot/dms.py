@@ -19,10 +19,12 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from .images import Picture
-from .models import OutboxRecord
+from . import dm_parts
+from . import reply as replies
+from .images import HAND_FILE, Images, Picture
+from .models import OutboxFile, OutboxRecord
 from .outbox import NORMAL, URGENT, Outbox, Sent, files_of, message_payload
-from .reply import Reply
+from .reply import Reply, within
 from .service import Outcome, PrivateNote, Prompt
 from .texts import clip, hand_lines, stamp, where_label
 from .views.panels import PANEL_KINDS, board_of_view, open_panel_view, panel_content, panel_view
@@ -47,7 +49,16 @@ class PrivateDelivery:
 
     bot: GameBot
     dms_closed: set[int]
+    dms_open: set[int]
+    """Users a DM reached in this process (their DMs are not waited for)."""
     outbox: Outbox
+    images: Images
+    hands_shown: dict[int, dict[int, tuple[int, ...]]]
+    """Game id -> user id -> the hand whose image that player was last sent."""
+    hands_drawn: int
+    """Hand images drawn for DMs at send time (for tests and benchmarks)."""
+    hands_late: int
+    """Of those, left out for being late (the renderer saturated)."""
 
     def ref(self, game_id: int) -> GameRefs:  # implemented by Delivery
         raise NotImplementedError
@@ -111,26 +122,49 @@ class PrivateDelivery:
         if jobs:
             await asyncio.gather(*jobs)
 
-    def _dm_text(
-        self, outcome: Outcome, uid: int, prompt: Prompt | None, with_label: bool = True
-    ) -> tuple[str, discord.ui.View | None]:
+    def _dm_part(
+        self, outcome: Outcome, uid: int, prompt: Prompt | None
+    ) -> tuple[dict[str, Any], discord.ui.View | None]:
+        """``uid``'s DM about ``outcome`` as a mergeable part (:mod:`bot.dm_parts`), and
+        its panel."""
         note = outcome.private.get(uid)
         names = list(outcome.names)
-        lines = [self.label(outcome)] if with_label else []
-        if note is not None:
-            lines += note.lines
         view_for = note.view if note is not None else None
-        panel = None
+        panel, text, kind, show_hand = None, None, None, False
         if prompt is not None and prompt.kind in PANEL_KINDS and view_for is not None:
-            lines.append(panel_content(prompt, view_for, names))
+            text, kind = panel_content(prompt, view_for, names), prompt.kind
             panel = panel_view(prompt, board_of_view(view_for))
         else:
             if prompt is not None:
                 until = f" Time runs out {stamp(prompt.deadline)}." if prompt.deadline else ""
-                lines.append(f"**{prompt.text}**{until}")
-            if view_for is not None and (note is not None and (note.hand_changed or note.lines)):
-                lines += hand_lines(view_for, names)
-        return clip("\n".join(lines)), panel
+                text, kind = f"**{prompt.text}**{until}", prompt.kind
+            show_hand = (
+                view_for is not None and note is not None and bool(note.hand_changed or note.lines)
+            )
+        part = dm_parts.make_part(
+            self.label(outcome),
+            list(note.lines) if note is not None else [],
+            prompt=text,
+            kind=kind,
+            open_kinds=(
+                [d.kind for d in outcome.decisions if d.user_id == uid]
+                if outcome.decisions
+                else None
+            ),
+            hand=list(view_for.hand or ()) if view_for is not None else None,
+            hand_text=hand_lines(view_for, names) if view_for is not None else [],
+            show_hand=show_hand,
+            draw=note is not None and note.hand_changed,
+        )
+        return part, panel
+
+    def _dm_text(
+        self, outcome: Outcome, uid: int, prompt: Prompt | None, with_label: bool = True
+    ) -> tuple[str, discord.ui.View | None]:
+        part, panel = self._dm_part(outcome, uid, prompt)
+        if not with_label:
+            part["label"] = ""
+        return dm_parts.text_of(part), panel
 
     async def _dm_user(
         self,
@@ -147,20 +181,25 @@ class PrivateDelivery:
             return
         hand = pics.get(("hand", uid))
         if uid not in self.dms_closed:
-            content, panel = self._dm_text(outcome, uid, prompt)
+            part, panel = self._dm_part(outcome, uid, prompt)
             # the one who acted is answered privately if the DM is refused, so wait for
-            # it; for the others the outbox tells the channel (see _dm_settled)
-            wait = reply is not None
+            # it, unless a DM to them went through already (then, as for the others, the
+            # outbox tells the channel if it is refused, see _dm_settled): waiting would
+            # hold back the game's later DMs, which could not merge while they wait
+            wait = reply is not None and uid not in self.dms_open
             meta = {} if wait else self._fallback(outcome, prompt if wants_panel else None)
+            # no hand image here: the outbox has it drawn when the DM is sent (a DM
+            # merged into a newer one costs no drawing)
             if await self.dm(
                 uid,
-                content,
-                [hand] if hand else [],
+                dm_parts.text_of(part),
+                [],
                 panel,
                 wait=wait,
                 game_id=outcome.game_id,
                 priority=URGENT if prompt is not None or wait else NORMAL,
                 meta=meta,
+                part=part,
             ):
                 return
             await self.tell_dms_closed(outcome, uid)
@@ -220,17 +259,48 @@ class PrivateDelivery:
         game_id: int | None = None,
         priority: int = NORMAL,
         meta: dict[str, Any] | None = None,
+        part: dict[str, Any] | None = None,
     ) -> bool:
         """Send a DM through the outbox. With ``wait``: False (and the user marked) if
         their DMs are closed; without, True once it is queued (``meta`` says what to do
-        if it is refused, see :meth:`_dm_settled`)."""
+        if it is refused, see :meth:`_dm_settled`). ``part``: a game's DM that may merge
+        with the player's waiting one (:meth:`bot.outbox.Outbox.dm`)."""
         payload = message_payload(content, view=view, mentions=discord.AllowedMentions.none())
         pending = await self.outbox.dm(
-            uid, payload, files_of(files), game_id=game_id, priority=priority, meta=meta
+            uid,
+            payload,
+            files_of(files),
+            game_id=game_id,
+            priority=priority,
+            meta=meta,
+            part=part,
         )
         if not wait:
             return True
         return (await pending).error != "dms_closed"
+
+    async def prepare_dm(self, rec: OutboxRecord) -> list[OutboxFile]:
+        """The outbox sends a game DM now: its hand image, drawn if the hand changed since
+        the DM was made and differs from the last one this player was sent. A drawing
+        not done within ``WORDS_FIRST_AFTER`` seconds is left out (the words list the
+        cards instead)."""
+        part = rec.meta.get("dm") or {}
+        if not part.get("draw") or part.get("hand") is None or rec.game_id is None:
+            return []
+        cards = tuple(part["hand"])
+        if self.hands_shown.get(rec.game_id, {}).get(rec.user_id or 0) == cards:
+            return []
+        self.hands_drawn += 1
+        drawing = asyncio.ensure_future(self.images.hand(cards, "Your hand"))
+        if not await within(drawing, replies.WORDS_FIRST_AFTER):
+            # the renderer is saturated: the words go now, with the cards listed
+            drawing.cancel()
+            self.hands_late += 1
+            log.info("a hand image is late; the DM goes with its cards in words")
+            rec.meta["dm"] = part = {**part, "show_hand": True}
+            rec.payload["content"] = dm_parts.text_of(part)
+            return []
+        return files_of([drawing.result()])
 
     @staticmethod
     def _fallback(outcome: Outcome, panel: Prompt | None) -> dict[str, Any]:
@@ -245,6 +315,10 @@ class PrivateDelivery:
         ``meta`` asks); note DMs open again after a join's greeting."""
         uid = rec.user_id or 0
         if sent.error is None:
+            self.dms_open.add(uid)
+            part = rec.meta.get("dm")
+            if part and rec.game_id is not None and any(f.filename == HAND_FILE for f in rec.files):
+                self.hands_shown.setdefault(rec.game_id, {})[uid] = tuple(part["hand"] or ())
             if rec.meta.get("reopen"):
                 await self._keep(
                     self.bot.db.set_dms_closed(uid, False), f"that user {uid} has DMs open"
@@ -254,6 +328,7 @@ class PrivateDelivery:
             return
         log.info("user %s has DMs closed", uid)
         self.dms_closed.add(uid)
+        self.dms_open.discard(uid)
         await self._keep(self.bot.db.set_dms_closed(uid, True), f"that user {uid} has DMs closed")
         tell = rec.meta.get("tell")
         if not tell or tell[0] is None:

@@ -21,7 +21,12 @@ goes through here, so nothing is lost to a rate limit, an outage or a restart:
 * **Coalesced.** A new action message for a channel whose previous one is still
   waiting is merged into it: all the words, the latest board, every ping (if the result
   fits in one message). An edit of a message whose previous edit is still waiting
-  replaces it.
+  replaces it. A game's DM to a player who already has one waiting for that game is
+  merged into it (:mod:`bot.dm_parts`: every private line, the newest hand and
+  question), so a player's backlog stays one DM per game at any load.
+* **Drawn when sent.** A game DM's hand image is drawn by :attr:`Outbox.prepare` just
+  before its turn to be sent (:data:`PREPARE_AHEAD` at a time), never for a DM merged
+  away.
 * **Never given up on** for a 429, a 5xx or a connection error: the lane backs off
   (exponentially, up to 30 s) and tries again. Final: 404 (the channel or message is
   gone), a DM refused because the person's DMs are closed (403 / 50007), another 4xx.
@@ -55,6 +60,8 @@ import aiohttp
 import discord
 from discord.http import MultipartParameters
 
+from . import dm_parts
+from .images import HAND_FILE
 from .metrics import OFF, Metrics
 from .models import OutboxFile, OutboxRecord
 
@@ -68,6 +75,8 @@ MISSING_ACCESS, MISSING_PERMISSIONS, DMS_CLOSED = 50001, 50013, 50007
 MAX_CONTENT = 2000
 MAX_BACKOFF = 30.0
 AGING = 5.0
+PREPARE_AHEAD = 64
+"""Game DMs whose hand image is being drawn at once, ahead of their turn to be sent."""
 """Seconds of waiting worth one priority level: a background edit is not starved."""
 
 Lane = tuple[str, int]
@@ -113,6 +122,8 @@ class _Item:
     waiters: list[asyncio.Future[Sent]] = field(default_factory=list)
     sending: bool = False
     failures: int = 0
+    prepared: bool = False
+    """Its files were added by :attr:`Outbox.prepare` (not again on a retry)."""
 
     @property
     def lane(self) -> Lane:
@@ -176,11 +187,17 @@ class Outbox:
         self._per_game: Counter[int] = Counter()
         self._dm_channels: dict[int, int] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self._preparing: set[asyncio.Task[None]] = set()
         self._wake = asyncio.Event()
         self._waiters: list[asyncio.Future[None]] = []
         self._runner: asyncio.Task[None] | None = None
         #: Requests answered 429 / 5xx / connection errors, retried (for benchmarks).
         self.retries = 0
+        #: Game DMs merged into one still waiting (for tests and benchmarks).
+        self.merged_dms = 0
+        self.prepare: Callable[[OutboxRecord], Awaitable[list[OutboxFile]]] | None = None
+        """Called just before a game DM (``meta["dm"]``) is sent: the files to add to it
+        (its hand image, drawn only for a DM that is really sent)."""
         self.metrics: Metrics = OFF
         """Where refusals and retries are counted (the bot sets its own)."""
         self._closing = False
@@ -216,7 +233,7 @@ class Outbox:
             self._runner.cancel()
             await asyncio.gather(self._runner, return_exceptions=True)
             self._runner = None
-        tasks = list(self._tasks)
+        tasks = list(self._tasks) + list(self._preparing)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -313,8 +330,16 @@ class Outbox:
         game_id: int | None = None,
         priority: int = NORMAL,
         meta: dict[str, Any] | None = None,
+        part: dict[str, Any] | None = None,
     ) -> asyncio.Future[Sent]:
-        """A direct message to ``user_id``."""
+        """A direct message to ``user_id``. With ``part`` (see :mod:`bot.dm_parts`; its
+        text replaces ``payload``'s content) it is a game's DM that merges into the
+        player's DM for the same game still waiting: every private line kept, the newest
+        hand and question; its hand image is drawn by :attr:`prepare` when it is sent."""
+        meta = dict(meta or {})
+        if part is not None:
+            meta["dm"] = part
+            payload = {**payload, "content": dm_parts.text_of(part)}
         rec = OutboxRecord(
             None,
             game_id,
@@ -323,13 +348,58 @@ class Outbox:
             user_id,
             None,
             priority,
-            None,
+            "dm" if part is not None and game_id is not None else None,
             payload,
-            dict(meta or {}),
+            meta,
             time.time(),
             list(files),
         )
+        if rec.merge_key is not None:
+            merged = await self._merge_dm(rec)
+            if merged is not None:
+                return merged
         return await self._add(rec)
+
+    async def _merge_dm(self, rec: OutboxRecord) -> asyncio.Future[Sent] | None:
+        """Merge game DM ``rec`` into the newest one waiting for the same player and game;
+        None if there is none to merge into (or they cannot share a message)."""
+        lane = self._lanes.get(("u", rec.user_id or 0))
+        mine = [i for i in lane or () if i.rec.game_id == rec.game_id]
+        last = mine[-1] if mine else None
+        if last is None or last.sending or last.rec.merge_key != "dm":
+            return None
+        waiting = sum(1 for i in mine if not i.sending)
+        joined = dm_parts.merge(
+            last.rec.meta["dm"],
+            last.rec.payload.get("components"),
+            rec.meta["dm"],
+            rec.payload.get("components"),
+            summarise=waiting >= dm_parts.MAX_WAITING,
+        )
+        if joined is None:
+            return None
+        part, components = joined
+        payload = {**rec.payload, "content": dm_parts.text_of(part)}
+        if components:
+            payload["components"] = components
+        else:
+            payload.pop("components", None)
+        for key in ("nonce", "enforce_nonce"):  # still the message first queued
+            if key in last.rec.payload:
+                payload[key] = last.rec.payload[key]
+        meta = {**last.rec.meta, **rec.meta, "dm": part}
+        if part.get("kind") in dm_parts.PANEL_KINDS and components:
+            meta["panel"] = part["kind"]
+        else:
+            meta.pop("panel", None)
+        # a hand image drawn already (the DM then failed, or waited for a token) is kept
+        # if it still shows the hand; else it is drawn again
+        if part.get("hand") != last.rec.meta["dm"].get("hand") or not last.prepared:
+            last.rec.files = [f for f in last.rec.files if f.filename != HAND_FILE]
+            last.prepared = False
+        last.rec.payload, last.rec.meta = payload, meta
+        self.merged_dms += 1
+        return await self._rewrite(last, rec.priority)
 
     @staticmethod
     def _merge(old: OutboxRecord, new: OutboxRecord) -> bool:
@@ -448,7 +518,9 @@ class Outbox:
     @property
     def busy(self) -> bool:
         """Something can still be sent (held channels aside), or is being sent."""
-        return bool(self._tasks) or any(q and not self._is_held(q[0]) for q in self._lanes.values())
+        return bool(self._tasks or self._preparing) or any(
+            q and not self._is_held(q[0]) for q in self._lanes.values()
+        )
 
     async def idle(self) -> None:
         """Wait until nothing is left to send (held channels aside)."""
@@ -472,18 +544,22 @@ class Outbox:
         return item.rec.kind != "dm" and item.rec.channel_id in self._held
 
     # ------------------------------------------------------------------ the sender
-    def _next(self, now: float) -> _Item | None:
+    def _next(self, now: float, ready: bool = False) -> _Item | None:
         # runs for every item sent, over every lane (hundreds when DMs wait for the global
-        # limit): kept lean, the rank computed once per lane
+        # limit): kept lean, the rank computed once per lane. ``ready``: only items that
+        # need no preparing first
         best: _Item | None = None
         best_rank = math.inf
         held, retry_at = self._held, self._retry_at
+        ready = ready and self.prepare is not None
         for lane, queue in self._lanes.items():
             if not queue:
                 continue
             head = queue[0]
             rec = head.rec
             if head.sending or (rec.kind != "dm" and rec.channel_id in held):
+                continue
+            if ready and not head.prepared and "dm" in rec.meta:
                 continue
             rank = rec.priority * AGING + rec.created_at
             if rank < best_rank and (not retry_at or retry_at.get(lane, 0) <= now):
@@ -512,7 +588,10 @@ class Outbox:
                 await self._wake.wait()
                 continue
             now = time.monotonic()
-            item = self._next(now)
+            # a bounded number of DMs prepared at once (drawn just ahead of their turn,
+            # not the whole backlog's): enough to keep the pace when each drawing waits
+            # its full time behind the boards
+            item = self._next(now, ready=len(self._preparing) >= PREPARE_AHEAD)
             if item is None:
                 self._wake.clear()
                 later = [
@@ -521,16 +600,45 @@ class Outbox:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._wake.wait(), min(later) - now if later else None)
                 continue
+            if self.prepare is not None and "dm" in item.rec.meta and not item.prepared:
+                self._start_preparing(item)
+                continue
             await self.bucket.take()
             # pick again: while waiting for the token, better items may have come, and
             # the one picked may have been coalesced with newer ones
-            item = self._next(time.monotonic())
+            item = self._next(time.monotonic(), ready=True)
             if item is None:
                 continue
             item.sending = True
             task = asyncio.get_running_loop().create_task(self._attempt(item))
             self._tasks.add(task)
             task.add_done_callback(self._finished)
+
+    def _start_preparing(self, item: _Item) -> None:
+        """Have a game DM's hand image drawn before it is sent: outside the requests in
+        flight and before a token is spent, so a slow drawing holds back only its own
+        lane (which nothing merges into meanwhile)."""
+        item.sending = True
+        task = asyncio.get_running_loop().create_task(self._prepare(item))
+        self._preparing.add(task)
+        task.add_done_callback(self._prepared)
+
+    async def _prepare(self, item: _Item) -> None:
+        assert self.prepare is not None
+        try:
+            files = await self.prepare(item.rec)
+        except asyncio.CancelledError:
+            item.sending = False
+            raise
+        except Exception:  # sent without its image (its words list the hand)
+            log.exception("outbox: preparing %s failed", self._what(item.rec))
+            files = []
+        item.rec.files = [f for f in item.rec.files if f.filename != HAND_FILE] + files
+        item.prepared, item.sending = True, False
+
+    def _prepared(self, task: asyncio.Task[None]) -> None:
+        self._preparing.discard(task)
+        self._poke()
 
     def _finished(self, task: asyncio.Task[None]) -> None:
         self._tasks.discard(task)
