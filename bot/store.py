@@ -13,10 +13,11 @@ Actions use group commit: the writes queued while a batch is being written go in
 next transaction together — all or nothing per action, one COMMIT per batch — and the
 whole batch is one call into the connection's thread instead of one round trip per
 statement (see :func:`_write_batch`). The store checkpoints the WAL itself
-(``wal_autocheckpoint`` is off) every :data:`CHECKPOINT_EVERY` commits, in two steps:
-the bulk on a second connection beside the writer (commits go on meanwhile), then the
-few frames committed since in the writer's thread between two batches, so nothing
-is appended while it copies and the next commit starts the WAL over from its beginning.
+(``wal_autocheckpoint`` is off) every :data:`CHECKPOINT_EVERY` commits, on a second
+connection beside the writer (commits go on meanwhile); once the WAL is a few tens of
+megabytes, the few frames committed since are copied in the writer's thread between two
+batches, so nothing is appended while it copies and the next commit starts the WAL over
+from its beginning.
 (A checkpoint only beside the writer never catches up with a steady stream of commits:
 the WAL could never start over and grew by megabytes a second; one only between batches
 holds the writes for tens of milliseconds.) Together that keeps thousands of actions a
@@ -68,7 +69,11 @@ CHECKPOINT_EVERY = 200
 CHECKPOINT_ROUNDS = 2
 """Checkpoints beside the writer before the one between batches: each copies only what
 was committed during the one before, so the one that holds the writes copies little."""
-WAL_SIZE_LIMIT = 32 << 20
+START_OVER_FRAMES = 8192
+"""Frames (32 MiB of 4 KiB pages) from which a checkpoint also copies the rest between
+two batches, so that the WAL starts over: the writes wait a few milliseconds for it,
+about once a second or two at 2,000 actions/s."""
+WAL_SIZE_LIMIT = 64 << 20
 """Bytes of WAL file kept once the WAL starts over (``journal_size_limit``): a WAL that
 once grew (a long transaction, an older version of the store) is truncated back."""
 
@@ -327,20 +332,28 @@ class Store:
         self._checkpointer = asyncio.get_running_loop().create_task(self._checkpoint())
 
     async def _checkpoint(self) -> None:
-        """Copy the WAL into the database file (PASSIVE): first on a connection of its
-        own, in its own thread, while commits go on; then, holding the lock (between two
-        batches), the frames committed meanwhile, so that every frame is copied and the
-        next commit starts the WAL over. A failure (a full disk) is logged; the next
-        checkpoint tries again."""
+        """Copy the WAL into the database file (PASSIVE) on a connection of its own, in
+        its own thread, while commits go on; once the WAL holds
+        :data:`START_OVER_FRAMES`, also copy the frames committed meanwhile holding the
+        lock (between two batches), so that every frame is copied and the next commit
+        starts the WAL over. A failure (a full disk) is logged; the next checkpoint tries
+        again."""
         try:
             if self._checkpoint_conn is None:
                 self._checkpoint_conn = await aiosqlite.connect(self.path, isolation_level=None)
                 await self._checkpoint_conn.execute(f"PRAGMA synchronous = {self._synchronous}")
                 await self._checkpoint_conn.execute("PRAGMA wal_autocheckpoint = 0")
+            frames = 0
             for _ in range(CHECKPOINT_ROUNDS):  # each round copies what came during the last
-                await self._checkpoint_conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
-            async with self._lock:
-                await self._conn._execute(_checkpoint_wal, self._conn._conn)
+                # every row fetched: a statement left half-read would keep a read
+                # transaction open on that connection, and the WAL could not start over
+                rows = await self._checkpoint_conn.execute_fetchall(
+                    "PRAGMA wal_checkpoint(PASSIVE)"
+                )
+                frames = int(next(iter(rows))[1])  # (busy, frames in the WAL, copied)
+            if frames >= START_OVER_FRAMES:
+                async with self._lock:
+                    await self._conn._execute(_checkpoint_wal, self._conn._conn)
         except Exception:
             log.warning("a WAL checkpoint failed; the next one tries again", exc_info=True)
 
