@@ -14,14 +14,12 @@ next transaction together â€” all or nothing per action, one COMMIT per batch â€
 whole batch is one call into the connection's thread instead of one round trip per
 statement (see :func:`_write_batch`). The store checkpoints the WAL itself
 (``wal_autocheckpoint`` is off) every :data:`CHECKPOINT_EVERY` commits, on a second
-connection beside the writer (commits go on meanwhile); once the WAL is a few tens of
-megabytes, the few frames committed since are copied in the writer's thread between two
-batches, so nothing is appended while it copies and the next commit starts the WAL over
-from its beginning.
-(A checkpoint only beside the writer never catches up with a steady stream of commits:
-the WAL could never start over and grew by megabytes a second; one only between batches
-holds the writes for tens of milliseconds.) Together that keeps thousands of actions a
-second with a WAL of a few megabytes.
+connection beside the writer (commits go on meanwhile). A checkpoint beside the writer
+never catches up with commits that come without a pause, and the WAL can only start over
+from its beginning once all of it is copied: so once it passes
+:data:`START_OVER_FRAMES`, the frames committed since are copied in the writer's thread
+between two batches, and the next commit starts the WAL over. Together that keeps
+thousands of actions a second with a bounded WAL.
 
 A full disk (``SQLITE_FULL``) is :class:`StoreFull`: nothing of the write is kept, and the
 same write succeeds once there is space again.
@@ -69,11 +67,13 @@ CHECKPOINT_EVERY = 200
 CHECKPOINT_ROUNDS = 2
 """Checkpoints beside the writer before the one between batches: each copies only what
 was committed during the one before, so the one that holds the writes copies little."""
-START_OVER_FRAMES = 8192
-"""Frames (32 MiB of 4 KiB pages) from which a checkpoint also copies the rest between
-two batches, so that the WAL starts over: the writes wait a few milliseconds for it,
-about once a second or two at 2,000 actions/s."""
-WAL_SIZE_LIMIT = 64 << 20
+START_OVER_FRAMES = 32768
+"""Frames (128 MiB of 4 KiB pages) from which a checkpoint also copies the rest between
+two batches, so that the WAL starts over. The writes wait for that copy (tens of
+milliseconds: it syncs the WAL written since the last checkpoint), so it is kept rare:
+at ordinary load the WAL starts over by itself in the pauses between commits; under
+2,000 actions/s without a pause it comes every few seconds."""
+WAL_SIZE_LIMIT = 256 << 20
 """Bytes of WAL file kept once the WAL starts over (``journal_size_limit``): a WAL that
 once grew (a long transaction, an older version of the store) is truncated back."""
 
