@@ -232,7 +232,8 @@ def arrivals(gid: int, start: float, seconds: float, gap: float) -> list[float]:
     ``gap`` from ``start`` for ``seconds``, drawn in advance (independent of how fast
     the store answers)."""
     rng = random.Random(gid)
-    times, t = [], start
+    times: list[float] = []
+    t = start
     while True:
         t += rng.expovariate(1 / gap)
         if t >= start + seconds:
