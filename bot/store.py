@@ -12,14 +12,9 @@ plus ``busy_timeout`` serialise writers of different processes.
 Actions use group commit: the writes queued while a batch is being written go into the
 next transaction together — all or nothing per action, one COMMIT per batch — and the
 whole batch is one call into the connection's thread instead of one round trip per
-statement (see :func:`_write_batch`). The store checkpoints the WAL itself
-(``wal_autocheckpoint`` is off) every :data:`CHECKPOINT_EVERY` commits, on a second
-connection beside the writer (commits go on meanwhile). A checkpoint beside the writer
-never catches up with commits that come without a pause, and the WAL can only start over
-from its beginning once all of it is copied: so once it passes
-:data:`START_OVER_FRAMES`, the frames committed since are copied in the writer's thread
-between two batches, and the next commit starts the WAL over. Together that keeps
-thousands of actions a second with a bounded WAL.
+statement (see :func:`_write_batch`). WAL checkpoints run on a second connection in the
+background (``wal_autocheckpoint`` is off on the writing one), so no commit waits for a
+checkpoint's copy and fsync. Together that keeps thousands of actions a second.
 
 A full disk (``SQLITE_FULL``) is :class:`StoreFull`: nothing of the write is kept, and the
 same write succeeds once there is space again.
@@ -63,19 +58,7 @@ from .sql import Q
 
 log = logging.getLogger("bot.store")
 CHECKPOINT_EVERY = 200
-"""Commits between two WAL checkpoints (a few megabytes of WAL at most)."""
-CHECKPOINT_ROUNDS = 2
-"""Checkpoints beside the writer before the one between batches: each copies only what
-was committed during the one before, so the one that holds the writes copies little."""
-START_OVER_FRAMES = 32768
-"""Frames (128 MiB of 4 KiB pages) from which a checkpoint also copies the rest between
-two batches, so that the WAL starts over. The writes wait for that copy (tens of
-milliseconds: it syncs the WAL written since the last checkpoint), so it is kept rare:
-at ordinary load the WAL starts over by itself in the pauses between commits; under
-2,000 actions/s without a pause it comes every few seconds."""
-WAL_SIZE_LIMIT = 256 << 20
-"""Bytes of WAL file kept once the WAL starts over (``journal_size_limit``): a WAL that
-once grew (a long transaction, an older version of the store) is truncated back."""
+"""Writes between two background WAL checkpoints."""
 
 
 class StoreError(RuntimeError):
@@ -214,11 +197,6 @@ def _write_batch(db: sqlite3.Connection, batch: list[_Write]) -> None:
             raise
 
 
-def _checkpoint_wal(db: sqlite3.Connection) -> None:
-    """Run in the connection's thread: copy the WAL into the database file."""
-    db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
-
-
 def _decision_params(game_id: int, d: DecisionRecord) -> tuple[Any, ...]:
     return (game_id, d.seat, d.kind, d.opened_version, d.duration, d.due_at, d.remind_at)
 
@@ -287,7 +265,6 @@ class Store:
             await _set_wal(conn, busy_timeout_ms / 1000)
             await conn.execute(f"PRAGMA synchronous = {synchronous.upper()}")
             await conn.execute("PRAGMA wal_autocheckpoint = 0")  # see _checkpoint
-            await conn.execute(f"PRAGMA journal_size_limit = {WAL_SIZE_LIMIT}")
             await conn.execute("PRAGMA foreign_keys = ON")
             await migrate(conn, migrations=migrations)
         except BaseException:
@@ -321,9 +298,9 @@ class Store:
             await self._conn.execute("BEGIN IMMEDIATE")
             await self._conn.execute("ROLLBACK")
 
-    def _wrote(self, commits: int) -> None:
-        """Count commits; start a checkpoint every :data:`CHECKPOINT_EVERY`."""
-        self._unchecked += commits
+    def _wrote(self, writes: int) -> None:
+        """Count committed writes; start a background checkpoint every so many."""
+        self._unchecked += writes
         if self._unchecked < CHECKPOINT_EVERY or (
             self._checkpointer is not None and not self._checkpointer.done()
         ):
@@ -332,28 +309,14 @@ class Store:
         self._checkpointer = asyncio.get_running_loop().create_task(self._checkpoint())
 
     async def _checkpoint(self) -> None:
-        """Copy the WAL into the database file (PASSIVE) on a connection of its own, in
-        its own thread, while commits go on; once the WAL holds
-        :data:`START_OVER_FRAMES`, also copy the frames committed meanwhile holding the
-        lock (between two batches), so that every frame is copied and the next commit
-        starts the WAL over. A failure (a full disk) is logged; the next checkpoint tries
-        again."""
+        """Copy the WAL into the file on a connection of its own, in its own thread:
+        PASSIVE never blocks the writer, so commits go on meanwhile."""
         try:
             if self._checkpoint_conn is None:
                 self._checkpoint_conn = await aiosqlite.connect(self.path, isolation_level=None)
                 await self._checkpoint_conn.execute(f"PRAGMA synchronous = {self._synchronous}")
                 await self._checkpoint_conn.execute("PRAGMA wal_autocheckpoint = 0")
-            frames = 0
-            for _ in range(CHECKPOINT_ROUNDS):  # each round copies what came during the last
-                # every row fetched: a statement left half-read would keep a read
-                # transaction open on that connection, and the WAL could not start over
-                rows = await self._checkpoint_conn.execute_fetchall(
-                    "PRAGMA wal_checkpoint(PASSIVE)"
-                )
-                frames = int(next(iter(rows))[1])  # (busy, frames in the WAL, copied)
-            if frames >= START_OVER_FRAMES:
-                async with self._lock:
-                    await self._conn._execute(_checkpoint_wal, self._conn._conn)
+            await self._checkpoint_conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
         except Exception:
             log.warning("a WAL checkpoint failed; the next one tries again", exc_info=True)
 
@@ -714,7 +677,7 @@ class Store:
                         raise
                     continue
                 self.metrics.db_write(time.perf_counter() - started)
-                self._wrote(1)
+                self._wrote(len(batch))
                 for write in batch:
                     if not write.done.done():
                         if write.error is None:
@@ -994,7 +957,6 @@ class Store:
                 if _is_full(exc):
                     raise _translated(exc) from exc
                 raise
-            self._wrote(1)
 
     async def outbox_items(self) -> list[OutboxRecord]:
         """Every kept item, oldest first, with its files."""
