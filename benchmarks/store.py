@@ -6,8 +6,11 @@ Run: ``.venv/bin/python -m benchmarks.store [--synchronous NORMAL|FULL] [--servi
   real European War game: action, events, snapshot, decisions) at once through
   ``Store.record_action`` — actions persisted per second, latency (mostly queueing),
   CPU per action (event loop and SQLite thread);
-- *store, open loop*: the same games append at about ``--rate`` actions per second in all
-  (random think times) for ``--seconds``: median, p90 and p99 of one write, CPU;
+- *store, open loop*: five times as many games append at ``--rate`` actions per second
+  in all for ``--seconds``, each at the times of a Poisson process drawn in advance (the
+  arrivals do not wait for the answers): median, p90, p99 of one write counted from its
+  arrival, the rate offered and the rate persisted, CPU, the garbage collector's pauses
+  and the size of the WAL at the end;
 - *cold load*: what a start-up reads (``load_active`` and each game's ``load_game``)
   with 10, 1,000, 10,000 and 100,000 finished games in the file beside the same
   unfinished ones: median time and SQLite VM steps (the steps must not grow);
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import random
 import statistics
@@ -223,6 +227,20 @@ async def running_games(store: Store, count: int, first_channel: int = 1) -> lis
     return ids
 
 
+def arrivals(gid: int, start: float, seconds: float, gap: float) -> list[float]:
+    """When one game's actions arrive in an open-loop run: a Poisson process of mean
+    ``gap`` from ``start`` for ``seconds``, drawn in advance (independent of how fast
+    the store answers)."""
+    rng = random.Random(gid)
+    times: list[float] = []
+    t = start
+    while True:
+        t += rng.expovariate(1 / gap)
+        if t >= start + seconds:
+            return times
+        times.append(t)
+
+
 async def writer(
     store: Store,
     gid: int,
@@ -230,21 +248,19 @@ async def writer(
     samples: list[float],
     *,
     count: int | None = None,
-    until: float | None = None,
-    gap: float | None = None,
+    at: list[float] | None = None,
 ) -> None:
-    """Append actions to one game (``count`` of them, or until ``until``), each after a
-    random think time of mean ``gap`` if given; time each write."""
-    rng = random.Random(gid)
+    """Append actions to one game: ``count`` of them at once, or one at each time of
+    ``at`` (open loop). A write's time runs from its arrival: in the open loop, a write
+    that arrives while the game's previous one is still being written waits for it, and
+    that wait counts."""
     previous: list[tuple[int, str]] = []
     revision, version = 1, 0
-    while (count is None or version < count) and (until is None or time.perf_counter() < until):
-        if gap:
-            await asyncio.sleep(rng.expovariate(1 / gap))
-            if until is not None and time.perf_counter() >= until:
-                break  # count only what was offered within the run
+    for arrival in at if at is not None else [None] * (count or 0):
+        if arrival is not None:
+            await asyncio.sleep(arrival - time.perf_counter())
         seat, action, events, state, deciders = moves[version % len(moves)]
-        t0 = time.perf_counter()
+        t0 = time.perf_counter() if arrival is None else arrival
         await store.record_action(
             gid,
             revision,
@@ -287,18 +303,50 @@ async def store_runs(
     )
     ids = await running_games(store, games * 5, first_channel=games + 1)
     samples = []
-    t0, cpu0 = time.perf_counter(), time.process_time()
-    await asyncio.gather(
-        *(writer(store, g, moves, samples, until=t0 + seconds, gap=len(ids) / rate) for g in ids)
-    )
-    cpu = time.process_time() - cpu0
+    pauses = Pauses()
+    t0 = time.perf_counter() + 0.1
+    plan = {g: arrivals(g, t0, seconds, len(ids) / rate) for g in ids}
+    offered = sum(len(times) for times in plan.values())
+    cpu0 = time.process_time()
+    with pauses:
+        await asyncio.gather(*(writer(store, g, moves, samples, at=plan[g]) for g in ids))
+    elapsed, cpu = time.perf_counter() - t0, time.process_time() - cpu0
     report(f"store, {rate:,.0f}/s offered", samples)
-    # every write counted started within the run (the last think times run past it)
     print(
-        f"  {len(samples) / seconds:,.0f} actions/s persisted; CPU "
-        f"{cpu / len(samples) * 1000:.3f} ms per action"
+        f"  offered {offered / seconds:,.0f} actions/s ({offered} in {seconds:g} s, open loop); "
+        f"persisted {len(samples)} in {elapsed:.2f} s = {len(samples) / elapsed:,.0f}/s; "
+        f"CPU {cpu / len(samples) * 1000:.3f} ms per action"
+    )
+    wal = store.path.with_name(store.path.name + "-wal").stat().st_size / 1e6
+    print(
+        f"  garbage collections: {pauses.count}, longest {pauses.longest * 1000:.1f} ms; "
+        f"WAL file {wal:.1f} MB, database {store.path.stat().st_size / 1e6:.1f} MB"
     )
     await store.close()
+
+
+class Pauses:
+    """Counts the garbage collector's runs inside a ``with`` and the longest one (it
+    stops the event loop, so it shows in the tail of the latencies)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.longest = 0.0
+        self._started = 0.0
+
+    def _callback(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.count += 1
+            self.longest = max(self.longest, time.perf_counter() - self._started)
+
+    def __enter__(self) -> Pauses:
+        gc.callbacks.append(self._callback)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self._callback)
 
 
 def _counter(steps: list[int]) -> Callable[[], int]:
