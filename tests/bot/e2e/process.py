@@ -26,12 +26,15 @@ def bot_env(fake: FakeDiscord, tmp: Path) -> dict[str, str]:
     }
 
 
-async def start_bot(env: dict[str, str], cwd: Path) -> asyncio.subprocess.Process:
-    """Start ``python -m bot`` with ``env`` in ``cwd`` (stdout and stderr piped)."""
+async def start_bot(
+    env: dict[str, str], cwd: Path, module: str = "bot"
+) -> asyncio.subprocess.Process:
+    """Start ``python -m bot`` (or ``-m module``, a variant of it kept in the tests) with
+    ``env`` in ``cwd`` (stdout and stderr piped)."""
     return await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "bot",
+        module,
         cwd=cwd,
         env=env,
         stdout=asyncio.subprocess.PIPE,

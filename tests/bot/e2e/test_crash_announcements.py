@@ -31,15 +31,7 @@ WAIT = 60.0
 
 async def start_held_bot(env: dict[str, str], cwd: Path) -> asyncio.subprocess.Process:
     """``python -m bot`` with a renderer that never finishes a board."""
-    return await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "tests.bot.e2e.held_bot",
-        cwd=cwd,
-        env={**env, "PYTHONPATH": str(ROOT)},
-        stdout=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.PIPE,
-    )
+    return await start_bot({**env, "PYTHONPATH": str(ROOT)}, cwd, "tests.bot.e2e.held_bot")
 
 
 async def kill(proc: asyncio.subprocess.Process) -> None:

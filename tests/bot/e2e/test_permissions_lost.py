@@ -40,19 +40,13 @@ async def test_attach_files_revoked_pauses_tells_the_channel_and_the_fix_resumes
         await fake_discord.sync()
         await resign_host(bot, table, recorder)  # computers now play: boards fail
         await world.settle()
-        st = await bot.service.status(table.gid)
-        assert st.status == "running" and st.paused
-        assert all(d.deadline is None for d in st.decisions)
+        await _assert_paused(bot, table)
         last = fake_discord.messages(table.channel)[-1].content
         assert "**Attach Files**" in last and "paused" in last, last
         kept = await bot.db.outbox_items()
         assert kept and all(i.channel_id == table.channel.id for i in kept)
         await _fixed(world, table, attach_files=None)
-        st = await bot.service.status(table.gid)
-        assert st.status == "finished"
-        texts = [m.content for m in fake_discord.messages(table.channel)]
-        assert any("resumes" in t for t in texts)
-        assert lost_lines(fake_discord, [table], recorder) == []
+        await _assert_resumed_and_finished(fake_discord, bot, recorder, table)
         assert await bot.db.outbox_items() == []
     finally:
         await world.stop()
@@ -117,6 +111,22 @@ async def test_a_role_change_takes_the_permission_away_and_gives_it_back(
         await world.stop()
 
 
+async def _assert_paused(bot, table) -> None:
+    """The game is running, paused, with no clock running."""
+    st = await bot.service.status(table.gid)
+    assert st.status == "running" and st.paused
+    assert all(d.deadline is None for d in st.decisions)
+
+
+async def _assert_resumed_and_finished(fake_discord, bot, recorder, table) -> None:
+    """The channel was told the game resumes; it played to the end, every action told."""
+    st = await bot.service.status(table.gid)
+    assert st.status == "finished" and not st.paused
+    texts = [m.content for m in fake_discord.messages(table.channel)]
+    assert any("resumes" in t for t in texts)
+    assert lost_lines(fake_discord, [table], recorder) == []
+
+
 async def _paused_for_attach_files(world: World, bot, recorder, table) -> None:
     """Attach Files revoked, the computers play, the first board fails: held and paused."""
     world.fake.set_bot_permissions(table.channel, attach_files=False)
@@ -140,17 +150,11 @@ async def test_a_restart_keeps_the_channel_held_and_the_fix_still_resumes(
         await world.settle()
         # still held and paused: nothing was tried in the channel, nobody told twice
         assert table.channel.id in bot.delivery.outbox.held_channels
-        st = await bot.service.status(table.gid)
-        assert st.status == "running" and st.paused
-        assert all(d.deadline is None for d in st.decisions)
+        await _assert_paused(bot, table)
         assert len(fake_discord.messages(table.channel)) == told
         assert await bot.db.outbox_items(), "the boards still wait"
         await _fixed(world, table, attach_files=None)  # the fix, after the restart
-        st = await bot.service.status(table.gid)
-        assert st.status == "finished" and not st.paused
-        texts = [m.content for m in fake_discord.messages(table.channel)]
-        assert any("resumes" in t for t in texts)
-        assert lost_lines(fake_discord, [table], recorder) == []
+        await _assert_resumed_and_finished(fake_discord, bot, recorder, table)
         assert await bot.db.held_channels() == []
     finally:
         await world.stop()
