@@ -1,7 +1,8 @@
 """What a render worker process runs: warm the renderer's caches once, then draw jobs.
 
 :class:`bot.images.Images` sends these functions to its worker processes (or runs them in
-a thread when it has no workers). The module imports only the renderer and the rules, so
+a thread when it has no workers). The module imports only the renderer, the rules and
+zlib-ng (every PNG it writes is deflated with zlib-ng, see :func:`render.pngwrite.use_deflate`), so
 a freshly spawned worker starts in a fraction of a second. Each job returns the CPU time
 it used (its thread's CPU time), which the bot adds up (see :attr:`bot.images.Images.cpu_seconds`).
 """
@@ -15,10 +16,17 @@ import traceback
 from collections.abc import Sequence
 from typing import Any
 
+from zlib_ng import zlib_ng
+
 import render
 import rules
+from render.pngwrite import use_deflate
 
 log = logging.getLogger("bot.render_worker")
+
+# every process that draws for the bot (its workers, or the bot itself when it has none)
+# imports this module: all of them deflate with zlib-ng, so they give the same bytes
+use_deflate(zlib_ng.compress)
 
 WARM_VARIANTS = ("european_war", "world_war_5")
 ROLL_CALL_TIMEOUT = 300.0

@@ -11,8 +11,8 @@ Two ways to reach 256 colours:
 
 Measured on a 1280x800 board (Pillow 13, one core): RGB PNG level 6 ~35 ms and ~390 KB;
 fixed-palette mapping ~1.1 ms; adaptive octree quantizing alone ~6 ms. Deflating the
-palette data (1 MB) with zlib-ng (:mod:`render.pngwrite`) takes, relative to the
-standard zlib at the same level, ~0.5x at level 1, ~0.4x at level 2, ~0.7x at level 3,
+palette data (1 MB) with zlib-ng (the bot's deflater, :mod:`render.pngwrite`) takes, against
+the standard zlib at the same level, ~0.5x at level 1, ~0.4x at level 2, ~0.7x at level 3,
 ~0.55x at level 4 and ~0.55x at level 6. Over 100 boards of random playouts on the flat
 map (:mod:`render.static_layer`), CPU median and PNG size median / max: level 1 1.6 ms,
 115 / 130 KB; level 2 2.4 ms, 90 / 100 KB; level 3 3.6 ms, 87 / 97 KB; level 4 4.6 ms,

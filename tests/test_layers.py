@@ -1,5 +1,5 @@
 """Imports point down only: rules/ is standard library only; ai/ sees rules/; render/
-sees rules/, Pillow and zlib-ng (ARCHITECTURE.md)."""
+sees rules/ and Pillow (ARCHITECTURE.md)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 ALLOWED = {
     "rules": {"rules"},
     "ai": {"ai", "rules"},
-    "render": {"render", "rules", "PIL", "zlib_ng"},
+    "render": {"render", "rules", "PIL"},
 }
 
 

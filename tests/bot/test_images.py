@@ -265,3 +265,19 @@ async def test_the_bot_takes_its_workers_from_the_settings(tmp_path: Path) -> No
     assert bot.delivery.images.workers == 3
     await bot.close()
     assert bot.delivery.images._closed
+
+
+def test_the_bots_drawing_processes_deflate_with_zlib_ng() -> None:
+    import struct
+
+    from zlib_ng import zlib_ng
+
+    import bot.render_worker  # noqa: F401  (sets the deflater of every drawing process)
+    from render.pngwrite import write_rows
+
+    width, height = 1751, 8  # each row: a filter byte (0 here), then 1,751 pixels
+    rows = (bytes(range(256)) * 40 + bytes(4000))[: height * (width + 1)]
+    png = write_rows(rows, width, height, [0, 0, 0] * 256)
+    at = png.index(b"IDAT")
+    (length,) = struct.unpack(">I", png[at - 4 : at])
+    assert png[at + 4 : at + 4 + length] == zlib_ng.compress(rows, 4)

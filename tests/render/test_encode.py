@@ -1,6 +1,6 @@
-"""PNG encoding: the zlib-ng writer gives ordinary PNGs equal to Pillow's decoding and the
-same bytes every time (in other processes too: tests/render/test_fork.py and
-tests/bot/test_images.py)."""
+"""PNG encoding: the writer (the standard zlib here, zlib-ng in the bot) gives ordinary PNGs
+equal to Pillow's decoding and the same bytes every time (in other processes too:
+tests/render/test_fork.py and tests/bot/test_images.py)."""
 
 from __future__ import annotations
 
