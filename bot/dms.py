@@ -86,6 +86,7 @@ class PrivateDelivery:
         tail: str | None = None,
         meta: dict[str, Any] | None = None,
         late: asyncio.Future[dict[Any, Picture]] | None = None,
+        announces: bool = False,
     ) -> discord.Message | None:
         raise NotImplementedError
 

@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 import rules
+from rules import contract
 
 from .. import computer
 from ..models import LOBBY_SEAT
@@ -119,15 +120,16 @@ class TimerOps(ServiceBase):
         assert live.state is not None
         rule = live.state.on_timeout(rules.Decision(seat, kind))
         if rule.computer:
-            return await self._computer_move_for(live, seat)
+            return await self._computer_move_for(live, seat, kind)
         assert isinstance(rule.action, rules.Action), "a decision that times out says what"
         return await self._apply(
             live, seat, rule.action, user_id=None, source="timeout", exact=live.version
         )
 
-    async def _computer_move_for(self, live: LiveGame, seat: int) -> Outcome:
-        """WW-2: when a World War 5 player's time runs out, a computer move is made for
-        it (the normal computer player's choice, applied and logged like any action)."""
+    async def _computer_move_for(self, live: LiveGame, seat: int, kind: str) -> Outcome:
+        """A decision whose time ran out that the game gives to the seat's computer player
+        (World War 5's turn, WW-2): the normal computer player's choice, applied and
+        logged like any action, with the game's own note."""
         g = live.state
         assert g is not None
         seed = computer.seed_for(live.id, live.version, seat)
@@ -135,8 +137,10 @@ class TimerOps(ServiceBase):
         outcome = await self._apply(
             live, seat, action, user_id=None, source="timeout", exact=live.version
         )
-        name = live.names()[seat]
-        note = f"{name} ran out of time: a computer move was made for them (WW-2)."
+        words = contract.game_named(live.variant).presentation
+        note = words.timeout_note(kind, live.names()[seat])
+        if note is None:
+            return outcome
         return replace(outcome, public_lines=(note, *outcome.public_lines))
 
     async def _remind(self, game_id: int, seat: int, kind: str, opened: int) -> Outcome:
