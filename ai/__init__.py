@@ -1,24 +1,13 @@
-"""Computer players for European War and World War 5.
+"""Computer players: a registry of one player per game, and the games' own players.
 
-Pure and deterministic like the engine: a decision is a function of one seat's view,
-the level, a seed and a search budget (plus an optional wall-clock deadline). Imports
-only the standard library and :mod:`rules`.
-
-    action = ai.choose(rules.view_for(game, seat), "hard", seed=1234)
+Pure and deterministic like the engine; imports only the standard library and
+:mod:`rules`. The platform asks :func:`player_for` for a game's player; a game without
+one gets :class:`UniformPlayer`. Each game's players live in its own rooms
+(``ai/pyramids/`` for European War and World War 5) and register on import.
 """
 
-from .api import DEFAULT_ITERATIONS, LEVELS, PyramidPlayer, choose
+# the built-in games' players register themselves
+from . import pyramids
 from .players import ComputerPlayer, UniformPlayer, player_for, register
 
-for _name in ("european_war", "world_war_5"):
-    register(_name, PyramidPlayer())
-
-__all__ = [
-    "DEFAULT_ITERATIONS",
-    "LEVELS",
-    "ComputerPlayer",
-    "UniformPlayer",
-    "choose",
-    "player_for",
-    "register",
-]
+__all__ = ["ComputerPlayer", "UniformPlayer", "player_for", "pyramids", "register"]

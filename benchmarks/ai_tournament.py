@@ -25,7 +25,8 @@ from math import sqrt
 from typing import TextIO
 
 import ai
-import rules
+import ai.pyramids
+from rules import pyramids
 
 MATCHUPS: dict[str, tuple[str, ...]] = {
     "hard-easy-2p": ("hard", "easy"),
@@ -62,17 +63,17 @@ def play_game(
     round_limit: int,
 ) -> GameResult:
     """Play one game to its end with the given level in each seat."""
-    options = rules.Options(round_limit=round_limit)
-    game, _ = rules.new_game(variant, [None] * len(levels), seed, options, arranged=True)
+    options = pyramids.Options(round_limit=round_limit)
+    game, _ = pyramids.new_game(variant, [None] * len(levels), seed, options, arranged=True)
     times: dict[str, list[float]] = {lv: [] for lv in levels}
     step = 0
     while not game.over:
         decision = game.deciders()[0]
         level = levels[decision.seat]
-        view = rules.view_for(game, decision.seat)
+        view = pyramids.view_for(game, decision.seat)
         choices = len(game.legal_actions(decision.seat))
         start = time.perf_counter()
-        action = ai.choose(
+        action = ai.pyramids.choose(
             view,
             level,
             seed * 100_003 + step,
@@ -187,7 +188,7 @@ def main(argv: list[str] | None = None) -> None:
             parser.error(f"unknown match-up {m!r}")
     variants = [v for v in args.variants.split(",") if v]
     jobs = schedule(matchups, variants, args.games, args.seed, args.iterations, args.round_limit)
-    budget = args.iterations or ai.DEFAULT_ITERATIONS["hard"]
+    budget = args.iterations or ai.pyramids.DEFAULT_ITERATIONS["hard"]
     print(
         f"{len(jobs)} games; hard budget {budget} iterations; round limit "
         f"{args.round_limit}; {args.workers} workers",

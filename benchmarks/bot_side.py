@@ -39,7 +39,7 @@ from bot.__main__ import configure_logging
 from bot.client import GameBot
 from bot.config import Settings
 from bot.endpoints import point_discord_at
-from bot.scheduler import FakeClock
+from service.scheduler import FakeClock
 
 
 async def make_table(bot: GameBot, spec: dict[str, Any]) -> dict[str, int]:

@@ -11,14 +11,14 @@ import random
 import statistics
 import time
 
-import rules
-from rules import GameState
+from rules import pyramids
+from rules.pyramids import GameState
 
 
 def random_game(variant: str, players: int, seed: int) -> tuple[GameState, int]:
     """Play one uniform-random legal game; return it and the number of actions."""
     rng = random.Random(seed)
-    g, _ = rules.new_game(variant, [None] * players, seed)
+    g, _ = pyramids.new_game(variant, [None] * players, seed)
     steps = 0
     while not g.over:
         deciders = g.deciders()
@@ -54,7 +54,7 @@ def main() -> None:
                 f"(median of {args.runs} runs x {args.games} games; "
                 f"median game {statistics.median(turns):.0f} turns)"
             )
-    g, _ = rules.new_game("european_war", [None] * 4, 3)
+    g, _ = pyramids.new_game("european_war", [None] * 4, 3)
     rng = random.Random(3)
     for _ in range(60):
         if g.over:

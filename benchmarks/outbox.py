@@ -24,7 +24,7 @@ from benchmarks.stats import percentile
 from bot.client import GameBot
 from bot.config import Settings
 from bot.endpoints import point_discord_at
-from bot.scheduler import FakeClock, RealClock
+from service.scheduler import FakeClock, RealClock
 from tests.bot.e2e.selfplay import Recorder, latest_board_shown, lost_lines, open_table
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.fixtures import running_bot

@@ -47,6 +47,7 @@ from render.compose import board_rows
 from render.encode import DEFAULT_LEVEL
 from render.gallery import NAMES, find
 from render.pngwrite import write_rows
+from rules import pyramids
 
 
 def _measure(fn: Callable[[], object], runs: int) -> tuple[list[float], list[float], list[float]]:
@@ -74,37 +75,39 @@ def _line(label: str, fn: Callable[[], object], runs: int, size: int | None = No
 
 
 def _mid_game(
-    variant: str, players: int, options: rules.Options | None = None
-) -> tuple[rules.View, list[rules.Event]]:
-    def want(game: rules.GameState, events: list[rules.Event]) -> bool:
+    variant: str, players: int, options: pyramids.Options | None = None
+) -> tuple[pyramids.View, list[rules.Event]]:
+    def want(game: pyramids.GameState, events: list[rules.Event]) -> bool:
         kinds = {e.kind for e in events}
         return game.turn >= 12 and bool({"moved_in", "moved"} & kinds)
 
     game, events = find(variant, players, want, options=options)
-    return rules.view_for(game, None), events
+    return pyramids.view_for(game, None), events
 
 
-def _duel_view() -> rules.View:
-    def want(game: rules.GameState, events: list[rules.Event]) -> bool:
-        b = rules.view_for(game, None).battle
+def _duel_view() -> pyramids.View:
+    def want(game: pyramids.GameState, events: list[rules.Event]) -> bool:
+        b = pyramids.view_for(game, None).battle
         return b is not None and b.stage == "duel" and len(b.attacker_cards) >= 2
 
     game, _ = find("european_war", 4, want)
-    return rules.view_for(game, None)
+    return pyramids.view_for(game, None)
 
 
-def positions(count: int, seed: int = 1) -> list[tuple[rules.View, list[rules.Event], list[str]]]:
+def positions(
+    count: int, seed: int = 1
+) -> list[tuple[pyramids.View, list[rules.Event], list[str]]]:
     """``count`` distinct positions of random playouts (every 3rd action), both variants,
     3 to 6 players, each with its last action's events and seat names."""
-    out: list[tuple[rules.View, list[rules.Event], list[str]]] = []
+    out: list[tuple[pyramids.View, list[rules.Event], list[str]]] = []
     rng = random.Random(seed)
     game_seed = seed
     while len(out) < count:
         game_seed += 1
         variant = ("european_war", "world_war_5")[game_seed % 2]
         players = 3 + game_seed % 4
-        options = rules.Options(five_players=players > 4)
-        game, events = rules.new_game(variant, [None] * players, game_seed, options)
+        options = pyramids.Options(five_players=players > 4)
+        game, events = pyramids.new_game(variant, [None] * players, game_seed, options)
         names = [n for n, _ in zip(NAMES * 2, range(players), strict=False)]
         step = 0
         while not game.over and step < 600 and len(out) < count:
@@ -112,7 +115,7 @@ def positions(count: int, seed: int = 1) -> list[tuple[rules.View, list[rules.Ev
             events = game.apply(decision.seat, rng.choice(game.legal_actions(decision.seat)))
             step += 1
             if step % 3 == 0:
-                out.append((rules.view_for(game, None), list(events), names))
+                out.append((pyramids.view_for(game, None), list(events), names))
     return out
 
 
@@ -128,7 +131,7 @@ def _pct(values: list[float], q: float) -> float:
 
 
 async def _all_cores(
-    workers: int, jobs: list[tuple[rules.View, list[rules.Event], list[str]]]
+    workers: int, jobs: list[tuple[pyramids.View, list[rules.Event], list[str]]]
 ) -> None:
     images = Images(workers=workers)
     try:
@@ -234,7 +237,7 @@ def single(runs: int) -> None:
         _line("  draw + map", partial(board_rows, view, NAMES, events, arcade), runs)
         rows, (w, h) = board_rows(view, NAMES, events, arcade)
         _line("  deflate + PNG", partial(write_rows, rows, w, h, [0] * 768, DEFAULT_LEVEL), runs)
-    hand = [rules.cards.parse_card(c) for c in ("3♣", "7♦", "10♥", "J♠", "Q♥", "K♣", "A♦")]
+    hand = [pyramids.cards.parse_card(c) for c in ("3♣", "7♦", "10♥", "J♠", "Q♥", "K♣", "A♦")]
     _line(
         "hand (7 cards)",
         lambda: render.hand_png(hand, title="Your hand"),

@@ -37,10 +37,11 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a file: benchmarks/bot.py must not shadow the package
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-import rules
-from bot.models import DecisionRecord, GameSettings
-from bot.service import GameService, Outcome, Prompt
-from bot.store import NewSeat, Store
+
+from rules import pyramids
+from service import GameService, Outcome, Prompt
+from service.models import DecisionRecord, GameSettings
+from service.store import NewSeat, Store
 from tests.bot.history import fill_history
 
 USERS = (1, 2, 3)
@@ -186,7 +187,7 @@ async def throughput(
 
 def payloads(count: int = 60, seed: int = 1) -> list[Payload]:
     """(seat, action, events, snapshot, open decisions) of ``count`` real actions."""
-    game, _ = rules.new_game("european_war", [None, None, None], seed=seed)
+    game, _ = pyramids.new_game("european_war", [None, None, None], seed=seed)
     rng = random.Random(seed)
     out: list[Payload] = []
     while len(out) < count and not game.over:

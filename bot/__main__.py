@@ -47,7 +47,7 @@ NO_TOKEN_NO_TERMINAL = (
     "No DISCORD_TOKEN is set (in the environment or in .env) and there "
     "is no terminal for the console: set DISCORD_TOKEN to run the bot."
 )
-CONSOLE_HINT = "To play in this terminal against computer players, run: python -m bot.console"
+CONSOLE_HINT = "To play in this terminal against computer players, run: python -m console"
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 log = logging.getLogger("bot")
@@ -76,7 +76,7 @@ def offer_console() -> int:
         print(CONSOLE_HINT)
         return 0
     try:
-        from . import console
+        from console import main as console
     except ImportError:
         print("The terminal console is not available in this installation.")
         return 1

@@ -24,6 +24,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from service import GameService, GameStatus, Outcome, PrivateNote, server_games
+from service.store import Store
+
 from . import health
 from .config import Settings
 from .delivery import Delivery
@@ -32,8 +35,6 @@ from .errors import answer_unknown_component, handle_error
 from .images import Images
 from .legacy import import_legacy_files
 from .metrics import OFF, Metrics
-from .service import GameService, GameStatus, Outcome, PrivateNote, server_games
-from .store import Store
 from .sync import sync_commands
 from .views.confirm import ConfirmButton, KeepButton
 from .views.lobby import LobbyButton, OptionSelect

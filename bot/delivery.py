@@ -43,22 +43,16 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from service import LobbyInfo, Outcome
+from service.models import OutboxRecord
+
 from . import reply as replies
 from .dms import PrivateDelivery
 from .images import BOARD_FILE, DUEL_FILE, Images, Picture
-from .models import OutboxRecord
 from .outbox import BACKGROUND, NORMAL, URGENT, Outbox, Sent, files_of, message_payload
 from .permissions import can_talk, missing_permissions, missing_text
 from .reply import Reply, attach, within
-from .service import LobbyInfo, Outcome
-from .texts import (
-    battle_lines,
-    clip,
-    lobby_text,
-    result_line,
-    stamp,
-    waiting_lines,
-)
+from .texts import battle_lines, clip, lobby_text, result_line, stamp, waiting_lines
 from .views.lobby import lobby_view
 from .views.panels import board_of_view
 

@@ -19,13 +19,14 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from service import Outcome, PrivateNote, Prompt
+from service.models import OutboxFile, OutboxRecord
+
 from . import dm_parts
 from . import reply as replies
 from .images import HAND_FILE, Images, Picture
-from .models import OutboxFile, OutboxRecord
 from .outbox import NORMAL, URGENT, Outbox, Sent, files_of, message_payload
 from .reply import Reply, within
-from .service import Outcome, PrivateNote, Prompt
 from .texts import clip, hand_lines, stamp, where_label
 from .views.panels import PANEL_KINDS, board_of_view, open_panel_view, panel_content, panel_view
 

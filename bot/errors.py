@@ -20,11 +20,11 @@ import discord
 from discord import app_commands
 
 import rules
+from service import DISK_FULL, INTERNAL_ERROR, Outcome, ServiceError
+from service.models import SettingsError
+from service.store import StoreFull
 
-from .models import SettingsError
 from .reply import Reply
-from .service import DISK_FULL, INTERNAL_ERROR, Outcome, ServiceError
-from .store import StoreFull
 
 log = logging.getLogger("bot")
 

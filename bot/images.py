@@ -40,6 +40,7 @@ from PIL import Image, ImageDraw
 
 import render  # noqa: F401  (drawn through render_worker; tests patch this module)
 import rules
+from rules import pyramids
 
 from . import render_worker
 from .config import render_workers
@@ -291,7 +292,7 @@ class Images:
     # ------------------------------------------------------------------ images
     async def board(
         self,
-        view: rules.View,
+        view: pyramids.View,
         names: Sequence[str],
         events: Sequence[rules.Event] = (),
         *,
@@ -312,7 +313,7 @@ class Images:
         return Picture(data, BOARD_FILE, alt[:ALT_LIMIT])
 
     async def _draw_board(
-        self, view: rules.View, names: tuple[str, ...], events: tuple[rules.Event, ...]
+        self, view: pyramids.View, names: tuple[str, ...], events: tuple[rules.Event, ...]
     ) -> tuple[bytes, str]:
         try:
             data, summary, fault, cpu = await self._run(
@@ -338,14 +339,14 @@ class Images:
             log.exception("hand image failed")
             self.metrics.error("render_placeholder")
             data = _placeholder("Your cards are listed in the message.")
-        from rules.cards import card_name
+        from rules.pyramids.cards import card_name
 
         alt = "Your cards: " + (", ".join(card_name(c) for c in sorted(cards)) or "none")
         return Picture(data, HAND_FILE, alt[:ALT_LIMIT])
 
     async def duel(
         self,
-        view: rules.View,
+        view: pyramids.View,
         names: Sequence[str],
         result: rules.Event | None = None,
         events: Sequence[rules.Event] = (),
@@ -378,8 +379,8 @@ class Images:
             except Exception:
                 log.exception("warming up the renderer failed")
             for variant in render_worker.WARM_VARIANTS:
-                game, _ = rules.new_game(variant, [None] * 3, seed=1)
-                await self.board(rules.view_for(game, None), ["P0", "P1", "P2"])
+                game, _ = pyramids.new_game(variant, [None] * 3, seed=1)
+                await self.board(pyramids.view_for(game, None), ["P0", "P1", "P2"])
             return
         try:
             pool = await self._executor()

@@ -16,7 +16,8 @@ import logging
 import os
 from pathlib import Path
 
-from .store import Store
+from service.store import Store
+
 from .sync import COMMANDS_HASH_KEY
 
 log = logging.getLogger("bot")

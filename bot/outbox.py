@@ -60,10 +60,11 @@ import aiohttp
 import discord
 from discord.http import MultipartParameters
 
+from service.models import OutboxFile, OutboxRecord
+
 from . import dm_parts
 from .images import HAND_FILE
 from .metrics import OFF, Metrics
-from .models import OutboxFile, OutboxRecord
 
 if TYPE_CHECKING:
     from .client import GameBot

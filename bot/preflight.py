@@ -33,9 +33,10 @@ from urllib.parse import quote
 
 import aiosqlite
 
+from service.migrations import LATEST, MigrationError, current_version
+from service.store import Store, StoreFull
+
 from .config import DEFAULT_DATABASE_URL, Settings
-from .migrations import LATEST, MigrationError, current_version
-from .store import Store, StoreFull
 
 HEADER = b"SQLite format 3\x00"
 QUICK_CHECK_LIMIT = 256 * 1024 * 1024

@@ -21,6 +21,7 @@ from zlib_ng import zlib_ng
 import render
 import rules
 from render.pngwrite import use_deflate
+from rules import pyramids
 
 log = logging.getLogger("bot.render_worker")
 
@@ -57,8 +58,8 @@ def warm(draw_boards: bool = True) -> None:
         return
     for variant in WARM_VARIANTS:
         try:
-            game, _ = rules.new_game(variant, [None] * 3, seed=1)
-            render.board_png(rules.view_for(game, None), ["P0", "P1", "P2"])
+            game, _ = pyramids.new_game(variant, [None] * 3, seed=1)
+            render.board_png(pyramids.view_for(game, None), ["P0", "P1", "P2"])
         except Exception:
             log.exception("warming up the %s board failed", variant)
 
@@ -77,7 +78,7 @@ def ready() -> int:
 
 
 def board_job(
-    view: rules.View, names: Sequence[str], events: Sequence[rules.Event]
+    view: pyramids.View, names: Sequence[str], events: Sequence[rules.Event]
 ) -> tuple[bytes, str | None, str | None, float]:
     """Draw a board: (PNG, summary or None, the summary's error text or None, CPU s).
 
@@ -99,7 +100,7 @@ def hand_job(cards: Sequence[int], title: str) -> tuple[bytes, float]:
 
 
 def duel_job(
-    view: rules.View,
+    view: pyramids.View,
     names: Sequence[str],
     result: rules.Event | None,
     events: Sequence[rules.Event],

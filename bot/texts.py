@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-import rules
-from rules.pyramid_words import battle_lines, hand_lines, result_line  # noqa: F401
-
-from .service import DecisionInfo, LobbyInfo
+from rules import pyramids
+from rules.pyramids.words import battle_lines, hand_lines, result_line  # noqa: F401
+from service import DecisionInfo, LobbyInfo
 
 CONTENT_LIMIT = 2000
 VARIANT_CHOICES = (("european-war", "european_war"), ("world-war-5", "world_war_5"))
@@ -27,7 +26,7 @@ VERSION = "0.1.0"
 
 def variant_name(variant: str) -> str:
     """'European War' / 'World War 5'."""
-    return rules.rules_for(variant).name
+    return pyramids.rules_for(variant).name
 
 
 def variant_slug(variant: str) -> str:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import rules
+from rules import pyramids
 
 from .board import summary, use_arcade
 from .compose import board_rows, static_rows
@@ -31,7 +32,7 @@ from .pngwrite import write_rows
 
 
 def board_png(
-    view: rules.View,
+    view: pyramids.View,
     names: Sequence[str],
     events: Sequence[rules.Event] = (),
     *,
@@ -55,7 +56,7 @@ def board_png(
     return write_rows(rows, width, height, colours, DEFAULT_LEVEL)
 
 
-def board_summary(view: rules.View, names: Sequence[str]) -> str:
+def board_summary(view: pyramids.View, names: Sequence[str]) -> str:
     """The board in plain words for screen readers (at most 1024 characters)."""
     return summary(view, names)
 
@@ -71,7 +72,7 @@ def hand_png(cards: Sequence[int], *, title: str = "") -> bytes:
 
 
 def duel_png(
-    view: rules.View,
+    view: pyramids.View,
     names: Sequence[str],
     result: rules.Event | None = None,
     *,

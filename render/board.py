@@ -16,6 +16,7 @@ from functools import lru_cache
 from PIL import Image
 
 import rules
+from rules import pyramids
 
 from . import layout, marks, palette, pyramid, shapes
 from .arrows import Arrow, draw_arrow
@@ -43,16 +44,18 @@ class LastAction:
     """Fields attacked by the last action (or by the battle under way)."""
 
 
-def _anchor(b: rules.Board, fid: str) -> tuple[float, float] | None:
+def _anchor(b: pyramids.Board, fid: str) -> tuple[float, float] | None:
     f = b.fields.get(fid)
     return layout.to_px(f.x, f.y) if f is not None else None
 
 
-def _wraps(b: rules.Board, a: str, c: str) -> bool:
+def _wraps(b: pyramids.Board, a: str, c: str) -> bool:
     return any(lk.wraps_map_edge and {lk.a, lk.b} == {a, c} for lk in b.links)
 
 
-def last_action(view: rules.View, events: Sequence[rules.Event], b: rules.Board) -> LastAction:
+def last_action(
+    view: pyramids.View, events: Sequence[rules.Event], b: pyramids.Board
+) -> LastAction:
     """Collect arrows and marks from the public events (private ones are ignored)."""
     out = LastAction()
     seen: set[tuple[str, str, str]] = set()
@@ -129,7 +132,7 @@ def _banner_candidates(board_id: str, width: int) -> tuple[tuple[float, int, int
     return tuple(sorted(out))
 
 
-def banner_box(view: rules.View, b: rules.Board, width: int) -> tuple[int, int, int, int]:
+def banner_box(view: pyramids.View, b: pyramids.Board, width: int) -> tuple[int, int, int, int]:
     """Where the game-over banner goes: the spot on the map covering the fewest pieces,
     then the fewest labels and harbour symbols (near the top centre first)."""
     pieces = [layout.piece_box(b.fields[f].x, b.fields[f].y) for f in view.pieces if f in b.fields]
@@ -147,7 +150,7 @@ def banner_box(view: rules.View, b: rules.Board, width: int) -> tuple[int, int, 
 
 
 def _draw_banner(
-    canvas: Image.Image, view: rules.View, names: Sequence[str], b: rules.Board
+    canvas: Image.Image, view: pyramids.View, names: Sequence[str], b: pyramids.Board
 ) -> tuple[int, int, int, int]:
     """The game-over banner, on the emptiest part of the map; returns its box."""
     title = "DRAW" if view.draw or not view.winners else "VICTORY"
@@ -206,7 +209,7 @@ def _restore_names(
             canvas.paste(static.crop(box), box)
 
 
-def use_arcade(view: rules.View, pyramid_arcade: bool | None) -> bool:
+def use_arcade(view: pyramids.View, pyramid_arcade: bool | None) -> bool:
     """Whether to draw the Pyramid Arcade printing: as asked, else as the game's options
     say; never for a board that has no such printing (European War)."""
     wanted = view.options.get("pyramid_arcade") if pyramid_arcade is None else pyramid_arcade
@@ -254,7 +257,7 @@ def _inside(box: Box) -> bool:
 
 
 def board_image(
-    view: rules.View,
+    view: pyramids.View,
     names: Sequence[str],
     events: Sequence[rules.Event] = (),
     *,
@@ -269,7 +272,7 @@ def board_image(
 
 
 def draw_board(
-    view: rules.View,
+    view: pyramids.View,
     names: Sequence[str],
     events: Sequence[rules.Event],
     arcade: bool,
@@ -283,7 +286,7 @@ def draw_board(
     With ``element``, the side panel's parts go through it (see :func:`draw_panel`) and
     the panel is left out of ``dirty``. ``canvas``: an image equal to the static layer to
     draw on (else a copy of the layer is made)."""
-    b = rules.load_board(view.board_id, arcade)
+    b = pyramids.load_board(view.board_id, arcade)
     if canvas is None:
         canvas = static_board(view.board_id, arcade).copy()
     out = Drawn(canvas)
@@ -358,7 +361,7 @@ def draw_board(
 
 
 def _marks(
-    view: rules.View, act: LastAction, b: rules.Board
+    view: pyramids.View, act: LastAction, b: pyramids.Board
 ) -> list[tuple[Image.Image, tuple[float, float]]]:
     """The loss, sabotage and attack marks over the pieces: (sprite, centre), in order."""
     out = []
@@ -388,14 +391,14 @@ def _marks(
     return out
 
 
-def summary(view: rules.View, names: Sequence[str], limit: int = 1024) -> str:
+def summary(view: pyramids.View, names: Sequence[str], limit: int = 1024) -> str:
     """A plain-text description of the board for screen readers (at most ``limit`` chars).
 
     Whose turn (or the result), then each occupied field with its piece, then per
     seat: power, hand size (European War), eliminated (World War 5). Names are cut to
     32 characters.
     """
-    b = rules.load_board(view.board_id)
+    b = pyramids.load_board(view.board_id)
     short = [short_name(names, s) for s in range(len(view.seats))]
     st = status(view, short)
     title = TITLES.get(view.variant, b.name)

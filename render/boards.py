@@ -11,7 +11,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from rules.board import Board, load_board
+from rules.pyramids.board import Board, load_board
 
 
 def board(board_id: str, pyramid_arcade: bool = False) -> Board:
@@ -26,7 +26,9 @@ def board(board_id: str, pyramid_arcade: bool = False) -> Board:
 @lru_cache(maxsize=8)
 def _raw(board_id: str) -> dict[str, Any]:
     load_board(board_id)  # validates the id and the file first
-    text = resources.files("rules").joinpath("boards", f"{board_id}.json").read_text("utf-8")
+    text = (
+        resources.files("rules.pyramids").joinpath("boards", f"{board_id}.json").read_text("utf-8")
+    )
     data: dict[str, Any] = json.loads(text)
     return data
 

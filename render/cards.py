@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFilter
 
-from rules import cards as C
+from rules.pyramids import cards as C
 
 from . import palette
 from .fonts import font

@@ -24,6 +24,7 @@ from typing import Any
 from PIL import Image
 
 import rules
+from rules import pyramids
 
 from . import layout, pyramid
 from .board import Box, draw_board
@@ -156,7 +157,7 @@ def _give_back(canvas: Image.Image, board_id: str, arcade: bool, touched: list[B
 
 
 def board_rows(
-    view: rules.View, names: Sequence[str], events: Sequence[rules.Event], arcade: bool
+    view: pyramids.View, names: Sequence[str], events: Sequence[rules.Event], arcade: bool
 ) -> tuple[bytes, tuple[int, int]]:
     """Draw a board and return its PNG scanlines (filter byte 0, then palette indices)
     and its size; the bytes equal those of mapping the whole :func:`board_image`."""

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from PIL import Image
 
 import rules
-from rules import cards as C
+from rules import pyramids
+from rules.pyramids import cards as C
 
 from . import palette, pyramid, shapes
 from .cards import CARD_HEIGHT, CARD_WIDTH, SHADOW, card_sprite, empty_slot
@@ -23,9 +24,9 @@ from .status import field_name, names_of
 from .text import display_name, fit, put
 
 CARD_LIMIT: dict[int, int] = {1: 1, 2: 2, 3: 3}
-"""EW-16: cards a piece may play, by size (as ``rules.european_war.CARD_LIMIT``; not
+"""EW-16: cards a piece may play, by size (as ``pyramids.european_war.CARD_LIMIT``; not
 imported from there, because importing that module alone leaves World War 5
-unregistered in ``rules.variant``)."""
+unregistered in ``pyramids.variant``)."""
 
 SIZE: tuple[int, int] = (1000, 560)
 COLUMN_WIDTH = 452
@@ -65,7 +66,7 @@ class Duel:
 
 
 def _sizes(
-    view: rules.View, data: dict[str, object], events: Sequence[rules.Event]
+    view: pyramids.View, data: dict[str, object], events: Sequence[rules.Event]
 ) -> tuple[int, int]:
     att, dfn = int(data["attacker"]), int(data["defender"])  # type: ignore[call-overload]  # event data is JSON
     src, dst = data["src"], data["dst"]
@@ -93,7 +94,7 @@ def _sizes(
 
 
 def duel_from(
-    view: rules.View, result: rules.Event | None = None, events: Sequence[rules.Event] = ()
+    view: pyramids.View, result: rules.Event | None = None, events: Sequence[rules.Event] = ()
 ) -> Duel | None:
     """Gather what to draw: from a ``duel_over`` event if given, else ``view.battle``."""
     if result is not None and result.kind == "duel_over" and result.to is None:
@@ -145,7 +146,7 @@ def _side_state(duel: Duel, side: Side) -> str:
 
 def _column(
     img: Image.Image,
-    view: rules.View,
+    view: pyramids.View,
     names: Sequence[str],
     duel: Duel,
     side: Side,
@@ -270,7 +271,7 @@ def _footer(img: Image.Image, names: Sequence[str], duel: Duel) -> None:
 
 
 def duel_image(
-    view: rules.View,
+    view: pyramids.View,
     names: Sequence[str],
     result: rules.Event | None = None,
     *,

@@ -14,17 +14,18 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import rules
+from rules import pyramids
 
 from . import board_png, duel_png, hand_png
 
 NAMES: tuple[str, ...] = ("Ada", "Bartholomew the Magnificent", "Chloé", "Dmitri", "Eve", "Fay")
 
-Want = Callable[[rules.GameState, list[rules.Event]], bool]
+Want = Callable[[pyramids.GameState, list[rules.Event]], bool]
 
 _PREFERRED = ("attack", "play_card", "let_pass", "sabotage", "move", "build", "grow")
 
 
-def _choose(game: rules.GameState, seat: int, rng: random.Random) -> rules.Action:
+def _choose(game: pyramids.GameState, seat: int, rng: random.Random) -> pyramids.Action:
     actions = game.legal_actions(seat)
     keen = [a for a in actions if a.kind in _PREFERRED]
     if keen and rng.random() < 0.6:
@@ -38,13 +39,13 @@ def playout(
     seed: int,
     want: Want,
     max_steps: int = 4000,
-    options: rules.Options | None = None,
-) -> tuple[rules.GameState, list[rules.Event]] | None:
+    options: pyramids.Options | None = None,
+) -> tuple[pyramids.GameState, list[rules.Event]] | None:
     """Play random legal actions from a new game until ``want(game, events)`` holds.
 
     Returns the game and the events of the last action, or ``None`` if it never held.
     """
-    game, events = rules.new_game(variant, [None] * players, seed, options)
+    game, events = pyramids.new_game(variant, [None] * players, seed, options)
     rng = random.Random(seed)
     for _ in range(max_steps):
         if want(game, events):
@@ -61,8 +62,8 @@ def find(
     players: int,
     want: Want,
     seeds: Sequence[int] = range(1, 200),
-    options: rules.Options | None = None,
-) -> tuple[rules.GameState, list[rules.Event]]:
+    options: pyramids.Options | None = None,
+) -> tuple[pyramids.GameState, list[rules.Event]]:
     """The first seeded playout where ``want`` holds.
 
     Raises:
@@ -79,24 +80,24 @@ def _kinds(events: Sequence[rules.Event]) -> set[str]:
     return {e.kind for e in events}
 
 
-def _started(game: rules.GameState, events: list[rules.Event]) -> bool:
+def _started(game: pyramids.GameState, events: list[rules.Event]) -> bool:
     return "setup_done" in _kinds(events)
 
 
-def _won_attack(game: rules.GameState, events: list[rules.Event]) -> bool:
+def _won_attack(game: pyramids.GameState, events: list[rules.Event]) -> bool:
     return {"retreated", "moved_in"} <= _kinds(events) and game.turn > 8
 
 
-def _voyage(game: rules.GameState, events: list[rules.Event]) -> bool:
+def _voyage(game: pyramids.GameState, events: list[rules.Event]) -> bool:
     return any(e.kind == "moved" and e.data.get("by_sea") for e in events)
 
 
-def _loss(game: rules.GameState, events: list[rules.Event]) -> bool:
+def _loss(game: pyramids.GameState, events: list[rules.Event]) -> bool:
     return bool({"shrunk", "destroyed"} & _kinds(events))
 
 
-def _duel_on(game: rules.GameState, events: list[rules.Event]) -> bool:
-    view = rules.view_for(game, None)
+def _duel_on(game: pyramids.GameState, events: list[rules.Event]) -> bool:
+    view = pyramids.view_for(game, None)
     b = view.battle
     return (
         b is not None
@@ -106,16 +107,16 @@ def _duel_on(game: rules.GameState, events: list[rules.Event]) -> bool:
     )
 
 
-def _duel_over(game: rules.GameState, events: list[rules.Event]) -> bool:
+def _duel_over(game: pyramids.GameState, events: list[rules.Event]) -> bool:
     return "duel_over" in _kinds(events) and "attack_declared" not in _kinds(events)
 
 
-def _over(game: rules.GameState, events: list[rules.Event]) -> bool:
+def _over(game: pyramids.GameState, events: list[rules.Event]) -> bool:
     return game.over and not game.draw
 
 
-def _ww_battle(game: rules.GameState, events: list[rules.Event]) -> bool:
-    view = rules.view_for(game, None)
+def _ww_battle(game: pyramids.GameState, events: list[rules.Event]) -> bool:
+    view = pyramids.view_for(game, None)
     return "dice" in _kinds(events) and any(s.eliminated for s in view.seats)
 
 
@@ -130,15 +131,17 @@ def write_gallery(directory: Path) -> list[Path]:
         out.append(path)
 
     def board(
-        name: str, variant: str, players: int, want: Want, options: rules.Options | None = None
+        name: str, variant: str, players: int, want: Want, options: pyramids.Options | None = None
     ) -> None:
         game, events = find(variant, players, want, options=options)
-        save(name, board_png(rules.view_for(game, None), NAMES, events))
+        save(name, board_png(pyramids.view_for(game, None), NAMES, events))
 
     board("board_start_european_war.png", "european_war", 4, _started)
     board("board_attack_european_war.png", "european_war", 4, _won_attack)
     board("board_voyage_european_war.png", "european_war", 3, _voyage)
-    board("board_loss_european_war.png", "european_war", 5, _loss, rules.Options(five_players=True))
+    board(
+        "board_loss_european_war.png", "european_war", 5, _loss, pyramids.Options(five_players=True)
+    )
     board("board_end_european_war.png", "european_war", 4, _over)
     board("board_start_world_war_5.png", "world_war_5", 4, _started)
     board(
@@ -146,7 +149,7 @@ def write_gallery(directory: Path) -> list[Path]:
         "world_war_5",
         6,
         _ww_battle,
-        rules.Options(five_players=True),
+        pyramids.Options(five_players=True),
     )
     board("board_end_world_war_5.png", "world_war_5", 3, _over)
     board(
@@ -154,20 +157,20 @@ def write_gallery(directory: Path) -> list[Path]:
         "world_war_5",
         2,
         _won_attack,
-        rules.Options(pyramid_arcade=True),
+        pyramids.Options(pyramid_arcade=True),
     )
 
     game, events = find("european_war", 4, _duel_on)
-    save("duel_in_progress.png", duel_png(rules.view_for(game, None), NAMES))
+    save("duel_in_progress.png", duel_png(pyramids.view_for(game, None), NAMES))
     game, events = find("european_war", 4, _duel_over)
     result = next(e for e in events if e.kind == "duel_over")
-    save("duel_over.png", duel_png(rules.view_for(game, None), NAMES, result, events=events))
+    save("duel_over.png", duel_png(pyramids.view_for(game, None), NAMES, result, events=events))
 
-    figures = [rules.cards.parse_card(t) for t in ("J♣", "Q♦", "K♥", "A♠")]
-    numbers = [rules.cards.parse_card(t) for t in ("7♥", "2♣", "10♠", "5♦")]
+    figures = [pyramids.cards.parse_card(t) for t in ("J♣", "Q♦", "K♥", "A♠")]
+    numbers = [pyramids.cards.parse_card(t) for t in ("7♥", "2♣", "10♠", "5♦")]
     save("hand_figures.png", hand_png(figures + numbers, title="Ada's hand — every figure"))
     for rank in ("J", "Q", "K", "A"):
-        cards = [rules.cards.parse_card(rank + s) for s in "♣♦♥♠"]
+        cards = [pyramids.cards.parse_card(rank + s) for s in "♣♦♥♠"]
         save(f"hand_{rank}.png", hand_png(cards, title=f"Four of {rank}"))
     save("hand_full.png", hand_png(list(range(0, 52, 4)) + [3, 50], title="A long hand"))
     save("hand_empty.png", hand_png([], title="Eve's hand"))

@@ -14,6 +14,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 import rules
+from rules import pyramids
 
 from . import layout, palette, pyramid, shapes
 from .fonts import font
@@ -94,7 +95,7 @@ def _card_icon(canvas: Image.Image, xy: tuple[float, float], w: int = 14, h: int
     shapes.paste(canvas, shapes.rounded(w, h, 3, palette.CARD_FACE, palette.CARD_EDGE), xy)
 
 
-def _header_key(view: rules.View) -> tuple[str, str, str]:
+def _header_key(view: pyramids.View) -> tuple[str, str, str]:
     title = TITLES.get(view.variant, view.variant.replace("_", " ").title())
     if view.phase == "setup":
         big, small = "Setup", ""
@@ -112,7 +113,7 @@ def _header(canvas: Image.Image, title: str, big: str, small: str) -> None:
 
 
 def _status_key(
-    view: rules.View, names: Sequence[str]
+    view: pyramids.View, names: Sequence[str]
 ) -> tuple[palette.RGB, palette.RGB, str, tuple[str, ...]]:
     """(accent, headline colour, headline, detail lines) of the status box."""
     st = status(view, names)
@@ -182,7 +183,7 @@ def supply_width() -> float:
 
 
 def _seat_key(
-    view: rules.View, names: Sequence[str], seat: int, top: int, height: int
+    view: pyramids.View, names: Sequence[str], seat: int, top: int, height: int
 ) -> tuple[Any, ...]:
     """Everything a seat row shows (the arguments of :func:`_seat_row` after the canvas)."""
     sv = view.seats[seat]
@@ -195,7 +196,7 @@ def _seat_key(
 def _seat_row(
     canvas: Image.Image,
     seat: int,
-    sv: rules.SeatView,
+    sv: pyramids.SeatView,
     cards: bool,
     tag: str | None,
     over: bool,
@@ -264,7 +265,7 @@ DECK_HEIGHT = 62
 DICE_HEIGHT = 128
 
 
-def _deck_key(view: rules.View) -> tuple[int, int, int | None]:
+def _deck_key(view: pyramids.View) -> tuple[int, int, int | None]:
     return (view.pile_size, len(view.discard), view.discard[-1] if view.discard else None)
 
 
@@ -285,11 +286,11 @@ def _deck_footer(canvas: Image.Image, pile: int, discards: int, top_card: int | 
                 canvas, shapes.rounded(18, 28, 3, palette.hex_rgb("#3d5a99")), (x + 21, top + 13)
             )
         if i == 1 and top_card is not None:
-            red = rules.cards.suit(top_card) in (1, 2)
+            red = pyramids.cards.suit(top_card) in (1, 2)
             put(
                 canvas,
                 (x + 30, top + 24),
-                rules.cards.card_name(top_card),
+                pyramids.cards.card_name(top_card),
                 font(11, bold=True),
                 palette.CARD_RED if red else palette.CARD_BLACK,
                 "mm",
@@ -302,7 +303,7 @@ Side = tuple[int, tuple[int, ...], str]
 """One side of the last battle: seat, dice, display name."""
 
 
-def _dice_key(view: rules.View, names: Sequence[str]) -> tuple[bool, Side, Side] | None:
+def _dice_key(view: pyramids.View, names: Sequence[str]) -> tuple[bool, Side, Side] | None:
     """The last battle as the dice footer shows it (``None``: no battle yet)."""
     roll = view.last_roll
     if not roll:
@@ -371,17 +372,17 @@ SKIPPED_EVENTS = frozenset({"turn_start", "let_pass", "setup_done"})
 
 
 def last_action_lines(
-    view: rules.View, names: Sequence[str], events: Sequence[rules.Event]
+    view: pyramids.View, names: Sequence[str], events: Sequence[rules.Event]
 ) -> list[str]:
-    """The public events of the last action in words (``rules.describe``, channel view)."""
-    from rules.describe import describe_all
+    """The public events of the last action in words (``pyramids.describe``, channel view)."""
+    from rules.pyramids.describe import describe_all
 
     shown = [e for e in events if e.to is None and e.kind not in SKIPPED_EVENTS]
     if not shown:
         return []
     clean_names = [display_name(names, s) for s in range(len(view.seats))]
     try:
-        return describe_all(shown, rules.load_board(view.board_id), clean_names, None)
+        return describe_all(shown, pyramids.load_board(view.board_id), clean_names, None)
     except (KeyError, IndexError, TypeError):
         return []  # an event of an unexpected shape: say nothing rather than fail
 
@@ -390,7 +391,7 @@ LINE_HEIGHT = 17
 
 
 def _last_action_key(
-    view: rules.View, names: Sequence[str], events: Sequence[rules.Event], top: int, bottom: int
+    view: pyramids.View, names: Sequence[str], events: Sequence[rules.Event], top: int, bottom: int
 ) -> tuple[str, ...]:
     """The lines of the last-action box that fit between ``top`` and ``bottom`` (none:
     no box)."""
@@ -426,7 +427,7 @@ def _last_action_box(canvas: Image.Image, lines: tuple[str, ...], top: int) -> N
 
 def draw_panel(
     canvas: Image.Image,
-    view: rules.View,
+    view: pyramids.View,
     names: Sequence[str],
     events: Sequence[rules.Event] = (),
     element: Element | None = None,

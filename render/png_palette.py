@@ -18,6 +18,7 @@ from functools import lru_cache
 from PIL import Image
 
 import rules
+from rules import pyramids
 
 from . import palette
 from .board import board_image
@@ -81,21 +82,21 @@ def reserved_colours() -> list[palette.RGB]:
     return out
 
 
-def sample_view(board_id: str) -> rules.View:
+def sample_view(board_id: str) -> pyramids.View:
     """A made-up view with a piece on every field (every seat, every size)."""
     variant = board_id
     n = SAMPLE_SEATS.get(board_id, 4)
-    options = rules.Options(five_players=n > 4)
-    game, _ = rules.new_game(variant, [None] * n, seed=1, options=options, arranged=True)
-    view = rules.view_for(game, None)
-    b = rules.load_board(board_id)
+    options = pyramids.Options(five_players=n > 4)
+    game, _ = pyramids.new_game(variant, [None] * n, seed=1, options=options, arranged=True)
+    view = pyramids.view_for(game, None)
+    b = pyramids.load_board(board_id)
     pieces = {fid: (i % n, i % 3 + 1) for i, fid in enumerate(b.field_order)}
     return dataclasses.replace(view, pieces=pieces, phase="turn", turn=42, round=9)
 
 
 def _sample_image(board_id: str, arcade: bool) -> Image.Image:
     view = sample_view(board_id)
-    b = rules.load_board(board_id, arcade)
+    b = pyramids.load_board(board_id, arcade)
     order = list(b.field_order)
     events = [
         rules.Event("moved", {"seat": 0, "src": order[0], "dst": order[1], "by_sea": False}),
@@ -158,12 +159,12 @@ def hand_palette() -> Image.Image:
 
 def _sample_duels() -> list[Image.Image]:
     view = sample_view("european_war")
-    order = list(rules.load_board("european_war").field_order)
+    order = list(pyramids.load_board("european_war").field_order)
     out = []
     for k, (att, dfn, a_size, d_size) in enumerate(((0, 1, 3, 2), (2, 3, 2, 1), (4, 0, 1, 3))):
         a_cards = tuple(range(k, 52, 17))[:a_size]
         d_cards = tuple(range(k + 40, 52, 5))[: max(0, d_size - 1)]
-        battle = rules.BattleView(
+        battle = pyramids.BattleView(
             stage="duel",
             attacker=att,
             defender=dfn,

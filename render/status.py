@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import rules
+from rules import pyramids
 
 from .text import display_name
 
@@ -41,7 +41,7 @@ END_REASONS: dict[str, str] = {
 """How the banner and the panel put the engine's ``end_reason``."""
 
 
-def end_reason(view: rules.View) -> str:
+def end_reason(view: pyramids.View) -> str:
     """The game's end reason in words ("" if none)."""
     return END_REASONS.get(view.end_reason, view.end_reason.replace("_", " "))
 
@@ -56,9 +56,9 @@ class Status:
     """The seat the game waits for most (accent colour), if one."""
 
 
-def field_name(view: rules.View, field: str) -> str:
+def field_name(view: pyramids.View, field: str) -> str:
     """A field's display name (its id if the board does not know it)."""
-    b = rules.load_board(view.board_id)
+    b = pyramids.load_board(view.board_id)
     f = b.fields.get(field)
     return f.name if f is not None else field
 
@@ -71,7 +71,7 @@ def names_of(names: Sequence[str], seats: Sequence[int]) -> str:
     return ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def winners_text(view: rules.View, names: Sequence[str]) -> str:
+def winners_text(view: pyramids.View, names: Sequence[str]) -> str:
     """ "Ann wins", "Ann and Bob win", or "Draw"."""
     if view.draw or not view.winners:
         return "Draw"
@@ -79,7 +79,7 @@ def winners_text(view: rules.View, names: Sequence[str]) -> str:
     return f"{names_of(names, view.winners)} {verb}"
 
 
-def status(view: rules.View, names: Sequence[str]) -> Status:
+def status(view: pyramids.View, names: Sequence[str]) -> Status:
     """What is being decided now (or how the game ended)."""
     if view.over:
         reason = end_reason(view)
@@ -136,7 +136,7 @@ def status(view: rules.View, names: Sequence[str]) -> Status:
     return Status(f"{who} to play", "Sabotage / espionage, then an action", first)
 
 
-def seat_tag(view: rules.View, seat: int) -> str | None:
+def seat_tag(view: pyramids.View, seat: int) -> str | None:
     """The short tag of a seat row: winner, eliminated, or its open decision."""
     if view.over and seat in view.winners:
         return "winner"

@@ -18,7 +18,7 @@ from packaging.utils import canonicalize_name
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 PROJECT = PYPROJECT["project"]
-LOCAL = {"rules", "render", "ai", "bot", "tests", "benchmarks", "tools"}
+LOCAL = {"rules", "render", "ai", "service", "bot", "console", "tests", "benchmarks", "tools"}
 # import names that differ from the distribution's, for packages CI does not install
 NOT_INSTALLED = {"shapefile": "pyshp", "shapely": "shapely"}
 
@@ -109,7 +109,7 @@ def top_imports(folder: str) -> dict[str, str]:
 def test_every_imported_package_is_declared() -> None:
     installed = importlib.metadata.packages_distributions()
     declared = {
-        ("bot", "render", "ai", "rules"): requirements(),
+        ("bot", "console", "service", "render", "ai", "rules"): requirements(),
         ("tests", "benchmarks"): requirements("test"),
         ("tools",): requirements("test", "maps"),
     }
@@ -126,7 +126,7 @@ def test_every_imported_package_is_declared() -> None:
 
 def test_the_scripts_run_the_bot_and_the_console() -> None:
     scripts = PROJECT["scripts"]
-    assert scripts == {"european-war": "bot.console:main", "european-war-bot": "bot.launch:main"}
+    assert scripts == {"european-war": "console.main:main", "european-war-bot": "bot.launch:main"}
     entry = {
         e.name: e.value
         for e in importlib.metadata.entry_points(group="console_scripts")

@@ -680,7 +680,7 @@ def _polygons(geom: Any) -> list[Any]:
 
 # ----------------------------------------------------------------------- building
 def load_board(board_id: str) -> dict[str, Any]:
-    """Read ``rules/boards/<board_id>.json``."""
+    """Read ``rules/pyramids/boards/<board_id>.json``."""
     with open(BOARDS_DIR / f"{board_id}.json", encoding="utf-8") as fh:
         data: dict[str, Any] = json.load(fh)
     return data

@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-import rules
+from rules import pyramids
+from service import ServiceError, UserView
 
 from ..errors import UserError
-from ..service import ServiceError, UserView
 from ..views.panels import board_of_view
 
 if TYPE_CHECKING:
@@ -75,7 +75,9 @@ async def my_view(interaction: discord.Interaction, gid: int) -> UserView:
         raise UserError(str(exc), gid) from None
 
 
-async def legal_now(interaction: discord.Interaction) -> tuple[UserView | None, list[rules.Action]]:
+async def legal_now(
+    interaction: discord.Interaction,
+) -> tuple[UserView | None, list[pyramids.Action]]:
     """The user's legal actions in this channel's game right now (empty if none)."""
     try:
         gid = await bot_of(interaction).service.active_game(interaction.channel_id or 0)
@@ -89,7 +91,7 @@ async def legal_now(interaction: discord.Interaction) -> tuple[UserView | None, 
     return uv, list(uv.prompt.choices)
 
 
-def field_id(board: rules.Board, text: str | None, what: str = "field") -> str:
+def field_id(board: pyramids.Board, text: str | None, what: str = "field") -> str:
     """A field id from a name or id as typed (autocomplete sends the id).
 
     Raises:
@@ -105,7 +107,7 @@ def field_id(board: rules.Board, text: str | None, what: str = "field") -> str:
 
 
 def field_choices(
-    board: rules.Board,
+    board: pyramids.Board,
     fields: Iterable[str],
     current: str,
 ) -> list[app_commands.Choice[str]]:
@@ -123,7 +125,7 @@ def field_choices(
     return out[:MAX_CHOICES]
 
 
-def board_here(uv: UserView) -> rules.Board:
+def board_here(uv: UserView) -> pyramids.Board:
     """The board of the user's game."""
     return board_of_view(uv.view)
 

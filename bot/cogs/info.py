@@ -11,8 +11,8 @@ from discord import app_commands
 from discord.ext import commands
 
 import render
+from service import rulebook
 
-from .. import rulebook
 from ..entry import ANSWER_DIRECT
 from ..reply import Reply, with_picture
 from ..texts import ABOUT, HELP, HELP_WORLD_WAR_5, clip, hand_lines, status_text
@@ -89,7 +89,7 @@ class InfoCog(commands.Cog):
                 for s in st.seats
             ]
         elif st.view.discard:
-            from rules.cards import card_name
+            from rules.pyramids.cards import card_name
 
             lines.append("Discard pile: " + ", ".join(card_name(c) for c in st.view.discard))
         await Reply.of(interaction).private(status_text(lines))

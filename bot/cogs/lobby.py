@@ -9,13 +9,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-import rules
+from rules import pyramids
+from service import ServiceError
+from service.lobby import board_of
 
 from ..entry import ANSWER_PUBLIC
 from ..errors import UserError, expect_ok
 from ..reply import Reply
-from ..service import ServiceError
-from ..service.lobby import board_of
 from ..texts import VARIANT_CHOICES, jump_url, variant_name
 from ..views.confirm import confirm_view
 from .common import MAX_CHOICES, bot_of, game_here, safe
@@ -60,7 +60,7 @@ async def _free_powers(interaction: discord.Interaction, current: str) -> list[C
     except ServiceError:
         return []
     taken = {s.power for s in info.seats if s.power}
-    board = board_of(info.variant, rules.Options.from_dict(dict(info.options)))
+    board = board_of(info.variant, pyramids.Options.from_dict(dict(info.options)))
     typed = current.strip().lower()
     return [
         Choice(name=p.name[:100], value=p.id)

@@ -8,9 +8,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from service.models import GuildSettings
+
 from ..entry import ANSWER_PUBLIC
 from ..errors import UserError, expect_ok
-from ..models import GuildSettings
 from ..reply import Reply
 from ..texts import duration_words
 from ..views.confirm import confirm_view

@@ -12,11 +12,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-import rules
+from rules import pyramids
+from service import UserView
 
 from ..entry import ANSWER_PUBLIC
 from ..errors import UserError, expect_ok
-from ..service import UserView
 from .common import (
     MAX_CHOICES,
     Completer,
@@ -86,7 +86,7 @@ async def _spy_targets(interaction: discord.Interaction, current: str) -> list[C
     names = [s.name for s in (await bot_of(interaction).service.status(uv.game_id)).seats]
     typed = current.strip().lower()
     out = []
-    for seat in sorted({a.target for a in legal if isinstance(a, rules.Spy)}):
+    for seat in sorted({a.target for a in legal if isinstance(a, pyramids.Spy)}):
         label = f"{names[seat]} ({uv.view.seats[seat].power_name})"[:100]
         if not typed or typed in label.lower():
             out.append(Choice(name=label, value=str(seat)))
@@ -99,7 +99,7 @@ class TurnCog(commands.Cog):
     async def _play(
         self,
         interaction: discord.Interaction,
-        make: Callable[[UserView], rules.Action],
+        make: Callable[[UserView], pyramids.Action],
         *,
         only: str | None = None,
         command: str = "",
@@ -137,7 +137,7 @@ class TurnCog(commands.Cog):
     ) -> None:
         """Setup placement, all at once or one piece by size."""
 
-        def make(uv: UserView) -> rules.Action:
+        def make(uv: UserView) -> pyramids.Action:
             board = board_here(uv)
             given = {
                 k: field_id(board, v)
@@ -147,7 +147,7 @@ class TurnCog(commands.Cog):
             prompt = uv.prompt
             if prompt is None or prompt.kind != "setup":
                 raise UserError("You have no piece to place now (EW-5).")
-            whole = [a for a in prompt.choices if isinstance(a, rules.PlaceAll)]
+            whole = [a for a in prompt.choices if isinstance(a, pyramids.PlaceAll)]
             if whole:
                 fits = [a for a in whole if all(getattr(a, k) == f for k, f in given.items())]
                 if len(fits) == 1:
@@ -164,7 +164,7 @@ class TurnCog(commands.Cog):
             fields = set(given.values())
             if len(fields) != 1:
                 raise UserError("Place one piece now: give the home field for it.")
-            return rules.PlacePiece(fields.pop())
+            return pyramids.PlacePiece(fields.pop())
 
         await self._play(interaction, make)
 
@@ -181,7 +181,7 @@ class TurnCog(commands.Cog):
         """Conscription."""
         await self._play(
             interaction,
-            lambda uv: rules.Conscript(field_id(board_here(uv), field)),
+            lambda uv: pyramids.Conscript(field_id(board_here(uv), field)),
             only=EW,
             command="conscript",
         )
@@ -198,7 +198,7 @@ class TurnCog(commands.Cog):
         """GROW."""
         await self._play(
             interaction,
-            lambda uv: rules.Grow(field_id(board_here(uv), field)),
+            lambda uv: pyramids.Grow(field_id(board_here(uv), field)),
             only=WW,
             command="grow",
         )
@@ -215,7 +215,7 @@ class TurnCog(commands.Cog):
         """BUILD."""
         await self._play(
             interaction,
-            lambda uv: rules.Build(field_id(board_here(uv), field)),
+            lambda uv: pyramids.Build(field_id(board_here(uv), field)),
             only=WW,
             command="build",
         )
@@ -235,9 +235,9 @@ class TurnCog(commands.Cog):
     async def move(self, interaction: discord.Interaction, src: str, dst: str) -> None:
         """Movement."""
 
-        def make(uv: UserView) -> rules.Action:
+        def make(uv: UserView) -> pyramids.Action:
             board = board_here(uv)
-            return rules.Move(field_id(board, src), field_id(board, dst))
+            return pyramids.Move(field_id(board, src), field_id(board, dst))
 
         await self._play(interaction, make)
 
@@ -257,9 +257,9 @@ class TurnCog(commands.Cog):
     async def invade(self, interaction: discord.Interaction, src: str, dst: str) -> None:
         """Attack."""
 
-        def make(uv: UserView) -> rules.Action:
+        def make(uv: UserView) -> pyramids.Action:
             board = board_here(uv)
-            return rules.Attack(field_id(board, src), field_id(board, dst))
+            return pyramids.Attack(field_id(board, src), field_id(board, dst))
 
         await self._play(interaction, make)
 
@@ -269,7 +269,7 @@ class TurnCog(commands.Cog):
     @app_commands.guild_only()
     async def arm(self, interaction: discord.Interaction) -> None:
         """Armament."""
-        await self._play(interaction, lambda uv: rules.Arm(), only=EW, command="arm")
+        await self._play(interaction, lambda uv: pyramids.Arm(), only=EW, command="arm")
 
     @app_commands.command(
         name="pass", description="End your turn without an action", extras=ANSWER_PUBLIC
@@ -277,7 +277,7 @@ class TurnCog(commands.Cog):
     @app_commands.guild_only()
     async def pass_(self, interaction: discord.Interaction) -> None:
         """Pass."""
-        await self._play(interaction, lambda uv: rules.Pass())
+        await self._play(interaction, lambda uv: pyramids.Pass())
 
     @app_commands.command(
         name="sabotage",
@@ -296,9 +296,9 @@ class TurnCog(commands.Cog):
     ) -> None:
         """Sabotage."""
 
-        def make(uv: UserView) -> rules.Action:
+        def make(uv: UserView) -> pyramids.Action:
             fid = field_id(board_here(uv), target)
-            return rules.Sabotage(fid, _ace(uv, card, rules.Sabotage(fid, False)))
+            return pyramids.Sabotage(fid, _ace(uv, card, pyramids.Sabotage(fid, False)))
 
         await self._play(interaction, make, only=EW, command="sabotage")
 
@@ -320,14 +320,14 @@ class TurnCog(commands.Cog):
         gid = await game_here(interaction)
         names = [s.name for s in (await bot_of(interaction).service.status(gid)).seats]
 
-        def make(uv: UserView) -> rules.Action:
+        def make(uv: UserView) -> pyramids.Action:
             seat = _seat(player, names, uv)
-            return rules.Spy(seat, _ace(uv, card, rules.Spy(seat, False)))
+            return pyramids.Spy(seat, _ace(uv, card, pyramids.Spy(seat, False)))
 
         await self._play(interaction, make, only=EW, command="spy")
 
 
-def _ace(uv: UserView, card: Choice[str] | None, plain: rules.Action) -> bool:
+def _ace(uv: UserView, card: Choice[str] | None, plain: pyramids.Action) -> bool:
     """Spend an A when asked, or when the figure itself is not at hand but an A is."""
     if card is not None:
         return card.value == "ace"

@@ -7,49 +7,49 @@ into a list that may have changed). Field ids are written as their index on the 
 
 from __future__ import annotations
 
-import rules
+from rules import pyramids
 
 
-def _fid(board: rules.Board, field: str) -> str:
+def _fid(board: pyramids.Board, field: str) -> str:
     return str(board.field_order.index(field))
 
 
-def _field(board: rules.Board, text: str) -> str:
+def _field(board: pyramids.Board, text: str) -> str:
     index = int(text)
     if not 0 <= index < len(board.field_order):
         raise ValueError(f"no field {index}")
     return board.field_order[index]
 
 
-def encode(action: rules.Action, board: rules.Board) -> str:
+def encode(action: pyramids.Action, board: pyramids.Board) -> str:
     """A short code for a prompt's choice.
 
     Raises:
         ValueError: a kind that is never offered on a panel.
     """
     a = action
-    if isinstance(a, rules.PlayCard):
+    if isinstance(a, pyramids.PlayCard):
         return f"c{a.card}"
-    if isinstance(a, rules.StopPlaying):
+    if isinstance(a, pyramids.StopPlaying):
         return "s"
-    if isinstance(a, rules.StopAttack):
+    if isinstance(a, pyramids.StopAttack):
         return "k1" if a.ace else "k0"
-    if isinstance(a, rules.LetPass):
+    if isinstance(a, pyramids.LetPass):
         return "l"
-    if isinstance(a, rules.Retreat):
+    if isinstance(a, pyramids.Retreat):
         return "r" + _fid(board, a.field)
-    if isinstance(a, rules.PlacePiece):
+    if isinstance(a, pyramids.PlacePiece):
         return "p" + _fid(board, a.field)
-    if isinstance(a, rules.PlaceAll):
+    if isinstance(a, pyramids.PlaceAll):
         return "a" + ".".join(_fid(board, f) for f in (a.large, a.medium, a.small))
-    if isinstance(a, rules.Arm):
+    if isinstance(a, pyramids.Arm):
         return "m"
-    if isinstance(a, rules.Pass):
+    if isinstance(a, pyramids.Pass):
         return "n"
     raise ValueError(f"{a.kind} is not offered on a panel")
 
 
-def decode(code: str, board: rules.Board) -> rules.Action:
+def decode(code: str, board: pyramids.Board) -> pyramids.Action:
     """The action of :func:`encode`.
 
     Raises:
@@ -60,22 +60,22 @@ def decode(code: str, board: rules.Board) -> rules.Action:
         card = int(rest)
         if not 0 <= card < 52:
             raise ValueError("no such card")
-        return rules.PlayCard(card)
+        return pyramids.PlayCard(card)
     if code == "s":
-        return rules.StopPlaying()
+        return pyramids.StopPlaying()
     if code in ("k0", "k1"):
-        return rules.StopAttack(code == "k1")
+        return pyramids.StopAttack(code == "k1")
     if code == "l":
-        return rules.LetPass()
+        return pyramids.LetPass()
     if head == "r":
-        return rules.Retreat(_field(board, rest))
+        return pyramids.Retreat(_field(board, rest))
     if head == "p":
-        return rules.PlacePiece(_field(board, rest))
+        return pyramids.PlacePiece(_field(board, rest))
     if head == "a":
         large, medium, small = (_field(board, x) for x in rest.split("."))
-        return rules.PlaceAll(large, medium, small)
+        return pyramids.PlaceAll(large, medium, small)
     if code == "m":
-        return rules.Arm()
+        return pyramids.Arm()
     if code == "n":
-        return rules.Pass()
+        return pyramids.Pass()
     raise ValueError(f"unknown code {code!r}")

@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-import rules
+from rules import pyramids
+from service import LobbyInfo, ServiceError
 
 from ..errors import UserError, expect_ok, guarded
 from ..reply import Reply
-from ..service import LobbyInfo, ServiceError
 from ..texts import duration_words
 
 if TYPE_CHECKING:
@@ -204,7 +204,7 @@ def options_view(gid: int, info: LobbyInfo) -> discord.ui.View:
                 ],
             )
         )
-    limit = rules.rules_for(info.variant).max_players(rules.Options.from_dict(dict(opts)))
+    limit = pyramids.rules_for(info.variant).max_players(pyramids.Options.from_dict(dict(opts)))
     view.add_item(
         OptionSelect(
             gid,

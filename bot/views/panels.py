@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-import rules
-from rules.cards import card_name
+from rules import pyramids
+from rules.pyramids.cards import card_name
+from service import Prompt, ServiceError, action_label
 
 from ..errors import UserError, guarded
 from ..reply import Reply, with_picture
-from ..service import Prompt, ServiceError, action_label
 from ..texts import hand_lines, stamp
 from . import codec
 
@@ -32,12 +32,12 @@ PANEL_KINDS = frozenset({"setup", "duel", "diplomacy", "retreat"})
 MAX_BUTTONS = 20
 
 
-def board_of_view(view: rules.View) -> rules.Board:
+def board_of_view(view: pyramids.View) -> pyramids.Board:
     """The board a view is drawn on."""
-    return rules.load_board(view.board_id, bool(view.options.get("pyramid_arcade")))
+    return pyramids.load_board(view.board_id, bool(view.options.get("pyramid_arcade")))
 
 
-def panel_content(prompt: Prompt, view: rules.View, names: list[str], label: str = "") -> str:
+def panel_content(prompt: Prompt, view: pyramids.View, names: list[str], label: str = "") -> str:
     """The words of a panel: where, the question, the deadline, the hand."""
     lines = [label] if label else []
     lines.append(f"**{prompt.text}**")
@@ -59,7 +59,7 @@ def panel_content(prompt: Prompt, view: rules.View, names: list[str], label: str
     return "\n".join(lines)
 
 
-def panel_view(prompt: Prompt, board: rules.Board) -> discord.ui.View:
+def panel_view(prompt: Prompt, board: pyramids.Board) -> discord.ui.View:
     """Buttons (or selects, for many choices or a retreat) for ``prompt``'s choices."""
     view = discord.ui.View(timeout=None)
     pairs = list(zip(prompt.choices, prompt.labels, strict=True))
@@ -98,13 +98,13 @@ def panel_view(prompt: Prompt, board: rules.Board) -> discord.ui.View:
     return view
 
 
-def _short(action: rules.Action, label: str) -> str:
-    if isinstance(action, rules.PlayCard):
+def _short(action: pyramids.Action, label: str) -> str:
+    if isinstance(action, pyramids.PlayCard):
         return card_name(action.card)
     return label[:80]
 
 
-def _style(action: rules.Action) -> discord.ButtonStyle:
+def _style(action: pyramids.Action) -> discord.ButtonStyle:
     if action.kind == "stop_attack":
         return discord.ButtonStyle.danger
     if action.kind == "let_pass":

@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 
 import ai
-import rules
-from rules.state import GameState
+import ai.pyramids
+from rules import pyramids
+from rules.pyramids.state import GameState
 
 EW = "european_war"
 WW = "world_war_5"
@@ -23,10 +24,10 @@ SMALL_BUDGET = 12
 
 def decide(
     g: GameState, seat: int, level: str, seed: int = 0, iterations: int | None = SMALL_BUDGET
-) -> rules.Action:
+) -> pyramids.Action:
     """``level``'s decision for ``seat`` in ``g``, seen only through its view."""
-    return ai.choose(
-        rules.view_for(g, seat), level, seed, iterations=iterations if level == "hard" else None
+    return ai.pyramids.choose(
+        pyramids.view_for(g, seat), level, seed, iterations=iterations if level == "hard" else None
     )
 
 
@@ -34,7 +35,7 @@ def play_game(
     variant: str,
     levels: list[str],
     seed: int,
-    options: rules.Options | None = None,
+    options: pyramids.Options | None = None,
     iterations: int = SMALL_BUDGET,
 ) -> GameState:
     """Play a whole seeded game between ``levels``; every decision is checked legal.
@@ -42,15 +43,15 @@ def play_game(
     When several players decide at once (a diplomacy window) a random one of them
     answers first, as in a real channel.
     """
-    game, _ = rules.new_game(variant, [None] * len(levels), seed, options)
+    game, _ = pyramids.new_game(variant, [None] * len(levels), seed, options)
     pick = random.Random(seed)
     step = 0
     while not game.over:
         deciders = game.deciders()
         decision = deciders[pick.randrange(len(deciders))]
         seat = decision.seat
-        action = ai.choose(
-            rules.view_for(game, seat),
+        action = ai.pyramids.choose(
+            pyramids.view_for(game, seat),
             levels[seat],
             seed * 7919 + step,
             iterations=iterations if levels[seat] == "hard" else None,

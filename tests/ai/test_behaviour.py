@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-import rules
-from rules import Attack, Move, StopAttack, StopPlaying
-from rules.state import DIPLOMACY, DUEL
-
-from ..rules.positions import cards, position
-from .support import BRIT, FRAN, RUSS, WW, decide
+from rules import pyramids
+from rules.pyramids import Attack, Move, StopAttack, StopPlaying
+from rules.pyramids.state import DIPLOMACY, DUEL
+from tests.ai.support import BRIT, FRAN, RUSS, WW, decide
+from tests.rules.positions import cards, position
 
 SMART = ("normal", "hard")
 
@@ -128,7 +127,7 @@ def test_lets_pass_an_attack_that_makes_it_win(level: str) -> None:
     g.apply(1, Attack("austria", "italy"))
     assert g.phase == DIPLOMACY and g.pending == [2]
     for seed in range(3):
-        assert decide(g, 2, level, seed) == rules.LetPass()
+        assert decide(g, 2, level, seed) == pyramids.LetPass()
 
 
 @pytest.mark.parametrize("level", SMART)
@@ -169,7 +168,7 @@ def test_defender_keeps_its_cards_when_the_duel_is_lost(level: str) -> None:
         hands=[cards("10C", "10D", "9C"), cards("2C", "3C", "4C")],
     )
     g.apply(0, Attack("germany", "france_benelux"))
-    g.apply(0, rules.PlayCard(cards("10C")[0]))
+    g.apply(0, pyramids.PlayCard(cards("10C")[0]))
     assert g.phase == DUEL and g.deciders()[0].seat == 1
     assert decide(g, 1, level) == StopPlaying()
 

@@ -11,25 +11,26 @@ import time
 from pathlib import Path
 
 import ai
-import rules
-
-from .support import EW, SMALL_BUDGET, WW
+import ai.pyramids
+from rules import pyramids
+from tests.ai.support import EW, SMALL_BUDGET, WW
 
 ROOT = Path(__file__).resolve().parents[2]
 
 SCRIPT = """
 import json, sys
-import ai, rules
+import ai
+from rules import pyramids
 out = []
 for variant, players, seed in [("european_war", 3, 4), ("world_war_5", 2, 8)]:
-    game, _ = rules.new_game(variant, [None] * players, seed, rules.Options(round_limit=12))
+    game, _ = pyramids.new_game(variant, [None] * players, seed, pyramids.Options(round_limit=12))
     step = 0
     while not game.over and step < 60:
         d = game.deciders()[0]
-        view = rules.view_for(game, d.seat)
-        for level in ai.LEVELS:
-            out.append(ai.choose(view, level, step, iterations=%d).to_dict())
-        game.apply(d.seat, ai.choose(view, "normal", step))
+        view = pyramids.view_for(game, d.seat)
+        for level in ai.pyramids.LEVELS:
+            out.append(ai.pyramids.choose(view, level, step, iterations=%d).to_dict())
+        game.apply(d.seat, ai.pyramids.choose(view, "normal", step))
         step += 1
 print(json.dumps(out))
 """
@@ -56,36 +57,38 @@ def test_same_decisions_under_different_hash_seeds() -> None:
 
 
 def test_same_seed_same_decision_and_seeds_matter() -> None:
-    game, _ = rules.new_game(EW, [None] * 4, 12, rules.Options(round_limit=10))
+    game, _ = pyramids.new_game(EW, [None] * 4, 12, pyramids.Options(round_limit=10))
     differs = 0
     for step in range(40):
         if game.over:
             break
         seat = game.deciders()[0].seat
-        view = rules.view_for(game, seat)
-        for level in ai.LEVELS:
-            a = ai.choose(view, level, 77, iterations=SMALL_BUDGET)
-            assert a == ai.choose(view, level, 77, iterations=SMALL_BUDGET)
-        easy = {ai.choose(view, "easy", s) for s in range(8)}
+        view = pyramids.view_for(game, seat)
+        for level in ai.pyramids.LEVELS:
+            a = ai.pyramids.choose(view, level, 77, iterations=SMALL_BUDGET)
+            assert a == ai.pyramids.choose(view, level, 77, iterations=SMALL_BUDGET)
+        easy = {ai.pyramids.choose(view, "easy", s) for s in range(8)}
         differs += len(easy) > 1
-        game.apply(seat, ai.choose(view, "normal", step))
+        game.apply(seat, ai.pyramids.choose(view, "normal", step))
     assert differs > 5, "easy should vary with the seed"
 
 
 def test_deadline_cuts_the_search_short() -> None:
-    game, _ = rules.new_game(WW, [None, None, None], 3)
+    game, _ = pyramids.new_game(WW, [None, None, None], 3)
     while game.phase == "setup":
         seat = game.deciders()[0].seat
-        game.apply(seat, ai.choose(rules.view_for(game, seat), "easy", 0))
+        game.apply(seat, ai.pyramids.choose(pyramids.view_for(game, seat), "easy", 0))
     seat = game.deciders()[0].seat
-    view = rules.view_for(game, seat)
+    view = pyramids.view_for(game, seat)
     start = time.monotonic()
-    action = ai.choose(view, "hard", 1, iterations=100_000, deadline=time.monotonic() + 0.2)
+    action = ai.pyramids.choose(
+        view, "hard", 1, iterations=100_000, deadline=time.monotonic() + 0.2
+    )
     assert time.monotonic() - start < 2.0
     assert action in game.legal_actions(seat)
 
 
 def test_public_api() -> None:
-    assert ai.LEVELS == ("easy", "normal", "hard")
-    assert set(ai.DEFAULT_ITERATIONS) == set(ai.LEVELS)
-    assert ai.DEFAULT_ITERATIONS["hard"] > 0
+    assert ai.pyramids.LEVELS == ("easy", "normal", "hard")
+    assert set(ai.pyramids.DEFAULT_ITERATIONS) == set(ai.pyramids.LEVELS)
+    assert ai.pyramids.DEFAULT_ITERATIONS["hard"] > 0

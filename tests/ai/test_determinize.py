@@ -7,23 +7,23 @@ import random
 import pytest
 
 import ai
-import rules
-from ai.determinize import Determinizer
-from rules.validate import validate_state
+import ai.pyramids
+from ai.pyramids.determinize import Determinizer
+from rules import pyramids
+from rules.pyramids.validate import validate_state
+from tests.ai.support import EW, WW
 
-from .support import EW, WW
 
-
-def _views(variant: str, players: int, seed: int) -> list[rules.View]:
-    game, _ = rules.new_game(variant, [None] * players, seed, rules.Options(round_limit=25))
-    views: list[rules.View] = []
+def _views(variant: str, players: int, seed: int) -> list[pyramids.View]:
+    game, _ = pyramids.new_game(variant, [None] * players, seed, pyramids.Options(round_limit=25))
+    views: list[pyramids.View] = []
     step = 0
     while not game.over:
         deciders = game.deciders()
         for d in deciders:
-            views.append(rules.view_for(game, d.seat))
+            views.append(pyramids.view_for(game, d.seat))
         seat = deciders[step % len(deciders)].seat
-        game.apply(seat, ai.choose(rules.view_for(game, seat), "easy", step))
+        game.apply(seat, ai.pyramids.choose(pyramids.view_for(game, seat), "easy", step))
         step += 1
     return views
 
@@ -36,7 +36,7 @@ def test_every_determinization_shows_the_same_view(variant: str, players: int) -
         for _ in range(3):
             g = det.sample(rng)
             validate_state(g)
-            assert rules.view_for(g, view.viewer) == view
+            assert pyramids.view_for(g, view.viewer) == view
             seat = view.viewer
             assert seat is not None
             assert g.legal_actions(seat), "the viewer must have a decision"
@@ -55,8 +55,8 @@ def test_hidden_cards_are_dealt_at_random() -> None:
 
 
 def test_a_spectator_view_is_refused() -> None:
-    game, _ = rules.new_game(EW, [None, None], 1)
+    game, _ = pyramids.new_game(EW, [None, None], 1)
     with pytest.raises(ValueError):
-        ai.choose(rules.view_for(game, None), "easy", 1)
+        ai.pyramids.choose(pyramids.view_for(game, None), "easy", 1)
     with pytest.raises(ValueError):
-        ai.choose(rules.view_for(game, game.deciders()[0].seat), "expert", 1)
+        ai.pyramids.choose(pyramids.view_for(game, game.deciders()[0].seat), "expert", 1)

@@ -9,16 +9,16 @@ import random
 import pytest
 
 import ai
-import rules
+import ai.pyramids
+from rules import pyramids
+from rules.pyramids.state import GameState
 from rules.rng import Rng
-from rules.state import GameState
-
-from .support import EW, SMALL_BUDGET, WW
+from tests.ai.support import EW, SMALL_BUDGET, WW
 
 
 def _positions(variant: str, players: int, seed: int, every: int) -> list[tuple[GameState, int]]:
     """Positions met in a seeded game between normal players, with their decider."""
-    game, _ = rules.new_game(variant, [None] * players, seed, rules.Options(round_limit=30))
+    game, _ = pyramids.new_game(variant, [None] * players, seed, pyramids.Options(round_limit=30))
     out: list[tuple[GameState, int]] = []
     step = 0
     while not game.over:
@@ -26,7 +26,7 @@ def _positions(variant: str, players: int, seed: int, every: int) -> list[tuple[
         seat = deciders[step % len(deciders)].seat
         if step % every == 0 and len(game.legal_actions(seat)) > 1:
             out.append((game.copy(), seat))
-        game.apply(seat, ai.choose(rules.view_for(game, seat), "normal", step))
+        game.apply(seat, ai.pyramids.choose(pyramids.view_for(game, seat), "normal", step))
         step += 1
     return out
 
@@ -69,13 +69,15 @@ def test_decision_depends_only_on_the_view(variant: str, players: int, seed: int
     hidden_changed = 0
     for g, seat in _positions(variant, players, seed, every=3)[:14]:
         other = _rehide(g, seat, rng)
-        view = rules.view_for(g, seat)
-        assert rules.view_for(other, seat) == view
+        view = pyramids.view_for(g, seat)
+        assert pyramids.view_for(other, seat) == view
         if variant == EW and other.hands != g.hands:
             hidden_changed += 1
-        for level in ai.LEVELS:
-            a = ai.choose(view, level, 5, iterations=SMALL_BUDGET)
-            b = ai.choose(rules.view_for(other, seat), level, 5, iterations=SMALL_BUDGET)
+        for level in ai.pyramids.LEVELS:
+            a = ai.pyramids.choose(view, level, 5, iterations=SMALL_BUDGET)
+            b = ai.pyramids.choose(
+                pyramids.view_for(other, seat), level, 5, iterations=SMALL_BUDGET
+            )
             assert a == b, (level, g.phase, a, b)
             assert a in g.legal_actions(seat) and a in other.legal_actions(seat)
         checked += 1
@@ -87,8 +89,8 @@ def test_decision_depends_only_on_the_view(variant: str, players: int, seed: int
 def test_knowledge_from_espionage_is_used_and_respected() -> None:
     """After a look, the spied cards stay with their holder in every re-deal, and the
     decision still depends only on the view."""
-    from ..rules.positions import cards, position
-    from .support import BRIT, FRAN, RUSS
+    from tests.ai.support import BRIT, FRAN, RUSS
+    from tests.rules.positions import cards, position
 
     g = position(
         [FRAN, RUSS, BRIT],
@@ -110,16 +112,16 @@ def test_knowledge_from_espionage_is_used_and_respected() -> None:
             cards("5C", "6C", "7C"),
         ],
     )
-    g.apply(0, rules.Spy(1))
+    g.apply(0, pyramids.Spy(1))
     assert g.knowledge[0][1] == sorted(cards("KS", "10D", "4H"))
-    view = rules.view_for(g, 0)
+    view = pyramids.view_for(g, 0)
     assert view.known_cards == {1: tuple(sorted(cards("KS", "10D", "4H")))}
     rng = random.Random(3)
     for _ in range(5):
         other = _rehide(g, 0, rng)
         assert sorted(other.hands[1]) == sorted(g.hands[1])
-        assert rules.view_for(other, 0) == view
-        for level in ai.LEVELS:
-            assert ai.choose(view, level, 9, iterations=SMALL_BUDGET) == ai.choose(
-                rules.view_for(other, 0), level, 9, iterations=SMALL_BUDGET
-            )
+        assert pyramids.view_for(other, 0) == view
+        for level in ai.pyramids.LEVELS:
+            assert ai.pyramids.choose(
+                view, level, 9, iterations=SMALL_BUDGET
+            ) == ai.pyramids.choose(pyramids.view_for(other, 0), level, 9, iterations=SMALL_BUDGET)

@@ -7,9 +7,8 @@ from collections.abc import Iterator
 import pytest
 
 import ai
-import rules
-from ai.api import PyramidPlayer
-from rules import contract
+from ai.pyramids.api import PyramidPlayer
+from rules import contract, pyramids
 from tests.games.claim_line import ClaimGame
 
 
@@ -27,13 +26,13 @@ def test_the_pyramid_games_have_their_players_and_others_the_uniform_one() -> No
 
 
 def test_a_pyramid_player_refuses_to_choose_from_nothing_and_picks_a_legal_action() -> None:
-    g, _ = rules.new_game("european_war", [None, None], 3)
+    g, _ = pyramids.new_game("european_war", [None, None], 3)
     d = g.deciders()[0]
     legal = g.legal_actions(d.seat)
     player = ai.player_for("european_war")
-    assert player.choose(rules.view_for(g, d.seat), legal, "normal", 1) in legal
+    assert player.choose(pyramids.view_for(g, d.seat), legal, "normal", 1) in legal
     with pytest.raises(ValueError, match="no legal action"):
-        player.choose(rules.view_for(g, d.seat), [], "normal", 1)
+        player.choose(pyramids.view_for(g, d.seat), [], "normal", 1)
 
 
 def test_uniform_players_finish_a_game_they_know_nothing_about(

@@ -10,8 +10,8 @@ import asyncio
 import random
 import sys
 
-from bot.service import GameService
-from bot.store import Store
+from service import GameService
+from service.store import Store
 
 
 async def main(path: str, seed: int) -> None:

@@ -10,10 +10,10 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-import rules
-from bot.scheduler import FakeClock
-from bot.service import GameService, Outcome
-from bot.store import Store
+from rules import pyramids
+from service import GameService, Outcome
+from service.scheduler import FakeClock
+from service.store import Store
 
 HOST = 101
 USERS = (101, 102, 103, 104, 105)
@@ -151,9 +151,9 @@ def check_database(
             if verified is not None and (gid, version) in verified:
                 assert status == "finished"
                 continue
-            game = rules.replay(
+            game = pyramids.replay(
                 json.loads(creation),
-                [(seat, rules.action_from_dict(json.loads(a))) for _, seat, a in rows],
+                [(seat, pyramids.action_from_dict(json.loads(a))) for _, seat, a in rows],
             )
             assert game.to_dict() == json.loads(state), f"game {gid} snapshot != replay"
             stored = {

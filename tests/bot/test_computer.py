@@ -7,20 +7,19 @@ import random
 from pathlib import Path
 
 import ai
-import rules
-from bot import computer
-from bot.scheduler import FakeClock
-from bot.service import GameService
+import ai.pyramids
+from rules import pyramids
+from service import GameService, computer
+from service.scheduler import FakeClock
+from tests.bot.helpers import make_service, new_game
 
-from .helpers import make_service, new_game
 
-
-def positions(count: int) -> list[tuple[rules.View, list[rules.Action]]]:
+def positions(count: int) -> list[tuple[pyramids.View, list[pyramids.Action]]]:
     """Views of deciding seats reached by random play."""
     out = []
     rng = random.Random(4)
     for seed in range(count):
-        g, _ = rules.new_game("european_war", [None, None, None], seed)
+        g, _ = pyramids.new_game("european_war", [None, None, None], seed)
         for _ in range(rng.randrange(5, 40)):
             if g.over:
                 break
@@ -28,7 +27,7 @@ def positions(count: int) -> list[tuple[rules.View, list[rules.Action]]]:
             g.apply(d.seat, rng.choice(g.legal_actions(d.seat)))
         if not g.over:
             d = g.deciders()[0]
-            out.append((rules.view_for(g, d.seat), g.legal_actions(d.seat)))
+            out.append((pyramids.view_for(g, d.seat), g.legal_actions(d.seat)))
     return out
 
 
@@ -36,7 +35,7 @@ def test_the_chooser_asks_the_computer_players() -> None:
     for view, legal in positions(12):
         for level in ("easy", "normal"):
             picked = computer.choose(view, legal, level, 99)
-            assert picked == ai.choose(view, level, 99)
+            assert picked == ai.pyramids.choose(view, level, 99)
             assert picked in legal
 
 
@@ -49,7 +48,7 @@ def test_uniform_is_seeded_and_legal() -> None:
 async def test_a_failing_computer_player_is_replaced_by_a_uniform_choice(tmp_path: Path) -> None:
     calls: list[int] = []
 
-    def broken(view: rules.View, legal: object, level: str, seed: int) -> rules.Action:
+    def broken(view: pyramids.View, legal: object, level: str, seed: int) -> pyramids.Action:
         calls.append(seed)
         raise RuntimeError("the computer player crashed")
 

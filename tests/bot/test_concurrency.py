@@ -14,15 +14,15 @@ from pathlib import Path
 import pytest
 
 import rules
-from bot.scheduler import FakeClock
-from bot.service import GameService, Outcome
+from rules import pyramids
+from service import GameService, Outcome
+from service.scheduler import FakeClock
+from tests.bot.helpers import check_database, make_service, new_game, play_until
 
-from .helpers import check_database, make_service, new_game, play_until
-
-Submission = tuple[int, rules.Action, int | None]  # user, action, prompt version
+Submission = tuple[int, pyramids.Action, int | None]  # user, action, prompt version
 
 
-def stored_game(path: Path, gid: int) -> tuple[rules.GameState, list[tuple[int, str]]]:
+def stored_game(path: Path, gid: int) -> tuple[pyramids.GameState, list[tuple[int, str]]]:
     """The game replayed from the file, and its log as (seat, action json)."""
     conn = sqlite3.connect(path)
     try:
@@ -34,7 +34,9 @@ def stored_game(path: Path, gid: int) -> tuple[rules.GameState, list[tuple[int, 
         ).fetchall()
     finally:
         conn.close()
-    game = rules.replay(creation, [(s, rules.action_from_dict(json.loads(a))) for s, a in rows])
+    game = pyramids.replay(
+        creation, [(s, pyramids.action_from_dict(json.loads(a))) for s, a in rows]
+    )
     return game, rows
 
 
@@ -47,12 +49,12 @@ async def submissions_at_a_turn(
     assert turn.user_id is not None
     others = [u for u in (101, 102, 103) if u != turn.user_id]
     subs: list[Submission] = []
-    subs += [(turn.user_id, rules.Arm(), turn.version)] * 6
-    subs += [(turn.user_id, rules.Pass(), turn.version)] * 4
-    subs += [(turn.user_id, rules.Pass(), None)] * 3
+    subs += [(turn.user_id, pyramids.Arm(), turn.version)] * 6
+    subs += [(turn.user_id, pyramids.Pass(), turn.version)] * 4
+    subs += [(turn.user_id, pyramids.Pass(), None)] * 3
     for u in others:
-        subs += [(u, rules.Pass(), None)] * 8 + [(u, rules.Arm(), None)] * 2
-    subs += [(999, rules.Pass(), None)] * 3
+        subs += [(u, pyramids.Pass(), None)] * 8 + [(u, pyramids.Arm(), None)] * 2
+    subs += [(999, pyramids.Pass(), None)] * 3
     rng.shuffle(subs)
     return subs, turn.version, turn.seat
 
@@ -71,7 +73,7 @@ async def test_one_service_applies_exactly_the_legal_ones_in_arrival_order(tmp_p
 
         # the oracle: the same burst applied one by one, in arrival order (asyncio.Lock is
         # FIFO), with the service's rules for out-of-date prompts
-        model = rules.replay(*_creation_and_prefix(path, gid, v))
+        model = pyramids.replay(*_creation_and_prefix(path, gid, v))
         seat_of = {u: s for s, u in enumerate(_users_by_seat(svc, gid))}
         acted: dict[int, int] = {}
         version = v
@@ -116,7 +118,7 @@ async def test_two_services_on_one_file_never_interleave_two_actions(
         await b.status(gid)  # b caches the game too
         rng = random.Random(5)
         subs, v, seat = await submissions_at_a_turn(a, gid, rng)
-        with caplog.at_level(logging.INFO, logger="bot.service"):
+        with caplog.at_level(logging.INFO, logger="service"):
             outs = await asyncio.gather(
                 *(
                     (a if rng.random() < 0.5 else b).act(gid, u, act, version=pv)
@@ -129,7 +131,7 @@ async def test_two_services_on_one_file_never_interleave_two_actions(
         for o, (u, act, _pv) in zip(outs, subs, strict=True):
             if o.ok:  # each applied submission is the row of its version, as submitted
                 s, stored = rows[o.version - 1]
-                assert users[s] == u and rules.action_from_dict(json.loads(stored)) == act
+                assert users[s] == u and pyramids.action_from_dict(json.loads(stored)) == act
         oks = [o for o in outs if o.ok]
         assert len(oks) == len(new_rows) >= 1
         assert sorted(o.version for o in oks) == list(range(v + 1, v + 1 + len(oks)))
@@ -157,7 +159,7 @@ def _creation_and_prefix(path: Path, gid: int, version: int):
         ).fetchall()
     finally:
         conn.close()
-    return creation, [(s, rules.action_from_dict(json.loads(a))) for s, a in rows]
+    return creation, [(s, pyramids.action_from_dict(json.loads(a))) for s, a in rows]
 
 
 def _users_by_seat(svc: GameService, gid: int) -> list[int | None]:

@@ -1,7 +1,7 @@
 """Console sessions scripted through stdin: a full game against computers, bad commands,
 quitting and resuming, hot-seat privacy, ``--watch`` and the board images.
 
-Each session runs ``bot.console.main`` in this process with ``sys.stdin`` replaced by a
+Each session runs ``console.main.main`` in this process with ``sys.stdin`` replaced by a
 scripted player and ``sys.stdout`` by a buffer the player reads (so it can answer the
 question on screen), against a fresh SQLite file.
 """
@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from bot import console
+from console import main as console
 
 
 class Screen(io.StringIO):
@@ -183,7 +183,7 @@ def test_quit_and_resume_continue_the_same_game(
 ) -> None:
     code, out = run(monkeypatch, base_args(paths, "--computers", "3"), ["1", "1", "quit"])
     assert code == 0
-    assert "Game #1 is saved. Continue it with: python -m bot.console --resume" in out
+    assert "Game #1 is saved. Continue it with: python -m console --resume" in out
     [saved] = games(paths["db"])
     assert saved["status"] == "running" and saved["version"] > 0
 
@@ -358,7 +358,7 @@ def test_python_dash_m_bot_console(tmp_path: Path) -> None:
         [
             sys.executable,
             "-m",
-            "bot.console",
+            "console",
             "--db",
             str(tmp_path / "x.db"),
             "--fast",

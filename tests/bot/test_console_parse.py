@@ -5,30 +5,23 @@ from __future__ import annotations
 
 import pytest
 
-import rules
-from bot.console_parse import (
-    Context,
-    ParseError,
-    completions,
-    field_matches,
-    parse,
-    resolve_fields,
-)
+from console.parse import Context, ParseError, completions, field_matches, parse, resolve_fields
+from rules import pyramids
 
-EW = rules.load_board("european_war", False)
-WW = rules.load_board("world_war_5", False)
+EW = pyramids.load_board("european_war", False)
+WW = pyramids.load_board("world_war_5", False)
 NAMES = ["Ann", "Britain (computer)", "Russian Empire (computer)"]
 POWERS = ["france_allies", "britain_allies", "russian_empire"]
 
 
 def card(text: str) -> int:
-    return rules.cards.parse_card(text)
+    return pyramids.cards.parse_card(text)
 
 
 def ctx(
     hand: tuple[str, ...] = ("4c", "9d", "Qh", "Ks", "As"),
     kind: str | None = "turn",
-    choices: tuple[rules.Action, ...] = (),
+    choices: tuple[pyramids.Action, ...] = (),
     variant: str = "european_war",
 ) -> Context:
     return Context(
@@ -43,40 +36,40 @@ def ctx(
     )
 
 
-def action(line: str, context: Context | None = None) -> rules.Action | None:
+def action(line: str, context: Context | None = None) -> pyramids.Action | None:
     return parse(line, context or ctx()).action
 
 
 @pytest.mark.parametrize(
     ("line", "expected"),
     [
-        ("invade germany france", rules.Attack("germany", "france_benelux")),
-        ("INVADE Germany France+Benelux", rules.Attack("germany", "france_benelux")),
-        ("attack germany france", rules.Attack("germany", "france_benelux")),
-        ("move north africa italy", rules.Move("north_africa", "italy")),
-        ('move "north africa" italy', rules.Move("north_africa", "italy")),
-        ("move north-africa italy", rules.Move("north_africa", "italy")),
-        ("move north_africa italy", rules.Move("north_africa", "italy")),
-        ("move italy north africa", rules.Move("italy", "north_africa")),
-        ("move south scandinavia north russia", rules.Move("south_scandinavia", "north_russia")),
-        ("conscript benelux", rules.Conscript("france_benelux")),
-        ("conscript fra", rules.Conscript("france_benelux")),
+        ("invade germany france", pyramids.Attack("germany", "france_benelux")),
+        ("INVADE Germany France+Benelux", pyramids.Attack("germany", "france_benelux")),
+        ("attack germany france", pyramids.Attack("germany", "france_benelux")),
+        ("move north africa italy", pyramids.Move("north_africa", "italy")),
+        ('move "north africa" italy', pyramids.Move("north_africa", "italy")),
+        ("move north-africa italy", pyramids.Move("north_africa", "italy")),
+        ("move north_africa italy", pyramids.Move("north_africa", "italy")),
+        ("move italy north africa", pyramids.Move("italy", "north_africa")),
+        ("move south scandinavia north russia", pyramids.Move("south_scandinavia", "north_russia")),
+        ("conscript benelux", pyramids.Conscript("france_benelux")),
+        ("conscript fra", pyramids.Conscript("france_benelux")),
         (
             "place italy france north africa",
-            rules.PlaceAll("italy", "france_benelux", "north_africa"),
+            pyramids.PlaceAll("italy", "france_benelux", "north_africa"),
         ),
-        ("retreat middle east", rules.Retreat("middle_east")),
-        ("arm", rules.Arm()),
-        ("pass", rules.Pass()),
+        ("retreat middle east", pyramids.Retreat("middle_east")),
+        ("arm", pyramids.Arm()),
+        ("pass", pyramids.Pass()),
     ],
 )
-def test_fields_are_read_forgivingly(line: str, expected: rules.Action) -> None:
+def test_fields_are_read_forgivingly(line: str, expected: pyramids.Action) -> None:
     assert action(line) == expected
 
 
 def test_a_prefix_shared_by_two_fields_is_settled_by_the_legal_moves() -> None:
-    legal = (rules.Move("north_africa", "italy"), rules.Arm())
-    assert action("move north italy", ctx(choices=legal)) == rules.Move("north_africa", "italy")
+    legal = (pyramids.Move("north_africa", "italy"), pyramids.Arm())
+    assert action("move north italy", ctx(choices=legal)) == pyramids.Move("north_africa", "italy")
     with pytest.raises(ParseError, match=r"Which do you mean: .*North Africa.*North Russia"):
         parse("move north italy", ctx())
 
@@ -95,18 +88,18 @@ def test_words_of_the_other_variant_are_refused_with_the_right_words() -> None:
         parse("grow italy", ctx())
     with pytest.raises(ParseError, match=r"not in this variant.*World War 5"):
         parse("arm", ctx(variant="world_war_5"))
-    assert action("grow east asia", ctx(variant="world_war_5")) == rules.Grow("east_asia")
-    assert action("build usa", ctx(variant="world_war_5")) == rules.Build("usa")
+    assert action("grow east asia", ctx(variant="world_war_5")) == pyramids.Grow("east_asia")
+    assert action("build usa", ctx(variant="world_war_5")) == pyramids.Build("usa")
 
 
 def test_cards_by_name_or_rank() -> None:
     duel = ctx(kind="duel")
-    assert action("play 9d", duel) == rules.PlayCard(card("9d"))
-    assert action("play 9♦", duel) == rules.PlayCard(card("9d"))
-    assert action("play k", duel) == rules.PlayCard(card("Ks"))
-    assert action("play 4", duel) == rules.PlayCard(card("4c"))
-    assert action("stop", duel) == rules.StopPlaying()
-    assert action("pass", duel) == rules.StopPlaying()
+    assert action("play 9d", duel) == pyramids.PlayCard(card("9d"))
+    assert action("play 9♦", duel) == pyramids.PlayCard(card("9d"))
+    assert action("play k", duel) == pyramids.PlayCard(card("Ks"))
+    assert action("play 4", duel) == pyramids.PlayCard(card("4c"))
+    assert action("stop", duel) == pyramids.StopPlaying()
+    assert action("pass", duel) == pyramids.StopPlaying()
     with pytest.raises(ParseError, match="You hold no 7"):
         parse("play 7", duel)
     with pytest.raises(ParseError, match="not a card"):
@@ -114,24 +107,24 @@ def test_cards_by_name_or_rank() -> None:
 
 
 def test_figures_prefer_the_figure_then_the_ace() -> None:
-    assert action("spy russia") == rules.Spy(2, False)
-    assert action("spy brit ace") == rules.Spy(1, True)
-    assert action("sabotage italy") == rules.Sabotage("italy", True)  # no J held: the A
-    assert action("sabotage italy", ctx(hand=("Jc", "As"))) == rules.Sabotage("italy", False)
+    assert action("spy russia") == pyramids.Spy(2, False)
+    assert action("spy brit ace") == pyramids.Spy(1, True)
+    assert action("sabotage italy") == pyramids.Sabotage("italy", True)  # no J held: the A
+    assert action("sabotage italy", ctx(hand=("Jc", "As"))) == pyramids.Sabotage("italy", False)
     window = ctx(kind="diplomacy", hand=("Ks",))
-    assert action("k", window) == rules.StopAttack(False)
-    assert action("stop", window) == rules.StopAttack(False)
-    assert action("let", window) == rules.LetPass()
-    assert action("pass", window) == rules.LetPass()
-    assert action("k", ctx(kind="diplomacy", hand=("As",))) == rules.StopAttack(True)
+    assert action("k", window) == pyramids.StopAttack(False)
+    assert action("stop", window) == pyramids.StopAttack(False)
+    assert action("let", window) == pyramids.LetPass()
+    assert action("pass", window) == pyramids.LetPass()
+    assert action("k", ctx(kind="diplomacy", hand=("As",))) == pyramids.StopAttack(True)
     with pytest.raises(ParseError, match="No player is called"):
         parse("spy nobody", ctx())
 
 
 def test_numbers_pick_the_open_prompts_choices() -> None:
-    choices = (rules.Retreat("italy"), rules.Retreat("spain"))
-    assert action("2", ctx(kind="retreat", choices=choices)) == rules.Retreat("spain")
-    assert action("retreat 1", ctx(kind="retreat", choices=choices)) == rules.Retreat("italy")
+    choices = (pyramids.Retreat("italy"), pyramids.Retreat("spain"))
+    assert action("2", ctx(kind="retreat", choices=choices)) == pyramids.Retreat("spain")
+    assert action("retreat 1", ctx(kind="retreat", choices=choices)) == pyramids.Retreat("italy")
     with pytest.raises(ParseError, match="from 1 to 2"):
         parse("3", ctx(kind="retreat", choices=choices))
     with pytest.raises(ParseError, match="nothing to choose"):

@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from .helpers import check_database
+from tests.bot.helpers import check_database
 
 CHILD = Path(__file__).with_name("crash_child.py")
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,14 +12,12 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from bot import computer
-from bot.scheduler import FakeClock
-from bot.service import DISK_FULL, GameService
-from bot.service.core import FULL_RETRY
-from bot.store import Store, StoreFull
-
-from .helpers import make_service, new_game
-from .test_store import apply_first_legal, running_game
+from service import DISK_FULL, GameService, computer
+from service.core import FULL_RETRY
+from service.scheduler import FakeClock
+from service.store import Store, StoreFull
+from tests.bot.helpers import make_service, new_game
+from tests.bot.test_store import apply_first_legal, running_game
 
 
 async def disk_full(store: Store) -> None:
@@ -221,7 +219,7 @@ async def test_a_computer_move_during_a_full_disk_waits_and_is_made_once_there_i
 
 def test_a_full_disk_met_by_a_direct_write_of_a_command_gets_the_same_reason() -> None:
     from bot.errors import reason_for
-    from bot.service import DISK_FULL
-    from bot.store import StoreFull
+    from service import DISK_FULL
+    from service.store import StoreFull
 
     assert reason_for(StoreFull("the disk holding the database is full")) == DISK_FULL

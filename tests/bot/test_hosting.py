@@ -11,12 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from bot import console
-from bot.scheduler import FakeClock
-from bot.service import GameService, ServiceError, server_games
-
-from .helpers import collector, make_service, new_game
-from .test_console import run
+from console import main as console
+from service import GameService, ServiceError, server_games
+from service.scheduler import FakeClock
+from tests.bot.helpers import collector, make_service, new_game
+from tests.bot.test_console import run
 
 T0 = 1_700_000_000.0
 

@@ -16,25 +16,25 @@ from typing import Any
 import pytest
 
 import render
-import rules
 from bot.config import ConfigError, load_settings, render_workers
 from bot.images import IN_FLIGHT_PER_WORKER, Images
+from rules import pyramids
 from tests.render.helpers import decode
 
 NAMES = ("Ada", "Bo", "Cy")
 
 
-def _view(variant: str = "european_war", seed: int = 7) -> rules.View:
-    game, _ = rules.new_game(variant, [None] * 3, seed=seed)
-    return rules.view_for(game, None)
+def _view(variant: str = "european_war", seed: int = 7) -> pyramids.View:
+    game, _ = pyramids.new_game(variant, [None] * 3, seed=seed)
+    return pyramids.view_for(game, None)
 
 
-def _duel_view() -> rules.View:
+def _duel_view() -> pyramids.View:
     from render.png_palette import sample_view
 
     view = sample_view("european_war")
-    order = list(rules.load_board("european_war").field_order)
-    battle = rules.BattleView(
+    order = list(pyramids.load_board("european_war").field_order)
+    battle = pyramids.BattleView(
         stage="duel",
         attacker=0,
         defender=1,

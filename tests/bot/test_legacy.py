@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 from bot.legacy import import_legacy_files
-from bot.store import Store
 from bot.sync import COMMANDS_HASH_KEY
+from service.store import Store
 
 
 async def test_old_files_are_imported_once_and_renamed(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from bot import logs
-from rules.cards import card_name
+from rules.pyramids.cards import card_name
 
 
 class Terminal(io.StringIO):

@@ -12,10 +12,9 @@ import aiohttp
 import pytest
 
 from bot.metrics import OFF, Metrics
-from bot.store import Store, StoreFull
-
-from .test_disk_full import disk_full
-from .test_store import apply_first_legal, running_game
+from service.store import Store, StoreFull
+from tests.bot.test_disk_full import disk_full
+from tests.bot.test_store import apply_first_legal, running_game
 
 
 def value(m: Metrics, name: str, **labels: str) -> float:
@@ -45,7 +44,7 @@ def test_disabled_metrics_record_nothing_and_import_nothing() -> None:
     OFF.db_write(0.01)
     assert OFF.registry is None
     code = (
-        "import sys, bot.store, bot.outbox, bot.images, bot.reply\n"
+        "import sys, service.store, bot.outbox, bot.images, bot.reply\n"
         "assert 'prometheus_client' not in sys.modules, 'imported without a port'\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parents[2])

@@ -10,9 +10,16 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from bot.migrations import LATEST, MIGRATIONS, Migration, MigrationError, current_version, migrate
-from bot.models import GameMessages
-from bot.store import Store
+from service.migrations import (
+    LATEST,
+    MIGRATIONS,
+    Migration,
+    MigrationError,
+    current_version,
+    migrate,
+)
+from service.models import GameMessages
+from service.store import Store
 
 
 def schema(path: Path) -> list[tuple[str, str, str]]:

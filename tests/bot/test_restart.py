@@ -10,10 +10,17 @@ import random
 import sqlite3
 from pathlib import Path
 
-from bot.scheduler import FakeClock
-from bot.service import GameService
-
-from .helpers import check_database, collector, make_service, new_game, phase, play_until, step
+from service import GameService
+from service.scheduler import FakeClock
+from tests.bot.helpers import (
+    check_database,
+    collector,
+    make_service,
+    new_game,
+    phase,
+    play_until,
+    step,
+)
 
 T0 = 1_700_000_000.0
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot import rulebook
+from service import rulebook
 
 
 def test_every_ruling_of_both_variants_is_there() -> None:

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from bot.scheduler import FakeClock, RealClock, Scheduler
+from service.scheduler import FakeClock, RealClock, Scheduler
 
 
 async def settle() -> None:

@@ -12,13 +12,12 @@ from pathlib import Path
 
 import pytest
 
-import rules
-from bot import store as store_module
-from bot.scheduler import FakeClock
-from bot.service import INTERNAL_ERROR, OLD_BUTTON, GameService, Outcome
-from bot.service import core as core_module
-
-from .helpers import HOST, make_service, new_game, phase, play_until, step
+from rules import pyramids
+from service import INTERNAL_ERROR, OLD_BUTTON, GameService, Outcome
+from service import core as core_module
+from service import store as store_module
+from service.scheduler import FakeClock
+from tests.bot.helpers import HOST, make_service, new_game, phase, play_until, step
 
 T0 = 1_700_000_000.0
 
@@ -133,19 +132,19 @@ async def test_refused_actions_name_the_rule_and_write_nothing(
     other = next(u for u in (101, 102, 103) if u != turn.user_id)
     version = (await svc.status(gid)).version
 
-    not_yours = await svc.act(gid, other, rules.Pass())
+    not_yours = await svc.act(gid, other, pyramids.Pass())
     assert not not_yours.ok and (not_yours.error or "").startswith("Not your turn")
     assert turn.user_id is not None
-    illegal = await svc.act(gid, turn.user_id, rules.Conscript("nowhere"))
+    illegal = await svc.act(gid, turn.user_id, pyramids.Conscript("nowhere"))
     assert not illegal.ok and "Unknown field" in (illegal.error or "")
-    stranger = await svc.act(gid, 999, rules.Pass())
+    stranger = await svc.act(gid, 999, pyramids.Pass())
     assert not stranger.ok and "not playing" in (stranger.error or "")
     assert (await svc.status(gid)).version == version
     assert db_rows(tmp_path / "games.db", "SELECT COUNT(*) FROM actions")[0][0] == version
 
-    ok = await svc.answer(gid, turn.user_id, turn.version, rules.Pass())
+    ok = await svc.answer(gid, turn.user_id, turn.version, pyramids.Pass())
     assert ok.ok and ok.version == version + 1 and ok.board_due
-    twice = await svc.answer(gid, turn.user_id, turn.version, rules.Pass())
+    twice = await svc.answer(gid, turn.user_id, turn.version, pyramids.Pass())
     assert not twice.ok and twice.error == OLD_BUTTON
 
 
@@ -195,20 +194,20 @@ async def test_diplomacy_offers_stop_with_k_to_everyone(svc: GameService) -> Non
     prompts = await svc.prompts(gid)
     assert len(prompts) == 2 and {p.kind for p in prompts} == {"diplomacy"}
     for p in prompts:
-        assert p.choices[0] == rules.StopAttack(False) and rules.LetPass() in p.choices
+        assert p.choices[0] == pyramids.StopAttack(False) and pyramids.LetPass() in p.choices
         assert "Stop it with a K" in p.text and p.deadline == svc.clock.now() + 30
         assert p.user_id is not None
         view = (await svc.view(gid, p.user_id)).view
-        holds_k = any(rules.cards.rank(c) == rules.cards.KING for c in view.hand or ())
+        holds_k = any(pyramids.cards.rank(c) == pyramids.cards.KING for c in view.hand or ())
         if not holds_k:
             version = (await svc.status(gid)).version
-            refused = await svc.answer(gid, p.user_id, p.version, rules.StopAttack(False))
+            refused = await svc.answer(gid, p.user_id, p.version, pyramids.StopAttack(False))
             assert not refused.ok and "EW-13" in (refused.error or "")
             assert (await svc.status(gid)).version == version
     first, second = prompts
-    assert (await svc.answer(gid, first.user_id or 0, first.version, rules.LetPass())).ok
+    assert (await svc.answer(gid, first.user_id or 0, first.version, pyramids.LetPass())).ok
     # the other's prompt is still good: the window is one decision (EW-15)
-    assert (await svc.answer(gid, second.user_id or 0, second.version, rules.LetPass())).ok
+    assert (await svc.answer(gid, second.user_id or 0, second.version, pyramids.LetPass())).ok
     assert await phase(svc, gid) == "duel"
 
 
@@ -408,7 +407,7 @@ async def test_resign_hands_the_seat_to_a_computer(svc: GameService) -> None:
     assert out.ok and "resigned" in out.public_lines[0]
     st = await svc.status(gid)
     assert [s.computer_level for s in st.seats].count("normal") == 1
-    assert not (await svc.act(gid, 102, rules.Pass())).ok
+    assert not (await svc.act(gid, 102, pyramids.Pass())).ok
     rng = random.Random(6)
     for _ in range(300):
         await svc.idle(gid)
@@ -527,7 +526,7 @@ async def test_an_unexpected_error_leaves_the_stored_game_as_it_was(
 
     # a fault inside the transaction (after the action row was written) ...
     monkeypatch.setattr(store_module.Q, "upsert_decision", "INSERT INTO nowhere VALUES (?)")
-    out = await svc.answer(gid, turn.user_id, turn.version, rules.Arm())
+    out = await svc.answer(gid, turn.user_id, turn.version, pyramids.Arm())
     assert not out.ok and out.error == INTERNAL_ERROR
     monkeypatch.undo()
 
@@ -536,14 +535,14 @@ async def test_an_unexpected_error_leaves_the_stored_game_as_it_was(
         raise RuntimeError("boom")
 
     monkeypatch.setattr(core_module, "describe_all", boom)
-    out = await svc.answer(gid, turn.user_id, turn.version, rules.Arm())
+    out = await svc.answer(gid, turn.user_id, turn.version, pyramids.Arm())
     assert not out.ok and out.error == INTERNAL_ERROR
     monkeypatch.undo()
 
     assert db_rows(path, "SELECT version, revision, state FROM games") == before
     assert db_rows(path, "SELECT * FROM decisions ORDER BY seat, kind") == decisions
     assert db_rows(path, "SELECT COUNT(*) FROM actions")[0][0] == before[0][0]
-    again = await svc.answer(gid, turn.user_id, turn.version, rules.Arm())
+    again = await svc.answer(gid, turn.user_id, turn.version, pyramids.Arm())
     assert again.ok and again.version == int(before[0][0]) + 1  # type: ignore[call-overload]  # a stored row
 
 
@@ -554,8 +553,8 @@ async def test_a_computer_choice_is_dropped_if_a_person_takes_the_seat_meanwhile
     asked = threading.Event()
 
     def slow(
-        view: rules.View, legal: Sequence[rules.Action], level: str, seed: int
-    ) -> rules.Action:
+        view: pyramids.View, legal: Sequence[pyramids.Action], level: str, seed: int
+    ) -> pyramids.Action:
         asked.set()
         release.wait(5)
         return legal[0]
@@ -593,7 +592,7 @@ async def test_a_corrupt_game_is_left_out_at_startup_and_the_rest_run(tmp_path: 
         assert (await svc.status(b)).status == "running"
         (p, *_) = await svc.prompts(b)
         assert (await svc.answer(b, p.user_id or 0, p.version, p.choices[0])).ok
-        broken = await svc.act(a, HOST, rules.Pass())
+        broken = await svc.act(a, HOST, pyramids.Pass())
         assert not broken.ok and broken.error == INTERNAL_ERROR
     finally:
         await svc.close()

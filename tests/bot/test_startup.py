@@ -20,9 +20,8 @@ import pytest
 
 from bot.config import DEFAULT_DATABASE_URL, Settings
 from bot.preflight import OwnerLock, StartupError, open_checked
-from bot.store import Store
-
-from .test_store import apply_first_legal, running_game
+from service.store import Store
+from tests.bot.test_store import apply_first_legal, running_game
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -285,7 +284,7 @@ async def test_the_console_plays_beside_the_bot_that_owns_the_database(tmp_path:
             [
                 sys.executable,
                 "-m",
-                "bot.console",
+                "console",
                 "--watch",
                 "1",
                 "--fast",

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-import rules
-from bot import store as store_module
-from bot.models import DecisionRecord, GameMessages, GameSettings
-from bot.store import ChannelBusy, GuildFull, NewSeat, SeatTaken, StaleVersion, Store
+from rules import pyramids
+from service import store as store_module
+from service.models import DecisionRecord, GameMessages, GameSettings
+from service.store import ChannelBusy, GuildFull, NewSeat, SeatTaken, StaleVersion, Store
 
 
 async def running_game(store: Store, channel: int = 1, guild: int | None = None) -> int:
@@ -30,13 +30,13 @@ async def running_game(store: Store, channel: int = 1, guild: int | None = None)
         now=0.0,
     )
     await store.add_seat(gid, 0, NewSeat(None, "easy", "Bot", None, 1.0))
-    game, events = rules.new_game("european_war", [None, None], seed=3)
+    game, events = pyramids.new_game("european_war", [None, None], seed=3)
     rec = await store.load_game(gid)
     assert rec is not None
     await store.start_game(
         gid,
         rec.revision,
-        creation=rules.creation_record("european_war", [None, None], 3),
+        creation=pyramids.creation_record("european_war", [None, None], 3),
         start_events=[e.to_dict() for e in events],
         state=game.to_dict(),
         seats=[(s.id, i, game.seats[i], s.display_name) for i, s in enumerate(rec.seats)],
@@ -49,7 +49,7 @@ async def running_game(store: Store, channel: int = 1, guild: int | None = None)
 async def apply_first_legal(store: Store, gid: int, *, owe: bool = False) -> None:
     rec = await store.load_game(gid)
     assert rec is not None and rec.state is not None
-    game = rules.GameState.from_dict(rec.state)
+    game = pyramids.GameState.from_dict(rec.state)
     d = game.deciders()[0]
     action = game.legal_actions(d.seat)[0]
     events = game.apply(d.seat, action)
@@ -431,7 +431,7 @@ async def test_one_batch_keeps_the_good_writes_and_nothing_of_a_stale_or_failing
 
 
 async def test_the_outbox_keeps_items_with_their_files_across_a_reopen(tmp_path: Path) -> None:
-    from bot.models import OutboxFile, OutboxRecord
+    from service.models import OutboxFile, OutboxRecord
 
     png = bytes(range(256)) * 40
     store = await Store.open(tmp_path / "games.db")
@@ -475,7 +475,7 @@ async def test_the_outbox_keeps_items_with_their_files_across_a_reopen(tmp_path:
 
 
 async def test_an_action_is_owed_to_its_channel_until_its_message_is_kept(tmp_path: Path) -> None:
-    from bot.models import OutboxRecord
+    from service.models import OutboxRecord
 
     store = await Store.open(tmp_path / "games.db")
     gid = await running_game(store)
@@ -505,7 +505,7 @@ async def test_an_action_is_owed_to_its_channel_until_its_message_is_kept(tmp_pa
 async def test_removing_sent_outbox_items_is_one_call_into_sqlite_s_thread(store: Store) -> None:
     """Each call into the connection's thread waits for the interpreter lock while the
     event loop is busy: forgetting sent items takes one, whatever their number."""
-    from bot.models import OutboxFile, OutboxRecord
+    from service.models import OutboxFile, OutboxRecord
 
     ids = [
         await store.outbox_add(

@@ -11,13 +11,12 @@ from typing import Any
 
 import pytest
 
-from bot.migrations import MIGRATIONS
-from bot.models import GameRecord
-from bot.sql import Q
-from bot.store import NewSeat, Store
-
-from .history import fill_history
-from .test_store import apply_first_legal, running_game
+from service.migrations import MIGRATIONS
+from service.models import GameRecord
+from service.sql import Q
+from service.store import NewSeat, Store
+from tests.bot.history import fill_history
+from tests.bot.test_store import apply_first_legal, running_game
 
 LOAD_PATH = (
     "select_active_games",

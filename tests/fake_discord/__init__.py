@@ -28,7 +28,7 @@ enforces the global limit (interaction routes exempt; 429 ``global: true``) and 
 buckets, with Discord's headers (see ``ratelimit.py``); ``enforce_nonce`` is honoured.
 """
 
-from .models import (
+from tests.fake_discord.models import (
     ApiError,
     FakeAttachment,
     FakeChannel,
@@ -41,7 +41,7 @@ from .models import (
     InvalidInvocation,
     RecordedRequest,
 )
-from .server import FakeDiscord
+from tests.fake_discord.server import FakeDiscord
 
 __all__ = [
     "ApiError",

@@ -30,8 +30,7 @@ import pytest
 from discord.ext import commands
 
 from bot.endpoints import point_discord_at
-
-from .server import FakeDiscord
+from tests.fake_discord.server import FakeDiscord
 
 BotT = TypeVar("BotT", bound=commands.Bot)
 

@@ -7,7 +7,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .models import ApiError, FakeChannel, FakeRole, FakeUser, InvalidInvocation
+from tests.fake_discord.models import ApiError, FakeChannel, FakeRole, FakeUser, InvalidInvocation
 
 _MAX = "BASE_TYPE_MAX_LENGTH"
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 if TYPE_CHECKING:
-    from .server import FakeDiscord
+    from tests.fake_discord.server import FakeDiscord
 
 DISCORD_EPOCH_MS = 1420070400000
 P = discord.Permissions

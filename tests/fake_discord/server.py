@@ -22,7 +22,7 @@ from typing import Any
 import discord
 from aiohttp import WSMsgType, web
 
-from .limits import (
+from tests.fake_discord.limits import (
     check_choices,
     check_commands,
     check_message,
@@ -30,7 +30,7 @@ from .limits import (
     check_option_value,
     resolve_subcommand,
 )
-from .models import (
+from tests.fake_discord.models import (
     ALL_PERMISSIONS,
     ATTACH_FILES,
     CREATE_PRIVATE_THREADS,
@@ -66,7 +66,7 @@ from .models import (
     SnowflakeFactory,
     iso_now,
 )
-from .ratelimit import RateLimiter
+from tests.fake_discord.ratelimit import RateLimiter
 
 # Gateway intents the fake honours when dispatching.
 GUILDS, GUILD_MEMBERS, GUILD_MESSAGES, DIRECT_MESSAGES, MESSAGE_CONTENT = 1, 2, 512, 4096, 32768

@@ -18,10 +18,15 @@ from discord.http import Route, handle_message_parameters
 from PIL import Image
 
 from bot.endpoints import point_discord_at
-
-from .fixtures import assert_fake_clean, running_bot
-from .models import FakeChannel, FakeGuild, FakeUser, InteractionFailed, InvalidInvocation
-from .server import FakeDiscord
+from tests.fake_discord.fixtures import assert_fake_clean, running_bot
+from tests.fake_discord.models import (
+    FakeChannel,
+    FakeGuild,
+    FakeUser,
+    InteractionFailed,
+    InvalidInvocation,
+)
+from tests.fake_discord.server import FakeDiscord
 
 BOARDS = ["europe", "eurasia", "world", "balkans"]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import aiohttp
 
-from .server import FakeDiscord
+from tests.fake_discord.server import FakeDiscord
 
 
 class Clock:

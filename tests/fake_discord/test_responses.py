@@ -15,8 +15,8 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from .models import FakeChannel, FakeUser, InteractionFailed, InteractionResult
-from .server import FakeDiscord
+from tests.fake_discord.models import FakeChannel, FakeUser, InteractionFailed, InteractionResult
+from tests.fake_discord.server import FakeDiscord
 
 
 class Buttons(discord.ui.View):

@@ -16,14 +16,7 @@ from typing import Any, ClassVar
 
 from rules import chance
 from rules.choices import kinds_of, values_of
-from rules.contract import (
-    ActionKind,
-    Decision,
-    OnTimeout,
-    Param,
-    Result,
-    Value,
-)
+from rules.contract import ActionKind, Decision, OnTimeout, Param, Result, Value
 from rules.errors import GameOver, IllegalAction, InvalidState, NotYourTurn, RulesError
 from rules.events import Event
 from rules.presentation import OptionSpec, RuleSection

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from PIL import Image
 
 import rules
+from rules import pyramids
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 NAMES = (
@@ -38,11 +39,11 @@ def playout_positions(
     players: int,
     seed: int,
     every: int = 5,
-) -> Iterator[tuple[rules.GameState, list[rules.Event]]]:
+) -> Iterator[tuple[pyramids.GameState, list[rules.Event]]]:
     """Yield every ``every``-th position of a uniform random game (and its last one),
     with the events of the action that led there."""
-    options = rules.Options(five_players=players > 4)
-    game, events = rules.new_game(variant, [None] * players, seed, options)
+    options = pyramids.Options(five_players=players > 4)
+    game, events = pyramids.new_game(variant, [None] * players, seed, options)
     rng = random.Random(seed)
     step = 0
     yield game, events
@@ -54,11 +55,13 @@ def playout_positions(
             yield game, events
 
 
-def made_up_view(variant: str, pieces: dict[str, tuple[int, int]], **changes: object) -> rules.View:
+def made_up_view(
+    variant: str, pieces: dict[str, tuple[int, int]], **changes: object
+) -> pyramids.View:
     """A spectator's view of a new arranged game with ``pieces`` put on the board."""
     powers: list[str | None] = list(EW_POWERS if variant == "european_war" else WW_POWERS)
-    game, _ = rules.new_game(variant, powers, seed=11, arranged=True)
-    view = rules.view_for(game, None)
+    game, _ = pyramids.new_game(variant, powers, seed=11, arranged=True)
+    view = pyramids.view_for(game, None)
     base: dict[str, object] = {
         "pieces": dict(pieces),
         "phase": "turn",

@@ -16,6 +16,7 @@ from render import layout, palette, pyramid
 from render.encode import mapped_colour
 from render.png_palette import board_palette
 from render.static_layer import static_board
+from rules import pyramids
 from tests.render.helpers import NAMES, decode, ev, made_up_view, playout_positions
 
 PLAYOUTS = [
@@ -40,13 +41,13 @@ PLAYOUTS = [
 
 
 def _box(board_id: str, field: str) -> tuple[int, int, int, int]:
-    f = rules.load_board(board_id).fields[field]
+    f = pyramids.load_board(board_id).fields[field]
     left, top, right, bottom = layout.piece_box(f.x, f.y)
     return (round(left), round(top), round(right), round(bottom))
 
 
 def _anchor(board_id: str, field: str) -> tuple[float, float]:
-    f = rules.load_board(board_id).fields[field]
+    f = pyramids.load_board(board_id).fields[field]
     return layout.to_px(f.x, f.y)
 
 
@@ -66,7 +67,7 @@ def _count(
 def test_every_position_of_random_playouts_renders(variant: str, players: int, seed: int) -> None:
     renders = 0
     for game, events in playout_positions(variant, players, seed):
-        view = rules.view_for(game, None)
+        view = pyramids.view_for(game, None)
         data = render.board_png(view, NAMES, events)
         img = decode(data)
         assert img.size == layout.BOARD_SIZE
@@ -77,9 +78,9 @@ def test_every_position_of_random_playouts_renders(variant: str, players: int, s
     assert renders >= 3
 
 
-def _positions_with_secrets() -> list[tuple[rules.GameState, list[rules.Event]]]:
+def _positions_with_secrets() -> list[tuple[pyramids.GameState, list[rules.Event]]]:
     """Positions where hands differ and private events exist (duels, spying, drawing)."""
-    found: list[tuple[rules.GameState, list[rules.Event]]] = []
+    found: list[tuple[pyramids.GameState, list[rules.Event]]] = []
     kinds_wanted = [{"duel_card"}, {"spy_result"}, {"cards_received"}, {"retreated"}, {"game_over"}]
     for seed in range(1, 60):
         for game, events in playout_positions("european_war", 4, seed, every=1):
@@ -99,12 +100,12 @@ def test_the_board_is_the_same_from_every_seat_and_ignores_private_events() -> N
     assert sum(1 for _, events in positions if any(e.to is not None for e in events)) >= 2
     for game, events in positions:
         public = [e for e in events if e.to is None]
-        reference = render.board_png(rules.view_for(game, None), NAMES, public)
+        reference = render.board_png(pyramids.view_for(game, None), NAMES, public)
         for seat in [None, *range(len(game.seats))]:
-            view = rules.view_for(game, seat)
+            view = pyramids.view_for(game, seat)
             assert render.board_png(view, NAMES, events) == reference, seat
             assert render.board_summary(view, NAMES) == render.board_summary(
-                rules.view_for(game, None), NAMES
+                pyramids.view_for(game, None), NAMES
             )
 
 
@@ -112,7 +113,7 @@ def test_each_piece_shows_its_seat_colour_on_its_field() -> None:
     checked = 0
     for variant, players, seed in PLAYOUTS[::3]:
         for game, _events in playout_positions(variant, players, seed, every=9):
-            view = rules.view_for(game, None)
+            view = pyramids.view_for(game, None)
             if view.battle is not None:
                 continue  # its arrow, in the attacker's colour, may pass any box
             img = decode(render.board_png(view, NAMES))
@@ -210,7 +211,7 @@ def test_world_war_5_panel_shows_dice_and_eliminated_seats() -> None:
 def test_rendering_is_thread_safe_and_leaves_the_static_layer_alone() -> None:
     views = []
     for game, events in playout_positions("european_war", 4, 3, every=7):
-        views.append((rules.view_for(game, None), events))
+        views.append((pyramids.view_for(game, None), events))
         if len(views) == 6:
             break
     before = hashlib.sha256(static_board("european_war").tobytes()).hexdigest()

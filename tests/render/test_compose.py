@@ -15,18 +15,19 @@ from render import compose
 from render.board import board_image, use_arcade
 from render.encode import png_bytes
 from render.png_palette import board_palette
+from rules import pyramids
 from tests.render.helpers import NAMES, decode, ev, made_up_view, playout_positions
 
-Position = tuple[rules.View, list[rules.Event], list[str]]
+Position = tuple[pyramids.View, list[rules.Event], list[str]]
 
 
 def _positions(variant: str, players: int, seed: int, every: int) -> Iterator[Position]:
     names = list(NAMES[:players])
     for game, events in playout_positions(variant, players, seed, every):
-        yield rules.view_for(game, None), events, names
+        yield pyramids.view_for(game, None), events, names
 
 
-def _reference(view: rules.View, names: list[str], events: list[rules.Event]) -> bytes:
+def _reference(view: pyramids.View, names: list[str], events: list[rules.Event]) -> bytes:
     """The plain path: the whole board drawn in RGB, then all of it mapped and encoded."""
     arcade = use_arcade(view, None)
     return png_bytes(board_image(view, names, events), board_palette(view.board_id, arcade))

@@ -7,14 +7,14 @@ import multiprocessing
 from multiprocessing.connection import Connection
 
 import render
-import rules
+from rules import pyramids
 
 NAMES = ["Ada", "Bo", "Cy"]
 
 
-def _view() -> rules.View:
-    game, _ = rules.new_game("european_war", [None] * 3, seed=7)
-    return rules.view_for(game, None)
+def _view() -> pyramids.View:
+    game, _ = pyramids.new_game("european_war", [None] * 3, seed=7)
+    return pyramids.view_for(game, None)
 
 
 def _draw_and_send(conn: Connection) -> None:

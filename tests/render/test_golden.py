@@ -29,6 +29,7 @@ from PIL import Image, ImageChops
 
 import render
 import rules
+from rules import pyramids
 from tests.render.helpers import NAMES, decode, ev, made_up_view
 
 GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
@@ -129,11 +130,11 @@ def _ww_end() -> bytes:
 
 def _hand() -> bytes:
     names = ("2♣", "7♥", "10♦", "J♠", "Q♥", "K♣", "A♦", "5♠", "9♥")
-    return render.hand_png([rules.cards.parse_card(n) for n in names], title="Ada's hand")
+    return render.hand_png([pyramids.cards.parse_card(n) for n in names], title="Ada's hand")
 
 
 def _duel() -> bytes:
-    battle = rules.BattleView(
+    battle = pyramids.BattleView(
         stage="duel",
         attacker=0,
         defender=2,

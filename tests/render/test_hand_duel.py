@@ -10,16 +10,16 @@ import pytest
 from PIL import Image
 
 import render
-import rules
 from render import palette
 from render.cards import CARD_HEIGHT, CARD_WIDTH, sort_key
 from render.duel import CARDS_TOP, COLUMN_WIDTH, COLUMNS, SIZE, SLOT_STEP
 from render.encode import mapped_colour
 from render.hand import PER_ROW, hand_layout, ordered
 from render.png_palette import duel_palette, hand_palette
+from rules import pyramids
 from tests.render.helpers import NAMES, decode, ev, made_up_view
 
-C = rules.cards
+C = pyramids.cards
 
 
 def _face(pal: Image.Image) -> palette.RGB:
@@ -93,9 +93,9 @@ def _battle(
     a_size: int = 3,
     d_size: int = 2,
     to_play: int | None = 0,
-) -> rules.BattleView:
+) -> pyramids.BattleView:
     value = sum(C.duel_value(c) for c in a_cards), sum(C.duel_value(c) for c in d_cards)
-    return rules.BattleView(
+    return pyramids.BattleView(
         stage=stage,
         attacker=0,
         defender=1,
@@ -186,12 +186,12 @@ def test_duel_in_diplomacy_and_no_duel() -> None:
 def test_duel_images_of_real_games() -> None:
     seen = 0
     for seed in range(1, 40):
-        game, _ = rules.new_game("european_war", [None] * 3, seed)
+        game, _ = pyramids.new_game("european_war", [None] * 3, seed)
         rng = random.Random(seed)
         while not game.over and seen < 30:
             decision = rng.choice(game.deciders())
             events = game.apply(decision.seat, rng.choice(game.legal_actions(decision.seat)))
-            view = rules.view_for(game, None)
+            view = pyramids.view_for(game, None)
             for result in (e for e in events if e.kind == "duel_over"):
                 img = decode(render.duel_png(view, NAMES, result, events=events))
                 assert img.size == SIZE

@@ -13,13 +13,7 @@ from PIL import Image
 
 from render import layout, palette
 from render.boards import board, harbour_icons
-from render.regions import (
-    load_regions,
-    region_area,
-    region_contains,
-    region_distance,
-    regions_path,
-)
+from render.regions import load_regions, region_area, region_contains, region_distance, regions_path
 from render.static_layer import harbour_spots, name_labels, static_board
 
 BOARDS = ("european_war", "world_war_5")

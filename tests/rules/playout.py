@@ -8,7 +8,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 import rules
-from rules import (
+from rules import RulesError, pyramids
+from rules.pyramids import (
     Action,
     Attack,
     Build,
@@ -20,7 +21,6 @@ from rules import (
     PlacePiece,
     PlayCard,
     Retreat,
-    RulesError,
     Sabotage,
     Spy,
 )
@@ -85,10 +85,10 @@ def check_views_hide_other_hands(g: GameState, rng: random.Random) -> None:
             other.hands[s] = keep + hidden[:n_new]
             hidden = hidden[n_new:]
         other.pile = hidden
-        assert rules.view_for(other, viewer) == rules.view_for(g, viewer)
-        view = rules.view_for(g, viewer)
+        assert pyramids.view_for(other, viewer) == pyramids.view_for(g, viewer)
+        view = pyramids.view_for(g, viewer)
         assert view.hand == tuple(sorted(g.hands[viewer]))
-    assert rules.view_for(g, None).hand is None
+    assert pyramids.view_for(g, None).hand is None
 
 
 def unlisted_candidates(g: GameState, seat: int, rng: random.Random) -> list[Action]:
@@ -107,11 +107,11 @@ def unlisted_candidates(g: GameState, seat: int, rng: random.Random) -> list[Act
         PlaceAll(f(), f(), f()),
         Grow(f()),
         Build(f()),
-        rules.Arm(),
-        rules.Pass(),
-        rules.LetPass(),
-        rules.StopAttack(),
-        rules.StopPlaying(),
+        pyramids.Arm(),
+        pyramids.Pass(),
+        pyramids.LetPass(),
+        pyramids.StopAttack(),
+        pyramids.StopPlaying(),
     ]
     return out
 
@@ -120,14 +120,14 @@ def play_random(
     variant: str,
     players: int,
     seed: int,
-    options: rules.Options | None = None,
+    options: pyramids.Options | None = None,
     *,
     full_checks: bool = True,
 ) -> PlayoutStats:
     """Play one random legal game, checking invariants (and, with ``full_checks``, that
     every listed action applies and a sample of unlisted ones is rejected unchanged)."""
     rng = random.Random(seed)
-    g, _ = rules.new_game(variant, [None] * players, seed, options)
+    g, _ = pyramids.new_game(variant, [None] * players, seed, options)
     steps = 0
     while not g.over:
         assert steps < MAX_STEPS, f"game {seed} did not end within {MAX_STEPS} steps"

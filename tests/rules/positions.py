@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import rules
-from rules.cards import parse_card
-from rules.state import TURN, GameState
+from rules import pyramids
+from rules.pyramids.cards import parse_card
+from rules.pyramids.state import TURN, GameState
 
 EW = "european_war"
 
@@ -19,7 +20,7 @@ def position(
     pieces: dict[str, tuple[int, int]],
     hands: list[list[int]] | None = None,
     current: int = 0,
-    options: rules.Options | None = None,
+    options: pyramids.Options | None = None,
     variant: str = EW,
     seed: int = 11,
 ) -> GameState:
@@ -29,7 +30,7 @@ def position(
 
     The turn's draw (EW-7) is taken as already done.
     """
-    g, _ = rules.new_game(variant, list(powers), seed=seed, options=options, arranged=True)
+    g, _ = pyramids.new_game(variant, list(powers), seed=seed, options=options, arranged=True)
     g.setup_queue = []
     g.phase = TURN
     g.first = 0

@@ -8,12 +8,14 @@ from importlib import resources
 
 import pytest
 
-from rules.board import load_board, parse_board
 from rules.errors import BoardError
+from rules.pyramids.board import load_board, parse_board
 
 
 def raw(board_id: str) -> dict:
-    text = resources.files("rules").joinpath("boards", f"{board_id}.json").read_text("utf-8")
+    text = (
+        resources.files("rules.pyramids").joinpath("boards", f"{board_id}.json").read_text("utf-8")
+    )
     return json.loads(text)
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import rules
-from rules import contract
+from rules import contract, pyramids
 from rules.contract import Game, State
 from rules.events import HIDDEN
 from tests.games.claim_line import ClaimGame
@@ -152,9 +152,9 @@ def test_an_out_of_turn_window_asks_every_card_holder_at_once() -> None:
 
 
 def test_forcing_a_shuffle_deals_the_forced_cards_and_leaves_later_chance_alone() -> None:
-    plain, _ = rules.new_game("european_war", [None, None], 11)
+    plain, _ = pyramids.new_game("european_war", [None, None], 11)
     forced = plain.copy()
-    deck = sorted(rules.cards.DECK)
+    deck = sorted(pyramids.cards.DECK)
     forced.force_chance([deck])
     for state in (plain, forced):
         while state.deciders()[0].kind == "setup":
@@ -166,7 +166,7 @@ def test_forcing_a_shuffle_deals_the_forced_cards_and_leaves_later_chance_alone(
     assert dealt == sorted(deck[-len(dealt) :])
     assert forced.rng.state == plain.rng.state, "forcing moves the generator on as usual"
     with pytest.raises(rules.errors.InvalidState, match="not a rearrangement"):
-        bad = rules.new_game("european_war", [None, None], 11)[0]
+        bad = pyramids.new_game("european_war", [None, None], 11)[0]
         bad.force_chance([[1, 2, 3]])
         while True:
             seat = bad.deciders()[0].seat
@@ -234,6 +234,6 @@ def test_private_lines_show_a_hand_to_its_owner_only() -> None:
     hand = state.view_for(0).hand
     assert hand
     mine = "\n".join(words.private_lines(state.view_for(0), names))
-    assert all(rules.cards.card_name(c) in mine for c in hand)
+    assert all(pyramids.cards.card_name(c) in mine for c in hand)
     spectator = "\n".join(words.private_lines(state.view_for(None), names))
-    assert not any(rules.cards.card_name(c) in spectator for c in hand)
+    assert not any(pyramids.cards.card_name(c) in spectator for c in hand)

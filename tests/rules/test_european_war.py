@@ -7,15 +7,14 @@ from typing import Any
 import pytest
 
 import rules
-from rules import (
+from rules import IllegalAction, NotYourTurn, pyramids
+from rules.pyramids import (
     AgreeDraw,
     Arm,
     Attack,
     Conscript,
-    IllegalAction,
     LetPass,
     Move,
-    NotYourTurn,
     Pass,
     PlaceAll,
     PlacePiece,
@@ -27,15 +26,14 @@ from rules import (
     StopPlaying,
     Timeout,
 )
-from rules.cards import duel_value, parse_card
-from rules.state import DIPLOMACY, DUEL, OVER, RETREAT, SETUP, TURN
-
-from .positions import BRIT, CENT, FRAN, OTTO, RUSS, cards, kinds, position
+from rules.pyramids.cards import duel_value, parse_card
+from rules.pyramids.state import DIPLOMACY, DUEL, OVER, RETREAT, SETUP, TURN
+from tests.rules.positions import BRIT, CENT, FRAN, OTTO, RUSS, cards, kinds, position
 
 S, M, L = 1, 2, 3
 
 
-def three_player(**kw: Any) -> rules.GameState:
+def three_player(**kw: Any) -> pyramids.GameState:
     """France (0), Central Powers (1), Britain (2), each with its home pieces."""
     pieces = {
         "france_benelux": (0, L),
@@ -76,7 +74,7 @@ def test_ew2_figures_are_worth_four_numbers_face_value() -> None:
         4,
         4,
     ]
-    assert len(rules.cards.DECK) == 52
+    assert len(pyramids.cards.DECK) == 52
 
 
 # ---------------------------------------------------------------- EW-3 draw pile
@@ -101,31 +99,31 @@ def test_ew3_draw_takes_what_there_is_when_both_piles_are_empty() -> None:
 
 def test_ew3_hand_sizes_public_hands_secret() -> None:
     g = three_player(hands=[cards("2C", "3C"), cards("KH"), []])
-    view = rules.view_for(g, 2)
+    view = pyramids.view_for(g, 2)
     assert [s.hand_size for s in view.seats] == [2, 1, 0]
     assert view.hand == ()
-    assert rules.view_for(g, None).hand is None
+    assert pyramids.view_for(g, None).hand is None
 
 
 # ---------------------------------------------------------------- EW-4 players
 def test_ew4_two_to_four_players_five_only_as_option() -> None:
     with pytest.raises(rules.RulesError, match="2 to 4"):
-        rules.new_game("european_war", [None], 1)
+        pyramids.new_game("european_war", [None], 1)
     with pytest.raises(rules.RulesError, match="EW-4"):
-        rules.new_game("european_war", [None] * 5, 1)
-    g, _ = rules.new_game("european_war", [None] * 5, 1, rules.Options(five_players=True))
+        pyramids.new_game("european_war", [None] * 5, 1)
+    g, _ = pyramids.new_game("european_war", [None] * 5, 1, pyramids.Options(five_players=True))
     assert sorted(g.seats) == sorted(g.board.powers)
 
 
 def test_ew4_chosen_powers_kept_and_unplayed_powers_stay_empty() -> None:
-    g, events = rules.new_game("european_war", [RUSS, None], 3)
+    g, events = pyramids.new_game("european_war", [RUSS, None], 3)
     assert RUSS in g.seats
     assert g.seats[g.origins.index(0)] == RUSS
     (seats,) = [e for e in events if e.kind == "seats"]
     unplayed = seats.data["unplayed"]
     assert len(unplayed) == 3 and RUSS not in unplayed
     with pytest.raises(rules.RulesError, match="same power"):
-        rules.new_game("european_war", [RUSS, RUSS], 3)
+        pyramids.new_game("european_war", [RUSS, RUSS], 3)
 
 
 def test_ew4_unplayed_power_can_be_occupied_for_a_win() -> None:
@@ -147,7 +145,7 @@ def test_ew4_unplayed_power_can_be_occupied_for_a_win() -> None:
 
 # ---------------------------------------------------------------- EW-5 setup
 def test_ew5_all_three_at_once_by_every_player() -> None:
-    g, _ = rules.new_game("european_war", [FRAN, CENT], 5, arranged=True)
+    g, _ = pyramids.new_game("european_war", [FRAN, CENT], 5, arranged=True)
     assert g.phase == SETUP
     assert {d.seat for d in g.deciders()} == {0, 1}
     acts = g.legal_actions(0)
@@ -162,8 +160,8 @@ def test_ew5_all_three_at_once_by_every_player() -> None:
 
 
 def test_ew5_tournament_order_smalls_then_mediums_then_larges() -> None:
-    g, _ = rules.new_game(
-        "european_war", [FRAN, CENT], 5, rules.Options(setup_order="by_size"), arranged=True
+    g, _ = pyramids.new_game(
+        "european_war", [FRAN, CENT], 5, pyramids.Options(setup_order="by_size"), arranged=True
     )
     order = []
     while g.phase == SETUP:
@@ -177,7 +175,7 @@ def test_ew5_tournament_order_smalls_then_mediums_then_larges() -> None:
 
 
 def test_ew5_setup_timeout_places_large_on_most_exposed_field() -> None:
-    g, _ = rules.new_game("european_war", [FRAN, CENT], 5, arranged=True)
+    g, _ = pyramids.new_game("european_war", [FRAN, CENT], 5, arranged=True)
     g.apply(0, Timeout())
     # France + Benelux borders three foreign fields; North Africa one.
     assert g.pieces["france_benelux"] == (0, L)
@@ -186,7 +184,7 @@ def test_ew5_setup_timeout_places_large_on_most_exposed_field() -> None:
 
 # ---------------------------------------------------------------- EW-6 deal and seats
 def test_ew6_five_cards_each_first_player_draws_and_arch_enemies_announced() -> None:
-    g, events = rules.new_game("european_war", [None, None, None], 9)
+    g, events = pyramids.new_game("european_war", [None, None, None], 9)
     (seats,) = [e for e in events if e.kind == "seats"]
     assert seats.data["arch_enemies"] == [1, 2, 0]
     for d in g.deciders():
@@ -198,16 +196,16 @@ def test_ew6_five_cards_each_first_player_draws_and_arch_enemies_announced() -> 
 
 
 def test_ew6_seats_and_first_player_are_random_but_seeded() -> None:
-    firsts = {rules.new_game("european_war", [None] * 4, s)[0].first for s in range(40)}
-    orders = {tuple(rules.new_game("european_war", [None] * 4, s)[0].origins) for s in range(40)}
+    firsts = {pyramids.new_game("european_war", [None] * 4, s)[0].first for s in range(40)}
+    orders = {tuple(pyramids.new_game("european_war", [None] * 4, s)[0].origins) for s in range(40)}
     assert firsts == {0, 1, 2, 3} and len(orders) > 10
-    a, _ = rules.new_game("european_war", [None] * 4, 77)
-    b, _ = rules.new_game("european_war", [None] * 4, 77)
+    a, _ = pyramids.new_game("european_war", [None] * 4, 77)
+    b, _ = pyramids.new_game("european_war", [None] * 4, 77)
     assert a == b
 
 
 def test_ew6_arranged_seats_keep_lobby_order() -> None:
-    g, _ = rules.new_game("european_war", [OTTO, RUSS, BRIT], 4, arranged=True)
+    g, _ = pyramids.new_game("european_war", [OTTO, RUSS, BRIT], 4, arranged=True)
     assert g.seats == [OTTO, RUSS, BRIT] and g.origins == [0, 1, 2]
 
 
@@ -316,8 +314,8 @@ def test_ew10_spy_sees_whole_hand_privately() -> None:
     assert [e.kind for e in public] == ["spied"]
     assert "cards" not in public[0].data
     assert private[0].to == 0 and private[0].data["cards"] == sorted(cards("KH", "2C"))
-    assert rules.view_for(g, 0).known_cards == {1: tuple(sorted(cards("KH", "2C")))}
-    assert rules.view_for(g, 2).known_cards == {}
+    assert pyramids.view_for(g, 0).known_cards == {1: tuple(sorted(cards("KH", "2C")))}
+    assert pyramids.view_for(g, 2).known_cards == {}
 
 
 def test_ew10_no_spying_on_yourself() -> None:
@@ -333,7 +331,7 @@ def test_ew10_knowledge_forgets_cards_played_in_the_open() -> None:
     g.apply(2, LetPass())
     g.apply(0, PlayCard(parse_card("5C")))
     g.apply(1, PlayCard(parse_card("7H")))
-    assert rules.view_for(g, 0).known_cards == {1: (parse_card("2C"),)}
+    assert pyramids.view_for(g, 0).known_cards == {1: (parse_card("2C"),)}
 
 
 # ---------------------------------------------------------------- EW-11 actions
@@ -409,7 +407,7 @@ def test_ew11_attack_from_any_piece_on_a_neighbour_only() -> None:
 
 
 def test_ew11_sea_attack_option() -> None:
-    opts = rules.Options(sea_attacks=True)
+    opts = pyramids.Options(sea_attacks=True)
     g = position(
         [FRAN, OTTO],
         {"north_africa": (0, L), "italy": (0, S), "middle_east": (1, S), "anatolia": (1, S)},
@@ -448,7 +446,7 @@ def test_ew12_conquered_fields_are_never_home() -> None:
 
 
 # ---------------------------------------------------------------- EW-13..15 diplomacy
-def four_player(**kw: Any) -> rules.GameState:
+def four_player(**kw: Any) -> pyramids.GameState:
     pieces = {
         "france_benelux": (0, L),
         "italy": (0, M),
@@ -529,7 +527,7 @@ def test_ew15_no_window_without_eligible_players() -> None:
 
 
 # ---------------------------------------------------------------- EW-16..18 duel
-def duel(att_size: int, def_size: int, att: list[str], dfn: list[str]) -> rules.GameState:
+def duel(att_size: int, def_size: int, att: list[str], dfn: list[str]) -> pyramids.GameState:
     g = position(
         [FRAN, CENT],
         {
@@ -616,7 +614,7 @@ def test_ew18_strictly_higher_total_wins_figures_count_four() -> None:
 # ---------------------------------------------------------------- EW-19 after a won attack
 def won_attack(
     extra: dict[str, tuple[int, int]], src: str = "france_benelux", dst: str = "germany"
-) -> tuple[rules.GameState, list[rules.Event]]:
+) -> tuple[pyramids.GameState, list[rules.Event]]:
     pieces = {"france_benelux": (0, L), "italy": (0, M), "germany": (1, M), "hungary": (1, S)}
     pieces.update(extra)
     g = position([FRAN, CENT], pieces, hands=[cards("10C"), []])
@@ -757,7 +755,7 @@ def test_ew21_occupier_and_arch_enemy_holder_are_co_winners() -> None:
     assert next(e for e in events if e.kind == "game_over").data["reason"] == "occupation"
 
 
-def two_occupations(attacker_card: str) -> tuple[rules.GameState, list[rules.Event]]:
+def two_occupations(attacker_card: str) -> tuple[pyramids.GameState, list[rules.Event]]:
     """France (0) attacks Russia's small on Germany to complete the Central Powers (an
     unplayed power); the beaten small's only retreat, South Scandinavia, completes
     Russia's (1) hold on Britain (also unplayed)."""
@@ -825,11 +823,11 @@ def test_ew24_view_shows_public_facts_only() -> None:
     g = three_player(hands=[cards("5C", "QH"), cards("KH"), cards("2S")])
     g.discard = cards("3D")
     g.pile.remove(parse_card("3D"))
-    spectator = rules.view_for(g, None)
+    spectator = pyramids.view_for(g, None)
     assert spectator.hand is None and spectator.discard == tuple(cards("3D"))
     assert spectator.pile_size == len(g.pile)
     assert not hasattr(spectator, "pile")
-    seat1 = rules.view_for(g, 1)
+    seat1 = pyramids.view_for(g, 1)
     assert seat1.hand == tuple(cards("KH"))
     text = repr(seat1)
     assert "'cards'" not in text
@@ -840,7 +838,7 @@ def test_ew24_view_shows_public_facts_only() -> None:
 def test_ew24_duel_cards_face_up_in_everyones_view() -> None:
     g = duel(L, L, ["5C", "6C"], ["2C"])
     g.apply(0, PlayCard(parse_card("5C")))
-    b = rules.view_for(g, None).battle
+    b = pyramids.view_for(g, None).battle
     assert b is not None and b.attacker_cards == tuple(cards("5C")) and b.attacker_total == 5
 
 
@@ -857,7 +855,7 @@ def test_ew25_round_limit_draw() -> None:
     g = position(
         [FRAN, CENT],
         {"italy": (0, S), "germany": (1, S)},
-        options=rules.Options(round_limit=2),
+        options=pyramids.Options(round_limit=2),
     )
     for _ in range(3):
         g.apply(g.current, Pass())
@@ -877,6 +875,6 @@ def test_expired_turn_passes_or_arms_per_option() -> None:
     g = three_player(hands=[[], [], []])
     g.apply(0, Timeout())
     assert g.hands[0] == [] and g.current == 1
-    g = three_player(hands=[[], [], []], options=rules.Options(turn_timeout_action="arm"))
+    g = three_player(hands=[[], [], []], options=pyramids.Options(turn_timeout_action="arm"))
     g.apply(0, Timeout())
     assert len(g.hands[0]) == 2

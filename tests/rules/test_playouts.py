@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-import rules
-
-from .playout import play_random
+from rules import pyramids
+from tests.rules.playout import play_random
 
 CONFIGS = [
-    (2, rules.Options()),
-    (3, rules.Options()),
-    (4, rules.Options()),
-    (3, rules.Options(setup_order="by_size", sea_attacks=True)),
-    (5, rules.Options(five_players=True, turn_timeout_action="arm")),
+    (2, pyramids.Options()),
+    (3, pyramids.Options()),
+    (4, pyramids.Options()),
+    (3, pyramids.Options(setup_order="by_size", sea_attacks=True)),
+    (5, pyramids.Options(five_players=True, turn_timeout_action="arm")),
 ]
 
 

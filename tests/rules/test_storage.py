@@ -10,18 +10,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import rules
-from rules import GameState, InvalidState
-from rules.actions import ACTION_TYPES, action_from_dict
-from rules.state import SCHEMA_VERSION
+from rules import InvalidState, pyramids
+from rules.pyramids import GameState
+from rules.pyramids.actions import ACTION_TYPES, action_from_dict
+from rules.pyramids.state import SCHEMA_VERSION
 
 
 def play(
     seed: int, steps: int, variant: str = "european_war"
-) -> tuple[GameState, dict, list[tuple[int, rules.Action]]]:
+) -> tuple[GameState, dict, list[tuple[int, pyramids.Action]]]:
     rng = random.Random(seed)
-    creation = rules.creation_record(variant, [None, None, None], seed)
-    g, _ = rules.new_game(variant, [None, None, None], seed)
+    creation = pyramids.creation_record(variant, [None, None, None], seed)
+    g, _ = pyramids.new_game(variant, [None, None, None], seed)
     log = []
     for _ in range(steps):
         if g.over:
@@ -41,7 +41,7 @@ def test_round_trip_and_replay_reproduce_the_game(seed: int, steps: int) -> None
     assert stored["schema"] == SCHEMA_VERSION
     assert GameState.from_dict(stored) == g
     stored_log = [(s, action_from_dict(json.loads(json.dumps(a.to_dict())))) for s, a in log]
-    assert rules.replay(creation, stored_log) == g
+    assert pyramids.replay(creation, stored_log) == g
 
 
 def test_copy_is_independent() -> None:
@@ -56,24 +56,24 @@ def test_copy_is_independent() -> None:
 
 def test_every_action_kind_round_trips() -> None:
     samples = [
-        rules.PlaceAll("a", "b", "c"),
-        rules.PlacePiece("x"),
-        rules.Sabotage("x", True),
-        rules.Spy(2),
-        rules.Conscript("x"),
-        rules.Grow("x"),
-        rules.Build("x"),
-        rules.Move("a", "b"),
-        rules.Attack("a", "b"),
-        rules.Arm(),
-        rules.Pass(),
-        rules.StopAttack(True),
-        rules.LetPass(),
-        rules.PlayCard(51),
-        rules.StopPlaying(),
-        rules.Retreat("x"),
-        rules.Timeout(),
-        rules.AgreeDraw(),
+        pyramids.PlaceAll("a", "b", "c"),
+        pyramids.PlacePiece("x"),
+        pyramids.Sabotage("x", True),
+        pyramids.Spy(2),
+        pyramids.Conscript("x"),
+        pyramids.Grow("x"),
+        pyramids.Build("x"),
+        pyramids.Move("a", "b"),
+        pyramids.Attack("a", "b"),
+        pyramids.Arm(),
+        pyramids.Pass(),
+        pyramids.StopAttack(True),
+        pyramids.LetPass(),
+        pyramids.PlayCard(51),
+        pyramids.StopPlaying(),
+        pyramids.Retreat("x"),
+        pyramids.Timeout(),
+        pyramids.AgreeDraw(),
     ]
     assert {type(a).kind for a in samples} == set(ACTION_TYPES)
     for a in samples:
@@ -144,8 +144,9 @@ def test_each_variant_is_found_whichever_module_was_imported_first() -> None:
     import sys
 
     code = (
-        "import rules.european_war, rules\n"
-        "g, _ = rules.new_game('world_war_5', [None, None], 1)\n"
+        "import rules.pyramids.european_war\n"
+        "from rules import pyramids\n"
+        "g, _ = pyramids.new_game('world_war_5', [None, None], 1)\n"
         "print(g.variant)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -8,12 +8,12 @@ import math
 import pytest
 
 import rules
-from rules import Attack, Build, Grow, IllegalAction, Move, Pass, PlaceAll, PlacePiece, Retreat
+from rules import IllegalAction, pyramids
+from rules.pyramids import Attack, Build, Grow, Move, Pass, PlaceAll, PlacePiece, Retreat
+from rules.pyramids.state import OVER, RETREAT, SETUP
 from rules.rng import Rng
-from rules.state import OVER, RETREAT, SETUP
-
-from .playout import play_random
-from .positions import kinds, position
+from tests.rules.playout import play_random
+from tests.rules.positions import kinds, position
 
 WW = "world_war_5"
 NA, SA, EU, AF, AS, AU = (
@@ -31,13 +31,13 @@ def ww_position(
     powers: list[str],
     pieces: dict[str, tuple[int, int]],
     current: int = 0,
-    options: rules.Options | None = None,
-) -> rules.GameState:
+    options: pyramids.Options | None = None,
+) -> pyramids.GameState:
     """A World War 5 game in its turn phase with the given pieces."""
     return position(powers, pieces, current=current, options=options, variant=WW, seed=5)
 
 
-def basic() -> rules.GameState:
+def basic() -> pyramids.GameState:
     """North America (0) against Europe (1), both fully at home."""
     return ww_position(
         [NA, EU],
@@ -54,11 +54,11 @@ def basic() -> rules.GameState:
 
 # ---------------------------------------------------------------- WW-1
 def test_ww1_board_no_cards_and_player_counts() -> None:
-    g, _ = rules.new_game(WW, [None, None], 1)
+    g, _ = pyramids.new_game(WW, [None, None], 1)
     assert len(g.board.fields) == 18 and g.pile == [] and g.hands == [[], []]
     with pytest.raises(rules.RulesError):
-        rules.new_game(WW, [None] * 5, 1)
-    g6, _ = rules.new_game(WW, [None] * 6, 1, rules.Options(five_players=True))
+        pyramids.new_game(WW, [None] * 5, 1)
+    g6, _ = pyramids.new_game(WW, [None] * 6, 1, pyramids.Options(five_players=True))
     assert len(g6.seats) == 6
 
 
@@ -75,7 +75,7 @@ def test_ww1_printed_board_option_changes_links() -> None:
     g = ww_position(
         [NA, AF],
         {"usa": (0, L), "canada": (0, S), "northwest_africa": (1, S), "south_africa": (1, S)},
-        options=rules.Options(pyramid_arcade=True),
+        options=pyramids.Options(pyramid_arcade=True),
     )
     assert Attack("usa", "northwest_africa") not in g.legal_actions(0)
 
@@ -90,7 +90,7 @@ def test_ww2_only_grow_build_move_invade() -> None:
     with pytest.raises(IllegalAction, match="WW-2"):
         g.apply(0, Pass())
     with pytest.raises(IllegalAction, match="WW-2"):
-        g.apply(0, rules.Arm())
+        g.apply(0, pyramids.Arm())
 
 
 def test_ww2_grow_and_build_only_at_home() -> None:
@@ -107,7 +107,7 @@ def test_ww2_grow_and_build_only_at_home() -> None:
 def test_ww2_expired_turn_gets_a_computer_move() -> None:
     g = basic()
     before = dict(g.pieces)
-    events = g.apply(0, rules.Timeout())
+    events = g.apply(0, pyramids.Timeout())
     assert kinds(events)[0] == "timed_out"
     assert g.current == 1 and (g.pieces != before or "dice" in kinds(events))
     (step,) = [e for e in events if e.kind == "chance" and e.data["what"] == "timed-out move"]
@@ -119,7 +119,7 @@ def test_ww2_expired_turn_move_can_be_forced_and_is_the_listed_one() -> None:
     options = g.legal_actions(0)
     trial = g.copy()
     trial.force_chance([len(options) - 1])
-    forced = trial.apply(0, rules.Timeout())
+    forced = trial.apply(0, pyramids.Timeout())
     direct = g.copy().apply(0, options[-1])
     assert kinds(forced)[1:] == kinds(direct)
 
@@ -275,7 +275,7 @@ def test_ww5_mover_wins_a_simultaneous_victory() -> None:
 
 # ---------------------------------------------------------------- WW-6
 def test_ww6_setup_smalls_mediums_larges_in_turn_order_by_default() -> None:
-    g, _ = rules.new_game(WW, [NA, EU], 2, arranged=True)
+    g, _ = pyramids.new_game(WW, [NA, EU], 2, arranged=True)
     assert g.phase == SETUP
     sizes = []
     while g.phase == SETUP:
@@ -288,7 +288,7 @@ def test_ww6_setup_smalls_mediums_larges_in_turn_order_by_default() -> None:
 
 
 def test_ww6_all_at_once_option() -> None:
-    g, _ = rules.new_game(WW, [NA, EU], 2, rules.Options(setup_order="together"))
+    g, _ = pyramids.new_game(WW, [NA, EU], 2, pyramids.Options(setup_order="together"))
     assert all(isinstance(a, PlaceAll) for a in g.legal_actions(0))
 
 
@@ -302,7 +302,7 @@ def test_random_world_war_5_games_keep_every_invariant(players: int) -> None:
 
 def test_random_world_war_5_six_players() -> None:
     for k in range(4):
-        assert play_random(WW, 6, 900 + k, rules.Options(five_players=True)).over
+        assert play_random(WW, 6, 900 + k, pyramids.Options(five_players=True)).over
 
 
 def exact_win_chance(att: int, dfn: int) -> float:

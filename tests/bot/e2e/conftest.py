@@ -8,9 +8,8 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
+from tests.bot.e2e.harness import World, make_world
 from tests.fake_discord.fixtures import fake_discord, start_bot
-
-from .harness import World, make_world
 
 __all__ = ["bot_errors", "fake_discord", "start_bot", "world"]
 

@@ -17,17 +17,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import rules
 from bot.client import GameBot
 from bot.config import Settings
-from bot.scheduler import FakeClock
-from bot.service import GameStatus
 from bot.views import codec
-from rules.cards import card_name
+from rules import pyramids
+from rules.pyramids.cards import card_name
+from service import GameStatus
+from service.scheduler import FakeClock
+from tests.bot.e2e.policy import Policy
 from tests.fake_discord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser
 from tests.fake_discord.fixtures import running_bot
-
-from .policy import Policy
 
 SEED = 197
 CARD = re.compile(r"(?<![\w])(10|[2-9JQKA])([♣♦♥♠])")
@@ -183,7 +182,7 @@ class World:
         raise AssertionError(f"no panel component for {code!r}")
 
     async def answer_panel(
-        self, user: FakeUser, gid: int, action: rules.Action, board: rules.Board
+        self, user: FakeUser, gid: int, action: pyramids.Action, board: pyramids.Board
     ) -> Any:
         """Answer a private prompt the way a player would: on the DM panel, or through
         *Open my panel* in the channel when DMs are closed."""
@@ -216,9 +215,9 @@ class World:
         self,
         user: FakeUser,
         gid: int,
-        action: rules.Action,
+        action: pyramids.Action,
         kind: str,
-        board: rules.Board,
+        board: pyramids.Board,
         names_style: bool = True,
     ) -> Any:
         """Perform ``action`` through Discord: a slash command on a turn, else a panel."""
@@ -255,7 +254,7 @@ class World:
         prompt = prompts[0]
         st = await svc.status(gid)
         uv = await svc.view(gid, prompt.user_id)
-        board = rules.load_board(uv.view.board_id)
+        board = pyramids.load_board(uv.view.board_id)
         state = _state(self.bot, gid)
         action = policy.choose(state, prompt.seat, prompt.kind, list(prompt.choices))
         user = self.user_of(prompt.user_id)
@@ -280,7 +279,7 @@ class World:
         assert self.bot is not None
         return await self.bot.service.active_game(self.channel.id)
 
-    def public_cards(self, view: rules.View | None) -> set[str]:
+    def public_cards(self, view: pyramids.View | None) -> set[str]:
         """Cards anyone may know (EW-24): discard pile and face-up duel cards."""
         if view is None:
             return set()
@@ -290,7 +289,7 @@ class World:
         return out
 
 
-def _state(bot: GameBot, gid: int) -> rules.GameState:
+def _state(bot: GameBot, gid: int) -> pyramids.GameState:
     """The engine state (the policy plays with full knowledge, as the test's referee)."""
     live = bot.service._games[gid]
     assert live.state is not None

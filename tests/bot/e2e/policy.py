@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import rules
-from rules.cards import duel_value
+from rules import pyramids
+from rules.pyramids.cards import duel_value
 
 
 @dataclass
@@ -22,8 +22,8 @@ class Policy:
     steps: int = 0
 
     def choose(
-        self, g: rules.GameState, seat: int, kind: str, acts: list[rules.Action]
-    ) -> rules.Action:
+        self, g: pyramids.GameState, seat: int, kind: str, acts: list[pyramids.Action]
+    ) -> pyramids.Action:
         """The policy's action for ``seat``'s decision of ``kind``."""
         acts = [a for a in acts if a in g.legal_actions(seat)] or acts
 
@@ -65,7 +65,7 @@ class Policy:
             if stops and st.get("attacks", 0) >= 2 and not st.get("stopped"):
                 st["stopped"] = True
                 return stops[0]
-            return rules.LetPass()
+            return pyramids.LetPass()
         if kind == "duel":
             b = g.battle
             assert b is not None
@@ -81,7 +81,7 @@ class Policy:
         return acts[0]
 
 
-def aggressive_computer(view: rules.View, legal: Any, level: str, seed: int) -> rules.Action:
+def aggressive_computer(view: pyramids.View, legal: Any, level: str, seed: int) -> pyramids.Action:
     """A computer-seat chooser for tests (sees only its view): attacks when it can, plays
     its best duel cards, lets attacks pass, conscripts, arms; fast and deterministic."""
     acts = list(legal)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from bot.client import GameBot
 from bot.delivery import GAME_KINDS, Delivery
-from bot.service import Outcome
+from service import Outcome
 from tests.fake_discord import FakeChannel, FakeDiscord, FakeGuild, FakeUser
 
 

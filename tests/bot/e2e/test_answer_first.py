@@ -17,10 +17,10 @@ import bot.reply
 import rules
 from bot.images import BOARD_FILE, HAND_FILE, Images, Picture
 from bot.views import codec
+from rules import pyramids
+from tests.bot.e2e.harness import World, make_world
+from tests.bot.e2e.policy import Policy
 from tests.fake_discord import FakeDiscord, FakeMessage, FakeUser, InteractionResult
-
-from .harness import World, make_world
-from .policy import Policy
 
 
 class HeldImages:
@@ -45,7 +45,7 @@ class HeldImages:
 
     async def board(
         self,
-        view: rules.View,
+        view: pyramids.View,
         names: Sequence[str],
         events: Sequence[rules.Event] = (),
         *,
@@ -60,7 +60,7 @@ class HeldImages:
 
     async def duel(
         self,
-        view: rules.View,
+        view: pyramids.View,
         names: Sequence[str],
         result: rules.Event | None = None,
         events: Sequence[rules.Event] = (),
@@ -200,7 +200,7 @@ async def test_every_interaction_is_answered_while_the_renderer_is_held(held_wor
 
     # ---- setup: a DM panel answered with a select, one with a button, one opened from
     # the channel (cy's DMs are closed)
-    board = rules.load_board("european_war")
+    board = pyramids.load_board("european_war")
     prompts = {p.user_id: p for p in await svc.prompts(gid)}
     dm_panel = next(m for m in reversed(fake.dm_messages(ann)) if m.buttons)
     codes = [b["custom_id"].rsplit(":", 1)[1] for b in dm_panel.buttons]

@@ -8,15 +8,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-import rules
-
-from .harness import World
-from .policy import Policy
+from rules import pyramids
+from tests.bot.e2e.harness import World
+from tests.bot.e2e.policy import Policy
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
-async def _turn(world: World) -> tuple[int, str, rules.GameState]:
+async def _turn(world: World) -> tuple[int, str, pyramids.GameState]:
     gid = await world.open_table()
     policy = Policy()
     for _ in range(3):
@@ -35,7 +34,7 @@ async def test_autocomplete_offers_legal_fields_by_name(world: World) -> None:
     seat = state.current
     legal = state.legal_actions(seat)
     board = state.board
-    moves = [a for a in legal if isinstance(a, rules.Move)]
+    moves = [a for a in legal if isinstance(a, pyramids.Move)]
     got = await world.fake.autocomplete(user, world.channel, "move", focused="from")
     assert {c["value"] for c in got} == {a.src for a in moves}
     assert all(c["name"] == board.fields[c["value"]].name for c in got)
@@ -44,10 +43,10 @@ async def test_autocomplete_offers_legal_fields_by_name(world: World) -> None:
         user, world.channel, "move", focused="to", options={"from": board.fields[src].name}
     )
     assert {c["value"] for c in got} == {a.dst for a in moves if a.src == src}
-    attacks = [a for a in legal if isinstance(a, rules.Attack)]
+    attacks = [a for a in legal if isinstance(a, pyramids.Attack)]
     got = await world.fake.autocomplete(user, world.channel, "invade", focused="from")
     assert {c["value"] for c in got} == {a.src for a in attacks}
-    conscripts = {a.field for a in legal if isinstance(a, rules.Conscript)}
+    conscripts = {a.field for a in legal if isinstance(a, pyramids.Conscript)}
     got = await world.fake.autocomplete(user, world.channel, "conscript", focused="field")
     assert {c["value"] for c in got} == conscripts
     typed = board.fields[next(iter(conscripts))].name[:3] if conscripts else "zz"
@@ -59,7 +58,9 @@ async def test_autocomplete_offers_legal_fields_by_name(world: World) -> None:
     other = next(u for n, u in world.users.items() if n in ("ann", "bob", "cy") and n != mover)
     assert await world.fake.autocomplete(other, world.channel, "move", focused="from") == []
     spies = await world.fake.autocomplete(user, world.channel, "spy", focused="player")
-    assert {int(c["value"]) for c in spies} == {a.target for a in legal if isinstance(a, rules.Spy)}
+    assert {int(c["value"]) for c in spies} == {
+        a.target for a in legal if isinstance(a, pyramids.Spy)
+    }
     topics = await world.fake.autocomplete(
         user, world.channel, "rules", focused="topic", topic="EW-1"
     )
@@ -72,8 +73,8 @@ async def test_place_with_slash_command(world: World) -> None:
     prompts = {p.user_id: p for p in await world.bot.service.prompts(gid)}
     ann = world.users["ann"]
     choice = prompts[ann.id].choices[1]
-    assert isinstance(choice, rules.PlaceAll)
-    board = rules.load_board("european_war")
+    assert isinstance(choice, pyramids.PlaceAll)
+    board = pyramids.load_board("european_war")
     got = await world.fake.autocomplete(ann, world.channel, "place", focused="large")
     assert {c["value"] for c in got} == set(
         board.powers[
@@ -141,7 +142,7 @@ async def test_world_war_5_table_uses_its_own_commands(world: World) -> None:
             break
         p = prompts[0]
         user = world.user_of(p.user_id)
-        board = rules.load_board("world_war_5")
+        board = pyramids.load_board("world_war_5")
         await world.answer_panel(user, gid, p.choices[0], board)
     prompts = await svc.prompts(gid)
     assert prompts and prompts[0].kind == "turn"

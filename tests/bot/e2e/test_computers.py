@@ -3,8 +3,8 @@ answer their prompts by themselves; their moves reach the channel like anyone's.
 
 from __future__ import annotations
 
-from .harness import World, make_world
-from .policy import Policy, aggressive_computer
+from tests.bot.e2e.harness import World, make_world
+from tests.bot.e2e.policy import Policy, aggressive_computer
 
 
 async def test_one_person_against_two_computers(fake_discord, tmp_path) -> None:

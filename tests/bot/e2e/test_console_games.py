@@ -6,11 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot import console
+from console import main as console
+from tests.bot.e2e.harness import make_world
 from tests.bot.test_hosting import console_game_left_with_computers_to_move, game_row
 from tests.fake_discord import FakeDiscord
-
-from .harness import make_world
 
 
 async def test_the_bot_never_drives_or_delivers_a_console_game(

@@ -19,9 +19,8 @@ from pathlib import Path
 import pytest
 
 from bot.images import BOARD_FILE
+from tests.bot.e2e.process import bot_env, start_bot, wait_connected
 from tests.fake_discord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
-
-from .process import bot_env, start_bot, wait_connected
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
 ROOT = Path(__file__).resolve().parents[3]

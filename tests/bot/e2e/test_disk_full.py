@@ -6,13 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import rules
-from bot.service import DISK_FULL
-from bot.service.core import FULL_RETRY
-
-from ..test_disk_full import disk_full, space_again, stored
-from .harness import World
-from .policy import Policy
+from rules import pyramids
+from service import DISK_FULL
+from service.core import FULL_RETRY
+from tests.bot.e2e.harness import World
+from tests.bot.e2e.policy import Policy
+from tests.bot.test_disk_full import disk_full, space_again, stored
 
 
 async def test_a_full_disk_is_told_privately_and_the_same_command_works_later(world: World) -> None:
@@ -24,7 +23,7 @@ async def test_a_full_disk_is_told_privately_and_the_same_command_works_later(wo
     await disk_full(store)
     seen: dict[str, Any] = {}
 
-    async def on_step(prompt: Any, action: rules.Action, res: Any, st: Any) -> None:
+    async def on_step(prompt: Any, action: pyramids.Action, res: Any, st: Any) -> None:
         seen.update(prompt=prompt, action=action, res=res, st=st)
 
     retried = 0
@@ -55,7 +54,7 @@ async def test_a_full_disk_is_told_privately_and_the_same_command_works_later(wo
     assert st.view is not None
     user = world.user_of(prompt.user_id)
     again = await world.act(
-        user, gid, seen["action"], prompt.kind, rules.load_board(st.view.board_id)
+        user, gid, seen["action"], prompt.kind, pyramids.load_board(st.view.board_id)
     )
     assert DISK_FULL not in (again.content or "")
     assert stored(path, gid)[0] == disk_before[0] + 1

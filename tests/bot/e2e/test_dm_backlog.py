@@ -10,10 +10,9 @@ import re
 import pytest
 
 import bot.reply
+from tests.bot.e2e.harness import World
+from tests.bot.e2e.test_answer_first import HeldImages
 from tests.fake_discord import FakeUser
-
-from .harness import World
-from .test_answer_first import HeldImages
 
 
 async def _two_player_game(world: World) -> tuple[int, dict[int, FakeUser]]:

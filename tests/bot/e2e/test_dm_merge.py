@@ -12,11 +12,10 @@ import pytest
 
 import bot.reply
 from bot.images import HAND_FILE, Images, Picture
-from bot.service import Outcome, PrivateNote
+from service import Outcome, PrivateNote
+from tests.bot.e2e.harness import World
+from tests.bot.e2e.test_dm_backlog import _to_play, _two_player_game
 from tests.fake_discord import FakeUser
-
-from .harness import World
-from .test_dm_backlog import _to_play, _two_player_game
 
 
 class CountedHands:

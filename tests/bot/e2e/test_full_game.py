@@ -8,11 +8,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rules.cards import card_name
+from rules.pyramids.cards import card_name
+from tests.bot.e2e.harness import World, cards_in
+from tests.bot.e2e.policy import Policy
 from tests.fake_discord import FakeMessage, FakeUser
-
-from .harness import World, cards_in
-from .policy import Policy
 
 HAND_LINE = re.compile(r"Your hand \((\d+)\): (.*)")
 

@@ -6,9 +6,8 @@ from __future__ import annotations
 import discord
 import pytest
 
+from tests.bot.e2e.harness import World
 from tests.fake_discord.models import PUBLIC_THREAD, InvalidInvocation
-
-from .harness import World
 
 
 async def test_second_newgame_is_refused_with_a_link(world: World) -> None:

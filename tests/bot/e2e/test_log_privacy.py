@@ -12,10 +12,9 @@ from collections.abc import Iterator
 import pytest
 
 from bot import logs
-from rules.cards import card_name
-
-from .harness import World
-from .policy import Policy
+from rules.pyramids.cards import card_name
+from tests.bot.e2e.harness import World
+from tests.bot.e2e.policy import Policy
 
 NAMES = [card_name(c) for c in range(52)]
 FORMS = sorted({*NAMES, *(json.dumps(n)[1:-1] for n in NAMES)}, key=len, reverse=True)

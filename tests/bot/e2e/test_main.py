@@ -9,9 +9,8 @@ import signal
 import sqlite3
 from pathlib import Path
 
+from tests.bot.e2e.process import bot_env, start_bot, wait_connected
 from tests.fake_discord import FakeDiscord
-
-from .process import bot_env, start_bot, wait_connected
 
 
 async def test_python_m_bot_with_a_token_runs_against_the_fake(

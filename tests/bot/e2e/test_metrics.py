@@ -14,10 +14,9 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.metrics import ERROR_KINDS, OFF, SOURCES
+from tests.bot.e2e.harness import make_world
+from tests.bot.e2e.policy import Policy
 from tests.fake_discord import FakeDiscord
-
-from .harness import make_world
-from .policy import Policy
 
 STEPS = 12
 LABEL_WORDS = {*SOURCES, *ERROR_KINDS, "ack", "answer", "board", "hand", "duel"}

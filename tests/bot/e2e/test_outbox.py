@@ -12,11 +12,10 @@ import pytest
 from PIL import Image
 
 from bot.images import Picture
-from bot.scheduler import FakeClock
-from bot.service import Outcome
-
-from .harness import World
-from .selfplay import Recorder, Table, lost_lines, open_table
+from service import Outcome
+from service.scheduler import FakeClock
+from tests.bot.e2e.harness import World
+from tests.bot.e2e.selfplay import Recorder, Table, lost_lines, open_table
 
 GLOBAL_429 = {"message": "You are being rate limited.", "retry_after": 0.01, "global": True}
 RATE_HEADERS = {
@@ -192,7 +191,7 @@ async def test_the_outbox_survives_a_restart_and_sends_nothing_twice(
     # the row of the message sent before the crash, as if the crash came before its
     # deletion: same payload, same nonce
     first = fake_discord.requests_to("POST", f"/channels/{ch.id}/messages")[0].json
-    from bot.models import OutboxRecord
+    from service.models import OutboxRecord
 
     await bot.db.outbox_add(
         OutboxRecord(None, None, "send", ch.id, None, None, 0, None, dict(first), {}, 0.0, [])
@@ -238,7 +237,7 @@ async def test_a_deleted_channel_takes_what_it_was_owed_along(fake_discord, tmp_
 async def test_computers_wait_for_their_game_s_messages(fake_discord, tmp_path) -> None:
     """While Discord does not take a game's messages, its computers do not run ahead:
     a move waits until the previous one is shown."""
-    from .selfplay import resign_host
+    from tests.bot.e2e.selfplay import resign_host
 
     world = await _world(fake_discord, tmp_path, per_second=None)
     try:

@@ -8,9 +8,8 @@ import signal
 import socket
 from pathlib import Path
 
+from tests.bot.e2e.process import bot_env, start_bot, wait_connected
 from tests.fake_discord import FakeDiscord
-
-from .process import bot_env, start_bot, wait_connected
 
 
 async def test_a_second_bot_on_the_same_database_refuses_naming_the_first(

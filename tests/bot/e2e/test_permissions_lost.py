@@ -4,10 +4,9 @@ is told which permission is missing; the fix (or /resume) starts it again."""
 
 from __future__ import annotations
 
-from bot.scheduler import FakeClock
-
-from .harness import World
-from .selfplay import Recorder, lost_lines, open_table, resign_host
+from service.scheduler import FakeClock
+from tests.bot.e2e.harness import World
+from tests.bot.e2e.selfplay import Recorder, lost_lines, open_table, resign_host
 
 
 async def _setup(fake, tmp_path):

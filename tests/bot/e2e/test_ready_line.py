@@ -15,9 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.bot.e2e.harness import make_world
 from tests.fake_discord import FakeDiscord
-
-from .harness import make_world
 
 ROOT = Path(__file__).resolve().parents[3]
 VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import asyncio
 
-import rules
 from bot.views import codec
-
-from .harness import World
-from .policy import Policy
+from rules import pyramids
+from tests.bot.e2e.harness import World
+from tests.bot.e2e.policy import Policy
 
 
 async def _version(world: World, gid: int) -> int:
@@ -56,7 +55,7 @@ async def test_out_of_turn_and_bogus_fields_change_nothing(world: World) -> None
         assert reason.lower() in res.content.lower(), (name, res.content)
         assert len(res.content) < 400
     # an illegal move between real fields: the rule is named
-    board = rules.load_board("european_war")
+    board = pyramids.load_board("european_war")
     assert st.view is not None
     src = next(f for f, (seat, _) in st.view.pieces.items() if seat == current.seat)
     far = next(
@@ -153,7 +152,7 @@ async def test_stale_duel_card_after_the_duel_moved_on(world: World) -> None:
     policy = Policy()
     assert world.bot is not None
     svc = world.bot.service
-    board = rules.load_board("european_war")
+    board = pyramids.load_board("european_war")
     panels = []
     for _ in range(60):
         prompts = await svc.prompts(gid)

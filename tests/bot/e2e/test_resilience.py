@@ -6,9 +6,8 @@ from __future__ import annotations
 import pytest
 
 import bot.images
-
-from .harness import World
-from .policy import Policy
+from tests.bot.e2e.harness import World
+from tests.bot.e2e.policy import Policy
 
 
 async def _turn(world: World) -> tuple[int, str]:

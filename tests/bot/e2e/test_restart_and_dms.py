@@ -3,11 +3,10 @@ DMs closed plays a whole game."""
 
 from __future__ import annotations
 
-import rules
 from bot.views import codec
-
-from .harness import World, make_world
-from .policy import Policy
+from rules import pyramids
+from tests.bot.e2e.harness import World, make_world
+from tests.bot.e2e.policy import Policy
 
 
 async def _until_mid_duel(world: World, policy: Policy, gid: int) -> None:
@@ -35,7 +34,7 @@ async def test_restart_mid_duel_then_the_game_finishes(world: World) -> None:
     assert world.bot is not None
     prompt = (await world.bot.service.prompts(gid))[0]
     user = world.user_of(prompt.user_id)
-    board = rules.load_board("european_war")
+    board = pyramids.load_board("european_war")
     state = world.bot.service._games[gid].state
     assert state is not None
     action = policy.choose(state, prompt.seat, prompt.kind, list(prompt.choices))
@@ -134,7 +133,7 @@ async def test_after_a_restart_the_duel_message_is_edited_not_posted_again(world
     assert prompt.kind == "duel"
     card = next(a for a in prompt.choices if a.kind == "play_card")  # the duel goes on
     res = await world.answer_panel(
-        world.user_of(prompt.user_id), gid, card, rules.load_board("european_war")
+        world.user_of(prompt.user_id), gid, card, pyramids.load_board("european_war")
     )
     assert not res.errors
     st = await world.bot.service.status(gid)

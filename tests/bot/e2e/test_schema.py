@@ -8,10 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import Store
 from bot.sync import COMMANDS_HASH_KEY
-
-from .harness import World, make_world
+from service.store import Store
+from tests.bot.e2e.harness import World, make_world
 
 PRODUCT = Path(__file__).resolve().parents[4] / "shared" / "design" / "PRODUCT.md"
 

@@ -9,7 +9,7 @@ import logging
 
 import pytest
 
-from .harness import World
+from tests.bot.e2e.harness import World
 
 
 def _opt(name: str, kind: int, value: object) -> dict:

@@ -12,12 +12,11 @@ from typing import Any
 import discord
 import pytest
 
-from bot.service import ServiceError
+from service import ServiceError
+from tests.bot.e2e.harness import World, make_world
+from tests.bot.e2e.policy import Policy
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.models import PUBLIC_THREAD
-
-from .harness import World, make_world
-from .policy import Policy
 
 
 async def _wait_text(world: World, words: str) -> str:

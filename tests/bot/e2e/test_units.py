@@ -12,29 +12,29 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-import rules
 from bot.images import _Gate
 from bot.sync import schema_hash
 from bot.texts import clip, duration_words, stamp, where_label
 from bot.views import codec
+from rules import pyramids
 
-BOARD = rules.load_board("european_war")
+BOARD = pyramids.load_board("european_war")
 FIELDS = st.sampled_from(BOARD.field_order)
 PANEL_ACTIONS = st.one_of(
-    st.builds(rules.PlayCard, st.integers(0, 51)),
-    st.just(rules.StopPlaying()),
-    st.builds(rules.StopAttack, st.booleans()),
-    st.just(rules.LetPass()),
-    st.builds(rules.Retreat, FIELDS),
-    st.builds(rules.PlacePiece, FIELDS),
-    st.builds(rules.PlaceAll, FIELDS, FIELDS, FIELDS),
-    st.just(rules.Arm()),
-    st.just(rules.Pass()),
+    st.builds(pyramids.PlayCard, st.integers(0, 51)),
+    st.just(pyramids.StopPlaying()),
+    st.builds(pyramids.StopAttack, st.booleans()),
+    st.just(pyramids.LetPass()),
+    st.builds(pyramids.Retreat, FIELDS),
+    st.builds(pyramids.PlacePiece, FIELDS),
+    st.builds(pyramids.PlaceAll, FIELDS, FIELDS, FIELDS),
+    st.just(pyramids.Arm()),
+    st.just(pyramids.Pass()),
 )
 
 
 @given(PANEL_ACTIONS)
-def test_codec_round_trips_and_fits_a_custom_id(action: rules.Action) -> None:
+def test_codec_round_trips_and_fits_a_custom_id(action: pyramids.Action) -> None:
     code = codec.encode(action, BOARD)
     assert codec.decode(code, BOARD) == action
     assert len(f"ew:a:{2**53}:{2**40}:{code}") <= 100

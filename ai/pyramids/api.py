@@ -1,0 +1,90 @@
+"""The one entry point the game service calls: :func:`choose`."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from rules.pyramids import Action, View
+
+from .context import Context
+from .easy import easy_action
+from .ismcts import search
+from .normal import normal_action
+
+LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+"""The computer players' levels, weakest first."""
+
+DEFAULT_ITERATIONS: dict[str, int] = {"easy": 0, "normal": 0, "hard": 300}
+"""Search iterations per decision (only the hard level searches)."""
+
+
+def choose(
+    view: View,
+    level: str,
+    seed: int,
+    *,
+    iterations: int | None = None,
+    deadline: float | None = None,
+) -> Action:
+    """Decide for the computer player whose view this is.
+
+    Args:
+        view: ``rules.view_for(game, seat)`` for the deciding computer seat — the only
+            thing the decision depends on (besides the arguments below).
+        level: ``"easy"``, ``"normal"`` or ``"hard"``.
+        seed: makes the decision reproducible.
+        iterations: overrides the level's search budget (:data:`DEFAULT_ITERATIONS`).
+        deadline: a ``time.monotonic()`` value after which the hard search returns its
+            best action so far (the caller's wall-clock cap). With ``None`` the
+            decision is fully determined by the other arguments.
+
+    Returns:
+        One of the seat's legal actions.
+
+    Raises:
+        ValueError: unknown level, a spectator's view, or a seat that need not decide.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
+    if view.viewer is None or view.decision_for(view.viewer) is None or view.over:
+        raise ValueError("this view's seat has no decision to make")
+    rng = random.Random(
+        f"{seed}/{view.turn}/{view.phase}/{len(view.discard)}/{view.pile_size}/{level}"
+    )
+    ctx = Context(view, rng)
+    if level == "easy":
+        action = easy_action(ctx.g, ctx.me, rng)
+    elif level == "normal":
+        action = normal_action(ctx)
+    else:
+        budget = DEFAULT_ITERATIONS["hard"] if iterations is None else max(1, iterations)
+        action = search(ctx, rng, budget, deadline)
+    legal = ctx.g.legal_actions(ctx.me)
+    if action not in legal:  # a safety net: never hand the service an illegal action
+        raise AssertionError(f"computer chose an illegal action {action!r}")
+    return action
+
+
+class PyramidPlayer:
+    """The pyramid games' computer players (easy, normal, hard) as a registered player."""
+
+    def choose(
+        self,
+        view: Any,
+        legal: Sequence[Any],
+        level: str,
+        seed: int,
+        *,
+        deadline: float | None = None,
+    ) -> Action:
+        """:func:`choose` for the seat whose ``view`` this is (which checks that its
+        choice is legal).
+
+        Raises:
+            ValueError: ``legal`` is empty, an unknown level, or a seat with no decision.
+        """
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        return choose(view, level, seed, deadline=deadline)

@@ -1,0 +1,264 @@
+"""The normal level: a greedy evaluator over one decision.
+
+Every legal action is scored by the position it leads to (:mod:`ai.evaluate`, with the
+other hands valued from their sizes only). Attacks are weighed as a lottery: the chance
+that some player stops it with K, the chance of winning the duel (exact card odds from
+what the player has seen, or the dice), and the positions after a win and after a loss.
+The special phase: a sabotage is scored like an action; a look (espionage) is taken by
+a rule — a spare Q, a big hand and a neighbour whose hand is unknown. Diplomacy stops an
+attack that would end the game for someone else, or whose expected harm exceeds the
+K's worth; the duel is played by :mod:`ai.duelplay` with a budget set by the stakes.
+"""
+
+from __future__ import annotations
+
+from rules.pyramids import (
+    Action,
+    Arm,
+    Attack,
+    GameState,
+    LetPass,
+    Pass,
+    Retreat,
+    Sabotage,
+    Spy,
+    StopAttack,
+)
+from rules.pyramids import cards as C
+from rules.pyramids.state import DIPLOMACY, DUEL, RETREAT, SETUP
+
+from .context import Context
+from .duelplay import duel_choice
+from .evaluate import CARD_LIMIT, FIGURE_SHARE, MEAN_CARD, Weights, card_strength, take_chance
+from .outcomes import RetreatChooser, attack_lost, attack_won, spend
+from .placement import placement
+
+NEG = -1.0
+
+
+def normal_action(ctx: Context) -> Action:
+    """The normal level's decision for the viewer of ``ctx``."""
+    g, me = ctx.g, ctx.me
+    acts = g.legal_actions(me)
+    if len(acts) == 1:
+        return acts[0]
+    if g.phase == SETUP:
+        return placement(g, ctx.info, me)
+    if g.phase == DIPLOMACY:
+        return diplomacy_choice(ctx)
+    if g.phase == DUEL:
+        return duel_normal(ctx)
+    if g.phase == RETREAT:
+        return retreat_choice(ctx, acts)
+    spy = spy_rule(ctx)
+    if spy is not None:
+        return spy
+    values = turn_values(ctx, acts)
+    best = max(range(len(acts)), key=lambda i: values[i])
+    return acts[best]
+
+
+def _after(g: GameState, seat: int, action: Action) -> GameState:
+    h = g.copy()
+    h.apply(seat, action)
+    return h
+
+
+def defender_retreat(ctx: Context) -> RetreatChooser:
+    """A retreat chooser for :func:`ai.outcomes.attack_won`: the defender's best field as
+    the viewer's evaluation sees it."""
+
+    def choose(h: GameState, defender: int, options: list[str]) -> str:
+        if len(options) == 1:
+            return options[0]
+        return max(
+            options,
+            key=lambda f: ctx.value(_after(h, defender, Retreat(f)), defender),
+        )
+
+    return choose
+
+
+def arm_bonus(g: GameState, seat: int, w: Weights) -> float:
+    """Logits that two more cards of average value add to ``seat``'s hand score."""
+    vals: list[float] = [C.duel_value(c) for c in g.hands[seat]]
+    stops = sum(1 for c in g.hands[seat] if C.rank(c) >= C.KING)
+    more = card_strength([*vals, MEAN_CARD, MEAN_CARD], w) - card_strength(vals, w)
+    return more + w.card_stop * (min(stops + 2 * FIGURE_SHARE, 2) - min(stops, 2))
+
+
+def turn_values(ctx: Context, acts: list[Action]) -> list[float]:
+    """Expected utility (for the viewer) of each of its turn actions in ``acts``."""
+    g, me = ctx.g, ctx.me
+    values = [NEG] * len(acts)
+    plain_best = NEG
+    pass_value: float | None = None
+    for i, a in enumerate(acts):
+        if isinstance(a, Attack | Spy | Sabotage):
+            continue
+        if isinstance(a, Arm):
+            h = _after(g, me, Pass())
+            values[i] = ctx.utilities(h, bonus=(me, arm_bonus(g, me, ctx.weights)))[me]
+        else:
+            values[i] = ctx.value(_after(g, me, a), me)
+        if isinstance(a, Pass):
+            pass_value = values[i]
+        plain_best = max(plain_best, values[i])
+    if pass_value is None and (any(isinstance(a, Sabotage) for a in acts)):
+        pass_value = ctx.value(_after(g, me, Pass()), me)
+    for i, a in enumerate(acts):
+        if isinstance(a, Attack):
+            values[i] = attack_value(ctx, a, plain_best)
+        elif isinstance(a, Sabotage):
+            h = _after(g, me, a)
+            if h.over:
+                values[i] = ctx.value(h, me)
+            else:
+                gain = plain_best - (pass_value if pass_value is not None else plain_best)
+                values[i] = ctx.value(_after(h, me, Pass()), me) + gain
+    return values
+
+
+def _top(hand: list[int], k: int) -> list[int]:
+    return sorted(hand, key=lambda c: (C.duel_value(c), c), reverse=True)[:k]
+
+
+def attack_value(ctx: Context, a: Attack, stopped_value: float) -> float:
+    """Expected utility of declaring ``a`` (for the viewer, who attacks)."""
+    g, me = ctx.g, ctx.me
+    size = g.pieces[a.src][1]
+    defender, dsize = g.pieces[a.dst]
+    chooser = defender_retreat(ctx)
+    if g.variant != "european_war":
+        p = take_chance(g.variant, size, dsize)
+        won = attack_won(g, me, a.src, a.dst, [], [], chooser)
+        lost = attack_lost(g, me, defender, [], [])
+        return p * ctx.value(won, me) + (1 - p) * ctx.value(lost, me)
+    p_win = ctx.duel_win_chance(me, a.src, a.dst)
+    k_a, k_d = CARD_LIMIT[size], CARD_LIMIT[dsize]
+    hand = g.hands[me]
+    n_spend = max(1, min(k_a, k_d + 1, len(hand)))
+    top = _top(hand, k_a)
+    win_cards = top[:n_spend]
+    lose_cards = sorted(top, key=lambda c: (C.duel_value(c), c))[: max(1, n_spend - 1)]
+    d_cards = g.hands[defender][: min(k_d, len(g.hands[defender]))]
+    won = attack_won(g, me, a.src, a.dst, win_cards, d_cards, chooser)
+    lost = attack_lost(g, me, defender, lose_cards, d_cards)
+    v_won = ctx.value(won, me)
+    v_lost = ctx.value(lost, me)
+    p_stop = stop_chance(ctx, me, defender, won, lost)
+    return p_stop * stopped_value + (1 - p_stop) * (p_win * v_won + (1 - p_win) * v_lost)
+
+
+def stop_chance(
+    ctx: Context, attacker: int, defender: int, won: GameState, lost: GameState
+) -> float:
+    """Chance that some third player stops the attack with K (EW-13)."""
+    g = ctx.g
+    keep = 1.0
+    u_won = ctx.utilities(won)
+    u_lost = ctx.utilities(lost)
+    for t in range(len(g.seats)):
+        if t in (attacker, defender) or g.eliminated[t]:
+            continue
+        has = ctx.stop_chance(t)
+        if has == 0.0:
+            continue
+        if won.over and t not in won.winners:
+            want = 0.95
+        elif u_won[t] < u_lost[t] - 0.03:
+            want = 0.35
+        else:
+            want = 0.05
+        keep *= 1 - has * want
+    return 1 - keep
+
+
+def spy_rule(ctx: Context) -> Spy | None:
+    """A look is worth a Q when the hand is big and a neighbour's hand is unknown."""
+    g, me, info = ctx.g, ctx.me, ctx.info
+    if g.variant != "european_war" or g.special_over:
+        return None
+    hand = g.hands[me]
+    if len(hand) < 6 or not any(C.rank(c) == C.QUEEN for c in hand):
+        return None
+    mine = [f for f, (s, _z) in g.pieces.items() if s == me]
+    best: tuple[int, int] | None = None
+    for t in range(len(g.seats)):
+        if t == me or g.eliminated[t] or ctx.known(t) or len(g.hands[t]) < 3:
+            continue
+        near = any(o in g.pieces and g.pieces[o][0] == t for f in mine for o in info.attacks[f])
+        if near and (best is None or len(g.hands[t]) > best[0]):
+            best = (len(g.hands[t]), t)
+    return Spy(best[1], False) if best is not None else None
+
+
+def _battle_ends(ctx: Context) -> tuple[GameState, GameState]:
+    """The positions after the declared attack is won and after it is lost, with the
+    cards each side is expected to spend if the duel has not started."""
+    g = ctx.g
+    b = g.battle
+    assert b is not None
+    chooser = defender_retreat(ctx)
+    a_cards: list[int] = []
+    d_cards: list[int] = []
+    if g.phase == DIPLOMACY:
+        k_a, k_d = CARD_LIMIT[b.attacker_size], CARD_LIMIT[b.defender_size]
+        a_cards = g.hands[b.attacker][: max(1, min(k_a, k_d + 1, len(g.hands[b.attacker])))]
+        d_cards = g.hands[b.defender][: min(k_d, len(g.hands[b.defender]))]
+    won = attack_won(g, b.attacker, b.src, b.dst, a_cards, d_cards, chooser)
+    lost = attack_lost(g, b.attacker, b.defender, a_cards[:1], d_cards)
+    return won, lost
+
+
+def diplomacy_choice(ctx: Context) -> Action:
+    """Stop the attack with K (or A) when it could end the game for someone else, or when
+    its expected harm to the viewer is worth more than the card."""
+    g, me = ctx.g, ctx.me
+    hand = g.hands[me]
+    kings = [c for c in hand if C.rank(c) == C.KING]
+    aces = [c for c in hand if C.rank(c) == C.ACE]
+    if not kings and not aces:
+        return LetPass()
+    stop = StopAttack(not kings)
+    b = g.battle
+    assert b is not None
+    p_win = ctx.duel_win_chance(b.attacker, b.src, b.dst)
+    won, lost = _battle_ends(ctx)
+    if won.over:
+        if me in won.winners:
+            return LetPass()
+        return stop if p_win > 0.05 else LetPass()
+    harm = ctx.value(lost, me) - ctx.value(won, me)
+    if harm <= 0:
+        return LetPass()
+    without = lost.copy()
+    spend(without, me, [(kings or aces)[0]])
+    cost = ctx.value(lost, me) - ctx.value(without, me)
+    return stop if p_win * harm > 1.3 * max(cost, 0.0) + 0.01 else LetPass()
+
+
+def duel_normal(ctx: Context) -> Action:
+    """Play the duel with a budget in duel points set by what is at stake."""
+    g, me = ctx.g, ctx.me
+    b = g.battle
+    assert b is not None
+    won, lost = _battle_ends(ctx)
+    mine_won = b.attacker == me
+    good, bad = (won, lost) if mine_won else (lost, won)
+    if good.over or bad.over:
+        return duel_choice(g, me)
+    u_good = ctx.value(good, me)
+    u_bad = ctx.value(bad, me)
+    stake = max(0.0, u_good - u_bad)
+    u = max(0.02, min(0.98, u_bad))
+    per_point = u * (1 - u) * ctx.weights.card_top / 10
+    budget = max(4.0, min(99.0, stake / per_point))
+    spent = sum(C.duel_value(c) for c in (b.attacker_cards if mine_won else b.defender_cards))
+    return duel_choice(g, me, budget + spent)
+
+
+def retreat_choice(ctx: Context, acts: list[Action]) -> Action:
+    """The retreat field whose position the viewer's evaluation likes best."""
+    g, me = ctx.g, ctx.me
+    return max(acts, key=lambda a: ctx.value(_after(g, me, a), me))

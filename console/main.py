@@ -1,0 +1,463 @@
+"""The local console: play European War or World War 5 in a terminal, no Discord needed.
+
+::
+
+    python -m console                     # a few questions, then you play
+    european-war --computers 3 --level hard   # you against three hard computers
+    european-war --hotseat --players 3        # three people at one keyboard
+    european-war --resume                     # continue the last unfinished console game
+    european-war --watch 2 --fast             # computers play two games (a smoke test)
+
+It drives the same :class:`~service.GameService` and SQLite store as the Discord bot:
+a console game is an ordinary game row in channel :data:`CONSOLE_CHANNEL_ID` (no server),
+its people are the pseudo users 1, 2, … and every action is saved as it is made, so
+``quit`` loses nothing. Computers decide through the service exactly as in Discord. Each
+front end's service hosts only its own games (:func:`console_games` here, the games of
+servers in the bot), so a bot started on the same file leaves console games alone.
+
+The terminal is read on the main thread while the service's event loop is stopped, so
+nothing moves while you think (a console game has no time limits; its diplomacy window is
+the longest allowed) and output never interleaves with your typing. After each of your
+actions the loop runs until the computers are done and it is someone's turn at this
+keyboard again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import getpass
+import hashlib
+import logging
+import secrets
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from bot.config import ConfigError, load_settings
+from rules import pyramids
+from service import GameService, computer
+from service.models import COMPUTER_LEVELS
+from service.store import Store
+
+from .session import HOST_ID, Plan, Session
+from .terminal import ask, interactive, read_line, say
+from .text import plain
+
+CONSOLE_CHANNEL_ID = 1
+"""The pseudo channel of console games (Discord ids are far larger)."""
+WATCH_CHANNEL_ID = 2
+"""The pseudo channel of ``--watch`` games, so watching never touches your own game."""
+VARIANT_NAMES = {
+    "european-war": "european_war",
+    "european_war": "european_war",
+    "ew": "european_war",
+    "world-war-5": "world_war_5",
+    "world_war_5": "world_war_5",
+    "ww5": "world_war_5",
+}
+PACING = 0.7
+"""Seconds before each computer move (0 with ``--fast``)."""
+ANSWER_DELAY = (0.3, 1.2)
+"""Computers' delay before answering a diplomacy window (EW-15)."""
+
+
+def is_console_channel(channel_id: int) -> bool:
+    """True for the pseudo channels of console games (the bot should leave them alone)."""
+    return channel_id in (CONSOLE_CHANNEL_ID, WATCH_CHANNEL_ID)
+
+
+def console_games(guild_id: int | None, channel_id: int) -> bool:
+    """The games the console hosts (its service's ``hosts``): no server, and one of its
+    pseudo channels. The Discord bot on the same file hosts only games of servers."""
+    return guild_id is None and is_console_channel(channel_id)
+
+
+class UsageError(ValueError):
+    """Options that do not fit together; the message says why."""
+
+
+# ---------------------------------------------------------------------- the plan
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of ``python -m console`` / ``european-war``."""
+    p = argparse.ArgumentParser(
+        prog="european-war",
+        description="Play European War or World War 5 in the terminal, against computer "
+        "players or with friends at one keyboard. Same rules, storage and board "
+        "images as the Discord bot.",
+    )
+    p.add_argument("--variant", help="european-war (default) or world-war-5")
+    p.add_argument("--players", type=int, help="seats at the table (2-5)")
+    p.add_argument("--computers", type=int, help="how many of them are computers")
+    p.add_argument(
+        "--level", help="computer level: easy, normal or hard (or one per computer: easy,hard)"
+    )
+    p.add_argument(
+        "--hotseat", action="store_true", help="several people take turns at this keyboard"
+    )
+    p.add_argument("--name", help="your name (hot-seat: the names, comma separated)")
+    p.add_argument("--power", help="the power (or continent) you want, e.g. russia")
+    p.add_argument("--seed", type=int, help="deal and computer choices repeat for a seed")
+    p.add_argument(
+        "--resume", action="store_true", help="continue the last unfinished console game"
+    )
+    p.add_argument(
+        "--db", type=Path, help="the SQLite file (default: DATABASE_URL, i.e. data/european_war.db)"
+    )
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=Path("data/boards"),
+        help="where board images go (default data/boards)",
+    )
+    p.add_argument("--no-boards", action="store_true", help="write no board images")
+    p.add_argument(
+        "--open", action="store_true", help="show each board image with the system viewer"
+    )
+    p.add_argument(
+        "--watch",
+        type=int,
+        metavar="N",
+        help="computers play N games against each other (a smoke test)",
+    )
+    p.add_argument("--fast", action="store_true", help="no pause before computer moves")
+    return p
+
+
+GAME_FLAGS = ("variant", "players", "computers", "level", "hotseat", "name", "power", "seed")
+
+
+def variant_of(text: str | None) -> str:
+    """``european-war`` / ``world-war-5`` (and short forms) to the engine's id.
+
+    Raises:
+        UsageError: another name.
+    """
+    if text is None:
+        return "european_war"
+    found = VARIANT_NAMES.get(text.strip().lower())
+    if found is None:
+        raise UsageError(f"Unknown variant {text!r}: use european-war or world-war-5.")
+    return found
+
+
+def default_name() -> str:
+    """The login name, capitalised, or ``Player``."""
+    with contextlib.suppress(Exception):
+        name = getpass.getuser().strip()
+        if name and name != "root":
+            return name[:1].upper() + name[1:]
+    return "Player"
+
+
+def plan_from_args(args: argparse.Namespace) -> Plan:
+    """The game the flags describe (defaults: you against two normal computers).
+
+    Raises:
+        UsageError: numbers that do not add up, an unknown level or variant.
+    """
+    variant = variant_of(args.variant)
+    levels = [x.strip().lower() for x in (args.level or "normal").split(",") if x.strip()]
+    for level in levels:
+        if level not in COMPUTER_LEVELS:
+            raise UsageError(f"Unknown level {level!r}: use easy, normal or hard.")
+    names = [n.strip() for n in (args.name or "").split(",") if n.strip()]
+    listed = len(levels) if args.level and "," in args.level else None
+    if args.hotseat:
+        computers = args.computers if args.computers is not None else (listed or 0)
+        people = (args.players - computers) if args.players else max(2, len(names))
+        if people < 1:
+            raise UsageError("--players must leave a seat for at least one person.")
+        names += [f"Player {i}" for i in range(len(names) + 1, people + 1)]
+        names = names[:people]
+    else:
+        if args.computers is not None:
+            computers = args.computers
+            if args.players is not None and args.players != computers + 1:
+                raise UsageError(
+                    "Without --hotseat you play alone against the computers, "
+                    "so --players is --computers + 1 (or use --hotseat)."
+                )
+        elif args.players is not None:
+            computers = args.players - 1
+        else:
+            computers = listed or 2
+        names = names[:1] or [default_name()]
+    if listed is not None and listed != computers:
+        raise UsageError(f"--level lists {listed} levels for {computers} computers.")
+    levels = levels if listed is not None else levels[:1] * computers
+    plan = Plan(
+        variant,
+        names,
+        levels,
+        args.seed if args.seed is not None else secrets.randbits(31),
+        args.power,
+    )
+    check_plan(plan)
+    return plan
+
+
+def check_plan(plan: Plan) -> None:
+    """Refuse a table the variant cannot seat, and resolve the wanted power to its id.
+
+    Raises:
+        UsageError: too few or too many seats, an unknown power.
+    """
+    engine = pyramids.rules_for(plan.variant)
+    most = engine.max_players(pyramids.Options(five_players=True))
+    if not engine.min_players <= plan.total <= most:
+        raise UsageError(
+            f"{engine.name} is for {engine.min_players} to {most} players "
+            f"(you asked for {plan.total})."
+        )
+    if plan.power:
+        board = pyramids.load_board(plan.variant, False)
+        found = plan.power if plan.power in board.powers else board.power_by_name(plan.power)
+        if found is None:
+            raise UsageError(
+                f"Unknown power {plan.power!r}; choose one of "
+                + ", ".join(p.name for p in board.powers.values())
+                + "."
+            )
+        plan.power = found
+
+
+def plan_by_questions(args: argparse.Namespace) -> Plan:
+    """Ask a newcomer what to play; Enter takes the suggested answer each time."""
+    say("Let's set up a game (press Enter to take the answer in brackets).")
+    v = ask(
+        "Which game? 1) European War (cards, duels, diplomacy)  2) World War 5 (dice)",
+        "1",
+        lambda a: a in ("1", "2"),
+    )
+    variant = "european_war" if v == "1" else "world_war_5"
+    most = pyramids.rules_for(variant).max_players(pyramids.Options(five_players=True))
+    who = ask(
+        "Who plays? 1) you against computers  2) several people at this keyboard",
+        "1",
+        lambda a: a in ("1", "2"),
+    )
+    if who == "1":
+        people = []
+        count = int(
+            ask(
+                "How many computer players (1-4)?",
+                "2",
+                lambda a: a.isdigit() and 1 <= int(a) <= min(4, most - 1),
+            )
+        )
+    else:
+        n = int(
+            ask(f"How many people (2-{most})?", "2", lambda a: a.isdigit() and 2 <= int(a) <= most)
+        )
+        people = [
+            ask(f"Name of player {i}?", f"Player {i}", lambda a: 0 < len(a) <= 40)
+            for i in range(1, n + 1)
+        ]
+        count = int(
+            ask(
+                f"And computer players (0-{most - n})?",
+                "0",
+                lambda a: a.isdigit() and 0 <= int(a) <= most - n,
+            )
+        )
+    level = "normal"
+    if count:
+        level = ask(
+            "Computer level: easy, normal or hard?",
+            "normal",
+            lambda a: a.lower() in COMPUTER_LEVELS,
+        ).lower()
+    if not people:
+        people = [ask("Your name?", default_name(), lambda a: 0 < len(a) <= 40)]
+    plan = Plan(
+        variant,
+        people,
+        [level] * count,
+        args.seed if args.seed is not None else secrets.randbits(31),
+        args.power,
+    )
+    check_plan(plan)
+    return plan
+
+
+def repeatable_chooser(inner: computer.Chooser, base: Callable[[], int]) -> computer.Chooser:
+    """Wrap the service's chooser so a computer's seed comes from the game's seed and what
+    it sees, not from the database's game id: with ``--seed`` a game repeats in any
+    database, given the same moves at the keyboard."""
+
+    def choose(
+        view: pyramids.View, legal: Sequence[pyramids.Action], level: str, seed: int
+    ) -> pyramids.Action:
+        digest = hashlib.blake2b(f"{base()}|{view!r}".encode(), digest_size=8).digest()
+        return inner(view, legal, level, int.from_bytes(digest, "big"))
+
+    return choose
+
+
+# ---------------------------------------------------------------------- runs
+def watch(session: Session, args: argparse.Namespace) -> int:
+    """``--watch N``: computers play N games, printing every move and writing boards.
+    Returns 0 when every game finished."""
+    levels = [x.strip().lower() for x in (args.level or "normal").split(",") if x.strip()]
+    count = args.players or args.computers or (len(levels) if len(levels) > 1 else 4)
+    if len(levels) == 1:
+        levels *= count
+    variant = variant_of(args.variant)
+    base = args.seed if args.seed is not None else secrets.randbits(31)
+    finished = 0
+    session.board_every_turn = True
+    for i in range(args.watch):
+        plan = Plan(variant, [], levels[:count], base + i)
+        check_plan(plan)
+        stale = session.run(session.service.store.active_game_in_channel(WATCH_CHANNEL_ID))
+        if stale is not None:
+            session.run(session.service.cancel(stale, HOST_ID))
+        say(
+            f"=== Game {i + 1} of {args.watch}: {pyramids.rules_for(variant).name}, "
+            f"{count} computers ({', '.join(levels[:count])}), seed {plan.seed} ==="
+        )
+        out = session.run(session.open_game(plan, WATCH_CHANNEL_ID))
+        if not out.ok:
+            say(f"✗ {out.error}")
+            return 1
+        session.run(session.adopt(session.game_id))
+        session.show(out)
+        st = session.run(session.settle())
+        if st.status == "running":
+            say(f"Game #{session.game_id} stopped moving; it is left unfinished.")
+            continue
+        session.finish(st)
+        finished += st.status == "finished"
+    say(f"Watched {args.watch} game(s); {finished} finished.")
+    return 0 if finished == args.watch else 1
+
+
+def start_or_resume(session: Session, args: argparse.Namespace) -> int | None:
+    """Find or open the game to play; None when there is nothing to play (an error
+    was printed), else the game id."""
+    service = session.service
+    existing = session.run(service.store.active_game_in_channel(CONSOLE_CHANNEL_ID))
+    flags = any(getattr(args, f) not in (None, False) for f in GAME_FLAGS)
+    if existing is not None:
+        st = session.run(service.status(existing))
+        if st.status == "lobby":  # a table left half-opened by an interrupted run
+            session.run(service.cancel(existing, HOST_ID))
+            existing = None
+        elif not args.resume and (
+            flags
+            or not confirm_default_yes(
+                f"You have an unfinished console game (#{existing}, "
+                f"{pyramids.rules_for(st.variant).name}, turn {st.view.turn if st.view else 0}"
+                "). Resume it?"
+            )
+        ):
+            session.run(service.cancel(existing, HOST_ID))
+            say(f"(Your unfinished console game #{existing} was set aside.)")
+            existing = None
+    if existing is not None:
+        st = session.run(session.adopt(existing))
+        say(
+            f"Resuming game #{existing} ({pyramids.rules_for(st.variant).name}): "
+            + ", ".join(s.name for s in session.seats)
+            + "."
+        )
+        for line in session.run(
+            service.log(existing, 6, session.holder or min(session.humans or {HOST_ID: ""}))
+        ):
+            say(plain(line))
+        session.board_dirty = True
+        return existing
+    if args.resume:
+        say("There is no unfinished console game to resume; start one without --resume.")
+        return None
+    plan = plan_by_questions(args) if not flags and interactive() else plan_from_args(args)
+    out = session.run(session.open_game(plan, CONSOLE_CHANNEL_ID))
+    if not out.ok:
+        say(f"✗ {out.error}")
+        return None
+    session.run(session.adopt(session.game_id))
+    say(
+        f"Game #{session.game_id}: {pyramids.rules_for(plan.variant).name}, seed {plan.seed}. "
+        "Type help for the commands."
+    )
+    session.show(out)
+    return session.game_id
+
+
+def confirm_default_yes(question: str) -> bool:
+    """A yes/no question, yes by default."""
+    try:
+        return read_line(f"{question} [Y/n] ").strip().lower() in ("", "y", "yes")
+    except EOFError:
+        return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the console (``python -m console``, ``european-war``). Returns the exit
+    status: 0 after a finished or saved game, 1 when there was nothing to play, 2 for
+    bad options."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not logging.getLogger().handlers:
+        logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        db = args.db or load_settings().database_path
+        if args.watch is not None and args.watch < 1:
+            raise UsageError("--watch needs a number of games, at least 1.")
+        if (
+            not args.watch
+            and not args.resume
+            and any(getattr(args, f) not in (None, False) for f in GAME_FLAGS)
+        ):
+            plan_from_args(args)  # check the flags before touching the database
+    except (ConfigError, UsageError) as exc:
+        print(f"european-war: {exc}", file=sys.stderr)
+        return 2
+    command = "european-war" if Path(sys.argv[0]).name == "european-war" else "python -m console"
+    hint = f"{command} --resume" + (f" --db {args.db}" if args.db else "")
+    with asyncio.Runner() as runner:
+        try:
+            store = runner.run(Store.open(db))
+        except Exception as exc:  # a path we cannot write, a newer schema, a broken file
+            print(f"european-war: cannot open the game database {db}: {exc}", file=sys.stderr)
+            return 2
+        service = GameService(
+            store,
+            hosts=console_games,
+            computer_pacing=0 if args.fast else PACING,
+            computer_answer_delay=(0.0, 0.0) if args.fast else ANSWER_DELAY,
+        )
+        session = Session(
+            runner,
+            service,
+            None if args.no_boards else args.out,
+            open_images=args.open,
+            resume_hint=hint,
+        )
+        service.chooser = repeatable_chooser(service.chooser, lambda: session.seed)
+        service.add_listener(session.listen)
+        try:
+            if args.watch:
+                return watch(session, args)
+            gid = start_or_resume(session, args)
+            if gid is None:
+                return 1
+            session.install_completion()
+            return session.play()
+        except KeyboardInterrupt:
+            say(f"\nStopped. Continue with: {hint}")
+            return 130
+        except EOFError:
+            say("(The input ended before a game began.)")
+            return 1
+        except UsageError as exc:
+            print(f"european-war: {exc}", file=sys.stderr)
+            return 2
+        finally:
+            runner.run(service.close())
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

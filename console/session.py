@@ -1,0 +1,526 @@
+"""The console's session: one game at one keyboard over the game service.
+
+The service's event loop rests while the terminal is read (nothing moves while you
+think) and runs between your lines until the computers are done; every computer move is
+printed as it comes. Hot-seat play hides private lines until their owner is at the
+keyboard.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import rules
+from rules import pyramids
+from service import GameService, GameStatus, Outcome, Prompt, rulebook
+from service.models import GameSettings
+from service.store import NewSeat
+
+from .parse import Command, Context, ParseError, completions, parse, slug
+from .terminal import confirm, interactive, open_viewer, read_line, render_board, render_hand, say
+from .text import (
+    board_text,
+    duel_text,
+    hand_line,
+    help_text,
+    numbered,
+    plain,
+    result_text,
+    turn_hint,
+)
+
+log = logging.getLogger("console")
+
+HOST_ID = 1
+"""The pseudo user id of the console's first person (the host); others are 2, 3, …"""
+STUCK_AFTER = 60.0
+"""Seconds without any move after which the console stops waiting for computers."""
+
+
+@dataclass
+class Plan:
+    """Who plays what: the game the console is about to open."""
+
+    variant: str
+    humans: list[str]
+    levels: list[str]
+    seed: int
+    power: str | None = None
+
+    @property
+    def total(self) -> int:
+        """Number of seats."""
+        return len(self.humans) + len(self.levels)
+
+
+@dataclass
+class Seat:
+    """A seat as the console shows it."""
+
+    name: str
+    power: str
+    user_id: int | None
+
+
+@dataclass
+class Session:
+    """One console run: the service, the game at this keyboard and what is on screen."""
+
+    runner: asyncio.Runner
+    service: GameService
+    out_dir: Path | None
+    open_images: bool = False
+    resume_hint: str = "european-war --resume"
+    game_id: int = 0
+    seed: int = 0
+    humans: dict[int, str] = field(default_factory=dict)
+    """user id -> name of the people at this keyboard."""
+    seats: list[Seat] = field(default_factory=list)
+    variant: str = "european_war"
+    board: pyramids.Board = field(
+        default_factory=lambda: pyramids.load_board("european_war", False)
+    )
+    holder: int | None = None
+    """The person at the keyboard now (hot-seat: whose turn it is to look)."""
+    pending: deque[Outcome] = field(default_factory=deque)
+    unseen: dict[int, list[str]] = field(default_factory=dict)
+    hand_dirty: set[int] = field(default_factory=set)
+    board_dirty: bool = False
+    board_events: list[rules.Event] = field(default_factory=list)
+    board_every_turn: bool = False
+    """Write a board at every turn (``--watch``), not only before a person's turn."""
+    shown: tuple[Any, ...] | None = None
+    arrived: asyncio.Event = field(default_factory=asyncio.Event)
+
+    # ------------------------------------------------------------------ plumbing
+    def run(self, coro: Any) -> Any:
+        """Run one coroutine on the session's event loop (which rests in between)."""
+        return self.runner.run(coro)
+
+    async def listen(self, outcome: Outcome) -> None:
+        """Service listener: computer moves and timeouts of our game, queued in order."""
+        if outcome.game_id == self.game_id:
+            self.pending.append(outcome)
+            self.arrived.set()
+
+    @property
+    def names(self) -> list[str]:
+        """Display names by engine seat."""
+        return [s.name for s in self.seats]
+
+    @property
+    def hotseat(self) -> bool:
+        """True when several people share this keyboard."""
+        return len(self.humans) > 1
+
+    # ------------------------------------------------------------------ opening
+    async def open_game(self, plan: Plan, channel_id: int) -> Outcome:
+        """Open a table in ``channel_id`` through the store (a console game has no time
+        limits, which the service's lobby cannot set), seat everyone through the service
+        and start. Returns the start outcome (refused with the reason on failure)."""
+        store = self.service.store
+        options = pyramids.Options(
+            five_players=plan.total > 4, diplomacy_seconds=600 if plan.humans else 30
+        )
+        settings = GameSettings(
+            max_players=plan.total,
+            options=options,
+            turn_timeout=None,
+            setup_timeout=None,
+            duel_timeout=None,
+            retreat_timeout=None,
+            reminder_lead=0,
+        )
+        settings.check(plan.variant)
+        now = time.time()
+        host = NewSeat(HOST_ID, None, plan.humans[0], plan.power, now) if plan.humans else None
+        gid = await store.create_lobby(
+            guild_id=None,
+            channel_id=channel_id,
+            host_id=HOST_ID,
+            variant=plan.variant,
+            settings=settings,
+            host_seat=host,
+            expiry=None,
+            max_games=None,
+            now=now,
+        )
+        for i, name in enumerate(plan.humans[1:], start=HOST_ID + 1):
+            out = await self.service.join(gid, i, name)
+            if not out.ok:
+                return out
+        for level in plan.levels:
+            out = await self.service.add_computer(gid, HOST_ID, level)
+            if not out.ok:
+                return out
+        self.game_id, self.seed = gid, plan.seed
+        return await self.service.start_game(gid, HOST_ID, seed=plan.seed)
+
+    async def adopt(self, game_id: int) -> GameStatus:
+        """Take over ``game_id`` (new or resumed): its seats, people and seed; a resumed
+        game's computers carry on where they were stopped."""
+        self.game_id = game_id
+        await self.service.load(game_id)
+        st = await self.service.status(game_id)
+        rec = await self.service.store.load_game(game_id)
+        if rec is not None and rec.creation:
+            self.seed = int(rec.creation.get("seed", 0))
+        self.variant = st.variant
+        self.board = pyramids.load_board(st.variant, False)
+        self.refresh(st)
+        self.humans = {s.user_id: s.name for s in st.seats if s.user_id is not None}
+        return st
+
+    def refresh(self, st: GameStatus) -> None:
+        """Seats and names from a status (they change when someone resigns)."""
+        seats = sorted(st.seats, key=lambda s: s.seat if s.seat is not None else 99)
+        self.seats = [Seat(s.name, s.power or "", s.user_id) for s in seats]
+        self.humans = {
+            s.user_id: s.name for s in seats if s.user_id is not None and s.user_id in self.humans
+        }
+
+    # ------------------------------------------------------------------ output
+    def show(self, outcome: Outcome) -> None:
+        """Print an outcome: public lines, then what the person at the keyboard may see."""
+        for line in outcome.public_lines:
+            say(plain(line))
+        for uid, note in outcome.private.items():
+            if uid not in self.humans:
+                continue
+            self.unseen.setdefault(uid, []).extend(note.lines)
+            if note.hand_changed:
+                self.hand_dirty.add(uid)
+        self.release_private()
+        if outcome.board_due:
+            self.board_dirty = True
+            self.board_events = list(outcome.events)
+            if (
+                self.board_every_turn
+                and outcome.spectator_view is not None
+                and any(e.kind == "turn_start" for e in outcome.events)
+            ):
+                self.write_board(outcome.spectator_view, f"{outcome.version:04d}")
+
+    def release_private(self) -> None:
+        """Print private lines for whoever may read them now (one person: always;
+        hot-seat: only the person at the keyboard)."""
+        for uid in list(self.unseen):
+            if self.hotseat and uid != self.holder:
+                continue
+            who = "you" if not self.hotseat else self.humans.get(uid, "?")
+            for line in self.unseen.pop(uid):
+                say(f"  (only {who}) {plain(line)}")
+
+    def flush(self) -> None:
+        """Print every queued computer move or timeout."""
+        while self.pending:
+            self.show(self.pending.popleft())
+
+    def write_board(self, view: pyramids.View | None, tag: str) -> Path | None:
+        """Write the board image (``game<id>-<tag>.png`` and ``game<id>-latest.png``),
+        print its path and show it when ``--open`` asked for that."""
+        if self.out_dir is None or view is None:
+            return None
+        events, self.board_events, self.board_dirty = self.board_events, [], False
+        try:
+            data = render_board(view, self.names, events)
+            self.out_dir.mkdir(parents=True, exist_ok=True)
+            path = self.out_dir / f"game{self.game_id}-{tag}.png"
+            path.write_bytes(data)
+            (self.out_dir / f"game{self.game_id}-latest.png").write_bytes(data)
+        except Exception as exc:  # an image must never stop a game
+            log.exception("board image failed")
+            say(f"(The board image could not be written: {exc}. `board` shows it as text.)")
+            return None
+        say(f"Board: {path}")
+        if self.open_images and not open_viewer(path):
+            self.open_images = False
+            say("(No image viewer found; open the file yourself.)")
+        return path
+
+    # ------------------------------------------------------------------ waiting
+    async def settle(self) -> GameStatus:
+        """Let the computers play (printing each move as it comes) until a person here
+        must decide, the game ends, or nothing happens for :data:`STUCK_AFTER`."""
+        gid = self.game_id
+        while True:
+            self.arrived.clear()
+            self.flush()
+            idle = asyncio.ensure_future(self.service.idle(gid))
+            news = asyncio.ensure_future(self.arrived.wait())
+            done, _ = await asyncio.wait(
+                {idle, news}, timeout=STUCK_AFTER, return_when=asyncio.FIRST_COMPLETED
+            )
+            idle.cancel()
+            news.cancel()
+            if not done:
+                return await self.service.status(gid)
+            if idle not in done:
+                continue
+            self.flush()
+            st = await self.service.status(gid)
+            self.refresh(st)
+            if st.status != "running" or any(d.user_id in self.humans for d in st.decisions):
+                return st
+            # quiet, but computers still have answers timed ahead (EW-15): wait for them
+            try:
+                await asyncio.wait_for(self.arrived.wait(), STUCK_AFTER)
+            except TimeoutError:
+                return st
+
+    async def next_prompt(self) -> Prompt | None:
+        """The open question for a person here: the keyboard holder's first."""
+        prompts = [p for p in await self.service.prompts(self.game_id) if p.user_id in self.humans]
+        prompts.sort(key=lambda p: (p.user_id != self.holder, p.seat, p.kind))
+        return prompts[0] if prompts else None
+
+    # ------------------------------------------------------------------ playing
+    def play(self) -> int:
+        """The read-act-print loop until the game ends or the player quits. Returns the
+        exit status (0)."""
+        while True:
+            st = self.run(self.settle())
+            if st.status != "running":
+                return self.finish(st)
+            if self.board_dirty:
+                self.write_board(st.view, f"{st.version:04d}")
+            if not self.humans:
+                say("Nobody at this keyboard plays any more; the computers finish the game.")
+                self.service.computer_pacing = 0
+                self.service.computer_answer_delay = (0.0, 0.0)
+                continue
+            prompt = self.run(self.next_prompt())
+            user = prompt.user_id if prompt is not None else (self.holder or min(self.humans))
+            assert user is not None
+            try:
+                if self.hotseat and user != self.holder:
+                    self.pass_keyboard(user)
+                self.holder = user
+                if prompt is None:
+                    waiting = ", ".join(sorted({d.name for d in st.decisions})) or "nobody"
+                    say(f"Waiting for {waiting}. Press Enter to look again, or quit.")
+                elif self.shown != (prompt.version, prompt.seat, prompt.kind):
+                    self.show_prompt(prompt)
+                line = read_line(f"{self.humans[user]}> ")
+            except (EOFError, KeyboardInterrupt):
+                line = "quit"
+                say()
+            if self.handle(line, user, prompt) == "quit":
+                say(f"Game #{self.game_id} is saved. Continue it with: {self.resume_hint}")
+                return 0
+
+    def pass_keyboard(self, user: int) -> None:
+        """Hot-seat: hide the screen and wait until only ``user`` is looking."""
+        if interactive():
+            sys.stdout.write("\033[2J\033[H")
+        else:
+            say("-" * 60)
+        name = self.humans[user]
+        read_line(f"Pass the keyboard to {name}. Press Enter when only {name} is looking. ")
+        self.holder = user
+        self.shown = None
+        self.hand_dirty.add(user)
+        self.release_private()
+
+    def show_prompt(self, prompt: Prompt) -> None:
+        """The question, the hand, and the numbered choices (or a hint for a turn)."""
+        self.shown = (prompt.version, prompt.seat, prompt.kind)
+        uv = self.run(self.service.view(self.game_id, prompt.user_id))
+        view = uv.view
+        me = self.seats[prompt.seat]
+        power = self.board.powers[me.power].name if me.power in self.board.powers else ""
+        if prompt.kind in ("turn", "action"):
+            say(f"── Turn {view.turn}, round {view.round}: {me.name} ({power}) to play ──")
+        say(plain(prompt.text))
+        duel = duel_text(view, self.board, self.names)
+        if duel:
+            say(duel)
+        if self.variant == "european_war" and (
+            prompt.kind in ("turn", "duel", "diplomacy", "action")
+            or (prompt.user_id in self.hand_dirty and view.hand)
+        ):
+            say(hand_line(view.hand))
+        self.hand_dirty.discard(prompt.user_id or 0)
+        if prompt.kind in ("turn", "action"):
+            say(turn_hint(prompt))
+        else:
+            for line in numbered(prompt.labels):
+                say(line)
+            say("Answer with a number or the command words (help lists them).")
+
+    def context(self, user: int, prompt: Prompt | None) -> Context:
+        """What the parser may know for ``user``."""
+        uv = self.run(self.service.view(self.game_id, user))
+        return Context(
+            board=self.board,
+            variant=self.variant,
+            names=self.names,
+            powers=[s.power for s in self.seats],
+            seat=uv.seat,
+            hand=uv.view.hand or (),
+            prompt_kind=prompt.kind if prompt else None,
+            choices=prompt.choices if prompt else (),
+        )
+
+    def handle(self, line: str, user: int, prompt: Prompt | None) -> str:
+        """Carry out one typed line. Returns ``quit`` to end the session, else ``""``."""
+        ctx = self.context(user, prompt)
+        try:
+            cmd = parse(line, ctx)
+        except ParseError as exc:
+            say(f"✗ {exc}")
+            return ""
+        if cmd.action is not None:
+            return self.act(cmd, user, prompt, ctx)
+        return self.query(cmd, user, prompt, ctx)
+
+    def act(self, cmd: Command, user: int, prompt: Prompt | None, ctx: Context) -> str:
+        """Send a game action; print the refusal or what happened."""
+        action = cmd.action
+        assert action is not None
+        if isinstance(action, pyramids.Move | pyramids.Attack) and self.leaves_home(ctx, action):
+            verb = "Moving" if isinstance(action, pyramids.Move) else "Winning this attack"
+            if not confirm(
+                f"{verb} out of {self.board.fields[action.src].name} leaves none "
+                "of your pieces at home: you would fall, which can end the game "
+                "against you (EW-20). Do it?"
+            ):
+                say("Nothing done.")
+                return ""
+        version = prompt.version if prompt is not None and action in prompt.choices else None
+        out = self.run(self.service.act(self.game_id, user, action, version=version))
+        if not out.ok:
+            say(f"✗ {plain(out.error or 'Refused.')}")
+            return ""
+        self.show(out)
+        return ""
+
+    def leaves_home(self, ctx: Context, action: pyramids.Move | pyramids.Attack) -> bool:
+        """True when ``action`` takes the player's last piece out of its home fields."""
+        if ctx.seat is None:
+            return False
+        st = self.run(self.service.status(self.game_id))
+        view = st.view
+        if view is None:
+            return False
+        home = self.board.powers[self.seats[ctx.seat].power].fields
+        mine = [f for f in home if view.pieces.get(f, (-1, 0))[0] == ctx.seat]
+        return mine == [action.src]
+
+    def query(self, cmd: Command, user: int, prompt: Prompt | None, ctx: Context) -> str:
+        """Console commands that are not game actions."""
+        gid = self.game_id
+        name = cmd.name
+        if name == "":
+            self.shown = None
+        elif name == "help":
+            say(help_text(self.variant))
+        elif name == "choices":
+            if prompt is None:
+                say("You have no open question right now.")
+            else:
+                say("\n".join(numbered(prompt.labels)))
+        elif name == "hand":
+            self.show_hand(user, ctx)
+        elif name == "board":
+            st = self.run(self.service.status(gid))
+            if st.view is not None:
+                say("\n".join(board_text(st.view, self.board, self.names)))
+                self.board_dirty = True
+                self.write_board(st.view, f"{st.version:04d}")
+        elif name == "status":
+            st = self.run(self.service.status(gid))
+            say("\n".join(plain(line) for line in st.lines))
+        elif name == "log":
+            count = int(cmd.arg) if cmd.arg.strip().isdigit() else 10
+            for line in self.run(self.service.log(gid, count, user)):
+                say(plain(line))
+        elif name == "rules":
+            say(plain(rulebook.lookup(cmd.arg.strip() or None, self.variant)))
+        elif name == "draw":
+            self.report(self.run(self.service.agree_draw(gid, user)))
+        elif name == "resign":
+            if confirm("Resign and hand your seat to a computer for the rest of the game (EW-25)?"):
+                out = self.run(self.service.resign(gid, user))
+                self.report(out)
+                if out.ok:
+                    self.humans.pop(user, None)
+                    self.holder = None
+        elif name == "quit":
+            return "quit"
+        return ""
+
+    def report(self, out: Outcome) -> None:
+        """Print an outcome, or its refusal."""
+        if out.ok:
+            self.show(out)
+        else:
+            say(f"✗ {plain(out.error or 'Refused.')}")
+
+    def show_hand(self, user: int, ctx: Context) -> None:
+        """``hand``: the cards in words, what espionage showed, and the hand image."""
+        if self.variant != "european_war":
+            say("World War 5 has no cards.")
+            return
+        say(hand_line(ctx.hand))
+        uv = self.run(self.service.view(self.game_id, user))
+        for seat, cards in sorted(uv.view.known_cards.items()):
+            say(
+                f"  {self.names[seat]} holds (you saw): "
+                + " ".join(pyramids.cards.card_name(c) for c in cards)
+            )
+        if self.out_dir is None:
+            return
+        path = self.out_dir / f"game{self.game_id}-hand-{slug(self.humans.get(user, 'you'))}.png"
+        try:
+            data = render_hand(ctx.hand, title=f"{self.humans.get(user, '')}'s hand")
+            self.out_dir.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+        except Exception:  # an image must never stop a game
+            log.exception("hand image failed")
+            return
+        say(f"Hand image: {path}")
+
+    def finish(self, st: GameStatus) -> int:
+        """The game is over: say how it ended, leave the last board."""
+        if st.view is not None and self.board_dirty:
+            self.write_board(st.view, "final")
+        if st.status == "finished":
+            say(f"Game #{self.game_id} is over. {result_text(st.result, self.names)}")
+        else:
+            say(f"Game #{self.game_id} is {st.status}.")
+        return 0
+
+    # ------------------------------------------------------------------ completion
+    def install_completion(self) -> None:
+        """Tab completion of commands, fields, players and cards (when readline exists
+        and a person types at a terminal)."""
+        if not interactive():
+            return
+        try:
+            import readline
+        except ImportError:
+            return
+
+        def complete(text: str, state: int) -> str | None:
+            try:
+                user = self.holder or min(self.humans or {HOST_ID: ""})
+                ctx = self.context(user, None)
+                options = completions(
+                    readline.get_line_buffer()[: readline.get_endidx()], text, ctx
+                )
+            except Exception:
+                return None
+            return options[state] if state < len(options) else None
+
+        readline.set_completer_delims(" \t\n")
+        readline.set_completer(complete)
+        doc = getattr(readline, "__doc__", "") or ""
+        readline.parse_and_bind("bind ^I rl_complete" if "libedit" in doc else "tab: complete")

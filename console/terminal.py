@@ -1,0 +1,102 @@
+"""The console's terminal: reading lines (a person or a script), printing, yes/no
+questions, and the images it writes (through the renderer) and shows (system viewer)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import render
+import rules
+from rules import pyramids
+
+
+# ---------------------------------------------------------------------- images
+def render_board(view: pyramids.View, names: Sequence[str], events: Sequence[rules.Event]) -> bytes:
+    """The board PNG, as the channel would see it after the action of ``events``."""
+    return render.board_png(view, list(names), list(events))
+
+
+def render_hand(cards: Sequence[int], title: str) -> bytes:
+    """A hand of cards as PNG."""
+    return render.hand_png(list(cards), title=title)
+
+
+def open_viewer(path: Path) -> bool:
+    """Show ``path`` with the system viewer, if there is one. Returns whether it tried."""
+    if sys.platform.startswith("win"):
+        startfile = getattr(os, "startfile", None)
+        if startfile is not None:
+            startfile(str(path))
+            return True
+        return False
+    for tool in ("xdg-open", "open"):
+        exe = shutil.which(tool)
+        if exe:
+            subprocess.Popen(
+                [exe, str(path)],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+            return True
+    return False
+
+
+# ---------------------------------------------------------------------- terminal
+def say(text: str = "") -> None:
+    """Print one line (or block) to the console."""
+    print(text, flush=True)
+
+
+def interactive() -> bool:
+    """True when a person types at a terminal (not a script on stdin)."""
+    try:
+        return sys.stdin.isatty() and sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def read_line(prompt: str) -> str:
+    """One line from the player. A script on stdin is echoed after the prompt so the
+    transcript reads like a session.
+
+    Raises:
+        EOFError: the input ended.
+    """
+    if interactive():
+        return input(prompt)
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    line = sys.stdin.readline()
+    if not line:
+        sys.stdout.write("\n")
+        raise EOFError
+    line = line.rstrip("\r\n")
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+    return line
+
+
+def ask(question: str, default: str, valid: Callable[[str], bool] = lambda _: True) -> str:
+    """Ask until the answer is valid; Enter takes ``default``."""
+    while True:
+        answer = read_line(f"{question} [{default}] ").strip() or default
+        if valid(answer):
+            return answer
+        say("  Please answer again.")
+
+
+def confirm(question: str) -> bool:
+    """A yes/no question, no by default."""
+    try:
+        return read_line(f"{question} [y/N] ").strip().lower() in ("y", "yes")
+    except EOFError:
+        return False
+
+
+# ---------------------------------------------------------------------- the session

@@ -1,0 +1,320 @@
+"""The words of the pyramid games (European War, World War 5): their presentation spec.
+
+Labels for choices, the questions prompts ask, the public lines about a battle, the
+private lines about a hand, the end of a game, the options a host may set, and the rule
+book (``rules/RULES.md``, split into sections and rulings).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from ..contract import Param, Value
+from ..events import Event
+from ..presentation import OptionSpec, RuleSection
+from .actions import Action, StopAttack
+from .board import Board, load_board
+from .cards import card_name
+from .describe import describe
+from .state import SIZE_NAMES
+from .view import View
+
+_RULING = re.compile(r"^- ((?:EW|WW)-\d+) ")
+
+
+def board_of_view(view: View) -> Board:
+    """The board ``view`` is played on."""
+    return load_board(view.board_id, bool(view.options.get("pyramid_arcade")))
+
+
+def short_power_name(name: str) -> str:
+    """ "Central Powers (Germany and Austria-Hungary)" -> "Central Powers",
+    "Britain and its allies" -> "Britain": for computer players' names."""
+    return name.split(" (")[0].removesuffix(" and its allies")
+
+
+def computer_name(power_name: str) -> str:
+    """The display name of a computer player in a started game."""
+    return f"{short_power_name(power_name)} (computer)"
+
+
+def action_label(action: Action, board: Board, names: Sequence[str]) -> str:
+    """A short label for a choice (a button, a select option, the console)."""
+    f = board.fields
+
+    def name(field_id: str) -> str:
+        return f[field_id].name if field_id in f else field_id
+
+    a: Any = action
+    k = action.kind
+    labels = {
+        "arm": "Arm (draw two cards)",
+        "pass": "Pass",
+        "let_pass": "Let it pass",
+        "stop_playing": "Stop playing",
+        "timeout": "Time out",
+        "agree_draw": "Agree to a draw",
+    }
+    if k in labels:
+        return labels[k]
+    if k == "place_all":
+        return f"Large on {name(a.large)}, medium on {name(a.medium)}, small on {name(a.small)}"
+    if k == "place_piece":
+        return f"On {name(a.field)}"
+    if k == "sabotage":
+        return f"Sabotage {name(a.target)} with {'A' if a.ace else 'J'}"
+    if k == "spy":
+        target = names[a.target] if 0 <= a.target < len(names) else str(a.target)
+        return f"Spy on {target} with {'A' if a.ace else 'Q'}"
+    if k in ("conscript", "grow", "build"):
+        return f"{k.capitalize()} on {name(a.field)}"
+    if k == "move":
+        return f"Move {name(a.src)} → {name(a.dst)}"
+    if k == "attack":
+        return f"Invade {name(a.dst)} from {name(a.src)}"
+    if k == "stop_attack":
+        return f"Stop with {'A' if a.ace else 'K'}"
+    if k == "play_card":
+        return f"Play {card_name(a.card)}"
+    if k == "retreat":
+        return f"Retreat to {name(a.field)}"
+    return k
+
+
+def prompt_text(kind: str, view: View, board: Board, names: Sequence[str]) -> str:
+    """The question a prompt asks, in words, citing the variant's own rulings."""
+    b = view.battle
+    ww = view.variant == "world_war_5"
+    home = "home territory" if ww else "home field"
+    if kind == "setup":
+        rule = "WW-6" if ww else "EW-5"
+        queue = view.setup_queue
+        if queue and queue[0][1]:
+            return f"Place your {SIZE_NAMES[queue[0][1]]} on a {home} ({rule})."
+        return f"Place your pieces: which {home} gets the large, medium and small ({rule})."
+    if kind == "turn":
+        if ww:
+            return "Your turn: grow, build, move or invade (WW-2)."
+        return "Your turn: sabotage or spy first if you like, then one action (EW-8, EW-11)."
+    if kind == "action":
+        return "Your attack was stopped: conscript, move, arm or pass (EW-14)."
+    if b is not None:
+        where = board.fields[b.dst].name
+        if kind == "diplomacy":
+            return (
+                f"{names[b.attacker]} attacks {names[b.defender]} on {where}. "
+                "Stop it with a K, or let it pass (EW-13)."
+            )
+        if kind == "duel":
+            if view.viewer == b.attacker and not b.attacker_cards:
+                return (
+                    f"Duel on {where}: play your first card (if your time runs out, "
+                    "the attack is withdrawn, EW-17)."
+                )
+            return f"Duel on {where}: play a card or stop (EW-17)."
+        if kind == "retreat":
+            rule = "WW-3" if ww else "EW-19"
+            return f"Your piece lost {where}: choose where it retreats ({rule})."
+    return "Your decision."
+
+
+def prompt_choices(kind: str, legal: Sequence[Action]) -> tuple[Action, ...]:
+    """What to offer: the legal actions, with *Stop with K* always offered in a
+    diplomacy window (EW-15: the same prompt whatever the player holds)."""
+    choices = list(legal)
+    if kind == "diplomacy" and StopAttack(False) not in choices:
+        choices.insert(0, StopAttack(False))
+    return tuple(choices)
+
+
+def result_line(view: View | None, names: Sequence[str]) -> str | None:
+    """The end of a finished game in one line."""
+    if view is None or not view.over:
+        return None
+    if view.draw:
+        return "🏁 The game is over: a draw."
+    winners = ", ".join(names[s] for s in view.winners if 0 <= s < len(names))
+    return f"🏆 The game is over. Winner{'s' if len(view.winners) > 1 else ''}: {winners}."
+
+
+def hand_lines(view: View, names: Sequence[str]) -> list[str]:
+    """The owner's hand in words, and what espionage told them (private!)."""
+    hand = view.hand or ()
+    lines = [f"Your hand ({len(hand)}): " + (", ".join(card_name(c) for c in hand) or "no cards")]
+    for seat, cards in sorted(view.known_cards.items()):
+        who = names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+        lines.append(f"You know {who} holds: " + ", ".join(card_name(c) for c in cards))
+    return lines
+
+
+def battle_lines(view: View, names: Sequence[str], board: Board) -> list[str]:
+    """The declared attack as everyone sees it (face-up duel cards, EW-24)."""
+    b = view.battle
+    if b is None:
+        return []
+    where = board.fields[b.dst].name
+    att, dfn = names[b.attacker], names[b.defender]
+    lines = [f"⚔ {att} attacks {dfn} on {where}."]
+    if b.stage == "duel" or b.attacker_cards or b.defender_cards:
+        a_cards = ", ".join(card_name(c) for c in b.attacker_cards) or "—"
+        d_cards = ", ".join(card_name(c) for c in b.defender_cards) or "—"
+        lines.append(f"{att}: {a_cards} (total {b.attacker_total}, up to {b.attacker_limit})")
+        lines.append(f"{dfn}: {d_cards} (total {b.defender_total}, up to {b.defender_limit})")
+    return lines
+
+
+@lru_cache(maxsize=1)
+def rule_sections() -> tuple[tuple[str, RuleSection], ...]:
+    """RULES.md's sections that carry rulings, in order, each with its variant (read once
+    per process)."""
+    text = resources.files("rules.pyramids").joinpath("RULES.md").read_text("utf-8")
+    out: list[tuple[str, RuleSection]] = []
+    title = ""
+    current: dict[str, str] = {}
+    number = ""
+
+    def flush() -> None:
+        if current:
+            variant = "world_war_5" if next(iter(current)).startswith("WW") else "european_war"
+            out.append((variant, RuleSection(title, dict(current))))
+
+    for line in text.splitlines():
+        if line.startswith("## "):
+            flush()
+            title, current, number = line[3:].strip(), {}, ""
+            continue
+        match = _RULING.match(line)
+        if match:
+            number = match.group(1)
+            current[number] = line[match.end() :].strip()
+        elif number and line.startswith("  ") and line.strip():
+            current[number] += " " + line.strip()
+    flush()
+    return tuple(out)
+
+
+_SHARED_OPTIONS = (
+    OptionSpec(
+        "setup_order",
+        "word",
+        "Setup: each player places all three pieces at once, or smalls, then mediums, "
+        "then larges, in turn order",
+        choices=("together", "by_size"),
+    ),
+    OptionSpec(
+        "round_limit",
+        "number",
+        "Rounds after which the game is a draw (0: none)",
+        low=0,
+        high=10_000,
+    ),
+)
+EW_OPTIONS = (
+    OptionSpec("sea_attacks", "flag", "Sea attacks (between harbours of one group)"),
+    OptionSpec("five_players", "flag", "Allow 5 players"),
+    *_SHARED_OPTIONS,
+    OptionSpec("diplomacy_seconds", "number", "Diplomacy window (seconds)", low=5, high=600),
+    OptionSpec(
+        "turn_timeout_action", "word", "An expired turn passes or arms", choices=("pass", "arm")
+    ),
+)
+WW_OPTIONS = (
+    OptionSpec("pyramid_arcade", "flag", "Pyramid Arcade board"),
+    OptionSpec("five_players", "flag", "Allow 5-6 players"),
+    *_SHARED_OPTIONS,
+)
+
+
+class PyramidWords:
+    """The presentation spec of one pyramid game (see :class:`rules.presentation.Presentation`)."""
+
+    def __init__(self, variant: str, title: str) -> None:
+        self.variant = variant
+        self.title = title
+        ww = variant == "world_war_5"
+        self.side_word = "continent" if ww else "power"
+        self.space_word = "territory" if ww else "field"
+        self._options = WW_OPTIONS if ww else EW_OPTIONS
+
+    def options(self) -> tuple[OptionSpec, ...]:
+        """The options a host may set."""
+        return self._options
+
+    def side_name(self, side: str) -> str:
+        """A power's or continent's name."""
+        return load_board(self.variant).powers[side].name
+
+    def find_side(self, text: str) -> str | None:
+        """A power or continent by id, name or a short form ("russia")."""
+        return load_board(self.variant).power_by_name(text)
+
+    def computer_name(self, side: str) -> str:
+        """ "Russia (computer)"."""
+        return computer_name(self.side_name(side))
+
+    def describe(self, event: Event, view: Any, names: Sequence[str]) -> str | None:
+        """One sentence for ``event`` (see :func:`rules.describe.describe`)."""
+        return describe(event, board_of_view(view), names)
+
+    def action_label(self, action: Action, view: Any, names: Sequence[str]) -> str:
+        """A short label for a choice."""
+        return action_label(action, board_of_view(view), names)
+
+    def value_label(self, param: Param, value: Value, view: Any, names: Sequence[str]) -> str:
+        """A field's name, a card's name, a player's name, or yes / no."""
+        if param.kind == "space" and isinstance(value, str):
+            fields = board_of_view(view).fields
+            return fields[value].name if value in fields else value
+        if param.kind == "card" and isinstance(value, int):
+            return card_name(value)
+        if param.kind == "seat" and isinstance(value, int) and 0 <= value < len(names):
+            return names[value]
+        if param.kind == "flag":
+            return "yes" if value else "no"
+        return str(value)
+
+    def prompt(self, kind: str, view: Any, names: Sequence[str]) -> str:
+        """The question a decision asks, citing the variant's rulings."""
+        return prompt_text(kind, view, board_of_view(view), names)
+
+    def offered(self, kind: str, legal: Sequence[Action]) -> tuple[Action, ...]:
+        """The legal actions, with *Stop with K* always offered in a diplomacy window."""
+        return prompt_choices(kind, legal)
+
+    def status_lines(self, view: Any, names: Sequence[str]) -> list[str]:
+        """The declared attack, if any, as everyone sees it."""
+        return battle_lines(view, names, board_of_view(view))
+
+    def summary_lines(self, view: Any, names: Sequence[str]) -> list[str]:
+        """Turn, round and phase; the decks (European War); each seat's hand and supply."""
+        lines = [f"Turn {view.turn}, round {view.round}, phase {view.phase}."]
+        if self.variant == "european_war":
+            lines.append(f"Draw pile {view.pile_size} cards, discard {len(view.discard)}.")
+        for sv in view.seats:
+            lines.append(
+                f"{names[sv.seat]} — {sv.power_name}: {sv.hand_size} cards, "
+                f"supply {sv.supply[0]}/{sv.supply[1]}/{sv.supply[2]}."
+            )
+        return lines
+
+    def private_lines(self, view: Any, names: Sequence[str]) -> list[str]:
+        """The viewer's hand and what espionage told it (private)."""
+        return hand_lines(view, names)
+
+    def result_line(self, view: Any, names: Sequence[str]) -> str | None:
+        """Winners or a draw."""
+        return result_line(view, names)
+
+    def timeout_note(self, kind: str, name: str) -> str | None:
+        """WW-2: a World War 5 turn that ran out got a computer move."""
+        if self.variant == "world_war_5" and kind == "turn":
+            return f"{name} ran out of time: a computer move was made for them (WW-2)."
+        return None
+
+    def rulebook(self) -> tuple[RuleSection, ...]:
+        """This variant's sections of RULES.md."""
+        return tuple(s for v, s in rule_sections() if v == self.variant)

@@ -1,0 +1,601 @@
+"""The service's machinery: per-game locks, the game cache, the one apply path,
+listeners and quiescence. The operations themselves live in the sibling modules.
+
+Every operation on a game runs as ``_guarded(game_id, body)``: under the game's
+``asyncio.Lock`` it loads the game (from the cache, else the database), lets the engine
+validate, persists in one transaction and builds the :class:`Outcome`. A rule or service
+refusal becomes ``Outcome(ok=False, error=...)`` with nothing written; an unexpected
+exception is logged, drops the cached copy (the database, rolled back, still holds the game
+as before) and becomes a generic refusal. A stale write (another process came first)
+reloads the game and tries the operation once more against the fresh state.
+
+Front ends share one database (the Discord bot and the terminal console, by default on the
+same file), so each service is told which games it hosts (``hosts``: the bot the games
+with a server, the console its own pseudo channels). Only those are loaded at start,
+cached, driven (computer seats, deadlines, reminders) and given to the listeners; any other
+game is "no such game" to this service, so one front end never drives or delivers
+another front end's games.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from typing import Any
+
+import rules
+from rules import pyramids
+from rules.pyramids.describe import describe_all
+
+from . import computer
+from .deadlines import decisions_after, diff
+from .live import LiveGame
+from .models import ACTIVE_STATUSES, LOBBY_SEAT, SettingsError
+from .outcome import (
+    DecisionInfo,
+    Outcome,
+    PrivateNote,
+    Prompt,
+    action_label,
+    prompt_choices,
+    prompt_text,
+)
+from .scheduler import Clock, RealClock, Scheduler
+from .store import StaleVersion, Store, StoreFull
+
+log = logging.getLogger("service")
+
+Listener = Callable[[Outcome], Awaitable[None]]
+Hosts = Callable[[int | None, int], bool]
+"""Whether a front end hosts the game with this (guild id, channel id)."""
+
+
+def every_game(guild_id: int | None, channel_id: int) -> bool:
+    """Host every game (tests and tools on a database of their own)."""
+    return True
+
+
+def server_games(guild_id: int | None, channel_id: int) -> bool:
+    """The Discord bot hosts the games that belong to a server."""
+    return guild_id is not None
+
+
+INTERNAL_ERROR = "Something went wrong on our side; nothing was changed. Please try again."
+DISK_FULL = (
+    "The bot cannot save right now: the disk holding its games is full. Nothing "
+    "was changed; try the same again once its host has freed some space."
+)
+FULL_RETRY = 30.0
+"""Seconds between two tries of a computer move, timeout or reminder that met a full
+disk: they wait, never skipped, and go through once there is space again."""
+OLD_BUTTON = "That button is out of date: the game has moved on. Use the newest prompt."
+BOARD_EVENTS = frozenset({"seats", "setup_done", "turn_start", "game_over"})
+
+
+class ServiceError(Exception):
+    """A refusal worded for the user; nothing was changed."""
+
+
+class StalePrompt(ServiceError):
+    """The prompt (or button) answered is older than the decision it would act on."""
+
+
+class ServiceBase:
+    """Shared state and machinery of :class:`service.GameService`.
+
+    Args:
+        store: an open :class:`~service.store.Store`.
+        clock: wall time and sleeping (a :class:`~bot.scheduler.FakeClock` in tests).
+        chooser: the computer-seat chooser, ``choose(view, legal, level, seed)``.
+        computer_pacing: seconds a computer waits before each move, so a channel can
+            follow (0 in tests).
+        computer_answer_delay: (low, high) seconds of the seeded delay before a computer
+            answers a diplomacy window (EW-15).
+        computer_time_limit: wall-clock cap on one computer decision; past it the uniform
+            choice (:func:`bot.computer.uniform`) decides instead.
+        seed_source: gives the seed of each new game (default: ``secrets``).
+        hosts: which games this front end hosts, by (guild id, channel id) — see the
+            module docstring (default: every game).
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Clock | None = None,
+        chooser: computer.Chooser = computer.choose,
+        computer_pacing: float = 1.5,
+        computer_answer_delay: tuple[float, float] = (1.0, 5.0),
+        computer_time_limit: float = 10.0,
+        seed_source: Callable[[], int] | None = None,
+        hosts: Hosts = every_game,
+    ) -> None:
+        self.store = store
+        self.hosts = hosts
+        self.clock: Clock = clock or RealClock()
+        self.chooser = chooser
+        self.computer_pacing = computer_pacing
+        self.computer_answer_delay = computer_answer_delay
+        self.computer_time_limit = computer_time_limit
+        self._seed_source = seed_source or (lambda: secrets.randbits(62))
+        self._games: dict[int, LiveGame] = {}
+        self._channels: dict[int, int] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._listeners: list[Listener] = []
+        self._drivers: dict[int, asyncio.Task[None]] = {}
+        self._outbox: dict[int, deque[Outcome]] = {}
+        self._emitters: dict[int, asyncio.Task[None]] = {}
+        self._waiters: list[asyncio.Event] = []
+        self._closing = False
+        self.scheduler = Scheduler(self.clock, on_change=self._notify)
+        self.room: Callable[[int], Awaitable[bool]] | None = None
+        """Set by a front end: waits until a game's messages are caught up enough for
+        its computer players to move on (False: they stop until the game changes)."""
+        self.on_applied: Callable[[str], None] | None = None
+        """Set by a front end: told the source (player, computer, timeout, system) of
+        every action once it is committed (the bot counts them, see :mod:`bot.metrics`)."""
+        self.announces = False
+        """Set by a front end that keeps what it owes a game's channel across a crash:
+        each action is recorded as owed to the channel until the front end says it is
+        kept or sent (see :meth:`service.store.Store.announced`)."""
+
+    # ------------------------------------------------------------------ lifecycle
+    async def start(self) -> int:
+        """Load every unfinished game this service hosts with its open decisions, re-arm
+        their deadlines (one that passed while the service was down fires once, now) and
+        set computer seats going. Returns how many games were loaded.
+
+        A game whose stored snapshot fails validation is logged and left out (its
+        operations then answer with an error) rather than keeping every other game down.
+        """
+        records = await self.store.load_active()
+        for rec in records:
+            if not self.hosts(rec.guild_id, rec.channel_id):
+                continue  # another front end's game
+            try:
+                live = LiveGame.from_record(rec)
+            except RuntimeError:
+                log.exception("game %s cannot be loaded; left out", rec.id)
+                continue
+            self._games[live.id] = live
+            self._channels[live.channel_id] = live.id
+        for live in list(self._games.values()):
+            self._after_change(live)
+        return len(self._games)
+
+    async def load(self, game_id: int) -> bool:
+        """What :meth:`start` does, for one game: take it into memory, re-arm its
+        deadlines and set its computer seats going (a front end that does not start
+        every game, like the console resuming its own). True if the game is unfinished.
+
+        Raises:
+            ServiceError: no such game, or not one this service hosts.
+        """
+        async with self._lock(game_id):
+            try:
+                live = await self._live(game_id)
+            finally:
+                self._notify()
+        return live.status in ACTIVE_STATUSES
+
+    async def close(self, before_store: Callable[[], Awaitable[None]] | None = None) -> None:
+        """Stop timers and computer players, deliver queued outcomes, run
+        ``before_store`` (e.g. let the front end's outbox finish), close the store."""
+        self._closing = True
+        await self.scheduler.close()
+        drivers = list(self._drivers.values())
+        for task in drivers:
+            task.cancel()
+        await asyncio.gather(*drivers, return_exceptions=True)
+        emitters = list(self._emitters.values())
+        await asyncio.gather(*emitters, return_exceptions=True)
+        if before_store is not None:
+            await before_store()
+        await self.store.close()
+
+    def running_games(self) -> int:
+        """How many games this service hosts are being played now."""
+        return sum(1 for live in self._games.values() if live.running)
+
+    def add_listener(self, listener: Listener) -> None:
+        """Deliver every outcome the service makes on its own (computer moves, timeouts,
+        reminders, expiries) to ``listener``, in order per game."""
+        self._listeners.append(listener)
+
+    def remove_listener(self, listener: Listener) -> None:
+        """Stop delivering to ``listener``."""
+        self._listeners.remove(listener)
+
+    async def idle(self, game_id: int | None = None) -> None:
+        """Wait until the game (or every game) is quiet: no operation, computer move,
+        due timer or undelivered outcome left — nothing happens without new input or
+        time passing. Event-driven: no polling."""
+        while self._busy(game_id):
+            event = asyncio.Event()
+            self._waiters.append(event)
+            await event.wait()
+
+    def busy(self, game_id: int | None = None) -> bool:
+        """True while the game (or any game) has an operation, a computer move, a due
+        timer or an undelivered outcome in progress (see :meth:`idle`)."""
+        return self._busy(game_id)
+
+    def _busy(self, game_id: int | None) -> bool:
+        if game_id is None:
+            return (
+                any(not t.done() for t in self._drivers.values())
+                or any(not t.done() for t in self._emitters.values())
+                or any(lock.locked() for lock in self._locks.values())
+                or self.scheduler.busy()
+            )
+        driver = self._drivers.get(game_id)
+        emitter = self._emitters.get(game_id)
+        lock = self._locks.get(game_id)
+        return bool(
+            (driver and not driver.done())
+            or (emitter and not emitter.done())
+            or (lock and lock.locked())
+            or self.scheduler.busy(game_id)
+        )
+
+    def undelivered(self, game_id: int) -> int:
+        """Outcomes of the game made but not yet handed to the listeners."""
+        return len(self._outbox.get(game_id, ()))
+
+    def _notify(self) -> None:
+        waiters, self._waiters = self._waiters, []
+        for event in waiters:
+            event.set()
+
+    # ------------------------------------------------------------------ plumbing
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    async def _guarded(
+        self, game_id: int | None, body: Callable[[], Awaitable[Outcome]]
+    ) -> Outcome:
+        """Run ``body`` under the game's lock, turning refusals and faults into outcomes."""
+        if self._closing:
+            return Outcome.refused(game_id, "The bot is restarting; please try again shortly.")
+        lock = self._lock(game_id) if game_id is not None else asyncio.Lock()
+        async with lock:
+            try:
+                return await body()
+            except (ServiceError, rules.RulesError, SettingsError) as exc:
+                return Outcome.refused(game_id, str(exc))
+            except StoreFull:
+                # nothing was written, and the cached copy moves only after a commit
+                log.warning("game %s: the disk is full; the change was not saved", game_id)
+                return Outcome.refused(game_id, DISK_FULL)
+            except Exception:
+                log.exception("game %s: unexpected error; cached copy dropped", game_id)
+                if game_id is not None:
+                    self._forget(game_id)
+                return Outcome.refused(game_id, INTERNAL_ERROR)
+            finally:
+                self._notify()
+
+    async def _retrying(
+        self, game_id: int, body: Callable[[LiveGame], Awaitable[Outcome]]
+    ) -> Outcome:
+        """Load the game and run ``body``; on a stale write reload and run it once more."""
+        for _ in range(3):
+            live = await self._live(game_id)
+            try:
+                return await body(live)
+            except StaleVersion:
+                log.info("game %s: stale write, reloading", game_id)
+                self._forget(game_id)
+        raise ServiceError("The game is busy; please try again.")
+
+    async def _live(self, game_id: int, *, cache: bool = True) -> LiveGame:
+        """The cached game, else loaded from the database — and cached if active and
+        ``cache`` (operations, under the game's lock). Queries pass ``cache=False``: a
+        lock-free read must never replace the copy an operation is working on.
+
+        Raises:
+            ServiceError: no such game, or not one this service hosts.
+        """
+        live = self._games.get(game_id)
+        if live is not None:
+            return live
+        rec = await self.store.load_game(game_id)
+        if rec is None or not self.hosts(rec.guild_id, rec.channel_id):
+            raise ServiceError("There is no such game.")
+        live = LiveGame.from_record(rec)
+        if cache and live.status in ACTIVE_STATUSES:
+            self._games[game_id] = live
+            self._channels[live.channel_id] = game_id
+            self._after_change(live)
+        return live
+
+    def _forget(self, game_id: int) -> None:
+        """Drop the cached copy; the next operation reloads the database's truth."""
+        live = self._games.pop(game_id, None)
+        if live is not None and self._channels.get(live.channel_id) == game_id:
+            del self._channels[live.channel_id]
+
+    def _after_change(self, live: LiveGame) -> None:
+        """Bring timers and computer players in line with the (cached) game."""
+        if live.status not in ACTIVE_STATUSES:
+            self._forget(live.id)
+            self.scheduler.cancel_group(live.id)
+            return
+        self._rearm(live)
+        self._kick(live)
+
+    @staticmethod
+    def _require_host(live: LiveGame, by_user: int, is_admin: bool = False) -> None:
+        """Refuse unless ``by_user`` hosts the game or is an admin.
+
+        Raises:
+            ServiceError: neither host nor admin.
+        """
+        if by_user != live.host_id and not is_admin:
+            raise ServiceError(
+                "Only the host (or a member who can manage the channel) may do that."
+            )
+
+    def _rearm(self, live: LiveGame) -> None:  # implemented in timers.py
+        raise NotImplementedError
+
+    def _kick(self, live: LiveGame) -> None:  # implemented in computers.py
+        raise NotImplementedError
+
+    async def _choose(  # implemented in computers.py
+        self, view: pyramids.View, legal: list[pyramids.Action], level: str, seed: int
+    ) -> pyramids.Action:
+        raise NotImplementedError
+
+    def _emit(self, outcome: Outcome) -> None:
+        """Queue ``outcome`` for the listeners; one emitter per game keeps the order.
+        (Only hosted games are cached, so only they make outcomes of their own.)"""
+        if outcome.game_id is None or not self._listeners:
+            return
+        gid = outcome.game_id
+        self._outbox.setdefault(gid, deque()).append(outcome)
+        task = self._emitters.get(gid)
+        if task is None or task.done():
+            self._emitters[gid] = asyncio.get_running_loop().create_task(self._deliver(gid))
+
+    async def _deliver(self, game_id: int) -> None:
+        queue = self._outbox.get(game_id)
+        try:
+            while queue:
+                outcome = queue.popleft()
+                for listener in list(self._listeners):
+                    try:
+                        await listener(outcome)
+                    except Exception:
+                        log.exception("listener failed on an outcome of game %s", game_id)
+        finally:
+            if not queue:
+                self._outbox.pop(game_id, None)
+                if self._emitters.get(game_id) is asyncio.current_task():
+                    del self._emitters[game_id]
+            self._notify()
+
+    # ------------------------------------------------------------------ the apply path
+    async def _apply(
+        self,
+        live: LiveGame,
+        seat: int,
+        action: pyramids.Action,
+        *,
+        user_id: int | None,
+        source: str,
+        expect: int | None = None,
+        exact: int | None = None,
+    ) -> Outcome:
+        """Validate ``action`` by ``seat`` through the engine, persist it atomically and
+        return its outcome. The caller holds the game's lock.
+
+        ``expect``: the version of the prompt being answered; refused if ``seat`` acted
+        since, or its decision opened after it. ``exact``: refused unless the game is at
+        exactly this version (computer moves and timers).
+
+        Raises:
+            ServiceError: the game is not running, or the prompt is out of date.
+            rules.RulesError: the engine refused the action (nothing written).
+            StaleVersion: another writer changed the game (nothing written).
+        """
+        if not live.running or live.state is None:
+            raise ServiceError("This game is not running.")
+        if exact is not None and live.version != exact:
+            raise StalePrompt(OLD_BUTTON)
+        if expect is not None:
+            opened = max(
+                (d.opened_version for (s, _), d in live.decisions.items() if s == seat), default=-1
+            )
+            if live.last_acted.get(seat, 0) > expect or opened > expect:
+                raise StalePrompt(OLD_BUTTON)
+        before = live.state
+        after = before.copy()
+        events = after.apply(seat, action)
+        now = self.clock.now()
+        version = live.version + 1
+        decisions = decisions_after(
+            live.decisions, before, after, seat, version, live.settings, now, live.paused
+        )
+        removed, upserted = diff(live.decisions, decisions)
+        result = self._result(live, after) if after.over else None
+        last_acted = {**live.last_acted, seat: version} if seat >= 0 else live.last_acted
+        nxt = replace(
+            live,
+            state=after,
+            version=version,
+            revision=live.revision + 1,
+            decisions=decisions,
+            last_acted=last_acted,
+            status="finished" if result is not None else live.status,
+            result=result if result is not None else live.result,
+        )
+        # The outcome is built before the commit: nothing can fail once it is written.
+        outcome = self._play_outcome(nxt, before, events, seat, source)
+        try:
+            await self.store.record_action(
+                live.id,
+                live.revision,
+                live.version,
+                seat=seat,
+                user_id=user_id,
+                source=source,
+                action=action.to_dict(),
+                events=[e.to_dict() for e in events],
+                state=after.to_dict(),
+                removed=removed,
+                upserted=upserted,
+                result=result,
+                now=now,
+                owe=self.announces,
+            )
+        except StoreFull:
+            raise  # certainly not written: the cached copy is still the truth
+        except BaseException:
+            # Rolled back, or (cancelled at COMMIT) perhaps committed: the database knows.
+            self._forget(live.id)
+            raise
+        for name in ("state", "version", "revision", "decisions", "last_acted", "status", "result"):
+            setattr(live, name, getattr(nxt, name))
+        self._after_change(live)
+        if self.on_applied is not None:
+            self.on_applied(source)
+        return outcome
+
+    @staticmethod
+    def _result(live: LiveGame, g: pyramids.GameState) -> dict[str, Any]:
+        return {
+            "winners": list(g.winners),
+            "winner_users": [live.user_of(s) for s in g.winners],
+            "draw": g.draw,
+            "reason": g.end_reason,
+        }
+
+    # ------------------------------------------------------------------ outcome building
+    def _play_outcome(
+        self,
+        live: LiveGame,
+        before: pyramids.GameState,
+        events: list[rules.Event],
+        actor: int | None,
+        kind: str,
+    ) -> Outcome:
+        """The outcome of a change to a running game (an action, or the start)."""
+        g = live.state
+        assert g is not None
+        names = live.names()
+        views: dict[int, pyramids.View] = {}
+
+        def view(seat: int) -> pyramids.View:
+            if seat not in views:
+                views[seat] = pyramids.view_for(g, seat)
+            return views[seat]
+
+        prompts = self._prompts(live, actor, view)
+        prompt_seats = {p.seat for p in prompts}
+        private: dict[int, PrivateNote] = {}
+        for seat, rec in enumerate(live.seats):
+            if rec.user_id is None:
+                continue
+            mine = [e for e in events if e.to == seat]
+            lines = tuple(describe_all(mine, g.board, names, seat))
+            hand_changed = sorted(before.hands[seat]) != sorted(g.hands[seat])
+            if lines or hand_changed or seat in prompt_seats:
+                private[rec.user_id] = PrivateNote(
+                    rec.user_id, seat, lines, hand_changed, view(seat)
+                )
+        return Outcome(
+            ok=True,
+            game_id=live.id,
+            kind=kind,
+            channel_id=live.channel_id,
+            guild_id=live.guild_id,
+            status=live.status,
+            version=live.version,
+            public_lines=tuple(describe_all(events, g.board, names, None)),
+            board_due=before.pieces != g.pieces or any(e.kind in BOARD_EVENTS for e in events),
+            spectator_view=pyramids.view_for(g, None),
+            events=tuple(e for e in events if e.to is None),
+            private=private,
+            prompts=prompts,
+            decisions=self._decision_infos(live),
+            mentions=tuple(p.user_id for p in prompts if p.user_id is not None),
+            game_over=g.over,
+            names=tuple(names),
+        )
+
+    def _prompts(
+        self, live: LiveGame, actor: int | None, view: Callable[[int], pyramids.View] | None = None
+    ) -> tuple[Prompt, ...]:
+        """Prompts for humans whose decision is new, or who just acted and still decide."""
+        out = []
+        for (seat, _kind), d in sorted(live.decisions.items()):
+            if seat == LOBBY_SEAT or live.is_computer(seat):
+                continue
+            if d.opened_version == live.version or seat == actor:
+                out.append(
+                    self._prompt(live, d.seat, d.kind, view(seat) if view is not None else None)
+                )
+        return tuple(out)
+
+    def _prompt(
+        self, live: LiveGame, seat: int, kind: str, view: pyramids.View | None = None
+    ) -> Prompt:
+        """The prompt for ``seat``'s open decision of ``kind``."""
+        g = live.state
+        assert g is not None
+        names = live.names()
+        view = view or pyramids.view_for(g, seat)
+        choices = prompt_choices(kind, g.legal_actions(seat))
+        d = live.decisions.get((seat, kind))
+        return Prompt(
+            game_id=live.id,
+            version=live.version,
+            seat=seat,
+            user_id=live.user_of(seat),
+            kind=kind,
+            text=prompt_text(kind, view, g.board, names),
+            choices=choices,
+            labels=tuple(action_label(a, g.board, names) for a in choices),
+            deadline=d.due_at if d is not None else None,
+        )
+
+    def _decision_infos(self, live: LiveGame) -> tuple[DecisionInfo, ...]:
+        names = live.names()
+        return tuple(
+            DecisionInfo(
+                d.seat,
+                d.kind,
+                live.user_of(d.seat),
+                names[d.seat] if 0 <= d.seat < len(names) else "",
+                d.due_at,
+            )
+            for _, d in sorted(live.decisions.items())
+            if d.seat != LOBBY_SEAT
+        )
+
+    def _simple(self, live: LiveGame, kind: str, lines: list[str], **extra: Any) -> Outcome:
+        """An outcome with words only (seat changes, pause, cancel, …)."""
+        view = pyramids.view_for(live.state, None) if live.state is not None else None
+        return Outcome(
+            ok=True,
+            game_id=live.id,
+            kind=kind,
+            channel_id=live.channel_id,
+            guild_id=live.guild_id,
+            status=live.status,
+            version=live.version,
+            public_lines=tuple(lines),
+            spectator_view=view,
+            decisions=self._decision_infos(live) if live.state is not None else (),
+            game_over=live.status == "finished",
+            names=tuple(live.names()),
+            **extra,
+        )

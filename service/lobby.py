@@ -1,0 +1,495 @@
+"""The lobby: open, join, leave, computer seats, options, start.
+
+A lobby is a ``games`` row in status ``lobby`` with its entries in ``seats`` (join order).
+The database allows one active game per channel and counts a server's active games in
+the same transaction that opens a lobby. Every lobby change refreshes the lobby's expiry
+(a deadline at seat -1): an abandoned lobby closes ``lobby_expiry`` after its last change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any, Literal
+
+from rules import contract, pyramids
+
+from .core import ServiceBase, ServiceError
+from .deadlines import timed
+from .live import LiveGame
+from .models import (
+    COMPUTER_LEVELS,
+    LOBBY_SEAT,
+    DecisionRecord,
+    GameSettings,
+    GuildSettings,
+    SettingsError,
+)
+from .outcome import LobbyInfo, Outcome, SeatInfo
+from .store import ChannelBusy, GuildFull, NewSeat, SeatTaken
+
+ServerDefault = Literal["server"]
+Keep = Literal["keep"]
+
+
+def board_of(variant: str, options: pyramids.Options | None = None) -> pyramids.Board:
+    """The board a variant is played on."""
+    arcade = bool(options and options.pyramid_arcade and variant == "world_war_5")
+    return pyramids.load_board(
+        "world_war_5" if variant == "world_war_5" else "european_war", arcade
+    )
+
+
+class LobbyOps(ServiceBase):
+    """Lobby operations of :class:`service.GameService`."""
+
+    async def open_lobby(
+        self,
+        *,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        guild_id: int | None = None,
+        variant: str = "european_war",
+        max_players: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        arranged: bool = False,
+        turn_timeout: float | ServerDefault | None = "server",
+        host_power: str | None = None,
+        host_joins: bool = True,
+        timeouts: Mapping[str, float | None] | None = None,
+        reminder_lead: float | None = None,
+    ) -> Outcome:
+        """Open a lobby in ``channel_id`` with ``host_id`` as host (and first player).
+
+        ``options`` are changes to the rule options (``pyramids.Options`` fields) over the
+        server's defaults (diplomacy window, expiry action); ``turn_timeout`` is seconds,
+        ``None`` for no limit, ``"server"`` for the server's default. ``timeouts`` sets
+        the other limits by decision kind (``setup``, ``duel``, ``retreat``; seconds or
+        ``None`` for none — a terminal game without clocks), ``reminder_lead`` the
+        reminder (0: none; default the server's).
+
+        Returns the lobby outcome (``lobby`` set), or a refusal: the channel already has a
+        game, the server is at its cap, an unknown variant / power, bad options.
+        """
+
+        async def body() -> Outcome:
+            if not self.hosts(guild_id, channel_id):
+                raise ServiceError("Games cannot be opened here.")
+            gs = (
+                await self.store.guild_settings(guild_id)
+                if guild_id is not None
+                else GuildSettings(0)
+            )
+            if variant not in contract.game_names():
+                raise ServiceError(f"Unknown variant {variant!r}.")
+            game = contract.game_named(variant)
+            opts = pyramids.Options(
+                diplomacy_seconds=gs.diplomacy_seconds,
+                turn_timeout_action=gs.expiry_action,
+            ).with_changes(**dict(options or {}))
+            limit = game.max_players(opts)
+            limits = dict(timeouts or {})
+            unknown = set(limits) - {"setup", "duel", "retreat"}
+            if unknown:
+                raise ServiceError(f"Unknown time limits: {', '.join(sorted(unknown))}.")
+            defaults = GameSettings()
+            settings = GameSettings(
+                max_players=max_players or limit,
+                arranged=arranged,
+                options=opts,
+                turn_timeout=gs.turn_timeout if turn_timeout == "server" else turn_timeout,
+                setup_timeout=limits.get("setup", defaults.setup_timeout),
+                duel_timeout=limits.get("duel", defaults.duel_timeout),
+                retreat_timeout=limits.get("retreat", defaults.retreat_timeout),
+                reminder_lead=gs.reminder_lead if reminder_lead is None else reminder_lead,
+                lobby_expiry=gs.lobby_expiry,
+            )
+            settings.check(variant)
+            now = self.clock.now()
+            seat = None
+            if host_joins:
+                power = self._power_id(variant, opts, host_power)
+                seat = NewSeat(host_id, None, _clean(host_name), power, now)
+            try:
+                game_id = await self.store.create_lobby(
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    host_id=host_id,
+                    variant=variant,
+                    settings=settings,
+                    host_seat=seat,
+                    expiry=timed("lobby", LOBBY_SEAT, 0, settings, now, False),
+                    max_games=gs.max_games if guild_id is not None else None,
+                    now=now,
+                )
+            except ChannelBusy:
+                raise ServiceError(
+                    "A game is already open in this channel; finish or "
+                    "/cancel it first (or use a thread)."
+                ) from None
+            except GuildFull:
+                raise ServiceError(
+                    f"This server already runs {gs.max_games} games, its limit (see /settings)."
+                ) from None
+            live = await self._live(game_id)
+            name = game.presentation.title
+            return self._lobby_outcome(
+                live,
+                [
+                    f"{_clean(host_name)} opened a {name} table for 2–{settings.max_players} "
+                    "players. Join with /join; the host starts with /start."
+                ],
+            )
+
+        return await self._guarded(None, body)
+
+    async def join(
+        self, game_id: int, user_id: int, name: str, power: str | None = None
+    ) -> Outcome:
+        """Seat ``user_id`` in the lobby, optionally asking for ``power`` (id or name).
+
+        Returns the lobby outcome, or a refusal (not a lobby, already seated, the table
+        is full, the power is taken or unknown).
+        """
+
+        async def body(live: LiveGame) -> Outcome:
+            self._require_lobby(live)
+            if live.entry_of(user_id) is not None:
+                raise ServiceError("You are already at this table.")
+            self._require_room(live)
+            wanted = self._free_power(live, power)
+            now = self.clock.now()
+            try:
+                await self.store.add_seat(
+                    live.id,
+                    live.revision,
+                    NewSeat(user_id, None, _clean(name), wanted, now),
+                    self._expiry(live, now),
+                )
+            except SeatTaken:
+                raise ServiceError("You are already at this table.") from None
+            live = await self._reload(live)
+            return self._lobby_outcome(
+                live, [f"{_clean(name)} joined ({len(live.seats)}/{live.settings.max_players})."]
+            )
+
+        return await self._guarded(game_id, lambda: self._retrying(game_id, body))
+
+    async def leave(self, game_id: int, user_id: int) -> Outcome:
+        """Leave a lobby. A leaving host hands the lobby to the next person; the last
+        person leaving closes it. (In a running game, use :meth:`resign`.)
+
+        Returns the lobby outcome, or a refusal.
+        """
+
+        async def body(live: LiveGame) -> Outcome:
+            if live.status == "running":
+                raise ServiceError(
+                    "The game has started: use /resign to hand your seat to a computer (EW-25)."
+                )
+            self._require_lobby(live)
+            entry = live.entry_of(user_id)
+            if entry is None:
+                raise ServiceError("You are not at this table.")
+            others = [s for s in live.seats if s.user_id not in (None, user_id)]
+            now = self.clock.now()
+            if not others:
+                await self.store.end_game(
+                    live.id, live.revision, "cancelled", {"reason": "everyone left"}, now
+                )
+                live.status = "cancelled"
+                live.revision += 1
+                live.decisions = {}
+                self._after_change(live)
+                return self._simple(
+                    live,
+                    "cancel",
+                    [f"{entry.display_name} left; nobody is left, so the lobby is closed."],
+                )
+            old_host = live.host_id
+            host = old_host if old_host != user_id else others[0].user_id
+            await self.store.remove_seat(
+                live.id, live.revision, entry.id, host, self._expiry(live, now)
+            )
+            live = await self._reload(live)
+            lines = [f"{entry.display_name} left the table."]
+            if old_host == user_id:
+                lines.append(f"{others[0].display_name} is now the host.")
+            return self._lobby_outcome(live, lines)
+
+        return await self._guarded(game_id, lambda: self._retrying(game_id, body))
+
+    async def add_computer(
+        self, game_id: int, by_user: int, level: str = "normal", power: str | None = None
+    ) -> Outcome:
+        """The host adds a computer player (``easy`` | ``normal`` | ``hard``).
+
+        Returns the lobby outcome, or a refusal.
+        """
+
+        async def body(live: LiveGame) -> Outcome:
+            self._require_lobby(live)
+            self._require_host(live, by_user)
+            if level not in COMPUTER_LEVELS:
+                raise ServiceError(f"Computer level must be one of {', '.join(COMPUTER_LEVELS)}.")
+            self._require_room(live)
+            wanted = self._free_power(live, power)
+            number = 1 + sum(1 for s in live.seats if s.is_computer)
+            name = f"Computer {number} ({level})"
+            now = self.clock.now()
+            await self.store.add_seat(
+                live.id,
+                live.revision,
+                NewSeat(None, level, name, wanted, now),
+                self._expiry(live, now),
+            )
+            live = await self._reload(live)
+            return self._lobby_outcome(
+                live, [f"{name} sits down ({len(live.seats)}/{live.settings.max_players})."]
+            )
+
+        return await self._guarded(game_id, lambda: self._retrying(game_id, body))
+
+    async def remove_computer(
+        self, game_id: int, by_user: int, position: int | None = None
+    ) -> Outcome:
+        """The host removes a computer player: the one at lobby ``position`` (0-based,
+        join order), or the last one added.
+
+        Returns the lobby outcome, or a refusal.
+        """
+
+        async def body(live: LiveGame) -> Outcome:
+            self._require_lobby(live)
+            self._require_host(live, by_user)
+            if position is None:
+                bots = [s for s in live.seats if s.is_computer]
+                if not bots:
+                    raise ServiceError("There is no computer player at this table.")
+                entry = bots[-1]
+            else:
+                if not 0 <= position < len(live.seats) or not live.seats[position].is_computer:
+                    raise ServiceError("That seat is not a computer player.")
+                entry = live.seats[position]
+            now = self.clock.now()
+            await self.store.remove_seat(
+                live.id, live.revision, entry.id, live.host_id, self._expiry(live, now)
+            )
+            live = await self._reload(live)
+            return self._lobby_outcome(live, [f"{entry.display_name} leaves the table."])
+
+        return await self._guarded(game_id, lambda: self._retrying(game_id, body))
+
+    async def configure(
+        self,
+        game_id: int,
+        by_user: int,
+        *,
+        max_players: int | None = None,
+        arranged: bool | None = None,
+        turn_timeout: float | Keep | None = "keep",
+        options: Mapping[str, Any] | None = None,
+    ) -> Outcome:
+        """The host changes the lobby's table settings or rule options (the Options
+        button): only the arguments given change.
+
+        Returns the lobby outcome, or a refusal (bad values, fewer seats than players).
+        """
+
+        async def body(live: LiveGame) -> Outcome:
+            self._require_lobby(live)
+            self._require_host(live, by_user)
+            s = live.settings
+            opts = s.options.with_changes(**dict(options or {}))
+            new = replace(
+                s,
+                options=opts,
+                max_players=max_players
+                if max_players is not None
+                else min(s.max_players, contract.game_named(live.variant).max_players(opts)),
+                arranged=s.arranged if arranged is None else arranged,
+                turn_timeout=s.turn_timeout if turn_timeout == "keep" else turn_timeout,
+            )
+            new.check(live.variant)
+            if new.max_players < len(live.seats):
+                raise SettingsError(f"{len(live.seats)} players are already seated.")
+            now = self.clock.now()
+            await self.store.update_lobby(
+                live.id, live.revision, new, live.host_id, self._expiry(live, now)
+            )
+            live = await self._reload(live)
+            return self._lobby_outcome(live, ["The table settings changed."])
+
+        return await self._guarded(game_id, lambda: self._retrying(game_id, body))
+
+    async def start_game(self, game_id: int, by_user: int, *, seed: int | None = None) -> Outcome:
+        """The host starts the game: seats are dealt (EW-6) and setup begins.
+
+        Returns the start outcome (seat order and arch-enemies in words, the board, and
+        a setup prompt for every player who places now), or a refusal.
+        """
+
+        async def body(live: LiveGame) -> Outcome:
+            self._require_lobby(live)
+            self._require_host(live, by_user)
+            engine = contract.game_named(live.variant)
+            if len(live.seats) < engine.min_players:
+                raise ServiceError(
+                    f"{engine.presentation.title} needs at least {engine.min_players} "
+                    "players; invite someone or add a computer."
+                )
+            powers = [s.requested_power for s in live.seats]
+            game_seed = seed if seed is not None else self._seed_source()
+            opts = live.settings.options
+            creation = pyramids.creation_record(
+                live.variant, powers, game_seed, opts, live.settings.arranged
+            )
+            game, events = pyramids.new_game(
+                live.variant, powers, game_seed, opts, live.settings.arranged
+            )
+            entries = [live.seats[origin] for origin in game.origins]
+            names = []
+            words = engine.presentation
+            for seat, entry in enumerate(entries):
+                side = game.seats[seat]
+                names.append(words.computer_name(side) if entry.is_computer else entry.display_name)
+            now = self.clock.now()
+            decisions = {
+                (d.seat, d.kind): timed(d.kind, d.seat, 0, live.settings, now, False)
+                for d in game.deciders()
+            }
+            seats = [
+                replace(e, seat=i, power=game.seats[i], display_name=names[i])
+                for i, e in enumerate(entries)
+            ]
+            nxt = replace(
+                live,
+                seats=seats,
+                state=game,
+                creation=creation,
+                status="running",
+                revision=live.revision + 1,
+                decisions=decisions,
+            )
+            outcome = self._play_outcome(nxt, game, events, None, "start")  # before the commit
+            await self.store.start_game(
+                live.id,
+                live.revision,
+                creation=creation,
+                start_events=[e.to_dict() for e in events],
+                state=game.to_dict(),
+                seats=[
+                    (e.id, e.seat, e.power, e.display_name)
+                    for e in seats
+                    if e.seat is not None and e.power is not None
+                ],
+                decisions=decisions.values(),
+                now=now,
+            )
+            for name in ("seats", "state", "creation", "status", "revision", "decisions"):
+                setattr(live, name, getattr(nxt, name))
+            self._after_change(live)
+            return outcome
+
+        return await self._guarded(game_id, lambda: self._retrying(game_id, body))
+
+    async def lobby_info(self, game_id: int) -> LobbyInfo:
+        """The lobby as its message shows it (read-only: for a front end that redraws the
+        lobby message or its options after a restart).
+
+        Raises:
+            ServiceError: no such game, or it is not a lobby any more.
+        """
+        live = await self._live(game_id, cache=False)
+        self._require_lobby(live)
+        info = self._lobby_outcome(live, []).lobby
+        assert info is not None
+        return info
+
+    # ------------------------------------------------------------------ helpers
+    async def _reload(self, live: LiveGame) -> LiveGame:
+        """Re-read a lobby after a write (lobby changes are rare; row ids come back)."""
+        self._forget(live.id)
+        return await self._live(live.id)
+
+    def _expiry(self, live: LiveGame, now: float) -> DecisionRecord:
+        return timed("lobby", LOBBY_SEAT, 0, live.settings, now, False)
+
+    @staticmethod
+    def _require_lobby(live: LiveGame) -> None:
+        if live.status != "lobby":
+            raise ServiceError(
+                "The game has already started."
+                if live.status == "running"
+                else "This game is over."
+            )
+
+    @staticmethod
+    def _require_room(live: LiveGame) -> None:
+        if len(live.seats) >= live.settings.max_players:
+            raise ServiceError(f"The table is full ({live.settings.max_players} players).")
+
+    def _free_power(self, live: LiveGame, power: str | None) -> str | None:
+        wanted = self._power_id(live.variant, live.settings.options, power)
+        if wanted is not None and any(s.requested_power == wanted for s in live.seats):
+            raise ServiceError("Someone at the table already chose that power.")
+        return wanted
+
+    @staticmethod
+    def _power_id(variant: str, options: pyramids.Options, power: str | None) -> str | None:
+        if power is None:
+            return None
+        game = contract.game_named(variant)
+        words = game.presentation
+        sides = game.sides(options)
+        found = power if power in sides else words.find_side(power)
+        if found is None or found not in sides:
+            raise ServiceError(
+                f"Unknown {words.side_word} {power!r}; choose one of "
+                + ", ".join(words.side_name(s) for s in sides)
+                + "."
+            )
+        return found
+
+    def _lobby_outcome(self, live: LiveGame, lines: list[str]) -> Outcome:
+        words = contract.game_named(live.variant).presentation
+        seats = tuple(
+            SeatInfo(
+                None,
+                s.user_id,
+                s.display_name,
+                s.computer_level,
+                s.requested_power,
+                words.side_name(s.requested_power) if s.requested_power else None,
+            )
+            for s in live.seats
+        )
+        expiry = live.decisions.get((LOBBY_SEAT, "lobby"))
+        info = LobbyInfo(
+            host_id=live.host_id,
+            variant=live.variant,
+            seats=seats,
+            max_players=live.settings.max_players,
+            arranged=live.settings.arranged,
+            options=live.settings.options.to_dict(),
+            turn_timeout=live.settings.turn_timeout,
+            expires_at=expiry.due_at if expiry else None,
+        )
+        return Outcome(
+            ok=True,
+            game_id=live.id,
+            kind="lobby",
+            channel_id=live.channel_id,
+            guild_id=live.guild_id,
+            status=live.status,
+            public_lines=tuple(lines),
+            lobby=info,
+            names=tuple(live.names()),
+        )
+
+
+def _clean(name: str) -> str:
+    """A display name fit for texts: one line, at most 40 characters, never empty."""
+    text = " ".join(str(name).split())[:40]
+    return text or "Player"

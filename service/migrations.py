@@ -1,0 +1,366 @@
+"""The database schema as numbered, forward-only migrations.
+
+Each migration is applied in its own transaction (``BEGIN IMMEDIATE`` … ``COMMIT``): its
+statements and the row recording it in ``schema_migrations`` commit together or not at
+all, so a crash mid-upgrade leaves the file at the previous version. The version is
+re-read inside the transaction, so two processes starting at once apply each step once.
+SQLite DDL is transactional, which is what makes this safe.
+
+Never edit a released migration: add a new one. The schema after the last migration:
+
+``games``
+    one row per game, keyed by ``id``. ``status`` is ``lobby`` | ``running`` |
+    ``finished`` | ``cancelled`` | ``archived``; a partial unique index allows at most one
+    ``lobby``/``running`` game per ``channel_id`` (the database enforces it).
+    ``state`` is the JSON snapshot after ``version`` actions; ``revision`` counts every
+    write to the game (actions, seats, settings, pause) and guards them all against stale
+    writers. ``settings`` is the per-game JSON (``service.models.GameSettings``), ``creation``
+    the engine's creation record, ``start_events`` what ``rules.new_game`` announced,
+    ``result`` the JSON end of a finished game, ``paused_at`` set while paused.
+``seats``
+    lobby entries and, once started, the engine seat (``seat``) and ``power`` of each;
+    ``user_id`` is a Discord user id, or NULL with ``computer_level`` set for a computer
+    player (a CHECK makes it exactly one of the two); ``agrees_draw`` is the EW-25 vote.
+``actions``
+    the append-only log (UPDATE and DELETE are refused by triggers, except the cascade of
+    a deleted game): ``seq`` 1, 2, 3 … per game, the acting ``seat`` (-1 for the table),
+    who sent it, the action and the events it caused as JSON.
+``decisions``
+    the open decisions of each game with their deadlines: ``opened_version`` (the game
+    version when the decision opened), ``duration``, ``due_at`` (NULL: no limit, or
+    paused) and ``remind_at`` (NULL: no reminder due). Seat -1 kind ``lobby`` is a lobby's
+    expiry.
+``guild_settings``
+    per-server defaults (turn timeout, expiry action, diplomacy window, reminder lead,
+    lobby expiry, cap on active games).
+``user_preferences``
+    per-user choices of the Discord front end, only for people who made one: ``pings``
+    (1: pinged when it is their move, the default; 0: named, not pinged).
+``guild_departures``
+    servers the bot was removed from and when (``left_at``); their data is deleted some
+    days later unless the bot comes back, which removes the row.
+``bot_meta``
+    small ``key`` → ``value`` facts of the bot process, e.g. ``commands_hash``: the
+    command set last synced globally with Discord.
+``game_messages``
+    the Discord messages the bot keeps editing for a game, so a restart edits them
+    instead of posting new ones: the lobby message (``lobby_channel_id``,
+    ``lobby_message_id``) and the message of the duel under way (``duel_message_id``).
+    Deleted with the game.
+``seats.dms_closed``
+    1 when a direct message to the seat's person was refused (their DMs are closed): the
+    bot does not DM them again, and offers their panels in the channel instead.
+
+Indexes (migration 6): every query a cold load runs is an index search, so loading the
+unfinished games costs the same with ten or a hundred thousand finished games in the
+file. ``seats_by_game`` (``seats(game_id)``: the lobby seats have no ``seat`` yet, so the
+partial ``seats_one_per_seat`` cannot serve them) and ``actions_by_seat``
+(``actions(game_id, seat, seq)``: a seat's latest action is one search for ``MAX(seq)``
+instead of a read of the game's whole log).
+
+The outbox (migration 7):
+
+``outbox``
+    every channel message, edit and direct message the bot owes Discord and has not
+    sent yet (see :mod:`bot.outbox`), so a restart resumes them: ``kind`` ``send`` (to
+    ``channel_id``), ``edit`` (of ``message_id`` in ``channel_id``) or ``dm`` (to
+    ``user_id``); the ``game_id`` it belongs to (NULL: none); ``priority`` (0 first);
+    ``merge_key`` (items with the same key may be coalesced); ``payload``: the message as
+    Discord's JSON (content, allowed mentions, components, kept attachments; sends carry
+    a ``nonce`` with ``enforce_nonce`` so a message sent just before a crash is not sent
+    twice); ``meta``: JSON of what to do once it is settled (remember a lobby or duel
+    message, tell a channel that someone's DMs are closed). A row is deleted once sent or
+    given up.
+``outbox_files``
+    the files (board and hand PNG bytes, with ``filename`` and ``description``, the alt
+    text) of an outbox item, in order (``idx``).
+
+What the bot owes a game's channel (migration 8):
+
+``announcements``
+    a row per game whose channel has not been told of every committed action yet:
+    ``owed_from`` is the first action (``actions.seq``) whose message (words and board)
+    is neither sent nor kept in the outbox. The row is written in the action's own
+    transaction and moved on (or deleted) in the transaction that keeps the message, so
+    a restart announces what a crash left untold (see :meth:`bot.delivery.Delivery.catch_up`).
+    Deleted with the game.
+``permission_holds``
+    a game's channel where the bot lacks a permission (``missing``: which): its messages
+    wait and ``paused`` says whether the bot paused the game for it, so after a restart
+    the channel stays held, the game paused, and it resumes when the permission is back
+    or by /resume.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import aiosqlite
+
+
+class MigrationError(RuntimeError):
+    """The schema cannot be brought up to date (the message says why)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    """One numbered step: statements run in one transaction."""
+
+    version: int
+    name: str
+    statements: tuple[str, ...]
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(
+        1,
+        "games, seats and the action log",
+        (
+            """CREATE TABLE schema_migrations (
+            version    INTEGER PRIMARY KEY,
+            name       TEXT NOT NULL,
+            applied_at REAL NOT NULL
+        )""",
+            """CREATE TABLE games (
+            id           INTEGER PRIMARY KEY,
+            guild_id     INTEGER,
+            channel_id   INTEGER NOT NULL,
+            status       TEXT NOT NULL
+                         CHECK (status IN ('lobby','running','finished','cancelled','archived')),
+            variant      TEXT NOT NULL,
+            host_id      INTEGER,
+            settings     TEXT NOT NULL,
+            creation     TEXT,
+            start_events TEXT,
+            state        TEXT,
+            version      INTEGER NOT NULL DEFAULT 0 CHECK (version >= 0),
+            revision     INTEGER NOT NULL DEFAULT 0,
+            created_at   REAL NOT NULL,
+            started_at   REAL,
+            ended_at     REAL,
+            result       TEXT
+        )""",
+            """CREATE UNIQUE INDEX games_one_active_per_channel ON games(channel_id)
+           WHERE status IN ('lobby', 'running')""",
+            "CREATE INDEX games_by_guild ON games(guild_id, status)",
+            "CREATE INDEX games_by_status ON games(status)",
+            """CREATE TABLE seats (
+            id              INTEGER PRIMARY KEY,
+            game_id         INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            seat            INTEGER,
+            user_id         INTEGER,
+            computer_level  TEXT CHECK (computer_level IN ('easy', 'normal', 'hard')),
+            display_name    TEXT NOT NULL,
+            requested_power TEXT,
+            power           TEXT,
+            joined_at       REAL NOT NULL,
+            CHECK ((user_id IS NULL) != (computer_level IS NULL))
+        )""",
+            "CREATE UNIQUE INDEX seats_one_per_seat ON seats(game_id, seat) WHERE seat IS NOT NULL",
+            """CREATE UNIQUE INDEX seats_one_per_user ON seats(game_id, user_id)
+           WHERE user_id IS NOT NULL""",
+            "CREATE INDEX seats_by_user ON seats(user_id)",
+            """CREATE TABLE actions (
+            game_id    INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            seq        INTEGER NOT NULL CHECK (seq >= 1),
+            seat       INTEGER NOT NULL,
+            user_id    INTEGER,
+            source     TEXT NOT NULL CHECK (source IN ('player','computer','timeout','system')),
+            action     TEXT NOT NULL,
+            events     TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        ) WITHOUT ROWID""",
+            """CREATE TRIGGER actions_append_only_update BEFORE UPDATE ON actions
+           BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END""",
+            """CREATE TRIGGER actions_append_only_delete BEFORE DELETE ON actions
+           WHEN EXISTS (SELECT 1 FROM games WHERE id = OLD.game_id)
+           BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END""",
+        ),
+    ),
+    Migration(
+        2,
+        "open decisions and their deadlines; pause",
+        (
+            """CREATE TABLE decisions (
+            game_id        INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            seat           INTEGER NOT NULL,
+            kind           TEXT NOT NULL,
+            opened_version INTEGER NOT NULL,
+            duration       REAL,
+            due_at         REAL,
+            remind_at      REAL,
+            PRIMARY KEY (game_id, seat, kind)
+        ) WITHOUT ROWID""",
+            "CREATE INDEX decisions_by_due ON decisions(due_at) WHERE due_at IS NOT NULL",
+            "ALTER TABLE games ADD COLUMN paused_at REAL",
+        ),
+    ),
+    Migration(
+        3,
+        "per-server settings; draw votes",
+        (
+            """CREATE TABLE guild_settings (
+            guild_id          INTEGER PRIMARY KEY,
+            turn_timeout      REAL NOT NULL,
+            expiry_action     TEXT NOT NULL CHECK (expiry_action IN ('pass', 'arm')),
+            diplomacy_seconds INTEGER NOT NULL,
+            reminder_lead     REAL NOT NULL,
+            lobby_expiry      REAL NOT NULL,
+            max_games         INTEGER NOT NULL,
+            updated_at        REAL NOT NULL
+        )""",
+            "ALTER TABLE seats ADD COLUMN agrees_draw INTEGER NOT NULL DEFAULT 0",
+        ),
+    ),
+    Migration(
+        4,
+        "user preferences, server departures, bot facts",
+        (
+            """CREATE TABLE user_preferences (
+            user_id    INTEGER PRIMARY KEY,
+            pings      INTEGER NOT NULL CHECK (pings IN (0, 1)),
+            updated_at REAL NOT NULL
+        )""",
+            """CREATE TABLE guild_departures (
+            guild_id INTEGER PRIMARY KEY,
+            left_at  REAL NOT NULL
+        )""",
+            "CREATE INDEX guild_departures_by_time ON guild_departures(left_at)",
+            """CREATE TABLE bot_meta (
+            key   TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        )""",
+        ),
+    ),
+    Migration(
+        5,
+        "message ids and closed DMs",
+        (
+            """CREATE TABLE game_messages (
+            game_id          INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+            lobby_channel_id INTEGER,
+            lobby_message_id INTEGER,
+            duel_message_id  INTEGER
+        )""",
+            "ALTER TABLE seats ADD COLUMN dms_closed INTEGER NOT NULL DEFAULT 0",
+        ),
+    ),
+    Migration(
+        6,
+        "indexes for every lookup of a cold load",
+        (
+            "CREATE INDEX seats_by_game ON seats(game_id)",
+            "CREATE INDEX actions_by_seat ON actions(game_id, seat, seq)",
+        ),
+    ),
+    Migration(
+        7,
+        "the outbox: messages, edits and DMs owed to Discord",
+        (
+            """CREATE TABLE outbox (
+            id         INTEGER PRIMARY KEY,
+            game_id    INTEGER,
+            kind       TEXT NOT NULL CHECK (kind IN ('send', 'edit', 'dm')),
+            channel_id INTEGER,
+            user_id    INTEGER,
+            message_id INTEGER,
+            priority   INTEGER NOT NULL,
+            merge_key  TEXT,
+            payload    TEXT NOT NULL,
+            meta       TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            CHECK ((kind = 'dm') = (user_id IS NOT NULL)),
+            CHECK ((kind = 'edit') = (message_id IS NOT NULL))
+        )""",
+            """CREATE TABLE outbox_files (
+            item_id     INTEGER NOT NULL REFERENCES outbox(id) ON DELETE CASCADE,
+            idx         INTEGER NOT NULL,
+            filename    TEXT NOT NULL,
+            description TEXT,
+            data        BLOB NOT NULL,
+            PRIMARY KEY (item_id, idx)
+        ) WITHOUT ROWID""",
+        ),
+    ),
+    Migration(
+        8,
+        "announcements owed to a game's channel, and channels held for a permission",
+        (
+            """CREATE TABLE announcements (
+            game_id   INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+            owed_from INTEGER NOT NULL
+        )""",
+            """CREATE TABLE permission_holds (
+            channel_id INTEGER PRIMARY KEY,
+            game_id    INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            paused     INTEGER NOT NULL,
+            missing    TEXT NOT NULL
+        )""",
+        ),
+    ),
+)
+
+LATEST = MIGRATIONS[-1].version
+
+
+async def current_version(conn: aiosqlite.Connection) -> int:
+    """The schema version recorded in the database (0 for an empty file)."""
+    cur = await conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+    )
+    if await cur.fetchone() is None:
+        return 0
+    cur = await conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
+    row = await cur.fetchone()
+    return int(row[0]) if row else 0
+
+
+async def migrate(
+    conn: aiosqlite.Connection,
+    target: int | None = None,
+    migrations: Sequence[Migration] = MIGRATIONS,
+) -> int:
+    """Apply every migration above the recorded version, up to ``target`` (default: all).
+
+    ``conn`` must be in autocommit mode (``isolation_level=None``). Returns the version
+    reached.
+
+    Raises:
+        MigrationError: the database is newer than this code, or a step failed (that
+            step was rolled back; the database stays at the version before it).
+    """
+    steps = sorted(migrations, key=lambda m: m.version)
+    if [m.version for m in steps] != list(range(1, len(steps) + 1)):
+        raise MigrationError("migrations must be numbered 1, 2, 3 … without gaps")
+    newest = steps[-1].version if steps else 0
+    target = newest if target is None else target
+    found = await current_version(conn)
+    if found > newest:
+        raise MigrationError(
+            f"the database is at schema version {found}, newer than this code ({newest}); "
+            "run a newer release"
+        )
+    for step in steps:
+        if step.version > target or step.version <= found:
+            continue
+        await conn.execute("BEGIN IMMEDIATE")
+        try:
+            if await current_version(conn) >= step.version:  # another process was first
+                await conn.execute("COMMIT")
+                continue
+            for sql in step.statements:
+                await conn.execute(sql)
+            await conn.execute(
+                "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                (step.version, step.name, time.time()),
+            )
+            await conn.execute("COMMIT")
+        except Exception as exc:
+            await conn.execute("ROLLBACK")
+            raise MigrationError(
+                f"migration {step.version} ({step.name}) failed and was rolled back: {exc}"
+            ) from exc
+    return await current_version(conn)

@@ -1,0 +1,226 @@
+"""Playing: actions and prompt answers, resigning, seat replacement, agreed draws, cancel.
+
+Every action goes through ``ServiceBase._apply``: the engine checks it against a copy of
+the cached state, the store writes the action row, the new snapshot, the version bump and
+the changed deadlines in one transaction, and only then does the cache move on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import rules
+from rules import contract, pyramids
+
+from .core import ServiceBase, ServiceError
+from .live import LiveGame
+from .outcome import Outcome
+from .store import SeatTaken
+
+
+class PlayOps(ServiceBase):
+    """Play operations of :class:`service.GameService`."""
+
+    async def act(
+        self, game_id: int, user_id: int, action: pyramids.Action, *, version: int | None = None
+    ) -> Outcome:
+        """Apply ``user_id``'s ``action`` (a slash command, a button, a console line).
+
+        ``version``: the :attr:`Prompt.version` of the prompt being answered, if any; an
+        out-of-date prompt (the player acted since, or the decision reopened) is refused,
+        so a double-clicked button acts once.
+
+        Returns the action's outcome, or a refusal worded for the user (not seated, not
+        your turn, an illegal action naming its rule); a refusal writes nothing.
+        """
+
+        async def body(live: LiveGame) -> Outcome:
+            seat = self._seat_of(live, user_id)
+            return await self._apply(
+                live, seat, action, user_id=user_id, source="player", expect=version
+            )
+
+        return await self._guarded(game_id, lambda: self._retrying(game_id, body))
+
+    async def answer(
+        self, game_id: int, user_id: int, version: int, action: pyramids.Action
+    ) -> Outcome:
+        """Answer a prompt (duel card or stop, diplomacy, retreat, setup placement):
+        :meth:`act` with the prompt's ``version``, so old buttons are refused.
+
+        Returns the action's outcome, or a refusal.
+        """
+        return await self.act(game_id, user_id, action, version=version)
+
+    async def resign(self, game_id: int, user_id: int) -> Outcome:
+        """``user_id`` resigns: a computer player takes the seat, so arch-enemies stay
+        (EW-25). Returns the outcome, or a refusal."""
+
+        async def body(live: LiveGame) -> Outcome:
+            seat = self._seat_of(live, user_id)
+            old = live.seats[seat].display_name
+            name = self._computer_name(live, seat)
+            await self.store.replace_seat(
+                live.id,
+                live.revision,
+                seat,
+                user_id=None,
+                computer_level="normal",
+                display_name=name,
+                now=self.clock.now(),
+            )
+            self._seat_changed(live, seat, None, "normal", name)
+            return self._simple(
+                live,
+                "seat",
+                [f"{old} resigned; a computer now plays their seat as {name} (EW-25)."],
+            )
+
+        return await self._guarded(game_id, lambda: self._retrying(game_id, body))
+
+    async def replace_seat(
+        self,
+        game_id: int,
+        by_user: int,
+        seat: int,
+        *,
+        user_id: int | None = None,
+        name: str | None = None,
+        level: str = "normal",
+        is_admin: bool = False,
+    ) -> Outcome:
+        """The host hands engine seat ``seat`` to a person (``user_id`` and ``name``) or,
+        without ``user_id``, to a computer of ``level`` (EW-25).
+
+        Returns the outcome (with a prompt for the new player if the seat must decide
+        now), or a refusal.
+        """
+
+        async def body(live: LiveGame) -> Outcome:
+            self._require_host(live, by_user, is_admin)
+            if not live.running:
+                raise ServiceError("Seats can be handed over only in a running game.")
+            if not 0 <= seat < len(live.seats):
+                raise ServiceError("There is no such seat.")
+            old = live.seats[seat].display_name
+            if user_id is not None:
+                if live.entry_of(user_id) is not None:
+                    raise ServiceError("That person already holds a seat in this game.")
+                new_name, new_level = " ".join((name or "Player").split())[:40], None
+            else:
+                if level not in ("easy", "normal", "hard"):
+                    raise ServiceError("Computer level must be easy, normal or hard.")
+                new_name, new_level = self._computer_name(live, seat), level
+            try:
+                await self.store.replace_seat(
+                    live.id,
+                    live.revision,
+                    seat,
+                    user_id=user_id,
+                    computer_level=new_level,
+                    display_name=new_name,
+                    now=self.clock.now(),
+                )
+            except SeatTaken:
+                raise ServiceError("That person already holds a seat in this game.") from None
+            self._seat_changed(live, seat, user_id, new_level, new_name)
+            prompts = tuple(
+                self._prompt(live, d.seat, d.kind)
+                for d in live.decisions.values()
+                if d.seat == seat and user_id is not None
+            )
+            return self._simple(
+                live,
+                "seat",
+                [f"{new_name} takes over {old}'s seat (EW-25)."],
+                prompts=prompts,
+                mentions=(user_id,) if prompts else (),
+            )
+
+        return await self._guarded(game_id, lambda: self._retrying(game_id, body))
+
+    async def agree_draw(self, game_id: int, user_id: int, agree: bool = True) -> Outcome:
+        """Record ``user_id``'s vote for a draw; once every person at the table agrees the
+        game ends as a draw (EW-25, applied for the table as ``rules.SYSTEM``). A vote
+        stands until withdrawn (``agree=False``) or the seat changes hands.
+
+        Returns the outcome (the draw's, once unanimous), or a refusal.
+        """
+
+        async def body(live: LiveGame) -> Outcome:
+            seat = self._seat_of(live, user_id)
+            await self.store.set_draw_vote(live.id, live.revision, seat, agree)
+            live.revision += 1
+            live.seats[seat].agrees_draw = agree
+            name = live.seats[seat].display_name
+            humans = live.humans()
+            yes = sum(1 for s in humans if live.seats[s].agrees_draw)
+            if not agree:
+                return self._simple(live, "draw", [f"{name} no longer agrees to a draw."])
+            line = f"{name} agrees to a draw ({yes} of {len(humans)})."
+            if yes < len(humans):
+                return self._simple(live, "draw", [line])
+            outcome = await self._apply(
+                live, rules.SYSTEM, pyramids.AgreeDraw(), user_id=None, source="system"
+            )
+            return _prefixed(outcome, line)
+
+        return await self._guarded(game_id, lambda: self._retrying(game_id, body))
+
+    async def cancel(self, game_id: int, by_user: int, *, is_admin: bool = False) -> Outcome:
+        """Cancel a lobby or a running game (host, or a member with Manage Channels:
+        ``is_admin``). The game is kept for history; its timers stop.
+
+        Returns the outcome, or a refusal.
+        """
+
+        async def body(live: LiveGame) -> Outcome:
+            self._require_host(live, by_user, is_admin)
+            if live.status not in ("lobby", "running"):
+                raise ServiceError("This game is already over.")
+            await self.store.end_game(
+                live.id,
+                live.revision,
+                "cancelled",
+                {"reason": "cancelled", "by": by_user},
+                self.clock.now(),
+            )
+            live.status = "cancelled"
+            live.revision += 1
+            live.decisions = {}
+            self._after_change(live)
+            return self._simple(live, "cancel", ["The game was cancelled."])
+
+        return await self._guarded(game_id, lambda: self._retrying(game_id, body))
+
+    # ------------------------------------------------------------------ helpers
+    @staticmethod
+    def _seat_of(live: LiveGame, user_id: int) -> int:
+        if live.status == "lobby":
+            raise ServiceError("The game has not started yet.")
+        if not live.running:
+            raise ServiceError("This game is over.")
+        seat = live.seat_of(user_id)
+        if seat is None:
+            raise ServiceError("You are not playing in this game.")
+        return seat
+
+    @staticmethod
+    def _computer_name(live: LiveGame, seat: int) -> str:
+        side = live.seats[seat].power
+        assert side is not None, "a started game's seats have their sides"
+        return contract.game_named(live.variant).presentation.computer_name(side)
+
+    def _seat_changed(
+        self, live: LiveGame, seat: int, user_id: int | None, level: str | None, name: str
+    ) -> None:
+        entry = live.seats[seat]
+        entry.user_id, entry.computer_level, entry.display_name = user_id, level, name
+        entry.agrees_draw = False
+        entry.joined_at = self.clock.now()
+        live.revision += 1
+        self._after_change(live)
+
+
+def _prefixed(outcome: Outcome, line: str) -> Outcome:
+    return replace(outcome, public_lines=(line, *outcome.public_lines))

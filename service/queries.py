@@ -1,0 +1,209 @@
+"""Read-only queries: which game a channel has, status, a user's view, the log, prompts.
+
+Queries take no lock and write nothing: they read the cached copy (swapped in only after
+a commit, so it is always a committed state) or, for a game not in memory, the database.
+"""
+
+from __future__ import annotations
+
+import rules
+from rules import contract, pyramids
+from rules.pyramids.describe import describe_all
+
+from .core import ServiceBase, ServiceError
+from .live import LiveGame
+from .models import LOBBY_SEAT
+from .outcome import GameStatus, Outcome, PrivateNote, Prompt, SeatInfo, UserView
+
+
+class QueryOps(ServiceBase):
+    """Read-only queries of :class:`service.GameService`."""
+
+    async def active_game(self, channel_id: int) -> int | None:
+        """The id of the lobby or running game in ``channel_id``, or None."""
+        gid = self._channels.get(channel_id)
+        if gid is not None:
+            return gid
+        return await self.store.active_game_in_channel(channel_id)
+
+    async def status(self, game_id: int) -> GameStatus:
+        """``/status``: whose turn, phase, hand sizes, deck and discard, timers, seats.
+
+        Raises:
+            ServiceError: no such game.
+        """
+        live = await self._live(game_id, cache=False)
+        g = live.state
+        words = contract.game_named(live.variant).presentation
+        seats = tuple(
+            SeatInfo(
+                seat=s.seat,
+                user_id=s.user_id,
+                name=s.display_name,
+                computer_level=s.computer_level,
+                power=s.power or s.requested_power,
+                power_name=words.side_name(p) if (p := s.power or s.requested_power) else None,
+                hand_size=len(g.hands[i]) if g is not None else None,
+                agrees_draw=s.agrees_draw,
+            )
+            for i, s in enumerate(live.seats)
+        )
+        lines = [f"{words.title}: {live.status}" + (" (paused)" if live.paused else "")]
+        view = pyramids.view_for(g, None) if g is not None else None
+        if g is not None and view is not None:
+            lines += words.summary_lines(view, live.names())
+            now = self.clock.now()
+            for d in self._decision_infos(live):
+                left = f", {time_left(d.deadline - now)} left" if d.deadline else ""
+                lines.append(f"Waiting for {d.name} ({d.kind}{left}).")
+        return GameStatus(
+            game_id=live.id,
+            channel_id=live.channel_id,
+            guild_id=live.guild_id,
+            status=live.status,
+            variant=live.variant,
+            host_id=live.host_id,
+            version=live.version,
+            paused=live.paused,
+            seats=seats,
+            decisions=self._decision_infos(live) if g is not None else (),
+            lines=tuple(lines),
+            view=view,
+            result=live.result,
+        )
+
+    async def view(self, game_id: int, user_id: int | None) -> UserView:
+        """``/hand``, ``/board``: the game as ``user_id`` may see it (a spectator's view
+        if not seated) and the user's open prompt, if any.
+
+        Raises:
+            ServiceError: no such game, or it has not started.
+        """
+        live = await self._live(game_id, cache=False)
+        if live.state is None:
+            raise ServiceError("The game has not started yet.")
+        seat = live.seat_of(user_id) if user_id is not None else None
+        prompt = self._open_prompt(live, seat) if seat is not None else None
+        return UserView(live.id, seat, pyramids.view_for(live.state, seat), prompt)
+
+    async def prompts(self, game_id: int | None = None) -> list[Prompt]:
+        """Every open prompt of people (of one game, or of all games in memory): what a
+        front end re-sends after a restart so open panels come back."""
+        if game_id is None:
+            games = list(self._games.values())
+        else:
+            try:
+                games = [await self._live(game_id, cache=False)]
+            except ServiceError:
+                return []
+        out = []
+        for live in games:
+            if not live.running:
+                continue
+            for seat, kind in sorted(live.decisions):
+                if seat != LOBBY_SEAT and not live.is_computer(seat):
+                    out.append(self._prompt(live, seat, kind))
+        return out
+
+    async def games_of(self, user_id: int) -> list[int]:
+        """Ids of the active games (in memory) where ``user_id`` holds a seat."""
+        return [gid for gid, live in self._games.items() if live.entry_of(user_id)]
+
+    async def log(
+        self,
+        game_id: int,
+        count: int = 20,
+        user_id: int | None = None,
+    ) -> list[str]:
+        """``/log``: the last ``count`` lines of the game in words — the public ones, plus
+        ``user_id``'s own private ones (cards received, spy results).
+
+        Raises:
+            ServiceError: no such game, or it has not started.
+        """
+        live = await self._live(game_id, cache=False)
+        if live.state is None:
+            raise ServiceError("The game has not started yet.")
+        count = max(1, min(count, 200))
+        seat = live.seat_of(user_id) if user_id is not None else None
+        board, names = live.state.board, live.names()
+        records = await self.store.last_actions(game_id, count)
+        lines: list[str] = []
+        if not records or records[0].seq == 1:
+            rec = await self.store.load_game(game_id)
+            start = [rules.Event.from_dict(e) for e in (rec.start_events if rec else [])]
+            lines += describe_all(start, board, names, seat)
+        for r in records:
+            lines += describe_all([rules.Event.from_dict(e) for e in r.events], board, names, seat)
+        return lines[-count:]
+
+    async def untold(self, game_id: int, owed_from: int) -> Outcome | None:
+        """The outcome of game ``game_id``'s actions from ``owed_from`` on, rebuilt from
+        the stored log: what its channel was owed when the bot stopped before telling it
+        (their words, the board as stored now, who is to play; each player's private
+        lines and prompts). None if there is nothing to tell (no such game, not hosted
+        here, or no such actions)."""
+        try:
+            live = await self._live(game_id, cache=False)
+        except ServiceError:
+            return None
+        g = live.state
+        records = await self.store.actions(game_id, owed_from - 1) if g is not None else []
+        if g is None or not records:
+            return None
+        names = live.names()
+        events = [rules.Event.from_dict(e) for r in records for e in r.events]
+        prompts = tuple(
+            self._prompt(live, d.seat, d.kind)
+            for d in sorted(live.decisions.values(), key=lambda d: (d.seat, d.kind))
+            if d.seat != LOBBY_SEAT
+            and not live.is_computer(d.seat)
+            and d.opened_version >= owed_from
+        )
+        private = {}
+        for seat, rec in enumerate(live.seats):
+            if rec.user_id is None:
+                continue
+            lines = tuple(describe_all([e for e in events if e.to == seat], g.board, names, seat))
+            if lines or any(p.seat == seat for p in prompts):
+                private[rec.user_id] = PrivateNote(
+                    rec.user_id, seat, lines, False, pyramids.view_for(g, seat)
+                )
+        public = [e for e in events if e.to is None]
+        return Outcome(
+            ok=True,
+            game_id=live.id,
+            kind=records[-1].source if records[-1].source in ("player", "computer") else "timeout",
+            channel_id=live.channel_id,
+            guild_id=live.guild_id,
+            status=live.status,
+            version=live.version,
+            public_lines=tuple(describe_all(public, g.board, names, None)),
+            board_due=True,
+            spectator_view=pyramids.view_for(g, None),
+            events=tuple(public),
+            private=private,
+            prompts=prompts,
+            decisions=self._decision_infos(live),
+            mentions=tuple(p.user_id for p in prompts if p.user_id is not None),
+            game_over=g.over,
+            names=tuple(names),
+        )
+
+    def _open_prompt(self, live: LiveGame, seat: int) -> Prompt | None:
+        for s, kind in sorted(live.decisions):
+            if s == seat:
+                return self._prompt(live, s, kind)
+        return None
+
+
+def time_left(seconds: float) -> str:
+    """A duration in words: "45 s", "12 min", "3 h 20 min" (never negative)."""
+    seconds = max(0, int(seconds))
+    if seconds < 60:
+        return f"{seconds} s"
+    minutes = seconds // 60
+    if minutes < 60:
+        return f"{minutes} min"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes} min" if minutes else f"{hours} h"

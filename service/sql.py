@@ -1,0 +1,233 @@
+"""Every SQL statement the store runs, by name (RoboDanny style): the schema is in
+``service.migrations``, the transactions that use these in ``service.store``."""
+
+from __future__ import annotations
+
+
+class Q:
+    """Named SQL queries: every statement the store runs, transaction control and
+    pragmas aside."""
+
+    schema_version = "SELECT COALESCE(MAX(version), 0) FROM schema_migrations"
+
+    GAME_COLUMNS = (
+        "id, guild_id, channel_id, status, variant, host_id, settings, version, revision, "
+        "created_at, creation, start_events, state, started_at, ended_at, result, paused_at"
+    )
+    SEAT_COLUMNS = (
+        "game_id, id, user_id, computer_level, display_name, joined_at, requested_power, "
+        "seat, power, agrees_draw"
+    )
+    DECISION_COLUMNS = "game_id, seat, kind, opened_version, duration, due_at, remind_at"
+
+    count_active_in_guild = (
+        "SELECT COUNT(*) FROM games WHERE guild_id = ? AND status IN ('lobby', 'running')"
+    )
+    insert_game = (
+        "INSERT INTO games (guild_id, channel_id, status, variant, host_id, settings, "
+        "created_at) VALUES (?, ?, 'lobby', ?, ?, ?, ?)"
+    )
+    insert_seat = (
+        "INSERT INTO seats (game_id, user_id, computer_level, display_name, requested_power, "
+        "joined_at) VALUES (?, ?, ?, ?, ?, ?)"
+    )
+    delete_seat = "DELETE FROM seats WHERE game_id = ? AND id = ?"
+    bump = "UPDATE games SET revision = revision + 1 WHERE id = ? AND revision = ? AND status = ?"
+    set_host = (
+        "UPDATE games SET host_id = ?, revision = revision + 1 "
+        "WHERE id = ? AND revision = ? AND status = 'lobby'"
+    )
+    update_lobby = (
+        "UPDATE games SET settings = ?, host_id = ?, revision = revision + 1 "
+        "WHERE id = ? AND revision = ? AND status = 'lobby'"
+    )
+    start_game = (
+        "UPDATE games SET status = 'running', creation = ?, start_events = ?, state = ?, "
+        "started_at = ?, revision = revision + 1 "
+        "WHERE id = ? AND revision = ? AND status = 'lobby'"
+    )
+    seat_started = (
+        "UPDATE seats SET seat = ?, power = ?, display_name = ? WHERE game_id = ? AND id = ?"
+    )
+    record_state = (
+        "UPDATE games SET state = ?, version = version + 1, revision = revision + 1, "
+        "status = ?, ended_at = ?, result = ? "
+        "WHERE id = ? AND revision = ? AND version = ? AND status = 'running'"
+    )
+    # an action that does not end the game leaves status, ended_at and result alone, so
+    # the indexes on status (three of them) are not rewritten for every action
+    record_move = (
+        "UPDATE games SET state = ?, version = version + 1, revision = revision + 1 "
+        "WHERE id = ? AND revision = ? AND version = ? AND status = 'running'"
+    )
+    insert_action = (
+        "INSERT INTO actions (game_id, seq, seat, user_id, source, action, events, created_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    )
+    delete_decision = "DELETE FROM decisions WHERE game_id = ? AND seat = ? AND kind = ?"
+    delete_decisions = "DELETE FROM decisions WHERE game_id = ?"
+    upsert_decision = (
+        "INSERT OR REPLACE INTO decisions (game_id, seat, kind, opened_version, duration, "
+        "due_at, remind_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+    )
+    mark_reminded = (
+        "UPDATE decisions SET remind_at = NULL WHERE game_id = ? AND seat = ? AND kind = ? "
+        "AND opened_version = ? AND remind_at IS NOT NULL"
+    )
+    end_game = (
+        "UPDATE games SET status = ?, ended_at = ?, result = ?, revision = revision + 1 "
+        "WHERE id = ? AND revision = ? AND status IN ('lobby', 'running')"
+    )
+    set_paused = (
+        "UPDATE games SET paused_at = ?, revision = revision + 1 "
+        "WHERE id = ? AND revision = ? AND status = 'running'"
+    )
+    replace_seat = (
+        "UPDATE seats SET user_id = ?, computer_level = ?, display_name = ?, joined_at = ?, "
+        "agrees_draw = 0, dms_closed = 0 WHERE game_id = ? AND seat = ?"
+    )
+    set_draw_vote = "UPDATE seats SET agrees_draw = ? WHERE game_id = ? AND seat = ?"
+    select_game = f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?"
+    select_active_games = (
+        f"SELECT {GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'running') ORDER BY id"
+    )
+    select_seats = (
+        f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = ? "
+        "ORDER BY seat IS NULL, seat, joined_at, id"
+    )
+    select_active_seats = (
+        f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id IN "
+        "(SELECT id FROM games WHERE status IN ('lobby', 'running')) "
+        "ORDER BY game_id, seat IS NULL, seat, joined_at, id"
+    )
+    select_decisions = f"SELECT {DECISION_COLUMNS} FROM decisions WHERE game_id = ?"
+    select_active_decisions = (
+        f"SELECT {DECISION_COLUMNS} FROM decisions WHERE game_id IN "
+        "(SELECT id FROM games WHERE status IN ('lobby', 'running'))"
+    )
+    # a seat's latest action: one index search (MAX over actions_by_seat) per seat, never
+    # a read of the game's whole log; the table's own actions (seat -1) are not needed
+    LAST_ACTED = (
+        "SELECT s.game_id, s.seat, (SELECT MAX(a.seq) FROM actions a "
+        "WHERE a.game_id = s.game_id AND a.seat = s.seat) FROM seats s "
+    )
+    select_last_acted = LAST_ACTED + "WHERE s.game_id = ? AND s.seat IS NOT NULL"
+    select_active_last_acted = LAST_ACTED + (
+        "WHERE s.game_id IN (SELECT id FROM games WHERE status = 'running') AND s.seat IS NOT NULL"
+    )
+    select_actions = (
+        "SELECT seq, seat, user_id, source, action, events, created_at FROM actions "
+        "WHERE game_id = ? AND seq > ? ORDER BY seq"
+    )
+    select_last_actions = (
+        "SELECT seq, seat, user_id, source, action, events, created_at FROM ("
+        "SELECT * FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq"
+    )
+    select_active_in_channel = (
+        "SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'running')"
+    )
+    select_active_ids_in_guild = (
+        "SELECT id FROM games WHERE guild_id = ? AND status IN ('lobby', 'running')"
+    )
+    archive_by_id = (
+        "UPDATE games SET status = 'archived', ended_at = ?, revision = revision + 1 "
+        "WHERE id = ? AND status IN ('lobby', 'running')"
+    )
+    delete_guild_games = "DELETE FROM games WHERE guild_id = ?"
+    delete_guild_settings = "DELETE FROM guild_settings WHERE guild_id = ?"
+    select_guild_settings = (
+        "SELECT guild_id, turn_timeout, expiry_action, diplomacy_seconds, reminder_lead, "
+        "lobby_expiry, max_games FROM guild_settings WHERE guild_id = ?"
+    )
+    upsert_guild_settings = (
+        "INSERT OR REPLACE INTO guild_settings (guild_id, turn_timeout, expiry_action, "
+        "diplomacy_seconds, reminder_lead, lobby_expiry, max_games, updated_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    )
+    delete_guild_departure = "DELETE FROM guild_departures WHERE guild_id = ?"
+    insert_guild_departure = (
+        "INSERT OR IGNORE INTO guild_departures (guild_id, left_at) VALUES (?, ?)"
+    )
+    select_guild_departures = "SELECT guild_id, left_at FROM guild_departures ORDER BY guild_id"
+    select_departures_due = (
+        "SELECT guild_id FROM guild_departures WHERE left_at <= ? ORDER BY left_at, guild_id"
+    )
+    select_user_pings = "SELECT pings FROM user_preferences WHERE user_id = ?"
+    upsert_user_pings = (
+        "INSERT INTO user_preferences (user_id, pings, updated_at) VALUES (?, ?, ?) "
+        "ON CONFLICT (user_id) DO UPDATE SET pings = excluded.pings, "
+        "updated_at = excluded.updated_at"
+    )
+    select_meta = "SELECT value FROM bot_meta WHERE key = ?"
+    upsert_meta = (
+        "INSERT INTO bot_meta (key, value) VALUES (?, ?) "
+        "ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+    )
+    select_game_messages = (
+        "SELECT lobby_channel_id, lobby_message_id, duel_message_id FROM game_messages "
+        "WHERE game_id = ?"
+    )
+    # only for a game that exists: a message of a game deleted meanwhile is forgotten
+    upsert_lobby_message = (
+        "INSERT INTO game_messages (game_id, lobby_channel_id, lobby_message_id) "
+        "SELECT id, ?, ? FROM games WHERE id = ? "
+        "ON CONFLICT (game_id) DO UPDATE SET lobby_channel_id = excluded.lobby_channel_id, "
+        "lobby_message_id = excluded.lobby_message_id"
+    )
+    upsert_duel_message = (
+        "INSERT INTO game_messages (game_id, duel_message_id) SELECT id, ? FROM games "
+        "WHERE id = ? ON CONFLICT (game_id) DO UPDATE SET "
+        "duel_message_id = excluded.duel_message_id"
+    )
+    set_user_dms_closed = (
+        "UPDATE seats SET dms_closed = ? WHERE user_id = ? AND dms_closed != ? AND game_id IN "
+        "(SELECT id FROM games WHERE status IN ('lobby', 'running'))"
+    )
+    select_users_dms_closed = (
+        "SELECT DISTINCT user_id FROM seats WHERE dms_closed = 1 AND game_id IN "
+        "(SELECT id FROM games WHERE status IN ('lobby', 'running')) ORDER BY user_id"
+    )
+
+    # the outbox (bot.outbox)
+    OUTBOX_COLUMNS = (
+        "id, game_id, kind, channel_id, user_id, message_id, priority, "
+        "merge_key, payload, meta, created_at"
+    )
+    insert_outbox = (
+        "INSERT INTO outbox (game_id, kind, channel_id, user_id, message_id, priority, "
+        "merge_key, payload, meta, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    )
+    update_outbox = (
+        "UPDATE outbox SET priority = ?, merge_key = ?, payload = ?, meta = ? WHERE id = ?"
+    )
+    insert_outbox_file = (
+        "INSERT INTO outbox_files (item_id, idx, filename, description, data) "
+        "VALUES (?, ?, ?, ?, ?)"
+    )
+    delete_outbox_files = "DELETE FROM outbox_files WHERE item_id = ?"
+    delete_outbox = "DELETE FROM outbox WHERE id = ?"
+    select_outbox = f"SELECT {OUTBOX_COLUMNS} FROM outbox ORDER BY id"
+    select_outbox_files = (
+        "SELECT item_id, filename, description, data FROM outbox_files ORDER BY item_id, idx"
+    )
+
+    # what a game's channel is owed, and channels held (migration 8)
+    owe_announcement = (
+        "INSERT INTO announcements (game_id, owed_from) VALUES (?, ?) "
+        "ON CONFLICT (game_id) DO NOTHING"
+    )
+    move_announcement = (
+        "UPDATE announcements SET owed_from = ? + 1 WHERE game_id = ? AND owed_from <= ?"
+    )
+    settle_announcement = (
+        "DELETE FROM announcements WHERE game_id = ? "
+        "AND owed_from > (SELECT version FROM games WHERE id = ?)"
+    )
+    select_announcements = "SELECT game_id, owed_from FROM announcements ORDER BY game_id"
+    upsert_hold = (
+        "INSERT INTO permission_holds (channel_id, game_id, paused, missing) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT (channel_id) DO UPDATE SET game_id = excluded.game_id, "
+        "paused = MAX(paused, excluded.paused), missing = excluded.missing"
+    )
+    delete_hold = "DELETE FROM permission_holds WHERE channel_id = ?"
+    select_holds = "SELECT channel_id, game_id, paused, missing FROM permission_holds"
