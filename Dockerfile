@@ -23,7 +23,9 @@ COPY pyproject.toml README.md ./
 COPY rules ./rules
 COPY render ./render
 COPY ai ./ai
+COPY service ./service
 COPY bot ./bot
+COPY console ./console
 RUN pip install --no-cache-dir --no-deps . \
     && useradd --create-home --uid 10001 bot \
     && mkdir -p /data && chown bot:bot /data

@@ -63,3 +63,13 @@ def test_the_image_installs_the_lock_and_then_only_the_bot() -> None:
     assert "requirements/bot.txt ./requirements/" in [
         rest for word, rest in instructions() if word == "COPY"
     ]
+
+
+def test_the_image_copies_every_package_the_project_installs() -> None:
+    """A package left out of the image installs nothing and the bot fails on import."""
+    pyproject = (DOCKERFILE.parent / "pyproject.toml").read_text(encoding="utf-8")
+    include = re.search(r"include = \[(.*?)\]", pyproject)
+    assert include is not None
+    packages = {name.strip(' "*') for name in include.group(1).split(",")}
+    copied = {rest.split()[0] for word, rest in instructions() if word == "COPY"}
+    assert packages <= copied, packages - copied
