@@ -2,8 +2,11 @@
 
 Every test in this folder uses only :class:`service.store.Store` (and its exceptions and
 records): adding an implementation is one more entry in :data:`BACKENDS`, a function
-that returns an opener for a fresh, empty database of that kind (each call of the opener
-opens the same database again, so a test can close and reopen it).
+given the test's ``request`` that returns an opener for a fresh, empty database of that
+kind. Each call of the opener opens the same database again, so a test can close and
+reopen it. A backend takes what it needs through ``request.getfixturevalue`` (a server
+started once per session, say) and calls ``pytest.skip`` with its reason when it cannot
+run on this machine.
 """
 
 from __future__ import annotations
@@ -20,9 +23,9 @@ Opener = Callable[[], Awaitable[Store]]
 """Opens the test's database (again): a new store object on the same data."""
 
 
-def sqlite_file(tmp_path: Path) -> Opener:
+def sqlite_file(request: pytest.FixtureRequest) -> Opener:
     """SQLite on a real file in the test's temporary folder."""
-    path = tmp_path / "games.db"
+    path: Path = request.getfixturevalue("tmp_path") / "games.db"
 
     async def open_it() -> Store:
         return await SqliteStore.open(path)
@@ -30,13 +33,13 @@ def sqlite_file(tmp_path: Path) -> Opener:
     return open_it
 
 
-BACKENDS: dict[str, Callable[[Path], Opener]] = {"sqlite": sqlite_file}
+BACKENDS: dict[str, Callable[[pytest.FixtureRequest], Opener]] = {"sqlite": sqlite_file}
 
 
 @pytest.fixture(params=sorted(BACKENDS))
-def reopen(request: pytest.FixtureRequest, tmp_path: Path) -> Opener:
+def reopen(request: pytest.FixtureRequest) -> Opener:
     """Opens this test's database of one implementation (a fresh one per test)."""
-    return BACKENDS[request.param](tmp_path)
+    return BACKENDS[request.param](request)
 
 
 @pytest.fixture
