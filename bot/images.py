@@ -425,10 +425,13 @@ def _stop(pool: ProcessPoolExecutor, known: list[BaseProcess]) -> list[BaseProce
     return procs
 
 
-def _join(procs: list[BaseProcess], timeout: float = 5.0) -> None:
-    """Wait for ended workers to exit (killing any that ignore SIGTERM)."""
+def _join(procs: list[BaseProcess], timeout: float = 0.5) -> None:
+    """Wait up to ``timeout`` seconds in all for ended workers to exit, then kill any
+    still there (a stop must not wait on them)."""
+    until = time.monotonic() + timeout
     for proc in procs:
-        proc.join(timeout)
+        proc.join(max(0.0, until - time.monotonic()))
+    for proc in procs:
         if proc.is_alive():
             proc.kill()
             proc.join()
