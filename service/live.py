@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import rules
-from rules import pyramids
+from rules import contract
 
 from .models import DecisionRecord, GameRecord, GameSettings, SeatRecord
 
@@ -32,7 +32,7 @@ class LiveGame:
     created_at: float
     seats: list[SeatRecord]
     """Lobby: in join order. Running: index == engine seat."""
-    state: pyramids.GameState | None = None
+    state: contract.State | None = None
     creation: dict[str, Any] | None = None
     decisions: dict[tuple[int, str], DecisionRecord] = field(default_factory=dict)
     last_acted: dict[int, int] = field(default_factory=dict)
@@ -44,15 +44,18 @@ class LiveGame:
         """Build from a stored record, parsing and validating the snapshot.
 
         Raises:
-            RuntimeError: the stored snapshot is corrupt (``rules.InvalidState`` inside);
-                a storage fault, not a user's mistake.
+            RuntimeError: the stored snapshot or options are corrupt (``rules.InvalidState``
+                inside), or its game is not registered: a fault of the storage or of the
+                installation, not a user's mistake.
         """
         state = None
-        if rec.state is not None:
-            try:
-                state = pyramids.GameState.from_dict(rec.state)
-            except rules.InvalidState as exc:
-                raise RuntimeError(f"game {rec.id}: stored snapshot is corrupt: {exc}") from exc
+        try:
+            game = contract.game_named(rec.variant)
+            game.options_from_dict(dict(rec.settings.options))
+            if rec.state is not None:
+                state = game.load(rec.state)
+        except rules.RulesError as exc:
+            raise RuntimeError(f"game {rec.id}: stored game cannot be loaded: {exc}") from exc
         seats = list(rec.seats)
         if state is not None:
             seats.sort(key=lambda s: s.seat if s.seat is not None else 1 << 30)
@@ -75,6 +78,11 @@ class LiveGame:
             paused_at=rec.paused_at,
             result=rec.result,
         )
+
+    @property
+    def game(self) -> contract.Game:
+        """The game being played (its registry entry)."""
+        return contract.game_named(self.variant)
 
     # ------------------------------------------------------------------ seats
     @property

@@ -798,9 +798,9 @@ class Store:
             rows = await self._fetchall(self._conn, Q.select_guild_settings, (guild_id,))
         if not rows:
             return GuildSettings(guild_id)
-        g, turn, action, dip, lead, expiry, cap = rows[0]
+        g, turn, lead, expiry, cap, options = rows[0]
         return GuildSettings(
-            int(g), float(turn), str(action), int(dip), float(lead), float(expiry), int(cap)
+            int(g), float(turn), float(lead), float(expiry), int(cap), json.loads(options)
         )
 
     async def save_guild_settings(self, settings: GuildSettings, now: float) -> None:
@@ -812,11 +812,10 @@ class Store:
                 (
                     s.guild_id,
                     s.turn_timeout,
-                    s.expiry_action,
-                    s.diplomacy_seconds,
                     s.reminder_lead,
                     s.lobby_expiry,
                     s.max_games,
+                    _dumps(dict(s.options)),
                     now,
                 ),
             )
