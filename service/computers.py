@@ -159,7 +159,7 @@ class ComputerOps(ServiceBase):
         if not live.is_computer(seat) or not any(d.seat == seat for d in live.state.deciders()):
             return "failed"
         version = live.version
-        view = live.state.view_for(seat)
+        view = live.views().of(seat)
         legal = live.state.legal_actions(seat)
         level = live.seats[seat].computer_level or "normal"
         seed = computer.seed_for(game_id, version, seat)

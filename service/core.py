@@ -479,7 +479,16 @@ class ServiceBase:
             # Rolled back, or (cancelled at COMMIT) perhaps committed: the database knows.
             self._forget(live.id)
             raise
-        for name in ("state", "version", "revision", "decisions", "last_acted", "status", "result"):
+        for name in (
+            "state",
+            "version",
+            "revision",
+            "decisions",
+            "last_acted",
+            "status",
+            "result",
+            "cached_views",
+        ):
             setattr(live, name, getattr(nxt, name))
         self._after_change(live)
         if self.on_applied is not None:
@@ -512,12 +521,8 @@ class ServiceBase:
         assert g is not None
         names = live.names()
         words = live.game.presentation
-        views: dict[int, Any] = {}
-
-        def view(seat: int) -> Any:
-            if seat not in views:
-                views[seat] = g.view_for(seat)
-            return views[seat]
+        earlier = live.views_of(before)  # made for the previous outcome, mostly
+        view = live.views().of
 
         prompts = self._prompts(live, actor, view)
         prompt_seats = {p.seat for p in prompts}
@@ -528,12 +533,12 @@ class ServiceBase:
             lines = tuple(
                 describe_all(words, [e for e in events if e.to == seat], view(seat), names, seat)
             )
-            hand_changed = before is not g and words.hand_changed(before.view_for(seat), view(seat))
+            hand_changed = before is not g and words.hand_changed(earlier.of(seat), view(seat))
             if lines or hand_changed or seat in prompt_seats:
                 private[rec.user_id] = self._note(
                     live, rec.user_id, seat, lines, hand_changed, view(seat)
                 )
-        spectator = g.view_for(None)
+        spectator = view(None)
         public = [e for e in events if e.to is None]
         return Outcome(
             ok=True,
@@ -544,9 +549,7 @@ class ServiceBase:
             status=live.status,
             version=live.version,
             public_lines=tuple(describe_all(words, events, spectator, names, None)),
-            board_due=words.board_changed(
-                spectator if before is g else before.view_for(None), spectator, public
-            ),
+            board_due=words.board_changed(earlier.of(None), spectator, public),
             spectator_view=spectator,
             events=tuple(public),
             private=private,
@@ -606,7 +609,7 @@ class ServiceBase:
         assert g is not None
         names = live.names()
         words = live.game.presentation
-        view = view if view is not None else g.view_for(seat)
+        view = view if view is not None else live.views().of(seat)
         choices = words.offered(kind, g.legal_actions(seat))
         d = live.decisions.get((seat, kind))
         return Prompt(
@@ -637,7 +640,7 @@ class ServiceBase:
 
     def _simple(self, live: LiveGame, kind: str, lines: list[str], **extra: Any) -> Outcome:
         """An outcome with words only (seat changes, pause, cancel, …)."""
-        view = live.state.view_for(None) if live.state is not None else None
+        view = live.views().of(None) if live.state is not None else None
         extra = {**self._public_words(live, view), **extra}
         return Outcome(
             ok=True,

@@ -16,6 +16,24 @@ from rules import contract
 from .models import DecisionRecord, GameRecord, GameSettings, SeatRecord
 
 
+class Views:
+    """The views of one state, each made once: what its outcome shows and, once the
+    next action is applied, what that action's outcome compares against. A state in the
+    cache is never changed (an action applies to a copy), so neither are its views."""
+
+    __slots__ = ("_views", "state")
+
+    def __init__(self, state: contract.State) -> None:
+        self.state = state
+        self._views: dict[int | None, Any] = {}
+
+    def of(self, seat: int | None) -> Any:
+        """What ``seat`` (``None``: a spectator) may see of the state."""
+        if seat not in self._views:
+            self._views[seat] = self.state.view_for(seat)
+        return self._views[seat]
+
+
 @dataclass(slots=True)
 class LiveGame:
     """One active game as the service sees it."""
@@ -38,6 +56,8 @@ class LiveGame:
     last_acted: dict[int, int] = field(default_factory=dict)
     paused_at: float | None = None
     result: dict[str, Any] | None = None
+    cached_views: Views | None = None
+    """The views of ``state`` made so far (see :meth:`views`)."""
 
     @staticmethod
     def from_record(rec: GameRecord) -> LiveGame:
@@ -78,6 +98,18 @@ class LiveGame:
             paused_at=rec.paused_at,
             result=rec.result,
         )
+
+    def views(self) -> Views:
+        """The views of the current state, made once each."""
+        assert self.state is not None, "a game has views once it started"
+        if self.cached_views is None or self.cached_views.state is not self.state:
+            self.cached_views = Views(self.state)
+        return self.cached_views
+
+    def views_of(self, state: contract.State) -> Views:
+        """The views of ``state``: the cached ones if it is the state they were made of."""
+        cached = self.cached_views
+        return cached if cached is not None and cached.state is state else Views(state)
 
     @property
     def game(self) -> contract.Game:

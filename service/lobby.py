@@ -392,7 +392,15 @@ class LobbyOps(ServiceBase):
                 decisions=decisions.values(),
                 now=now,
             )
-            for name in ("seats", "state", "creation", "status", "revision", "decisions"):
+            for name in (
+                "seats",
+                "state",
+                "creation",
+                "status",
+                "revision",
+                "decisions",
+                "cached_views",
+            ):
                 setattr(live, name, getattr(nxt, name))
             self._after_change(live)
             return outcome

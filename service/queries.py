@@ -47,7 +47,7 @@ class QueryOps(ServiceBase):
             for s in live.seats
         )
         lines = [f"{words.title}: {live.status}" + (" (paused)" if live.paused else "")]
-        view = g.view_for(None) if g is not None else None
+        view = live.views().of(None) if g is not None else None
         if g is not None and view is not None:
             lines += words.summary_lines(view, live.names())
             now = self.clock.now()
@@ -82,7 +82,7 @@ class QueryOps(ServiceBase):
             raise ServiceError("The game has not started yet.")
         seat = live.seat_of(user_id) if user_id is not None else None
         prompt = self._open_prompt(live, seat) if seat is not None else None
-        view = live.state.view_for(seat)
+        view = live.views().of(seat)
         mine = live.game.presentation.private_lines(view, live.names()) if seat is not None else []
         return UserView(live.id, seat, view, prompt, live.variant, tuple(mine))
 
@@ -126,7 +126,7 @@ class QueryOps(ServiceBase):
             raise ServiceError("The game has not started yet.")
         count = max(1, min(count, 200))
         seat = live.seat_of(user_id) if user_id is not None else None
-        words, view, names = live.game.presentation, live.state.view_for(seat), live.names()
+        words, view, names = live.game.presentation, live.views().of(seat), live.names()
         records = await self.store.last_actions(game_id, count)
         lines: list[str] = []
         if not records or records[0].seq == 1:
@@ -166,13 +166,13 @@ class QueryOps(ServiceBase):
         for seat, rec in enumerate(live.seats):
             if rec.user_id is None:
                 continue
-            view = g.view_for(seat)
+            view = live.views().of(seat)
             mine = [e for e in events if e.to == seat]
             lines = tuple(describe_all(words, mine, view, names, seat))
             if lines or any(p.seat == seat for p in prompts):
                 private[rec.user_id] = self._note(live, rec.user_id, seat, lines, False, view)
         public = [e for e in events if e.to is None]
-        spectator = g.view_for(None)
+        spectator = live.views().of(None)
         return Outcome(
             ok=True,
             game_id=live.id,

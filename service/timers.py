@@ -133,7 +133,7 @@ class TimerOps(ServiceBase):
         assert g is not None
         seed = computer.seed_for(live.id, live.version, seat)
         action = await self._choose(
-            live.variant, g.view_for(seat), g.legal_actions(seat), "normal", seed
+            live.variant, live.views().of(seat), g.legal_actions(seat), "normal", seed
         )
         outcome = await self._apply(
             live, seat, action, user_id=None, source="timeout", exact=live.version
