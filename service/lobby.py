@@ -506,6 +506,7 @@ class LobbyOps(ServiceBase):
             public_lines=tuple(lines),
             lobby=info,
             names=tuple(live.names()),
+            variant=live.variant,
         )
 
 

@@ -766,7 +766,7 @@ class Store:
         display_name: str,
         now: float,
     ) -> None:
-        """Hand an engine seat to another person or a computer (EW-25).
+        """Hand an engine seat to another person or a computer.
 
         Raises:
             StaleVersion: the game changed since ``revision``.
@@ -782,7 +782,7 @@ class Store:
                 raise SeatTaken("that person already holds a seat in this game") from exc
 
     async def set_draw_vote(self, game_id: int, revision: int, seat: int, agree: bool) -> None:
-        """Record a seat's agreement to a draw (EW-25).
+        """Record a seat's agreement to a draw.
 
         Raises:
             StaleVersion: the game changed since ``revision``.

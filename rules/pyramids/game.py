@@ -67,8 +67,12 @@ def action_kind(cls: type[Action]) -> ActionKind:
 class PyramidGame:
     """One pyramid game (a variant's rules) seen through :class:`rules.contract.Game`."""
 
-    def __init__(self, variant: VariantRules, kinds: Sequence[str]) -> None:
+    def __init__(
+        self, variant: VariantRules, kinds: Sequence[str], decisions: Sequence[str] = tuple(TIMINGS)
+    ) -> None:
+        """``kinds``: the variant's action kinds; ``decisions``: its decision kinds."""
         self.variant = variant
+        self._timings = {k: TIMINGS[k] for k in decisions}
         self.min_players = variant.min_players
         self._kinds = {k: action_kind(ACTION_TYPES[k]) for k in kinds}
         self.presentation = PyramidWords(variant.id, variant.name)
@@ -94,8 +98,8 @@ class PyramidGame:
 
     @property
     def timings(self) -> Mapping[str, Timing]:
-        """How decisions are timed (see :data:`TIMINGS`)."""
-        return TIMINGS
+        """How the variant's decisions are timed (see :data:`TIMINGS`)."""
+        return self._timings
 
     def agreed_draw(self) -> AgreeDraw:
         """EW-25: the table agrees to a draw."""
