@@ -107,7 +107,7 @@ class LobbyOps(ServiceBase):
             now = self.clock.now()
             seat = None
             if host_joins:
-                power = self._power_id(name, opts, host_power)
+                power = self._side_id(name, opts, host_power)
                 seat = NewSeat(host_id, None, _clean(host_name), power, now)
             try:
                 game_id = await self.store.create_lobby(
@@ -146,10 +146,11 @@ class LobbyOps(ServiceBase):
     async def join(
         self, game_id: int, user_id: int, name: str, power: str | None = None
     ) -> Outcome:
-        """Seat ``user_id`` in the lobby, optionally asking for ``power`` (id or name).
+        """Seat ``user_id`` in the lobby, optionally asking for the side ``power`` (its id,
+        its name, or what the game's ``find_side`` understands).
 
         Returns the lobby outcome, or a refusal (not a lobby, already seated, the table
-        is full, the power is taken or unknown).
+        is full, the side is taken or unknown).
         """
 
         async def body(live: LiveGame) -> Outcome:
@@ -157,7 +158,7 @@ class LobbyOps(ServiceBase):
             if live.entry_of(user_id) is not None:
                 raise ServiceError("You are already at this table.")
             self._require_room(live)
-            wanted = self._free_power(live, power)
+            wanted = self._free_side(live, power)
             now = self.clock.now()
             try:
                 await self.store.add_seat(
@@ -222,7 +223,8 @@ class LobbyOps(ServiceBase):
     async def add_computer(
         self, game_id: int, by_user: int, level: str = "normal", power: str | None = None
     ) -> Outcome:
-        """The host adds a computer player (``easy`` | ``normal`` | ``hard``).
+        """The host adds a computer player (``easy`` | ``normal`` | ``hard``), optionally
+        at the side ``power``.
 
         Returns the lobby outcome, or a refusal.
         """
@@ -233,7 +235,7 @@ class LobbyOps(ServiceBase):
             if level not in COMPUTER_LEVELS:
                 raise ServiceError(f"Computer level must be one of {', '.join(COMPUTER_LEVELS)}.")
             self._require_room(live)
-            wanted = self._free_power(live, power)
+            wanted = self._free_side(live, power)
             number = 1 + sum(1 for s in live.seats if s.is_computer)
             name = f"Computer {number} ({level})"
             now = self.clock.now()
@@ -448,16 +450,16 @@ class LobbyOps(ServiceBase):
         if len(live.seats) >= live.settings.max_players:
             raise ServiceError(f"The table is full ({live.settings.max_players} players).")
 
-    def _free_power(self, live: LiveGame, power: str | None) -> str | None:
+    def _free_side(self, live: LiveGame, power: str | None) -> str | None:
         options = live.game.options_from_dict(dict(live.settings.options))
-        wanted = self._power_id(live.variant, options, power)
+        wanted = self._side_id(live.variant, options, power)
         if wanted is not None and any(s.requested_power == wanted for s in live.seats):
             words = live.game.presentation
             raise ServiceError(f"Someone at the table already chose that {words.side_word}.")
         return wanted
 
     @staticmethod
-    def _power_id(variant: str, options: Any, power: str | None) -> str | None:
+    def _side_id(variant: str, options: Any, power: str | None) -> str | None:
         if power is None:
             return None
         game = contract.game_named(variant)
