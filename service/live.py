@@ -108,6 +108,8 @@ class LiveGame:
 
     def views_of(self, state: contract.State) -> Views:
         """The views of ``state``: the cached ones if it is the state they were made of."""
+        if state is self.state:
+            return self.views()
         cached = self.cached_views
         return cached if cached is not None and cached.state is state else Views(state)
 

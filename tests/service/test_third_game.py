@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,7 +22,7 @@ import rules
 from service import OLD_BUTTON, GameService, Outcome
 from service.scheduler import FakeClock
 from tests.bot.helpers import collector, make_service
-from tests.games.claim_line import Allow, Claim, ClaimGame, Contest
+from tests.games.claim_line import Allow, Claim, ClaimGame, ClaimState, Contest
 
 T0 = 1_700_000_000.0
 ANN, BOB = 101, 102
@@ -290,3 +291,36 @@ async def finish(svc: GameService, clock: FakeClock, gid: int, got: list[Outcome
         assert final.result_line == f"Winner: {winners[0]}."
         assert status.result["reason"] == "line"
     assert not (await svc.act(gid, ANN, Claim("c3"))).ok  # over: nothing more is taken
+
+
+async def test_an_outcome_compares_with_the_views_its_previous_outcome_made(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    svc = await make_service(tmp_path / "games.db", FakeClock(T0))
+    try:
+        opened = await svc.open_lobby(
+            channel_id=1, host_id=ANN, host_name="Ann", variant="claim_line"
+        )
+        gid = opened.game_id
+        assert gid is not None and (await svc.join(gid, BOB, "Bob")).ok
+        start = await svc.start_game(gid, ANN, seed=SEED)
+        (turn,) = start.prompts
+        assert turn.user_id is not None
+        made: list[int | None] = []
+        view_for = ClaimState.view_for
+
+        def counted(state: ClaimState, seat: int | None) -> Any:
+            made.append(seat)
+            return view_for(state, seat)
+
+        monkeypatch.setattr(ClaimState, "view_for", counted)
+        claimed = await svc.act(gid, turn.user_id, Claim("b2"))
+        assert claimed.ok and not any(n.hand_changed for n in claimed.private.values())
+        # each seat's view and the spectator's of the new state, once; none of the old
+        assert sorted(made, key=str) == [0, 1, None]
+        status = await svc.status(gid)
+        prompts = await svc.prompts(gid)
+        assert status.view is claimed.spectator_view and prompts == list(claimed.prompts)
+        assert sorted(made, key=str) == [0, 1, None]  # queries reuse them too
+    finally:
+        await svc.close()
