@@ -288,10 +288,10 @@ def repeatable_chooser(inner: computer.Chooser, base: Callable[[], int]) -> comp
     database, given the same moves at the keyboard."""
 
     def choose(
-        view: pyramids.View, legal: Sequence[pyramids.Action], level: str, seed: int
+        game: str, view: pyramids.View, legal: Sequence[pyramids.Action], level: str, seed: int
     ) -> pyramids.Action:
         digest = hashlib.blake2b(f"{base()}|{view!r}".encode(), digest_size=8).digest()
-        return inner(view, legal, level, int.from_bytes(digest, "big"))
+        return inner(game, view, legal, level, int.from_bytes(digest, "big"))
 
     return choose
 

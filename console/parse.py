@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from rules import pyramids
 from rules.pyramids.cards import ACE, JACK, KING, QUEEN, card_name, parse_card, rank
-from service.outcome import action_label
+from rules.pyramids.words import action_label
 
 # canonical command -> aliases (the canonical word is the slash command's name)
 ALIASES: dict[str, tuple[str, ...]] = {

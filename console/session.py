@@ -131,11 +131,9 @@ class Session:
         )
         settings = GameSettings(
             max_players=plan.total,
-            options=options,
+            options=options.to_dict(),
             turn_timeout=None,
-            setup_timeout=None,
-            duel_timeout=None,
-            retreat_timeout=None,
+            timeouts={"setup": None, "duel": None, "retreat": None},
             reminder_lead=0,
         )
         settings.check(plan.variant)

@@ -47,7 +47,6 @@ from .outcome import (
     Prompt,
     SeatInfo,
     UserView,
-    action_label,
 )
 from .play import PlayOps
 from .queries import QueryOps
@@ -103,7 +102,6 @@ __all__ = [
     "ServiceError",
     "StalePrompt",
     "UserView",
-    "action_label",
     "every_game",
     "server_games",
 ]

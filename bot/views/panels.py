@@ -17,7 +17,8 @@ import discord
 
 from rules import pyramids
 from rules.pyramids.cards import card_name
-from service import Prompt, ServiceError, action_label
+from rules.pyramids.words import action_label
+from service import Prompt, ServiceError
 
 from ..errors import UserError, guarded
 from ..reply import Reply, with_picture
