@@ -181,6 +181,13 @@ class World:
                     return m, cid, code
         raise AssertionError(f"no panel component for {code!r}")
 
+    def _answer_shown(self, user: FakeUser, gid: int, code: str) -> bool:
+        try:
+            self.find_answer(self.fake.dm_messages(user), gid, code)
+        except AssertionError:
+            return False
+        return True
+
     async def answer_panel(
         self, user: FakeUser, gid: int, action: pyramids.Action, board: pyramids.Board
     ) -> Any:
@@ -188,6 +195,12 @@ class World:
         *Open my panel* in the channel when DMs are closed."""
         code = codec.encode(action, board)
         if user.dms_open:
+            if self.words_only:
+                # words-only settling does not wait for the outbox (images are held), so
+                # the DM with the panel may still be on its way
+                await self.fake.wait_until(
+                    lambda: self._answer_shown(user, gid, code), 10.0, f"a panel for {code!r}"
+                )
             msg, cid, value = self.find_answer(self.fake.dm_messages(user), gid, code)
         else:
             opener = next(
