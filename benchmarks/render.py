@@ -8,7 +8,7 @@ Static layers, sprites and palettes are built before timing (once per process in
 bot too). Each line gives the median and 90th percentile over ``--runs`` renders (PNG
 bytes included) of: wall time; the calling thread's CPU time ("thread"); and the whole
 process's CPU time ("cpu", all threads). Then the PNG size. The board lines also split
-drawing and mapping onto the palette (``render.compose.board_rows``) from deflating.
+drawing and mapping onto the palette (``render.pyramids.compose.board_rows``) from deflating.
 The same position is rendered again and again, so every cache is warm (text masks, the
 panel's parts, lone pieces): these lines are the best case.
 
@@ -42,11 +42,11 @@ from pathlib import Path
 import render
 import rules
 from bot.images import Images, cores
-from render.board import use_arcade
-from render.compose import board_rows
 from render.encode import DEFAULT_LEVEL
-from render.gallery import NAMES, find
 from render.pngwrite import write_rows
+from render.pyramids.board import use_arcade
+from render.pyramids.compose import board_rows
+from render.pyramids.gallery import NAMES, find
 from rules import pyramids
 
 
@@ -141,7 +141,9 @@ async def _all_cores(
         pids = images.worker_pids()
         before = {pid: _ticks(pid) for pid in pids}
         c0, j0, w0 = time.process_time(), images.cpu_seconds, time.perf_counter()
-        pictures = await asyncio.gather(*(images.board(v, n, e) for v, e, n in jobs))
+        pictures = await asyncio.gather(
+            *(images.board(v, n, e, game=v.variant) for v, e, n in jobs)
+        )
         wall = time.perf_counter() - w0
         parent = time.process_time() - c0
         jobs_cpu = images.cpu_seconds - j0
@@ -231,8 +233,10 @@ def single(runs: int) -> None:
     )
     for variant, players, options in (("european_war", 4, None), ("world_war_5", 4, None)):
         view, events = _mid_game(variant, players, options)
-        size = len(render.board_png(view, NAMES, events))
-        _line(f"board {variant}", partial(render.board_png, view, NAMES, events), runs, size)
+        size = len(render.pyramids.board_png(view, NAMES, events))
+        _line(
+            f"board {variant}", partial(render.pyramids.board_png, view, NAMES, events), runs, size
+        )
         arcade = use_arcade(view, None)
         _line("  draw + map", partial(board_rows, view, NAMES, events, arcade), runs)
         rows, (w, h) = board_rows(view, NAMES, events, arcade)
@@ -240,16 +244,16 @@ def single(runs: int) -> None:
     hand = [pyramids.cards.parse_card(c) for c in ("3♣", "7♦", "10♥", "J♠", "Q♥", "K♣", "A♦")]
     _line(
         "hand (7 cards)",
-        lambda: render.hand_png(hand, title="Your hand"),
+        lambda: render.pyramids.hand_png(hand, title="Your hand"),
         runs,
-        len(render.hand_png(hand, title="Your hand")),
+        len(render.pyramids.hand_png(hand, title="Your hand")),
     )
     duel = _duel_view()
     _line(
         "duel (in progress)",
-        lambda: render.duel_png(duel, NAMES),
+        lambda: render.pyramids.duel_png(duel, NAMES),
         runs,
-        len(render.duel_png(duel, NAMES)),
+        len(render.pyramids.duel_png(duel, NAMES)),
     )
 
 

@@ -12,7 +12,7 @@ can go on encoding.
 The output is a plain PNG (IHDR, PLTE, one IDAT, IEND) with no row filters, which suits
 palette images (Up, Sub and Average filters made boards 15-55% larger and were no faster
 to deflate). :func:`write_rows` takes scanlines already laid out (boards: see
-:mod:`render.compose`). Equal images give equal bytes for one deflater (zlib-ng: for one
+:mod:`render.pyramids.compose`). Equal images give equal bytes for one deflater (zlib-ng: for one
 build and CPU family, as it picks its match finder by CPU features at run time).
 """
 

@@ -60,7 +60,7 @@ def test_fixed_palette_keeps_reserved_colours_and_maps_near() -> None:
 def test_warm_up_builds_the_caches() -> None:
     import render
 
-    render.warm_up(("european_war",))
-    from render.png_palette import board_palette
+    render.pyramids.warm_up(("european_war",))
+    from render.pyramids.png_palette import board_palette
 
     assert board_palette("european_war") is board_palette("european_war")

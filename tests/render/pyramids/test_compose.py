@@ -11,10 +11,10 @@ import pytest
 
 import render
 import rules
-from render import compose
-from render.board import board_image, use_arcade
 from render.encode import png_bytes
-from render.png_palette import board_palette
+from render.pyramids import compose
+from render.pyramids.board import board_image, use_arcade
+from render.pyramids.png_palette import board_palette
 from rules import pyramids
 from tests.render.helpers import NAMES, decode, ev, made_up_view, playout_positions
 
@@ -73,28 +73,28 @@ def test_board_png_equals_mapping_the_whole_image(
     positions = list(_positions(variant, players, seed, every=7))[:30]
     positions += [_over(), _arcade()]
     for view, events, names in positions:
-        data = render.board_png(view, names, events)
+        data = render.pyramids.board_png(view, names, events)
         assert data == _reference(view, names, events), f"turn {view.turn}"
     # the same again with every part and piece now cached: still the same bytes
     for view, events, names in reversed(positions):
-        assert render.board_png(view, names, events) == _reference(view, names, events)
+        assert render.pyramids.board_png(view, names, events) == _reference(view, names, events)
 
 
 def test_a_board_is_the_same_bytes_whatever_was_drawn_before(cold: None) -> None:
     first = list(_positions("european_war", 4, 31, every=3))[:12]
     other = list(_positions("european_war", 4, 32, every=3))[:12]
     view, events, names = first[-1]
-    alone = render.board_png(view, names, events)  # nothing cached yet
+    alone = render.pyramids.board_png(view, names, events)  # nothing cached yet
     for v, e, n in other + first:
-        render.board_png(v, n, e)
-    assert render.board_png(view, names, events) == alone
+        render.pyramids.board_png(v, n, e)
+    assert render.pyramids.board_png(view, names, events) == alone
     # a tiny cache that keeps evicting gives the same bytes too
     size = compose.PARTS.size
     compose.PARTS.size = 2
     try:
         for v, e, n in first[:-1] + other:
-            render.board_png(v, n, e)
-        assert render.board_png(view, names, events) == alone
+            render.pyramids.board_png(v, n, e)
+        assert render.pyramids.board_png(view, names, events) == alone
     finally:
         compose.PARTS.size = size
     assert decode(alone).tobytes() == decode(_reference(view, names, events)).tobytes()
@@ -103,7 +103,7 @@ def test_a_board_is_the_same_bytes_whatever_was_drawn_before(cold: None) -> None
 def test_panel_parts_are_cached_and_bounded(cold: None) -> None:
     positions = list(_positions("world_war_5", 5, 41, every=2))[:40]
     for view, events, names in positions:
-        render.board_png(view, names, events)
+        render.pyramids.board_png(view, names, events)
     assert 0 < len(compose.PARTS.items) <= compose.PARTS.size
     assert compose.piece_patch.cache_info().currsize > 0
     keys = list(compose.PARTS.items)
