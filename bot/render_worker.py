@@ -4,7 +4,7 @@
 a thread when it has no workers). Each job names its game; the images come from the
 render registry (:func:`render.images_for`), which importing :mod:`render` fills with the
 built-in games' images. The module imports only the renderer, the rules and zlib-ng
-(every PNG it writes is deflated with zlib-ng, see :func:`render.pngwrite.use_deflate`),
+(every PNG it writes is deflated with zlib-ng, see :func:`render.pngwrite.use_zlib`),
 so a freshly spawned worker starts in a fraction of a second. Each job returns the CPU
 time it used (its thread's CPU time), which the bot adds up (see
 :attr:`bot.images.Images.cpu_seconds`).
@@ -23,13 +23,13 @@ from zlib_ng import zlib_ng
 
 import render
 import rules
-from render.pngwrite import use_deflate
+from render.pngwrite import use_zlib
 
 log = logging.getLogger("bot.render_worker")
 
 # every process that draws for the bot (its workers, or the bot itself when it has none)
 # imports this module: all of them deflate with zlib-ng, so they give the same bytes
-use_deflate(zlib_ng.compress)
+use_zlib(zlib_ng)
 
 ROLL_CALL_TIMEOUT = 300.0
 """Seconds a warm worker waits at the roll call for the others before giving up."""

@@ -291,6 +291,21 @@ def test_the_bots_drawing_processes_deflate_with_zlib_ng() -> None:
     at = png.index(b"IDAT")
     (length,) = struct.unpack(">I", png[at - 4 : at])
     assert png[at + 4 : at + 4 + length] == zlib_ng.compress(rows, 4)
+    # boards go in bands, deflated with zlib-ng too (the standard zlib's bytes differ)
+    import zlib
+
+    from render import pngwrite
+
+    banded = pngwrite.deflate_bands(rows, 4 * (width + 1), 4)
+    assert zlib.decompress(banded) == rows
+    c = zlib_ng.compressobj(4, zlib_ng.DEFLATED, -15)
+    assert banded[2:].startswith(
+        c.compress(rows[: 4 * (width + 1)]) + c.flush(zlib_ng.Z_FULL_FLUSH)
+    )
+    std = zlib.compressobj(4, zlib.DEFLATED, -15)
+    assert not banded[2:].startswith(
+        std.compress(rows[: 4 * (width + 1)]) + std.flush(zlib.Z_FULL_FLUSH)
+    )
 
 
 async def test_the_bot_asks_the_registry_by_the_games_name() -> None:

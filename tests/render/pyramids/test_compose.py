@@ -1,16 +1,20 @@
-"""Board PNGs built from what changed (render.compose) are byte for byte the PNGs of
-mapping the whole drawn image, whatever the process drew before and however full its
-caches are."""
+"""Board PNGs built from what changed (render.pyramids.compose) and deflated in bands
+(render.pngwrite) decode to exactly the pixels of mapping the whole drawn image, and are
+the same bytes whatever the process drew before and however full its caches (composing
+and kept bands) are."""
 
 from __future__ import annotations
 
 import dataclasses
+import io
 from collections.abc import Iterator
 
 import pytest
+from PIL import Image
 
 import render
 import rules
+from render import pngwrite
 from render.encode import png_bytes
 from render.pyramids import compose
 from render.pyramids.board import board_image, use_arcade
@@ -33,6 +37,13 @@ def _reference(view: pyramids.View, names: list[str], events: list[rules.Event])
     return png_bytes(board_image(view, names, events), board_palette(view.board_id, arcade))
 
 
+def _indices(data: bytes) -> tuple[str, tuple[int, int], bytes, list[int] | None]:
+    """A PNG decoded: mode, size, palette indices and palette."""
+    img = Image.open(io.BytesIO(data))
+    img.load()
+    return img.mode, img.size, img.tobytes(), img.getpalette()
+
+
 def _over() -> Position:
     pieces = {"alaska": (0, 3), "canada": (0, 2), "usa": (0, 1), "east_asia": (3, 1)}
     view = made_up_view(
@@ -50,12 +61,15 @@ def _arcade() -> Position:
 
 @pytest.fixture
 def cold() -> Iterator[None]:
-    """Empty the composing caches before and after (other tests keep theirs)."""
+    """Empty the composing caches and the kept bands before and after (other tests keep
+    theirs)."""
     compose.PARTS.clear()
     compose.piece_patch.cache_clear()
+    pngwrite.SEGMENTS.clear()
     yield
     compose.PARTS.clear()
     compose.piece_patch.cache_clear()
+    pngwrite.SEGMENTS.clear()
 
 
 @pytest.mark.parametrize(
@@ -72,12 +86,15 @@ def test_board_png_equals_mapping_the_whole_image(
 ) -> None:
     positions = list(_positions(variant, players, seed, every=7))[:30]
     positions += [_over(), _arcade()]
+    drawn = []
     for view, events, names in positions:
         data = render.pyramids.board_png(view, names, events)
-        assert data == _reference(view, names, events), f"turn {view.turn}"
-    # the same again with every part and piece now cached: still the same bytes
-    for view, events, names in reversed(positions):
-        assert render.pyramids.board_png(view, names, events) == _reference(view, names, events)
+        assert _indices(data) == _indices(_reference(view, names, events)), f"turn {view.turn}"
+        drawn.append(data)
+    assert pngwrite.SEGMENTS.hits > 0  # successive boards of a game share bands
+    # the same again with every part, piece and band now cached: the same bytes
+    for (view, events, names), data in zip(positions, drawn, strict=True):
+        assert render.pyramids.board_png(view, names, events) == data
 
 
 def test_a_board_is_the_same_bytes_whatever_was_drawn_before(cold: None) -> None:
@@ -88,15 +105,17 @@ def test_a_board_is_the_same_bytes_whatever_was_drawn_before(cold: None) -> None
     for v, e, n in other + first:
         render.pyramids.board_png(v, n, e)
     assert render.pyramids.board_png(view, names, events) == alone
-    # a tiny cache that keeps evicting gives the same bytes too
-    size = compose.PARTS.size
-    compose.PARTS.size = 2
+    # tiny caches that keep evicting give the same bytes too
+    size, limit = compose.PARTS.size, pngwrite.SEGMENTS.limit
+    compose.PARTS.size, pngwrite.SEGMENTS.limit = 2, 5000
+    pngwrite.SEGMENTS.clear()
     try:
         for v, e, n in first[:-1] + other:
             render.pyramids.board_png(v, n, e)
+        assert pngwrite.SEGMENTS.size <= 5000
         assert render.pyramids.board_png(view, names, events) == alone
     finally:
-        compose.PARTS.size = size
+        compose.PARTS.size, pngwrite.SEGMENTS.limit = size, limit
     assert decode(alone).tobytes() == decode(_reference(view, names, events)).tobytes()
 
 
