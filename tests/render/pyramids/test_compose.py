@@ -106,16 +106,17 @@ def test_a_board_is_the_same_bytes_whatever_was_drawn_before(cold: None) -> None
         render.pyramids.board_png(v, n, e)
     assert render.pyramids.board_png(view, names, events) == alone
     # tiny caches that keep evicting give the same bytes too
-    size, limit = compose.PARTS.size, pngwrite.SEGMENTS.limit
-    compose.PARTS.size, pngwrite.SEGMENTS.limit = 2, 5000
+    parts, limit = compose.PARTS.limit, pngwrite.SEGMENTS.limit
+    compose.PARTS.limit, pngwrite.SEGMENTS.limit = 50_000, 5000
+    compose.PARTS.clear()
     pngwrite.SEGMENTS.clear()
     try:
         for v, e, n in first[:-1] + other:
             render.pyramids.board_png(v, n, e)
-        assert pngwrite.SEGMENTS.size <= 5000
+        assert pngwrite.SEGMENTS.size <= 5000 and compose.PARTS.size <= 50_000
         assert render.pyramids.board_png(view, names, events) == alone
     finally:
-        compose.PARTS.size, pngwrite.SEGMENTS.limit = size, limit
+        compose.PARTS.limit, pngwrite.SEGMENTS.limit = parts, limit
     assert decode(alone).tobytes() == decode(_reference(view, names, events)).tobytes()
 
 
@@ -123,7 +124,8 @@ def test_panel_parts_are_cached_and_bounded(cold: None) -> None:
     positions = list(_positions("world_war_5", 5, 41, every=2))[:40]
     for view, events, names in positions:
         render.pyramids.board_png(view, names, events)
-    assert 0 < len(compose.PARTS.items) <= compose.PARTS.size
+    assert 0 < compose.PARTS.size <= compose.PARTS.limit
+    assert compose.PARTS.size == sum(p.width * p.height for p in compose.PARTS.items.values())
     assert compose.piece_patch.cache_info().currsize > 0
     keys = list(compose.PARTS.items)
     assert all(k[0] == "world_war_5" for k in keys)
