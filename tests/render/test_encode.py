@@ -117,7 +117,7 @@ def test_banded_streams_are_valid_and_each_band_depends_on_itself_alone(module: 
 
 def test_kept_bands_are_bounded_and_keyed_by_level() -> None:
     segments = pngwrite._Segments(100)
-    segments.put((4, b"a"), b"x" * 60)
-    segments.put((4, b"b"), b"y" * 60)  # over the limit: the oldest goes
-    assert segments.get((4, b"a")) is None and segments.get((4, b"b")) == b"y" * 60
-    assert segments.size == 60 and segments.get((2, b"b")) is None
+    segments.put((4, 1, 1), b"x" * 60)
+    segments.put((4, 2, 2), b"y" * 60)  # over the limit: the oldest goes
+    assert segments.get((4, 1, 1)) is None and segments.get((4, 2, 2)) == b"y" * 60
+    assert segments.size == 60 and segments.get((2, 2, 2)) is None
