@@ -10,12 +10,12 @@ bytes included) of: wall time; the calling thread's CPU time ("thread"); and the
 process's CPU time ("cpu", all threads). Then the PNG size. The board lines also split
 drawing and mapping onto the palette (``render.pyramids.compose.board_rows``) from deflating.
 The same position is rendered again and again, so every cache is warm (text masks, the
-panel's parts, lone pieces): these lines are the best case.
+panel's parts, lone pieces, the deflated bands): these lines are the best case.
 
 Split: the first ``--split`` distinct positions (below), every other one as one worker
 of two sees them, drawn in this process, CPU per board (this thread) of each step a
 worker takes: unpickling the job, drawing and mapping (with the caches as a worker has
-them), deflating, pickling the PNG back.
+them), deflating (in bands, reusing those deflated before), pickling the PNG back.
 
 All cores, two workloads, each through :class:`bot.images.Images` with 1 and with N
 worker processes (default: one per core), as the bot sends them:
@@ -51,6 +51,7 @@ import rules
 from bot.images import Images, cores
 from render.encode import DEFAULT_LEVEL
 from render.pngwrite import write_rows
+from render.pyramids import BAND_ROWS
 from render.pyramids.board import use_arcade
 from render.pyramids.compose import board_rows
 from render.pyramids.gallery import NAMES, find
@@ -246,7 +247,7 @@ def split(count: int) -> None:
         t1 = time.thread_time()
         rows, (w, h) = board_rows(v, n, e, use_arcade(v, None))
         t2 = time.thread_time()
-        data = write_rows(rows, w, h, [0] * 768, DEFAULT_LEVEL)
+        data = write_rows(rows, w, h, [0] * 768, DEFAULT_LEVEL, band_rows=BAND_ROWS)
         t3 = time.thread_time()
         pickle.dumps(data)
         t4 = time.thread_time()
@@ -313,7 +314,8 @@ def single(runs: int) -> None:
         arcade = use_arcade(view, None)
         _line("  draw + map", partial(board_rows, view, NAMES, events, arcade), runs)
         rows, (w, h) = board_rows(view, NAMES, events, arcade)
-        _line("  deflate + PNG", partial(write_rows, rows, w, h, [0] * 768, DEFAULT_LEVEL), runs)
+        deflate = partial(write_rows, rows, w, h, [0] * 768, DEFAULT_LEVEL, band_rows=BAND_ROWS)
+        _line("  deflate + PNG", deflate, runs)
     hand = [pyramids.cards.parse_card(c) for c in ("3♣", "7♦", "10♥", "J♠", "Q♥", "K♣", "A♦")]
     _line(
         "hand (7 cards)",
