@@ -177,7 +177,7 @@ EMPTY_FINAL_BLOCK = b"\x03\x00"
 """A final deflate block with no data (fixed Huffman codes): ends the stream of segments."""
 
 
-def deflate_bands(data: bytes, band: int, level: int) -> bytes:
+def deflate_bands(data: bytes | bytearray, band: int, level: int) -> bytes:
     """A zlib stream of ``data`` deflated in independent ``band``-byte segments, each
     ended with a full flush; a segment kept from before is reused (:data:`SEGMENTS`).
 
@@ -185,6 +185,7 @@ def deflate_bands(data: bytes, band: int, level: int) -> bytes:
     compressor starts over (no match reaches back, its hash tables are cleared), as a
     fresh one would."""
     z = _zlib[0]
+    data = bytes(data)  # a no-op for bytes; a band's hash needs immutable bytes below
     view = memoryview(data)
     parts = [_zlib_header(level)]
     compressor = None

@@ -105,6 +105,7 @@ def test_banded_streams_are_valid_and_each_band_depends_on_itself_alone(module: 
         warm = deflate_bands(rows, band, 4)
         pngwrite.SEGMENTS.clear()
         assert deflate_bands(rows, band, 4) == warm
+        assert deflate_bands(bytearray(rows), band, 4) == warm
         png = write_rows(rows, width, height, [0, 0, 0] * 11, 4, band_rows=band_rows)
         img = Image.open(io.BytesIO(png))
         img.load()
