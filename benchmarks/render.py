@@ -8,21 +8,28 @@ Static layers, sprites and palettes are built before timing (once per process in
 bot too). Each line gives the median and 90th percentile over ``--runs`` renders (PNG
 bytes included) of: wall time; the calling thread's CPU time ("thread"); and the whole
 process's CPU time ("cpu", all threads). Then the PNG size. The board lines also split
-drawing and mapping onto the palette (``render.compose.board_rows``) from deflating.
+drawing and mapping onto the palette (``render.pyramids.compose.board_rows``) from deflating.
 The same position is rendered again and again, so every cache is warm (text masks, the
-panel's parts, lone pieces): these lines are the best case.
+panel's parts, lone pieces, the deflated bands): these lines are the best case.
 
 Split: the first ``--split`` distinct positions (below), every other one as one worker
 of two sees them, drawn in this process, CPU per board (this thread) of each step a
 worker takes: unpickling the job, drawing and mapping (with the caches as a worker has
-them), deflating, pickling the PNG back.
+them), deflating (in bands, reusing those deflated before), pickling the PNG back.
 
-All cores: ``--boards`` distinct positions from random playouts (both variants, 3 to 6
-players, with the last action's events) go through :class:`bot.images.Images` with 1
-and with N worker processes (default: one per core), as the bot sends them: boards/s,
-CPU per board in the workers (read from /proc: drawing, encoding, unpickling the
-views and pickling the PNGs back) and in the bot's process (the gate, pickling, the
-pipes), and the PNG sizes (median, p90, max). ``--threads`` adds the same through
+All cores, two workloads, each through :class:`bot.images.Images` with 1 and with N
+worker processes (default: one per core), as the bot sends them:
+
+- *games* (the real one): ``--games`` games (both variants, 3 to 5 players, each
+  already 0 to 199 actions in) played at random, the board drawn after every action,
+  the games interleaved (one action of each in turn), ``--boards`` boards in all;
+- *distinct*: ``--boards`` distinct positions from random playouts (every third action
+  of one game after another; the figure of earlier measurements).
+
+Each prints boards/s; CPU per board in the workers (read from /proc: drawing,
+encoding, unpickling the views and pickling the PNGs back; its median and p90 per
+board from the jobs' own thread time) and in the bot's process (the gate, pickling,
+the pipes); and the PNG sizes (median, p90, max). ``--threads`` adds the same through
 ``Images(workers=0)``: threads in the bot's own process.
 """
 
@@ -42,11 +49,12 @@ from pathlib import Path
 import render
 import rules
 from bot.images import Images, cores
-from render.board import use_arcade
-from render.compose import board_rows
 from render.encode import DEFAULT_LEVEL
-from render.gallery import NAMES, find
 from render.pngwrite import write_rows
+from render.pyramids import BAND_ROWS
+from render.pyramids.board import use_arcade
+from render.pyramids.compose import board_rows
+from render.pyramids.gallery import NAMES, find
 from rules import pyramids
 
 
@@ -119,6 +127,61 @@ def positions(
     return out
 
 
+def interleaved(
+    count: int, games: int, seed: int = 1
+) -> list[tuple[pyramids.View, list[rules.Event], list[str]]]:
+    """``count`` boards of ``games`` games played at random, one board after every
+    action, the games interleaved (one action of each in turn; a game that ends is
+    replaced by a new one). Each game starts 0 to 199 random actions in, so the boards
+    come from every stage of a game."""
+    rng = random.Random(seed)
+    next_seed = seed * 10_000
+
+    def new() -> tuple[pyramids.GameState, list[str]]:
+        nonlocal next_seed
+        while True:
+            next_seed += 1
+            variant = ("european_war", "world_war_5")[next_seed % 2]
+            players = 3 + next_seed % 3
+            options = pyramids.Options(five_players=players > 4)
+            game, _ = pyramids.new_game(variant, [None] * players, next_seed, options)
+            # games at every stage, as in a bot that has been running: some way in already
+            for _ in range(rng.randrange(200)):
+                if game.over:
+                    break
+                decision = rng.choice(game.deciders())
+                game.apply(decision.seat, rng.choice(game.legal_actions(decision.seat)))
+            if not game.over:
+                return game, list(NAMES[:players])
+
+    tables = [new() for _ in range(games)]
+    out: list[tuple[pyramids.View, list[rules.Event], list[str]]] = []
+    while len(out) < count:
+        for i, (game, names) in enumerate(tables):
+            if game.over:
+                tables[i] = game, names = new()
+            decision = rng.choice(game.deciders())
+            events = game.apply(decision.seat, rng.choice(game.legal_actions(decision.seat)))
+            public = [e for e in events if e.to is None]
+            out.append((pyramids.view_for(game, None), public, names))
+            if len(out) == count:
+                break
+    return out
+
+
+class _JobTimes:
+    """Collects each drawing job's CPU time (the pool reports it to its metrics)."""
+
+    def __init__(self) -> None:
+        self.cpu: list[float] = []
+
+    def rendered(self, kind: str, wall: float, cpu: float) -> None:
+        self.cpu.append(cpu)
+
+    def error(self, kind: str) -> None:
+        pass
+
+
 def _ticks(pid: int) -> float:
     """CPU seconds (user + system) a process has used so far (Linux /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -134,14 +197,19 @@ async def _all_cores(
     workers: int, jobs: list[tuple[pyramids.View, list[rules.Event], list[str]]]
 ) -> None:
     images = Images(workers=workers)
+    times = _JobTimes()
+    images.metrics = times  # type: ignore[assignment]  # only rendered() and error() are used
     try:
         w0 = time.perf_counter()
         await images.warm_up()
         warm = time.perf_counter() - w0
         pids = images.worker_pids()
         before = {pid: _ticks(pid) for pid in pids}
+        times.cpu.clear()
         c0, j0, w0 = time.process_time(), images.cpu_seconds, time.perf_counter()
-        pictures = await asyncio.gather(*(images.board(v, n, e) for v, e, n in jobs))
+        pictures = await asyncio.gather(
+            *(images.board(v, n, e, game=v.variant) for v, e, n in jobs)
+        )
         wall = time.perf_counter() - w0
         parent = time.process_time() - c0
         jobs_cpu = images.cpu_seconds - j0
@@ -153,7 +221,9 @@ async def _all_cores(
     per = worker_cpu if worker_cpu is not None else jobs_cpu
     print(
         f"{label:<20} {len(jobs) / wall:6.1f} boards/s  CPU per board: workers "
-        f"{per / len(jobs) * 1000:5.2f} ms (drawing jobs {jobs_cpu / len(jobs) * 1000:5.2f})"
+        f"{per / len(jobs) * 1000:5.2f} ms (jobs mean {jobs_cpu / len(jobs) * 1000:5.2f},"
+        f" median {statistics.median(times.cpu) * 1000:5.2f},"
+        f" p90 {_pct(times.cpu, 0.9) * 1000:5.2f})"
         f" + bot {parent / len(jobs) * 1000:5.2f} ms  PNG KB median "
         f"{statistics.median(sizes):5.1f} p90 {_pct(sizes, 0.9):5.1f} max {max(sizes):5.1f}"
         f"  (warm-up {warm:4.1f} s)"
@@ -177,7 +247,7 @@ def split(count: int) -> None:
         t1 = time.thread_time()
         rows, (w, h) = board_rows(v, n, e, use_arcade(v, None))
         t2 = time.thread_time()
-        data = write_rows(rows, w, h, [0] * 768, DEFAULT_LEVEL)
+        data = write_rows(rows, w, h, [0] * 768, DEFAULT_LEVEL, band_rows=BAND_ROWS)
         t3 = time.thread_time()
         pickle.dumps(data)
         t4 = time.thread_time()
@@ -190,17 +260,22 @@ def split(count: int) -> None:
     print("  " + "  ".join(f"{k} {_stats(v)}" for k, v in steps.items()))
 
 
-def all_cores(boards: int, workers: int, threads: bool) -> None:
-    """Print boards/s, CPU per board and PNG sizes through the pool with 1 and N workers."""
-    jobs = positions(boards)
-    print(
-        f"\nAll cores: {len(jobs)} distinct positions through bot.images.Images "
-        f"(load average {' '.join(f'{x:.2f}' for x in os.getloadavg())})"
+def all_cores(boards: int, games: int, workers: int, threads: bool) -> None:
+    """Print boards/s, CPU per board and PNG sizes through the pool with 1 and N workers,
+    for the interleaved games and for the distinct positions."""
+    workloads = (
+        (f"{games} games interleaved, a board after every action", interleaved(boards, games)),
+        ("distinct positions", positions(boards)),
     )
-    counts = [0] if threads else []
-    counts += sorted({1, workers})
-    for n in counts:
-        asyncio.run(_all_cores(n, jobs))
+    for title, jobs in workloads:
+        print(
+            f"\nAll cores: {len(jobs)} boards, {title}, through bot.images.Images "
+            f"(load average {' '.join(f'{x:.2f}' for x in os.getloadavg())})"
+        )
+        counts = [0] if threads else []
+        counts += sorted({1, workers})
+        for n in counts:
+            asyncio.run(_all_cores(n, jobs))
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
@@ -210,6 +285,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=100)
     parser.add_argument("--boards", type=int, default=1000)
+    parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--workers", type=int, default=cores())
     parser.add_argument(
         "--threads", action="store_true", help="also measure Images(workers=0), drawing in threads"
@@ -220,7 +296,7 @@ def main() -> None:
     if not args.pool_only:
         single(max(50, args.runs))
         split(args.split)
-    all_cores(args.boards, max(1, args.workers), args.threads)
+    all_cores(args.boards, args.games, max(1, args.workers), args.threads)
 
 
 def single(runs: int) -> None:
@@ -231,25 +307,28 @@ def single(runs: int) -> None:
     )
     for variant, players, options in (("european_war", 4, None), ("world_war_5", 4, None)):
         view, events = _mid_game(variant, players, options)
-        size = len(render.board_png(view, NAMES, events))
-        _line(f"board {variant}", partial(render.board_png, view, NAMES, events), runs, size)
+        size = len(render.pyramids.board_png(view, NAMES, events))
+        _line(
+            f"board {variant}", partial(render.pyramids.board_png, view, NAMES, events), runs, size
+        )
         arcade = use_arcade(view, None)
         _line("  draw + map", partial(board_rows, view, NAMES, events, arcade), runs)
         rows, (w, h) = board_rows(view, NAMES, events, arcade)
-        _line("  deflate + PNG", partial(write_rows, rows, w, h, [0] * 768, DEFAULT_LEVEL), runs)
+        deflate = partial(write_rows, rows, w, h, [0] * 768, DEFAULT_LEVEL, band_rows=BAND_ROWS)
+        _line("  deflate + PNG", deflate, runs)
     hand = [pyramids.cards.parse_card(c) for c in ("3♣", "7♦", "10♥", "J♠", "Q♥", "K♣", "A♦")]
     _line(
         "hand (7 cards)",
-        lambda: render.hand_png(hand, title="Your hand"),
+        lambda: render.pyramids.hand_png(hand, title="Your hand"),
         runs,
-        len(render.hand_png(hand, title="Your hand")),
+        len(render.pyramids.hand_png(hand, title="Your hand")),
     )
     duel = _duel_view()
     _line(
         "duel (in progress)",
-        lambda: render.duel_png(duel, NAMES),
+        lambda: render.pyramids.duel_png(duel, NAMES),
         runs,
-        len(render.duel_png(duel, NAMES)),
+        len(render.pyramids.duel_png(duel, NAMES)),
     )
 
 

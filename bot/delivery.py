@@ -420,15 +420,20 @@ class Delivery(PrivateDelivery):
         jobs: dict[Any, Any] = {}
         view, names = outcome.spectator_view, list(outcome.names)
         if outcome.kind in GAME_KINDS and view is not None:
+            game = view.variant
             if self._progress(outcome):
-                jobs["duel"] = self.images.duel(view, names)
+                jobs["duel"] = self.images.duel(view, names, game=game)
             else:
                 jobs["board"] = self.images.board(
-                    view, names, outcome.events, key=(outcome.game_id or 0, outcome.version)
+                    view,
+                    names,
+                    outcome.events,
+                    game=game,
+                    key=(outcome.game_id or 0, outcome.version),
                 )
                 result = next((e for e in outcome.events if e.kind == "duel_over"), None)
                 if result is not None:
-                    jobs["duel"] = self.images.duel(view, names, result, outcome.events)
+                    jobs["duel"] = self.images.duel(view, names, result, outcome.events, game=game)
         if not jobs:
             return {}
         done = await asyncio.gather(*jobs.values())
@@ -438,7 +443,9 @@ class Delivery(PrivateDelivery):
         """The hand image of the one who acted, when they are answered in the interaction
         (their panel, or privately for closed DMs) and have news."""
         jobs = {
-            ("hand", uid): self.images.hand(note.view.hand or (), "Your hand")
+            ("hand", uid): self.images.hand(
+                note.view.hand or (), "Your hand", game=note.view.variant
+            )
             for uid, note in outcome.private.items()
             if uid == actor and (note.hand_changed or note.lines)
         }

@@ -19,7 +19,10 @@ item's ``meta["dm"]`` (JSON, so it survives a restart with the item):
 ``hand`` / ``hand_text`` / ``show_hand`` / ``draw``
     the player's newest hand (card ids) and its words, whether the words are shown, and
     whether the hand changed (its image is drawn when the DM is sent, not before: a DM
-    merged away costs no drawing).
+    merged away costs no drawing);
+``game``
+    the game's registry name, which the hand's image is drawn for (None: a DM kept by an
+    older version, whose hand goes in words).
 
 Merging never drops a private line: when the merged text would pass Discord's 2000
 characters the outbox starts a new DM instead, and only when a player already has
@@ -50,6 +53,7 @@ def make_part(
     hand_text: list[str] | None = None,
     show_hand: bool = False,
     draw: bool = False,
+    game: str | None = None,
 ) -> dict[str, Any]:
     """One DM's part (see the module docstring)."""
     return {
@@ -63,6 +67,7 @@ def make_part(
         "hand_text": list(hand_text or []),
         "show_hand": show_hand,
         "draw": draw,
+        "game": game,
     }
 
 
@@ -122,6 +127,7 @@ def merge(
         "hand_text": hand_from.get("hand_text", []),
         "show_hand": bool(old.get("show_hand") or new.get("show_hand")),
         "draw": bool(old.get("draw") or new.get("draw")),
+        "game": new.get("game") or old.get("game"),
     }
     if len(content(merged)) <= MAX_CONTENT:
         return merged, components

@@ -157,6 +157,7 @@ class PrivateDelivery:
             hand_text=hand_lines(view_for, names) if view_for is not None else [],
             show_hand=show_hand,
             draw=note is not None and note.hand_changed,
+            game=view_for.variant if view_for is not None else None,
         )
         return part, panel
 
@@ -292,8 +293,14 @@ class PrivateDelivery:
         cards = tuple(part["hand"])
         if self.hands_shown.get(rec.game_id, {}).get(rec.user_id or 0) == cards:
             return []
+        game = part.get("game")
+        if game is None or not self.images.draws(game):
+            # kept by an older version (no game named), or a game without images
+            rec.meta["dm"] = part = {**part, "show_hand": True}
+            rec.payload["content"] = dm_parts.text_of(part)
+            return []
         self.hands_drawn += 1
-        drawing = asyncio.ensure_future(self.images.hand(cards, "Your hand"))
+        drawing = asyncio.ensure_future(self.images.hand(cards, "Your hand", game=game))
         if not await within(drawing, replies.WORDS_FIRST_AFTER):
             # the renderer is saturated: the words go now, with the cards listed
             drawing.cancel()

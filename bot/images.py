@@ -14,6 +14,10 @@ processes, one per core, so a board never holds the event loop's interpreter loc
   one core, no extra processes; the tests use it for bots they start by the dozen).
 - The board of a game version is cached, so ``/board`` right after an action costs
   nothing.
+- Every image names its game: the pictures come from the render registry
+  (:func:`render.images_for`, by the game's registry name). A game that registered none
+  has none (:meth:`Images.draws` is False; asking raises :class:`NoImages`): the front
+  end shows it in words.
 """
 
 from __future__ import annotations
@@ -39,13 +43,15 @@ from typing import Any
 import discord
 from PIL import Image, ImageDraw
 
-import render  # noqa: F401  (drawn through render_worker; tests patch this module)
+import render
 import rules
-from rules import pyramids
 
 from . import render_worker
 from .config import render_workers
 from .metrics import OFF, Metrics
+from .render_worker import NoImages
+
+__all__ = ["BOARD_FILE", "DUEL_FILE", "HAND_FILE", "Images", "NoImages", "Picture", "cores"]
 
 log = logging.getLogger("bot.images")
 
@@ -291,21 +297,32 @@ class Images:
             await asyncio.to_thread(_join, _stop(pool, self._processes.pop(id(pool), [])))
 
     # ------------------------------------------------------------------ images
+    @staticmethod
+    def draws(game: str) -> bool:
+        """Whether the game registered as ``game`` has images (else: words only)."""
+        return render.images_for(game) is not None
+
     async def board(
         self,
-        view: pyramids.View,
+        view: Any,
         names: Sequence[str],
         events: Sequence[rules.Event] = (),
         *,
+        game: str,
         key: tuple[int, int] | None = None,
     ) -> Picture:
-        """The board PNG with its text summary as alt text. ``key`` (game id, version)
-        caches it; a cached board is reused only when no events are to be drawn."""
+        """The board PNG of ``game`` with its text summary as alt text. ``key`` (game id,
+        version) caches it; a cached board is reused only when no events are to be drawn.
+
+        Raises:
+            NoImages: the game has no images (see :meth:`draws`).
+        """
+        render_worker.images(game)
         cached = self._boards.get(key) if key is not None else None
         if cached is not None and not events:
             data, alt = cached
         else:
-            data, alt = await self._draw_board(view, tuple(names), tuple(events))
+            data, alt = await self._draw_board(game, view, tuple(names), tuple(events))
             if key is not None:
                 self._boards[key] = (data, alt)
                 self._boards.move_to_end(key)
@@ -313,12 +330,20 @@ class Images:
                     self._boards.popitem(last=False)
         return Picture(data, BOARD_FILE, alt[:ALT_LIMIT])
 
+    def board_text(self, view: Any, names: Sequence[str], *, game: str) -> str:
+        """The board of ``game`` in words (drawn here: it is cheap).
+
+        Raises:
+            NoImages: the game has no images (see :meth:`draws`).
+        """
+        return render_worker.images(game).board_text(view, names)
+
     async def _draw_board(
-        self, view: pyramids.View, names: tuple[str, ...], events: tuple[rules.Event, ...]
+        self, game: str, view: Any, names: tuple[str, ...], events: tuple[rules.Event, ...]
     ) -> tuple[bytes, str]:
         try:
             data, summary, fault, cpu = await self._run(
-                True, render_worker.board_job, view, names, events, kind="board"
+                True, render_worker.board_job, game, view, names, events, kind="board"
             )
         except Exception:
             log.exception("board image failed")
@@ -329,59 +354,95 @@ class Images:
             log.error("board summary failed:\n%s", fault)
         return data, summary or "The board."
 
-    async def hand(self, cards: Sequence[int], title: str = "") -> Picture:
-        """A hand of cards."""
+    async def hand(self, holding: Any, title: str = "", *, game: str) -> Picture:
+        """What one seat of ``game`` holds (a hand of cards: ``view.hand``, see
+        :meth:`render.GameImages.holding`).
+
+        Raises:
+            NoImages: the game has no images, or shows what a seat holds in words only.
+        """
+        drawer = render_worker.images(game)
         try:
             data, cpu = await self._run(
-                False, render_worker.hand_job, tuple(cards), title, kind="hand"
+                False, render_worker.private_job, game, holding, title, kind="hand"
             )
+            if data is None:
+                raise NoImages(f"the game {game!r} shows what a seat holds in words")
             self._count(cpu)
+        except NoImages:
+            raise
         except Exception:
             log.exception("hand image failed")
             self.metrics.error("render_placeholder")
             data = _placeholder("Your cards are listed in the message.")
-        from rules.pyramids.cards import card_name
+        return Picture(data, HAND_FILE, drawer.private_text(holding)[:ALT_LIMIT])
 
-        alt = "Your cards: " + (", ".join(card_name(c) for c in sorted(cards)) or "none")
-        return Picture(data, HAND_FILE, alt[:ALT_LIMIT])
-
-    async def duel(
+    async def extra(
         self,
-        view: pyramids.View,
+        name: str,
+        view: Any,
         names: Sequence[str],
         result: rules.Event | None = None,
         events: Sequence[rules.Event] = (),
+        *,
+        game: str,
     ) -> Picture:
-        """A duel in progress (from ``view.battle``) or its result (``duel_over``)."""
+        """The extra image ``name`` of ``game`` (see :attr:`render.GameImages.extras`).
+
+        Raises:
+            NoImages: the game has no such image.
+        """
+        drawer = render_worker.images(game)
+        if name not in drawer.extras:
+            raise NoImages(f"the game {game!r} has no {name!r} image")
         try:
             data, cpu = await self._run(
-                True, render_worker.duel_job, view, tuple(names), result, tuple(events), kind="duel"
+                True,
+                render_worker.extra_job,
+                game,
+                name,
+                view,
+                tuple(names),
+                result,
+                tuple(events),
+                kind=name,
             )
             self._count(cpu)
         except Exception:
-            log.exception("duel image failed")
+            log.exception("%s image failed", name)
             self.metrics.error("render_placeholder")
-            data = _placeholder("The duel is described in the message.")
-        return Picture(data, DUEL_FILE, "The duel: cards played face up and totals.")
+            data = _placeholder(f"The {name} is described in the message.")
+        return Picture(data, f"{name}.png", drawer.extra_text(name)[:ALT_LIMIT])
+
+    async def duel(
+        self,
+        view: Any,
+        names: Sequence[str],
+        result: rules.Event | None = None,
+        events: Sequence[rules.Event] = (),
+        *,
+        game: str,
+    ) -> Picture:
+        """A duel in progress (from ``view.battle``) or its result (``duel_over``): the
+        pyramid games' extra image ``"duel"``.
+
+        Raises:
+            NoImages: the game has no duel image.
+        """
+        return await self.extra("duel", view, names, result, events, game=game)
 
     def _count(self, cpu: float) -> None:
         self.rendered += 1
         self.cpu_seconds += cpu
 
     async def warm_up(self) -> None:
-        """Start the workers now (each warms the renderer's caches: static layers,
-        palettes, sprites, one board of each variant) and wait until all are ready, so
+        """Start the workers now (each warms every registered game's images: static
+        layers, palettes, sprites, one sample board) and wait until all are ready, so
         the first real image is fast. Without workers, warm this process in a thread."""
         if self._closed:
             return
         if self.workers == 0:
-            try:
-                await asyncio.to_thread(render_worker.warm, False)
-            except Exception:
-                log.exception("warming up the renderer failed")
-            for variant in render_worker.WARM_VARIANTS:
-                game, _ = pyramids.new_game(variant, [None] * 3, seed=1)
-                await self.board(pyramids.view_for(game, None), ["P0", "P1", "P2"])
+            await asyncio.to_thread(render_worker.warm)
             return
         try:
             pool = await self._executor()

@@ -1,10 +1,13 @@
 """What a render worker process runs: warm the renderer's caches once, then draw jobs.
 
 :class:`bot.images.Images` sends these functions to its worker processes (or runs them in
-a thread when it has no workers). The module imports only the renderer, the rules and
-zlib-ng (every PNG it writes is deflated with zlib-ng, see :func:`render.pngwrite.use_deflate`), so
-a freshly spawned worker starts in a fraction of a second. Each job returns the CPU time
-it used (its thread's CPU time), which the bot adds up (see :attr:`bot.images.Images.cpu_seconds`).
+a thread when it has no workers). Each job names its game; the images come from the
+render registry (:func:`render.images_for`), which importing :mod:`render` fills with the
+built-in games' images. The module imports only the renderer, the rules and zlib-ng
+(every PNG it writes is deflated with zlib-ng, see :func:`render.pngwrite.use_zlib`),
+so a freshly spawned worker starts in a fraction of a second. Each job returns the CPU
+time it used (its thread's CPU time), which the bot adds up (see
+:attr:`bot.images.Images.cpu_seconds`).
 """
 
 from __future__ import annotations
@@ -20,21 +23,35 @@ from zlib_ng import zlib_ng
 
 import render
 import rules
-from render.pngwrite import use_deflate
-from rules import pyramids
+from render.pngwrite import use_zlib
 
 log = logging.getLogger("bot.render_worker")
 
 # every process that draws for the bot (its workers, or the bot itself when it has none)
 # imports this module: all of them deflate with zlib-ng, so they give the same bytes
-use_deflate(zlib_ng.compress)
+use_zlib(zlib_ng)
 
-WARM_VARIANTS = ("european_war", "world_war_5")
 ROLL_CALL_TIMEOUT = 300.0
 """Seconds a warm worker waits at the roll call for the others before giving up."""
 
 _roll_call: Any = None
 """This worker's pool's barrier (see :func:`start` and :func:`ready`)."""
+
+
+class NoImages(LookupError):
+    """The game has no images of that kind (a front end shows it in words)."""
+
+
+def images(game: str) -> render.GameImages:
+    """The registered images of ``game``.
+
+    Raises:
+        NoImages: the game has none.
+    """
+    found = render.images_for(game)
+    if found is None:
+        raise NoImages(f"the game {game!r} has no images")
+    return found
 
 
 def start(warm_caches: bool, roll_call: Any = None) -> None:
@@ -46,22 +63,15 @@ def start(warm_caches: bool, roll_call: Any = None) -> None:
         warm()
 
 
-def warm(draw_boards: bool = True) -> None:
-    """Build the static layers, palettes and sprites, then (``draw_boards``) draw one
-    board of each variant so text and piece caches are warm too. Never raises: a worker
-    whose warm-up failed still draws, only its first images are slower."""
-    try:
-        render.warm_up(WARM_VARIANTS)
-    except Exception:
-        log.exception("warming up the renderer failed")
-    if not draw_boards:
-        return
-    for variant in WARM_VARIANTS:
+def warm() -> None:
+    """Warm every registered game's images (static layers, palettes, sprites, one
+    sample board, so text and piece caches are warm too). Never raises: a worker whose
+    warm-up failed still draws, only its first images are slower."""
+    for game in render.drawn_games():
         try:
-            game, _ = pyramids.new_game(variant, [None] * 3, seed=1)
-            render.board_png(pyramids.view_for(game, None), ["P0", "P1", "P2"])
+            images(game).warm_up()
         except Exception:
-            log.exception("warming up the %s board failed", variant)
+            log.exception("warming up the %s images failed", game)
 
 
 def ready() -> int:
@@ -78,34 +88,50 @@ def ready() -> int:
 
 
 def board_job(
-    view: pyramids.View, names: Sequence[str], events: Sequence[rules.Event]
+    game: str, view: Any, names: Sequence[str], events: Sequence[rules.Event]
 ) -> tuple[bytes, str | None, str | None, float]:
     """Draw a board: (PNG, summary or None, the summary's error text or None, CPU s).
 
-    A failing summary does not lose the image (the caller logs the error text)."""
+    A failing summary does not lose the image (the caller logs the error text).
+
+    Raises:
+        NoImages: the game has no images.
+    """
     start = time.thread_time()
+    drawer = images(game)
     try:
-        summary, fault = render.board_summary(view, names), None
+        summary, fault = drawer.board_text(view, names), None
     except Exception:
         summary, fault = None, traceback.format_exc()
-    data = render.board_png(view, names, events)
+    data = drawer.board(view, names, events)
     return data, summary, fault, time.thread_time() - start
 
 
-def hand_job(cards: Sequence[int], title: str) -> tuple[bytes, float]:
-    """Draw a hand of cards: (PNG, CPU seconds)."""
+def private_job(game: str, holding: Any, title: str) -> tuple[bytes | None, float]:
+    """Draw what one seat holds (a hand of cards): (PNG or None, CPU seconds).
+
+    Raises:
+        NoImages: the game has no images.
+    """
     start = time.thread_time()
-    data = render.hand_png(cards, title=title)
+    data = images(game).private(holding, title)
     return data, time.thread_time() - start
 
 
-def duel_job(
-    view: pyramids.View,
+def extra_job(
+    game: str,
+    name: str,
+    view: Any,
     names: Sequence[str],
     result: rules.Event | None,
     events: Sequence[rules.Event],
 ) -> tuple[bytes, float]:
-    """Draw a duel: (PNG, CPU seconds)."""
+    """Draw the game's extra image ``name`` (a duel): (PNG, CPU seconds).
+
+    Raises:
+        NoImages: the game has no images.
+        KeyError: it has no extra image of that name.
+    """
     start = time.thread_time()
-    data = render.duel_png(view, names, result, events=events)
+    data = images(game).extra(name, view, names, result, events)
     return data, time.thread_time() - start

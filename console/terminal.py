@@ -18,12 +18,12 @@ from rules import pyramids
 # ---------------------------------------------------------------------- images
 def render_board(view: pyramids.View, names: Sequence[str], events: Sequence[rules.Event]) -> bytes:
     """The board PNG, as the channel would see it after the action of ``events``."""
-    return render.board_png(view, list(names), list(events))
+    return render.pyramids.board_png(view, list(names), list(events))
 
 
 def render_hand(cards: Sequence[int], title: str) -> bytes:
     """A hand of cards as PNG."""
-    return render.hand_png(list(cards), title=title)
+    return render.pyramids.hand_png(list(cards), title=title)
 
 
 def open_viewer(path: Path) -> bool:

@@ -1,105 +1,28 @@
-"""Images of the game: pure functions from a view (and the last events) to PNG bytes.
+"""Images of the games: a shared drawing kit, and each game's pictures in its own room.
 
-- :func:`board_png` — the board as the channel sees it (1280x800): map, pieces, the
-  last action, the side panel; drawn from public data only.
-- :func:`board_summary` — the board in words (alt text for screen readers).
-- :func:`hand_png` — a player's cards.
-- :func:`duel_png` — a duel: both pieces, the cards played face up, totals, the result.
-- :func:`warm_up` — build the per-process caches ahead of the first image (optional).
+The kit (used by every game's room):
 
-Every function is thread-safe and fork-safe (the bot calls them in worker processes, or
-in threads): cached layers and sprites are only ever read, the one cache that changes
-(the board panel's mapped parts, :mod:`render.compose`) is bounded, locked and gets a
-fresh lock in a forked child, and no module keeps a thread or a pool, so a process
-forked at any time renders on its own. Caches only save work: an image's bytes depend
-on its inputs alone, never on what the process drew before.
+- :mod:`render.text` and :mod:`render.fonts` — the shipped fonts, text that fits, cached
+  glyph masks;
+- :mod:`render.palette` — colour arithmetic, the seats' colour-blind-checked colours and
+  the side panel's interface colours;
+- :mod:`render.encode` and :mod:`render.pngwrite` — palette-mode PNG encoding;
+- :mod:`render.drawing`, :mod:`render.shapes` and :mod:`render.arrows` — polygons,
+  strokes, dashes and curves, antialiased rounded boxes and dice, arrows between points.
+
+The rooms: :mod:`render.pyramids` (European War and World War 5). Each registers its
+:class:`~render.registry.GameImages` by the game's registry name; a front end asks
+:func:`images_for` (``None``: the game has no images, show it in words). Importing
+:mod:`render` registers the built-in games' images, as importing :mod:`rules`
+registers their rules.
+
+Every drawing function is thread-safe and fork-safe, and caches only save work: an
+image's bytes depend on its inputs alone (see :mod:`render.pyramids`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from . import pyramids
+from .registry import GameImages, drawn_games, images_for, register, unregister
 
-import rules
-from rules import pyramids
-
-from .board import summary, use_arcade
-from .compose import board_rows, static_rows
-from .duel import duel_image
-from .encode import DEFAULT_LEVEL, png_bytes
-from .hand import hand_image
-from .png_palette import board_palette, duel_palette, hand_palette
-from .pngwrite import write_rows
-
-
-def board_png(
-    view: pyramids.View,
-    names: Sequence[str],
-    events: Sequence[rules.Event] = (),
-    *,
-    pyramid_arcade: bool | None = None,
-) -> bytes:
-    """The board image of ``view`` as PNG bytes (1280x800, palette mode).
-
-    Args:
-        view: any view of the game (a seat's or a spectator's): only its public fields
-            are drawn, so every seat's view gives the same image.
-        names: display names by seat (cleaned of glyphs the font lacks; cut to fit).
-        events: the events of the last action; only public ones (``to is None``) are
-            used: arrows for moves, voyages, attacks and retreats, marks on shrunk,
-            destroyed, sabotaged and new pieces.
-        pyramid_arcade: World War 5's Pyramid Arcade printing; ``None`` takes it from
-            the view's options (ignored for a board without that printing).
-    """
-    arcade = use_arcade(view, pyramid_arcade)
-    rows, (width, height) = board_rows(view, names, events, arcade)
-    colours = board_palette(view.board_id, arcade).getpalette() or [0, 0, 0]
-    return write_rows(rows, width, height, colours, DEFAULT_LEVEL)
-
-
-def board_summary(view: pyramids.View, names: Sequence[str]) -> str:
-    """The board in plain words for screen readers (at most 1024 characters)."""
-    return summary(view, names)
-
-
-def hand_png(cards: Sequence[int], *, title: str = "") -> bytes:
-    """A hand of cards as PNG bytes.
-
-    Cards are shown in a fixed order: number cards by rank (2 to 10), then the figures
-    J, Q, K, A, each rank by suit (♣ ♦ ♥ ♠) — i.e. by card number. An empty hand
-    gives a small "no cards" image. ``title`` (optional) is written above the cards.
-    """
-    return png_bytes(hand_image(cards, title=title), hand_palette())
-
-
-def duel_png(
-    view: pyramids.View,
-    names: Sequence[str],
-    result: rules.Event | None = None,
-    *,
-    events: Sequence[rules.Event] = (),
-) -> bytes:
-    """A duel as PNG bytes (1000x560).
-
-    While a duel is on, it is drawn from ``view.battle``; once it is over, pass the
-    ``duel_over`` event as ``result`` (its cards, totals and winner are drawn). The
-    pieces' declared sizes come from ``view.battle``, else from an ``attack_declared``
-    among ``events``, else from the pieces on the board.
-    """
-    return png_bytes(duel_image(view, names, result, events=events), duel_palette())
-
-
-def warm_up(board_ids: Sequence[str] = ("european_war", "world_war_5")) -> None:
-    """Build the cached static layers, sprites and palettes now (about a second per
-    board) instead of on the first image; optional, e.g. in a worker process's
-    initializer."""
-    from .static_layer import static_board
-
-    for board_id in board_ids:
-        static_board(board_id)
-        board_palette(board_id)
-        static_rows(board_id, False)
-    hand_palette()
-    duel_palette()
-
-
-__all__ = ["board_png", "board_summary", "duel_png", "hand_png", "warm_up"]
+__all__ = ["GameImages", "drawn_games", "images_for", "pyramids", "register", "unregister"]

@@ -23,7 +23,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from . import layout, palette
+from . import palette
 from .drawing import Point, dashed_line, polyline_length, quadratic_curve, trim_polyline
 from .fonts import font
 
@@ -31,6 +31,9 @@ _SS = 2
 """Supersampling factor of arrow overlays."""
 
 Box = tuple[float, float, float, float]
+Frame = tuple[int, int, int, int]
+"""The map's pixel box ``(left, top, right, bottom)``: arrows are clipped to it, and a
+wrapping link crosses its east-west edge."""
 
 START_GAP = 24.0
 """Pixels left free between the source anchor and the arrow's tail."""
@@ -90,8 +93,10 @@ def _covered(pts: Sequence[Point], avoid: Sequence[Box], pad: float) -> int:
     )
 
 
-def path(arrow: Arrow, avoid: Sequence[Box] = ()) -> list[list[Point]]:
-    """The arrow's body as one polyline (or two for a wrapping link), trimmed at both ends.
+def path(arrow: Arrow, frame: Frame, avoid: Sequence[Box] = ()) -> list[list[Point]]:
+    """The arrow's body as one polyline (or two for a wrapping link, which leaves
+    ``frame``, the map's box, by one side and comes back by the other), trimmed at both
+    ends.
 
     Between anchors the body is a gentle curve; of a few bends (either side, more or
     less) it takes the one that crosses the fewest ``avoid`` boxes (names, other
@@ -99,14 +104,15 @@ def path(arrow: Arrow, avoid: Sequence[Box] = ()) -> list[list[Point]]:
     """
     a, b = arrow.src, arrow.dst
     if arrow.wraps:
-        width = float(layout.MAP_WIDTH)
+        west, east = float(frame[0]), float(frame[2])
+        width = east - west
         east_first = a[0] > b[0]
         b_shift = (b[0] + width, b[1]) if east_first else (b[0] - width, b[1])
-        edge_x = width if east_first else 0.0
+        edge_x = east if east_first else west
         t = (edge_x - a[0]) / (b_shift[0] - a[0])
         y_edge = a[1] + t * (b[1] - a[1])
         out = trim_polyline([a, (edge_x, y_edge)], START_GAP, 0.0)
-        back = trim_polyline([(width - edge_x, y_edge), b], 0.0, END_GAP)
+        back = trim_polyline([(west + east - edge_x, y_edge), b], 0.0, END_GAP)
         return [p for p in (out, back) if len(p) >= 2]
     if len(arrow.via) >= 2:
         # a voyage: from harbour symbol to harbour symbol (each next to its piece)
@@ -262,25 +268,25 @@ def _layers(
 
 
 def draw_arrow(
-    canvas: Image.Image, arrow: Arrow, avoid: Sequence[Box] = ()
+    canvas: Image.Image, arrow: Arrow, frame: Frame, avoid: Sequence[Box] = ()
 ) -> tuple[int, int, int, int] | None:
-    """Draw ``arrow`` onto the RGB ``canvas`` (antialiased), clipped to the map.
+    """Draw ``arrow`` onto the RGB ``canvas`` (antialiased), clipped to ``frame`` (the map).
 
     A badge (voyages) goes where it covers none of the ``avoid`` boxes (piece boxes,
     names) if it can. Returns the box the arrow was drawn in (``None``: nothing drawn).
     """
     style = STYLES[arrow.kind]
-    parts = path(arrow, avoid)
+    parts = path(arrow, frame, avoid)
     if not parts:
         return None
     colour = palette.piece_colour(arrow.seat)
     margin = style.head_width + 16
     xs = [x for part in parts for x, _ in part]
     ys = [y for part in parts for _, y in part]
-    left = max(layout.MAP_BOX[0], math.floor(min(xs) - margin))
-    top = max(layout.MAP_BOX[1], math.floor(min(ys) - margin))
-    right = min(layout.MAP_BOX[2], math.ceil(max(xs) + margin))
-    bottom = min(layout.MAP_BOX[3], math.ceil(max(ys) + margin))
+    left = max(frame[0], math.floor(min(xs) - margin))
+    top = max(frame[1], math.floor(min(ys) - margin))
+    right = min(frame[2], math.ceil(max(xs) + margin))
+    bottom = min(frame[3], math.ceil(max(ys) + margin))
     if right <= left or bottom <= top:
         return None
     badge_at = None

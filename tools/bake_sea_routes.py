@@ -1,10 +1,10 @@
 """Bake the voyage arrows' sea routes (a development-time tool).
 
 Searching a route around the land costs 10-46 ms, so the routes of every pair of
-harbours a voyage may join are written to ``render/data/<board>_sea_routes.json``
+harbours a voyage may join are written to ``render/pyramids/data/<board>_sea_routes.json``
 (committed) and read at run time. Run again after changing the baked map, the harbour
 symbols or the search in ``render/searoutes.py``
-(``tests/render/test_sea_routes.py`` fails until then)::
+(``tests/render/pyramids/test_sea_routes.py`` fails until then)::
 
     .venv/bin/python -m tools.bake_sea_routes
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import sys
 
-from render.searoutes import bake, voyage_pairs
+from render.pyramids.searoutes import bake, voyage_pairs
 
 
 def main(boards: list[str]) -> None:

@@ -10,7 +10,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-import render
 from service import rulebook
 
 from ..entry import ANSWER_DIRECT
@@ -44,10 +43,10 @@ class InfoCog(commands.Cog):
             await reply.private("The game has not started yet.")
             return
         names = [s.name for s in st.seats]
-        drawing = bot.delivery.images.board(st.view, names, key=(gid, st.version))
-        await with_picture(
-            reply, clip(render.board_summary(st.view, names)), drawing, bot.delivery.later
-        )
+        images = bot.delivery.images
+        drawing = images.board(st.view, names, game=st.variant, key=(gid, st.version))
+        summary = images.board_text(st.view, names, game=st.variant)
+        await with_picture(reply, clip(summary), drawing, bot.delivery.later)
 
     @app_commands.command(
         name="hand", description="Your hand (only you see it) and your open panel, if any"
@@ -62,7 +61,8 @@ class InfoCog(commands.Cog):
         if uv.seat is None or uv.view.hand is None:
             await reply.private("You are not playing in this game.")
             return
-        names = [s.name for s in (await bot.service.status(gid)).seats]
+        st = await bot.service.status(gid)
+        names = [s.name for s in st.seats]
         lines = hand_lines(uv.view, names)
         kwargs = {}
         prompt = uv.prompt
@@ -70,7 +70,7 @@ class InfoCog(commands.Cog):
             lines.append(f"**{prompt.text}**")
             if prompt.kind in PANEL_KINDS:
                 kwargs["view"] = panel_view(prompt, board_of_view(uv.view))
-        drawing = bot.delivery.images.hand(uv.view.hand, "Your hand")
+        drawing = bot.delivery.images.hand(uv.view.hand, "Your hand", game=st.variant)
         await with_picture(reply, clip("\n".join(lines)), drawing, bot.delivery.later, **kwargs)
 
     @app_commands.command(

@@ -248,9 +248,10 @@ async def open_panel(interaction: discord.Interaction, gid: int) -> None:
             "You have nothing to decide on a panel right now"
             + (" — it is your turn: use the slash commands." if prompt else ".")
         )
-    names = [s.name for s in (await bot.service.status(gid)).seats]
+    st = await bot.service.status(gid)
+    names = [s.name for s in st.seats]
     board = board_of_view(uv.view)
-    drawing = bot.delivery.images.hand(uv.view.hand or (), "Your hand")
+    drawing = bot.delivery.images.hand(uv.view.hand or (), "Your hand", game=st.variant)
     await with_picture(
         Reply.of(interaction),
         panel_content(prompt, uv.view, names),

@@ -17,7 +17,7 @@ import pytest
 
 import render
 from bot.config import ConfigError, load_settings, render_workers
-from bot.images import IN_FLIGHT_PER_WORKER, Images, running
+from bot.images import IN_FLIGHT_PER_WORKER, Images, NoImages, running
 from rules import pyramids
 from tests.render.helpers import decode
 
@@ -30,7 +30,7 @@ def _view(variant: str = "european_war", seed: int = 7) -> pyramids.View:
 
 
 def _duel_view() -> pyramids.View:
-    from render.png_palette import sample_view
+    from render.pyramids.png_palette import sample_view
 
     view = sample_view("european_war")
     order = list(pyramids.load_board("european_war").field_order)
@@ -69,7 +69,7 @@ def _wait_for(event: Any) -> int:
 
 
 def _cached_board_palettes() -> int:
-    from render.png_palette import _board_palette
+    from render.pyramids.png_palette import _board_palette
 
     return _board_palette.cache_info().currsize
 
@@ -128,13 +128,15 @@ async def test_warm_workers_draw_the_same_bytes_as_this_process(pool: Images) ->
     before = pool.rendered
     for variant in ("european_war", "world_war_5"):
         view = _view(variant)
-        picture = await pool.board(view, NAMES)
-        assert picture.data == render.board_png(view, NAMES)
-        assert picture.description == render.board_summary(view, NAMES)
-    hand = await pool.hand([3, 17, 51], "Your hand")
-    assert hand.data == render.hand_png([3, 17, 51], title="Your hand")
+        picture = await pool.board(view, NAMES, game=variant)
+        assert picture.data == render.pyramids.board_png(view, NAMES)
+        assert picture.description == render.pyramids.board_summary(view, NAMES)
+    hand = await pool.hand([3, 17, 51], "Your hand", game="european_war")
+    assert hand.data == render.pyramids.hand_png([3, 17, 51], title="Your hand")
     duel = _duel_view()
-    assert (await pool.duel(duel, NAMES)).data == render.duel_png(duel, NAMES)
+    assert (await pool.duel(duel, NAMES, game="european_war")).data == render.pyramids.duel_png(
+        duel, NAMES
+    )
     assert pool.rendered == before + 4 and pool.cpu_seconds > 0
     assert pool.pools_started == 1
 
@@ -145,11 +147,11 @@ async def test_channel_images_go_before_hands(pool: Images, manager: Any) -> Non
     done: list[str] = []
 
     async def hand() -> None:
-        await pool.hand([1, 2], "")
+        await pool.hand([1, 2], "", game="european_war")
         done.append("hand")
 
     async def board() -> None:
-        await pool.board(_view(seed=8), NAMES)
+        await pool.board(_view(seed=8), NAMES, game="european_war")
         done.append("board")
 
     busy = [asyncio.ensure_future(pool._run(True, _wait_for, e)) for e in events]
@@ -177,11 +179,11 @@ async def test_a_failing_drawing_gives_a_placeholder_and_keeps_the_pool(
 ) -> None:
     bad = dataclasses.replace(_view(), board_id="atlantis")
     with caplog.at_level(logging.ERROR, "bot.images"):
-        picture = await pool.board(bad, NAMES)
+        picture = await pool.board(bad, NAMES, game="european_war")
     assert decode(picture.data).size == (480, 120)
     assert any("board image failed" in r.getMessage() for r in caplog.records)
-    good = await pool.board(_view(), NAMES)
-    assert good.data == render.board_png(_view(), NAMES) and pool.pools_started == 1
+    good = await pool.board(_view(), NAMES, game="european_war")
+    assert good.data == render.pyramids.board_png(_view(), NAMES) and pool.pools_started == 1
 
 
 async def test_a_dying_worker_is_replaced_and_the_image_drawn_again(
@@ -191,18 +193,20 @@ async def test_a_dying_worker_is_replaced_and_the_image_drawn_again(
     try:
         with caplog.at_level(logging.WARNING, "bot.images"):
             poison = _DieOnce(str(tmp_path / "f"))
-            picture = await images.hand([5, 9], poison)  # type: ignore[arg-type]  # kills a worker
-        assert picture.data == render.hand_png([5, 9], title="Cy")
+            poisoned = images.hand([5, 9], poison, game="world_war_5")  # type: ignore[arg-type]  # kills a worker
+            picture = await poisoned
+        assert picture.data == render.pyramids.hand_png([5, 9], title="Cy")
         assert images.pools_started == 2
         assert any("render worker died" in r.getMessage() for r in caplog.records)
 
         # dying in the new pool too: a placeholder, and the next image still comes
         with caplog.at_level(logging.ERROR, "bot.images"):
-            lost = await images.board(_view(), ("Ada", _Die()))  # type: ignore[arg-type]  # kills it
+            dying = ("Ada", _Die())
+            lost = await images.board(_view(), dying, game="european_war")  # type: ignore[arg-type]
         assert decode(lost.data).size == (480, 120) and images.pools_started == 3
         assert any("board image failed" in r.getMessage() for r in caplog.records)
-        again = await images.hand([5], "")
-        assert again.data == render.hand_png([5]) and images.pools_started == 4
+        again = await images.hand([5], "", game="european_war")
+        assert again.data == render.pyramids.hand_png([5]) and images.pools_started == 4
     finally:
         await images.close()
 
@@ -215,21 +219,27 @@ async def test_close_ends_the_workers_even_while_they_warm_up() -> None:
     procs = list(pool._processes.values())
     assert len(procs) == 2
     view = _view()
-    waiting = asyncio.ensure_future(images.board(view, NAMES))  # queued behind warm-up
+    waiting = asyncio.ensure_future(
+        images.board(view, NAMES, game="european_war")
+    )  # queued behind warm-up
     await asyncio.sleep(0)
     await images.close()
     await warming  # returns quietly
     assert running(procs) == [] and images.worker_pids() == []
     # the image in flight, and one asked for after close, are drawn (in a thread)
-    assert (await waiting).data == render.board_png(view, NAMES)
-    assert (await images.board(view, ["Ann"])).data == render.board_png(view, ["Ann"])
+    assert (await waiting).data == render.pyramids.board_png(view, NAMES)
+    assert (
+        await images.board(view, ["Ann"], game="european_war")
+    ).data == render.pyramids.board_png(view, ["Ann"])
     assert images.pools_started == 1
 
 
 async def test_without_workers_images_are_drawn_in_threads() -> None:
     images = Images(workers=0)
     view = _view("world_war_5")
-    assert (await images.board(view, NAMES)).data == render.board_png(view, NAMES)
+    assert (await images.board(view, NAMES, game="world_war_5")).data == render.pyramids.board_png(
+        view, NAMES
+    )
     assert images.worker_pids() == [] and images.pools_started == 0
     await images.close()
 
@@ -281,3 +291,60 @@ def test_the_bots_drawing_processes_deflate_with_zlib_ng() -> None:
     at = png.index(b"IDAT")
     (length,) = struct.unpack(">I", png[at - 4 : at])
     assert png[at + 4 : at + 4 + length] == zlib_ng.compress(rows, 4)
+    # boards go in bands, deflated with zlib-ng too (the standard zlib's bytes differ)
+    import zlib
+
+    from render import pngwrite
+
+    banded = pngwrite.deflate_bands(rows, 4 * (width + 1), 4)
+    assert zlib.decompress(banded) == rows
+    c = zlib_ng.compressobj(4, zlib_ng.DEFLATED, -15)
+    assert banded[2:].startswith(
+        c.compress(rows[: 4 * (width + 1)]) + c.flush(zlib_ng.Z_FULL_FLUSH)
+    )
+    std = zlib.compressobj(4, zlib.DEFLATED, -15)
+    assert not banded[2:].startswith(
+        std.compress(rows[: 4 * (width + 1)]) + std.flush(zlib.Z_FULL_FLUSH)
+    )
+
+
+async def test_the_bot_asks_the_registry_by_the_games_name() -> None:
+    from tests.render.test_registry import Plain
+
+    images = Images(workers=0)
+    render.register("plain_test_game", Plain())
+    try:
+        assert images.draws("plain_test_game") and images.draws("european_war")
+        picture = await images.board("a view", ["Ann"], game="plain_test_game")
+        assert picture.data == b"board:" + repr(("a view", ("Ann",))).encode()
+        assert picture.description == "a plain board"
+        assert images.board_text("a view", ["Ann"], game="plain_test_game") == "a plain board"
+        before = images.rendered
+        # a game whose seats' holdings go in words, and a game without that extra image
+        with pytest.raises(NoImages):
+            await images.hand([1], "Yours", game="plain_test_game")
+        with pytest.raises(NoImages):
+            await images.duel("a view", ["Ann"], game="plain_test_game")
+        assert images.rendered == before
+    finally:
+        render.unregister("plain_test_game")
+        await images.close()
+
+
+async def test_a_game_without_images_is_refused_before_anything_is_drawn() -> None:
+    from tests.games.claim_line import NAME as CLAIM_LINE
+
+    images = Images(workers=0)
+    try:
+        assert not images.draws(CLAIM_LINE)
+        with pytest.raises(NoImages):
+            await images.board(object(), ["Ann"], game=CLAIM_LINE)
+        with pytest.raises(NoImages):
+            images.board_text(object(), ["Ann"], game=CLAIM_LINE)
+        with pytest.raises(NoImages):
+            await images.hand([1], game=CLAIM_LINE)
+        with pytest.raises(NoImages):
+            await images.extra("duel", object(), ["Ann"], game=CLAIM_LINE)
+        assert images.rendered == 0 and images.pools_started == 0
+    finally:
+        await images.close()

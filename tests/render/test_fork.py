@@ -18,12 +18,12 @@ def _view() -> pyramids.View:
 
 
 def _draw_and_send(conn: Connection) -> None:
-    conn.send(render.board_png(_view(), NAMES))
+    conn.send(render.pyramids.board_png(_view(), NAMES))
     conn.close()
 
 
 def test_a_process_forked_after_a_board_draws_boards() -> None:
-    expected = render.board_png(_view(), NAMES)  # warms caches in this process first
+    expected = render.pyramids.board_png(_view(), NAMES)  # warms caches in this process first
     ctx = multiprocessing.get_context("fork")
     ours, theirs = ctx.Pipe(duplex=False)
     child = ctx.Process(target=_draw_and_send, args=(theirs,), daemon=True)

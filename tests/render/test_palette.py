@@ -8,8 +8,8 @@ import math
 import pytest
 from PIL import ImageFont
 
-from render import layout, palette
 from render.fonts import font
+from render.pyramids import layout, palette
 
 # Machado, Oliveira & Fernandes (2009), severity 1.0, applied in linear RGB.
 CVD_MATRICES: dict[str, tuple[tuple[float, float, float], ...]] = {

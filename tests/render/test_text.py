@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from render import status
 from render.fonts import font
+from render.pyramids import status
 from render.text import clean, display_name, fit, has_glyph, short_name, wrap
 from tests.render.helpers import made_up_view
 

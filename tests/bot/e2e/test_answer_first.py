@@ -25,7 +25,8 @@ from tests.fake_discord import FakeDiscord, FakeMessage, FakeUser, InteractionRe
 
 
 class HeldImages:
-    """The renderer's public methods (board, hand, duel, warm_up; close), each drawing
+    """The renderer's public methods (board, hand, duel, warm_up; close; board_text and
+    draws pass straight through), each drawing
     held at a gate the test controls before it draws for real: a saturated renderer, made
     on purpose."""
 
@@ -50,14 +51,21 @@ class HeldImages:
         names: Sequence[str],
         events: Sequence[rules.Event] = (),
         *,
+        game: str,
         key: tuple[int, int] | None = None,
     ) -> Picture:
         await self._wait()
-        return await self.inner.board(view, names, events, key=key)
+        return await self.inner.board(view, names, events, game=game, key=key)
 
-    async def hand(self, cards: Sequence[int], title: str = "") -> Picture:
+    def board_text(self, view: pyramids.View, names: Sequence[str], *, game: str) -> str:
+        return self.inner.board_text(view, names, game=game)
+
+    def draws(self, game: str) -> bool:
+        return self.inner.draws(game)
+
+    async def hand(self, cards: Sequence[int], title: str = "", *, game: str) -> Picture:
         await self._wait()
-        return await self.inner.hand(cards, title)
+        return await self.inner.hand(cards, title, game=game)
 
     async def duel(
         self,
@@ -65,9 +73,11 @@ class HeldImages:
         names: Sequence[str],
         result: rules.Event | None = None,
         events: Sequence[rules.Event] = (),
+        *,
+        game: str,
     ) -> Picture:
         await self._wait()
-        return await self.inner.duel(view, names, result, events)
+        return await self.inner.duel(view, names, result, events, game=game)
 
     async def warm_up(self) -> None:
         await self._wait()

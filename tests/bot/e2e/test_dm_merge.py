@@ -4,7 +4,6 @@ is sent, and the merged DM is kept across a restart."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -26,9 +25,9 @@ class CountedHands:
         self.drawn: list[tuple[int, ...]] = []
         self._hand = images.hand
 
-    async def hand(self, cards: Sequence[int], title: str = "") -> Picture:
-        self.drawn.append(tuple(cards))
-        return await self._hand(cards, title)
+    async def hand(self, holding: Any, title: str = "", *, game: str) -> Picture:
+        self.drawn.append(tuple(holding))
+        return await self._hand(holding, title, game=game)
 
 
 def _count_hands(world: World) -> CountedHands:
@@ -136,7 +135,7 @@ async def test_waiting_dms_arrive_as_one_with_every_line_and_the_newest_hand(
     images = [a for a in merged.attachments if a.filename == HAND_FILE]
     assert len(images) == 1
     drawn = list(counted.drawn)
-    expected = await counted._hand(tuple(newest["hand"]), "Your hand")
+    expected = await counted._hand(tuple(newest["hand"]), "Your hand", game=newest["game"])
     assert images[0].data == expected.data
 
     # a hand image drawn only for a DM that was sent: none for the DMs merged away
@@ -207,5 +206,7 @@ async def test_merged_dms_are_kept_across_a_restart(world: World) -> None:
     images = [a for a in merged.attachments if a.filename == HAND_FILE]
     # drawn by the restarted bot, from the hand kept in the store, when it was sent
     assert len(images) == 1 and world.bot.delivery.hands_drawn >= 1
-    expected = await world.bot.delivery.images.hand(tuple(parts[-1]["hand"]), "Your hand")
+    expected = await world.bot.delivery.images.hand(
+        tuple(parts[-1]["hand"]), "Your hand", game=parts[-1]["game"]
+    )
     assert images[0].data == expected.data

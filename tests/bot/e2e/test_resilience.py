@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-import bot.images
+import render
 from tests.bot.e2e.harness import World
 from tests.bot.e2e.policy import Policy
 
@@ -60,7 +60,7 @@ async def test_a_failing_renderer_does_not_stop_the_game(
     def broken(*_: object, **__: object) -> bytes:
         raise RuntimeError("renderer bug")
 
-    monkeypatch.setattr(bot.images.render, "board_png", broken)
+    monkeypatch.setattr(render.pyramids.PyramidImages, "board", broken)
     res = await world.slash(mover, "pass")
     assert not res.ephemeral and "passed" in res.content
     att = res.original.attachments[0]

@@ -1,8 +1,9 @@
-"""The baked map polygons (``render/data/<board>_regions.json``, made by ``tools/bake_maps.py``).
+"""The baked map polygons (``render/pyramids/data/<board>_regions.json``), by ``tools/bake_maps``.
 
 Coordinates are map pixels (960x800 frame, x east, y south). A *ring* is a flat tuple
 ``(x0, y0, x1, y1, ...)`` (not repeating its first point); a *polygon* is a tuple of
-rings, the exterior first and then its holes; a region is a tuple of polygons.
+rings, the exterior first and then its holes; a region is a tuple of polygons (the
+types are the drawing kit's, :mod:`render.drawing`).
 """
 
 from __future__ import annotations
@@ -13,12 +14,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-DATA_DIR: Path = Path(__file__).resolve().parent / "data"
+from render.drawing import Line, Region, Ring
 
-Ring = tuple[float, ...]
-Polygon = tuple[Ring, ...]
-Region = tuple[Polygon, ...]
-Line = tuple[float, ...]
+DATA_DIR: Path = Path(__file__).resolve().parent / "data"
 
 
 @dataclass(frozen=True)
@@ -92,11 +90,6 @@ def load_regions(board_id: str) -> Regions:
         )
     except (KeyError, TypeError, IndexError) as exc:
         raise ValueError(f"malformed regions file {path.name}: {exc!r}") from exc
-
-
-def points(ring: Ring) -> list[tuple[float, float]]:
-    """Return a flat ring or line as a list of ``(x, y)`` points."""
-    return [(ring[i], ring[i + 1]) for i in range(0, len(ring) - 1, 2)]
 
 
 def ring_contains(ring: Ring, x: float, y: float) -> bool:

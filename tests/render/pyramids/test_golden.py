@@ -1,6 +1,6 @@
 """Golden images: a few fixed positions must keep looking the same.
 
-Each image is compared with its reference in ``tests/render/golden/`` after decoding
+Each image is compared with its reference in ``tests/render/pyramids/golden/`` after decoding
 both to RGB: the mean absolute difference per channel must stay below
 ``MAX_MEAN_DIFF``, fewer than ``MAX_CHANGED_SHARE`` of the pixels may differ by more
 than ``CHANGED_THRESHOLD`` in some channel, and no 32x32 tile may have more than
@@ -11,7 +11,7 @@ The positions are made up (pieces, events and views built directly), so they do 
 change when the engine's random play changes. After an intended change of the images,
 refresh the references on purpose and look at them before committing::
 
-    REFRESH_GOLDENS=1 .venv/bin/python -m pytest tests/render/test_golden.py
+    REFRESH_GOLDENS=1 .venv/bin/python -m pytest tests/render/pyramids/test_golden.py
 
 A failing comparison writes the new image next to the reference as ``*.actual.png``
 (ignored by git) so both can be looked at.
@@ -87,7 +87,7 @@ def _ew_mid_game() -> bytes:
     pieces_after["hungary"] = pieces_after.pop("austria")
     pieces_after["austria"] = pieces_after.pop("germany")
     view = dataclasses.replace(view, pieces=pieces_after)
-    return render.board_png(view, NAMES[:4], events)
+    return render.pyramids.board_png(view, NAMES[:4], events)
 
 
 def _ww_end() -> bytes:
@@ -123,14 +123,16 @@ def _ww_end() -> bytes:
     )
     seats = tuple(dataclasses.replace(s, eliminated=s.seat == 3) for s in view.seats)
     view = dataclasses.replace(view, seats=seats)
-    return render.board_png(
+    return render.pyramids.board_png(
         view, NAMES, [ev("moved_in", seat=0, src="western_europe", dst="scandinavia")]
     )
 
 
 def _hand() -> bytes:
     names = ("2♣", "7♥", "10♦", "J♠", "Q♥", "K♣", "A♦", "5♠", "9♥")
-    return render.hand_png([pyramids.cards.parse_card(n) for n in names], title="Ada's hand")
+    return render.pyramids.hand_png(
+        [pyramids.cards.parse_card(n) for n in names], title="Ada's hand"
+    )
 
 
 def _duel() -> bytes:
@@ -157,7 +159,7 @@ def _duel() -> bytes:
     view = made_up_view(
         "european_war", {"britain": (0, 3), "france_benelux": (2, 2)}, phase="duel", battle=battle
     )
-    return render.duel_png(view, NAMES)
+    return render.pyramids.duel_png(view, NAMES)
 
 
 CASES: dict[str, Callable[[], bytes]] = {
@@ -212,9 +214,9 @@ def test_image_matches_its_golden_reference(name: str) -> None:
 def test_the_comparison_catches_a_moved_piece() -> None:
     """The tolerance is loose enough for noise, tight enough for a real change."""
     pieces = {"germany": (0, 3), "austria": (1, 2)}
-    base = decode(render.board_png(made_up_view("european_war", pieces), NAMES))
+    base = decode(render.pyramids.board_png(made_up_view("european_war", pieces), NAMES))
     moved = decode(
-        render.board_png(
+        render.pyramids.board_png(
             made_up_view("european_war", {"germany": (0, 3), "hungary": (1, 2)}), NAMES
         )
     )

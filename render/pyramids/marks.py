@@ -10,8 +10,9 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFilter
 
+from render.fonts import font
+
 from . import layout, palette
-from .fonts import font
 
 _SS = 4
 BADGE_RADIUS = 10

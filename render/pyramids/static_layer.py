@@ -17,10 +17,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from . import layout, palette
-from .boards import board as load_board
-from .boards import harbour_icons, lonlat_to_norm
-from .drawing import (
+from render.drawing import (
     dashed_line,
     fill_region,
     halo_text,
@@ -28,7 +25,11 @@ from .drawing import (
     stroke_ring,
     trim_polyline,
 )
-from .fonts import font
+from render.fonts import font
+
+from . import layout, palette
+from .boards import board as load_board
+from .boards import harbour_icons, lonlat_to_norm
 from .labels import Label, LabelStyle, Rect, measure, place_names
 from .regions import Regions, load_regions
 

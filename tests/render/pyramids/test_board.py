@@ -12,10 +12,10 @@ from PIL import Image
 
 import render
 import rules
-from render import layout, palette, pyramid
 from render.encode import mapped_colour
-from render.png_palette import board_palette
-from render.static_layer import static_board
+from render.pyramids import layout, palette, pyramid
+from render.pyramids.png_palette import board_palette
+from render.pyramids.static_layer import static_board
 from rules import pyramids
 from tests.render.helpers import NAMES, decode, ev, made_up_view, playout_positions
 
@@ -68,11 +68,11 @@ def test_every_position_of_random_playouts_renders(variant: str, players: int, s
     renders = 0
     for game, events in playout_positions(variant, players, seed):
         view = pyramids.view_for(game, None)
-        data = render.board_png(view, NAMES, events)
+        data = render.pyramids.board_png(view, NAMES, events)
         img = decode(data)
         assert img.size == layout.BOARD_SIZE
         assert len(data) < 200_000
-        text = render.board_summary(view, NAMES)
+        text = render.pyramids.board_summary(view, NAMES)
         assert 0 < len(text) <= 1024
         renders += 1
     assert renders >= 3
@@ -100,11 +100,11 @@ def test_the_board_is_the_same_from_every_seat_and_ignores_private_events() -> N
     assert sum(1 for _, events in positions if any(e.to is not None for e in events)) >= 2
     for game, events in positions:
         public = [e for e in events if e.to is None]
-        reference = render.board_png(pyramids.view_for(game, None), NAMES, public)
+        reference = render.pyramids.board_png(pyramids.view_for(game, None), NAMES, public)
         for seat in [None, *range(len(game.seats))]:
             view = pyramids.view_for(game, seat)
-            assert render.board_png(view, NAMES, events) == reference, seat
-            assert render.board_summary(view, NAMES) == render.board_summary(
+            assert render.pyramids.board_png(view, NAMES, events) == reference, seat
+            assert render.pyramids.board_summary(view, NAMES) == render.pyramids.board_summary(
                 pyramids.view_for(game, None), NAMES
             )
 
@@ -116,7 +116,7 @@ def test_each_piece_shows_its_seat_colour_on_its_field() -> None:
             view = pyramids.view_for(game, None)
             if view.battle is not None:
                 continue  # its arrow, in the attacker's colour, may pass any box
-            img = decode(render.board_png(view, NAMES))
+            img = decode(render.pyramids.board_png(view, NAMES))
             for field, (seat, size) in view.pieces.items():
                 own = palette.piece_colour(seat).fill
                 box = _box(view.board_id, field)
@@ -138,7 +138,7 @@ def test_three_sizes_are_clearly_different() -> None:
     view = made_up_view(
         "european_war", {f: (0, size) for f, size in zip(fields, (1, 2, 3), strict=True)}
     )
-    img = decode(render.board_png(view, NAMES))
+    img = decode(render.pyramids.board_png(view, NAMES))
     heights = []
     for field in fields:
         crop = img.crop(_box("european_war", field))
@@ -156,11 +156,11 @@ def test_three_sizes_are_clearly_different() -> None:
 def test_last_action_marks_and_arrows_are_drawn_from_public_events_only() -> None:
     pieces = {"germany": (0, 3), "austria": (1, 2), "hungary": (2, 1)}
     view = made_up_view("european_war", pieces)
-    plain = decode(render.board_png(view, NAMES))
+    plain = decode(render.pyramids.board_png(view, NAMES))
     events = [ev("moved", seat=0, src="france_benelux", dst="germany", size=3, by_sea=False)]
-    with_arrow = decode(render.board_png(view, NAMES, events))
+    with_arrow = decode(render.pyramids.board_png(view, NAMES, events))
     secret = [rules.Event("moved", events[0].data, to=1)]
-    assert decode(render.board_png(view, NAMES, secret)).tobytes() == plain.tobytes()
+    assert decode(render.pyramids.board_png(view, NAMES, secret)).tobytes() == plain.tobytes()
     # the arrow lies between France + Benelux and Germany, in the mover's colour
     a, b = _anchor("european_war", "france_benelux"), _anchor("european_war", "germany")
     mid = (round((a[0] + b[0]) / 2) - 30, round((a[1] + b[1]) / 2) - 30)
@@ -169,7 +169,7 @@ def test_last_action_marks_and_arrows_are_drawn_from_public_events_only() -> Non
     assert _count(with_arrow, box, colour) > 40 > _count(plain, box, colour)
     # a destroyed piece leaves a red cross on its empty field
     crossed = decode(
-        render.board_png(view, NAMES, [ev("destroyed", seat=2, field="italy", size=2)])
+        render.pyramids.board_png(view, NAMES, [ev("destroyed", seat=2, field="italy", size=2)])
     )
     italy = _box("european_war", "italy")
     assert _count(crossed, italy, palette.ALERT) > 50 > _count(plain, italy, palette.ALERT)
@@ -180,10 +180,10 @@ def test_game_over_banner_and_long_or_odd_names() -> None:
         "european_war", {"germany": (0, 3)}, over=True, winners=(0, 2), phase="over", deciders=()
     )
     names = ["x" * 300, "中文", "", "Ωmega"]  # CJK: not in DejaVu Sans, so "Seat 2"
-    img = decode(render.board_png(view, names))
+    img = decode(render.pyramids.board_png(view, names))
     gold = _count(img, (0, 0, layout.MAP_WIDTH, layout.MAP_HEIGHT), palette.GOLD)
     assert gold > 500  # the banner's frame and title
-    text = render.board_summary(view, names)
+    text = render.pyramids.board_summary(view, names)
     assert "Seat 2" in text and "Seat 3" in text and "中" not in text and len(text) <= 1024
 
 
@@ -200,12 +200,12 @@ def test_world_war_5_panel_shows_dice_and_eliminated_seats() -> None:
     view = made_up_view("world_war_5", {"canada": (1, 3), "usa": (0, 1)}, last_roll=roll)
     seats = tuple(dataclasses.replace(s, eliminated=s.seat == 3) for s in view.seats)
     view = dataclasses.replace(view, seats=seats)
-    img = decode(render.board_png(view, NAMES))
+    img = decode(render.pyramids.board_png(view, NAMES))
     panel = img.crop(layout.PANEL_BOX)
     face = mapped_colour(palette.DIE_FACE, board_palette("world_war_5"))
     dice = sum(1 for px in panel.get_flattened_data() if px == face)
     assert dice > 5 * 200  # five dice faces of ~24x24
-    assert "eliminated" in render.board_summary(view, NAMES)
+    assert "eliminated" in render.pyramids.board_summary(view, NAMES)
 
 
 def test_rendering_is_thread_safe_and_leaves_the_static_layer_alone() -> None:
@@ -215,12 +215,12 @@ def test_rendering_is_thread_safe_and_leaves_the_static_layer_alone() -> None:
         if len(views) == 6:
             break
     before = hashlib.sha256(static_board("european_war").tobytes()).hexdigest()
-    expected = [render.board_png(v, NAMES, e) for v, e in views]
+    expected = [render.pyramids.board_png(v, NAMES, e) for v, e in views]
     results: dict[tuple[int, int], bytes] = {}
 
     def work(worker: int) -> None:
         for i, (v, e) in enumerate(views):
-            results[(worker, i)] = render.board_png(v, NAMES, e)
+            results[(worker, i)] = render.pyramids.board_png(v, NAMES, e)
 
     threads = [threading.Thread(target=work, args=(w,)) for w in range(4)]
     for t in threads:
@@ -236,11 +236,13 @@ def test_pyramid_arcade_board_and_option() -> None:
     pieces = {"scandinavia": (0, 2), "southwest_asia": (1, 2)}
     plain = made_up_view("world_war_5", pieces)
     arcade_view = dataclasses.replace(plain, options={**plain.options, "pyramid_arcade": True})
-    from_option = render.board_png(arcade_view, NAMES)
-    assert from_option == render.board_png(plain, NAMES, pyramid_arcade=True)
-    assert from_option != render.board_png(plain, NAMES)  # other sea lanes are drawn
+    from_option = render.pyramids.board_png(arcade_view, NAMES)
+    assert from_option == render.pyramids.board_png(plain, NAMES, pyramid_arcade=True)
+    assert from_option != render.pyramids.board_png(plain, NAMES)  # other sea lanes are drawn
     ew = made_up_view("european_war", {"germany": (0, 3)})
-    assert render.board_png(ew, NAMES, pyramid_arcade=True) == render.board_png(ew, NAMES)
+    assert render.pyramids.board_png(ew, NAMES, pyramid_arcade=True) == render.pyramids.board_png(
+        ew, NAMES
+    )
 
 
 def test_a_cached_arrow_draws_what_a_fresh_one_draws_in_each_seats_colour() -> None:
@@ -255,7 +257,7 @@ def test_a_cached_arrow_draws_what_a_fresh_one_draws_in_each_seats_colour() -> N
             arrows._layers.cache_clear()
         for seat, kind in ((0, "sea"), (3, "sea"), (1, "attack")):
             canvas = static_board("european_war").copy()
-            arrows.draw_arrow(canvas, arrows.Arrow(kind, seat, a, b))
+            arrows.draw_arrow(canvas, arrows.Arrow(kind, seat, a, b), layout.MAP_BOX)
             canvases.append(canvas.tobytes())
     assert canvases[:3] == canvases[3:]
     assert canvases[0] != canvases[1]  # the same masks, painted in another seat's colour

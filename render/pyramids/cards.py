@@ -13,10 +13,10 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFilter
 
+from render.fonts import font
 from rules.pyramids import cards as C
 
 from . import palette
-from .fonts import font
 
 CARD_WIDTH = 112
 CARD_HEIGHT = 160

@@ -16,17 +16,18 @@ from functools import lru_cache
 from PIL import Image
 
 import rules
+from render import shapes
+from render.arrows import Arrow, draw_arrow
+from render.fonts import font
+from render.text import fit, put, short_name
 from rules import pyramids
 
-from . import layout, marks, palette, pyramid, shapes
-from .arrows import Arrow, draw_arrow
+from . import layout, marks, palette, pyramid
 from .boards import has_arcade_variant
-from .fonts import font
 from .panel import Element, draw_panel
 from .searoutes import sea_route
 from .static_layer import fixed_label_boxes, name_labels, static_board
 from .status import TITLES, end_reason, status, winners_text
-from .text import fit, put, short_name
 
 
 @dataclass
@@ -305,7 +306,7 @@ def draw_board(
     drawn = []
     for arrow in act.arrows:
         others = [box for at, box in boxes.items() if at not in (arrow.src, arrow.dst)]
-        box = draw_arrow(canvas, arrow, labels + others)
+        box = draw_arrow(canvas, arrow, layout.MAP_BOX, labels + others)
         if box:
             drawn.append(box)
     out.dirty += drawn

@@ -9,9 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from render.text import display_name
 from rules import pyramids
-
-from .text import display_name
 
 TITLES: dict[str, str] = {"european_war": "European War", "world_war_5": "World War 5"}
 """Short variant names (the boards' own names carry credits)."""

@@ -1,20 +1,24 @@
-"""Board PNGs built from what changed (render.compose) are byte for byte the PNGs of
-mapping the whole drawn image, whatever the process drew before and however full its
-caches are."""
+"""Board PNGs built from what changed (render.pyramids.compose) and deflated in bands
+(render.pngwrite) decode to exactly the pixels of mapping the whole drawn image, and are
+the same bytes whatever the process drew before and however full its caches (composing
+and kept bands) are."""
 
 from __future__ import annotations
 
 import dataclasses
+import io
 from collections.abc import Iterator
 
 import pytest
+from PIL import Image
 
 import render
 import rules
-from render import compose
-from render.board import board_image, use_arcade
+from render import pngwrite
 from render.encode import png_bytes
-from render.png_palette import board_palette
+from render.pyramids import compose
+from render.pyramids.board import board_image, use_arcade
+from render.pyramids.png_palette import board_palette
 from rules import pyramids
 from tests.render.helpers import NAMES, decode, ev, made_up_view, playout_positions
 
@@ -31,6 +35,13 @@ def _reference(view: pyramids.View, names: list[str], events: list[rules.Event])
     """The plain path: the whole board drawn in RGB, then all of it mapped and encoded."""
     arcade = use_arcade(view, None)
     return png_bytes(board_image(view, names, events), board_palette(view.board_id, arcade))
+
+
+def _indices(data: bytes) -> tuple[str, tuple[int, int], bytes, list[int] | None]:
+    """A PNG decoded: mode, size, palette indices and palette."""
+    img = Image.open(io.BytesIO(data))
+    img.load()
+    return img.mode, img.size, img.tobytes(), img.getpalette()
 
 
 def _over() -> Position:
@@ -50,12 +61,15 @@ def _arcade() -> Position:
 
 @pytest.fixture
 def cold() -> Iterator[None]:
-    """Empty the composing caches before and after (other tests keep theirs)."""
+    """Empty the composing caches and the kept bands before and after (other tests keep
+    theirs)."""
     compose.PARTS.clear()
     compose.piece_patch.cache_clear()
+    pngwrite.SEGMENTS.clear()
     yield
     compose.PARTS.clear()
     compose.piece_patch.cache_clear()
+    pngwrite.SEGMENTS.clear()
 
 
 @pytest.mark.parametrize(
@@ -72,39 +86,46 @@ def test_board_png_equals_mapping_the_whole_image(
 ) -> None:
     positions = list(_positions(variant, players, seed, every=7))[:30]
     positions += [_over(), _arcade()]
+    drawn = []
     for view, events, names in positions:
-        data = render.board_png(view, names, events)
-        assert data == _reference(view, names, events), f"turn {view.turn}"
-    # the same again with every part and piece now cached: still the same bytes
-    for view, events, names in reversed(positions):
-        assert render.board_png(view, names, events) == _reference(view, names, events)
+        data = render.pyramids.board_png(view, names, events)
+        assert _indices(data) == _indices(_reference(view, names, events)), f"turn {view.turn}"
+        drawn.append(data)
+    assert pngwrite.SEGMENTS.hits > 0  # successive boards of a game share bands
+    # the same again with every part, piece and band now cached: the same bytes
+    for (view, events, names), data in zip(positions, drawn, strict=True):
+        assert render.pyramids.board_png(view, names, events) == data
 
 
 def test_a_board_is_the_same_bytes_whatever_was_drawn_before(cold: None) -> None:
     first = list(_positions("european_war", 4, 31, every=3))[:12]
     other = list(_positions("european_war", 4, 32, every=3))[:12]
     view, events, names = first[-1]
-    alone = render.board_png(view, names, events)  # nothing cached yet
+    alone = render.pyramids.board_png(view, names, events)  # nothing cached yet
     for v, e, n in other + first:
-        render.board_png(v, n, e)
-    assert render.board_png(view, names, events) == alone
-    # a tiny cache that keeps evicting gives the same bytes too
-    size = compose.PARTS.size
-    compose.PARTS.size = 2
+        render.pyramids.board_png(v, n, e)
+    assert render.pyramids.board_png(view, names, events) == alone
+    # tiny caches that keep evicting give the same bytes too
+    parts, limit = compose.PARTS.limit, pngwrite.SEGMENTS.limit
+    compose.PARTS.limit, pngwrite.SEGMENTS.limit = 50_000, 5000
+    compose.PARTS.clear()
+    pngwrite.SEGMENTS.clear()
     try:
         for v, e, n in first[:-1] + other:
-            render.board_png(v, n, e)
-        assert render.board_png(view, names, events) == alone
+            render.pyramids.board_png(v, n, e)
+        assert pngwrite.SEGMENTS.size <= 5000 and compose.PARTS.size <= 50_000
+        assert render.pyramids.board_png(view, names, events) == alone
     finally:
-        compose.PARTS.size = size
+        compose.PARTS.limit, pngwrite.SEGMENTS.limit = parts, limit
     assert decode(alone).tobytes() == decode(_reference(view, names, events)).tobytes()
 
 
 def test_panel_parts_are_cached_and_bounded(cold: None) -> None:
     positions = list(_positions("world_war_5", 5, 41, every=2))[:40]
     for view, events, names in positions:
-        render.board_png(view, names, events)
-    assert 0 < len(compose.PARTS.items) <= compose.PARTS.size
+        render.pyramids.board_png(view, names, events)
+    assert 0 < compose.PARTS.size <= compose.PARTS.limit
+    assert compose.PARTS.size == sum(p.width * p.height for p in compose.PARTS.items.values())
     assert compose.piece_patch.cache_info().currsize > 0
     keys = list(compose.PARTS.items)
     assert all(k[0] == "world_war_5" for k in keys)

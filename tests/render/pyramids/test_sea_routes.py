@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from render import searoutes
+from render.pyramids import searoutes
 
 
 @pytest.mark.parametrize("board_id", ["european_war", "world_war_5"])

@@ -10,12 +10,12 @@ import pytest
 from PIL import Image
 
 import render
-from render import palette
-from render.cards import CARD_HEIGHT, CARD_WIDTH, sort_key
-from render.duel import CARDS_TOP, COLUMN_WIDTH, COLUMNS, SIZE, SLOT_STEP
 from render.encode import mapped_colour
-from render.hand import PER_ROW, hand_layout, ordered
-from render.png_palette import duel_palette, hand_palette
+from render.pyramids import palette
+from render.pyramids.cards import CARD_HEIGHT, CARD_WIDTH, sort_key
+from render.pyramids.duel import CARDS_TOP, COLUMN_WIDTH, COLUMNS, SIZE, SLOT_STEP
+from render.pyramids.hand import PER_ROW, hand_layout, ordered
+from render.pyramids.png_palette import duel_palette, hand_palette
 from rules import pyramids
 from tests.render.helpers import NAMES, decode, ev, made_up_view
 
@@ -44,7 +44,7 @@ def _cards_shown(img: Image.Image, boxes: list[tuple[int, int, int, int]]) -> in
 @pytest.mark.parametrize("count", [0, 1, 5, 8, 9, 17, 52])
 def test_hand_draws_every_card_at_its_place(count: int) -> None:
     cards = list(range(51, 51 - count, -1))
-    img = decode(render.hand_png(cards, title="Ada's hand"))
+    img = decode(render.pyramids.hand_png(cards, title="Ada's hand"))
     size, boxes = hand_layout(count, title=True)
     assert img.size == size
     assert _cards_shown(img, boxes) == count
@@ -57,9 +57,9 @@ def test_hand_draws_every_card_at_its_place(count: int) -> None:
 
 
 def test_hand_without_title_and_empty_hand() -> None:
-    img = decode(render.hand_png([7, 3]))
+    img = decode(render.pyramids.hand_png([7, 3]))
     assert img.size == hand_layout(2)[0]
-    empty = decode(render.hand_png([]))
+    empty = decode(render.pyramids.hand_png([]))
     assert empty.size == hand_layout(0)[0]
     assert _cards_shown(empty, [(16, 16, 0, 0)]) == 0
 
@@ -73,12 +73,12 @@ def test_hand_order_numbers_by_rank_then_figures() -> None:
 
 def test_hand_rejects_a_non_card() -> None:
     with pytest.raises(ValueError):
-        render.hand_png([52])
+        render.pyramids.hand_png([52])
 
 
 def test_figures_have_their_power_band() -> None:
     cards = [C.parse_card(n) for n in ("J♣", "Q♦", "K♥", "A♠")]
-    img = decode(render.hand_png(cards))
+    img = decode(render.pyramids.hand_png(cards))
     _, boxes = hand_layout(4)
     for card, (x, y, _r, _b) in zip(cards, boxes, strict=True):
         band = mapped_colour(palette.FIGURE_BANDS[C.rank(card)], hand_palette())
@@ -136,7 +136,7 @@ def test_duel_shows_cards_played_and_empty_slots(
         phase="duel",
         battle=_battle("duel", a_cards, d_cards),
     )
-    img = decode(render.duel_png(view, NAMES))
+    img = decode(render.pyramids.duel_png(view, NAMES))
     assert img.size == SIZE
     assert _slots(img, 0, 3) == [i < len(a_cards) for i in range(3)]
     assert _slots(img, 1, 2) == [i < len(d_cards) for i in range(2)]
@@ -159,7 +159,7 @@ def test_duel_result_from_the_duel_over_event() -> None:
     declared = ev(
         "attack_declared", seat=0, defender=1, src="germany", dst="austria", size=3, defender_size=2
     )
-    img = decode(render.duel_png(view, NAMES, result, events=[declared, result]))
+    img = decode(render.pyramids.duel_png(view, NAMES, result, events=[declared, result]))
     assert img.size == SIZE
     assert _slots(img, 0, 3) == [True, True, False]
     assert _slots(img, 1, 2) == [True, False]
@@ -167,7 +167,7 @@ def test_duel_result_from_the_duel_over_event() -> None:
     frame = [img.getpixel((COLUMNS[0] + 1, y)) for y in range(120, 400)]
     assert frame.count(mapped_colour(palette.GOLD, duel_palette())) > 200
     # without the declaration the sizes come from the pieces on the board
-    again = decode(render.duel_png(view, NAMES, result))
+    again = decode(render.pyramids.duel_png(view, NAMES, result))
     assert _slots(again, 0, 3) == [True, True, False]
 
 
@@ -178,9 +178,9 @@ def test_duel_in_diplomacy_and_no_duel() -> None:
         phase="diplomacy",
         battle=_battle("diplomacy", (), (), 1, 1, None),
     )
-    assert decode(render.duel_png(view, NAMES)).size == SIZE
+    assert decode(render.pyramids.duel_png(view, NAMES)).size == SIZE
     plain = dataclasses.replace(view, battle=None)
-    assert decode(render.duel_png(plain, NAMES)).size == SIZE
+    assert decode(render.pyramids.duel_png(plain, NAMES)).size == SIZE
 
 
 def test_duel_images_of_real_games() -> None:
@@ -193,11 +193,11 @@ def test_duel_images_of_real_games() -> None:
             events = game.apply(decision.seat, rng.choice(game.legal_actions(decision.seat)))
             view = pyramids.view_for(game, None)
             for result in (e for e in events if e.kind == "duel_over"):
-                img = decode(render.duel_png(view, NAMES, result, events=events))
+                img = decode(render.pyramids.duel_png(view, NAMES, result, events=events))
                 assert img.size == SIZE
                 seen += 1
             if view.battle is not None and view.battle.stage == "duel":
-                assert decode(render.duel_png(view, NAMES)).size == SIZE
+                assert decode(render.pyramids.duel_png(view, NAMES)).size == SIZE
                 seen += 1
         if seen >= 30:
             break

@@ -14,12 +14,13 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 import rules
+from render import shapes
+from render.fonts import font
+from render.text import display_name, fit, put, put_words, width, wrap
 from rules import pyramids
 
-from . import layout, palette, pyramid, shapes
-from .fonts import font
+from . import layout, palette, pyramid
 from .status import TITLES, seat_tag, status
-from .text import display_name, fit, put, put_words, width, wrap
 
 LEFT = layout.PANEL_BOX[0] + 16
 RIGHT = layout.PANEL_BOX[2] - 14

@@ -14,14 +14,15 @@ from dataclasses import dataclass
 from PIL import Image
 
 import rules
+from render import shapes
+from render.fonts import font
+from render.text import display_name, fit, put
 from rules import pyramids
 from rules.pyramids import cards as C
 
-from . import palette, pyramid, shapes
+from . import palette, pyramid
 from .cards import CARD_HEIGHT, CARD_WIDTH, SHADOW, card_sprite, empty_slot
-from .fonts import font
 from .status import field_name, names_of
-from .text import display_name, fit, put
 
 CARD_LIMIT: dict[int, int] = {1: 1, 2: 2, 3: 3}
 """EW-16: cards a piece may play, by size (as ``pyramids.european_war.CARD_LIMIT``; not

@@ -18,12 +18,12 @@ from functools import lru_cache
 from PIL import Image
 
 import rules
+from render.encode import fixed_palette
 from rules import pyramids
 
 from . import palette
 from .board import board_image
 from .duel import duel_image
-from .encode import fixed_palette
 from .hand import hand_image
 
 _LOCK = threading.RLock()

@@ -10,10 +10,11 @@ from collections.abc import Sequence
 
 from PIL import Image
 
+from render.fonts import font
+from render.text import fit, put
+
 from . import palette
 from .cards import CARD_HEIGHT, CARD_WIDTH, SHADOW, card_sprite, empty_slot, sort_key
-from .fonts import font
-from .text import fit, put
 
 PAD = 16
 GAP = 10

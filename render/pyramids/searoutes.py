@@ -6,7 +6,7 @@ harbour symbols (A*; water next to land costs more, so routes keep off the coast
 the sea allows), pulled straight where the water allows and rounded off (Chaikin).
 
 Searching costs 10-46 ms a route, so the routes of every pair of harbours that a voyage
-may join (``Board.sea_reach``) are baked into ``render/data/<board>_sea_routes.json``
+may join (``Board.sea_reach``) are baked into ``render/pyramids/data/<board>_sea_routes.json``
 (``tools/bake_sea_routes.py`` writes them; a test checks them against a fresh search);
 any other pair is searched when first asked for. Routes are cached per pair.
 """
@@ -22,9 +22,10 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFilter
 
+from render.drawing import Point, scaled
+
 from . import layout
 from .boards import board as load_board
-from .drawing import Point, scaled
 from .regions import DATA_DIR, load_regions
 from .static_layer import harbour_spots
 
