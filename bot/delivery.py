@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from rules.pyramids.words import board_of_view
 from service import LobbyInfo, Outcome
 from service.models import OutboxRecord
 
@@ -54,7 +55,6 @@ from .permissions import can_talk, missing_permissions, missing_text
 from .reply import Reply, attach, within
 from .texts import battle_lines, clip, lobby_text, result_line, stamp, waiting_lines
 from .views.lobby import lobby_view
-from .views.panels import board_of_view
 
 if TYPE_CHECKING:
     from .client import GameBot

@@ -8,13 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from rules import pyramids
+from rules import contract
 from rules.pyramids.words import battle_lines, hand_lines, result_line  # noqa: F401
 from service import DecisionInfo, LobbyInfo
 
 CONTENT_LIMIT = 2000
-VARIANT_CHOICES = (("european-war", "european_war"), ("world-war-5", "world_war_5"))
-"""(what users type, engine variant id)."""
 EW_ONLY = ("conscript", "arm", "sabotage", "spy")
 WW_ONLY = ("grow", "build")
 SOURCE = (
@@ -25,8 +23,8 @@ VERSION = "0.1.0"
 
 
 def variant_name(variant: str) -> str:
-    """'European War' / 'World War 5'."""
-    return pyramids.rules_for(variant).name
+    """The registered game's title: 'European War' / 'World War 5'."""
+    return contract.game_named(variant).presentation.title
 
 
 def variant_slug(variant: str) -> str:

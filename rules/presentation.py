@@ -182,9 +182,10 @@ class Presentation(Protocol):
         """The turn commands a player types (slash commands, console words), in order."""
         ...
 
-    def panel_decisions(self) -> frozenset[str]:
-        """The decision kinds answered on a private panel (buttons or a select); the
-        others are answered with the turn commands."""
+    def panel_decisions(self) -> Mapping[str, str]:
+        """The decision kinds answered on a private panel, each with how its choices are
+        shown: ``buttons`` (a select when there are too many) or ``select``. The other
+        decisions are answered with the turn commands."""
         ...
 
     def value_of(self, param: Param, text: str, view: Any, names: Sequence[str]) -> Value | None:

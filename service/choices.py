@@ -102,12 +102,13 @@ def spec_of(game: Game, command: str) -> CommandSpec | None:
     return next((c for c in game.presentation.commands() if c.name == command), None)
 
 
-def not_in_game(game: Game, command: str) -> str:
-    """The refusal of a turn command the table's game does not have."""
+def not_in_game(game: Game, command: str, prefix: str = "/") -> str:
+    """The refusal of a turn command the table's game does not have (``prefix``: how
+    the front end's commands start)."""
     words = game.presentation
-    own = ", ".join(f"/{c.name}" for c in words.commands())
+    own = ", ".join(f"{prefix}{c.name}" for c in words.commands())
     return (
-        f"/{command} is not in this variant: this table plays {words.title}, "
+        f"{prefix}{command} is not in this variant: this table plays {words.title}, "
         f"whose turn commands are {own}."
     )
 
@@ -232,6 +233,12 @@ class ChoiceOps(ServiceBase):
         async def act(
             self, game_id: int, user_id: int, action: Any, *, version: int | None = None
         ) -> Outcome: ...
+
+    def game_name(self, game_id: int) -> str | None:
+        """The registry name of the game ``game_id`` if it is in memory (every running
+        game is), for a front end that must find its words without waiting."""
+        live = self._games.get(game_id)
+        return live.variant if live is not None else None
 
     async def _table(self, game_id: int, user_id: int) -> _Table:
         live = await self._live(game_id, cache=False)

@@ -11,12 +11,14 @@ from discord import app_commands
 from discord.ext import commands
 
 import render
+from rules import contract
 from service import rulebook
 
 from ..entry import ANSWER_DIRECT
+from ..games import is_panel
 from ..reply import Reply, with_picture
-from ..texts import ABOUT, HELP, HELP_WORLD_WAR_5, clip, hand_lines, status_text
-from ..views.panels import PANEL_KINDS, board_of_view, panel_view
+from ..texts import ABOUT, HELP, HELP_WORLD_WAR_5, clip, status_text
+from ..views.panels import panel_view
 from .common import MAX_CHOICES, bot_of, game_here, my_view, safe
 
 Choice = app_commands.Choice
@@ -59,18 +61,24 @@ class InfoCog(commands.Cog):
         gid = await game_here(interaction)
         uv = await my_view(interaction, gid)
         reply = Reply.of(interaction)
-        if uv.seat is None or uv.view.hand is None:
+        if uv.seat is None:
             await reply.private("You are not playing in this game.")
             return
-        names = [s.name for s in (await bot.service.status(gid)).seats]
-        lines = hand_lines(uv.view, names)
+        status = await bot.service.status(gid)
+        game = contract.game_named(status.variant)
+        names = [s.name for s in status.seats]
+        lines = game.presentation.private_lines(uv.view, names)
         kwargs = {}
         prompt = uv.prompt
         if prompt is not None:
             lines.append(f"**{prompt.text}**")
-            if prompt.kind in PANEL_KINDS:
-                kwargs["view"] = panel_view(prompt, board_of_view(uv.view))
-        drawing = bot.delivery.images.hand(uv.view.hand, "Your hand")
+            if is_panel(prompt.kind):
+                kwargs["view"] = panel_view(prompt, game)
+        hand = getattr(uv.view, "hand", None)  # a game of cards in hand gets their picture
+        if hand is None:
+            await reply.private(clip("\n".join(lines)), **kwargs)
+            return
+        drawing = bot.delivery.images.hand(hand, "Your hand")
         await with_picture(reply, clip("\n".join(lines)), drawing, bot.delivery.later, **kwargs)
 
     @app_commands.command(

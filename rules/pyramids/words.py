@@ -8,7 +8,7 @@ book (``rules/RULES.md``, split into sections and rulings).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -357,8 +357,14 @@ WW_COMMANDS = (
     ),
     CommandSpec("pass", "End your turn without an action", ("pass",)),
 )
-PANEL_DECISIONS = frozenset({"setup", "duel", "diplomacy", "retreat"})
-"""Decisions answered on a private panel; turns are played with the commands."""
+PANEL_DECISIONS = {
+    "setup": "buttons",
+    "duel": "buttons",
+    "diplomacy": "buttons",
+    "retreat": "select",
+}
+"""Decisions answered on a private panel (the retreat field from a select); turns are
+played with the commands."""
 _FLAG_WORDS = {"yes": True, "true": True, "no": False, "false": False}
 
 
@@ -462,7 +468,7 @@ class PyramidWords:
         """PRODUCT.md's turn commands of this variant."""
         return self._commands
 
-    def panel_decisions(self) -> frozenset[str]:
+    def panel_decisions(self) -> Mapping[str, str]:
         """Setup, duel, diplomacy and retreat go on panels; turns use the commands."""
         return PANEL_DECISIONS
 

@@ -399,9 +399,9 @@ class ClaimWords:
         """/claim (a contest is answered on a panel)."""
         return COMMANDS
 
-    def panel_decisions(self) -> frozenset[str]:
-        """The contest window (CL-3)."""
-        return frozenset({"respond"})
+    def panel_decisions(self) -> Mapping[str, str]:
+        """The contest window (CL-3), on buttons."""
+        return {"respond": "buttons"}
 
     def value_of(self, param: Param, text: str, view: Any, names: Sequence[str]) -> Value | None:
         """A cell by its name ("b2")."""
