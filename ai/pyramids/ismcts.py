@@ -238,7 +238,7 @@ def _iterate(
                 if seat != me
                 else light_action(g, seat, rng)
             )
-        g.apply(seat, action)
+        g._apply_unchecked(seat, action)
         first = False
         steps += 1
     result = utilities(g, None, weights)[me]

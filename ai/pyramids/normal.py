@@ -60,7 +60,7 @@ def normal_action(ctx: Context) -> Action:
 
 def _after(g: GameState, seat: int, action: Action) -> GameState:
     h = g.copy()
-    h.apply(seat, action)
+    h._apply_unchecked(seat, action)
     return h
 
 

@@ -66,7 +66,7 @@ def attack_won(
     if h.phase == RETREAT:
         assert h.battle is not None
         field = choose_retreat(h, defender, list(h.battle.retreat_options))
-        h.apply(defender, Retreat(field))
+        h._apply_unchecked(defender, Retreat(field))
     return h
 
 

@@ -242,6 +242,18 @@ class GameState:
             raise
         return self.take_chance_steps() + events if self.chance_steps else events
 
+    def _apply_unchecked(self, seat: int, action: Action) -> None:
+        """The private, unchecked twin of :meth:`apply`, for the computer players'
+        playouts: ``action`` must be one of :meth:`legal_actions` for a deciding ``seat``.
+
+        It skips what a legal action cannot fail (the game being over, whose decision it
+        is, a draw or a timeout) and keeps no events; an action that is not legal may
+        leave the state inconsistent. Anything a person or the platform sends goes
+        through :meth:`apply`.
+        """
+        self.rules.apply_unchecked(self, seat, action)
+        self.chance_steps.clear()
+
     def take_chance_steps(self) -> list[Event]:
         """The chance events recorded since the last call, oldest first (then forgotten)."""
         steps, self.chance_steps = self.chance_steps, []

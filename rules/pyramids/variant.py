@@ -194,6 +194,14 @@ class VariantRules:
             return self._apply_setup(g, seat, action)
         return self.apply_play(g, seat, action)
 
+    def apply_unchecked(self, g: GameState, seat: int, action: Action) -> None:
+        """Apply a legal ``action`` of a deciding ``seat`` without the checks that come
+        before the action's own (see :meth:`GameState._apply_unchecked`)."""
+        if g.phase == SETUP:
+            self._apply_setup(g, seat, action)
+        else:
+            self.apply_play(g, seat, action)
+
     def _not_your_turn(self, g: GameState) -> str:
         names = [self.power_name(g, d.seat) for d in self.deciders(g)]
         if g.phase == SETUP:
