@@ -13,12 +13,13 @@ import logging
 import sys
 import time
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import rules
-from rules import pyramids
+from rules import contract, pyramids
 from service import GameService, GameStatus, Outcome, Prompt, rulebook
 from service.models import GameSettings
 from service.store import NewSeat
@@ -349,7 +350,7 @@ class Session:
             say(hand_line(view.hand))
         self.hand_dirty.discard(prompt.user_id or 0)
         if prompt.kind in ("turn", "action"):
-            say(turn_hint(prompt))
+            say(turn_hint(prompt, contract.game_named(self.variant)))
         else:
             for line in numbered(prompt.labels):
                 say(line)
@@ -367,6 +368,7 @@ class Session:
             hand=uv.view.hand or (),
             prompt_kind=prompt.kind if prompt else None,
             choices=prompt.choices if prompt else (),
+            view=uv.view,
         )
 
     def handle(self, line: str, user: int, prompt: Prompt | None) -> str:
@@ -379,7 +381,19 @@ class Session:
             return ""
         if cmd.action is not None:
             return self.act(cmd, user, prompt, ctx)
+        if cmd.options is not None:
+            return self.command(cmd.name, cmd.options, user)
         return self.query(cmd, user, prompt, ctx)
+
+    def command(self, name: str, options: Mapping[str, str], user: int) -> str:
+        """A turn command read from its game's spec: the service reads the options and
+        acts; print the refusal or what happened."""
+        out = self.run(self.service.command(self.game_id, user, name, options))
+        if not out.ok:
+            say(f"✗ {plain(out.error or 'Refused.')}")
+            return ""
+        self.show(out)
+        return ""
 
     def act(self, cmd: Command, user: int, prompt: Prompt | None, ctx: Context) -> str:
         """Send a game action; print the refusal or what happened."""

@@ -351,7 +351,7 @@ WW_COMMANDS = (
     _route(
         "attack",
         "invade",
-        "Attack an enemy piece on a neighbouring territory: a duel follows (WW-2)",
+        "Attack an enemy piece on a neighbouring territory; dice decide (WW-3)",
         "The territory of your attacking piece",
         "The enemy's territory you attack",
     ),
