@@ -49,7 +49,7 @@ from service.models import OutboxRecord
 
 from . import reply as replies
 from .dms import PrivateDelivery
-from .images import BOARD_FILE, DUEL_FILE, Images, Picture
+from .images import BOARD_FILE, DUEL_FILE, Images, Picture, draws
 from .outbox import BACKGROUND, NORMAL, URGENT, Outbox, Sent, files_of, message_payload
 from .permissions import can_talk, missing_permissions, missing_text
 from .reply import Reply, attach, within
@@ -391,7 +391,9 @@ class Delivery(PrivateDelivery):
     def _progress(outcome: Outcome) -> bool:
         """A duel or diplomacy step that edits the duel message instead of posting."""
         view = outcome.spectator_view
-        if outcome.kind not in GAME_KINDS or view is None or view.battle is None:
+        if outcome.kind not in GAME_KINDS or view is None or not draws(view):
+            return False
+        if view.battle is None:
             return False
         if view.battle.stage not in ("diplomacy", "duel"):
             return False
@@ -401,7 +403,7 @@ class Delivery(PrivateDelivery):
         """The channel's pictures (board, duel), drawn concurrently off the event loop."""
         jobs: dict[Any, Any] = {}
         view, names = outcome.spectator_view, list(outcome.names)
-        if outcome.kind in GAME_KINDS and view is not None:
+        if outcome.kind in GAME_KINDS and view is not None and draws(view):
             if self._progress(outcome):
                 jobs["duel"] = self.images.duel(view, names)
             else:
@@ -422,7 +424,7 @@ class Delivery(PrivateDelivery):
         jobs = {
             ("hand", uid): self.images.hand(note.view.hand or (), "Your hand")
             for uid, note in outcome.private.items()
-            if uid == actor and (note.hand_changed or note.lines)
+            if uid == actor and (note.hand_changed or note.lines) and draws(note.view)
         }
         if not jobs:
             return {}

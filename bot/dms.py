@@ -27,7 +27,7 @@ from service.models import OutboxFile, OutboxRecord
 from . import dm_parts
 from . import reply as replies
 from .games import is_panel
-from .images import HAND_FILE, Images, Picture
+from .images import HAND_FILE, Images, Picture, draws
 from .outbox import NORMAL, URGENT, Outbox, Sent, files_of, message_payload
 from .reply import Reply, within
 from .texts import clip, hand_lines, stamp, where_label
@@ -130,6 +130,15 @@ class PrivateDelivery:
         name = self.bot.service.game_name(game_id) if game_id is not None else None
         return contract.game_named(name) if name is not None else None
 
+    def _private_lines(self, game_id: int | None, view: Any, names: list[str]) -> list[str]:
+        """What only the viewer of ``view`` knows (the hand), in the game's words."""
+        game = self._game(game_id)
+        if view is None:
+            return []
+        if game is None:  # a game no longer in memory: the pyramid words, as before
+            return hand_lines(view, names) if draws(view) else []
+        return game.presentation.private_lines(view, names)
+
     def _dm_part(
         self, outcome: Outcome, uid: int, prompt: Prompt | None
     ) -> tuple[dict[str, Any], discord.ui.View | None]:
@@ -160,8 +169,8 @@ class PrivateDelivery:
                 if outcome.decisions
                 else None
             ),
-            hand=list(view_for.hand or ()) if view_for is not None else None,
-            hand_text=hand_lines(view_for, names) if view_for is not None else [],
+            hand=list(view_for.hand or ()) if view_for and draws(view_for) else None,
+            hand_text=self._private_lines(outcome.game_id, view_for, names),
             show_hand=show_hand,
             draw=note is not None and note.hand_changed,
         )

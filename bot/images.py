@@ -135,6 +135,12 @@ class _Gate:
             self.release()
 
 
+def draws(view: object) -> bool:
+    """True when the renderer draws this kind of view (boards, hands and duels of the
+    pyramid games); any other game is posted in words only."""
+    return isinstance(view, pyramids.View)
+
+
 class Images:
     """Renders off the event loop, in worker processes (or threads), with a small cache
     of recent boards.

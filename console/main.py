@@ -36,7 +36,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from bot.config import ConfigError, load_settings
-from rules import pyramids
+from rules import contract, pyramids
 from service import GameService, computer
 from service.models import COMPUTER_LEVELS
 from service.store import Store
@@ -136,9 +136,13 @@ def variant_of(text: str | None) -> str:
     """
     if text is None:
         return "european_war"
-    found = VARIANT_NAMES.get(text.strip().lower())
+    key = text.strip().lower()
+    found = VARIANT_NAMES.get(key)
+    if found is None and key.replace("-", "_") in contract.game_names():
+        found = key.replace("-", "_")  # any registered game, by its name
     if found is None:
-        raise UsageError(f"Unknown variant {text!r}: use european-war or world-war-5.")
+        known = " or ".join(n.replace("_", "-") for n in contract.game_names())
+        raise UsageError(f"Unknown variant {text!r}: use {known}.")
     return found
 
 

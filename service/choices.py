@@ -224,6 +224,20 @@ class _Table:
                 return
 
 
+def _unsaid(spec: CommandSpec, t: _Table, kind: str, missing: Sequence[Param]) -> str:
+    """The options still to give, in words: "`medium`, `small` as well", or "one of
+    `large`, `medium`, `small`" when several options fill the one parameter left."""
+    parts = []
+    for p in missing:
+        names = [f"`{o.name}`" for o in spec.options if not o.choices and t.param_for(kind, o) == p]
+        if not names:
+            continue
+        parts.append(names[0] if len(names) == 1 else "one of " + ", ".join(names))
+    if len(parts) == 1 and parts[0].startswith("one of"):
+        return parts[0]
+    return ", ".join(parts) + " as well"
+
+
 class ChoiceOps(ServiceBase):
     """Structured-choice queries and acting by kind or command, for
     :class:`service.GameService`."""
@@ -396,11 +410,9 @@ class ChoiceOps(ServiceBase):
         fits = list(t.walk(kind, given, None, prefer, 2))
         if len(fits) == 1:
             return kind, fits[0]
-        unsaid = [o.name for p, o in options.items() if p in missing and not o.choices]
         if fits:
-            raise ServiceError(
-                f"Say {', '.join(f'`{n}`' for n in unsaid)} as well: more than one /{command} fits."
-            )
+            said = _unsaid(spec, t, kind, missing)
+            raise ServiceError(f"Say {said}: more than one /{command} fits.")
         for p in missing:  # nothing fits: let the game say why, if the options tell enough
             o = options.get(p)
             if o is None or not o.choices:

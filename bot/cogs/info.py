@@ -16,6 +16,7 @@ from service import rulebook
 
 from ..entry import ANSWER_DIRECT
 from ..games import is_panel
+from ..images import draws
 from ..reply import Reply, with_picture
 from ..texts import ABOUT, HELP, HELP_WORLD_WAR_5, clip, status_text
 from ..views.panels import panel_view
@@ -46,6 +47,11 @@ class InfoCog(commands.Cog):
             await reply.private("The game has not started yet.")
             return
         names = [s.name for s in st.seats]
+        if not draws(st.view):  # a game without images: in words
+            words = contract.game_named(st.variant).presentation
+            lines = words.summary_lines(st.view, names) + words.status_lines(st.view, names)
+            await reply.private(clip("\n".join(lines)))
+            return
         drawing = bot.delivery.images.board(st.view, names, key=(gid, st.version))
         await with_picture(
             reply, clip(render.board_summary(st.view, names)), drawing, bot.delivery.later

@@ -122,3 +122,12 @@ def test_a_game_without_hand_written_words_is_read_from_its_spec(
         parse("move a1 b2", ctx)
     assert completions("claim ", "", ctx) == sorted(f"{a.to_dict()['cell']} " for a in ctx.choices)
     assert "claim " in completions("", "", ctx) and "conscript " not in completions("", "", ctx)
+
+
+def test_the_console_names_every_registered_game(claim_line: contract.Game) -> None:
+    from console.main import UsageError, variant_of
+
+    assert variant_of("claim-line") == "claim_line"
+    assert variant_of("ww5") == "world_war_5"
+    with pytest.raises(UsageError, match="european-war or world-war-5 or claim-line"):
+        variant_of("chess")

@@ -149,3 +149,18 @@ async def test_a_fixed_choice_left_out_takes_the_first_that_works(svc: GameServi
     assert out.ok, out.error
     after = svc._games[gid].state
     assert after is not None and ace not in after.hands[seat] and after.hands[seat] == keep
+
+
+async def test_one_piece_at_a_time_takes_any_one_size_option(svc: GameService) -> None:
+    gid, out = await new_game(svc, humans=3, options={"setup_order": "by_size"})
+    prompt = out.prompts[0]
+    assert prompt.user_id is not None and prompt.kind == "setup"
+    fields = [a.field for a in prompt.choices if isinstance(a, pyramids.PlacePiece)]
+    assert len(fields) == 3
+    vague = await svc.command(gid, prompt.user_id, "place", {})
+    assert not vague.ok
+    assert "Say one of `large`, `medium`, `small`" in (vague.error or "")
+    two = await svc.command(gid, prompt.user_id, "place", {"large": fields[0], "small": fields[1]})
+    assert not two.ok and "Give only one of `large`, `small` now" in (two.error or "")
+    done = await svc.command(gid, prompt.user_id, "place", {"medium": fields[2]})
+    assert done.ok, done.error
