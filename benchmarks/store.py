@@ -4,7 +4,7 @@ Run: ``.venv/bin/python -m benchmarks.store [--synchronous NORMAL|FULL] [--servi
 
 - *store, burst*: ``--games`` games each append ``--actions`` real actions (payloads of a
   real European War game: action, events, snapshot, decisions) at once through
-  ``Store.record_action`` — actions persisted per second, latency (mostly queueing),
+  ``SqliteStore.record_action`` — actions persisted per second, latency (mostly queueing),
   CPU per action (event loop and SQLite thread);
 - *store, open loop*: five times as many games append at ``--rate`` actions per second
   in all for ``--seconds``, each at the times of a Poisson process drawn in advance (the
@@ -41,7 +41,8 @@ if __package__ in (None, ""):  # run as a file: benchmarks/bot.py must not shado
 from rules import pyramids
 from service import GameService, Outcome, Prompt
 from service.models import DecisionRecord, GameSettings
-from service.store import NewSeat, Store
+from service.sqlite_store import SqliteStore
+from service.store import NewSeat
 from tests.bot.history import fill_history
 
 USERS = (1, 2, 3)
@@ -106,7 +107,7 @@ async def play(
 
 
 async def latency(path: Path, actions: int, cold: bool) -> list[float]:
-    svc = GameService(await Store.open(path, synchronous=SYNC[0]), computer_pacing=0)
+    svc = GameService(await SqliteStore.open(path, synchronous=SYNC[0]), computer_pacing=0)
     await svc.start()
     rng = random.Random(1)
     samples: list[float] = []
@@ -147,7 +148,7 @@ async def throughput(
 ) -> tuple[float, int, list[float]]:
     """All ``games`` take ``per_game`` actions each at once (``rate`` None: as fast as
     they can), or spread at about ``rate`` actions per second in all."""
-    svc = GameService(await Store.open(path, synchronous=SYNC[0]), computer_pacing=0)
+    svc = GameService(await SqliteStore.open(path, synchronous=SYNC[0]), computer_pacing=0)
     await svc.start()
     rng = random.Random(2)
     sem = asyncio.Semaphore(50)
@@ -206,7 +207,7 @@ def payloads(count: int = 60, seed: int = 1) -> list[Payload]:
     return out
 
 
-async def running_games(store: Store, count: int, first_channel: int = 1) -> list[int]:
+async def running_games(store: SqliteStore, count: int, first_channel: int = 1) -> list[int]:
     """``count`` running games at version 0 (revision 1), straight through the store."""
     ids = []
     for i in range(count):
@@ -243,7 +244,7 @@ def arrivals(gid: int, start: float, seconds: float, gap: float) -> list[float]:
 
 
 async def writer(
-    store: Store,
+    store: SqliteStore,
     gid: int,
     moves: list[Payload],
     samples: list[float],
@@ -289,7 +290,7 @@ async def store_runs(
     seconds: float,
 ) -> None:
     """The store-level burst and open-loop runs (see the module docstring)."""
-    store = await Store.open(path, synchronous=SYNC[0])
+    store = await SqliteStore.open(path, synchronous=SYNC[0])
     moves = payloads()
     ids = await running_games(store, games)
     samples: list[float] = []
@@ -366,13 +367,13 @@ async def cold_loads(
     """A start-up's reads beside ``sizes`` finished games: median time and VM steps."""
     for size in sizes:
         path = root / f"cold{size}.db"
-        store = await Store.open(path)
+        store = await SqliteStore.open(path)
         moves = payloads()
         for gid in await running_games(store, 20):
             await writer(store, gid, moves, [], count=10)
         await store.close()
         fill_history(path, size)
-        store = await Store.open(path)
+        store = await SqliteStore.open(path)
         steps = [0]
         tick = _counter(steps)
         times = []

@@ -25,7 +25,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from service import GameService, GameStatus, Outcome, PrivateNote, server_games
-from service.store import Store
+from service.store import FrontStore, Store, open_store
 
 from . import health
 from .config import Settings
@@ -171,15 +171,17 @@ class GameBot(commands.Bot):
         self.close_budget = CLOSE_BUDGET
 
     @property
-    def db(self) -> Store:
-        """The open store (from ``setup_hook`` on).
+    def db(self) -> FrontStore:
+        """What the bot keeps itself (outbox items, the actions owed to channels, held
+        channels, message ids, closed DMs, pings, departures, the command-set hash),
+        through the service's door (from ``setup_hook`` on); games go through the service.
 
         Raises:
             RuntimeError: the bot has not been set up yet.
         """
-        if self.store is None:
+        if self.service is None:
             raise RuntimeError("the store is not open yet")
-        return self.store
+        return self.service.front_store
 
     # ------------------------------------------------------------------ lifecycle
     async def setup_hook(self) -> None:
@@ -193,13 +195,13 @@ class GameBot(commands.Bot):
             self._spawn(health.keep_fresh(self.settings.health_file, self.health_state))
         await self._serve_metrics()
         if self.store is None:
-            self.store = await Store.open(self.settings.database_path)
+            self.store = await open_store(self.settings.database_path)
         self.store.metrics = self.metrics
         # the bot hosts the games of servers, never the console's (same database file)
         self.service = GameService(self.store, **{"hosts": server_games, **self.service_options})
         self.service.on_applied = self.metrics.action
         self.service.announces = True  # each action's message is owed until kept or sent
-        await import_legacy_files(self.store, self.state_dir, self.service.clock.now())
+        await import_legacy_files(self.db, self.state_dir, self.service.clock.now())
         self.service.add_listener(self._deliver_outcome)
         self.service.room = self.delivery.room
         for cog in (LobbyCog(), TableCog(), TurnCog(self), InfoCog()):
@@ -221,7 +223,7 @@ class GameBot(commands.Bot):
         await self.delivery.catch_up()
         loaded = await self.service.start()
         log.info("service started: %d unfinished game(s) loaded", loaded)
-        self.delivery.dms_closed |= await self.store.users_with_dms_closed()
+        self.delivery.dms_closed |= await self.db.users_with_dms_closed()
         self._spawn(self._purge_loop())
         if self.do_sync:
             await sync_commands(self)

@@ -11,7 +11,8 @@ code 50007 marks the user's DMs closed; the channel is told once per game, and t
 prompts are offered through an *Open my panel* button instead, so nothing blocks.
 Logs name games and users, never cards.
 
-The lobby message, the duel message and who has DMs closed are also kept in the store, so
+The lobby message, the duel message and who has DMs closed are also kept in the store
+(through ``bot.db``, the :class:`~service.store.FrontStore` the service hands out), so
 after a restart the bot edits those messages instead of posting new ones and does not DM
 people known to have DMs closed. (A duel message's running log starts afresh after a
 restart; its board stays.)

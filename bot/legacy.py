@@ -16,7 +16,7 @@ import logging
 import os
 from pathlib import Path
 
-from service.store import Store
+from service.store import FrontStore
 
 from .sync import COMMANDS_HASH_KEY
 
@@ -27,7 +27,7 @@ DEPARTURES = "departures.json"
 COMMANDS_HASH = "commands.sha256"
 
 
-async def import_legacy_files(store: Store, directory: Path, now: float) -> list[str]:
+async def import_legacy_files(store: FrontStore, directory: Path, now: float) -> list[str]:
     """Import whichever of the old files exist in ``directory``; return their names."""
     done = []
     for name, load in (
@@ -49,16 +49,16 @@ async def import_legacy_files(store: Store, directory: Path, now: float) -> list
     return done
 
 
-async def _preferences(store: Store, text: str, now: float) -> None:
+async def _preferences(store: FrontStore, text: str, now: float) -> None:
     for user_id in json.loads(text).get("no_pings", []):
         await store.set_user_pings(int(user_id), False, now)
 
 
-async def _departures(store: Store, text: str, now: float) -> None:
+async def _departures(store: FrontStore, text: str, now: float) -> None:
     for guild_id, when in json.loads(text).items():
         await store.record_departure(int(guild_id), float(when))
 
 
-async def _commands_hash(store: Store, text: str, now: float) -> None:
+async def _commands_hash(store: FrontStore, text: str, now: float) -> None:
     if text.strip() and await store.meta(COMMANDS_HASH_KEY) is None:
         await store.set_meta(COMMANDS_HASH_KEY, text.strip())

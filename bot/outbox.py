@@ -167,7 +167,8 @@ class Outbox:
     """See the module docstring.
 
     Args:
-        bot: the client (its HTTP client sends; its store keeps the items).
+        bot: the client (its HTTP client sends; the items are kept through ``bot.db``,
+            the service's :class:`~service.store.FrontStore`).
         rate: requests per second, a little under Discord's global 50/s.
         burst: requests allowed at once (default: a tenth of a second's worth).
         concurrency: requests in flight at most.

@@ -34,7 +34,8 @@ from urllib.parse import quote
 import aiosqlite
 
 from service.migrations import LATEST, MigrationError, current_version
-from service.store import Store, StoreFull
+from service.sqlite_store import SqliteStore
+from service.store import StoreFull
 
 from .config import DEFAULT_DATABASE_URL, Settings
 
@@ -106,7 +107,7 @@ def _holder(fd: int) -> str:
         return "a process that is still starting (its details are not written yet)"
 
 
-async def open_checked(settings: Settings, *, busy_timeout_ms: int = 10_000) -> Store:
+async def open_checked(settings: Settings, *, busy_timeout_ms: int = 10_000) -> SqliteStore:
     """Check and open the bot's database, owned by this process (released when the store
     closes). Nothing here touches the network.
 
@@ -200,7 +201,7 @@ async def _check_contents(path: Path, busy_timeout_ms: int) -> None:
                     f"The database {path} is damaged ({problems[0]}): restore it from a backup."
                 )
         if version == LATEST:
-            await Store(conn, path).load_active()
+            await SqliteStore(conn, path).load_active()
     except sqlite3.OperationalError as exc:
         if _code(exc) not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
             raise StartupError(
@@ -216,11 +217,11 @@ async def _check_contents(path: Path, busy_timeout_ms: int) -> None:
         await conn.close()
 
 
-async def _open(path: Path, busy_timeout_ms: int) -> Store:
+async def _open(path: Path, busy_timeout_ms: int) -> SqliteStore:
     """Open read-write (migrating) and make sure a write can start within the busy
     timeout."""
     try:
-        store = await Store.open(path, busy_timeout_ms=busy_timeout_ms)
+        store = await SqliteStore.open(path, busy_timeout_ms=busy_timeout_ms)
     except MigrationError as exc:
         raise StartupError(f"The database {path} cannot be upgraded: {exc}.") from exc
     except sqlite3.OperationalError as exc:

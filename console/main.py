@@ -39,7 +39,7 @@ from bot.config import ConfigError, load_settings
 from rules import contract, pyramids
 from service import GameService, computer
 from service.models import COMPUTER_LEVELS
-from service.store import Store
+from service.store import open_store
 
 from .session import HOST_ID, Plan, Session
 from .terminal import ask, interactive, read_line, say
@@ -423,7 +423,7 @@ def main(argv: list[str] | None = None) -> int:
     hint = f"{command} --resume" + (f" --db {args.db}" if args.db else "")
     with asyncio.Runner() as runner:
         try:
-            store = runner.run(Store.open(db))
+            store = runner.run(open_store(db))
         except Exception as exc:  # a path we cannot write, a newer schema, a broken file
             print(f"european-war: cannot open the game database {db}: {exc}", file=sys.stderr)
             return 2

@@ -4,7 +4,7 @@ console and the tests all go through it.
 
 Typical use::
 
-    store = await Store.open(settings.database_path)
+    store = await open_store(settings.database_path)   # service.store: Store, open_store
     service = GameService(store, hosts=server_games)   # which games this front end hosts
     service.add_listener(deliver)          # computer moves, timeouts, reminders, expiries
     await service.start()                  # loads its unfinished games, re-arms deadlines
@@ -52,6 +52,7 @@ from .outcome import (
 )
 from .play import PlayOps
 from .queries import QueryOps
+from .store import FrontStore
 from .timers import TimerOps
 
 
@@ -70,6 +71,7 @@ class GameService(LobbyOps, PlayOps, TimerOps, ComputerOps, QueryOps, AdminOps, 
       ``archive_guild``, ``delete_guild_data``
     - lifecycle: ``start``, ``load``, ``close``, ``add_listener``, ``remove_listener``,
       ``idle``, ``busy`` (``hosts`` says which games this front end hosts)
+    - what a front end keeps itself: ``front_store``
 
     Operations return the outcome for their caller; what the service does on its own
     (computer moves, timeouts, reminders, expiries) goes to the listeners, one game's
@@ -77,6 +79,14 @@ class GameService(LobbyOps, PlayOps, TimerOps, ComputerOps, QueryOps, AdminOps, 
     end that delivers a returned outcome and listener outcomes concurrently can keep
     them in order (computer moves also wait ``computer_pacing`` before they start).
     """
+
+    @property
+    def front_store(self) -> FrontStore:
+        """The front end's door to the store: what it owes Discord (outbox items, the
+        actions owed to channels, held channels, message ids, closed DMs), people's
+        preferences, the servers it left and facts about itself. Games are changed only
+        through the service's operations."""
+        return self.store
 
 
 __all__ = [

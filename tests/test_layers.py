@@ -47,3 +47,23 @@ def test_the_check_catches_a_forbidden_import(tmp_path: Path) -> None:
     sample.write_text("import discord\nfrom PIL import Image\nimport json\n")
     tops = {m.split(".")[0] for _, m in imports_of(sample)}
     assert {t for t in tops if t not in sys.stdlib_module_names} == {"discord", "PIL"}
+
+
+def test_only_the_factory_and_the_bot_s_preflight_name_the_sqlite_store() -> None:
+    """Everything else reaches a store through ``service.store``'s protocol, so another
+    implementation drops in: ``open_store`` picks it, and the bot's preflight checks and
+    owns the SQLite file before anything talks to Discord."""
+    allowed = {"service/store.py", "bot/preflight.py"}
+    naming = set()
+    for package in ("service", "bot", "console"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.ImportFrom):
+                    names = [node.module or "", *(a.name for a in node.names)]
+                elif isinstance(node, ast.Import):
+                    names = [a.name for a in node.names]
+                else:
+                    continue
+                if any(n.split(".")[-1] == "sqlite_store" for n in names):
+                    naming.add(str(path.relative_to(ROOT)))
+    assert naming == allowed

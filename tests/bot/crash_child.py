@@ -11,11 +11,11 @@ import random
 import sys
 
 from service import GameService
-from service.store import Store
+from service.sqlite_store import SqliteStore
 
 
 async def main(path: str, seed: int) -> None:
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     svc = GameService(store, computer_pacing=0, seed_source=lambda: seed)
     await svc.start()
     rng = random.Random(seed)

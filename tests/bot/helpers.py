@@ -13,7 +13,7 @@ from typing import Any
 from rules import pyramids
 from service import GameService, Outcome
 from service.scheduler import FakeClock
-from service.store import Store
+from service.store import open_store
 
 HOST = 101
 USERS = (101, 102, 103, 104, 105)
@@ -27,7 +27,7 @@ async def make_service(
 ) -> GameService:
     """A started service on ``path`` with test pacing (no delays) unless overridden;
     ``listener`` is registered before start-up, so it sees deadlines that fire at once."""
-    store = await Store.open(path)
+    store = await open_store(path)
     kw.setdefault("computer_pacing", 0)
     kw.setdefault("computer_answer_delay", (0.0, 0.0))
     kw.setdefault("seed_source", lambda: 12345)

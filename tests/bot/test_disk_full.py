@@ -15,6 +15,7 @@ from typing import Any
 from service import DISK_FULL, GameService, computer
 from service.core import FULL_RETRY
 from service.scheduler import FakeClock
+from service.sqlite_store import SqliteStore
 from service.store import Store, StoreFull
 from tests.bot.helpers import make_service, new_game
 from tests.bot.test_store import apply_first_legal, running_game
@@ -23,6 +24,7 @@ from tests.bot.test_store import apply_first_legal, running_game
 async def disk_full(store: Store) -> None:
     """No page beyond the file's current size and none free inside it (the outbox frees
     pages as it sends): the next write that needs a page fails."""
+    assert isinstance(store, SqliteStore)
     await store._conn.execute("VACUUM")
     cur = await store._conn.execute("PRAGMA page_count")
     (pages,) = await cur.fetchone()  # type: ignore[misc]  # PRAGMA returns a row
@@ -30,6 +32,7 @@ async def disk_full(store: Store) -> None:
 
 
 async def space_again(store: Store) -> None:
+    assert isinstance(store, SqliteStore)
     await store._conn.execute("PRAGMA max_page_count = 1073741823")
 
 
@@ -53,7 +56,7 @@ def cached(svc: GameService, gid: int) -> tuple[int, int, str]:
 
 
 async def test_the_store_raises_store_full_and_keeps_nothing(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "g.db")
+    store = await SqliteStore.open(tmp_path / "g.db")
     try:
         gid = await running_game(store)
         await disk_full(store)

@@ -8,14 +8,14 @@ from pathlib import Path
 
 from bot.legacy import import_legacy_files
 from bot.sync import COMMANDS_HASH_KEY
-from service.store import Store
+from service.store import open_store
 
 
 async def test_old_files_are_imported_once_and_renamed(tmp_path: Path) -> None:
     (tmp_path / "preferences.json").write_text(json.dumps({"no_pings": [5, 7]}))
     (tmp_path / "departures.json").write_text(json.dumps({"40": 1000.5}))
     (tmp_path / "commands.sha256").write_text("12:abcd\n")
-    store = await Store.open(tmp_path / "games.db")
+    store = await open_store(tmp_path / "games.db")
     try:
         done = await import_legacy_files(store, tmp_path, 2000.0)
         assert sorted(done) == ["commands.sha256", "departures.json", "preferences.json"]
@@ -38,7 +38,7 @@ async def test_old_files_are_imported_once_and_renamed(tmp_path: Path) -> None:
 async def test_a_broken_file_is_left_in_place(tmp_path: Path) -> None:
     (tmp_path / "preferences.json").write_text("{broken")
     (tmp_path / "departures.json").write_text(json.dumps({"x": "y"}))
-    store = await Store.open(tmp_path / "games.db")
+    store = await open_store(tmp_path / "games.db")
     try:
         assert await import_legacy_files(store, tmp_path, 1.0) == []
         assert await store.user_pings(5) and await store.departures() == {}

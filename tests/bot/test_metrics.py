@@ -12,7 +12,8 @@ import aiohttp
 import pytest
 
 from bot.metrics import OFF, Metrics
-from service.store import Store, StoreFull
+from service.sqlite_store import SqliteStore
+from service.store import StoreFull
 from tests.bot.test_disk_full import disk_full
 from tests.bot.test_store import apply_first_legal, running_game
 
@@ -51,7 +52,7 @@ def test_disabled_metrics_record_nothing_and_import_nothing() -> None:
 
 
 async def test_the_store_times_its_commits_and_counts_a_full_disk(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "g.db")
+    store = await SqliteStore.open(tmp_path / "g.db")
     store.metrics = metrics = Metrics()
     try:
         gid = await running_game(store)

@@ -19,7 +19,7 @@ from service.migrations import (
     migrate,
 )
 from service.models import GameMessages
-from service.store import Store
+from service.sqlite_store import SqliteStore
 
 
 def schema(path: Path) -> list[tuple[str, str, str]]:
@@ -73,7 +73,7 @@ async def test_latest_is_the_last_migration_and_numbering_is_contiguous() -> Non
 
 
 async def test_an_empty_file_migrates_to_the_latest(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "new.db")
+    store = await SqliteStore.open(tmp_path / "new.db")
     try:
         assert await store.schema_version() == LATEST
     finally:
@@ -87,13 +87,13 @@ async def test_an_empty_file_migrates_to_the_latest(tmp_path: Path) -> None:
 @pytest.mark.parametrize("start", range(LATEST))
 async def test_every_earlier_version_upgrades_keeping_its_data(tmp_path: Path, start: int) -> None:
     fresh = tmp_path / "fresh.db"
-    store = await Store.open(fresh)
+    store = await SqliteStore.open(fresh)
     await store.close()
 
     old = tmp_path / f"v{start}.db"
     await at_version(old, start)
     seed_rows(old, start)
-    store = await Store.open(old)
+    store = await SqliteStore.open(old)
     try:
         assert await store.schema_version() == LATEST
         if start >= 1:
@@ -141,7 +141,7 @@ async def test_a_failing_step_is_rolled_back_whole(tmp_path: Path) -> None:
         ),
     )
     with pytest.raises(MigrationError, match="rolled back"):
-        await Store.open(path, migrations=broken)
+        await SqliteStore.open(path, migrations=broken)
     names = {r[1] for r in schema(path)}
     assert "half_done" not in names
     conn = await aiosqlite.connect(path, isolation_level=None)
@@ -154,15 +154,15 @@ async def test_a_failing_step_is_rolled_back_whole(tmp_path: Path) -> None:
 async def test_a_database_newer_than_the_code_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "x.db"
     newer = (*MIGRATIONS, Migration(LATEST + 1, "future", ("CREATE TABLE f (x)",)))
-    store = await Store.open(path, migrations=newer)
+    store = await SqliteStore.open(path, migrations=newer)
     await store.close()
     with pytest.raises(MigrationError, match="newer than this code"):
-        await Store.open(path)
+        await SqliteStore.open(path)
 
 
 async def test_two_processes_migrating_at_once_apply_each_step_once(tmp_path: Path) -> None:
     path = tmp_path / "x.db"
-    stores = await asyncio.gather(*(Store.open(path) for _ in range(4)))
+    stores = await asyncio.gather(*(SqliteStore.open(path) for _ in range(4)))
     for s in stores:
         await s.close()
     conn = sqlite3.connect(path)

@@ -15,7 +15,7 @@ import pytest
 from rules import pyramids
 from service import INTERNAL_ERROR, OLD_BUTTON, GameService, Outcome
 from service import core as core_module
-from service import store as store_module
+from service import sqlite_store as store_module
 from service.scheduler import FakeClock
 from tests.bot.helpers import HOST, make_service, new_game, phase, play_until, step
 

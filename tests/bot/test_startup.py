@@ -20,7 +20,7 @@ import pytest
 
 from bot.config import DEFAULT_DATABASE_URL, Settings
 from bot.preflight import OwnerLock, StartupError, open_checked
-from service.store import Store
+from service.store import open_store
 from tests.bot.test_store import apply_first_legal, running_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -79,7 +79,7 @@ def fingerprint(path: Path) -> tuple[str, int]:
 
 async def a_database(path: Path) -> Path:
     """A real database with a game in it, closed (checkpointed into the file)."""
-    store = await Store.open(path)
+    store = await open_store(path)
     gid = await running_game(store, channel=1, guild=9)
     for _ in range(3):
         await apply_first_legal(store, gid)

@@ -14,7 +14,8 @@ import pytest
 from service.migrations import MIGRATIONS
 from service.models import GameRecord
 from service.sql import Q
-from service.store import NewSeat, Store
+from service.sqlite_store import SqliteStore
+from service.store import NewSeat
 from tests.bot.history import fill_history
 from tests.bot.test_store import apply_first_legal, running_game
 
@@ -39,7 +40,7 @@ LOAD_PATH = (
 
 async def _active_games(path: Path, migrations: Any = MIGRATIONS) -> None:
     """Three running games with a few actions each and one lobby."""
-    store = await Store.open(path, migrations=migrations)
+    store = await SqliteStore.open(path, migrations=migrations)
     try:
         for channel in (1, 2, 3):
             gid = await running_game(store, channel=channel, guild=5)
@@ -71,7 +72,7 @@ async def cold_load(
     migrations: Any = MIGRATIONS,
 ) -> tuple[int, list[GameRecord]]:
     """What a start-up reads, and the SQLite VM steps it took."""
-    store = await Store.open(path, migrations=migrations)
+    store = await SqliteStore.open(path, migrations=migrations)
     steps = [0]
 
     def tick() -> int:

@@ -74,7 +74,7 @@ async def test_a_game_is_measured_while_it_is_played(
     await world.settle()
 
     during = await scrape(port)
-    records = await bot.db.actions(gid)
+    records = await bot.service.store.actions(gid)
     by_source = Counter(r.source for r in records)
     assert records and by_source["player"] >= STEPS
     actions = during["european_war_actions_total"]
@@ -105,7 +105,7 @@ async def test_a_game_is_measured_while_it_is_played(
     # the next action moves the counter by one
     assert await world.step(policy)
     after = await scrape(port)
-    assert total(after, "european_war_actions_total") == len(await bot.db.actions(gid))
+    assert total(after, "european_war_actions_total") == len(await bot.service.store.actions(gid))
     assert total(after, "european_war_actions_total") > total(during, "european_war_actions_total")
 
     await world.stop()

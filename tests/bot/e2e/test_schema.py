@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.sync import COMMANDS_HASH_KEY
-from service.store import Store
+from service.store import open_store
 from tests.bot.e2e.harness import World, make_world
 
 PRODUCT = Path(__file__).resolve().parents[4] / "shared" / "design" / "PRODUCT.md"
@@ -112,7 +112,7 @@ async def test_commands_sync_only_when_changed(fake_discord, tmp_path) -> None:
         "an unchanged command set is not synced again"
     )
     await world.stop()
-    store = await Store.open(tmp_path / "games.db")  # a different command set was synced
+    store = await open_store(tmp_path / "games.db")  # a different command set was synced
     await store.set_meta(COMMANDS_HASH_KEY, "0:stale")
     await store.close()
     await world.start()
