@@ -197,6 +197,37 @@ HELP_WORLD_WAR_5 = "\n".join(
     ]
 )
 
+HELP_BY_GAME = {"european_war": HELP, "world_war_5": HELP_WORLD_WAR_5}
+"""Hand-written help of the games that have it; any other game's is made from its spec."""
+
+
+def help_for(variant: str) -> str:
+    """/help for the game played in a channel: its own text, or one made from its title
+    and turn commands (:func:`spec_help`)."""
+    return HELP_BY_GAME.get(variant) or spec_help(variant)
+
+
+def spec_help(variant: str) -> str:
+    """How to play a registered game here, from its presentation: its title, each turn
+    command with its options and description, and where its other decisions come."""
+    words = contract.game_named(variant).presentation
+    lines = [
+        f"**How to play {words.title} here**",
+        f"• **/newgame variant:{variant_slug(variant)}** opens a table; people press **Join** "
+        "or use **/join**; the host adds computers with **Add computer** or **/addbot** and "
+        "starts with **Start** or **/start**.",
+    ]
+    for c in words.commands():
+        options = " ".join(o.name if o.required else f"[{o.name}]" for o in c.options)
+        lines.append(f"• **/{c.name}** {options}".rstrip() + f" — {c.description}.")
+    lines += [
+        "• Decisions out of turn come as private panels by DM (or **Open my panel** in the "
+        "channel when your DMs are closed). Options autocomplete with what is legal now.",
+        "• **/board**, **/hand**, **/status**, **/log** show the game; **/rules** the rules.",
+    ]
+    return "\n".join(lines)
+
+
 ABOUT = "\n".join(
     [
         f"**European War bot** {VERSION} — European War (Jan Divecky) and World War 5 (Andrew "

@@ -188,6 +188,11 @@ class Presentation(Protocol):
         decisions are answered with the turn commands."""
         ...
 
+    def choice_tone(self, kind: str) -> str:
+        """How a panel shows a choice of action ``kind``: ``primary``, ``secondary`` (a
+        quiet choice, such as letting something pass) or ``danger`` (stopping something)."""
+        ...
+
     def value_of(self, param: Param, text: str, view: Any, names: Sequence[str]) -> Value | None:
         """The value of ``param`` a player means by typed ``text`` (its id, or how
         :meth:`value_label` reads), legal now or not; ``None`` if there is no such value."""

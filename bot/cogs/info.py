@@ -18,7 +18,7 @@ from ..entry import ANSWER_DIRECT
 from ..games import is_panel
 from ..images import draws
 from ..reply import Reply, with_picture
-from ..texts import ABOUT, HELP, HELP_WORLD_WAR_5, clip, status_text
+from ..texts import ABOUT, clip, help_for, status_text
 from ..views.panels import panel_view
 from .common import MAX_CHOICES, bot_of, game_here, my_view, safe
 
@@ -134,8 +134,7 @@ class InfoCog(commands.Cog):
     async def help(self, interaction: discord.Interaction) -> None:
         """Help, for the variant played in this channel."""
         variant = await channel_variant(interaction)
-        text = HELP_WORLD_WAR_5 if variant == "world_war_5" else HELP
-        await Reply.of(interaction).private(text)
+        await Reply.of(interaction).private(help_for(variant))
 
     @app_commands.command(
         name="about",

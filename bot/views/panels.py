@@ -30,6 +30,11 @@ if TYPE_CHECKING:
     from ..client import GameBot
 
 MAX_BUTTONS = 20
+TONES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "danger": discord.ButtonStyle.danger,
+}
 
 
 def panel_content(
@@ -61,7 +66,9 @@ def panel_view(prompt: Prompt, game: Game) -> discord.ui.View:
             view.add_item(AnswerSelect(prompt.game_id, prompt.version, n, options))
         return view
     for a, lab in pairs:
-        view.add_item(AnswerButton(prompt.game_id, prompt.version, codec.encode(a, game), lab[:80]))
+        style = TONES.get(game.presentation.choice_tone(a.kind), discord.ButtonStyle.primary)
+        code = codec.encode(a, game)
+        view.add_item(AnswerButton(prompt.game_id, prompt.version, code, lab[:80], style))
     return view
 
 

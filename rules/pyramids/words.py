@@ -366,6 +366,7 @@ PANEL_DECISIONS = {
 """Decisions answered on a private panel (the retreat field from a select); turns are
 played with the commands."""
 _FLAG_WORDS = {"yes": True, "true": True, "no": False, "false": False}
+_TONES = {"stop_attack": "danger", "stop_playing": "danger", "let_pass": "secondary"}
 
 
 class PyramidWords:
@@ -471,6 +472,10 @@ class PyramidWords:
     def panel_decisions(self) -> Mapping[str, str]:
         """Setup, duel, diplomacy and retreat go on panels; turns use the commands."""
         return PANEL_DECISIONS
+
+    def choice_tone(self, kind: str) -> str:
+        """Stopping an attack or a duel in red, letting it pass quietly."""
+        return _TONES.get(kind, "primary")
 
     def value_of(self, param: Param, text: str, view: Any, names: Sequence[str]) -> Value | None:
         """A field by id or name, a player by seat number, name or power, a card by its

@@ -403,6 +403,10 @@ class ClaimWords:
         """The contest window (CL-3), on buttons."""
         return {"respond": "buttons"}
 
+    def choice_tone(self, kind: str) -> str:
+        """Contesting in red, allowing quietly."""
+        return {"contest": "danger", "allow": "secondary"}.get(kind, "primary")
+
     def value_of(self, param: Param, text: str, view: Any, names: Sequence[str]) -> Value | None:
         """A cell by its name ("b2")."""
         key = text.strip().lower()

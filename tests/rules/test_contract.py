@@ -257,6 +257,9 @@ def test_the_command_spec_covers_every_decision_and_reads_back_its_values(
             ]
             assert filled and all(p.kind == option.kind for p in filled), (command, option)
             assert option.required or option.choices or not filled[0].name.startswith("_")
+    assert all(
+        words.choice_tone(k) in ("primary", "secondary", "danger") for k in game.action_kinds
+    )
     by_kind = {k for c in commands for k in c.kinds}
     names = [f"P{s}" for s in range(state.player_count)]
     rng = random.Random(5)
