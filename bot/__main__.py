@@ -3,7 +3,11 @@
 Stopping: SIGTERM (``docker stop``) or SIGINT (Ctrl+C) at any moment, start-up included,
 cancels what the bot is doing and closes it (queued writes committed, messages in flight
 given a bounded time, see :meth:`bot.client.GameBot.close`); the process exits 0 within
-about 2 s. A second signal exits at once (128 + the signal's number).
+about 2 s. Whatever is stuck, the process ends :data:`STOP_DEADLINE` seconds after the
+signal: it logs the tasks still running (where each waits, one line each) and exits 0
+anyway — what the bot owes is already in the database (owed announcements, the outbox),
+and a write not yet committed was never confirmed to anyone. A second signal exits at
+once (128 + the signal's number).
 
 Exit codes: 0 stopped, 1 Discord refused the token, 2 a malformed setting, 78 (EX_CONFIG)
 no token and no terminal to offer the console on.
@@ -30,7 +34,8 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Coroutine
+import traceback
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -49,6 +54,12 @@ NO_TOKEN_NO_TERMINAL = (
 )
 CONSOLE_HINT = "To play in this terminal against computer players, run: python -m console"
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+STOP_DEADLINE = 1.8
+"""Seconds from the first stop signal to the end of the process, whatever is stuck (the
+bot's own close takes ~1.4 s at most, see :data:`bot.client.CLOSE_BUDGET`)."""
+UNWIND = 0.3
+"""Seconds a stop insists on cancelling the start-up or the gateway loop before the bot
+closes anyway (which ends the gateway loop too)."""
 
 log = logging.getLogger("bot")
 
@@ -92,15 +103,63 @@ async def run(settings: Settings) -> None:
     store = await open_checked(settings)  # checked and owned before Discord is contacted
     point_discord_at(settings.discord_api_base, settings.discord_gateway_url)
     async with GameBot(settings, store=store) as bot:
-        await bot.start(settings.discord_token or "")
+        await until_stopped(bot.start(settings.discord_token or ""))
+
+
+async def until_stopped(main: Coroutine[Any, Any, None]) -> None:
+    """Run ``main`` (logging in, ``setup_hook``, the gateway loop) in a task of its own
+    until it ends or the caller is cancelled; a cancellation of the caller always ends
+    this call, and cancels ``main`` — again, if it went on — for up to :data:`UNWIND`
+    seconds.
+
+    The stop must not rest on ``main`` honouring one cancellation: discord.py's
+    ``connect`` waits for the gateway's handshake with ``asyncio.wait_for``, which on
+    Python 3.11 returns the websocket and drops the cancellation when it lands as the
+    handshake completes — the bot would go on running and never close.
+
+    Raises:
+        Exception: whatever ``main`` raised (e.g. ``discord.LoginFailure``).
+    """
+    task = asyncio.ensure_future(main)
+    try:
+        await asyncio.shield(task)
+    finally:
+        if not task.done():
+            await _cancel_insistently(task, UNWIND)
+
+
+async def _cancel_insistently(task: asyncio.Task[Any], within: float) -> None:
+    loop = asyncio.get_running_loop()
+    until = loop.time() + within
+    while not task.done() and loop.time() < until:
+        task.cancel()
+        await asyncio.wait({task}, timeout=min(0.05, max(0.0, until - loop.time())))
+    if not task.done():
+        log.debug("the start-up or the gateway loop ignored the stop; closing anyway")
+    task.add_done_callback(_ended_while_stopping)
+
+
+def _ended_while_stopping(task: asyncio.Task[Any]) -> None:
+    """What the start-up or the gateway loop raised once a stop began is no fault (e.g.
+    the connection the close ended): noted, not logged as an unretrieved error."""
+    if not task.cancelled() and task.exception() is not None:
+        log.debug("ended while stopping: %r", task.exception())
 
 
 class _Stopper:
     """The signal handler: the first signal cancels the main task (whose ``async with``
-    closes the bot), a second one exits at once."""
+    closes the bot) and gives the process :data:`STOP_DEADLINE` seconds to end; a second
+    one exits at once."""
 
-    def __init__(self, task: asyncio.Task[Any]) -> None:
+    def __init__(
+        self,
+        task: asyncio.Task[Any],
+        deadline: float = STOP_DEADLINE,
+        cleanup: Callable[[], None] = lambda: None,
+    ) -> None:
         self.task = task
+        self.deadline = deadline
+        self.cleanup = cleanup
         self.signal: int | None = None
 
     def __call__(self, signum: int) -> None:
@@ -108,6 +167,7 @@ class _Stopper:
         if self.signal is None:
             self.signal = signum
             log.info("%s received: stopping (send it again to exit at once)", name)
+            _exit_after(self.deadline, self.task.get_loop(), self.cleanup)
             self.task.cancel()
             return
         log.warning("second %s: exiting now, without finishing the stop", name)
@@ -124,8 +184,87 @@ def _exit_now(code: int) -> None:
     os._exit(code)
 
 
-def run_until_signalled(main: Coroutine[Any, Any, None]) -> None:
-    """Run ``main`` on a new event loop until it ends or SIGINT/SIGTERM stops it.
+def _exit_after(
+    deadline: float, loop: asyncio.AbstractEventLoop, cleanup: Callable[[], None]
+) -> None:
+    """In ``deadline`` seconds, unless the process has ended by then: log what is still
+    running, run ``cleanup`` and exit 0. A thread of its own, so a blocked event loop,
+    or a join at the interpreter's exit, cannot hold it up."""
+
+    def overdue() -> None:
+        # even if logging is stuck (a blocked thread holding its lock), the process ends
+        last = threading.Timer(0.5, os._exit, (0,))
+        last.daemon = True
+        last.start()
+        lines = still_running(loop)
+        log.warning(
+            "stopping took over %.1f s: exiting anyway (what the bot owes is kept for the "
+            "next start); %d still running:",
+            deadline,
+            len(lines),
+        )
+        for line in lines:
+            log.warning("still running: %s", line)
+        try:
+            cleanup()
+        except Exception:
+            log.exception("cleaning up before the exit failed")
+        _exit_now(0)
+
+    timer = threading.Timer(deadline, overdue)
+    timer.daemon = True
+    timer.name = "bot-stop-deadline"
+    timer.start()
+
+
+def still_running(loop: asyncio.AbstractEventLoop) -> list[str]:
+    """One line per task of ``loop`` not done and per thread (the main one, and any that
+    would hold up the exit): where each is waiting, outermost first. Code locations
+    only, never a value (no hand can be read from them)."""
+    lines = []
+    try:
+        tasks = sorted(asyncio.all_tasks(loop), key=lambda t: t.get_name())
+    except RuntimeError:  # the loop's task set kept changing under this thread
+        tasks = []
+    for task in tasks:
+        lines.append(f"task {task.get_name()}: {_awaiting(task.get_coro())}")
+    frames = sys._current_frames()
+    for thread in threading.enumerate():
+        if thread is threading.current_thread() or thread.ident not in frames:
+            continue
+        if thread is threading.main_thread() or not thread.daemon:
+            stack = traceback.extract_stack(frames[thread.ident])[-8:]
+            where = " > ".join(f"{_short(f.filename)}:{f.lineno} {f.name}" for f in stack)
+            lines.append(f"thread {thread.name}: {where}")
+    return lines
+
+
+def _awaiting(coro: Any) -> str:
+    """A coroutine's chain of awaits, ``file:line function`` each."""
+    parts = []
+    while coro is not None:
+        frame = getattr(coro, "cr_frame", None) or getattr(coro, "gi_frame", None)
+        frame = frame or getattr(coro, "ag_frame", None)
+        if frame is None:
+            break
+        parts.append(f"{_short(frame.f_code.co_filename)}:{frame.f_lineno} {frame.f_code.co_name}")
+        coro = (
+            getattr(coro, "cr_await", None)
+            or getattr(coro, "gi_yieldfrom", None)
+            or getattr(coro, "ag_await", None)
+        )
+    return " > ".join(parts) or "(not started)"
+
+
+def _short(filename: str) -> str:
+    return "/".join(filename.replace(os.sep, "/").split("/")[-2:])
+
+
+def run_until_signalled(
+    main: Coroutine[Any, Any, None], cleanup: Callable[[], None] = lambda: None
+) -> None:
+    """Run ``main`` on a new event loop until it ends or SIGINT/SIGTERM stops it; a
+    stop that overruns :data:`STOP_DEADLINE` runs ``cleanup`` and exits the process.
 
     Unlike ``asyncio.run``, the end does not wait for worker threads still drawing or
     reading (their results are no longer wanted): the default executor is shut down
@@ -139,7 +278,7 @@ def run_until_signalled(main: Coroutine[Any, Any, None]) -> None:
     loop.set_default_executor(executor)
     asyncio.set_event_loop(loop)
     task = loop.create_task(main)
-    stopper = _Stopper(task)
+    stopper = _Stopper(task, cleanup=cleanup)
     for sig in STOP_SIGNALS:
         loop.add_signal_handler(sig, stopper, sig)
     try:
@@ -177,6 +316,14 @@ def _lingering_threads() -> list[threading.Thread]:
     ]
 
 
+def _forget_health(settings: Settings) -> None:
+    """A stop cut short: the health file goes with the process all the same."""
+    if settings.health_file is not None:
+        from . import health
+
+        health.remove(settings.health_file)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the process exit code."""
     try:
@@ -193,7 +340,7 @@ def main(argv: list[str] | None = None) -> int:
     from .preflight import StartupError
 
     try:
-        run_until_signalled(run(settings))
+        run_until_signalled(run(settings), cleanup=lambda: _forget_health(settings))
     except StartupError as exc:
         print(f"Cannot start: {exc}", file=sys.stderr)
         return 1

@@ -346,6 +346,10 @@ class GameBot(commands.Bot):
                 )
                 for task in [*self._delivering, *handlers]:
                     task.cancel()
+                # and whatever else delivers: gateway events, images still to be added to
+                # messages (drawn by a renderer that may still be warming up); what they
+                # would have told stays owed and is told at the next start
+                self.delivery.abandon()
                 if handlers:  # let them unwind before the connection they use goes
                     await asyncio.wait(handlers, timeout=0.1)
             await stopping  # the service closes the store: queued writes are committed

@@ -145,6 +145,8 @@ class Delivery(PrivateDelivery):
         self._active = 0
         self._quiet = asyncio.Event()
         self._quiet.set()
+        self._delivering: set[asyncio.Task[Any]] = set()
+        """Tasks running :meth:`deliver` (whoever called it)."""
 
     # ------------------------------------------------------------------ bookkeeping
     def ref(self, game_id: int) -> GameRefs:
@@ -264,6 +266,16 @@ class Delivery(PrivateDelivery):
         """Wait until no delivery is in flight."""
         await self._quiet.wait()
 
+    def abandon(self) -> int:
+        """A stop out of time: cancel every delivery still in flight and every image
+        still to be added to a message (a renderer can take seconds, e.g. while its
+        workers warm up). What they would have told stays owed to the channels and is
+        told at the next start (:meth:`catch_up`). Returns how many were cancelled."""
+        tasks = [t for t in (*self._delivering, *self._later) if not t.done()]
+        for task in tasks:
+            task.cancel()
+        return len(tasks)
+
     def later(self, job: Coroutine[Any, Any, Any]) -> None:
         """Run ``job`` (an image added to a message sent with words only) in the
         background; :meth:`idle` waits for it too."""
@@ -339,6 +351,9 @@ class Delivery(PrivateDelivery):
         if outcome.channel_id is not None:
             self._channels[gid] = outcome.channel_id
         self._quiet.clear()
+        task = asyncio.current_task()
+        if task is not None:
+            self._delivering.add(task)
         hands: asyncio.Future[dict[Any, Picture]] | None = None
         try:
             drawing = asyncio.ensure_future(self._render(outcome))
@@ -370,6 +385,8 @@ class Delivery(PrivateDelivery):
             if reply is not None and not reply.answered:
                 await reply.private("Done — but I could not post the result here; see /status.")
         finally:
+            if task is not None:
+                self._delivering.discard(task)
             if hands is not None and not hands.done():
                 hands.cancel()
             if reply is not None:

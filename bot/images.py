@@ -32,6 +32,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from multiprocessing.connection import wait as mp_wait
 from multiprocessing.process import BaseProcess
 from typing import Any
 
@@ -432,10 +433,24 @@ def _stop(pool: ProcessPoolExecutor, known: list[BaseProcess]) -> list[BaseProce
     return procs
 
 
-def _join(procs: list[BaseProcess], timeout: float = 5.0) -> None:
-    """Wait for ended workers to exit (killing any that ignore SIGTERM)."""
-    for proc in procs:
-        proc.join(timeout)
-        if proc.is_alive():
-            proc.kill()
-            proc.join()
+def _join(procs: list[BaseProcess], timeout: float = 0.5) -> None:
+    """Wait up to ``timeout`` seconds in all for ended workers to exit, then kill any
+    still there (a stop must not wait on them) and wait for those."""
+    for proc in running(procs, timeout):
+        proc.kill()
+    running(procs, 5.0)  # killed: gone at once
+
+
+def running(procs: Sequence[BaseProcess], timeout: float = 0.0) -> list[BaseProcess]:
+    """The processes of ``procs`` still running after up to ``timeout`` seconds. Read from
+    their sentinels, not ``is_alive()``: the pool's own thread may be reaping them at the
+    same moment, and a process reaped by another thread can look alive for a while."""
+    left: dict[Any, BaseProcess] = {proc.sentinel: proc for proc in procs}
+    until = time.monotonic() + timeout
+    while left:
+        ended = mp_wait(list(left), max(0.0, until - time.monotonic()))
+        if not ended:
+            break
+        for sentinel in ended:
+            left.pop(sentinel)
+    return list(left.values())

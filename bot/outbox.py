@@ -231,7 +231,8 @@ class Outbox:
         ``grace``, first wait up to that many seconds for the queue to empty."""
         if grace > 0:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.idle(), grace)
+                async with asyncio.timeout(grace):
+                    await self.idle()
         if self._runner is not None:
             self._runner.cancel()
             await asyncio.gather(self._runner, return_exceptions=True)
@@ -600,8 +601,11 @@ class Outbox:
                 later = [
                     t for lane, t in self._retry_at.items() if t > now and self._lanes.get(lane)
                 ]
+                # not asyncio.wait_for: on Python 3.11 it drops a cancellation (close())
+                # that lands as the event is set, and the sender would go on for ever
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), min(later) - now if later else None)
+                    async with asyncio.timeout(min(later) - now if later else None):
+                        await self._wake.wait()
                 continue
             if self.prepare is not None and "dm" in item.rec.meta and not item.prepared:
                 self._start_preparing(item)

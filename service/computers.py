@@ -183,9 +183,10 @@ class ComputerOps(ServiceBase):
         """Run the chooser off the event loop under the time cap; fall back to the
         uniform choice if it is slow, fails or returns an illegal action."""
         try:
-            action = await asyncio.wait_for(
-                asyncio.to_thread(self.chooser, view, legal, level, seed), self.computer_time_limit
-            )
+            # not asyncio.wait_for: on Python 3.11 it drops a stop's cancellation that
+            # lands as the choice arrives
+            async with asyncio.timeout(self.computer_time_limit):
+                action = await asyncio.to_thread(self.chooser, view, legal, level, seed)
             if action in legal:
                 return action
             log.error("chooser returned an illegal action %r; using a uniform choice", action)

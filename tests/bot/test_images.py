@@ -17,7 +17,7 @@ import pytest
 
 import render
 from bot.config import ConfigError, load_settings, render_workers
-from bot.images import IN_FLIGHT_PER_WORKER, Images
+from bot.images import IN_FLIGHT_PER_WORKER, Images, running
 from rules import pyramids
 from tests.render.helpers import decode
 
@@ -219,7 +219,7 @@ async def test_close_ends_the_workers_even_while_they_warm_up() -> None:
     await asyncio.sleep(0)
     await images.close()
     await warming  # returns quietly
-    assert not any(p.is_alive() for p in procs) and images.worker_pids() == []
+    assert running(procs) == [] and images.worker_pids() == []
     # the image in flight, and one asked for after close, are drawn (in a thread)
     assert (await waiting).data == render.board_png(view, NAMES)
     assert (await images.board(view, ["Ann"])).data == render.board_png(view, ["Ann"])

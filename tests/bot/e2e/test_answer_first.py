@@ -20,6 +20,7 @@ from bot.views import codec
 from rules import contract, pyramids
 from tests.bot.e2e.harness import World, make_world
 from tests.bot.e2e.policy import Policy
+from tests.bot.e2e.test_crash_announcements import place
 from tests.fake_discord import FakeDiscord, FakeMessage, FakeUser, InteractionResult
 
 
@@ -357,3 +358,48 @@ async def test_acknowledged_on_entry_not_by_a_timer(
         r.ack_delay is not None and r.ack_delay < fake.interaction_deadline
         for r in (clicked, armed)
     )
+
+
+async def test_a_stop_does_not_wait_for_a_board_still_being_drawn(
+    fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The renderer never finishes a board (held for good, as a pool of workers still
+    warming up is held for seconds): an action's words are sent, its board is still to
+    follow. A stop ends within its budget all the same; the action stays owed to the
+    channel, and the next start shows it with its board."""
+    monkeypatch.setattr(bot.reply, "WORDS_FIRST_AFTER", 0.05)
+    world = await make_world(fake_discord, tmp_path)
+    assert world.bot is not None
+    world.bot.delivery.images = HeldImages(world.bot.delivery.images)  # type: ignore[assignment]
+    world.words_only = True
+    ann = world.users["ann"]
+    await world.slash(ann, "newgame")
+    for _ in range(2):
+        await world.slash(ann, "addbot", level="easy")
+    await world.slash(ann, "start")
+    gid = await world.gid()
+    options = await place(fake_discord, ann, world.channel)
+    res = await world.slash(ann, "place", **options)  # answered with words only
+    assert not res.ephemeral and not _has(res.original, BOARD_FILE), res.content
+    running = world.bot
+    owed = await running.db.announcements()
+    assert [g for g, _ in owed] == [gid], "its board not shown: the action is still owed"
+    assert running.delivery._later, "the board is to follow by an edit"
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    stopping = asyncio.ensure_future(world.stop())
+    done, _ = await asyncio.wait({stopping}, timeout=30)
+    assert stopping in done, "the stop waited for the board"
+    assert loop.time() - started < running.close_budget + 2.0
+    await stopping
+    told = {m.id for m in fake_discord.messages(world.channel)}
+
+    world.words_only = False
+    await world.start()  # the renderer works again
+    await world.settle()
+    assert world.bot is not None
+    assert await world.bot.db.announcements() == []
+    again = [m for m in fake_discord.messages(world.channel) if m.id not in told]
+    assert any(_has(m, BOARD_FILE) and "placed" in m.content for m in again), [
+        m.content for m in again
+    ]

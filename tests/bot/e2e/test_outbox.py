@@ -260,3 +260,33 @@ async def test_computers_wait_for_their_game_s_messages(fake_discord, tmp_path) 
         assert lost_lines(fake_discord, [table], recorder) == []
     finally:
         await world.stop()
+
+
+async def test_the_sender_ends_when_the_close_lands_as_it_is_woken(fake_discord, tmp_path) -> None:
+    """A message backs off after an outage and the sender waits for its retry; the close
+    cancels the sender in the very step that wakes it. The sender ends and the close
+    returns (with ``asyncio.wait_for`` the wake-up won on Python 3.11: the cancellation
+    was dropped, the sender went on and the close, and with it the stop, waited for
+    ever)."""
+    world = await _world(fake_discord, tmp_path, per_second=None)
+    try:
+        bot, ch = world.bot, world.channel
+        assert bot is not None
+        box = bot.delivery.outbox
+        fake_discord.fail_next("POST", f"/channels/{ch.id}/messages", 503, times=10**6)
+        await box.send(ch.id, {"content": "backing off"}, [])
+        await fake_discord.wait_until(
+            lambda: box.retries >= 1 and not box._tasks and not box._wake.is_set(),
+            timeout=30,
+            what="the sender waiting for the retry",
+        )
+        runner = box._runner
+        assert runner is not None and not runner.done()
+        box.poke()  # woken ...
+        closing = asyncio.ensure_future(box.close())  # ... and cancelled in the same step
+        done, _ = await asyncio.wait({closing}, timeout=10)
+        assert closing in done, "the sender went on: the close never returned"
+        assert runner.cancelled()
+        assert [r.payload["content"] for r in await bot.db.outbox_items()] == ["backing off"]
+    finally:
+        await world.stop()

@@ -23,10 +23,14 @@ from pathlib import Path
 
 import pytest
 
+from bot.__main__ import STOP_DEADLINE
 from bot.health import check
 from tests.fake_discord import FakeDiscord, FakeMessage, FakeUser
 
+from .harness import cards_in
+
 STOP_BOUND = 3.0
+ROOT = Path(__file__).resolve().parents[3]
 pytestmark = pytest.mark.skipif(
     not Path("/proc/self/status").exists(), reason="reads a process's signal mask from /proc"
 )
@@ -47,6 +51,28 @@ class Child:
             json.loads(line) for line in self.stderr.decode().splitlines() if line.startswith("{")
         ]
 
+    async def stop_by_itself(self) -> float:
+        """Wait for a process that signals itself (:mod:`tests.bot.e2e.stop_at`) to end;
+        return the seconds from its SIGTERM (read from its log) to its end."""
+        loop = asyncio.get_running_loop()
+        assert self.proc.stderr is not None
+        seen = b""
+        while b"SIGTERM received" not in seen:
+            line = await asyncio.wait_for(self.proc.stderr.readline(), 60)
+            assert line, seen.decode()[-3000:]
+            seen += line
+        start = loop.time()
+        try:
+            _, rest = await asyncio.wait_for(self.proc.communicate(), 30)
+        except TimeoutError:
+            self.proc.kill()
+            _, rest = await self.proc.communicate()
+            raise AssertionError(
+                "the bot did not stop: " + (seen + rest).decode()[-3000:]
+            ) from None
+        self.stderr = seen + rest
+        return loop.time() - start
+
     async def stop(self, sig: signal.Signals) -> float:
         """Send ``sig``; return the seconds until the process ended."""
         loop = asyncio.get_running_loop()
@@ -56,7 +82,9 @@ class Child:
         return loop.time() - start
 
 
-async def spawn(fake: FakeDiscord, tmp: Path) -> Child:
+async def spawn(fake: FakeDiscord, tmp: Path, module: str = "bot", **extra: str) -> Child:
+    """``python -m module`` (``bot``, or a variant of it kept in the tests, given the
+    ``extra`` environment)."""
     db, health = tmp / "data" / "games.db", tmp / "health.json"
     db.parent.mkdir(exist_ok=True)  # a configured database folder must exist (preflight)
     env = {
@@ -69,11 +97,13 @@ async def spawn(fake: FakeDiscord, tmp: Path) -> Child:
         "DISCORD_API_BASE": fake.api_base,
         "DISCORD_GATEWAY_URL": fake.gateway_url,
         "DEV_GUILD_ID": "",
+        "PYTHONPATH": str(ROOT),
+        **extra,
     }
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "bot",
+        module,
         cwd=tmp,
         env=env,
         stdin=asyncio.subprocess.DEVNULL,
@@ -278,3 +308,44 @@ async def test_a_second_signal_exits_at_once(fake_discord: FakeDiscord, tmp_path
     assert child.proc.returncode == 128 + signal.SIGTERM, log[-3000:]
     assert "second SIGTERM: exiting now" in log
     assert took < 1.0, "the second signal does not wait for the first stop's budget"
+
+
+@pytest.mark.parametrize("moment", ["outbox", "catch_up", "service", "gateway"])
+async def test_a_stop_at_each_step_of_the_start_up(
+    fake_discord: FakeDiscord, tmp_path: Path, moment: str
+) -> None:
+    # SIGTERM as setup_hook has loaded the outbox, told the channels what they were
+    # owed, started the games; and as the gateway handshake completes, while discord.py's
+    # connect() waits on asyncio.wait_for for the websocket: on Python 3.11 that
+    # wait_for returns the websocket and drops the cancellation a stop relies on
+    child = await spawn(fake_discord, tmp_path, "tests.bot.e2e.stop_at", STOP_AT=moment)
+    took = await child.stop_by_itself()
+    assert_clean_stop(child, took)
+    messages = [r["message"] for r in child.records() if r["level"] != "DEBUG"]
+    assert not [m for m in messages if "stopping took" in m], messages
+
+
+async def test_a_stuck_stop_ends_at_its_deadline_with_what_is_owed_kept(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    # a stop with an await that never ends (the outbox's close, here, on purpose)
+    child = await spawn(fake_discord, tmp_path, "tests.bot.e2e.stop_at", STUCK_OUTBOX="1")
+    ann, panel = await start_a_game(fake_discord)
+    held = fake_discord.hold("POST", "/channels/*/messages")  # the action's message waits
+    await answer(fake_discord, ann, panel)
+    await fake_discord.wait_until(
+        lambda: held.waiting > 0, timeout=60, what="a message the bot cannot get through"
+    )
+    took = await child.stop(signal.SIGTERM)
+    assert_clean_stop(child, took)
+    assert took >= STOP_DEADLINE
+    warnings = [r["message"] for r in child.records() if r["level"] == "WARNING"]
+    assert any(m.startswith(f"stopping took over {STOP_DEADLINE:.1f} s") for m in warnings)
+    running = [m for m in warnings if m.startswith("still running: ")]
+    assert any("stop_at.py" in m and "_stuck" in m for m in running), running
+    assert not cards_in("\n".join(running)), "code locations only"
+    # what the bot owed is in the database for the next start
+    assert player_actions(child.db, ann.id) == 1
+    with sqlite3.connect(child.db) as conn:
+        kept = [json.loads(p)["content"] for (p,) in conn.execute("SELECT payload FROM outbox")]
+    assert any("placed" in k for k in kept), kept
