@@ -13,8 +13,6 @@ from rules.pyramids.words import battle_lines, hand_lines, result_line  # noqa: 
 from service import DecisionInfo, LobbyInfo
 
 CONTENT_LIMIT = 2000
-EW_ONLY = ("conscript", "arm", "sabotage", "spy")
-WW_ONLY = ("grow", "build")
 SOURCE = (
     "open source (MIT licence): the european-war-bot project; its README explains "
     "how to run your own copy"
