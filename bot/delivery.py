@@ -50,6 +50,7 @@ from service.models import OutboxRecord
 
 from . import reply as replies
 from .dms import PrivateDelivery
+from .games import words_of
 from .images import BOARD_FILE, DUEL_FILE, Images, Picture, draws
 from .outbox import BACKGROUND, NORMAL, URGENT, Outbox, Sent, files_of, message_payload
 from .permissions import can_talk, missing_permissions, missing_text
@@ -594,6 +595,16 @@ class Delivery(PrivateDelivery):
             return None
         return (await pending).message
 
+    def _result_line(self, outcome: Outcome, names: list[str]) -> str | None:
+        """The end of a finished game in the game's words (None while it goes on)."""
+        view = outcome.spectator_view
+        words = words_of(self.bot.service, outcome.game_id)
+        if view is None:
+            return None
+        if words is not None:
+            return words.result_line(view, names)
+        return result_line(view, names) if draws(view) else None
+
     async def _post_action(
         self,
         outcome: Outcome,
@@ -606,7 +617,7 @@ class Delivery(PrivateDelivery):
         names = list(outcome.names)
         lines = list(outcome.public_lines)
         waiting: list[str] = []
-        ended = result_line(outcome.spectator_view, names)
+        ended = self._result_line(outcome, names)
         if ended:
             if not any(e.kind == "game_over" for e in outcome.events):
                 lines.append(ended)
@@ -619,7 +630,7 @@ class Delivery(PrivateDelivery):
         }
         files = [pics[k] for k in ("board", "duel") if k in pics]
         view = outcome.spectator_view
-        battle = view.battle if view is not None else None
+        battle = view.battle if view is not None and draws(view) else None
         duel = battle is not None and battle.stage in ("diplomacy", "duel")
         refs.battle_wanted = duel
         content = "\n".join(lines) or ("" if waiting else "…")
