@@ -46,7 +46,7 @@ async def _at_turn(svc: GameService) -> tuple[int, int, pyramids.GameState]:
     gid, _ = await new_game(svc, humans=3)
     await play_until(svc, gid, random.Random(3), "turn")
     state = svc._games[gid].state
-    assert state is not None
+    assert isinstance(state, pyramids.GameState)
     st = await svc.status(gid)
     user = next(d.user_id for d in st.decisions if d.kind == "turn")
     assert user is not None
@@ -122,7 +122,9 @@ async def test_left_out_options_are_filled_only_when_one_action_fits(svc: GameSe
     assert prompt.kind == "setup"
     whole = [a for a in prompt.choices if isinstance(a, pyramids.PlaceAll)]
     state = svc._games[gid].state
-    assert state is not None and len(whole) == 6  # three home fields, every arrangement
+    assert (
+        isinstance(state, pyramids.GameState) and len(whole) == 6
+    )  # three home fields, every arrangement
     name = state.board.fields
     vague = await svc.command(gid, 101, "place", {"large": name[whole[0].large].name})
     assert not vague.ok and "Say `medium`, `small` as well" in (vague.error or "")
@@ -148,7 +150,11 @@ async def test_a_fixed_choice_left_out_takes_the_first_that_works(svc: GameServi
     out = await svc.command(gid, user, "spy", {"player": str(target)})
     assert out.ok, out.error
     after = svc._games[gid].state
-    assert after is not None and ace not in after.hands[seat] and after.hands[seat] == keep
+    assert (
+        isinstance(after, pyramids.GameState)
+        and ace not in after.hands[seat]
+        and after.hands[seat] == keep
+    )
 
 
 async def test_one_piece_at_a_time_takes_any_one_size_option(svc: GameService) -> None:
