@@ -203,25 +203,27 @@ def plan_from_args(args: argparse.Namespace) -> Plan:
 
 
 def check_plan(plan: Plan) -> None:
-    """Refuse a table the variant cannot seat, and resolve the wanted power to its id.
+    """Refuse a table the game cannot seat, and resolve the wanted side to its id.
 
     Raises:
-        UsageError: too few or too many seats, an unknown power.
+        UsageError: too few or too many seats, an unknown side.
     """
-    engine = pyramids.rules_for(plan.variant)
-    most = engine.max_players(pyramids.Options(five_players=True))
-    if not engine.min_players <= plan.total <= most:
+    game = contract.game_named(plan.variant)
+    words = game.presentation
+    widest = game.options_from_dict({o.name: True for o in words.options() if o.kind == "flag"})
+    most = game.max_players(widest)
+    if not game.min_players <= plan.total <= most:
         raise UsageError(
-            f"{engine.name} is for {engine.min_players} to {most} players "
+            f"{words.title} is for {game.min_players} to {most} players "
             f"(you asked for {plan.total})."
         )
     if plan.power:
-        board = pyramids.load_board(plan.variant, False)
-        found = plan.power if plan.power in board.powers else board.power_by_name(plan.power)
+        found = words.find_side(plan.power)
         if found is None:
+            sides = game.sides(game.options_from_dict({}))
             raise UsageError(
-                f"Unknown power {plan.power!r}; choose one of "
-                + ", ".join(p.name for p in board.powers.values())
+                f"Unknown {words.side_word} {plan.power!r}; choose one of "
+                + ", ".join(words.side_name(s) for s in sides)
                 + "."
             )
         plan.power = found
