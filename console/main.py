@@ -294,10 +294,10 @@ def repeatable_chooser(inner: computer.Chooser, base: Callable[[], int]) -> comp
     database, given the same moves at the keyboard."""
 
     def choose(
-        view: pyramids.View, legal: Sequence[pyramids.Action], level: str, seed: int
+        game: str, view: pyramids.View, legal: Sequence[pyramids.Action], level: str, seed: int
     ) -> pyramids.Action:
         digest = hashlib.blake2b(f"{base()}|{view!r}".encode(), digest_size=8).digest()
-        return inner(view, legal, level, int.from_bytes(digest, "big"))
+        return inner(game, view, legal, level, int.from_bytes(digest, "big"))
 
     return choose
 
@@ -321,7 +321,7 @@ def watch(session: Session, args: argparse.Namespace) -> int:
         if stale is not None:
             session.run(session.service.cancel(stale, HOST_ID))
         say(
-            f"=== Game {i + 1} of {args.watch}: {pyramids.rules_for(variant).name}, "
+            f"=== Game {i + 1} of {args.watch}: {contract.game_named(variant).presentation.title}, "
             f"{count} computers ({', '.join(levels[:count])}), seed {plan.seed} ==="
         )
         out = session.run(session.open_game(plan, WATCH_CHANNEL_ID))
@@ -355,8 +355,8 @@ def start_or_resume(session: Session, args: argparse.Namespace) -> int | None:
             flags
             or not confirm_default_yes(
                 f"You have an unfinished console game (#{existing}, "
-                f"{pyramids.rules_for(st.variant).name}, turn {st.view.turn if st.view else 0}"
-                "). Resume it?"
+                f"{contract.game_named(st.variant).presentation.title}, "
+                f"turn {getattr(st.view, 'turn', 0)}). Resume it?"
             )
         ):
             session.run(service.cancel(existing, HOST_ID))
@@ -365,7 +365,7 @@ def start_or_resume(session: Session, args: argparse.Namespace) -> int | None:
     if existing is not None:
         st = session.run(session.adopt(existing))
         say(
-            f"Resuming game #{existing} ({pyramids.rules_for(st.variant).name}): "
+            f"Resuming game #{existing} ({contract.game_named(st.variant).presentation.title}): "
             + ", ".join(s.name for s in session.seats)
             + "."
         )
@@ -385,7 +385,8 @@ def start_or_resume(session: Session, args: argparse.Namespace) -> int | None:
         return None
     session.run(session.adopt(session.game_id))
     say(
-        f"Game #{session.game_id}: {pyramids.rules_for(plan.variant).name}, seed {plan.seed}. "
+        f"Game #{session.game_id}: {contract.game_named(plan.variant).presentation.title}, "
+        f"seed {plan.seed}. "
         "Type help for the commands."
     )
     session.show(out)

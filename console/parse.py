@@ -24,9 +24,9 @@ from rules import contract, pyramids
 from rules.contract import Param
 from rules.presentation import CommandOption
 from rules.pyramids.cards import ACE, JACK, KING, QUEEN, card_name, parse_card, rank
+from rules.pyramids.words import action_label
 from service import command_union
 from service.choices import not_in_game
-from service.outcome import action_label
 
 from .commands import ArgumentError, commands_of, game_of_word, split_options
 

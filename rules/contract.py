@@ -77,6 +77,31 @@ class OnTimeout:
 
 
 @dataclass(frozen=True, slots=True)
+class Timing:
+    """How the platform times decisions of one kind (see :attr:`Game.timings`).
+
+    ``limit`` names the time limit the kind runs on: ``"turn"`` is the table's turn
+    time (the host's choice, or the server's default); any other name is a limit of its
+    own, ``seconds`` long unless the table changes it (``None``: no limit). ``option``
+    takes the length from that game option instead (whole seconds). In a ``window``
+    several seats decide at once, out of turn: a computer player answers after its own
+    seeded delay, so how long the window stays open says nothing of what it holds. With
+    ``restarts``, a seat that acts and still has a decision of this kind gets a new one,
+    with a new clock (otherwise an open decision keeps its clock until the turn changes).
+    """
+
+    limit: str = "turn"
+    seconds: float | None = None
+    option: str | None = None
+    window: bool = False
+    restarts: bool = False
+
+
+TURN_TIME = Timing()
+"""The timing of a decision kind a game does not list: the table's turn time."""
+
+
+@dataclass(frozen=True, slots=True)
 class Result:
     """How a game ended: the winning seats (several share a win), or a draw."""
 
@@ -115,6 +140,23 @@ class State(Protocol):
     @property
     def over(self) -> bool:
         """True once the game has ended."""
+        ...
+
+    @property
+    def sides(self) -> Sequence[str]:
+        """The side of each seat (``sides[seat]``: a power, a colour, a mark)."""
+        ...
+
+    @property
+    def origins(self) -> Sequence[int]:
+        """For each seat, the index of the player who got it in the ``sides`` list given
+        to :meth:`Game.new_game` (seats may be dealt at random)."""
+        ...
+
+    @property
+    def turn(self) -> int:
+        """The number of the turn under way (0 before the first): a decision still open
+        after an action that changed it starts a new clock."""
         ...
 
     def result(self) -> Result | None:
@@ -196,6 +238,17 @@ class Game(Protocol):
         ...
 
     @property
+    def timings(self) -> Mapping[str, Timing]:
+        """How decisions are timed, by decision kind (a kind left out runs on the turn
+        time, :data:`TURN_TIME`)."""
+        ...
+
+    def agreed_draw(self) -> Action | None:
+        """The action the table applies (as :data:`SYSTEM`) once every player agrees to
+        a draw, or ``None`` if the game cannot be drawn by agreement."""
+        ...
+
+    @property
     def action_kinds(self) -> Mapping[str, ActionKind]:
         """Every action kind of the game, by name."""
         ...
@@ -210,6 +263,11 @@ class Game(Protocol):
         Raises:
             RulesError: an unknown option or a value out of range.
         """
+        ...
+
+    def options_to_dict(self, options: Any) -> dict[str, Any]:
+        """The JSON form of ``options`` (every option, defaults included), which
+        :meth:`options_from_dict` reads back."""
         ...
 
     def new_game(

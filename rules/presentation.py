@@ -165,6 +165,16 @@ class Presentation(Protocol):
         """What only the viewer of ``view`` knows (its hand): never for a channel."""
         ...
 
+    def hand_changed(self, before: Any, after: Any) -> bool:
+        """True when the viewer's own holding (its hand) differs between two of its views,
+        ``before`` and ``after`` an action: a front end shows it again then."""
+        ...
+
+    def board_changed(self, before: Any, after: Any, events: Sequence[Event]) -> bool:
+        """True when the channel should see the board again after a change that took the
+        spectator's view from ``before`` to ``after`` with public ``events``."""
+        ...
+
     def result_line(self, view: Any, names: Sequence[str]) -> str | None:
         """The end of a finished game in one line, or ``None`` while it goes on."""
         ...

@@ -48,7 +48,6 @@ from .outcome import (
     Prompt,
     SeatInfo,
     UserView,
-    action_label,
 )
 from .play import PlayOps
 from .queries import QueryOps
@@ -109,7 +108,6 @@ __all__ = [
     "UnionCommand",
     "UnionOption",
     "UserView",
-    "action_label",
     "command_union",
     "every_game",
     "server_games",

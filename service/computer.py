@@ -1,11 +1,11 @@
 """The computer-seat chooser: the one function through which computer players decide.
 
-``choose(view, legal_actions, level, seed) -> Action`` sees only what its seat may see
-(a :class:`pyramids.View`) and asks the game's computer player, registered in the ``ai``
-package (the pyramid games': easy, normal, hard). Their decision is a function of the
-view, the level and the seed (so a move is reproducible from game id, version and
-seat), except that a hard search stops at :data:`DECISION_SECONDS` of wall-clock time
-and plays its best move so far. The service
+``choose(game, view, legal_actions, level, seed) -> Action`` sees only what its seat may
+see (the game's view for that seat) and asks the computer player registered in the
+``ai`` package for ``game`` (a registry name; a game without one gets the uniform
+player). A decision is a function of the view, the level and the seed (so a move is
+reproducible from game id, version and seat), except that a search may stop at
+:data:`DECISION_SECONDS` of wall-clock time and play its best move so far. The service
 runs the chooser with ``asyncio.to_thread`` (never on the event loop) under a further
 cap, and falls back to :func:`uniform` if it is slow or fails.
 """
@@ -15,11 +15,12 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import ai
-from rules import pyramids
 
-Chooser = Callable[[pyramids.View, Sequence[pyramids.Action], str, int], pyramids.Action]
+Chooser = Callable[[str, Any, Sequence[Any], str, int], Any]
+"""``chooser(game, view, legal_actions, level, seed) -> action``."""
 
 _MASK = (1 << 64) - 1
 
@@ -36,10 +37,8 @@ DECISION_SECONDS = 1.0
 """Wall-clock cap on one computer decision (the hard level's search stops there)."""
 
 
-def choose(
-    view: pyramids.View, legal_actions: Sequence[pyramids.Action], level: str, seed: int
-) -> pyramids.Action:
-    """The ``level`` computer player's choice for the seat whose ``view`` this is.
+def choose(game: str, view: Any, legal_actions: Sequence[Any], level: str, seed: int) -> Any:
+    """The ``level`` computer player of ``game`` chooses for the seat whose ``view`` this is.
 
     Raises:
         ValueError: ``legal_actions`` is empty (the seat need not decide), or an unknown
@@ -47,7 +46,7 @@ def choose(
     """
     if not legal_actions:
         raise ValueError("no legal action to choose from")
-    player = ai.player_for(view.variant)
+    player = ai.player_for(game)
     action = player.choose(
         view, legal_actions, level, seed, deadline=time.monotonic() + DECISION_SECONDS
     )
@@ -56,9 +55,7 @@ def choose(
     return action
 
 
-def uniform(
-    view: pyramids.View, legal_actions: Sequence[pyramids.Action], level: str, seed: int
-) -> pyramids.Action:
+def uniform(game: str, view: Any, legal_actions: Sequence[Any], level: str, seed: int) -> Any:
     """A uniform choice seeded by ``seed``: the fallback when a computer player is slow
     or fails, and a cheap chooser for tests of the machinery.
 
@@ -71,8 +68,8 @@ def uniform(
 
 
 def answer_delay(seed: int, low: float, high: float) -> float:
-    """A seeded delay in ``[low, high]`` seconds before a computer answers a diplomacy
-    window, whatever it holds (EW-15: the window's length must reveal nothing)."""
+    """A seeded delay in ``[low, high]`` seconds before a computer answers an
+    out-of-turn window, whatever it holds (the window's length must reveal nothing)."""
     if high <= low:
         return max(low, 0.0)
     return random.Random(seed ^ 0x5DEECE66D).uniform(low, high)

@@ -7,10 +7,10 @@ and applies the choice through the ordinary apply path with the exact version it
 computed for — if a person acted meanwhile the stale choice is dropped and the driver
 looks again. Each computer move is its own outcome, delivered to the listeners.
 
-Diplomacy windows are different (EW-15): every computer in the window answers after its
-own seeded random delay, whatever it holds, so the window's length says nothing about
-who has a K. Those answers are timers (key ``cpu``) and are not stored: after a restart
-they are drawn again.
+Out-of-turn windows (a decision kind the game's timings mark ``window``) are different:
+every computer in the window answers after its own seeded random delay, whatever it
+holds, so the window's length says nothing about what it holds. Those answers are
+timers (key ``cpu``) and are not stored: after a restart they are drawn again.
 """
 
 from __future__ import annotations
@@ -18,13 +18,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
-
-from rules import pyramids
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
 
 from . import computer
 from .core import FULL_RETRY, ServiceBase, ServiceError, StalePrompt
+from .deadlines import timing_of
 from .live import LiveGame
+from .models import DecisionRecord
 from .store import StaleVersion, StoreFull
 
 log = logging.getLogger("service")
@@ -51,12 +52,21 @@ class ComputerOps(ServiceBase):
         if live is not None:
             self._kick(live)
 
+    @staticmethod
+    def _window_of(live: LiveGame, seat: int) -> DecisionRecord | None:
+        """``seat``'s open decision in an out-of-turn window, if it has one."""
+        timings = live.game.timings
+        for (s, kind), d in live.decisions.items():
+            if s == seat and timing_of(timings, kind).window:
+                return d
+        return None
+
     def _cancel_stale_answers(self, live: LiveGame) -> None:
         for key in self.scheduler.keys(live.id):
             if key[1] != "cpu":
                 continue
             _, _, seat, opened = key
-            d = live.decisions.get((seat, "diplomacy"))  # type: ignore[arg-type]  # seat: int (key)
+            d = self._window_of(live, seat)  # type: ignore[arg-type]  # seat: int (key)
             if d is None or d.opened_version != opened or not live.running:
                 self.scheduler.cancel(key)
 
@@ -69,7 +79,7 @@ class ComputerOps(ServiceBase):
                 todo = [d for d in live.state.deciders() if live.is_computer(d.seat)]
                 if not todo:
                     return
-                if todo[0].kind == "diplomacy":
+                if timing_of(live.game.timings, todo[0].kind).window:
                     self._schedule_answers(live, [d.seat for d in todo])
                     return
                 # Pace computers to what the front end can show: a game whose messages
@@ -94,7 +104,7 @@ class ComputerOps(ServiceBase):
         low, high = self.computer_answer_delay
         now = self.clock.now()
         for seat in seats:
-            d = live.decisions.get((seat, "diplomacy"))
+            d = self._window_of(live, seat)
             if d is None:
                 continue
             key = (live.id, "cpu", seat, d.opened_version)
@@ -126,7 +136,7 @@ class ComputerOps(ServiceBase):
                 result = await self._computer_move(game_id, seat)
                 if result == "full":  # the same answer, later
                     live = self._games.get(game_id)
-                    d = live.decisions.get((seat, "diplomacy")) if live else None
+                    d = self._window_of(live, seat) if live else None
                     if d is not None:
                         self.scheduler.schedule(
                             (game_id, "cpu", seat, d.opened_version),
@@ -149,11 +159,11 @@ class ComputerOps(ServiceBase):
         if not live.is_computer(seat) or not any(d.seat == seat for d in live.state.deciders()):
             return "failed"
         version = live.version
-        view = pyramids.view_for(live.state, seat)
+        view = live.views().of(seat)
         legal = live.state.legal_actions(seat)
         level = live.seats[seat].computer_level or "normal"
         seed = computer.seed_for(game_id, version, seat)
-        action = await self._choose(view, legal, level, seed)
+        action = await self._choose(live.variant, view, legal, level, seed)
         lock = self._lock(game_id)
         async with lock:
             live = self._games.get(game_id)
@@ -178,15 +188,15 @@ class ComputerOps(ServiceBase):
         return "acted"
 
     async def _choose(
-        self, view: pyramids.View, legal: list[pyramids.Action], level: str, seed: int
-    ) -> pyramids.Action:
-        """Run the chooser off the event loop under the time cap; fall back to the
-        uniform choice if it is slow, fails or returns an illegal action."""
+        self, game: str, view: Any, legal: Sequence[Any], level: str, seed: int
+    ) -> Any:
+        """Run the chooser for ``game`` off the event loop under the time cap; fall back
+        to the uniform choice if it is slow, fails or returns an illegal action."""
         try:
             # not asyncio.wait_for: on Python 3.11 it drops a stop's cancellation that
             # lands as the choice arrives
             async with asyncio.timeout(self.computer_time_limit):
-                action = await asyncio.to_thread(self.chooser, view, legal, level, seed)
+                action = await asyncio.to_thread(self.chooser, game, view, legal, level, seed)
             if action in legal:
                 return action
             log.error("chooser returned an illegal action %r; using a uniform choice", action)
@@ -196,4 +206,4 @@ class ComputerOps(ServiceBase):
             )
         except Exception:
             log.exception("chooser failed; using a uniform choice")
-        return computer.uniform(view, legal, level, seed)
+        return computer.uniform(game, view, legal, level, seed)

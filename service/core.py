@@ -23,27 +23,19 @@ import asyncio
 import logging
 import secrets
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
 import rules
-from rules import pyramids
-from rules.pyramids.describe import describe_all
+from rules import contract
+from rules.presentation import Presentation
 
 from . import computer
 from .deadlines import decisions_after, diff
 from .live import LiveGame
 from .models import ACTIVE_STATUSES, LOBBY_SEAT, SettingsError
-from .outcome import (
-    DecisionInfo,
-    Outcome,
-    PrivateNote,
-    Prompt,
-    action_label,
-    prompt_choices,
-    prompt_text,
-)
+from .outcome import DecisionInfo, Outcome, PrivateNote, Prompt
 from .scheduler import Clock, RealClock, Scheduler
 from .store import StaleVersion, Store, StoreFull
 
@@ -73,7 +65,24 @@ FULL_RETRY = 30.0
 """Seconds between two tries of a computer move, timeout or reminder that met a full
 disk: they wait, never skipped, and go through once there is space again."""
 OLD_BUTTON = "That button is out of date: the game has moved on. Use the newest prompt."
-BOARD_EVENTS = frozenset({"seats", "setup_done", "turn_start", "game_over"})
+
+
+def describe_all(
+    words: Presentation,
+    events: Sequence[rules.Event],
+    view: Any,
+    names: Sequence[str],
+    viewer: int | None,
+) -> list[str]:
+    """The game's sentences for the events ``viewer`` (``None``: the channel) may see, in
+    order, worded with ``view`` (that viewer's)."""
+    out = []
+    for event in events:
+        if event.visible_to(viewer):
+            text = words.describe(event, view, names)
+            if text:
+                out.append(text)
+    return out
 
 
 class ServiceError(Exception):
@@ -90,11 +99,11 @@ class ServiceBase:
     Args:
         store: an open :class:`~service.store.Store`.
         clock: wall time and sleeping (a :class:`~bot.scheduler.FakeClock` in tests).
-        chooser: the computer-seat chooser, ``choose(view, legal, level, seed)``.
+        chooser: the computer-seat chooser, ``choose(game, view, legal, level, seed)``.
         computer_pacing: seconds a computer waits before each move, so a channel can
             follow (0 in tests).
         computer_answer_delay: (low, high) seconds of the seeded delay before a computer
-            answers a diplomacy window (EW-15).
+            answers an out-of-turn window.
         computer_time_limit: wall-clock cap on one computer decision; past it the uniform
             choice (:func:`bot.computer.uniform`) decides instead.
         seed_source: gives the seed of each new game (default: ``secrets``).
@@ -350,8 +359,8 @@ class ServiceBase:
         raise NotImplementedError
 
     async def _choose(  # implemented in computers.py
-        self, view: pyramids.View, legal: list[pyramids.Action], level: str, seed: int
-    ) -> pyramids.Action:
+        self, game: str, view: Any, legal: Sequence[Any], level: str, seed: int
+    ) -> Any:
         raise NotImplementedError
 
     def _emit(self, outcome: Outcome) -> None:
@@ -387,7 +396,7 @@ class ServiceBase:
         self,
         live: LiveGame,
         seat: int,
-        action: pyramids.Action,
+        action: Any,
         *,
         user_id: int | None,
         source: str,
@@ -422,7 +431,15 @@ class ServiceBase:
         now = self.clock.now()
         version = live.version + 1
         decisions = decisions_after(
-            live.decisions, before, after, seat, version, live.settings, now, live.paused
+            live.decisions,
+            before,
+            after,
+            seat,
+            version,
+            live.settings,
+            now,
+            live.paused,
+            live.game.timings,
         )
         removed, upserted = diff(live.decisions, decisions)
         result = self._result(live, after) if after.over else None
@@ -462,7 +479,16 @@ class ServiceBase:
             # Rolled back, or (cancelled at COMMIT) perhaps committed: the database knows.
             self._forget(live.id)
             raise
-        for name in ("state", "version", "revision", "decisions", "last_acted", "status", "result"):
+        for name in (
+            "state",
+            "version",
+            "revision",
+            "decisions",
+            "last_acted",
+            "status",
+            "result",
+            "cached_views",
+        ):
             setattr(live, name, getattr(nxt, name))
         self._after_change(live)
         if self.on_applied is not None:
@@ -470,33 +496,33 @@ class ServiceBase:
         return outcome
 
     @staticmethod
-    def _result(live: LiveGame, g: pyramids.GameState) -> dict[str, Any]:
+    def _result(live: LiveGame, g: contract.State) -> dict[str, Any]:
+        result = g.result()
+        assert result is not None, "a game that is over says how it ended"
         return {
-            "winners": list(g.winners),
-            "winner_users": [live.user_of(s) for s in g.winners],
-            "draw": g.draw,
-            "reason": g.end_reason,
+            "winners": list(result.winners),
+            "winner_users": [live.user_of(s) for s in result.winners],
+            "draw": result.draw,
+            "reason": result.reason,
         }
 
     # ------------------------------------------------------------------ outcome building
     def _play_outcome(
         self,
         live: LiveGame,
-        before: pyramids.GameState,
+        before: contract.State,
         events: list[rules.Event],
         actor: int | None,
         kind: str,
     ) -> Outcome:
-        """The outcome of a change to a running game (an action, or the start)."""
+        """The outcome of a change to a running game from ``before``: an action, or the
+        start (``before`` is then the new game itself)."""
         g = live.state
         assert g is not None
         names = live.names()
-        views: dict[int, pyramids.View] = {}
-
-        def view(seat: int) -> pyramids.View:
-            if seat not in views:
-                views[seat] = pyramids.view_for(g, seat)
-            return views[seat]
+        words = live.game.presentation
+        earlier = live.views_of(before)  # made for the previous outcome, mostly
+        view = live.views().of
 
         prompts = self._prompts(live, actor, view)
         prompt_seats = {p.seat for p in prompts}
@@ -504,13 +530,16 @@ class ServiceBase:
         for seat, rec in enumerate(live.seats):
             if rec.user_id is None:
                 continue
-            mine = [e for e in events if e.to == seat]
-            lines = tuple(describe_all(mine, g.board, names, seat))
-            hand_changed = sorted(before.hands[seat]) != sorted(g.hands[seat])
+            lines = tuple(
+                describe_all(words, [e for e in events if e.to == seat], view(seat), names, seat)
+            )
+            hand_changed = before is not g and words.hand_changed(earlier.of(seat), view(seat))
             if lines or hand_changed or seat in prompt_seats:
-                private[rec.user_id] = PrivateNote(
-                    rec.user_id, seat, lines, hand_changed, view(seat)
+                private[rec.user_id] = self._note(
+                    live, rec.user_id, seat, lines, hand_changed, view(seat)
                 )
+        spectator = view(None)
+        public = [e for e in events if e.to is None]
         return Outcome(
             ok=True,
             game_id=live.id,
@@ -519,20 +548,49 @@ class ServiceBase:
             guild_id=live.guild_id,
             status=live.status,
             version=live.version,
-            public_lines=tuple(describe_all(events, g.board, names, None)),
-            board_due=before.pieces != g.pieces or any(e.kind in BOARD_EVENTS for e in events),
-            spectator_view=pyramids.view_for(g, None),
-            events=tuple(e for e in events if e.to is None),
+            public_lines=tuple(describe_all(words, events, spectator, names, None)),
+            board_due=words.board_changed(earlier.of(None), spectator, public),
+            spectator_view=spectator,
+            events=tuple(public),
             private=private,
             prompts=prompts,
             decisions=self._decision_infos(live),
             mentions=tuple(p.user_id for p in prompts if p.user_id is not None),
             game_over=g.over,
             names=tuple(names),
+            **self._public_words(live, spectator),
         )
 
+    @staticmethod
+    def _note(
+        live: LiveGame,
+        user_id: int,
+        seat: int,
+        lines: tuple[str, ...],
+        hand_changed: bool,
+        view: Any,
+    ) -> PrivateNote:
+        """What ``user_id`` at ``seat`` alone learns, with its own view and its words."""
+        words = live.game.presentation
+        mine = tuple(words.private_lines(view, live.names()))
+        return PrivateNote(user_id, seat, lines, hand_changed, view, mine)
+
+    @staticmethod
+    def _public_words(live: LiveGame, spectator: Any) -> dict[str, Any]:
+        """The outcome's public words about the position: the game's name, its status
+        lines and, once over, its result line."""
+        words = live.game.presentation
+        names = live.names()
+        if spectator is None:
+            return {"variant": live.variant}
+        return {
+            "variant": live.variant,
+            "status_lines": tuple(words.status_lines(spectator, names)),
+            "result_line": words.result_line(spectator, names),
+        }
+
     def _prompts(
-        self, live: LiveGame, actor: int | None, view: Callable[[int], pyramids.View] | None = None
+        self, live: LiveGame, actor: int | None, view: Callable[[int], Any] | None = None
     ) -> tuple[Prompt, ...]:
         """Prompts for humans whose decision is new, or who just acted and still decide."""
         out = []
@@ -545,15 +603,14 @@ class ServiceBase:
                 )
         return tuple(out)
 
-    def _prompt(
-        self, live: LiveGame, seat: int, kind: str, view: pyramids.View | None = None
-    ) -> Prompt:
+    def _prompt(self, live: LiveGame, seat: int, kind: str, view: Any = None) -> Prompt:
         """The prompt for ``seat``'s open decision of ``kind``."""
         g = live.state
         assert g is not None
         names = live.names()
-        view = view or pyramids.view_for(g, seat)
-        choices = prompt_choices(kind, g.legal_actions(seat))
+        words = live.game.presentation
+        view = view if view is not None else live.views().of(seat)
+        choices = words.offered(kind, g.legal_actions(seat))
         d = live.decisions.get((seat, kind))
         return Prompt(
             game_id=live.id,
@@ -561,9 +618,9 @@ class ServiceBase:
             seat=seat,
             user_id=live.user_of(seat),
             kind=kind,
-            text=prompt_text(kind, view, g.board, names),
-            choices=choices,
-            labels=tuple(action_label(a, g.board, names) for a in choices),
+            text=words.prompt(kind, view, names),
+            choices=tuple(choices),
+            labels=tuple(words.action_label(a, view, names) for a in choices),
             deadline=d.due_at if d is not None else None,
         )
 
@@ -583,7 +640,8 @@ class ServiceBase:
 
     def _simple(self, live: LiveGame, kind: str, lines: list[str], **extra: Any) -> Outcome:
         """An outcome with words only (seat changes, pause, cancel, …)."""
-        view = pyramids.view_for(live.state, None) if live.state is not None else None
+        view = live.views().of(None) if live.state is not None else None
+        extra = {**self._public_words(live, view), **extra}
         return Outcome(
             ok=True,
             game_id=live.id,

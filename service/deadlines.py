@@ -1,37 +1,57 @@
 """Which decisions are open after an action, and when each one runs out. Pure functions.
 
-A decision is ``(seat, kind)`` from ``GameState.deciders()``. Its deadline is kept while
+A decision is ``(seat, kind)`` from the game's ``deciders()``. Its deadline is kept while
 the *same* decision stays open across actions, and a new one starts otherwise:
 
-- diplomacy (EW-15): one window, one length — the remaining players keep their deadline
-  when another answers;
-- turn: one clock for the whole turn, special phase included (a spy does not restart it);
-  a new turn number is a new decision;
-- duel (EW-17): each card is its own decision — the player who just played gets a fresh
-  deadline when it plays again (after the other stopped);
-- setup by size: each placement is its own decision.
+- in an out-of-turn window every seat keeps its deadline when another answers (one
+  window, one length);
+- a decision stays the same while the game's turn number stays (a turn's first steps
+  do not restart its clock); a new turn is a new decision;
+- a kind that ``restarts`` (the game's :class:`~rules.contract.Timing`) is a new
+  decision each time the seat that holds it acts (a duel's cards, placements one by one).
 
-Durations come from the game's settings; ``None`` means no limit. While a game is paused
-no deadline runs (``due_at`` None); on resume every open decision gets its full duration
-again from that moment. One reminder goes out ``reminder_lead`` before a deadline, only
-when the decision lasts more than twice the lead (no reminder for a 30-second window).
+Durations come from the game's timings and the table's settings; ``None`` means no
+limit. While a game is paused no deadline runs (``due_at`` None); on resume every open
+decision gets its full duration again from that moment. One reminder goes out
+``reminder_lead`` before a deadline, only when the decision lasts more than twice the
+lead (no reminder for a 30-second window).
 """
 
 from __future__ import annotations
 
-from rules import pyramids
+from collections.abc import Mapping
 
-from .models import DecisionRecord, GameSettings
+from rules import contract
 
-RESTARTING_KINDS = frozenset({"duel", "setup"})
-"""Kinds where the acting player's continued decision is a new one."""
+from .models import LOBBY_SEAT, DecisionRecord, GameSettings
+
+
+def timing_of(timings: Mapping[str, contract.Timing], kind: str) -> contract.Timing:
+    """How a decision of ``kind`` is timed in a game with ``timings``."""
+    return timings.get(kind, contract.TURN_TIME)
+
+
+def duration_of(
+    kind: str, seat: int, settings: GameSettings, timings: Mapping[str, contract.Timing]
+) -> float | None:
+    """The time allowed for ``seat``'s decision of ``kind`` (a lobby's expiry at its
+    own seat); ``None``: unlimited."""
+    if seat == LOBBY_SEAT:
+        return settings.lobby_expiry
+    return settings.duration(timing_of(timings, kind))
 
 
 def timed(
-    kind: str, seat: int, version: int, settings: GameSettings, now: float, paused: bool
+    kind: str,
+    seat: int,
+    version: int,
+    settings: GameSettings,
+    now: float,
+    paused: bool,
+    timings: Mapping[str, contract.Timing],
 ) -> DecisionRecord:
     """A newly opened decision with its deadline and reminder."""
-    duration = settings.duration(kind)
+    duration = duration_of(kind, seat, settings, timings)
     if duration is None or paused:
         return DecisionRecord(seat, kind, version, duration, None, None)
     due = now + duration
@@ -42,28 +62,27 @@ def timed(
 
 def decisions_after(
     old: dict[tuple[int, str], DecisionRecord],
-    before: pyramids.GameState,
-    after: pyramids.GameState,
+    before: contract.State,
+    after: contract.State,
     actor: int,
     version: int,
     settings: GameSettings,
     now: float,
     paused: bool,
+    timings: Mapping[str, contract.Timing],
 ) -> dict[tuple[int, str], DecisionRecord]:
     """The open decisions once ``actor``'s action took the game from ``before`` to
-    ``after`` (now at ``version``)."""
+    ``after`` (now at ``version``) in a game timed by ``timings``."""
     new: dict[tuple[int, str], DecisionRecord] = {}
-    same_turn = before.turn == after.turn  # 0 all through setup
+    same_turn = before.turn == after.turn
     for d in after.deciders():
         key = (d.seat, d.kind)
         prev = old.get(key)
-        keep = (
-            prev is not None and same_turn and not (d.seat == actor and d.kind in RESTARTING_KINDS)
-        )
+        restarts = d.seat == actor and timing_of(timings, d.kind).restarts
         new[key] = (
             prev
-            if keep and prev is not None
-            else timed(d.kind, d.seat, version, settings, now, paused)
+            if prev is not None and same_turn and not restarts
+            else timed(d.kind, d.seat, version, settings, now, paused, timings)
         )
     return new
 
@@ -79,11 +98,14 @@ def diff(
 
 
 def restarted(
-    decisions: dict[tuple[int, str], DecisionRecord], settings: GameSettings, now: float
+    decisions: dict[tuple[int, str], DecisionRecord],
+    settings: GameSettings,
+    now: float,
+    timings: Mapping[str, contract.Timing],
 ) -> dict[tuple[int, str], DecisionRecord]:
     """Every open decision with its full duration again from ``now`` (resume)."""
     return {
-        k: timed(d.kind, d.seat, d.opened_version, settings, now, False)
+        k: timed(d.kind, d.seat, d.opened_version, settings, now, False, timings)
         for k, d in decisions.items()
     }
 

@@ -11,9 +11,27 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import rules
-from rules import pyramids
+from rules import contract
 
 from .models import DecisionRecord, GameRecord, GameSettings, SeatRecord
+
+
+class Views:
+    """The views of one state, each made once: what its outcome shows and, once the
+    next action is applied, what that action's outcome compares against. A state in the
+    cache is never changed (an action applies to a copy), so neither are its views."""
+
+    __slots__ = ("_views", "state")
+
+    def __init__(self, state: contract.State) -> None:
+        self.state = state
+        self._views: dict[int | None, Any] = {}
+
+    def of(self, seat: int | None) -> Any:
+        """What ``seat`` (``None``: a spectator) may see of the state."""
+        if seat not in self._views:
+            self._views[seat] = self.state.view_for(seat)
+        return self._views[seat]
 
 
 @dataclass(slots=True)
@@ -32,27 +50,32 @@ class LiveGame:
     created_at: float
     seats: list[SeatRecord]
     """Lobby: in join order. Running: index == engine seat."""
-    state: pyramids.GameState | None = None
+    state: contract.State | None = None
     creation: dict[str, Any] | None = None
     decisions: dict[tuple[int, str], DecisionRecord] = field(default_factory=dict)
     last_acted: dict[int, int] = field(default_factory=dict)
     paused_at: float | None = None
     result: dict[str, Any] | None = None
+    cached_views: Views | None = None
+    """The views of ``state`` made so far (see :meth:`views`)."""
 
     @staticmethod
     def from_record(rec: GameRecord) -> LiveGame:
         """Build from a stored record, parsing and validating the snapshot.
 
         Raises:
-            RuntimeError: the stored snapshot is corrupt (``rules.InvalidState`` inside);
-                a storage fault, not a user's mistake.
+            RuntimeError: the stored snapshot or options are corrupt (``rules.InvalidState``
+                inside), or its game is not registered: a fault of the storage or of the
+                installation, not a user's mistake.
         """
         state = None
-        if rec.state is not None:
-            try:
-                state = pyramids.GameState.from_dict(rec.state)
-            except rules.InvalidState as exc:
-                raise RuntimeError(f"game {rec.id}: stored snapshot is corrupt: {exc}") from exc
+        try:
+            game = contract.game_named(rec.variant)
+            game.options_from_dict(dict(rec.settings.options))
+            if rec.state is not None:
+                state = game.load(rec.state)
+        except rules.RulesError as exc:
+            raise RuntimeError(f"game {rec.id}: stored game cannot be loaded: {exc}") from exc
         seats = list(rec.seats)
         if state is not None:
             seats.sort(key=lambda s: s.seat if s.seat is not None else 1 << 30)
@@ -75,6 +98,25 @@ class LiveGame:
             paused_at=rec.paused_at,
             result=rec.result,
         )
+
+    def views(self) -> Views:
+        """The views of the current state, made once each."""
+        assert self.state is not None, "a game has views once it started"
+        if self.cached_views is None or self.cached_views.state is not self.state:
+            self.cached_views = Views(self.state)
+        return self.cached_views
+
+    def views_of(self, state: contract.State) -> Views:
+        """The views of ``state``: the cached ones if it is the state they were made of."""
+        if state is self.state:
+            return self.views()
+        cached = self.cached_views
+        return cached if cached is not None and cached.state is state else Views(state)
+
+    @property
+    def game(self) -> contract.Game:
+        """The game being played (its registry entry)."""
+        return contract.game_named(self.variant)
 
     # ------------------------------------------------------------------ seats
     @property

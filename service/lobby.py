@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, Literal
 
-from rules import contract, pyramids
+from rules import contract
 
 from .core import ServiceBase, ServiceError
 from .deadlines import timed
@@ -32,12 +32,12 @@ ServerDefault = Literal["server"]
 Keep = Literal["keep"]
 
 
-def board_of(variant: str, options: pyramids.Options | None = None) -> pyramids.Board:
-    """The board a variant is played on."""
-    arcade = bool(options and options.pyramid_arcade and variant == "world_war_5")
-    return pyramids.load_board(
-        "world_war_5" if variant == "world_war_5" else "european_war", arcade
-    )
+def time_limits(game: contract.Game) -> dict[str, float | None]:
+    """The time limits of their own that ``game``'s decisions run on, with their
+    defaults (the turn time and option-driven windows are not among them)."""
+    return {
+        t.limit: t.seconds for t in game.timings.values() if t.limit != "turn" and t.option is None
+    }
 
 
 class LobbyOps(ServiceBase):
@@ -50,7 +50,7 @@ class LobbyOps(ServiceBase):
         host_id: int,
         host_name: str,
         guild_id: int | None = None,
-        variant: str = "european_war",
+        variant: str | None = None,
         max_players: int | None = None,
         options: Mapping[str, Any] | None = None,
         arranged: bool = False,
@@ -60,17 +60,18 @@ class LobbyOps(ServiceBase):
         timeouts: Mapping[str, float | None] | None = None,
         reminder_lead: float | None = None,
     ) -> Outcome:
-        """Open a lobby in ``channel_id`` with ``host_id`` as host (and first player).
+        """Open a lobby of the game registered as ``variant`` (default: the first
+        registered) in ``channel_id`` with ``host_id`` as host (and first player).
 
-        ``options`` are changes to the rule options (``pyramids.Options`` fields) over the
-        server's defaults (diplomacy window, expiry action); ``turn_timeout`` is seconds,
-        ``None`` for no limit, ``"server"`` for the server's default. ``timeouts`` sets
-        the other limits by decision kind (``setup``, ``duel``, ``retreat``; seconds or
-        ``None`` for none — a terminal game without clocks), ``reminder_lead`` the
-        reminder (0: none; default the server's).
+        ``options`` are changes to the game's options over the server's defaults for
+        them (:attr:`GuildSettings.options`); ``turn_timeout`` is seconds, ``None`` for no
+        limit, ``"server"`` for the server's default. ``timeouts`` sets the game's other
+        time limits by name (:func:`time_limits`; seconds or ``None`` for none — a
+        terminal game without clocks), ``reminder_lead`` the reminder (0: none; default
+        the server's).
 
         Returns the lobby outcome (``lobby`` set), or a refusal: the channel already has a
-        game, the server is at its cap, an unknown variant / power, bad options.
+        game, the server is at its cap, an unknown game / side, bad options.
         """
 
         async def body() -> Outcome:
@@ -81,45 +82,42 @@ class LobbyOps(ServiceBase):
                 if guild_id is not None
                 else GuildSettings(0)
             )
-            if variant not in contract.game_names():
-                raise ServiceError(f"Unknown variant {variant!r}.")
-            game = contract.game_named(variant)
-            opts = pyramids.Options(
-                diplomacy_seconds=gs.diplomacy_seconds,
-                turn_timeout_action=gs.expiry_action,
-            ).with_changes(**dict(options or {}))
+            names = contract.game_names()
+            name = variant if variant is not None else (names[0] if names else "")
+            if name not in names:
+                raise ServiceError(f"Unknown game {name!r}.")
+            game = contract.game_named(name)
+            defaults = gs.defaults_for(game.presentation.options())
+            opts = game.options_from_dict({**defaults, **dict(options or {})})
             limit = game.max_players(opts)
-            limits = dict(timeouts or {})
-            unknown = set(limits) - {"setup", "duel", "retreat"}
+            limits = {**time_limits(game), **dict(timeouts or {})}
+            unknown = set(limits) - set(time_limits(game))
             if unknown:
                 raise ServiceError(f"Unknown time limits: {', '.join(sorted(unknown))}.")
-            defaults = GameSettings()
             settings = GameSettings(
                 max_players=max_players or limit,
                 arranged=arranged,
-                options=opts,
+                options=game.options_to_dict(opts),
                 turn_timeout=gs.turn_timeout if turn_timeout == "server" else turn_timeout,
-                setup_timeout=limits.get("setup", defaults.setup_timeout),
-                duel_timeout=limits.get("duel", defaults.duel_timeout),
-                retreat_timeout=limits.get("retreat", defaults.retreat_timeout),
+                timeouts=limits,
                 reminder_lead=gs.reminder_lead if reminder_lead is None else reminder_lead,
                 lobby_expiry=gs.lobby_expiry,
             )
-            settings.check(variant)
+            settings.check(name)
             now = self.clock.now()
             seat = None
             if host_joins:
-                power = self._power_id(variant, opts, host_power)
+                power = self._side_id(name, opts, host_power)
                 seat = NewSeat(host_id, None, _clean(host_name), power, now)
             try:
                 game_id = await self.store.create_lobby(
                     guild_id=guild_id,
                     channel_id=channel_id,
                     host_id=host_id,
-                    variant=variant,
+                    variant=name,
                     settings=settings,
                     host_seat=seat,
-                    expiry=timed("lobby", LOBBY_SEAT, 0, settings, now, False),
+                    expiry=self._expiry_of(settings, now),
                     max_games=gs.max_games if guild_id is not None else None,
                     now=now,
                 )
@@ -133,11 +131,12 @@ class LobbyOps(ServiceBase):
                     f"This server already runs {gs.max_games} games, its limit (see /settings)."
                 ) from None
             live = await self._live(game_id)
-            name = game.presentation.title
+            title = game.presentation.title
             return self._lobby_outcome(
                 live,
                 [
-                    f"{_clean(host_name)} opened a {name} table for 2–{settings.max_players} "
+                    f"{_clean(host_name)} opened a {title} table for "
+                    f"{game.min_players}–{settings.max_players} "
                     "players. Join with /join; the host starts with /start."
                 ],
             )
@@ -147,10 +146,11 @@ class LobbyOps(ServiceBase):
     async def join(
         self, game_id: int, user_id: int, name: str, power: str | None = None
     ) -> Outcome:
-        """Seat ``user_id`` in the lobby, optionally asking for ``power`` (id or name).
+        """Seat ``user_id`` in the lobby, optionally asking for the side ``power`` (its id,
+        its name, or what the game's ``find_side`` understands).
 
         Returns the lobby outcome, or a refusal (not a lobby, already seated, the table
-        is full, the power is taken or unknown).
+        is full, the side is taken or unknown).
         """
 
         async def body(live: LiveGame) -> Outcome:
@@ -158,7 +158,7 @@ class LobbyOps(ServiceBase):
             if live.entry_of(user_id) is not None:
                 raise ServiceError("You are already at this table.")
             self._require_room(live)
-            wanted = self._free_power(live, power)
+            wanted = self._free_side(live, power)
             now = self.clock.now()
             try:
                 await self.store.add_seat(
@@ -186,7 +186,7 @@ class LobbyOps(ServiceBase):
         async def body(live: LiveGame) -> Outcome:
             if live.status == "running":
                 raise ServiceError(
-                    "The game has started: use /resign to hand your seat to a computer (EW-25)."
+                    "The game has started: use /resign to hand your seat to a computer."
                 )
             self._require_lobby(live)
             entry = live.entry_of(user_id)
@@ -223,7 +223,8 @@ class LobbyOps(ServiceBase):
     async def add_computer(
         self, game_id: int, by_user: int, level: str = "normal", power: str | None = None
     ) -> Outcome:
-        """The host adds a computer player (``easy`` | ``normal`` | ``hard``).
+        """The host adds a computer player (``easy`` | ``normal`` | ``hard``), optionally
+        at the side ``power``.
 
         Returns the lobby outcome, or a refusal.
         """
@@ -234,7 +235,7 @@ class LobbyOps(ServiceBase):
             if level not in COMPUTER_LEVELS:
                 raise ServiceError(f"Computer level must be one of {', '.join(COMPUTER_LEVELS)}.")
             self._require_room(live)
-            wanted = self._free_power(live, power)
+            wanted = self._free_side(live, power)
             number = 1 + sum(1 for s in live.seats if s.is_computer)
             name = f"Computer {number} ({level})"
             now = self.clock.now()
@@ -301,13 +302,14 @@ class LobbyOps(ServiceBase):
             self._require_lobby(live)
             self._require_host(live, by_user)
             s = live.settings
-            opts = s.options.with_changes(**dict(options or {}))
+            game = live.game
+            opts = game.options_from_dict({**s.options, **dict(options or {})})
             new = replace(
                 s,
-                options=opts,
+                options=game.options_to_dict(opts),
                 max_players=max_players
                 if max_players is not None
-                else min(s.max_players, contract.game_named(live.variant).max_players(opts)),
+                else min(s.max_players, game.max_players(opts)),
                 arranged=s.arranged if arranged is None else arranged,
                 turn_timeout=s.turn_timeout if turn_timeout == "keep" else turn_timeout,
             )
@@ -324,16 +326,17 @@ class LobbyOps(ServiceBase):
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
 
     async def start_game(self, game_id: int, by_user: int, *, seed: int | None = None) -> Outcome:
-        """The host starts the game: seats are dealt (EW-6) and setup begins.
+        """The host starts the game: the game seats the players (dealt at random
+        unless the table is arranged) and its first decisions open.
 
-        Returns the start outcome (seat order and arch-enemies in words, the board, and
-        a setup prompt for every player who places now), or a refusal.
+        Returns the start outcome (the game's opening words, the board, and a prompt for
+        every player who decides now), or a refusal.
         """
 
         async def body(live: LiveGame) -> Outcome:
             self._require_lobby(live)
             self._require_host(live, by_user)
-            engine = contract.game_named(live.variant)
+            engine = live.game
             if len(live.seats) < engine.min_players:
                 raise ServiceError(
                     f"{engine.presentation.title} needs at least {engine.min_players} "
@@ -341,26 +344,30 @@ class LobbyOps(ServiceBase):
                 )
             powers = [s.requested_power for s in live.seats]
             game_seed = seed if seed is not None else self._seed_source()
-            opts = live.settings.options
-            creation = pyramids.creation_record(
-                live.variant, powers, game_seed, opts, live.settings.arranged
-            )
-            game, events = pyramids.new_game(
-                live.variant, powers, game_seed, opts, live.settings.arranged
-            )
+            arranged = live.settings.arranged
+            creation = {
+                "variant": live.variant,
+                "powers": powers,
+                "seed": game_seed,
+                "options": dict(live.settings.options),
+                "arranged": arranged,
+            }
+            opts = engine.options_from_dict(dict(live.settings.options))
+            game, events = engine.new_game(powers, game_seed, opts, arranged)
             entries = [live.seats[origin] for origin in game.origins]
             names = []
             words = engine.presentation
             for seat, entry in enumerate(entries):
-                side = game.seats[seat]
+                side = game.sides[seat]
                 names.append(words.computer_name(side) if entry.is_computer else entry.display_name)
             now = self.clock.now()
+            timings = engine.timings
             decisions = {
-                (d.seat, d.kind): timed(d.kind, d.seat, 0, live.settings, now, False)
+                (d.seat, d.kind): timed(d.kind, d.seat, 0, live.settings, now, False, timings)
                 for d in game.deciders()
             }
             seats = [
-                replace(e, seat=i, power=game.seats[i], display_name=names[i])
+                replace(e, seat=i, power=game.sides[i], display_name=names[i])
                 for i, e in enumerate(entries)
             ]
             nxt = replace(
@@ -387,7 +394,15 @@ class LobbyOps(ServiceBase):
                 decisions=decisions.values(),
                 now=now,
             )
-            for name in ("seats", "state", "creation", "status", "revision", "decisions"):
+            for name in (
+                "seats",
+                "state",
+                "creation",
+                "status",
+                "revision",
+                "decisions",
+                "cached_views",
+            ):
                 setattr(live, name, getattr(nxt, name))
             self._after_change(live)
             return outcome
@@ -414,7 +429,12 @@ class LobbyOps(ServiceBase):
         return await self._live(live.id)
 
     def _expiry(self, live: LiveGame, now: float) -> DecisionRecord:
-        return timed("lobby", LOBBY_SEAT, 0, live.settings, now, False)
+        return self._expiry_of(live.settings, now)
+
+    @staticmethod
+    def _expiry_of(settings: GameSettings, now: float) -> DecisionRecord:
+        """A lobby's expiry, ``lobby_expiry`` from ``now``."""
+        return timed("lobby", LOBBY_SEAT, 0, settings, now, False, {})
 
     @staticmethod
     def _require_lobby(live: LiveGame) -> None:
@@ -430,14 +450,16 @@ class LobbyOps(ServiceBase):
         if len(live.seats) >= live.settings.max_players:
             raise ServiceError(f"The table is full ({live.settings.max_players} players).")
 
-    def _free_power(self, live: LiveGame, power: str | None) -> str | None:
-        wanted = self._power_id(live.variant, live.settings.options, power)
+    def _free_side(self, live: LiveGame, power: str | None) -> str | None:
+        options = live.game.options_from_dict(dict(live.settings.options))
+        wanted = self._side_id(live.variant, options, power)
         if wanted is not None and any(s.requested_power == wanted for s in live.seats):
-            raise ServiceError("Someone at the table already chose that power.")
+            words = live.game.presentation
+            raise ServiceError(f"Someone at the table already chose that {words.side_word}.")
         return wanted
 
     @staticmethod
-    def _power_id(variant: str, options: pyramids.Options, power: str | None) -> str | None:
+    def _side_id(variant: str, options: Any, power: str | None) -> str | None:
         if power is None:
             return None
         game = contract.game_named(variant)
@@ -472,7 +494,7 @@ class LobbyOps(ServiceBase):
             seats=seats,
             max_players=live.settings.max_players,
             arranged=live.settings.arranged,
-            options=live.settings.options.to_dict(),
+            options=dict(live.settings.options),
             turn_timeout=live.settings.turn_timeout,
             expires_at=expiry.due_at if expiry else None,
         )
@@ -486,6 +508,7 @@ class LobbyOps(ServiceBase):
             public_lines=tuple(lines),
             lobby=info,
             names=tuple(live.names()),
+            variant=live.variant,
         )
 
 

@@ -20,7 +20,8 @@ Never edit a released migration: add a new one. The schema after the last migrat
 ``seats``
     lobby entries and, once started, the engine seat (``seat``) and ``power`` of each;
     ``user_id`` is a Discord user id, or NULL with ``computer_level`` set for a computer
-    player (a CHECK makes it exactly one of the two); ``agrees_draw`` is the EW-25 vote.
+    player (a CHECK makes it exactly one of the two); ``agrees_draw`` is the seat's vote
+    for a draw by agreement.
 ``actions``
     the append-only log (UPDATE and DELETE are refused by triggers, except the cascade of
     a deleted game): ``seq`` 1, 2, 3 … per game, the acting ``seat`` (-1 for the table),
@@ -31,8 +32,9 @@ Never edit a released migration: add a new one. The schema after the last migrat
     paused) and ``remind_at`` (NULL: no reminder due). Seat -1 kind ``lobby`` is a lobby's
     expiry.
 ``guild_settings``
-    per-server defaults (turn timeout, expiry action, diplomacy window, reminder lead,
-    lobby expiry, cap on active games).
+    per-server defaults (turn timeout, reminder lead, lobby expiry, cap on active games)
+    and ``options``, the JSON defaults of game options by option name (migration 9; it
+    carried the two option columns of migration 3 over into it).
 ``user_preferences``
     per-user choices of the Discord front end, only for people who made one: ``pings``
     (1: pinged when it is their move, the default; 0: named, not pinged).
@@ -299,6 +301,27 @@ MIGRATIONS: tuple[Migration, ...] = (
             paused     INTEGER NOT NULL,
             missing    TEXT NOT NULL
         )""",
+        ),
+    ),
+    Migration(
+        9,
+        "per-server defaults of game options as JSON",
+        (
+            """CREATE TABLE guild_settings_9 (
+            guild_id      INTEGER PRIMARY KEY,
+            turn_timeout  REAL NOT NULL,
+            reminder_lead REAL NOT NULL,
+            lobby_expiry  REAL NOT NULL,
+            max_games     INTEGER NOT NULL,
+            options       TEXT NOT NULL CHECK (json_valid(options)),
+            updated_at    REAL NOT NULL
+        )""",
+            # migration 3's two columns were the defaults of these two game options
+            """INSERT INTO guild_settings_9 SELECT guild_id, turn_timeout, reminder_lead,
+            lobby_expiry, max_games, json_object('turn_timeout_action', expiry_action,
+            'diplomacy_seconds', diplomacy_seconds), updated_at FROM guild_settings""",
+            "DROP TABLE guild_settings",
+            "ALTER TABLE guild_settings_9 RENAME TO guild_settings",
         ),
     ),
 )

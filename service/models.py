@@ -7,11 +7,14 @@ so a deadline stored by one process means the same instant to the next one.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field, fields, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 import rules
-from rules import pyramids
+from rules import contract
+from rules.contract import Timing
+from rules.presentation import OptionSpec
 
 COMPUTER_LEVELS = ("easy", "normal", "hard")
 ACTIVE_STATUSES = ("lobby", "running")
@@ -20,9 +23,6 @@ LOBBY_SEAT = -1
 
 # Sensible defaults for Discord (PRODUCT: per-server defaults, adjustable with /settings).
 DEFAULT_TURN_TIMEOUT = 12 * 3600.0
-DEFAULT_SETUP_TIMEOUT = 10 * 60.0
-DEFAULT_DUEL_TIMEOUT = 2 * 60.0
-DEFAULT_RETREAT_TIMEOUT = 2 * 60.0
 DEFAULT_REMINDER_LEAD = 3600.0
 DEFAULT_LOBBY_EXPIRY = 3600.0
 DEFAULT_MAX_GAMES = 10
@@ -46,23 +46,50 @@ def _check_range(
         raise SettingsError(f"{name} must be between {low:g} and {high:g}")
 
 
+def option_specs(name: str) -> list[OptionSpec]:
+    """The options called ``name`` that the registered games offer a host."""
+    return [
+        spec
+        for game in contract.game_names()
+        for spec in contract.game_named(game).presentation.options()
+        if spec.name == name
+    ]
+
+
+def check_option(spec: OptionSpec, value: Any) -> None:
+    """Raise :class:`SettingsError` unless ``value`` is one ``spec`` allows."""
+    if spec.kind == "flag":
+        if not isinstance(value, bool):
+            raise SettingsError(f"{spec.name} must be true or false")
+    elif spec.kind == "word":
+        if value not in spec.choices:
+            raise SettingsError(f"{spec.name} must be one of: {', '.join(spec.choices)}")
+    elif spec.kind == "number":
+        low = spec.low if spec.low is not None else -math.inf
+        high = spec.high if spec.high is not None else math.inf
+        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+            raise SettingsError(f"{spec.name} must be a whole number between {low} and {high}")
+
+
 @dataclass(frozen=True, slots=True)
 class GuildSettings:
     """Per-server defaults (``/settings``, Manage Server). Durations are in seconds."""
 
     guild_id: int
     turn_timeout: float = DEFAULT_TURN_TIMEOUT
-    expiry_action: str = "pass"
-    """What an expired European War turn does: ``pass`` or ``arm``."""
-    diplomacy_seconds: int = 30
     reminder_lead: float = DEFAULT_REMINDER_LEAD
     """How long before a deadline its one reminder goes out (0: no reminders)."""
     lobby_expiry: float = DEFAULT_LOBBY_EXPIRY
     max_games: int = DEFAULT_MAX_GAMES
     """Cap on active (lobby or running) games in the server."""
+    options: Mapping[str, Any] = field(default_factory=dict)
+    """The server's defaults for game options, by option name: each applies to new
+    tables of every game that offers a host an option of that name
+    (:meth:`rules.presentation.Presentation.options`)."""
 
     def with_changes(self, **changes: Any) -> GuildSettings:
-        """A checked copy with ``changes``.
+        """A checked copy with ``changes``. ``options`` is merged into the current option
+        defaults (an option given as ``None`` goes back to each game's own default).
 
         Raises:
             SettingsError: an unknown name or a value out of range.
@@ -71,18 +98,27 @@ class GuildSettings:
         unknown = set(changes) - known
         if unknown:
             raise SettingsError(f"unknown settings: {', '.join(sorted(unknown))}")
+        if "options" in changes:
+            merged = {**self.options, **dict(changes["options"] or {})}
+            changes["options"] = {k: v for k, v in merged.items() if v is not None}
         new = replace(self, **changes)
         new.check()
         return new
 
+    def defaults_for(self, offered: tuple[OptionSpec, ...]) -> dict[str, Any]:
+        """The option defaults that apply to a game offering the options ``offered``."""
+        names = {spec.name for spec in offered}
+        return {k: v for k, v in self.options.items() if k in names}
+
     def check(self) -> None:
         """Raise :class:`SettingsError` unless every value is in range."""
         _check_range("turn_timeout", self.turn_timeout, 60, 7 * 86400)
-        if self.expiry_action not in ("pass", "arm"):
-            raise SettingsError("expiry_action must be 'pass' or 'arm'")
-        _check_range("diplomacy_seconds", self.diplomacy_seconds, 5, 600)
-        if not isinstance(self.diplomacy_seconds, int):
-            raise SettingsError("diplomacy_seconds must be a whole number")
+        for name, value in self.options.items():
+            specs = option_specs(name)
+            if not specs:
+                raise SettingsError(f"no game has an option called {name!r}")
+            for spec in specs:
+                check_option(spec, value)
         _check_range("reminder_lead", self.reminder_lead, 0, 86400)
         _check_range("lobby_expiry", self.lobby_expiry, 60, 86400)
         _check_range("max_games", self.max_games, 1, 1000)
@@ -94,67 +130,77 @@ class GuildSettings:
 class GameSettings:
     """One game's table settings, fixed in the lobby (JSON in ``games.settings``).
 
-    Timeouts are seconds, ``None`` meaning no limit (e.g. a console game). The diplomacy
-    window's length is ``options.diplomacy_seconds`` (EW-15).
+    ``options`` are the game's options as JSON (its ``options_to_dict``). Time limits are
+    seconds, ``None`` meaning no limit (e.g. a console game): ``turn_timeout`` for the
+    turn time, ``timeouts`` for the game's other limits by name (a limit left out takes
+    the game's default, see :class:`rules.contract.Timing`).
     """
 
     max_players: int = 4
     arranged: bool = False
-    """Seats in join order instead of dealt at random (EW-6)."""
-    options: pyramids.Options = field(default_factory=pyramids.Options)
+    """Seats in join order instead of dealt at random."""
+    options: Mapping[str, Any] = field(default_factory=dict)
     turn_timeout: float | None = DEFAULT_TURN_TIMEOUT
-    setup_timeout: float | None = DEFAULT_SETUP_TIMEOUT
-    duel_timeout: float | None = DEFAULT_DUEL_TIMEOUT
-    retreat_timeout: float | None = DEFAULT_RETREAT_TIMEOUT
+    timeouts: Mapping[str, float | None] = field(default_factory=dict)
     reminder_lead: float = DEFAULT_REMINDER_LEAD
     lobby_expiry: float = DEFAULT_LOBBY_EXPIRY
 
-    def duration(self, kind: str) -> float | None:
-        """The time allowed for a decision of ``kind`` (``None``: unlimited)."""
-        if kind in ("turn", "action"):
+    def duration(self, timing: Timing) -> float | None:
+        """The time allowed for a decision timed by ``timing`` (``None``: unlimited)."""
+        if timing.option is not None and isinstance(self.options.get(timing.option), int):
+            return float(self.options[timing.option])
+        if timing.limit == "turn":
             return self.turn_timeout
-        if kind == "diplomacy":
-            return float(self.options.diplomacy_seconds)
-        if kind == "duel":
-            return self.duel_timeout
-        if kind == "retreat":
-            return self.retreat_timeout
-        if kind == "setup":
-            return self.setup_timeout
-        if kind == "lobby":
-            return self.lobby_expiry
-        return None
+        return self.timeouts.get(timing.limit, timing.seconds)
 
     def check(self, variant: str) -> None:
         """Raise :class:`SettingsError` unless the settings make sense for ``variant``."""
         try:
-            limit = pyramids.rules_for(variant).max_players(self.options)
+            game = contract.game_named(variant)
+            limit = game.max_players(game.options_from_dict(dict(self.options)))
         except rules.RulesError as exc:
             raise SettingsError(str(exc)) from exc
         if not isinstance(self.max_players, int) or not 2 <= self.max_players <= limit:
             raise SettingsError(f"max_players must be between 2 and {limit} for these options")
-        for name in ("turn_timeout", "setup_timeout", "duel_timeout", "retreat_timeout"):
-            _check_range(name, getattr(self, name), 10, 7 * 86400, allow_none=True)
+        _check_range("turn_timeout", self.turn_timeout, 10, 7 * 86400, allow_none=True)
+        for name, seconds in self.timeouts.items():
+            _check_range(f"the {name} time limit", seconds, 10, 7 * 86400, allow_none=True)
         _check_range("reminder_lead", self.reminder_lead, 0, 86400)
         _check_range("lobby_expiry", self.lobby_expiry, 10, 86400)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-compatible form."""
-        out = asdict(self)
-        out["options"] = self.options.to_dict()
-        return out
+        return {
+            "max_players": self.max_players,
+            "arranged": self.arranged,
+            "options": dict(self.options),
+            "turn_timeout": self.turn_timeout,
+            "timeouts": dict(self.timeouts),
+            "reminder_lead": self.reminder_lead,
+            "lobby_expiry": self.lobby_expiry,
+        }
 
     @staticmethod
     def from_dict(data: dict[str, Any]) -> GameSettings:
         """Rebuild from :meth:`to_dict` output (unknown keys are ignored, missing ones
-        take their defaults, so older rows stay readable).
+        take their defaults, so older rows stay readable: their ``<name>_timeout`` keys
+        are the limits of that name).
 
         Raises:
-            rules.InvalidState: malformed options.
+            rules.InvalidState: malformed options or limits.
         """
         known = {f.name for f in fields(GameSettings)}
         kw = {k: v for k, v in data.items() if k in known}
-        kw["options"] = pyramids.Options.from_dict(data.get("options", {}))
+        timeouts = {
+            key.removesuffix("_timeout"): value
+            for key, value in data.items()
+            if key.endswith("_timeout") and key != "turn_timeout"
+        }
+        timeouts.update(data.get("timeouts") or {})
+        if not isinstance(kw.get("options", {}), dict):
+            raise rules.InvalidState("stored table options must be an object")
+        kw["options"] = dict(kw.get("options", {}))
+        kw["timeouts"] = timeouts
         return GameSettings(**kw)
 
 

@@ -6,6 +6,10 @@ only, shows each :class:`Prompt` to its user with its choices and deadline, and 
 further call to the engine. Public parts are made only from public events and the
 spectator view; private parts only from the events addressed to that seat and its own
 view (ARCHITECTURE house rule 4).
+
+Views and actions are the game's own (``Any`` here): a front end words them through the
+game's presentation spec (``rules.game_named(outcome.variant).presentation``), which
+the service used for every line it made.
 """
 
 from __future__ import annotations
@@ -15,14 +19,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import rules
-from rules import pyramids
-from rules.pyramids.words import (  # noqa: F401  (the words' old home; callers import them here)
-    action_label,
-    computer_name,
-    prompt_choices,
-    prompt_text,
-    short_power_name,
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,9 +32,10 @@ class SeatInfo:
     name: str
     computer_level: str | None
     power: str | None
-    """Power id once started; the requested power (or None) in a lobby."""
+    """The seat's side (a power, a continent, a mark) once started; the requested side
+    (or None) in a lobby."""
     power_name: str | None
-    hand_size: int | None = None
+    """The side's name for people."""
     agrees_draw: bool = False
 
 
@@ -57,10 +54,10 @@ class DecisionInfo:
 class Prompt:
     """A private question to one player, answered with ``GameService.answer``.
 
-    ``choices`` are what to offer (buttons / a select), ``labels`` their words. They are
-    the legal actions, except in a diplomacy window where *Stop with K* is offered to
-    every eligible player whatever they hold (EW-15; the engine refuses it without a K).
-    Pass ``version`` back so an old or double-clicked button is refused.
+    ``choices`` are what to offer (buttons / a select), ``labels`` their words: the legal
+    actions, plus any the game's rules say must be offered whatever the player holds
+    (the presentation's ``offered``; the game refuses them if not held). ``text`` is the
+    question. Pass ``version`` back so an old or double-clicked button is refused.
     """
 
     game_id: int
@@ -69,7 +66,7 @@ class Prompt:
     user_id: int | None
     kind: str
     text: str
-    choices: tuple[pyramids.Action, ...]
+    choices: tuple[Any, ...]
     labels: tuple[str, ...]
     deadline: float | None
 
@@ -83,8 +80,12 @@ class PrivateNote:
     lines: tuple[str, ...]
     """Private events in words (cards received, a spy's look)."""
     hand_changed: bool
-    view: pyramids.View
-    """The player's own view: its hand, what it learnt by espionage."""
+    """The player's own holding (its hand) changed: show it again."""
+    view: Any
+    """The player's own view (its hand, what it alone learnt)."""
+    private_lines: tuple[str, ...] = ()
+    """What the player alone knows now, in words (its hand): the presentation's
+    ``private_lines`` of ``view``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +123,8 @@ class Outcome:
     version: int = 0
     public_lines: tuple[str, ...] = ()
     board_due: bool = False
-    spectator_view: pyramids.View | None = None
+    spectator_view: Any = None
+    """The game as a spectator sees it (None before the start)."""
     events: tuple[rules.Event, ...] = ()
     """The public events only (for arrows and highlights on the board)."""
     private: Mapping[int, PrivateNote] = field(default_factory=dict)
@@ -138,6 +140,13 @@ class Outcome:
     names: tuple[str, ...] = ()
     """Display names by engine seat (running game) or join order (lobby): what a front
     end passes to the renderer."""
+    variant: str = ""
+    """The registry name of the game (its presentation words views and actions)."""
+    status_lines: tuple[str, ...] = ()
+    """Public lines about the position beyond the board (the presentation's
+    ``status_lines`` of the spectator view; a battle under way)."""
+    result_line: str | None = None
+    """The end of a finished game in one line (None while it goes on)."""
 
     @staticmethod
     def refused(game_id: int | None, error: str) -> Outcome:
@@ -160,7 +169,9 @@ class GameStatus:
     seats: tuple[SeatInfo, ...]
     decisions: tuple[DecisionInfo, ...]
     lines: tuple[str, ...]
-    view: pyramids.View | None
+    """The status in words: the game, whose decision, the presentation's summary."""
+    view: Any
+    """The spectator's view (None before the start)."""
     result: Mapping[str, Any] | None
 
 
@@ -170,5 +181,10 @@ class UserView:
 
     game_id: int
     seat: int | None
-    view: pyramids.View
+    view: Any
+    """The user's own view, or a spectator's if not seated."""
     prompt: Prompt | None
+    variant: str = ""
+    """The registry name of the game."""
+    private_lines: tuple[str, ...] = ()
+    """What the user alone knows (its hand), in words; empty for a spectator."""

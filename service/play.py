@@ -8,9 +8,9 @@ the changed deadlines in one transaction, and only then does the cache move on.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import rules
-from rules import contract, pyramids
 
 from .core import ServiceBase, ServiceError
 from .live import LiveGame
@@ -22,7 +22,7 @@ class PlayOps(ServiceBase):
     """Play operations of :class:`service.GameService`."""
 
     async def act(
-        self, game_id: int, user_id: int, action: pyramids.Action, *, version: int | None = None
+        self, game_id: int, user_id: int, action: Any, *, version: int | None = None
     ) -> Outcome:
         """Apply ``user_id``'s ``action`` (a slash command, a button, a console line).
 
@@ -42,11 +42,9 @@ class PlayOps(ServiceBase):
 
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
 
-    async def answer(
-        self, game_id: int, user_id: int, version: int, action: pyramids.Action
-    ) -> Outcome:
-        """Answer a prompt (duel card or stop, diplomacy, retreat, setup placement):
-        :meth:`act` with the prompt's ``version``, so old buttons are refused.
+    async def answer(self, game_id: int, user_id: int, version: int, action: Any) -> Outcome:
+        """Answer a prompt with one of its choices: :meth:`act` with the prompt's
+        ``version``, so old buttons are refused.
 
         Returns the action's outcome, or a refusal.
         """
@@ -54,7 +52,7 @@ class PlayOps(ServiceBase):
 
     async def resign(self, game_id: int, user_id: int) -> Outcome:
         """``user_id`` resigns: a computer player takes the seat, so arch-enemies stay
-        (EW-25). Returns the outcome, or a refusal."""
+        . Returns the outcome, or a refusal."""
 
         async def body(live: LiveGame) -> Outcome:
             seat = self._seat_of(live, user_id)
@@ -73,7 +71,7 @@ class PlayOps(ServiceBase):
             return self._simple(
                 live,
                 "seat",
-                [f"{old} resigned; a computer now plays their seat as {name} (EW-25)."],
+                [f"{old} resigned; a computer now plays their seat as {name}."],
             )
 
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
@@ -90,7 +88,7 @@ class PlayOps(ServiceBase):
         is_admin: bool = False,
     ) -> Outcome:
         """The host hands engine seat ``seat`` to a person (``user_id`` and ``name``) or,
-        without ``user_id``, to a computer of ``level`` (EW-25).
+        without ``user_id``, to a computer of ``level``.
 
         Returns the outcome (with a prompt for the new player if the seat must decide
         now), or a refusal.
@@ -132,7 +130,7 @@ class PlayOps(ServiceBase):
             return self._simple(
                 live,
                 "seat",
-                [f"{new_name} takes over {old}'s seat (EW-25)."],
+                [f"{new_name} takes over {old}'s seat."],
                 prompts=prompts,
                 mentions=(user_id,) if prompts else (),
             )
@@ -141,14 +139,21 @@ class PlayOps(ServiceBase):
 
     async def agree_draw(self, game_id: int, user_id: int, agree: bool = True) -> Outcome:
         """Record ``user_id``'s vote for a draw; once every person at the table agrees the
-        game ends as a draw (EW-25, applied for the table as ``rules.SYSTEM``). A vote
-        stands until withdrawn (``agree=False``) or the seat changes hands.
+        game ends as a draw (the game's ``agreed_draw``, applied for the table as
+        ``rules.SYSTEM``). A vote stands until withdrawn (``agree=False``) or the seat
+        changes hands.
 
-        Returns the outcome (the draw's, once unanimous), or a refusal.
+        Returns the outcome (the draw's, once unanimous), or a refusal (also when the
+        game cannot be drawn by agreement).
         """
 
         async def body(live: LiveGame) -> Outcome:
             seat = self._seat_of(live, user_id)
+            draw = live.game.agreed_draw()
+            if draw is None:
+                raise ServiceError(
+                    f"{live.game.presentation.title} cannot end in a draw by agreement."
+                )
             await self.store.set_draw_vote(live.id, live.revision, seat, agree)
             live.revision += 1
             live.seats[seat].agrees_draw = agree
@@ -160,9 +165,7 @@ class PlayOps(ServiceBase):
             line = f"{name} agrees to a draw ({yes} of {len(humans)})."
             if yes < len(humans):
                 return self._simple(live, "draw", [line])
-            outcome = await self._apply(
-                live, rules.SYSTEM, pyramids.AgreeDraw(), user_id=None, source="system"
-            )
+            outcome = await self._apply(live, rules.SYSTEM, draw, user_id=None, source="system")
             return _prefixed(outcome, line)
 
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
@@ -209,7 +212,7 @@ class PlayOps(ServiceBase):
     def _computer_name(live: LiveGame, seat: int) -> str:
         side = live.seats[seat].power
         assert side is not None, "a started game's seats have their sides"
-        return contract.game_named(live.variant).presentation.computer_name(side)
+        return live.game.presentation.computer_name(side)
 
     def _seat_changed(
         self, live: LiveGame, seat: int, user_id: int | None, level: str | None, name: str

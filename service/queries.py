@@ -7,13 +7,11 @@ a commit, so it is always a committed state) or, for a game not in memory, the d
 from __future__ import annotations
 
 import rules
-from rules import contract, pyramids
-from rules.pyramids.describe import describe_all
 
-from .core import ServiceBase, ServiceError
+from .core import ServiceBase, ServiceError, describe_all
 from .live import LiveGame
 from .models import LOBBY_SEAT
-from .outcome import GameStatus, Outcome, PrivateNote, Prompt, SeatInfo, UserView
+from .outcome import GameStatus, Outcome, Prompt, SeatInfo, UserView
 
 
 class QueryOps(ServiceBase):
@@ -27,14 +25,15 @@ class QueryOps(ServiceBase):
         return await self.store.active_game_in_channel(channel_id)
 
     async def status(self, game_id: int) -> GameStatus:
-        """``/status``: whose turn, phase, hand sizes, deck and discard, timers, seats.
+        """``/status``: the game's summary of the position (the presentation's
+        ``summary_lines``: turn, hands, decks…), whose decision and its time, the seats.
 
         Raises:
             ServiceError: no such game.
         """
         live = await self._live(game_id, cache=False)
         g = live.state
-        words = contract.game_named(live.variant).presentation
+        words = live.game.presentation
         seats = tuple(
             SeatInfo(
                 seat=s.seat,
@@ -43,13 +42,12 @@ class QueryOps(ServiceBase):
                 computer_level=s.computer_level,
                 power=s.power or s.requested_power,
                 power_name=words.side_name(p) if (p := s.power or s.requested_power) else None,
-                hand_size=len(g.hands[i]) if g is not None else None,
                 agrees_draw=s.agrees_draw,
             )
-            for i, s in enumerate(live.seats)
+            for s in live.seats
         )
         lines = [f"{words.title}: {live.status}" + (" (paused)" if live.paused else "")]
-        view = pyramids.view_for(g, None) if g is not None else None
+        view = live.views().of(None) if g is not None else None
         if g is not None and view is not None:
             lines += words.summary_lines(view, live.names())
             now = self.clock.now()
@@ -84,7 +82,9 @@ class QueryOps(ServiceBase):
             raise ServiceError("The game has not started yet.")
         seat = live.seat_of(user_id) if user_id is not None else None
         prompt = self._open_prompt(live, seat) if seat is not None else None
-        return UserView(live.id, seat, pyramids.view_for(live.state, seat), prompt)
+        view = live.views().of(seat)
+        mine = live.game.presentation.private_lines(view, live.names()) if seat is not None else []
+        return UserView(live.id, seat, view, prompt, live.variant, tuple(mine))
 
     async def prompts(self, game_id: int | None = None) -> list[Prompt]:
         """Every open prompt of people (of one game, or of all games in memory): what a
@@ -126,15 +126,16 @@ class QueryOps(ServiceBase):
             raise ServiceError("The game has not started yet.")
         count = max(1, min(count, 200))
         seat = live.seat_of(user_id) if user_id is not None else None
-        board, names = live.state.board, live.names()
+        words, view, names = live.game.presentation, live.views().of(seat), live.names()
         records = await self.store.last_actions(game_id, count)
         lines: list[str] = []
         if not records or records[0].seq == 1:
             rec = await self.store.load_game(game_id)
             start = [rules.Event.from_dict(e) for e in (rec.start_events if rec else [])]
-            lines += describe_all(start, board, names, seat)
+            lines += describe_all(words, start, view, names, seat)
         for r in records:
-            lines += describe_all([rules.Event.from_dict(e) for e in r.events], board, names, seat)
+            events = [rules.Event.from_dict(e) for e in r.events]
+            lines += describe_all(words, events, view, names, seat)
         return lines[-count:]
 
     async def untold(self, game_id: int, owed_from: int) -> Outcome | None:
@@ -152,6 +153,7 @@ class QueryOps(ServiceBase):
         if g is None or not records:
             return None
         names = live.names()
+        words = live.game.presentation
         events = [rules.Event.from_dict(e) for r in records for e in r.events]
         prompts = tuple(
             self._prompt(live, d.seat, d.kind)
@@ -164,12 +166,13 @@ class QueryOps(ServiceBase):
         for seat, rec in enumerate(live.seats):
             if rec.user_id is None:
                 continue
-            lines = tuple(describe_all([e for e in events if e.to == seat], g.board, names, seat))
+            view = live.views().of(seat)
+            mine = [e for e in events if e.to == seat]
+            lines = tuple(describe_all(words, mine, view, names, seat))
             if lines or any(p.seat == seat for p in prompts):
-                private[rec.user_id] = PrivateNote(
-                    rec.user_id, seat, lines, False, pyramids.view_for(g, seat)
-                )
+                private[rec.user_id] = self._note(live, rec.user_id, seat, lines, False, view)
         public = [e for e in events if e.to is None]
+        spectator = live.views().of(None)
         return Outcome(
             ok=True,
             game_id=live.id,
@@ -178,9 +181,9 @@ class QueryOps(ServiceBase):
             guild_id=live.guild_id,
             status=live.status,
             version=live.version,
-            public_lines=tuple(describe_all(public, g.board, names, None)),
+            public_lines=tuple(describe_all(words, public, spectator, names, None)),
             board_due=True,
-            spectator_view=pyramids.view_for(g, None),
+            spectator_view=spectator,
             events=tuple(public),
             private=private,
             prompts=prompts,
@@ -188,6 +191,7 @@ class QueryOps(ServiceBase):
             mentions=tuple(p.user_id for p in prompts if p.user_id is not None),
             game_over=g.over,
             names=tuple(names),
+            **self._public_words(live, spectator),
         )
 
     def _open_prompt(self, live: LiveGame, seat: int) -> Prompt | None:

@@ -11,7 +11,7 @@ from rules.presentation import RuleSection
 
 @dataclass(frozen=True)
 class Section:
-    """A section of a game's rule book with its rulings (``EW-13`` -> text)."""
+    """A section of a game's rule book with its rulings (ruling number -> text)."""
 
     title: str
     variant: str
@@ -42,11 +42,14 @@ def topics(variant: str | None = None) -> list[str]:
     return out
 
 
-def lookup(topic: str | None, variant: str = "european_war") -> str:
-    """The text for ``topic``: a ruling number (``EW-19``), a section title or a word
-    in it; without a topic, the list of sections of ``variant``. Always returns text.
+def lookup(topic: str | None, variant: str | None = None) -> str:
+    """The text for ``topic``: a ruling number (any case), a section title or a word
+    in it, looked for in ``variant``'s rule book first (default: the first registered
+    game's); without a topic, the list of sections of ``variant``. Always returns text.
     """
-    chosen = [s for s in sections() if s.variant == variant]
+    registered = contract.game_names()
+    game = variant if variant is not None else (registered[0] if registered else "")
+    chosen = [s for s in sections() if s.variant == game]
     if not topic:
         names = "\n".join(f"- {s.title} ({', '.join(s.rulings)})" for s in chosen)
         return f"Rules sections — ask `/rules topic:<name or number>`:\n{names}"

@@ -136,13 +136,12 @@ class Q:
     delete_guild_games = "DELETE FROM games WHERE guild_id = ?"
     delete_guild_settings = "DELETE FROM guild_settings WHERE guild_id = ?"
     select_guild_settings = (
-        "SELECT guild_id, turn_timeout, expiry_action, diplomacy_seconds, reminder_lead, "
-        "lobby_expiry, max_games FROM guild_settings WHERE guild_id = ?"
+        "SELECT guild_id, turn_timeout, reminder_lead, lobby_expiry, max_games, options "
+        "FROM guild_settings WHERE guild_id = ?"
     )
     upsert_guild_settings = (
-        "INSERT OR REPLACE INTO guild_settings (guild_id, turn_timeout, expiry_action, "
-        "diplomacy_seconds, reminder_lead, lobby_expiry, max_games, updated_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+        "INSERT OR REPLACE INTO guild_settings (guild_id, turn_timeout, reminder_lead, "
+        "lobby_expiry, max_games, options, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
     )
     delete_guild_departure = "DELETE FROM guild_departures WHERE guild_id = ?"
     insert_guild_departure = (

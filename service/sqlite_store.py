@@ -729,7 +729,7 @@ class SqliteStore:
         display_name: str,
         now: float,
     ) -> None:
-        """Hand an engine seat to another person or a computer (EW-25).
+        """Hand an engine seat to another person or a computer.
 
         Raises:
             StaleVersion: the game changed since ``revision``.
@@ -745,7 +745,7 @@ class SqliteStore:
                 raise SeatTaken("that person already holds a seat in this game") from exc
 
     async def set_draw_vote(self, game_id: int, revision: int, seat: int, agree: bool) -> None:
-        """Record a seat's agreement to a draw (EW-25).
+        """Record a seat's agreement to a draw.
 
         Raises:
             StaleVersion: the game changed since ``revision``.
@@ -761,9 +761,9 @@ class SqliteStore:
             rows = await self._fetchall(self._conn, Q.select_guild_settings, (guild_id,))
         if not rows:
             return GuildSettings(guild_id)
-        g, turn, action, dip, lead, expiry, cap = rows[0]
+        g, turn, lead, expiry, cap, options = rows[0]
         return GuildSettings(
-            int(g), float(turn), str(action), int(dip), float(lead), float(expiry), int(cap)
+            int(g), float(turn), float(lead), float(expiry), int(cap), json.loads(options)
         )
 
     async def save_guild_settings(self, settings: GuildSettings, now: float) -> None:
@@ -775,11 +775,10 @@ class SqliteStore:
                 (
                     s.guild_id,
                     s.turn_timeout,
-                    s.expiry_action,
-                    s.diplomacy_seconds,
                     s.reminder_lead,
                     s.lobby_expiry,
                     s.max_games,
+                    _dumps(dict(s.options)),
                     now,
                 ),
             )

@@ -20,7 +20,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 import rules
-from rules import contract, pyramids
 
 from . import computer
 from .core import DISK_FULL, FULL_RETRY, ServiceBase, ServiceError
@@ -121,25 +120,25 @@ class TimerOps(ServiceBase):
         rule = live.state.on_timeout(rules.Decision(seat, kind))
         if rule.computer:
             return await self._computer_move_for(live, seat, kind)
-        assert isinstance(rule.action, pyramids.Action), "a decision that times out says what"
+        assert rule.action is not None, "a decision that times out says what"
         return await self._apply(
             live, seat, rule.action, user_id=None, source="timeout", exact=live.version
         )
 
     async def _computer_move_for(self, live: LiveGame, seat: int, kind: str) -> Outcome:
         """A decision whose time ran out that the game gives to the seat's computer player
-        (World War 5's turn, WW-2): the normal computer player's choice, applied and
-        logged like any action, with the game's own note."""
+        (``OnTimeout.computer``): the normal computer player's choice, applied and logged
+        like any action, with the game's own note."""
         g = live.state
         assert g is not None
         seed = computer.seed_for(live.id, live.version, seat)
         action = await self._choose(
-            pyramids.view_for(g, seat), g.legal_actions(seat), "normal", seed
+            live.variant, live.views().of(seat), g.legal_actions(seat), "normal", seed
         )
         outcome = await self._apply(
             live, seat, action, user_id=None, source="timeout", exact=live.version
         )
-        words = contract.game_named(live.variant).presentation
+        words = live.game.presentation
         note = words.timeout_note(kind, live.names()[seat])
         if note is None:
             return outcome
@@ -222,7 +221,7 @@ class TimerOps(ServiceBase):
             self._require_host(live, by_user, is_admin)
             if not live.paused:
                 raise ServiceError("The game is not paused.")
-            new = restarted(live.decisions, live.settings, self.clock.now())
+            new = restarted(live.decisions, live.settings, self.clock.now(), live.game.timings)
             await self.store.set_paused(live.id, live.revision, None, new.values())
             live.paused_at, live.decisions = None, new
             live.revision += 1

@@ -67,3 +67,34 @@ def test_only_the_factory_and_the_bot_s_preflight_name_the_sqlite_store() -> Non
                 if any(n.split(".")[-1] == "sqlite_store" for n in names):
                     naming.add(str(path.relative_to(ROOT)))
     assert naming == allowed
+
+
+def game_words() -> set[str]:
+    """What names a game: every registered game's registry name and title, Claim the
+    Line's (registered here for the check), and the packages games live in."""
+    import rules
+    from tests.games import claim_line
+
+    words = {"pyramids", "claim_line"}
+    ours = claim_line.NAME not in rules.game_names()
+    if ours:
+        rules.register(claim_line.ClaimGame())
+    try:
+        for name in rules.game_names():
+            words |= {name, rules.game_named(name).presentation.title}
+    finally:
+        if ours:
+            rules.unregister(claim_line.NAME)
+    return words
+
+
+def test_the_service_names_no_game() -> None:
+    words = game_words()
+    assert {"european_war", "world_war_5", "European War", "World War 5"} <= words
+    bad = []
+    for path in sorted((ROOT / "service").rglob("*.py")):
+        for number, line in enumerate(path.read_text().splitlines(), start=1):
+            found = sorted(w for w in words if w.lower() in line.lower())
+            if found:
+                bad.append(f"{path.relative_to(ROOT)}:{number} names {', '.join(found)}")
+    assert not bad, "\n".join(bad)

@@ -11,8 +11,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from rules import contract, pyramids
+from rules.pyramids.game import board_of
 from service import ServiceError
-from service.lobby import board_of
 
 from ..entry import ANSWER_PUBLIC
 from ..errors import UserError, expect_ok

@@ -57,8 +57,8 @@ def settings_text(gs: GuildSettings) -> str:
         [
             "**Server defaults for new games**",
             f"Turn timeout: {duration_words(gs.turn_timeout)}",
-            f"When a European War turn times out: {gs.expiry_action}",
-            f"Diplomacy window: {gs.diplomacy_seconds} s",
+            f"When a European War turn times out: {gs.options.get('turn_timeout_action', 'pass')}",
+            f"Diplomacy window: {gs.options.get('diplomacy_seconds', 30)} s",
             "Reminder before a deadline: "
             + (duration_words(gs.reminder_lead) if gs.reminder_lead else "off"),
             f"Lobby expiry: {duration_words(gs.lobby_expiry)}",
@@ -211,10 +211,13 @@ class TableCog(commands.Cog):
         changes: dict[str, Any] = {}
         if turn_timeout is not None:
             changes["turn_timeout"] = float(turn_timeout.value)
+        options: dict[str, Any] = {}
         if expiry_action is not None:
-            changes["expiry_action"] = expiry_action.value
+            options["turn_timeout_action"] = expiry_action.value
         if diplomacy_window is not None:
-            changes["diplomacy_seconds"] = diplomacy_window
+            options["diplomacy_seconds"] = diplomacy_window
+        if options:
+            changes["options"] = options
         if reminder is not None:
             changes["reminder_lead"] = float(reminder.value * 60)
         if lobby_expiry is not None:

@@ -6,19 +6,46 @@ from collections.abc import Mapping, Sequence
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
-from ..contract import ActionKind, Param
+from ..contract import ActionKind, Param, Timing
 from ..errors import InvalidState
 from ..events import Event
-from .actions import ACTION_TYPES, Action, action_from_dict
-from .board import load_board
+from .actions import ACTION_TYPES, Action, AgreeDraw, action_from_dict
+from .board import Board, load_board
 from .options import Options
-from .state import GameState
+from .state import (
+    DECIDE_ACTION,
+    DECIDE_DIPLOMACY,
+    DECIDE_DUEL,
+    DECIDE_RETREAT,
+    DECIDE_SETUP,
+    DECIDE_TURN,
+    GameState,
+)
 from .words import PyramidWords
 
 if TYPE_CHECKING:
     from .variant import VariantRules
 
 _SPACE_PARAMS = {"field", "src", "dst", "large", "medium", "small"}
+
+TIMINGS = {
+    DECIDE_SETUP: Timing("setup", 10 * 60.0, restarts=True),
+    DECIDE_TURN: Timing(),
+    DECIDE_ACTION: Timing(),
+    DECIDE_DIPLOMACY: Timing(option="diplomacy_seconds", window=True),
+    DECIDE_DUEL: Timing("duel", 2 * 60.0, restarts=True),
+    DECIDE_RETREAT: Timing("retreat", 2 * 60.0),
+}
+"""How the pyramid games' decisions are timed: setup (each placement by size its own
+decision) and duels (each card) and retreats on limits of their own, the turn (a spy
+does not restart it) on the table's turn time, the diplomacy window (EW-15) as long as
+its option says, answered by every eligible player at once."""
+
+
+def board_of(variant: str, options: Options | None = None) -> Board:
+    """The board ``variant`` is played on with ``options`` (WW-1: the Pyramid Arcade links)."""
+    arcade = bool(options and options.pyramid_arcade and variant == "world_war_5")
+    return load_board("world_war_5" if variant == "world_war_5" else "european_war", arcade)
 
 
 def _param(kind: str, name: str, type_name: str) -> Param:
@@ -40,8 +67,12 @@ def action_kind(cls: type[Action]) -> ActionKind:
 class PyramidGame:
     """One pyramid game (a variant's rules) seen through :class:`rules.contract.Game`."""
 
-    def __init__(self, variant: VariantRules, kinds: Sequence[str]) -> None:
+    def __init__(
+        self, variant: VariantRules, kinds: Sequence[str], decisions: Sequence[str] = tuple(TIMINGS)
+    ) -> None:
+        """``kinds``: the variant's action kinds; ``decisions``: its decision kinds."""
         self.variant = variant
+        self._timings = {k: TIMINGS[k] for k in decisions}
         self.min_players = variant.min_players
         self._kinds = {k: action_kind(ACTION_TYPES[k]) for k in kinds}
         self.presentation = PyramidWords(variant.id, variant.name)
@@ -65,15 +96,26 @@ class PyramidGame:
         """The largest table ``options`` allow (EW-4, WW-1)."""
         return self.variant.max_players(options)
 
+    @property
+    def timings(self) -> Mapping[str, Timing]:
+        """How the variant's decisions are timed (see :data:`TIMINGS`)."""
+        return self._timings
+
+    def agreed_draw(self) -> AgreeDraw:
+        """EW-25: the table agrees to a draw."""
+        return AgreeDraw()
+
     def sides(self, options: Options) -> tuple[str, ...]:
         """The powers (European War) or continents (World War 5), in the board's order."""
-        arcade = options.pyramid_arcade and self.name == "world_war_5"
-        board = load_board("world_war_5" if self.name == "world_war_5" else "european_war", arcade)
-        return tuple(board.power_order)
+        return tuple(board_of(self.name, options).power_order)
 
     def options_from_dict(self, data: Any) -> Options:
         """Options from JSON data (see :meth:`rules.options.Options.from_dict`)."""
         return Options.from_dict(data)
+
+    def options_to_dict(self, options: Options) -> dict[str, Any]:
+        """Every option as JSON data."""
+        return options.to_dict()
 
     def new_game(
         self, sides: Sequence[str | None], seed: int, options: Options, arranged: bool = False

@@ -301,6 +301,11 @@ class GameState:
         """Make the next chance steps come out as ``outcomes`` (see :mod:`rules.chance`)."""
         self.forced.extend(outcomes)
 
+    @property
+    def sides(self) -> tuple[str, ...]:
+        """Each seat's power (European War) or continent (World War 5)."""
+        return tuple(self.seats)
+
     # ------------------------------------------------------------------ shared facts
     @property
     def player_count(self) -> int:

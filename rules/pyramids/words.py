@@ -23,6 +23,8 @@ from .describe import describe
 from .state import SIZE_NAMES
 from .view import View
 
+BOARD_EVENTS = frozenset({"seats", "setup_done", "turn_start", "game_over"})
+"""Public events after which the board is shown even if no piece moved."""
 _RULING = re.compile(r"^- ((?:EW|WW)-\d+) ")
 
 
@@ -450,6 +452,14 @@ class PyramidWords:
     def private_lines(self, view: Any, names: Sequence[str]) -> list[str]:
         """The viewer's hand and what espionage told it (private)."""
         return hand_lines(view, names)
+
+    def hand_changed(self, before: Any, after: Any) -> bool:
+        """The viewer's hand holds other cards (the order of a hand does not count)."""
+        return sorted(before.hand or ()) != sorted(after.hand or ())
+
+    def board_changed(self, before: Any, after: Any, events: Sequence[Event]) -> bool:
+        """A piece moved, or the seats, the setup's end, a new turn or the end of the game."""
+        return before.pieces != after.pieces or any(e.kind in BOARD_EVENTS for e in events)
 
     def result_line(self, view: Any, names: Sequence[str]) -> str | None:
         """Winners or a draw."""

@@ -221,5 +221,6 @@ GAME = contract.register(
             "timeout",
             "agree_draw",
         ),
+        decisions=("setup", "turn", "retreat"),  # no cards: no diplomacy, no duel
     )
 )

@@ -34,21 +34,23 @@ def positions(count: int) -> list[tuple[pyramids.View, list[pyramids.Action]]]:
 def test_the_chooser_asks_the_computer_players() -> None:
     for view, legal in positions(12):
         for level in ("easy", "normal"):
-            picked = computer.choose(view, legal, level, 99)
+            picked = computer.choose("european_war", view, legal, level, 99)
             assert picked == ai.pyramids.choose(view, level, 99)
             assert picked in legal
 
 
 def test_uniform_is_seeded_and_legal() -> None:
     view, legal = positions(1)[0]
-    assert computer.uniform(view, legal, "hard", 5) == computer.uniform(view, legal, "hard", 5)
-    assert computer.uniform(view, legal, "hard", 5) in legal
+    pick = computer.uniform("european_war", view, legal, "hard", 5)
+    assert pick == computer.uniform("european_war", view, legal, "hard", 5) and pick in legal
 
 
 async def test_a_failing_computer_player_is_replaced_by_a_uniform_choice(tmp_path: Path) -> None:
     calls: list[int] = []
 
-    def broken(view: pyramids.View, legal: object, level: str, seed: int) -> pyramids.Action:
+    def broken(
+        game: str, view: pyramids.View, legal: object, level: str, seed: int
+    ) -> pyramids.Action:
         calls.append(seed)
         raise RuntimeError("the computer player crashed")
 

@@ -18,7 +18,7 @@ from service.migrations import (
     current_version,
     migrate,
 )
-from service.models import GameMessages
+from service.models import GameMessages, GuildSettings
 from service.sqlite_store import SqliteStore
 
 
@@ -57,6 +57,10 @@ def seed_rows(path: Path, version: int) -> None:
         )
         if version >= 2:
             conn.execute("INSERT INTO decisions VALUES (1, -1, 'lobby', 0, 3600, 3601, NULL)")
+        if version >= 3:  # the columns of migration 3, which migration 9 replaced
+            conn.execute(
+                "INSERT INTO guild_settings VALUES (77, 600.0, 'arm', 45, 0.0, 1800.0, 3, 1.0)"
+            )
         if version >= 4:
             conn.execute("INSERT INTO user_preferences VALUES (9, 0, 1.0)")
             conn.execute("INSERT INTO guild_departures VALUES (77, 2.0)")
@@ -122,6 +126,15 @@ async def test_every_earlier_version_upgrades_keeping_its_data(tmp_path: Path, s
             await store.set_dms_closed(9, True)
             assert (await store.game_messages(1)).duel_message_id == 58
             assert await store.users_with_dms_closed() == {9}
+        # migration 9: a server's two option defaults are carried into its option JSON
+        expected = GuildSettings(77)
+        if start >= 3:
+            options = {"turn_timeout_action": "arm", "diplomacy_seconds": 45}
+            expected = GuildSettings(77, 600.0, 0.0, 1800.0, 3, options)
+        assert await store.guild_settings(77) == expected
+        changed = expected.with_changes(options={"diplomacy_seconds": 50})
+        await store.save_guild_settings(changed, 5.0)
+        assert (await store.guild_settings(77)).options["diplomacy_seconds"] == 50
     finally:
         await store.close()
     assert schema(old) == schema(fresh)

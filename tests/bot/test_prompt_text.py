@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules import pyramids
-from service.outcome import prompt_text
+from rules.pyramids.words import prompt_text
 
 
 def names(g: pyramids.GameState) -> list[str]:

@@ -23,11 +23,6 @@ def claim_line() -> Iterator[None]:
     contract.unregister("claim_line")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the service still hosts only the pyramid games (SERVICE.md makes it game-agnostic): "
-    "the console cannot open a claim_line table through it yet",
-)
 def test_claim_the_line_is_played_to_the_end_in_the_console(
     claim_line: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

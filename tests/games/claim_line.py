@@ -4,8 +4,9 @@ Two or three players claim the cells of a 3x3 grid in turn; three in a line wins
 grid is a draw (CL-1). Each player is dealt one hidden card from a shuffled deck of 1-6
 (CL-2). Right after a claim, every other player who still holds a card may contest it, all
 at once (an out-of-turn window, CL-3): the highest contesting card, if it beats the
-claimer's card, takes the cell for its holder; every contesting card is then spent. A
-turn that times out claims the first free cell; a window that times out allows (CL-4).
+claimer's card, takes the cell for its holder; every contesting card is then spent. The
+window stays open ``window_seconds`` (an option, CL-5). A turn that times out claims the
+first free cell; a window that times out allows (CL-4).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any, ClassVar
 
 from rules import chance
 from rules.choices import kinds_of, values_of
-from rules.contract import ActionKind, Decision, OnTimeout, Param, Result, Value
+from rules.contract import ActionKind, Decision, OnTimeout, Param, Result, Timing, Value
 from rules.errors import GameOver, IllegalAction, InvalidState, NotYourTurn, RulesError
 from rules.events import Event
 from rules.presentation import CommandOption, CommandSpec, OptionSpec, RuleSection
@@ -31,6 +32,8 @@ LINES = (
     ("c1", "b2", "a3"),
 )
 SIDES = ("cross", "nought", "star")
+WINDOW = (5, 600)
+"""The bounds of the ``window_seconds`` option (CL-5)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +108,7 @@ class ClaimState:
         self.grid: dict[str, int] = {}
         self.cards: list[int | None] = [None for _ in sides]
         self.current = 0
+        self.turn = 0
         self.claim: str | None = None
         self.pending: list[int] = []
         self.contests: list[int] = []
@@ -124,6 +128,11 @@ class ClaimState:
     def player_count(self) -> int:
         """Two or three."""
         return len(self.sides)
+
+    @property
+    def origins(self) -> tuple[int, ...]:
+        """Seats follow the players' order (no deal)."""
+        return tuple(range(len(self.sides)))
 
     @property
     def over(self) -> bool:
@@ -233,6 +242,7 @@ class ClaimState:
             self.draw = True
             return events + [Event("drawn", {})]
         self.current = (claimer + 1) % len(self.sides)
+        self.turn += 1
         return events
 
     def on_timeout(self, decision: Decision) -> OnTimeout:
@@ -273,6 +283,7 @@ class ClaimState:
             "grid": dict(self.grid),
             "cards": self.cards[:],
             "current": self.current,
+            "turn": self.turn,
             "claim": self.claim,
             "pending": self.pending[:],
             "contests": self.contests[:],
@@ -290,6 +301,8 @@ RULINGS = {
     "once; the highest contesting card takes the cell if it beats the claimer's; contesting "
     "cards are spent.",
     "CL-4": "A turn that times out claims the first free cell; a window that times out allows.",
+    "CL-5": "(option) The window to contest a claim stays open 60 seconds, or as the table "
+    "chooses between 5 and 600.",
 }
 
 
@@ -311,8 +324,16 @@ class ClaimWords:
     space_word = "cell"
 
     def options(self) -> tuple[OptionSpec, ...]:
-        """None."""
-        return ()
+        """How long the window to contest a claim stays open (CL-5)."""
+        return (
+            OptionSpec(
+                "window_seconds",
+                "number",
+                "Seconds to contest a claim",
+                low=WINDOW[0],
+                high=WINDOW[1],
+            ),
+        )
 
     def side_name(self, side: str) -> str:
         """ "Cross"."""
@@ -381,6 +402,16 @@ class ClaimWords:
         """The viewer's card."""
         return [f"Your card: {view.card}."] if view.card is not None else []
 
+    def hand_changed(self, before: Any, after: Any) -> bool:
+        """The viewer's card was spent."""
+        return bool(before.card != after.card)
+
+    def board_changed(self, before: Any, after: Any, events: Sequence[Event]) -> bool:
+        """A cell changed hands, or the game started or ended."""
+        return before.grid != after.grid or any(
+            e.kind in ("started", "won", "drawn") for e in events
+        )
+
     def result_line(self, view: Any, names: Sequence[str]) -> str | None:
         """The winner, or a draw."""
         if not view.over:
@@ -426,23 +457,40 @@ class ClaimGame:
         "timeout": ActionKind("timeout"),
     }
 
+    timings = {
+        "turn": Timing(),
+        "respond": Timing(option="window_seconds", window=True),
+    }
+    """A turn runs on the table's turn time; the window to contest, on its option (CL-5)."""
+
     def max_players(self, options: Any) -> int:
         """Three."""
         return 3
+
+    def agreed_draw(self) -> None:
+        """Claim the Line cannot be drawn by agreement."""
+        return None
 
     def sides(self, options: Any) -> tuple[str, ...]:
         """The marks a player may ask for."""
         return SIDES
 
     def options_from_dict(self, data: Any) -> dict[str, Any]:
-        """No options.
+        """The options (CL-5: ``window_seconds``, default 60).
 
         Raises:
-            RulesError: any option given.
+            RulesError: an unknown option, or a value out of range.
         """
-        if data:
-            raise RulesError("Claim the Line has no options.")
-        return {}
+        if not isinstance(data, dict) or set(data) - {"window_seconds"}:
+            raise RulesError("Claim the Line has one option: window_seconds.")
+        seconds = data.get("window_seconds", 60)
+        if type(seconds) is not int or not WINDOW[0] <= seconds <= WINDOW[1]:
+            raise RulesError(f"window_seconds must be between {WINDOW[0]} and {WINDOW[1]}.")
+        return {"window_seconds": seconds}
+
+    def options_to_dict(self, options: Any) -> dict[str, Any]:
+        """The options as they are (JSON already)."""
+        return dict(options)
 
     def new_game(
         self, sides: Sequence[str | None], seed: int, options: Any, arranged: bool = False
@@ -463,6 +511,7 @@ class ClaimGame:
         chance.shuffle(g, deck, "deck")
         g.cards = [deck[s] for s in range(len(sides))]
         g.current = chance.below(g, len(sides), "first player")
+        g.turn = 1
         events = [Event("dealt", {"card": c}, to=s) for s, c in enumerate(g.cards)]
         events.append(Event("started", {"first": g.current}))
         steps, g.chance_steps = g.chance_steps, []
@@ -481,6 +530,7 @@ class ClaimGame:
             g.grid = {str(c): int(s) for c, s in data["grid"].items()}
             g.cards = [None if c is None else int(c) for c in data["cards"]]
             g.current = int(data["current"])
+            g.turn = int(data.get("turn", 0))
             g.claim = data["claim"]
             g.pending = [int(s) for s in data["pending"]]
             g.contests = [int(s) for s in data["contests"]]

@@ -5,6 +5,7 @@ storage agree with each other, as OpenSpiel's random-simulation tests do."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -281,4 +282,46 @@ def test_the_command_spec_covers_every_decision_and_reads_back_its_values(
                         assert words.value_of(param, label, view, names) == value, label
         legal = state.legal_actions(d.seat)
         state.apply(d.seat, legal[rng.randrange(len(legal))])
+
+
+def test_what_the_platform_asks_of_a_game(name: str, players: int, options: dict[str, Any]) -> None:
+    """Options as JSON, the timings of every decision, the seating, the turn number, the
+    agreed draw and the presentation's two comparisons, over a random game."""
+    game = contract.game_named(name)
+    opts = game.options_from_dict(options)
+    data = game.options_to_dict(opts)
+    assert json.loads(json.dumps(data)) == data and game.options_from_dict(data) == opts
+    offered = {spec.name: spec for spec in game.presentation.options()}
+    for timing in game.timings.values():
+        if timing.option is not None:  # a window's length is an option a host may set
+            assert offered[timing.option].kind == "number" and isinstance(data[timing.option], int)
+        else:
+            assert timing.limit == "turn" or timing.seconds is None or timing.seconds > 0
+    words = game.presentation
+    rng = random.Random(11)
+    state, _ = game.new_game([None] * players, 11, opts)
+    assert len(state.sides) == players and set(state.sides) <= set(game.sides(opts))
+    assert sorted(state.origins) == list(range(players))
+    turn = state.turn
+    for _ in range(MAX_STEPS):
+        if state.over:
+            break
+        deciders = state.deciders()
+        assert {d.kind for d in deciders} <= set(game.timings), "every decision is timed"
+        windows = [d for d in deciders if game.timings[d.kind].window]
+        assert not windows or len(windows) == len(deciders), "a window is all who decide"
+        draw = game.agreed_draw()
+        if draw is not None and rng.random() < 0.02:
+            twin = state.copy()
+            twin.apply(contract.SYSTEM, draw)
+            result = twin.result()
+            assert twin.over and result is not None and result.draw
+        views = [state.view_for(None), *(state.view_for(s) for s in range(players))]
+        d = deciders[rng.randrange(len(deciders))]
+        legal = state.legal_actions(d.seat)
+        state.apply(d.seat, legal[rng.randrange(len(legal))])
+        assert state.turn >= turn
+        turn = state.turn
+        assert not words.board_changed(views[0], views[0], [])
+        assert not any(words.hand_changed(v, v) for v in views[1:])
     assert state.over

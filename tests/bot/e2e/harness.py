@@ -292,7 +292,7 @@ class World:
 def _state(bot: GameBot, gid: int) -> pyramids.GameState:
     """The engine state (the policy plays with full knowledge, as the test's referee)."""
     live = bot.service._games[gid]
-    assert live.state is not None
+    assert isinstance(live.state, pyramids.GameState)
     return live.state
 
 

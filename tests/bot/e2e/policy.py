@@ -81,7 +81,9 @@ class Policy:
         return acts[0]
 
 
-def aggressive_computer(view: pyramids.View, legal: Any, level: str, seed: int) -> pyramids.Action:
+def aggressive_computer(
+    game: str, view: pyramids.View, legal: Any, level: str, seed: int
+) -> pyramids.Action:
     """A computer-seat chooser for tests (sees only its view): attacks when it can, plays
     its best duel cards, lets attacks pass, conscripts, arms; fast and deterministic."""
     acts = list(legal)

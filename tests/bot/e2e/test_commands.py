@@ -24,7 +24,7 @@ async def _turn(world: World) -> tuple[int, str, pyramids.GameState]:
     st = await world.bot.service.status(gid)
     mover = next(d for d in st.decisions if d.kind == "turn")
     state = world.bot.service._games[gid].state
-    assert state is not None
+    assert isinstance(state, pyramids.GameState)
     return gid, world.user_of(mover.user_id).name, state
 
 
@@ -158,7 +158,7 @@ async def test_world_war_5_table_uses_its_own_commands(world: World) -> None:
     action = prompts[0].choices[0]
     assert action.kind in ("grow", "build", "move", "attack")
     if action.kind in ("grow", "build"):
-        res = await world.slash(mover, action.kind, field=action.field)  # type: ignore[attr-defined]  # conscript: has .field
+        res = await world.slash(mover, action.kind, field=action.field)
         assert not res.ephemeral and res.original.attachments
 
 

@@ -36,7 +36,7 @@ async def test_restart_mid_duel_then_the_game_finishes(world: World) -> None:
     user = world.user_of(prompt.user_id)
     board = pyramids.load_board("european_war")
     state = world.bot.service._games[gid].state
-    assert state is not None
+    assert isinstance(state, pyramids.GameState)
     action = policy.choose(state, prompt.seat, prompt.kind, list(prompt.choices))
     old_panel, cid, _ = world.find_answer(
         world.fake.dm_messages(user), gid, codec.encode(action, contract.game_named(board.id))

@@ -30,11 +30,6 @@ async def claim_world(claim_line: None, world: World) -> World:
     return world
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the service still hosts only the pyramid games (SERVICE.md makes it game-agnostic): "
-    "/newgame variant:claim_line is refused with 'Unknown variant'",
-)
 async def test_claim_the_line_is_played_to_the_end_through_discord(claim_world: World) -> None:
     world = claim_world
     synced = {c["name"]: c for c in world.fake.commands[None]}
