@@ -282,8 +282,10 @@ def test_the_command_spec_covers_every_decision_and_reads_back_its_values(
                         assert words.value_of(param, label, view, names) == value, label
         legal = state.legal_actions(d.seat)
         state.apply(d.seat, legal[rng.randrange(len(legal))])
+    assert state.over
 
 
+@pytest.mark.parametrize(("name", "players", "options"), TABLES)
 def test_what_the_platform_asks_of_a_game(name: str, players: int, options: dict[str, Any]) -> None:
     """Options as JSON, the timings of every decision, the seating, the turn number, the
     agreed draw and the presentation's two comparisons, over a random game."""
