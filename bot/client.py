@@ -32,13 +32,14 @@ from .config import Settings
 from .delivery import Delivery
 from .entry import command_entry
 from .errors import answer_unknown_component, handle_error
+from .games import is_panel
 from .images import Images
 from .legacy import import_legacy_files
 from .metrics import OFF, Metrics
 from .sync import sync_commands
 from .views.confirm import ConfirmButton, KeepButton
 from .views.lobby import LobbyButton, OptionSelect
-from .views.panels import PANEL_KINDS, AnswerButton, AnswerSelect, OpenPanelButton
+from .views.panels import AnswerButton, AnswerSelect, OpenPanelButton
 
 log = logging.getLogger("bot")
 RETENTION = 7 * 86400.0
@@ -203,7 +204,7 @@ class GameBot(commands.Bot):
         await import_legacy_files(self.db, self.state_dir, self.service.clock.now())
         self.service.add_listener(self._deliver_outcome)
         self.service.room = self.delivery.room
-        for cog in (LobbyCog(), TableCog(), TurnCog(), InfoCog()):
+        for cog in (LobbyCog(), TableCog(), TurnCog(self), InfoCog()):
             await self.add_cog(cog)
         self.add_dynamic_items(
             LobbyButton,
@@ -271,7 +272,7 @@ class GameBot(commands.Bot):
 
     async def resend_panels(self) -> None:
         """DM every person with an open panel decision its panel again."""
-        prompts = [p for p in await self.service.prompts() if p.kind in PANEL_KINDS]
+        prompts = [p for p in await self.service.prompts() if is_panel(p.kind)]
         for prompt in prompts:
             status = await self.service.status(prompt.game_id)
             if prompt.user_id is None or uv_seat(status, prompt.user_id) is None:

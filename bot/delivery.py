@@ -44,6 +44,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from rules import contract
+from rules.pyramids.words import board_of_view
 from service import LobbyInfo, Outcome
 from service.models import OutboxRecord
 
@@ -53,9 +55,8 @@ from .images import BOARD_FILE, DUEL_FILE, Images, Picture
 from .outbox import BACKGROUND, NORMAL, URGENT, Outbox, Sent, files_of, message_payload
 from .permissions import can_talk, missing_permissions, missing_text
 from .reply import Reply, attach, within
-from .texts import battle_lines, clip, lobby_text, result_line, stamp, waiting_lines
+from .texts import battle_lines, clip, lobby_text, stamp, waiting_lines
 from .views.lobby import lobby_view
-from .views.panels import board_of_view
 
 if TYPE_CHECKING:
     from .client import GameBot
@@ -409,9 +410,12 @@ class Delivery(PrivateDelivery):
     def _progress(outcome: Outcome) -> bool:
         """A duel or diplomacy step that edits the duel message instead of posting."""
         view = outcome.spectator_view
-        if outcome.kind not in GAME_KINDS or view is None or view.battle is None:
+        if outcome.kind not in GAME_KINDS or view is None:
             return False
-        if view.battle.stage not in ("diplomacy", "duel"):
+        battle = getattr(view, "battle", None)  # a duel under way (the pyramid games)
+        if battle is None:
+            return False
+        if battle.stage not in ("diplomacy", "duel"):
             return False
         return all(e.kind in PROGRESS_EVENTS for e in outcome.events)
 
@@ -419,8 +423,8 @@ class Delivery(PrivateDelivery):
         """The channel's pictures (board, duel), drawn concurrently off the event loop."""
         jobs: dict[Any, Any] = {}
         view, names = outcome.spectator_view, list(outcome.names)
-        if outcome.kind in GAME_KINDS and view is not None:
-            game = view.variant
+        if outcome.kind in GAME_KINDS and view is not None and self.images.draws(outcome.variant):
+            game = outcome.variant
             if self._progress(outcome):
                 jobs["duel"] = self.images.duel(view, names, game=game)
             else:
@@ -444,10 +448,12 @@ class Delivery(PrivateDelivery):
         (their panel, or privately for closed DMs) and have news."""
         jobs = {
             ("hand", uid): self.images.hand(
-                note.view.hand or (), "Your hand", game=note.view.variant
+                self.images.holding(note.view, outcome.variant), "Your hand", game=outcome.variant
             )
             for uid, note in outcome.private.items()
-            if uid == actor and (note.hand_changed or note.lines)
+            if uid == actor
+            and (note.hand_changed or note.lines)
+            and self.images.holding(note.view, outcome.variant) is not None
         }
         if not jobs:
             return {}
@@ -599,6 +605,13 @@ class Delivery(PrivateDelivery):
             return None
         return (await pending).message
 
+    def _result_line(self, outcome: Outcome, names: list[str]) -> str | None:
+        """The end of a finished game in the game's words (None while it goes on)."""
+        view = outcome.spectator_view
+        if view is None:
+            return None
+        return contract.game_named(outcome.variant).presentation.result_line(view, names)
+
     async def _post_action(
         self,
         outcome: Outcome,
@@ -611,7 +624,7 @@ class Delivery(PrivateDelivery):
         names = list(outcome.names)
         lines = list(outcome.public_lines)
         waiting: list[str] = []
-        ended = result_line(outcome.spectator_view, names)
+        ended = self._result_line(outcome, names)
         if ended:
             if not any(e.kind == "game_over" for e in outcome.events):
                 lines.append(ended)
@@ -624,7 +637,7 @@ class Delivery(PrivateDelivery):
         }
         files = [pics[k] for k in ("board", "duel") if k in pics]
         view = outcome.spectator_view
-        battle = view.battle if view is not None else None
+        battle = getattr(view, "battle", None)  # a duel under way (the pyramid games)
         duel = battle is not None and battle.stage in ("diplomacy", "duel")
         refs.battle_wanted = duel
         content = "\n".join(lines) or ("" if waiting else "…")

@@ -39,7 +39,6 @@ from .texts import clip
 MAX_CONTENT = 2000
 MAX_WAITING = 3
 """DMs waiting for one player and game before the oldest lines are summarised."""
-PANEL_KINDS = frozenset({"setup", "duel", "diplomacy", "retreat"})
 
 
 def make_part(

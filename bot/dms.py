@@ -19,16 +19,19 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from rules import contract
+from rules.contract import Game
 from service import Outcome, PrivateNote, Prompt
 from service.models import OutboxFile, OutboxRecord
 
 from . import dm_parts
 from . import reply as replies
+from .games import is_panel
 from .images import HAND_FILE, Images, Picture
 from .outbox import NORMAL, URGENT, Outbox, Sent, files_of, message_payload
 from .reply import Reply, within
-from .texts import clip, hand_lines, stamp, where_label
-from .views.panels import PANEL_KINDS, board_of_view, open_panel_view, panel_content, panel_view
+from .texts import clip, stamp, where_label
+from .views.panels import open_panel_view, panel_content, panel_view
 
 if TYPE_CHECKING:
     from .client import GameBot
@@ -100,9 +103,7 @@ class PrivateDelivery:
             if p.user_id is not None:
                 prompts[p.user_id] = p
         missing = {
-            uid: p
-            for uid, p in prompts.items()
-            if uid not in outcome.private and p.kind in PANEL_KINDS
+            uid: p for uid, p in prompts.items() if uid not in outcome.private and is_panel(p.kind)
         }
         if missing and outcome.game_id is not None:  # e.g. a seat handed over, a resume
             private = dict(outcome.private)
@@ -124,6 +125,18 @@ class PrivateDelivery:
         if jobs:
             await asyncio.gather(*jobs)
 
+    def _game(self, game_id: int | None) -> Game | None:
+        """The game being played in ``game_id`` (in memory while it runs)."""
+        name = self.bot.service.game_name(game_id) if game_id is not None else None
+        return contract.game_named(name) if name is not None else None
+
+    @staticmethod
+    def _private_lines(game: str, view: Any, names: list[str]) -> list[str]:
+        """What only the viewer of ``view`` knows (the hand), in ``game``'s words."""
+        if view is None:
+            return []
+        return contract.game_named(game).presentation.private_lines(view, names)
+
     def _dm_part(
         self, outcome: Outcome, uid: int, prompt: Prompt | None
     ) -> tuple[dict[str, Any], discord.ui.View | None]:
@@ -133,9 +146,10 @@ class PrivateDelivery:
         names = list(outcome.names)
         view_for = note.view if note is not None else None
         panel, text, kind, show_hand = None, None, None, False
-        if prompt is not None and prompt.kind in PANEL_KINDS and view_for is not None:
-            text, kind = panel_content(prompt, view_for, names), prompt.kind
-            panel = panel_view(prompt, board_of_view(view_for))
+        game = self._game(outcome.game_id)
+        if prompt is not None and is_panel(prompt.kind) and view_for is not None and game:
+            text = panel_content(prompt, view_for, names, game.presentation)
+            kind, panel = prompt.kind, panel_view(prompt, game)
         else:
             if prompt is not None:
                 until = f" Time runs out {stamp(prompt.deadline)}." if prompt.deadline else ""
@@ -153,11 +167,11 @@ class PrivateDelivery:
                 if outcome.decisions
                 else None
             ),
-            hand=list(view_for.hand or ()) if view_for is not None else None,
-            hand_text=hand_lines(view_for, names) if view_for is not None else [],
+            hand=self.images.holding(view_for, outcome.variant),
+            hand_text=self._private_lines(outcome.variant, view_for, names),
             show_hand=show_hand,
             draw=note is not None and note.hand_changed,
-            game=view_for.variant if view_for is not None else None,
+            game=outcome.variant,
         )
         return part, panel
 
@@ -178,7 +192,7 @@ class PrivateDelivery:
         reply: Reply | None,
     ) -> None:
         note = outcome.private.get(uid)
-        wants_panel = prompt is not None and prompt.kind in PANEL_KINDS
+        wants_panel = prompt is not None and is_panel(prompt.kind)
         has_news = note is not None and (note.hand_changed or bool(note.lines))
         if not (wants_panel or has_news or (prompt is not None and prompt.kind == "turn")):
             return

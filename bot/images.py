@@ -302,6 +302,14 @@ class Images:
         """Whether the game registered as ``game`` has images (else: words only)."""
         return render.images_for(game) is not None
 
+    @staticmethod
+    def holding(view: Any, game: str) -> Any:
+        """What the seat of ``view`` holds privately, as ``game``'s images keep it (see
+        :meth:`render.GameImages.holding`), or ``None``: a spectator, nothing held, or a
+        game without images (its hand is told in words)."""
+        drawer = render.images_for(game)
+        return None if drawer is None or view is None else drawer.holding(view)
+
     async def board(
         self,
         view: Any,

@@ -63,6 +63,7 @@ from discord.http import MultipartParameters
 from service.models import OutboxFile, OutboxRecord
 
 from . import dm_parts
+from .games import is_panel
 from .images import HAND_FILE
 from .metrics import OFF, Metrics
 
@@ -391,7 +392,7 @@ class Outbox:
             if key in last.rec.payload:
                 payload[key] = last.rec.payload[key]
         meta = {**last.rec.meta, **rec.meta, "dm": part}
-        if part.get("kind") in dm_parts.PANEL_KINDS and components:
+        if is_panel(str(part.get("kind"))) and components:
             meta["panel"] = part["kind"]
         else:
             meta.pop("panel", None)

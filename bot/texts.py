@@ -8,15 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from rules import pyramids
+from rules import contract
 from rules.pyramids.words import battle_lines, hand_lines, result_line  # noqa: F401
 from service import DecisionInfo, LobbyInfo
 
 CONTENT_LIMIT = 2000
-VARIANT_CHOICES = (("european-war", "european_war"), ("world-war-5", "world_war_5"))
-"""(what users type, engine variant id)."""
-EW_ONLY = ("conscript", "arm", "sabotage", "spy")
-WW_ONLY = ("grow", "build")
 SOURCE = (
     "open source (MIT licence): the european-war-bot project; its README explains "
     "how to run your own copy"
@@ -25,8 +21,8 @@ VERSION = "0.1.0"
 
 
 def variant_name(variant: str) -> str:
-    """'European War' / 'World War 5'."""
-    return pyramids.rules_for(variant).name
+    """The registered game's title: 'European War' / 'World War 5'."""
+    return contract.game_named(variant).presentation.title
 
 
 def variant_slug(variant: str) -> str:
@@ -198,6 +194,37 @@ HELP_WORLD_WAR_5 = "\n".join(
         "**/resume**, **/replace** a seat or **/cancel**.",
     ]
 )
+
+HELP_BY_GAME = {"european_war": HELP, "world_war_5": HELP_WORLD_WAR_5}
+"""Hand-written help of the games that have it; any other game's is made from its spec."""
+
+
+def help_for(variant: str) -> str:
+    """/help for the game played in a channel: its own text, or one made from its title
+    and turn commands (:func:`spec_help`)."""
+    return HELP_BY_GAME.get(variant) or spec_help(variant)
+
+
+def spec_help(variant: str) -> str:
+    """How to play a registered game here, from its presentation: its title, each turn
+    command with its options and description, and where its other decisions come."""
+    words = contract.game_named(variant).presentation
+    lines = [
+        f"**How to play {words.title} here**",
+        f"• **/newgame variant:{variant_slug(variant)}** opens a table; people press **Join** "
+        "or use **/join**; the host adds computers with **Add computer** or **/addbot** and "
+        "starts with **Start** or **/start**.",
+    ]
+    for c in words.commands():
+        options = " ".join(o.name if o.required else f"[{o.name}]" for o in c.options)
+        lines.append(f"• **/{c.name}** {options}".rstrip() + f" — {c.description}.")
+    lines += [
+        "• Decisions out of turn come as private panels by DM (or **Open my panel** in the "
+        "channel when your DMs are closed). Options autocomplete with what is legal now.",
+        "• **/board**, **/hand**, **/status**, **/log** show the game; **/rules** the rules.",
+    ]
+    return "\n".join(lines)
+
 
 ABOUT = "\n".join(
     [

@@ -36,7 +36,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from bot.config import ConfigError, load_settings
-from rules import pyramids
+from rules import contract, pyramids
 from service import GameService, computer
 from service.models import COMPUTER_LEVELS
 from service.store import open_store
@@ -136,9 +136,13 @@ def variant_of(text: str | None) -> str:
     """
     if text is None:
         return "european_war"
-    found = VARIANT_NAMES.get(text.strip().lower())
+    key = text.strip().lower()
+    found = VARIANT_NAMES.get(key)
+    if found is None and key.replace("-", "_") in contract.game_names():
+        found = key.replace("-", "_")  # any registered game, by its name
     if found is None:
-        raise UsageError(f"Unknown variant {text!r}: use european-war or world-war-5.")
+        known = " or ".join(n.replace("_", "-") for n in contract.game_names())
+        raise UsageError(f"Unknown variant {text!r}: use {known}.")
     return found
 
 
@@ -199,25 +203,27 @@ def plan_from_args(args: argparse.Namespace) -> Plan:
 
 
 def check_plan(plan: Plan) -> None:
-    """Refuse a table the variant cannot seat, and resolve the wanted power to its id.
+    """Refuse a table the game cannot seat, and resolve the wanted side to its id.
 
     Raises:
-        UsageError: too few or too many seats, an unknown power.
+        UsageError: too few or too many seats, an unknown side.
     """
-    engine = pyramids.rules_for(plan.variant)
-    most = engine.max_players(pyramids.Options(five_players=True))
-    if not engine.min_players <= plan.total <= most:
+    game = contract.game_named(plan.variant)
+    words = game.presentation
+    widest = game.options_from_dict({o.name: True for o in words.options() if o.kind == "flag"})
+    most = game.max_players(widest)
+    if not game.min_players <= plan.total <= most:
         raise UsageError(
-            f"{engine.name} is for {engine.min_players} to {most} players "
+            f"{words.title} is for {game.min_players} to {most} players "
             f"(you asked for {plan.total})."
         )
     if plan.power:
-        board = pyramids.load_board(plan.variant, False)
-        found = plan.power if plan.power in board.powers else board.power_by_name(plan.power)
+        found = words.find_side(plan.power)
         if found is None:
+            sides = game.sides(game.options_from_dict({}))
             raise UsageError(
-                f"Unknown power {plan.power!r}; choose one of "
-                + ", ".join(p.name for p in board.powers.values())
+                f"Unknown {words.side_word} {plan.power!r}; choose one of "
+                + ", ".join(words.side_name(s) for s in sides)
                 + "."
             )
         plan.power = found
@@ -315,7 +321,7 @@ def watch(session: Session, args: argparse.Namespace) -> int:
         if stale is not None:
             session.run(session.service.cancel(stale, HOST_ID))
         say(
-            f"=== Game {i + 1} of {args.watch}: {pyramids.rules_for(variant).name}, "
+            f"=== Game {i + 1} of {args.watch}: {contract.game_named(variant).presentation.title}, "
             f"{count} computers ({', '.join(levels[:count])}), seed {plan.seed} ==="
         )
         out = session.run(session.open_game(plan, WATCH_CHANNEL_ID))
@@ -349,8 +355,8 @@ def start_or_resume(session: Session, args: argparse.Namespace) -> int | None:
             flags
             or not confirm_default_yes(
                 f"You have an unfinished console game (#{existing}, "
-                f"{pyramids.rules_for(st.variant).name}, turn {st.view.turn if st.view else 0}"
-                "). Resume it?"
+                f"{contract.game_named(st.variant).presentation.title}, "
+                f"turn {getattr(st.view, 'turn', 0)}). Resume it?"
             )
         ):
             session.run(service.cancel(existing, HOST_ID))
@@ -359,7 +365,7 @@ def start_or_resume(session: Session, args: argparse.Namespace) -> int | None:
     if existing is not None:
         st = session.run(session.adopt(existing))
         say(
-            f"Resuming game #{existing} ({pyramids.rules_for(st.variant).name}): "
+            f"Resuming game #{existing} ({contract.game_named(st.variant).presentation.title}): "
             + ", ".join(s.name for s in session.seats)
             + "."
         )
@@ -379,7 +385,8 @@ def start_or_resume(session: Session, args: argparse.Namespace) -> int | None:
         return None
     session.run(session.adopt(session.game_id))
     say(
-        f"Game #{session.game_id}: {pyramids.rules_for(plan.variant).name}, seed {plan.seed}. "
+        f"Game #{session.game_id}: {contract.game_named(plan.variant).presentation.title}, "
+        f"seed {plan.seed}. "
         "Type help for the commands."
     )
     session.show(out)

@@ -16,25 +16,25 @@ from __future__ import annotations
 import itertools
 import re
 import shlex
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from rules import pyramids
+from rules import contract, pyramids
+from rules.contract import Param
+from rules.presentation import CommandOption
 from rules.pyramids.cards import ACE, JACK, KING, QUEEN, card_name, parse_card, rank
 from rules.pyramids.words import action_label
+from service import command_union
+from service.choices import not_in_game
 
-# canonical command -> aliases (the canonical word is the slash command's name)
-ALIASES: dict[str, tuple[str, ...]] = {
-    "place": (),
-    "conscript": (),
-    "grow": (),
-    "build": (),
-    "move": (),
+from .commands import ArgumentError, commands_of, game_of_word, split_options
+
+# canonical command -> aliases, beside the turn commands of every registered game's spec
+# (the slash commands' names, see aliases()): the words that answer the pyramid games'
+# panels and the console's own commands
+EXTRA_ALIASES: dict[str, tuple[str, ...]] = {
     "invade": ("attack",),
-    "arm": (),
-    "pass": (),
-    "sabotage": (),
-    "spy": (),
     "play": (),
     "stop": (),
     "k": ("stop-attack", "stopattack", "king"),
@@ -51,16 +51,34 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "resign": (),
     "quit": ("exit", "q", "save"),
 }
-WORDS: dict[str, str] = {w: c for c, al in ALIASES.items() for w in (c, *al)}
-"""Every accepted command word -> its canonical command."""
+
+
+def aliases() -> dict[str, tuple[str, ...]]:
+    """Every canonical command word (the registered games' turn commands first) and its
+    aliases."""
+    out: dict[str, tuple[str, ...]] = {c.name: () for c in command_union()}
+    return out | EXTRA_ALIASES
+
+
+def command_words() -> dict[str, str]:
+    """Every accepted command word -> its canonical command."""
+    return {w: c for c, al in aliases().items() for w in (c, *al)}
+
 
 QUERIES = frozenset(
     {"hand", "board", "status", "log", "rules", "help", "choices", "draw", "resign", "quit"}
 )
 """Commands that are not game actions (the console handles them itself)."""
+HAND_READ = frozenset(
+    {"place", "conscript", "grow", "build", "move", "invade", "arm", "pass", "sabotage", "spy"}
+    | {"play", "stop", "k", "let", "retreat"}
+)
+"""The pyramid games' words this module reads by hand (forgiving field names split
+against the board, an A standing in for a figure when that is what the hand allows);
+any other game's turn commands are read from its spec alone."""
 
-EUROPEAN_WAR_ONLY = frozenset({"conscript", "arm", "sabotage", "spy", "play", "k", "let"})
-WORLD_WAR_5_ONLY = frozenset({"grow", "build"})
+CARD_WORDS = frozenset({"play", "stop", "k", "let"})
+"""Panel words of a game played with cards (European War's duels and diplomacy)."""
 
 _ACE_WORDS = {
     "a": True,
@@ -105,6 +123,8 @@ class Context:
     retreat), or None when the player need not decide."""
     choices: Sequence[pyramids.Action] = ()
     """The open prompt's choices (the legal actions; numbered from 1 for the player)."""
+    view: Any = None
+    """The player's view, for the game's words to read typed values."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +136,9 @@ class Command:
     action: pyramids.Action | None = None
     arg: str = ""
     words: tuple[str, ...] = field(default=())
+    options: Mapping[str, str] | None = None
+    """A turn command read from its game's spec alone: its options as typed, for the
+    service to read and act on (:meth:`service.GameService.command`)."""
 
 
 # ---------------------------------------------------------------------- names
@@ -289,15 +312,35 @@ def parse(line: str, ctx: Context) -> Command:
     rest = words[1:]
     if head.isdigit() and not rest:
         return Command("act", _numbered(ctx, int(head)), words=tuple(words))
-    name = WORDS.get(head)
+    name = command_words().get(head)
     if name is None:
         raise ParseError(f"Unknown command {words[0]!r}. Type help for the list.")
     _check_variant(name, ctx.variant)
     if name in QUERIES:
         return Command(name, None, " ".join(rest), tuple(words))
+    spec = commands_of(contract.game_named(ctx.variant)).get(name)
+    if spec is not None and name not in HAND_READ:
+        try:
+            options = split_options(spec, rest, _reader(ctx))
+        except ArgumentError as exc:
+            raise ParseError(str(exc)) from None
+        return Command(name, None, words=tuple(words), options=options)
     if rest and len(rest) == 1 and rest[0].isdigit() and name in ("place", "retreat"):
         return Command(name, _numbered(ctx, int(rest[0])), words=tuple(words))
     return Command(name, _action(name, rest, ctx), words=tuple(words))
+
+
+def _reader(ctx: Context) -> Callable[[CommandOption, str], bool]:
+    """Whether typed text names a value of an option, as the game's words read it."""
+    words = contract.game_named(ctx.variant).presentation
+
+    def readable(option: CommandOption, text: str) -> bool:
+        if option.choices:
+            return text.lower() in {c.word for c in option.choices}
+        param = Param(option.fills[0], option.kind)
+        return words.value_of(param, text, ctx.view, ctx.names) is not None
+
+    return readable
 
 
 def _numbered(ctx: Context, number: int) -> pyramids.Action:
@@ -309,16 +352,15 @@ def _numbered(ctx: Context, number: int) -> pyramids.Action:
 
 
 def _check_variant(name: str, variant: str) -> None:
-    if variant == "world_war_5" and name in EUROPEAN_WAR_ONLY | {"stop"}:
+    """Refuse a turn command of another game (from the games' specs), or a card word
+    in World War 5."""
+    game = contract.game_named(variant)
+    if game_of_word(name) and name not in commands_of(game):
+        raise ParseError(not_in_game(game, name, prefix=""))
+    if variant == "world_war_5" and name in CARD_WORDS:
         raise ParseError(
             f"{name!r} is not in this variant: World War 5 has no cards. "
             "Use grow, build, move, invade (or pass when nothing is legal)."
-        )
-    if variant == "european_war" and name in WORLD_WAR_5_ONLY:
-        raise ParseError(
-            f"{name!r} is not in this variant: it is a World War 5 command. "
-            "In European War use conscript (a small on an empty home field, "
-            "or grow a piece there)."
         )
 
 
@@ -432,9 +474,9 @@ def completions(line: str, text: str, ctx: Context) -> list[str]:
     before = split_words(line[: len(line) - len(text)]) if line else []
     low = text.lower()
     if not before:
-        words = [w for w in ALIASES if not _banned(w, ctx.variant)]
-        return sorted(w + " " for w in words if w.startswith(low))
-    name = WORDS.get(before[0].lower(), "")
+        known = [w for w in aliases() if not _banned(w, ctx.variant)]
+        return sorted(w + " " for w in known if w.startswith(low))
+    name = command_words().get(before[0].lower(), "")
     if name == "spy":
         pool = [slug(n.replace("(computer)", "")) for n in ctx.names]
     elif name == "play":
@@ -446,14 +488,33 @@ def completions(line: str, text: str, ctx: Context) -> list[str]:
     elif name in ("place", "conscript", "grow", "build", "move", "invade", "sabotage", "retreat"):
         pool = [slug(f.name) for f in ctx.board.fields.values()]
     else:
-        pool = []
+        pool = _spec_values(name, len(before) - 1, ctx)
     return sorted(p + " " for p in dict.fromkeys(pool) if p.lower().startswith(low))
 
 
+def _spec_values(name: str, index: int, ctx: Context) -> list[str]:
+    """For a command read from its spec alone: the values of its ``index``-th option
+    among the open prompt's legal choices."""
+    spec = commands_of(contract.game_named(ctx.variant)).get(name)
+    if spec is None or not 0 <= index < len(spec.options):
+        return []
+    option = spec.options[index]
+    if option.choices:
+        return [c.word for c in option.choices]
+    out = []
+    for action in ctx.choices:
+        data = action.to_dict()
+        if action.kind in spec.kinds:
+            out += [str(data[p]) for p in option.fills if p in data][:1]
+    return out
+
+
 def _banned(word: str, variant: str) -> bool:
-    if variant == "world_war_5":
-        return word in EUROPEAN_WAR_ONLY | {"stop"}
-    return word in WORLD_WAR_5_ONLY
+    try:
+        _check_variant(word, variant)
+    except ParseError:
+        return True
+    return False
 
 
 def _ascii_card(card: int) -> str:

@@ -13,12 +13,13 @@ import logging
 import sys
 import time
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import rules
-from rules import pyramids
+from rules import contract, pyramids
 from service import GameService, GameStatus, Outcome, Prompt, rulebook
 from service.models import GameSettings
 from service.store import NewSeat
@@ -126,14 +127,16 @@ class Session:
         limits, which the service's lobby cannot set), seat everyone through the service
         and start. Returns the start outcome (refused with the reason on failure)."""
         store = self.service.store
-        options = pyramids.Options(
-            five_players=plan.total > 4, diplomacy_seconds=600 if plan.humans else 30
-        )
+        game = contract.game_named(plan.variant)
+        offered = {o.name for o in game.presentation.options()}
+        wanted = {"five_players": plan.total > 4, "diplomacy_seconds": 600 if plan.humans else 30}
+        options = game.options_from_dict({k: v for k, v in wanted.items() if k in offered})
+        limits = {t.limit for t in game.timings.values() if t.limit != "turn" and not t.option}
         settings = GameSettings(
             max_players=plan.total,
-            options=options.to_dict(),
+            options=game.options_to_dict(options),
             turn_timeout=None,
-            timeouts={"setup": None, "duel": None, "retreat": None},
+            timeouts=dict.fromkeys(limits),
             reminder_lead=0,
         )
         settings.check(plan.variant)
@@ -171,7 +174,8 @@ class Session:
         if rec is not None and rec.creation:
             self.seed = int(rec.creation.get("seed", 0))
         self.variant = st.variant
-        self.board = pyramids.load_board(st.variant, False)
+        if isinstance(st.view, pyramids.View):  # a pyramid game: its board, for the reader
+            self.board = pyramids.load_board(st.variant, False)
         self.refresh(st)
         self.humans = {s.user_id: s.name for s in st.seats if s.user_id is not None}
         return st
@@ -225,6 +229,9 @@ class Session:
         """Write the board image (``game<id>-<tag>.png`` and ``game<id>-latest.png``),
         print its path and show it when ``--open`` asked for that."""
         if self.out_dir is None or view is None:
+            return None
+        if not isinstance(view, pyramids.View):  # a game without images: words only
+            self.board_dirty = False
             return None
         events, self.board_events, self.board_dirty = self.board_events, [], False
         try:
@@ -332,6 +339,9 @@ class Session:
         self.shown = (prompt.version, prompt.seat, prompt.kind)
         uv = self.run(self.service.view(self.game_id, prompt.user_id))
         view = uv.view
+        if not isinstance(view, pyramids.View):
+            self.show_spec_prompt(prompt, view)
+            return
         me = self.seats[prompt.seat]
         power = self.board.powers[me.power].name if me.power in self.board.powers else ""
         if prompt.kind in ("turn", "action"):
@@ -347,11 +357,27 @@ class Session:
             say(hand_line(view.hand))
         self.hand_dirty.discard(prompt.user_id or 0)
         if prompt.kind in ("turn", "action"):
-            say(turn_hint(prompt))
+            say(turn_hint(prompt, contract.game_named(self.variant)))
         else:
             for line in numbered(prompt.labels):
                 say(line)
             say("Answer with a number or the command words (help lists them).")
+
+    def show_spec_prompt(self, prompt: Prompt, view: Any) -> None:
+        """The question of a game without a board of its own here: the question, what
+        only this player knows, then a hint of its turn commands or the numbered
+        choices of a panel decision."""
+        game = contract.game_named(self.variant)
+        words = game.presentation
+        say(plain(prompt.text))
+        for line in words.private_lines(view, self.names):
+            say(plain(line))
+        if prompt.kind in words.panel_decisions():
+            for line in numbered(prompt.labels):
+                say(line)
+            say("Answer with a number (help lists the commands).")
+        else:
+            say(turn_hint(prompt, game))
 
     def context(self, user: int, prompt: Prompt | None) -> Context:
         """What the parser may know for ``user``."""
@@ -362,9 +388,10 @@ class Session:
             names=self.names,
             powers=[s.power for s in self.seats],
             seat=uv.seat,
-            hand=uv.view.hand or (),
+            hand=getattr(uv.view, "hand", None) or (),
             prompt_kind=prompt.kind if prompt else None,
             choices=prompt.choices if prompt else (),
+            view=uv.view,
         )
 
     def handle(self, line: str, user: int, prompt: Prompt | None) -> str:
@@ -377,7 +404,19 @@ class Session:
             return ""
         if cmd.action is not None:
             return self.act(cmd, user, prompt, ctx)
+        if cmd.options is not None:
+            return self.command(cmd.name, cmd.options, user)
         return self.query(cmd, user, prompt, ctx)
+
+    def command(self, name: str, options: Mapping[str, str], user: int) -> str:
+        """A turn command read from its game's spec: the service reads the options and
+        acts; print the refusal or what happened."""
+        out = self.run(self.service.command(self.game_id, user, name, options))
+        if not out.ok:
+            say(f"✗ {plain(out.error or 'Refused.')}")
+            return ""
+        self.show(out)
+        return ""
 
     def act(self, cmd: Command, user: int, prompt: Prompt | None, ctx: Context) -> str:
         """Send a game action; print the refusal or what happened."""
@@ -429,7 +468,11 @@ class Session:
             self.show_hand(user, ctx)
         elif name == "board":
             st = self.run(self.service.status(gid))
-            if st.view is not None:
+            if st.view is not None and not isinstance(st.view, pyramids.View):
+                words = contract.game_named(self.variant).presentation
+                for line in words.summary_lines(st.view, self.names):
+                    say(plain(line))
+            elif st.view is not None:
                 say("\n".join(board_text(st.view, self.board, self.names)))
                 self.board_dirty = True
                 self.write_board(st.view, f"{st.version:04d}")
@@ -464,6 +507,12 @@ class Session:
 
     def show_hand(self, user: int, ctx: Context) -> None:
         """``hand``: the cards in words, what espionage showed, and the hand image."""
+        if self.variant not in ("european_war", "world_war_5"):  # a game read from its spec
+            uv = self.run(self.service.view(self.game_id, user))
+            words = contract.game_named(self.variant).presentation
+            lines = words.private_lines(uv.view, self.names)
+            say("\n".join(plain(line) for line in lines) or "You hold nothing secret.")
+            return
         if self.variant != "european_war":
             say("World War 5 has no cards.")
             return

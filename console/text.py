@@ -8,26 +8,16 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules import pyramids
+from rules import contract, pyramids
+from rules.contract import Game
 from rules.pyramids.cards import card_name
 from rules.pyramids.state import SIZE_NAMES
 from service import Prompt
 
+from .commands import help_lines, usage
 from .parse import hand_text
 
 SIZE_LETTERS = {1: "S", 2: "M", 3: "L"}
-
-_KIND_WORDS = {
-    "conscript": "conscript FIELD",
-    "grow": "grow FIELD",
-    "build": "build FIELD",
-    "move": "move FROM TO",
-    "attack": "invade FROM TO",
-    "arm": "arm",
-    "sabotage": "sabotage FIELD",
-    "spy": "spy PLAYER",
-    "pass": "pass",
-}
 
 
 def board_text(view: pyramids.View, board: pyramids.Board, names: Sequence[str]) -> list[str]:
@@ -104,14 +94,12 @@ def duel_text(view: pyramids.View, board: pyramids.Board, names: Sequence[str]) 
     )
 
 
-def turn_hint(prompt: Prompt) -> str:
-    """What the player may do now, by command, with how many ways each."""
-    counts: dict[str, int] = {}
-    for action in prompt.choices:
-        counts[action.kind] = counts.get(action.kind, 0) + 1
+def turn_hint(prompt: Prompt, game: Game) -> str:
+    """What the player may do now, by the game's turn commands, with how many ways each."""
     parts = []
-    for kind, words in _KIND_WORDS.items():
-        n = counts.get(kind)
+    for spec in game.presentation.commands():
+        n = sum(action.kind in spec.kinds for action in prompt.choices)
+        words = usage(spec, required_only=True)
         if n:
             parts.append(words if n == 1 or " " not in words else f"{words} ({n} ways)")
     return (
@@ -152,29 +140,14 @@ def result_text(result: Mapping[str, Any] | None, names: Sequence[str]) -> str:
 
 
 def help_text(variant: str) -> str:
-    """Every console command, for the variant being played."""
+    """Every console command, for the variant being played: its turn commands from the
+    game's spec, then the words that answer its panels, then the console's own."""
+    actions = help_lines(contract.game_named(variant))
     if variant == "world_war_5":
-        actions = [
-            "place FIELD                 setup: put the size being placed on a home field",
-            "grow FIELD                  a home piece one size larger (WW-2)",
-            "build FIELD                 a small on an empty home territory",
-            "move FROM TO                to an empty linked territory",
-            "invade FROM TO              attack a linked enemy; dice decide (WW-3)",
-            "retreat FIELD               where your beaten piece goes",
-            "pass                        only when nothing else is legal",
-        ]
+        actions += ["retreat FIELD               where your beaten piece goes (WW-3)"]
     else:
-        actions = [
-            "place LARGE MEDIUM SMALL    setup: which home field gets each size (EW-5)",
-            "   (or place FIELD when the sizes are placed one at a time)",
-            "sabotage FIELD [ace]        before the action: J (or A) shrinks an enemy on "
-            "your home field",
-            "spy PLAYER [ace]            before the action: Q (or A) shows you a hand",
-            "conscript FIELD             a small on an empty home field, or grow one there",
-            "move FROM TO                by land/link, or by sea between harbours",
-            "invade FROM TO              declare an attack (diplomacy, then a duel)",
-            "arm                         draw two cards",
-            "pass                        end the turn without an action",
+        actions += [
+            "   (place FIELD when the sizes are placed one at a time)",
             "play CARD / stop            in a duel: 10h, K♠, qs, or a rank (7, k); stop",
             "k / let                     in a diplomacy window: stop it with K (or A), or "
             "let it pass",

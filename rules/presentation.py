@@ -3,7 +3,9 @@
 Discord and the console show a game only through its :class:`Presentation` (and its
 images, which the renderer's own registry supplies): how to call its sides and spaces,
 the words for its actions, events, prompts and results, the options a host may set, and
-the rule book behind ``/rules``. Every method that takes a view uses only what that view
+the rule book behind ``/rules``, and the turn commands players type
+(:class:`CommandSpec`), from which the bot's slash commands and the console are made.
+Every method that takes a view uses only what that view
 shows, so a spectator's view gives words fit for the channel.
 """
 
@@ -29,6 +31,54 @@ class OptionSpec:
     choices: tuple[str, ...] = ()
     low: int | None = None
     high: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class OptionChoice:
+    """A fixed choice of a command option: the ``word`` a player sends, its ``label``,
+    and the parameter ``value`` it stands for."""
+
+    word: str
+    label: str
+    value: Value
+
+
+@dataclass(frozen=True, slots=True)
+class CommandOption:
+    """One option of a turn command.
+
+    ``fills`` names the parameter it sets: the first name in it that the chosen action
+    kind has (so /place's ``large`` sets ``large`` of one kind and ``field`` of another).
+    ``kind`` is that parameter's :class:`~rules.contract.Param` kind, which says how a
+    front end offers its values. With ``choices`` the option is a fixed list (offered in
+    that order; left out, the first choice that makes a legal action is taken); without,
+    its values are the legal ones now, and left out it must follow from the others.
+    """
+
+    name: str
+    description: str
+    fills: tuple[str, ...]
+    kind: str
+    required: bool = True
+    choices: tuple[OptionChoice, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CommandSpec:
+    """One turn command: its ``name`` (no slash), a one-line ``description``, the action
+    ``kinds`` it makes (the first one the player may take now is used), its options,
+    and ``unavailable``: the refusal when the player may take none of its kinds now
+    (empty: the game's own refusal of the first kind is given)."""
+
+    name: str
+    description: str
+    kinds: tuple[str, ...]
+    options: tuple[CommandOption, ...] = ()
+    unavailable: str = ""
+
+    def option(self, name: str) -> CommandOption | None:
+        """The option called ``name``, if the command has it."""
+        return next((o for o in self.options if o.name == name), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,4 +186,24 @@ class Presentation(Protocol):
 
     def rulebook(self) -> tuple[RuleSection, ...]:
         """The rule book's sections, in order."""
+        ...
+
+    def commands(self) -> tuple[CommandSpec, ...]:
+        """The turn commands a player types (slash commands, console words), in order."""
+        ...
+
+    def panel_decisions(self) -> Mapping[str, str]:
+        """The decision kinds answered on a private panel, each with how its choices are
+        shown: ``buttons`` (a select when there are too many) or ``select``. The other
+        decisions are answered with the turn commands."""
+        ...
+
+    def choice_tone(self, kind: str) -> str:
+        """How a panel shows a choice of action ``kind``: ``primary``, ``secondary`` (a
+        quiet choice, such as letting something pass) or ``danger`` (stopping something)."""
+        ...
+
+    def value_of(self, param: Param, text: str, view: Any, names: Sequence[str]) -> Value | None:
+        """The value of ``param`` a player means by typed ``text`` (its id, or how
+        :meth:`value_label` reads), legal now or not; ``None`` if there is no such value."""
         ...

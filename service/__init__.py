@@ -25,6 +25,7 @@ deadline rules), ``live`` (the in-memory copy of a game).
 from __future__ import annotations
 
 from .admin import AdminOps
+from .choices import ChoiceOps, Offer, UnionCommand, UnionOption, command_union
 from .computers import ComputerOps
 from .core import (
     DISK_FULL,
@@ -54,7 +55,7 @@ from .store import FrontStore
 from .timers import TimerOps
 
 
-class GameService(LobbyOps, PlayOps, TimerOps, ComputerOps, QueryOps, AdminOps):
+class GameService(LobbyOps, PlayOps, TimerOps, ComputerOps, QueryOps, AdminOps, ChoiceOps):
     """Hosts games for any front end. See the package docstring and each mixin:
 
     - lobby: ``open_lobby``, ``join``, ``leave``, ``add_computer``, ``remove_computer``,
@@ -63,6 +64,8 @@ class GameService(LobbyOps, PlayOps, TimerOps, ComputerOps, QueryOps, AdminOps):
     - timers: ``pause``, ``resume`` (deadlines, reminders and lobby expiry fire on their
       own and reach the listeners)
     - queries: ``active_game``, ``status``, ``view``, ``prompts``, ``games_of``, ``log``
+    - choices: ``kinds_now``, ``values_now``, ``offers``, ``act_with``, ``command``
+      (structured choices and acting by kind or turn command, :mod:`service.choices`)
     - admin: ``guild_settings``, ``update_guild_settings``, ``archive_channel``,
       ``archive_guild``, ``delete_guild_data``
     - lifecycle: ``start``, ``load``, ``close``, ``add_listener``, ``remove_listener``,
@@ -95,13 +98,17 @@ __all__ = [
     "Hosts",
     "Listener",
     "LobbyInfo",
+    "Offer",
     "Outcome",
     "PrivateNote",
     "Prompt",
     "SeatInfo",
     "ServiceError",
     "StalePrompt",
+    "UnionCommand",
+    "UnionOption",
     "UserView",
+    "command_union",
     "every_game",
     "server_games",
 ]

@@ -10,12 +10,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from rules import contract
 from service import rulebook
 
 from ..entry import ANSWER_DIRECT
+from ..games import is_panel
 from ..reply import Reply, with_picture
-from ..texts import ABOUT, HELP, HELP_WORLD_WAR_5, clip, hand_lines, status_text
-from ..views.panels import PANEL_KINDS, board_of_view, panel_view
+from ..texts import ABOUT, clip, help_for, status_text
+from ..views.panels import panel_view
 from .common import MAX_CHOICES, bot_of, game_here, my_view, safe
 
 Choice = app_commands.Choice
@@ -44,6 +46,11 @@ class InfoCog(commands.Cog):
             return
         names = [s.name for s in st.seats]
         images = bot.delivery.images
+        if not images.draws(st.variant):  # a game without images: in words
+            words = contract.game_named(st.variant).presentation
+            lines = words.summary_lines(st.view, names) + words.status_lines(st.view, names)
+            await reply.private(clip("\n".join(lines)))
+            return
         drawing = images.board(st.view, names, game=st.variant, key=(gid, st.version))
         summary = images.board_text(st.view, names, game=st.variant)
         await with_picture(reply, clip(summary), drawing, bot.delivery.later)
@@ -58,19 +65,25 @@ class InfoCog(commands.Cog):
         gid = await game_here(interaction)
         uv = await my_view(interaction, gid)
         reply = Reply.of(interaction)
-        if uv.seat is None or uv.view.hand is None:
+        if uv.seat is None:
             await reply.private("You are not playing in this game.")
             return
-        st = await bot.service.status(gid)
-        names = [s.name for s in st.seats]
-        lines = hand_lines(uv.view, names)
+        status = await bot.service.status(gid)
+        game = contract.game_named(status.variant)
+        names = [s.name for s in status.seats]
+        lines = game.presentation.private_lines(uv.view, names)
         kwargs = {}
         prompt = uv.prompt
         if prompt is not None:
             lines.append(f"**{prompt.text}**")
-            if prompt.kind in PANEL_KINDS:
-                kwargs["view"] = panel_view(prompt, board_of_view(uv.view))
-        drawing = bot.delivery.images.hand(uv.view.hand, "Your hand", game=st.variant)
+            if is_panel(prompt.kind):
+                kwargs["view"] = panel_view(prompt, game)
+        images = bot.delivery.images
+        holding = images.holding(uv.view, status.variant)
+        if holding is None:  # a game without images, or nothing held
+            await reply.private(clip("\n".join(lines)), **kwargs)
+            return
+        drawing = images.hand(holding, "Your hand", game=status.variant)
         await with_picture(reply, clip("\n".join(lines)), drawing, bot.delivery.later, **kwargs)
 
     @app_commands.command(
@@ -120,8 +133,7 @@ class InfoCog(commands.Cog):
     async def help(self, interaction: discord.Interaction) -> None:
         """Help, for the variant played in this channel."""
         variant = await channel_variant(interaction)
-        text = HELP_WORLD_WAR_5 if variant == "world_war_5" else HELP
-        await Reply.of(interaction).private(text)
+        await Reply.of(interaction).private(help_for(variant))
 
     @app_commands.command(
         name="about",

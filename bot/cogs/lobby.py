@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from rules import pyramids
+from rules import contract, pyramids
 from rules.pyramids.game import board_of
 from service import ServiceError
 
 from ..entry import ANSWER_PUBLIC
 from ..errors import UserError, expect_ok
 from ..reply import Reply
-from ..texts import VARIANT_CHOICES, jump_url, variant_name
+from ..texts import jump_url, variant_name, variant_slug
 from ..views.confirm import confirm_view
 from .common import MAX_CHOICES, bot_of, game_here, safe
 
@@ -69,8 +70,20 @@ async def _free_powers(interaction: discord.Interaction, current: str) -> list[C
     ][:MAX_CHOICES]
 
 
+def variant_choices() -> list[Choice[str | int | float]]:
+    """/newgame's ``variant`` choices: every registered game, as users type it."""
+    return [Choice(name=variant_slug(n), value=n) for n in contract.game_names()]
+
+
 class LobbyCog(commands.Cog):
     """Opening, joining and starting tables."""
+
+    def __init__(self) -> None:
+        # the games registered when the bot starts (a test registers its own first)
+        for command in self.get_app_commands():
+            if isinstance(command, app_commands.Command) and command.name == "newgame":
+                variant = command._params["variant"]
+                command._params["variant"] = replace(variant, choices=variant_choices())
 
     @app_commands.command(
         name="newgame",
@@ -84,7 +97,7 @@ class LobbyCog(commands.Cog):
         turn_timeout="Time for each turn (default: the server's setting)",
         thread="Open the table in a new thread of this channel",
     )
-    @app_commands.choices(variant=[Choice(name=n, value=v) for n, v in VARIANT_CHOICES])
+    @app_commands.choices(variant=variant_choices())
     @app_commands.choices(turn_timeout=TIMEOUT_CHOICES)
     async def newgame(
         self,

@@ -15,107 +15,66 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from rules import pyramids
-from rules.pyramids.cards import card_name
-from rules.pyramids.words import action_label
-from service import Prompt, ServiceError
+from rules import contract
+from rules.contract import Game
+from rules.presentation import Presentation
+from service import OLD_BUTTON, Prompt, ServiceError
 
 from ..errors import UserError, guarded
+from ..games import is_panel
 from ..reply import Reply, with_picture
-from ..texts import hand_lines, stamp
+from ..texts import stamp
 from . import codec
 
 if TYPE_CHECKING:
     from ..client import GameBot
 
-PANEL_KINDS = frozenset({"setup", "duel", "diplomacy", "retreat"})
-"""Prompt kinds answered on a panel (turns are played with slash commands)."""
 MAX_BUTTONS = 20
+TONES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "danger": discord.ButtonStyle.danger,
+}
 
 
-def board_of_view(view: pyramids.View) -> pyramids.Board:
-    """The board a view is drawn on."""
-    return pyramids.load_board(view.board_id, bool(view.options.get("pyramid_arcade")))
-
-
-def panel_content(prompt: Prompt, view: pyramids.View, names: list[str], label: str = "") -> str:
-    """The words of a panel: where, the question, the deadline, the hand."""
+def panel_content(
+    prompt: Prompt, view: Any, names: list[str], words: Presentation, label: str = ""
+) -> str:
+    """The words of a panel: where, the question, the deadline, the position's public
+    lines (a battle under way), and what only the player knows (the hand)."""
     lines = [label] if label else []
     lines.append(f"**{prompt.text}**")
     if prompt.deadline:
         lines.append(f"Time runs out {stamp(prompt.deadline)}.")
-    b = view.battle
-    if prompt.kind == "duel" and b is not None:
-        me_att = view.viewer == b.attacker
-        mine = b.attacker_cards if me_att else b.defender_cards
-        theirs = b.defender_cards if me_att else b.attacker_cards
-        limit = b.attacker_limit if me_att else b.defender_limit
-        lines.append(
-            f"You played: {', '.join(card_name(c) for c in mine) or '—'} "
-            f"({len(mine)} of up to {limit}); they played: "
-            f"{', '.join(card_name(c) for c in theirs) or '—'}."
-        )
-    if view.hand or prompt.kind != "setup":
-        lines += hand_lines(view, names)
+    lines += words.status_lines(view, names)
+    lines += words.private_lines(view, names)
     return "\n".join(lines)
 
 
-def panel_view(prompt: Prompt, board: pyramids.Board) -> discord.ui.View:
-    """Buttons (or selects, for many choices or a retreat) for ``prompt``'s choices."""
+def panel_view(prompt: Prompt, game: Game) -> discord.ui.View:
+    """Buttons (or selects, when the game shows this decision so or there are too many
+    choices) for ``prompt``'s choices, each carrying its action (:mod:`bot.views.codec`)."""
     view = discord.ui.View(timeout=None)
     pairs = list(zip(prompt.choices, prompt.labels, strict=True))
-    stops = [(a, lab) for a, lab in pairs if a.kind in ("stop_playing",)]
-    main = [(a, lab) for a, lab in pairs if a.kind != "stop_playing"]
-    use_select = prompt.kind == "retreat" or len(main) > MAX_BUTTONS
-    if use_select:
-        for n, start in enumerate(range(0, min(len(main), 100), 25)):
-            chunk = main[start : start + 25]
+    shown = game.presentation.panel_decisions().get(prompt.kind, "buttons")
+    if shown == "select" or len(pairs) > MAX_BUTTONS:
+        for n, start in enumerate(range(0, min(len(pairs), 100), 25)):
             options = [
-                discord.SelectOption(label=lab[:100], value=codec.encode(a, board))
-                for a, lab in chunk
+                discord.SelectOption(label=lab[:100], value=codec.encode(a, game))
+                for a, lab in pairs[start : start + 25]
             ]
             view.add_item(AnswerSelect(prompt.game_id, prompt.version, n, options))
-    else:
-        for a, lab in main:
-            view.add_item(
-                AnswerButton(
-                    prompt.game_id,
-                    prompt.version,
-                    codec.encode(a, board),
-                    _short(a, lab),
-                    _style(a),
-                )
-            )
-    for a, lab in stops:
-        view.add_item(
-            AnswerButton(
-                prompt.game_id,
-                prompt.version,
-                codec.encode(a, board),
-                lab,
-                discord.ButtonStyle.danger,
-            )
-        )
+        return view
+    for a, lab in pairs:
+        style = TONES.get(game.presentation.choice_tone(a.kind), discord.ButtonStyle.primary)
+        code = codec.encode(a, game)
+        view.add_item(AnswerButton(prompt.game_id, prompt.version, code, lab[:80], style))
     return view
-
-
-def _short(action: pyramids.Action, label: str) -> str:
-    if isinstance(action, pyramids.PlayCard):
-        return card_name(action.card)
-    return label[:80]
-
-
-def _style(action: pyramids.Action) -> discord.ButtonStyle:
-    if action.kind == "stop_attack":
-        return discord.ButtonStyle.danger
-    if action.kind == "let_pass":
-        return discord.ButtonStyle.secondary
-    return discord.ButtonStyle.primary
 
 
 class AnswerButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"ew:a:(?P<gid>\d+):(?P<ver>\d+):(?P<code>[a-z0-9.]+)",
+    template=r"ew:a:(?P<gid>\d+):(?P<ver>\d+):(?P<code>" + codec.CODE + ")",
 ):
     """One choice of a prompt."""
 
@@ -215,9 +174,9 @@ class OpenPanelButton(
         await open_panel(interaction, self.gid)
 
 
-async def check_seated(interaction: discord.Interaction, gid: int) -> None:
+async def check_seated(interaction: discord.Interaction, gid: int) -> Game:
     """Only a player of game ``gid`` may answer its panels (the service checks the seat
-    again).
+    again). Returns the game being played.
 
     Raises:
         UserError: the game is gone, or the user holds no seat in it.
@@ -229,6 +188,7 @@ async def check_seated(interaction: discord.Interaction, gid: int) -> None:
         raise UserError("That game no longer exists.", gid) from None
     if not any(s.user_id == interaction.user.id for s in status.seats):
         raise UserError("This panel belongs to a player of that game, not you.", gid)
+    return contract.game_named(status.variant)
 
 
 def open_panel_view(gid: int, uid: int) -> discord.ui.View:
@@ -243,37 +203,43 @@ async def open_panel(interaction: discord.Interaction, gid: int) -> None:
     bot: GameBot = interaction.client  # type: ignore[assignment]  # always a GameBot
     uv = await bot.service.view(gid, interaction.user.id)
     prompt = uv.prompt
-    if prompt is None or prompt.kind not in PANEL_KINDS:
+    if prompt is None or not is_panel(prompt.kind):
         raise UserError(
             "You have nothing to decide on a panel right now"
             + (" — it is your turn: use the slash commands." if prompt else ".")
         )
-    st = await bot.service.status(gid)
-    names = [s.name for s in st.seats]
-    board = board_of_view(uv.view)
-    drawing = bot.delivery.images.hand(uv.view.hand or (), "Your hand", game=st.variant)
-    await with_picture(
-        Reply.of(interaction),
-        panel_content(prompt, uv.view, names),
-        drawing,
-        bot.delivery.later,
-        view=panel_view(prompt, board),
-    )
+    status = await bot.service.status(gid)
+    names = [s.name for s in status.seats]
+    game = contract.game_named(status.variant)
+    content = panel_content(prompt, uv.view, names, game.presentation)
+    panel = panel_view(prompt, game)
+    images = bot.delivery.images
+    holding = images.holding(uv.view, status.variant)
+    if holding is None:  # a game without images, or nothing held
+        await Reply.of(interaction).say(content, view=panel)
+        return
+    drawing = images.hand(holding, "Your hand", game=status.variant)
+    await with_picture(Reply.of(interaction), content, drawing, bot.delivery.later, view=panel)
 
 
 async def answer(interaction: discord.Interaction, gid: int, version: int, code: str) -> None:
     """A panel choice: decode it, let the service apply it, deliver the outcome."""
     bot: GameBot = interaction.client  # type: ignore[assignment]  # always a GameBot
-    await check_seated(interaction, gid)
+    game = await check_seated(interaction, gid)
     uv = await bot.service.view(gid, interaction.user.id)
     if uv.seat is None:
         raise UserError("You are not playing in this game.", gid)
+    offered = uv.prompt.choices if uv.prompt is not None else ()
     try:
-        action = codec.decode(code, board_of_view(uv.view))
-    except (ValueError, IndexError):
-        raise UserError("That button is not valid any more.", gid) from None
-    outcome = await bot.service.answer(gid, interaction.user.id, version, action)
+        kind, params = codec.decode(code, game, offered)
+    except (ValueError, UnicodeDecodeError):
+        reason = OLD_BUTTON if code.startswith("h") else "That button is not valid any more."
+        raise UserError(reason, gid) from None
+    outcome = await bot.service.act_with(gid, interaction.user.id, kind, params, version=version)
     if not outcome.ok:
         raise UserError(outcome.error or "That did not work.", gid)
-    note = action_label(action, board_of_view(uv.view), list(outcome.names))
+    note = kind
+    for action, label in zip(offered, uv.prompt.labels if uv.prompt else (), strict=False):
+        if action.to_dict() == {"kind": kind, **params}:
+            note = label
     await bot.delivery.deliver(outcome, interaction, mode="panel", note=note)

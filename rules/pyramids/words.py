@@ -8,17 +8,17 @@ book (``rules/RULES.md``, split into sections and rulings).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from importlib import resources
 from typing import Any
 
 from ..contract import Param, Value
 from ..events import Event
-from ..presentation import OptionSpec, RuleSection
+from ..presentation import CommandOption, CommandSpec, OptionChoice, OptionSpec, RuleSection
 from .actions import Action, StopAttack
 from .board import Board, load_board
-from .cards import card_name
+from .cards import card_name, parse_card
 from .describe import describe
 from .state import SIZE_NAMES
 from .view import View
@@ -231,6 +231,146 @@ WW_OPTIONS = (
 )
 
 
+def _figure_choices() -> tuple[OptionChoice, ...]:
+    """The ``card`` option of /sabotage and /spy: the figure itself, or an ace for it."""
+    return (
+        OptionChoice("figure", "J / Q (the figure itself)", False),
+        OptionChoice("ace", "A (an ace standing in for it)", True),
+    )
+
+
+def _place(home: str, rule: str, kinds: tuple[str, ...]) -> CommandSpec:
+    """/place: all three pieces at once, or the one piece whose turn it is (by size)."""
+
+    def size(name: str) -> CommandOption:
+        return CommandOption(
+            name, f"{home.capitalize()} for your {name}", (name, "field"), "space", False
+        )
+
+    return CommandSpec(
+        "place",
+        f"Setup: choose which {home} gets your large, medium and small ({rule})",
+        kinds,
+        (size("large"), size("medium"), size("small")),
+        unavailable=f"You have no piece to place now ({rule}).",
+    )
+
+
+def _field(name: str, description: str) -> CommandOption:
+    return CommandOption(name, description, (name,), "space")
+
+
+def _route(kind: str, command: str, description: str, src: str, dst: str) -> CommandSpec:
+    return CommandSpec(
+        command,
+        description,
+        (kind,),
+        (
+            CommandOption("from", src, ("src",), "space"),
+            CommandOption("to", dst, ("dst",), "space"),
+        ),
+    )
+
+
+EW_COMMANDS = (
+    _place("home field", "EW-5", ("place_all", "place_piece")),
+    CommandSpec(
+        "conscript",
+        "Put a small on an empty home field, or grow your piece there (EW-11)",
+        ("conscript",),
+        (_field("field", "One of your home fields"),),
+    ),
+    _route(
+        "move",
+        "move",
+        "Move a piece to an empty neighbouring field, or by sea between harbours (EW-11)",
+        "The field your piece stands on",
+        "The empty field it goes to",
+    ),
+    _route(
+        "attack",
+        "invade",
+        "Attack an enemy piece on a neighbouring field: diplomacy, then a duel (EW-11)",
+        "The field of your attacking piece",
+        "The enemy's field you attack",
+    ),
+    CommandSpec("arm", "Armament: draw two cards (EW-11)", ("arm",)),
+    CommandSpec("pass", "End your turn without an action", ("pass",)),
+    CommandSpec(
+        "sabotage",
+        "Before your action: shrink an enemy piece on your home field with a J (EW-9)",
+        ("sabotage",),
+        (
+            _field("target", "The enemy piece's field (one of your home fields)"),
+            CommandOption(
+                "card",
+                "Spend the J itself (default) or an A",
+                ("ace",),
+                "flag",
+                False,
+                _figure_choices(),
+            ),
+        ),
+    ),
+    CommandSpec(
+        "spy",
+        "Before your action: look at an opponent's hand with a Q (EW-10)",
+        ("spy",),
+        (
+            CommandOption("player", "The opponent whose hand you see", ("target",), "seat"),
+            CommandOption(
+                "card",
+                "Spend the Q itself (default) or an A",
+                ("ace",),
+                "flag",
+                False,
+                _figure_choices(),
+            ),
+        ),
+    ),
+)
+WW_COMMANDS = (
+    _place("home territory", "WW-6", ("place_piece",)),
+    CommandSpec(
+        "grow",
+        "World War 5: grow your piece on a home territory by one size (WW-2)",
+        ("grow",),
+        (_field("field", "A home territory with your piece on it"),),
+    ),
+    CommandSpec(
+        "build",
+        "World War 5: build a small on an empty home territory (WW-2)",
+        ("build",),
+        (_field("field", "An empty home territory"),),
+    ),
+    _route(
+        "move",
+        "move",
+        "Move a piece to an empty neighbouring territory (WW-2)",
+        "The territory your piece stands on",
+        "The empty territory it goes to",
+    ),
+    _route(
+        "attack",
+        "invade",
+        "Attack an enemy piece on a neighbouring territory; dice decide (WW-3)",
+        "The territory of your attacking piece",
+        "The enemy's territory you attack",
+    ),
+    CommandSpec("pass", "End your turn without an action", ("pass",)),
+)
+PANEL_DECISIONS = {
+    "setup": "buttons",
+    "duel": "buttons",
+    "diplomacy": "buttons",
+    "retreat": "select",
+}
+"""Decisions answered on a private panel (the retreat field from a select); turns are
+played with the commands."""
+_FLAG_WORDS = {"yes": True, "true": True, "no": False, "false": False}
+_TONES = {"stop_attack": "danger", "stop_playing": "danger", "let_pass": "secondary"}
+
+
 class PyramidWords:
     """The presentation spec of one pyramid game (see :class:`rules.presentation.Presentation`)."""
 
@@ -241,6 +381,7 @@ class PyramidWords:
         self.side_word = "continent" if ww else "power"
         self.space_word = "territory" if ww else "field"
         self._options = WW_OPTIONS if ww else EW_OPTIONS
+        self._commands = WW_COMMANDS if ww else EW_COMMANDS
 
     def options(self) -> tuple[OptionSpec, ...]:
         """The options a host may set."""
@@ -274,7 +415,12 @@ class PyramidWords:
         if param.kind == "card" and isinstance(value, int):
             return card_name(value)
         if param.kind == "seat" and isinstance(value, int) and 0 <= value < len(names):
-            return names[value]
+            seats = view.seats
+            return (
+                f"{names[value]} ({seats[value].power_name})"
+                if value < len(seats)
+                else names[value]
+            )
         if param.kind == "flag":
             return "yes" if value else "no"
         return str(value)
@@ -328,3 +474,43 @@ class PyramidWords:
     def rulebook(self) -> tuple[RuleSection, ...]:
         """This variant's sections of RULES.md."""
         return tuple(s for v, s in rule_sections() if v == self.variant)
+
+    def commands(self) -> tuple[CommandSpec, ...]:
+        """PRODUCT.md's turn commands of this variant."""
+        return self._commands
+
+    def panel_decisions(self) -> Mapping[str, str]:
+        """Setup, duel, diplomacy and retreat go on panels; turns use the commands."""
+        return PANEL_DECISIONS
+
+    def choice_tone(self, kind: str) -> str:
+        """Stopping an attack or a duel in red, letting it pass quietly."""
+        return _TONES.get(kind, "primary")
+
+    def value_of(self, param: Param, text: str, view: Any, names: Sequence[str]) -> Value | None:
+        """A field by id or name, a player by seat number, name or power, a card by its
+        name ("K♠", "ks"), yes / no."""
+        text = text.strip()
+        if param.kind == "space":
+            return board_of_view(view).field_by_name(text)
+        if param.kind == "seat":
+            if text.isdigit():
+                return int(text) if int(text) < len(names) else None
+            low = text.lower()
+            for seat, sv in enumerate(view.seats):
+                if seat < len(names) and low == f"{names[seat]} ({sv.power_name})".lower():
+                    return seat
+                name = names[seat].lower() if seat < len(names) else ""
+                if low and low in (name, sv.power_name.lower(), sv.power):
+                    return seat
+            return None
+        if param.kind == "card":
+            if text.isdigit():
+                return int(text) if int(text) < 52 else None
+            try:
+                return parse_card(text)
+            except ValueError:
+                return None
+        if param.kind == "flag":
+            return _FLAG_WORDS.get(text.lower())
+        return text or None

@@ -20,7 +20,7 @@ from rules.choices import kinds_of, values_of
 from rules.contract import ActionKind, Decision, OnTimeout, Param, Result, Timing, Value
 from rules.errors import GameOver, IllegalAction, InvalidState, NotYourTurn, RulesError
 from rules.events import Event
-from rules.presentation import OptionSpec, RuleSection
+from rules.presentation import CommandOption, CommandSpec, OptionSpec, RuleSection
 from rules.rng import Rng
 
 NAME = "claim_line"
@@ -306,6 +306,16 @@ RULINGS = {
 }
 
 
+COMMANDS = (
+    CommandSpec(
+        "claim",
+        "Claim an empty cell of the grid (CL-1)",
+        ("claim",),
+        (CommandOption("cell", "The empty cell you claim (a1 to c3)", ("cell",), "space"),),
+    ),
+)
+
+
 class ClaimWords:
     """The words of Claim the Line."""
 
@@ -415,6 +425,23 @@ class ClaimWords:
     def rulebook(self) -> tuple[RuleSection, ...]:
         """One section."""
         return (RuleSection("Claim the Line", RULINGS),)
+
+    def commands(self) -> tuple[CommandSpec, ...]:
+        """/claim (a contest is answered on a panel)."""
+        return COMMANDS
+
+    def panel_decisions(self) -> Mapping[str, str]:
+        """The contest window (CL-3), on buttons."""
+        return {"respond": "buttons"}
+
+    def choice_tone(self, kind: str) -> str:
+        """Contesting in red, allowing quietly."""
+        return {"contest": "danger", "allow": "secondary"}.get(kind, "primary")
+
+    def value_of(self, param: Param, text: str, view: Any, names: Sequence[str]) -> Value | None:
+        """A cell by its name ("b2")."""
+        key = text.strip().lower()
+        return key if key in CELLS else None
 
 
 class ClaimGame:

@@ -241,6 +241,51 @@ def test_private_lines_show_a_hand_to_its_owner_only() -> None:
 
 
 @pytest.mark.parametrize(("name", "players", "options"), TABLES)
+def test_the_command_spec_covers_every_decision_and_reads_back_its_values(
+    name: str, players: int, options: dict[str, Any]
+) -> None:
+    game, state = _start(name, players, options, 5)
+    words = game.presentation
+    commands = words.commands()
+    assert commands and len({c.name for c in commands}) == len(commands)
+    for command in commands:
+        assert command.description.strip() and command.kinds, command
+        for option in command.options:
+            kinds = [k for k in command.kinds if k in game.action_kinds]
+            assert kinds == list(command.kinds), (command.name, "unknown kind")
+            filled = [
+                p for k in kinds for p in game.action_kinds[k].params if p.name in option.fills
+            ]
+            assert filled and all(p.kind == option.kind for p in filled), (command, option)
+            assert option.required or option.choices or not filled[0].name.startswith("_")
+    assert all(
+        words.choice_tone(k) in ("primary", "secondary", "danger") for k in game.action_kinds
+    )
+    by_kind = {k for c in commands for k in c.kinds}
+    names = [f"P{s}" for s in range(state.player_count)]
+    rng = random.Random(5)
+    for _ in range(MAX_STEPS):
+        if state.over:
+            break
+        d = state.deciders()[0]
+        view = state.view_for(d.seat)
+        if d.kind not in words.panel_decisions():
+            assert set(state.kinds(d.seat)) & by_kind, (
+                f"no command for a {d.kind} decision of {name}"
+            )
+        for kind in state.kinds(d.seat):
+            for param in game.action_kinds[kind].params[:1]:
+                for value in state.values(d.seat, kind, {}):
+                    label = words.value_label(param, value, view, names)
+                    if param.kind in ("space", "seat", "card"):
+                        assert words.value_of(param, str(value), view, names) == value, label
+                        assert words.value_of(param, label, view, names) == value, label
+        legal = state.legal_actions(d.seat)
+        state.apply(d.seat, legal[rng.randrange(len(legal))])
+    assert state.over
+
+
+@pytest.mark.parametrize(("name", "players", "options"), TABLES)
 def test_what_the_platform_asks_of_a_game(name: str, players: int, options: dict[str, Any]) -> None:
     """Options as JSON, the timings of every decision, the seating, the turn number, the
     agreed draw and the presentation's two comparisons, over a random game."""

@@ -20,7 +20,7 @@ from typing import Any
 from bot.client import GameBot
 from bot.config import Settings
 from bot.views import codec
-from rules import pyramids
+from rules import contract, pyramids
 from rules.pyramids.cards import card_name
 from service import GameStatus
 from service.scheduler import FakeClock
@@ -193,7 +193,7 @@ class World:
     ) -> Any:
         """Answer a private prompt the way a player would: on the DM panel, or through
         *Open my panel* in the channel when DMs are closed."""
-        code = codec.encode(action, board)
+        code = codec.encode(action, contract.game_named(board.id))
         if user.dms_open:
             if self.words_only:
                 # words-only settling does not wait for the outbox (images are held), so

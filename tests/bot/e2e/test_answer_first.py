@@ -17,7 +17,7 @@ import bot.reply
 import rules
 from bot.images import BOARD_FILE, HAND_FILE, Images, Picture
 from bot.views import codec
-from rules import pyramids
+from rules import contract, pyramids
 from tests.bot.e2e.harness import World, make_world
 from tests.bot.e2e.policy import Policy
 from tests.bot.e2e.test_crash_announcements import place
@@ -25,8 +25,8 @@ from tests.fake_discord import FakeDiscord, FakeMessage, FakeUser, InteractionRe
 
 
 class HeldImages:
-    """The renderer's public methods (board, hand, duel, warm_up; close; board_text and
-    draws pass straight through), each drawing
+    """The renderer's public methods (board, hand, duel, warm_up; close; board_text,
+    draws and holding pass straight through), each drawing
     held at a gate the test controls before it draws for real: a saturated renderer, made
     on purpose."""
 
@@ -62,6 +62,9 @@ class HeldImages:
 
     def draws(self, game: str) -> bool:
         return self.inner.draws(game)
+
+    def holding(self, view: Any, game: str) -> Any:
+        return self.inner.holding(view, game)
 
     async def hand(self, cards: Sequence[int], title: str = "", *, game: str) -> Picture:
         await self._wait()
@@ -248,7 +251,7 @@ async def test_every_interaction_is_answered_while_the_renderer_is_held(held_wor
         shown.ephemeral and _sure(shown.answer).buttons and not _has(_sure(shown.answer), HAND_FILE)
     )
     late.append(("cy's opened panel", _sure(shown.answer), HAND_FILE))
-    code = codec.encode(prompts[cy.id].choices[0], board)
+    code = codec.encode(prompts[cy.id].choices[0], contract.game_named(board.id))
     cid = next(b["custom_id"] for b in _sure(shown.answer).buttons if b["custom_id"].endswith(code))
     await rec.click(cy, _sure(shown.answer), cid)
 

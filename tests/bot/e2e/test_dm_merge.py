@@ -164,7 +164,10 @@ async def test_no_hand_image_is_drawn_when_the_hand_did_not_change(world: World)
     assert shown == tuple(sorted(own.view.hand or ()))  # the hand in the last DM's image
     counted = _count_hands(world)
     before = len(fake.dm_messages(user))
-    base = Outcome(ok=True, game_id=gid, kind="player", channel_id=world.channel.id)
+    variant = (await svc.status(gid)).variant
+    base = Outcome(
+        ok=True, game_id=gid, kind="player", channel_id=world.channel.id, variant=variant
+    )
     looked = PrivateNote(user.id, own.seat, ("You looked at a hand.",), False, own.view)
     same = PrivateNote(user.id, own.seat, ("You got your card back.",), True, own.view)
     for note in (looked, same):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from bot.views import codec
-from rules import pyramids
+from rules import contract, pyramids
 from tests.bot.e2e.harness import World
 from tests.bot.e2e.policy import Policy
 
@@ -175,7 +175,7 @@ async def test_stale_duel_card_after_the_duel_moved_on(world: World) -> None:
     assert await _version(world, gid) == version
     if await world.gid_or_none() is not None:
         assert (await svc.view(gid, user.id)).view.hand == hand_before
-    assert codec.decode(ids[0].rsplit(":", 1)[1], board) is not None
+    assert codec.decode(ids[0].rsplit(":", 1)[1], contract.game_named(board.id)) is not None
 
 
 async def test_replaced_player_cannot_use_old_panel(world: World) -> None:

@@ -4,7 +4,7 @@ DMs closed plays a whole game."""
 from __future__ import annotations
 
 from bot.views import codec
-from rules import pyramids
+from rules import contract, pyramids
 from tests.bot.e2e.harness import World, make_world
 from tests.bot.e2e.policy import Policy
 
@@ -39,7 +39,7 @@ async def test_restart_mid_duel_then_the_game_finishes(world: World) -> None:
     assert isinstance(state, pyramids.GameState)
     action = policy.choose(state, prompt.seat, prompt.kind, list(prompt.choices))
     old_panel, cid, _ = world.find_answer(
-        world.fake.dm_messages(user), gid, codec.encode(action, board)
+        world.fake.dm_messages(user), gid, codec.encode(action, contract.game_named(board.id))
     )
     dms_before = len(world.fake.dm_messages(user))
     channel_before = len(world.fake.messages(world.channel))

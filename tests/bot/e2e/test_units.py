@@ -16,9 +16,10 @@ from bot.images import _Gate
 from bot.sync import schema_hash
 from bot.texts import clip, duration_words, stamp, where_label
 from bot.views import codec
-from rules import pyramids
+from rules import contract, pyramids
 
 BOARD = pyramids.load_board("european_war")
+GAME = contract.game_named("european_war")
 FIELDS = st.sampled_from(BOARD.field_order)
 PANEL_ACTIONS = st.one_of(
     st.builds(pyramids.PlayCard, st.integers(0, 51)),
@@ -35,15 +36,16 @@ PANEL_ACTIONS = st.one_of(
 
 @given(PANEL_ACTIONS)
 def test_codec_round_trips_and_fits_a_custom_id(action: pyramids.Action) -> None:
-    code = codec.encode(action, BOARD)
-    assert codec.decode(code, BOARD) == action
+    code = codec.encode(action, GAME)
+    kind, params = codec.decode(code, GAME)
+    assert GAME.action_from_dict({"kind": kind, **params}) == action
     assert len(f"ew:a:{2**53}:{2**40}:{code}") <= 100
 
 
 @given(st.text(max_size=12))
 def test_codec_rejects_garbage_cleanly(code: str) -> None:
     with contextlib.suppress(ValueError, IndexError):
-        codec.decode(code, BOARD)
+        codec.decode(code, GAME)
 
 
 async def test_gate_keeps_to_its_slots_and_serves_urgent_first() -> None:
