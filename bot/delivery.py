@@ -45,7 +45,6 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from rules import contract
-from rules.pyramids.words import board_of_view
 from service import LobbyInfo, Outcome
 from service.models import OutboxRecord
 
@@ -55,7 +54,7 @@ from .images import BOARD_FILE, DUEL_FILE, Images, Picture
 from .outbox import BACKGROUND, NORMAL, URGENT, Outbox, Sent, files_of, message_payload
 from .permissions import can_talk, missing_permissions, missing_text
 from .reply import Reply, attach, within
-from .texts import battle_lines, clip, lobby_text, stamp, waiting_lines
+from .texts import clip, lobby_text, stamp, waiting_lines
 from .views.lobby import lobby_view
 
 if TYPE_CHECKING:
@@ -768,10 +767,8 @@ class Delivery(PrivateDelivery):
         if owed is not None:
             self._telling.add((outcome.game_id or 0, owed))
         refs.battle_log += outcome.public_lines
-        view = outcome.spectator_view
-        assert view is not None
-        names = list(outcome.names)
-        cards = battle_lines(view, names, board_of_view(view))[1:]
+        # the position's public lines after the first (the attack, already in the log)
+        cards = list(outcome.status_lines[1:])
         content = "\n".join(refs.battle_log[-12:] + cards + waiting_lines(outcome.decisions))
         duel = pics.get("duel")
         if refs.battle_id is not None and not refs.battle_seen:

@@ -1,7 +1,7 @@
 """Words the bot posts: pure functions from service records to Discord-ready text.
 
-Everything here is made from public records (lobby info, decisions, the spectator view)
-except :func:`hand_lines`, which callers use only for the owner's DM or ephemeral reply.
+Everything here is made from public records (lobby info, decisions, the spectator view);
+a game's own words come from its presentation (:mod:`rules.presentation`).
 """
 
 from __future__ import annotations
@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from rules import contract
-from rules.pyramids.words import battle_lines, hand_lines, result_line  # noqa: F401
 from service import DecisionInfo, LobbyInfo
 
 CONTENT_LIMIT = 2000
@@ -21,12 +20,12 @@ VERSION = "0.1.0"
 
 
 def variant_name(variant: str) -> str:
-    """The registered game's title: 'European War' / 'World War 5'."""
+    """The registered game's title, as its presentation gives it."""
     return contract.game_named(variant).presentation.title
 
 
 def variant_slug(variant: str) -> str:
-    """'european-war' / 'world-war-5'."""
+    """The registry name as users type it: underscores become hyphens."""
     return variant.replace("_", "-")
 
 
@@ -88,22 +87,12 @@ def lobby_text(info: LobbyInfo, *, closed: str | None = None) -> str:
         who = mention(s.user_id, s.name) if s.user_id is not None else s.name
         wants = f" — wants {s.power_name}" if s.power_name else ""
         lines.append(f"{i}. {who}{wants}")
-    setup = (
-        "one piece at a time by size"
-        if opts.get("setup_order") == "by_size"
-        else "all three pieces at once"
-    )
+    words = contract.game_named(info.variant).presentation
     extras = [
         f"turn timeout {duration_words(info.turn_timeout)}",
-        f"setup: {setup}",
+        *words.option_words(opts),
         "seats in join order" if info.arranged else "seats dealt at random",
     ]
-    if info.variant == "european_war":
-        extras.insert(0, f"diplomacy window {opts.get('diplomacy_seconds', 30)} s")
-        if opts.get("sea_attacks"):
-            extras.append("sea attacks allowed")
-    elif opts.get("pyramid_arcade"):
-        extras.append("Pyramid Arcade board")
     lines.append("Options: " + " · ".join(extras) + ".")
     if closed:
         lines.append(closed)
@@ -151,58 +140,10 @@ def status_text(lines: Iterable[str]) -> str:
     return clip("\n".join(lines))
 
 
-HELP = "\n".join(
-    [
-        "**How to play European War here**",
-        "• **/newgame** opens a table in this channel (or a new thread); people press **Join** "
-        "or use **/join**; the host adds computers with **Add computer** or **/addbot** and "
-        "starts with **Start** or **/start**.",
-        "• At the start you place your large, medium and small on your home fields: use the "
-        "panel I send you by DM, or **/place**.",
-        "• On your turn (you are pinged): **/sabotage** (J) and **/spy** (Q) first if you like, "
-        "then one action: **/conscript**, **/move**, **/invade**, **/arm** or **/pass**. Field "
-        "options autocomplete with what is legal right now.",
-        "• Duels, the diplomacy window (stop an attack with a K) and retreats come as private "
-        "panels by DM. If your DMs are closed, press **Open my panel** in the channel and use "
-        "**/hand** to see your cards.",
-        "• **/board**, **/hand**, **/status**, **/log** show the game; **/rules** the rules "
-        "with their numbers.",
-        "• **/resign** hands your seat to a computer; the host can **/pause**, **/resume**, "
-        "**/replace** a seat or **/cancel**. **/pings off** stops my pings when it is your move.",
-        "World War 5 tables use **/grow**, **/build**, **/move** and **/invade** (no cards).",
-    ]
-)
-
-HELP_WORLD_WAR_5 = "\n".join(
-    [
-        "**How to play World War 5 here**",
-        "• **/newgame variant:world-war-5** opens a table; people press **Join** or use "
-        "**/join**; the host adds computers with **Add computer** or **/addbot** and starts "
-        "with **Start** or **/start**.",
-        "• Setup goes smalls first, then mediums, then larges, in turn order (WW-6): use the "
-        "panel I send you, or **/place**.",
-        "• On your turn (you are pinged) do exactly one of **/grow** (a home piece one size "
-        "larger), **/build** (a small on an empty home territory), **/move** (to an empty "
-        "linked territory, sea lanes included) or **/invade** (a linked enemy) (WW-2). If your "
-        "time runs out, a computer move is made for you.",
-        "• Invasions are dice: one die per pip, the attacker needs a strictly higher total; a "
-        "beaten defender retreats along any link or shrinks (WW-3). Lose every piece at home "
-        "and you are out (WW-4); hold a whole other continent with a piece at home to win "
-        "(WW-5).",
-        "• **/board**, **/status**, **/log** show the game; **/rules** the rules with their "
-        "numbers. **/resign** hands your seat to a computer; the host can **/pause**, "
-        "**/resume**, **/replace** a seat or **/cancel**.",
-    ]
-)
-
-HELP_BY_GAME = {"european_war": HELP, "world_war_5": HELP_WORLD_WAR_5}
-"""Hand-written help of the games that have it; any other game's is made from its spec."""
-
-
 def help_for(variant: str) -> str:
-    """/help for the game played in a channel: its own text, or one made from its title
-    and turn commands (:func:`spec_help`)."""
-    return HELP_BY_GAME.get(variant) or spec_help(variant)
+    """/help for the game played in a channel: its presentation's own text, or one made
+    from its title and turn commands (:func:`spec_help`)."""
+    return contract.game_named(variant).presentation.help_text() or spec_help(variant)
 
 
 def spec_help(variant: str) -> str:

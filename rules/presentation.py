@@ -23,7 +23,13 @@ from .events import Event
 class OptionSpec:
     """One option a host may set: its name (a key of the game's options), ``kind``
     (``flag``, ``number`` or ``word``), a one-line summary, and its legal values (the
-    ``choices`` of a word, the ``low``/``high`` bounds of a number)."""
+    ``choices`` of a word, the ``low``/``high`` bounds of a number).
+
+    How a lobby's Options panel offers it: ``steps`` are the values of a number a host
+    picks from there (none: a number is not on the panel), ``labels`` how each of the
+    ``choices`` of a word, or each of the ``steps`` of a number, reads there (none: the
+    value itself), and ``panel`` False keeps the option off the panel altogether (it is
+    then set only as a server's default, or where a front end asks for it by name)."""
 
     name: str
     kind: str
@@ -31,6 +37,18 @@ class OptionSpec:
     choices: tuple[str, ...] = ()
     low: int | None = None
     high: int | None = None
+    steps: tuple[int, ...] = ()
+    labels: tuple[str, ...] = ()
+    panel: bool = True
+
+    def label(self, value: object) -> str:
+        """How ``value`` of this option reads (its label if it has one)."""
+        values: tuple[object, ...] = self.choices if self.kind == "word" else self.steps
+        if self.kind == "flag":
+            return "yes" if value else "no"
+        if value in values and len(self.labels) == len(values):
+            return self.labels[values.index(value)]
+        return str(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +133,18 @@ class Presentation(Protocol):
 
     def options(self) -> tuple[OptionSpec, ...]:
         """The options a host may set, in the order to show them."""
+        ...
+
+    def option_words(self, options: Mapping[str, Any]) -> list[str]:
+        """A table's options (JSON, as the game's ``options_to_dict`` gives them) in a
+        few words each, for a lobby message ("diplomacy window 30 s"); an option at a
+        value not worth mentioning gives none."""
+        ...
+
+    def help_text(self) -> str | None:
+        """How to play the game on a chat server, in Markdown under 2000 characters
+        (its turn commands by name, with a slash), or ``None``: a front end then makes
+        one from :attr:`title` and :meth:`commands`."""
         ...
 
     def side_name(self, side: str) -> str:

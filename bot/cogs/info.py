@@ -101,10 +101,6 @@ class InfoCog(commands.Cog):
                 f"• {s.name}" + (f" — wants {s.power_name}" if s.power_name else "")
                 for s in st.seats
             ]
-        elif st.view.discard:
-            from rules.pyramids.cards import card_name
-
-            lines.append("Discard pile: " + ", ".join(card_name(c) for c in st.view.discard))
         await Reply.of(interaction).private(status_text(lines))
 
     @app_commands.command(name="log", description="The last events of the game in words")
@@ -146,10 +142,11 @@ class InfoCog(commands.Cog):
 
 
 async def channel_variant(interaction: discord.Interaction) -> str:
-    """The variant of the game in this channel ('european_war' when there is none)."""
+    """The variant of the game in this channel (the first registered game when there is
+    none)."""
     if interaction.guild_id is not None:
         service = bot_of(interaction).service
         gid = await service.active_game(interaction.channel_id or 0)
         if gid is not None:
             return (await service.status(gid)).variant
-    return "european_war"
+    return contract.game_names()[0]

@@ -10,8 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from rules import contract, pyramids
-from rules.pyramids.game import board_of
+from rules import contract
 from service import ServiceError
 
 from ..entry import ANSWER_PUBLIC
@@ -61,18 +60,28 @@ async def _free_powers(interaction: discord.Interaction, current: str) -> list[C
     except ServiceError:
         return []
     taken = {s.power for s in info.seats if s.power}
-    board = board_of(info.variant, pyramids.Options.from_dict(dict(info.options)))
+    game = contract.game_named(info.variant)
+    words = game.presentation
+    named = [
+        (side, words.side_name(side))
+        for side in game.sides(game.options_from_dict(dict(info.options)))
+    ]
     typed = current.strip().lower()
     return [
-        Choice(name=p.name[:100], value=p.id)
-        for p in board.powers.values()
-        if p.id not in taken and (not typed or typed in p.name.lower())
+        Choice(name=name[:100], value=side)
+        for side, name in named
+        if side not in taken and (not typed or typed in name.lower())
     ][:MAX_CHOICES]
 
 
 def variant_choices() -> list[Choice[str | int | float]]:
     """/newgame's ``variant`` choices: every registered game, as users type it."""
     return [Choice(name=variant_slug(n), value=n) for n in contract.game_names()]
+
+
+def default_game() -> str:
+    """The game /newgame opens when none is chosen: the first registered."""
+    return contract.game_names()[0]
 
 
 class LobbyCog(commands.Cog):
@@ -83,7 +92,11 @@ class LobbyCog(commands.Cog):
         for command in self.get_app_commands():
             if isinstance(command, app_commands.Command) and command.name == "newgame":
                 variant = command._params["variant"]
-                command._params["variant"] = replace(variant, choices=variant_choices())
+                command._params["variant"] = replace(
+                    variant,
+                    choices=variant_choices(),
+                    description=f"Which game (default {variant_slug(default_game())})",
+                )
 
     @app_commands.command(
         name="newgame",
@@ -92,7 +105,7 @@ class LobbyCog(commands.Cog):
     )
     @app_commands.guild_only()
     @app_commands.describe(
-        variant="Which game (default european-war)",
+        variant="Which game (default: the first listed)",
         players="The most players at the table (2-5)",
         turn_timeout="Time for each turn (default: the server's setting)",
         thread="Open the table in a new thread of this channel",
@@ -133,7 +146,7 @@ class LobbyCog(commands.Cog):
                     f"A game is already open in this channel ({link}). Finish "
                     "it or /cancel it first, or use `/newgame thread:True`."
                 )
-        chosen = variant.value if variant else "european_war"
+        chosen = variant.value if variant else default_game()
         timeout: float | Literal["server"] | None = "server"
         if turn_timeout is not None:
             timeout = float(turn_timeout.value) or None

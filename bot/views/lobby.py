@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from rules import pyramids
+from rules import contract
+from rules.presentation import OptionSpec
 from service import LobbyInfo, ServiceError
 
 from ..errors import UserError, expect_ok, guarded
@@ -29,7 +30,6 @@ LOBBY_BUTTONS = (
 )
 TIMEOUTS = (300, 900, 3600, 6 * 3600, 12 * 3600, 86400, 3 * 86400, 7 * 86400, 0)
 """Turn timeouts offered (seconds; 0 = no limit)."""
-DIPLOMACY = (10, 20, 30, 45, 60, 90, 120)
 HOST_ONLY = frozenset({"bot", "opts", "start"})
 
 
@@ -124,26 +124,49 @@ def options_text(info: LobbyInfo) -> str:
     )
 
 
+def panel_options(variant: str) -> dict[str, OptionSpec]:
+    """The game's options on the Options panel, each by the name of its select: the
+    first word of the option's name ("setup" for ``setup_order``), or the whole name
+    without underscores when that word is taken. Flags share one select ("flags");
+    a number is there only with the ``steps`` a host picks from."""
+    out: dict[str, OptionSpec] = {}
+    taken = {"flags", "timeout", "players"}
+    for spec in contract.game_named(variant).presentation.options():
+        if not spec.panel or spec.kind == "flag" or (spec.kind == "number" and not spec.steps):
+            continue
+        key = spec.name.split("_")[0]
+        if key in taken:
+            key = spec.name.replace("_", "")
+        taken.add(key)
+        out[key] = spec
+    return out
+
+
+def _select(gid: int, key: str, spec: OptionSpec, now: object) -> OptionSelect:
+    """One option's select: its choices (a word) or steps (a number) with their labels."""
+    values: tuple[object, ...] = spec.choices if spec.kind == "word" else spec.steps
+    return OptionSelect(
+        gid,
+        key,
+        [
+            discord.SelectOption(label=spec.label(v)[:100], value=str(v), default=v == now)
+            for v in values
+        ],
+    )
+
+
 def options_view(gid: int, info: LobbyInfo) -> discord.ui.View:
-    """Selects for the rule options and the seat arrangement."""
-    opts = info.options
-    ew = info.variant == "european_war"
+    """Selects for the game's options (:meth:`rules.presentation.Presentation.options`),
+    the turn timeout, the seat arrangement and the table's size."""
+    game = contract.game_named(info.variant)
+    opts = game.options_to_dict(game.options_from_dict(dict(info.options)))
     view = discord.ui.View(timeout=None)
     flags = [("arranged", "Seats in join order (not dealt at random)", info.arranged)]
-    if ew:
-        flags += [
-            (
-                "sea_attacks",
-                "Sea attacks (between harbours of one group)",
-                bool(opts.get("sea_attacks")),
-            ),
-            ("five_players", "Allow 5 players", bool(opts.get("five_players"))),
-        ]
-    else:
-        flags += [
-            ("pyramid_arcade", "Pyramid Arcade board", bool(opts.get("pyramid_arcade"))),
-            ("five_players", "Allow 5–6 players", bool(opts.get("five_players"))),
-        ]
+    flags += [
+        (spec.name, spec.summary[:100], bool(opts.get(spec.name)))
+        for spec in game.presentation.options()
+        if spec.kind == "flag" and spec.panel
+    ]
     view.add_item(
         OptionSelect(
             gid,
@@ -157,25 +180,10 @@ def options_view(gid: int, info: LobbyInfo) -> discord.ui.View:
             placeholder="Table rules",
         )
     )
-    order = opts.get("setup_order") or ("together" if ew else "by_size")
-    view.add_item(
-        OptionSelect(
-            gid,
-            "setup",
-            [
-                discord.SelectOption(
-                    label="Setup: each player places all three pieces at once",
-                    value="together",
-                    default=order == "together",
-                ),
-                discord.SelectOption(
-                    label="Setup: smalls, then mediums, then larges, in turn order",
-                    value="by_size",
-                    default=order == "by_size",
-                ),
-            ],
-        )
-    )
+    selects = panel_options(info.variant)
+    for key, spec in selects.items():
+        if spec.kind == "word":
+            view.add_item(_select(gid, key, spec, opts.get(spec.name)))
     view.add_item(
         OptionSelect(
             gid,
@@ -190,21 +198,10 @@ def options_view(gid: int, info: LobbyInfo) -> discord.ui.View:
             ],
         )
     )
-    if ew:
-        seconds = opts.get("diplomacy_seconds", 30)
-        view.add_item(
-            OptionSelect(
-                gid,
-                "diplomacy",
-                [
-                    discord.SelectOption(
-                        label=f"Diplomacy window: {s} s", value=str(s), default=s == seconds
-                    )
-                    for s in DIPLOMACY
-                ],
-            )
-        )
-    limit = pyramids.rules_for(info.variant).max_players(pyramids.Options.from_dict(dict(opts)))
+    for key, spec in selects.items():
+        if spec.kind == "number":
+            view.add_item(_select(gid, key, spec, opts.get(spec.name)))
+    limit = game.max_players(game.options_from_dict(dict(info.options)))
     view.add_item(
         OptionSelect(
             gid,
@@ -221,7 +218,8 @@ def options_view(gid: int, info: LobbyInfo) -> discord.ui.View:
 
 
 class OptionSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"ew:op:(?P<gid>\d+):(?P<name>[a-z]+)"
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"ew:op:(?P<gid>\d+):(?P<name>[a-z0-9]+)",
 ):
     """One select of the Options panel."""
 
@@ -263,6 +261,21 @@ class OptionSelect(
             max_values=item.max_values,
         )
 
+    async def _option(self, bot: GameBot, value: str) -> dict[str, Any]:
+        """The game option this select sets, at ``value`` (read as its kind says).
+
+        Raises:
+            UserError: the table is gone, or its game has no such option any more.
+        """
+        try:
+            info = await bot.service.lobby_info(self.gid)
+        except ServiceError as exc:
+            raise UserError(str(exc), self.gid) from None
+        spec = panel_options(info.variant).get(self.name)
+        if spec is None:
+            raise UserError("This option is no longer offered: open Options again.", self.gid)
+        return {spec.name: int(value) if spec.kind == "number" else value}
+
     @guarded("update")
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: GameBot = interaction.client  # type: ignore[assignment]  # always a GameBot
@@ -273,14 +286,12 @@ class OptionSelect(
             kw["arranged"] = "arranged" in picked
             known = {o.value for o in self.item.options} - {"arranged"}
             kw["options"] = {flag: flag in picked for flag in known}
-        elif self.name == "setup":
-            kw["options"] = {"setup_order": values[0]}
         elif self.name == "timeout":
             kw["turn_timeout"] = float(values[0]) or None
-        elif self.name == "diplomacy":
-            kw["options"] = {"diplomacy_seconds": int(values[0])}
         elif self.name == "players":
             kw["max_players"] = int(values[0])
+        else:
+            kw["options"] = await self._option(bot, values[0])
         out = expect_ok(await bot.service.configure(self.gid, interaction.user.id, **kw))
         assert out.lobby is not None
         await Reply.of(interaction).edit_source(

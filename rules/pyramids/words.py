@@ -206,6 +206,10 @@ _SHARED_OPTIONS = (
         "Setup: each player places all three pieces at once, or smalls, then mediums, "
         "then larges, in turn order",
         choices=("together", "by_size"),
+        labels=(
+            "Setup: each player places all three pieces at once",
+            "Setup: smalls, then mediums, then larges, in turn order",
+        ),
     ),
     OptionSpec(
         "round_limit",
@@ -213,22 +217,84 @@ _SHARED_OPTIONS = (
         "Rounds after which the game is a draw (0: none)",
         low=0,
         high=10_000,
+        panel=False,
     ),
 )
+DIPLOMACY_STEPS = (10, 20, 30, 45, 60, 90, 120)
+"""The diplomacy windows (seconds) a host picks from in a lobby."""
 EW_OPTIONS = (
     OptionSpec("sea_attacks", "flag", "Sea attacks (between harbours of one group)"),
     OptionSpec("five_players", "flag", "Allow 5 players"),
     *_SHARED_OPTIONS,
-    OptionSpec("diplomacy_seconds", "number", "Diplomacy window (seconds)", low=5, high=600),
     OptionSpec(
-        "turn_timeout_action", "word", "An expired turn passes or arms", choices=("pass", "arm")
+        "diplomacy_seconds",
+        "number",
+        "Diplomacy window (seconds)",
+        low=5,
+        high=600,
+        steps=DIPLOMACY_STEPS,
+        labels=tuple(f"Diplomacy window: {s} s" for s in DIPLOMACY_STEPS),
+    ),
+    OptionSpec(
+        "turn_timeout_action",
+        "word",
+        "When a European War turn times out",
+        choices=("pass", "arm"),
+        labels=("pass", "arm (draw two cards)"),
+        panel=False,
     ),
 )
 WW_OPTIONS = (
     OptionSpec("pyramid_arcade", "flag", "Pyramid Arcade board"),
-    OptionSpec("five_players", "flag", "Allow 5-6 players"),
+    OptionSpec("five_players", "flag", "Allow 5–6 players"),
     *_SHARED_OPTIONS,
 )
+
+
+EW_HELP = "\n".join(
+    [
+        "**How to play European War here**",
+        "• **/newgame** opens a table in this channel (or a new thread); people press **Join** "
+        "or use **/join**; the host adds computers with **Add computer** or **/addbot** and "
+        "starts with **Start** or **/start**.",
+        "• At the start you place your large, medium and small on your home fields: use the "
+        "panel I send you by DM, or **/place**.",
+        "• On your turn (you are pinged): **/sabotage** (J) and **/spy** (Q) first if you like, "
+        "then one action: **/conscript**, **/move**, **/invade**, **/arm** or **/pass**. Field "
+        "options autocomplete with what is legal right now.",
+        "• Duels, the diplomacy window (stop an attack with a K) and retreats come as private "
+        "panels by DM. If your DMs are closed, press **Open my panel** in the channel and use "
+        "**/hand** to see your cards.",
+        "• **/board**, **/hand**, **/status**, **/log** show the game; **/rules** the rules "
+        "with their numbers.",
+        "• **/resign** hands your seat to a computer; the host can **/pause**, **/resume**, "
+        "**/replace** a seat or **/cancel**. **/pings off** stops my pings when it is your move.",
+        "World War 5 tables use **/grow**, **/build**, **/move** and **/invade** (no cards).",
+    ]
+)
+
+WW_HELP = "\n".join(
+    [
+        "**How to play World War 5 here**",
+        "• **/newgame variant:world-war-5** opens a table; people press **Join** or use "
+        "**/join**; the host adds computers with **Add computer** or **/addbot** and starts "
+        "with **Start** or **/start**.",
+        "• Setup goes smalls first, then mediums, then larges, in turn order (WW-6): use the "
+        "panel I send you, or **/place**.",
+        "• On your turn (you are pinged) do exactly one of **/grow** (a home piece one size "
+        "larger), **/build** (a small on an empty home territory), **/move** (to an empty "
+        "linked territory, sea lanes included) or **/invade** (a linked enemy) (WW-2). If your "
+        "time runs out, a computer move is made for you.",
+        "• Invasions are dice: one die per pip, the attacker needs a strictly higher total; a "
+        "beaten defender retreats along any link or shrinks (WW-3). Lose every piece at home "
+        "and you are out (WW-4); hold a whole other continent with a piece at home to win "
+        "(WW-5).",
+        "• **/board**, **/status**, **/log** show the game; **/rules** the rules with their "
+        "numbers. **/resign** hands your seat to a computer; the host can **/pause**, "
+        "**/resume**, **/replace** a seat or **/cancel**.",
+    ]
+)
+"""/help of each variant, as a chat server shows it."""
 
 
 def _figure_choices() -> tuple[OptionChoice, ...]:
@@ -382,10 +448,31 @@ class PyramidWords:
         self.space_word = "territory" if ww else "field"
         self._options = WW_OPTIONS if ww else EW_OPTIONS
         self._commands = WW_COMMANDS if ww else EW_COMMANDS
+        self._help = WW_HELP if ww else EW_HELP
 
     def options(self) -> tuple[OptionSpec, ...]:
         """The options a host may set."""
         return self._options
+
+    def option_words(self, options: Mapping[str, Any]) -> list[str]:
+        """The diplomacy window (European War), the setup order, sea attacks or the
+        Pyramid Arcade board when chosen."""
+        out: list[str] = []
+        if self.variant == "european_war":
+            out.append(f"diplomacy window {options.get('diplomacy_seconds', 30)} s")
+        by_size = options.get("setup_order") == "by_size"
+        out.append(
+            "setup: " + ("one piece at a time by size" if by_size else "all three pieces at once")
+        )
+        if self.variant == "european_war" and options.get("sea_attacks"):
+            out.append("sea attacks allowed")
+        if self.variant == "world_war_5" and options.get("pyramid_arcade"):
+            out.append("Pyramid Arcade board")
+        return out
+
+    def help_text(self) -> str:
+        """How to play this variant with the turn commands of PRODUCT.md."""
+        return self._help
 
     def side_name(self, side: str) -> str:
         """A power's or continent's name."""
@@ -438,7 +525,8 @@ class PyramidWords:
         return battle_lines(view, names, board_of_view(view))
 
     def summary_lines(self, view: Any, names: Sequence[str]) -> list[str]:
-        """Turn, round and phase; the decks (European War); each seat's hand and supply."""
+        """Turn, round and phase; the decks (European War); each seat's hand and supply;
+        the discard pile's cards, face up (EW-24)."""
         lines = [f"Turn {view.turn}, round {view.round}, phase {view.phase}."]
         if self.variant == "european_war":
             lines.append(f"Draw pile {view.pile_size} cards, discard {len(view.discard)}.")
@@ -447,6 +535,8 @@ class PyramidWords:
                 f"{names[sv.seat]} — {sv.power_name}: {sv.hand_size} cards, "
                 f"supply {sv.supply[0]}/{sv.supply[1]}/{sv.supply[2]}."
             )
+        if view.discard:
+            lines.append("Discard pile: " + ", ".join(card_name(c) for c in view.discard))
         return lines
 
     def private_lines(self, view: Any, names: Sequence[str]) -> list[str]:

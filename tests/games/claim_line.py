@@ -335,6 +335,14 @@ class ClaimWords:
             ),
         )
 
+    def option_words(self, options: Mapping[str, Any]) -> list[str]:
+        """The contest window's length (CL-5)."""
+        return [f"{options.get('window_seconds', 60)} s to contest a claim"]
+
+    def help_text(self) -> None:
+        """None: a front end makes the help from the title and the commands."""
+        return None
+
     def side_name(self, side: str) -> str:
         """ "Cross"."""
         return side.capitalize()
