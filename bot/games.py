@@ -1,12 +1,14 @@
-"""What the bot asks the game registry: which decisions go on private panels, and the
-words of the game a running table plays."""
+"""What the bot asks the game registry: which decisions go on private panels, the
+words of the game a running table plays, and the game options a server may default."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from rules import contract
-from rules.presentation import Presentation
+from rules.presentation import OptionSpec, Presentation
+
+from .errors import UserError
 
 if TYPE_CHECKING:
     from service import GameService
@@ -25,4 +27,40 @@ def is_panel(kind: str) -> bool:
     return any(
         kind in contract.game_named(name).presentation.panel_decisions()
         for name in contract.game_names()
+    )
+
+
+def offered_options() -> dict[str, OptionSpec]:
+    """Every option a registered game offers a host, by name (the first game's spec of a
+    name shared by several): what a server may set a default for."""
+    out: dict[str, OptionSpec] = {}
+    for name in contract.game_names():
+        for spec in contract.game_named(name).presentation.options():
+            out.setdefault(spec.name, spec)
+    return out
+
+
+FLAG_WORDS = {"yes": True, "on": True, "true": True, "no": False, "off": False, "false": False}
+
+
+def option_value(spec: OptionSpec, text: str) -> bool | int | str | None:
+    """The value of option ``spec`` a user means by ``text`` (a flag's yes / no, a
+    number's digits, a word or its label; ``default``: back to each game's own default).
+
+    Raises:
+        UserError: words that are no value of the option.
+    """
+    typed = text.strip().lower()
+    if typed == "default":
+        return None
+    if spec.kind == "flag" and typed in FLAG_WORDS:
+        return FLAG_WORDS[typed]
+    if spec.kind == "number" and typed.lstrip("-").isdigit():
+        return int(typed)
+    if spec.kind == "word":
+        for choice in spec.choices:
+            if typed in (choice.lower(), spec.label(choice).lower()):
+                return choice
+    raise UserError(
+        f"{text[:40]!r} is not a value of {spec.summary[:60]!r}: pick one from the list."
     )

@@ -98,3 +98,28 @@ def test_the_service_names_no_game() -> None:
             if found:
                 bad.append(f"{path.relative_to(ROOT)}:{number} names {', '.join(found)}")
     assert not bad, "\n".join(bad)
+
+
+PRODUCT_STRINGS = (
+    "European War bot",  # the product's brand (the bot's name, /about)
+    "european_war.db",  # the default database file's name, kept for existing installs
+    'PREFIX = "european_war"',  # the metrics prefix operators' dashboards already use
+    # /about's credits: the designers of the games the product was made for
+    "European War (Jan Divecky) and World War 5 (Andrew",
+)
+"""Strings in bot/ that name the product, not a game (they read like a game's name only
+because the product took its name from its first game)."""
+
+
+def test_the_bot_names_no_game() -> None:
+    words = game_words()
+    bad = []
+    for path in sorted((ROOT / "bot").rglob("*.py")):
+        for number, line in enumerate(path.read_text().splitlines(), start=1):
+            text = line.lower()
+            for product in PRODUCT_STRINGS:
+                text = text.replace(product.lower(), "")
+            found = sorted(w for w in words if w.lower() in text)
+            if found:
+                bad.append(f"{path.relative_to(ROOT)}:{number} names {', '.join(found)}")
+    assert not bad, "\n".join(bad)

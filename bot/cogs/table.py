@@ -12,6 +12,7 @@ from service.models import GuildSettings
 
 from ..entry import ANSWER_PUBLIC
 from ..errors import UserError, expect_ok
+from ..games import offered_options, option_value
 from ..reply import Reply
 from ..texts import duration_words
 from ..views.confirm import confirm_view
@@ -51,14 +52,54 @@ async def _seats(interaction: discord.Interaction, current: str) -> list[Choice[
     return out[:MAX_CHOICES]
 
 
+@safe
+async def _option_names(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    """/settings ``option``: the games' options, by their summary."""
+    typed = current.strip().lower()
+    return [
+        Choice(name=spec.summary[:100], value=name)
+        for name, spec in offered_options().items()
+        if not typed or typed in spec.summary.lower() or typed in name
+    ][:MAX_CHOICES]
+
+
+@safe
+async def _option_values(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    """/settings ``value``: the values of the option chosen beside it."""
+    spec = offered_options().get(str(getattr(interaction.namespace, "option", "") or ""))
+    if spec is None:
+        return []
+    if spec.kind == "flag":
+        words = ["yes", "no"]
+    elif spec.kind == "word":
+        words = list(spec.choices)
+    else:
+        words = [str(s) for s in spec.steps] or [
+            str(v) for v in (spec.low, spec.high) if v is not None
+        ]
+    typed = current.strip().lower()
+    named = [(spec.label(v if spec.kind != "number" else int(v)), v) for v in words]
+    named = [(label, v) for label, v in named if not typed or typed in label.lower() or typed in v]
+    return [
+        Choice(name=label[:100], value=v)
+        for label, v in named + [("each game's own default", "default")]
+    ][:MAX_CHOICES]
+
+
 def settings_text(gs: GuildSettings) -> str:
-    """The server's defaults in words."""
+    """The server's defaults in words: the table's, then the game options it set."""
+    offered = offered_options()
+    options = [
+        f"{spec.summary}: {spec.label(gs.options[name])}"
+        for name, spec in offered.items()
+        if name in gs.options
+    ]
     return "\n".join(
         [
             "**Server defaults for new games**",
             f"Turn timeout: {duration_words(gs.turn_timeout)}",
-            f"When a European War turn times out: {gs.options.get('turn_timeout_action', 'pass')}",
-            f"Diplomacy window: {gs.options.get('diplomacy_seconds', 30)} s",
+            *options,
+            ("Other game options: " if options else "Game options: ") + "each game's own default",
             "Reminder before a deadline: "
             + (duration_words(gs.reminder_lead) if gs.reminder_lead else "off"),
             f"Lobby expiry: {duration_words(gs.lobby_expiry)}",
@@ -178,8 +219,8 @@ class TableCog(commands.Cog):
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.describe(
         turn_timeout="Time for each turn",
-        expiry_action="What an expired European War turn does",
-        diplomacy_window="Seconds to stop an attack with a K (5-600)",
+        option="A game option whose default to set for new tables (with value)",
+        value="The option's default (default: back to each game's own)",
         reminder="Reminder before a deadline",
         lobby_expiry="An unstarted lobby closes after",
         games="Most games running at once in this server",
@@ -187,18 +228,13 @@ class TableCog(commands.Cog):
     @app_commands.choices(
         turn_timeout=TIMEOUT_CHOICES[:-1], reminder=MINUTES, lobby_expiry=LOBBY_MINUTES
     )
-    @app_commands.choices(
-        expiry_action=[
-            Choice(name="pass", value="pass"),
-            Choice(name="arm (draw two cards)", value="arm"),
-        ],
-    )
+    @app_commands.autocomplete(option=_option_names, value=_option_values)
     async def settings(
         self,
         interaction: discord.Interaction,
         turn_timeout: Choice[int] | None = None,
-        expiry_action: Choice[str] | None = None,
-        diplomacy_window: app_commands.Range[int, 5, 600] | None = None,
+        option: str | None = None,
+        value: str | None = None,
         reminder: Choice[int] | None = None,
         lobby_expiry: Choice[int] | None = None,
         games: app_commands.Range[int, 1, 1000] | None = None,
@@ -211,13 +247,15 @@ class TableCog(commands.Cog):
         changes: dict[str, Any] = {}
         if turn_timeout is not None:
             changes["turn_timeout"] = float(turn_timeout.value)
-        options: dict[str, Any] = {}
-        if expiry_action is not None:
-            options["turn_timeout_action"] = expiry_action.value
-        if diplomacy_window is not None:
-            options["diplomacy_seconds"] = diplomacy_window
-        if options:
-            changes["options"] = options
+        if (option is None) != (value is None):
+            raise UserError("Give a game option together with its value.")
+        if option is not None and value is not None:
+            spec = offered_options().get(option)
+            if spec is None:
+                raise UserError(
+                    f"No game here has an option {option[:40]!r}: pick one from the list."
+                )
+            changes["options"] = {spec.name: option_value(spec, value)}
         if reminder is not None:
             changes["reminder_lead"] = float(reminder.value * 60)
         if lobby_expiry is not None:
