@@ -110,7 +110,7 @@ def test_a_game_without_hand_written_words_is_read_from_its_spec(
         names=["Ann", "Bob"],
         seat=seat,
         prompt_kind="turn",
-        choices=tuple(state.legal_actions(seat)),  # type: ignore[arg-type]  # another game's
+        choices=tuple(state.legal_actions(seat)),
         view=state.view_for(seat),
     )
     cmd = parse("claim B2", ctx)
