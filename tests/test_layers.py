@@ -98,3 +98,25 @@ def test_the_service_names_no_game() -> None:
             if found:
                 bad.append(f"{path.relative_to(ROOT)}:{number} names {', '.join(found)}")
     assert not bad, "\n".join(bad)
+
+
+CONSOLE_OWN_WORDS = ("data/european_war.db",)
+"""The product's own names the console may say: the default database file (the bot's
+``DATABASE_URL`` default, shared by every game). The ``european-war`` command is the
+product's name too, and reads as no game's registry name or title."""
+
+
+def test_the_console_names_no_game() -> None:
+    """The console is made from each game's specs (its commands, its reader of typed
+    lines, its images from render's registry): no line names a game or its package."""
+    words = game_words()
+    bad = []
+    for path in sorted((ROOT / "console").rglob("*.py")):
+        for number, line in enumerate(path.read_text().splitlines(), start=1):
+            text = line.lower()
+            for own in CONSOLE_OWN_WORDS:
+                text = text.replace(own, "")
+            found = sorted(w for w in words if w.lower() in text)
+            if found:
+                bad.append(f"{path.relative_to(ROOT)}:{number} names {', '.join(found)}")
+    assert not bad, "\n".join(bad)
