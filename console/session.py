@@ -70,7 +70,7 @@ class Session:
     service: GameService
     out_dir: Path | None
     open_images: bool = False
-    resume_hint: str = "python -m console --resume"
+    resume_hint: str = "european-war --resume"
     game_id: int = 0
     seed: int = 0
     humans: dict[int, str] = field(default_factory=dict)
