@@ -283,6 +283,7 @@ class GameBot(commands.Bot):
                 ok=True,
                 game_id=prompt.game_id,
                 kind="resend",
+                variant=status.variant,
                 channel_id=status.channel_id,
                 guild_id=status.guild_id,
                 status=status.status,
