@@ -90,11 +90,6 @@ def command_words() -> dict[str, str]:
 
 
 # ---------------------------------------------------------------------- names
-def norm(text: str) -> str:
-    """Lower case, letters and digits only: how names are compared."""
-    return "".join(ch for ch in text.lower() if ch.isalnum())
-
-
 def slug(text: str) -> str:
     """A name as one typeable word: ``North Africa`` -> ``north-africa``."""
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
