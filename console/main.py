@@ -1,4 +1,4 @@
-"""The local console: play European War or World War 5 in a terminal, no Discord needed.
+"""The local console: play any registered game in a terminal, no Discord needed.
 
 ::
 
@@ -34,9 +34,10 @@ import secrets
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from bot.config import ConfigError, load_settings
-from rules import contract, pyramids
+from rules import contract
 from service import GameService, computer
 from service.models import COMPUTER_LEVELS
 from service.store import open_store
@@ -49,14 +50,6 @@ CONSOLE_CHANNEL_ID = 1
 """The pseudo channel of console games (Discord ids are far larger)."""
 WATCH_CHANNEL_ID = 2
 """The pseudo channel of ``--watch`` games, so watching never touches your own game."""
-VARIANT_NAMES = {
-    "european-war": "european_war",
-    "european_war": "european_war",
-    "ew": "european_war",
-    "world-war-5": "world_war_5",
-    "world_war_5": "world_war_5",
-    "ww5": "world_war_5",
-}
 PACING = 0.7
 """Seconds before each computer move (0 with ``--fast``)."""
 ANSWER_DELAY = (0.3, 1.2)
@@ -78,16 +71,39 @@ class UsageError(ValueError):
     """Options that do not fit together; the message says why."""
 
 
+def variant_names() -> dict[str, str]:
+    """Every way to name a registered game on the command line -> its registry name: the
+    name itself, with hyphens, and its initials (``big_game``, ``big-game``,
+    ``bg``)."""
+    out: dict[str, str] = {}
+    for name in contract.game_names():
+        initials = "".join(part[:1] if part.isalpha() else part for part in name.split("_"))
+        for key in (name, name.replace("_", "-"), initials):
+            out.setdefault(key, name)
+    return out
+
+
+def default_variant() -> str:
+    """The game played when none is named: the first one registered."""
+    return contract.game_names()[0]
+
+
+def titles() -> list[str]:
+    """The registered games' titles, in registration order."""
+    return [contract.game_named(n).presentation.title for n in contract.game_names()]
+
+
 # ---------------------------------------------------------------------- the plan
 def build_parser() -> argparse.ArgumentParser:
     """The command line of ``python -m console`` / ``european-war``."""
     p = argparse.ArgumentParser(
         prog="european-war",
-        description="Play European War or World War 5 in the terminal, against computer "
+        description=f"Play {' or '.join(titles())} in the terminal, against computer "
         "players or with friends at one keyboard. Same rules, storage and board "
         "images as the Discord bot.",
     )
-    p.add_argument("--variant", help="european-war (default) or world-war-5")
+    names = [n.replace("_", "-") for n in contract.game_names()]
+    p.add_argument("--variant", help=f"{names[0]} (default) or " + " or ".join(names[1:]))
     p.add_argument("--players", type=int, help="seats at the table (2-5)")
     p.add_argument("--computers", type=int, help="how many of them are computers")
     p.add_argument(
@@ -135,11 +151,8 @@ def variant_of(text: str | None) -> str:
         UsageError: another name.
     """
     if text is None:
-        return "european_war"
-    key = text.strip().lower()
-    found = VARIANT_NAMES.get(key)
-    if found is None and key.replace("-", "_") in contract.game_names():
-        found = key.replace("-", "_")  # any registered game, by its name
+        return default_variant()
+    found = variant_names().get(text.strip().lower())
     if found is None:
         known = " or ".join(n.replace("_", "-") for n in contract.game_names())
         raise UsageError(f"Unknown variant {text!r}: use {known}.")
@@ -202,6 +215,13 @@ def plan_from_args(args: argparse.Namespace) -> Plan:
     return plan
 
 
+def most_players(variant: str) -> int:
+    """The most seats the game takes, with every option that may add seats set."""
+    game = contract.game_named(variant)
+    flags = {o.name: True for o in game.presentation.options() if o.kind == "flag"}
+    return game.max_players(game.options_from_dict(flags))
+
+
 def check_plan(plan: Plan) -> None:
     """Refuse a table the game cannot seat, and resolve the wanted side to its id.
 
@@ -210,8 +230,7 @@ def check_plan(plan: Plan) -> None:
     """
     game = contract.game_named(plan.variant)
     words = game.presentation
-    widest = game.options_from_dict({o.name: True for o in words.options() if o.kind == "flag"})
-    most = game.max_players(widest)
+    most = most_players(plan.variant)
     if not game.min_players <= plan.total <= most:
         raise UsageError(
             f"{words.title} is for {game.min_players} to {most} players "
@@ -232,13 +251,20 @@ def check_plan(plan: Plan) -> None:
 def plan_by_questions(args: argparse.Namespace) -> Plan:
     """Ask a newcomer what to play; Enter takes the suggested answer each time."""
     say("Let's set up a game (press Enter to take the answer in brackets).")
+    games = contract.game_names()
+    offers = []
+    for number, name in enumerate(games, start=1):
+        words = contract.game_named(name).presentation
+        reader = words.reader()
+        tagline = f" ({reader.tagline})" if reader is not None and reader.tagline else ""
+        offers.append(f"{number}) {words.title}{tagline}")
     v = ask(
-        "Which game? 1) European War (cards, duels, diplomacy)  2) World War 5 (dice)",
+        "Which game? " + "  ".join(offers),
         "1",
-        lambda a: a in ("1", "2"),
+        lambda a: a.isdigit() and 1 <= int(a) <= len(games),
     )
-    variant = "european_war" if v == "1" else "world_war_5"
-    most = pyramids.rules_for(variant).max_players(pyramids.Options(five_players=True))
+    variant = games[int(v) - 1]
+    most = most_players(variant)
     who = ask(
         "Who plays? 1) you against computers  2) several people at this keyboard",
         "1",
@@ -293,9 +319,7 @@ def repeatable_chooser(inner: computer.Chooser, base: Callable[[], int]) -> comp
     it sees, not from the database's game id: with ``--seed`` a game repeats in any
     database, given the same moves at the keyboard."""
 
-    def choose(
-        game: str, view: pyramids.View, legal: Sequence[pyramids.Action], level: str, seed: int
-    ) -> pyramids.Action:
+    def choose(game: str, view: Any, legal: Sequence[Any], level: str, seed: int) -> Any:
         digest = hashlib.blake2b(f"{base()}|{view!r}".encode(), digest_size=8).digest()
         return inner(game, view, legal, level, int.from_bytes(digest, "big"))
 

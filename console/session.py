@@ -19,23 +19,15 @@ from pathlib import Path
 from typing import Any
 
 import rules
-from rules import contract, pyramids
+from render import images_for
+from rules import contract
 from service import GameService, GameStatus, Outcome, Prompt, rulebook
 from service.models import GameSettings
 from service.store import NewSeat
 
-from .parse import Command, Context, ParseError, completions, parse, slug
-from .terminal import confirm, interactive, open_viewer, read_line, render_board, render_hand, say
-from .text import (
-    board_text,
-    duel_text,
-    hand_line,
-    help_text,
-    numbered,
-    plain,
-    result_text,
-    turn_hint,
-)
+from .parse import Command, Context, ParseError, completions, parse, reader_of, slug
+from .terminal import confirm, interactive, open_viewer, read_line, say
+from .text import help_text, numbered, plain, result_text, turn_hint
 
 log = logging.getLogger("console")
 
@@ -84,10 +76,8 @@ class Session:
     humans: dict[int, str] = field(default_factory=dict)
     """user id -> name of the people at this keyboard."""
     seats: list[Seat] = field(default_factory=list)
-    variant: str = "european_war"
-    board: pyramids.Board = field(
-        default_factory=lambda: pyramids.load_board("european_war", False)
-    )
+    variant: str = ""
+    """The registry name of the game at this keyboard (set by :meth:`adopt`)."""
     holder: int | None = None
     """The person at the keyboard now (hot-seat: whose turn it is to look)."""
     pending: deque[Outcome] = field(default_factory=deque)
@@ -174,8 +164,6 @@ class Session:
         if rec is not None and rec.creation:
             self.seed = int(rec.creation.get("seed", 0))
         self.variant = st.variant
-        if isinstance(st.view, pyramids.View):  # a pyramid game: its board, for the reader
-            self.board = pyramids.load_board(st.variant, False)
         self.refresh(st)
         self.humans = {s.user_id: s.name for s in st.seats if s.user_id is not None}
         return st
@@ -225,17 +213,18 @@ class Session:
         while self.pending:
             self.show(self.pending.popleft())
 
-    def write_board(self, view: pyramids.View | None, tag: str) -> Path | None:
+    def write_board(self, view: Any, tag: str) -> Path | None:
         """Write the board image (``game<id>-<tag>.png`` and ``game<id>-latest.png``),
         print its path and show it when ``--open`` asked for that."""
         if self.out_dir is None or view is None:
             return None
-        if not isinstance(view, pyramids.View):  # a game without images: words only
+        images = images_for(self.variant)
+        if images is None:  # a game without images: words only
             self.board_dirty = False
             return None
         events, self.board_events, self.board_dirty = self.board_events, [], False
         try:
-            data = render_board(view, self.names, events)
+            data = images.board(view, self.names, events)
             self.out_dir.mkdir(parents=True, exist_ok=True)
             path = self.out_dir / f"game{self.game_id}-{tag}.png"
             path.write_bytes(data)
@@ -339,51 +328,36 @@ class Session:
         self.shown = (prompt.version, prompt.seat, prompt.kind)
         uv = self.run(self.service.view(self.game_id, prompt.user_id))
         view = uv.view
-        if not isinstance(view, pyramids.View):
-            self.show_spec_prompt(prompt, view)
-            return
-        me = self.seats[prompt.seat]
-        power = self.board.powers[me.power].name if me.power in self.board.powers else ""
-        if prompt.kind in ("turn", "action"):
-            say(f"── Turn {view.turn}, round {view.round}: {me.name} ({power}) to play ──")
-        say(plain(prompt.text))
-        duel = duel_text(view, self.board, self.names)
-        if duel:
-            say(duel)
-        if self.variant == "european_war" and (
-            prompt.kind in ("turn", "duel", "diplomacy", "action")
-            or (prompt.user_id in self.hand_dirty and view.hand)
-        ):
-            say(hand_line(view.hand))
-        self.hand_dirty.discard(prompt.user_id or 0)
-        if prompt.kind in ("turn", "action"):
-            say(turn_hint(prompt, contract.game_named(self.variant)))
-        else:
-            for line in numbered(prompt.labels):
-                say(line)
-            say("Answer with a number or the command words (help lists them).")
-
-    def show_spec_prompt(self, prompt: Prompt, view: Any) -> None:
-        """The question of a game without a board of its own here: the question, what
-        only this player knows, then a hint of its turn commands or the numbered
-        choices of a panel decision."""
         game = contract.game_named(self.variant)
         words = game.presentation
-        say(plain(prompt.text))
-        for line in words.private_lines(view, self.names):
-            say(plain(line))
-        if prompt.kind in words.panel_decisions():
-            for line in numbered(prompt.labels):
-                say(line)
+        reader = words.reader()
+        if reader is None:
+            say(plain(prompt.text))
+            for line in words.private_lines(view, self.names):
+                say(plain(line))
+        else:
+            due = prompt.user_id in self.hand_dirty
+            lines = reader.prompt_lines(
+                prompt.kind, prompt.text, view, self.names, prompt.seat, due
+            )
+            for line in lines:
+                say(plain(line))
+        self.hand_dirty.discard(prompt.user_id or 0)
+        if prompt.kind not in words.panel_decisions():
+            say(turn_hint(prompt, game))
+            return
+        for line in numbered(prompt.labels):
+            say(line)
+        if reader is None:
             say("Answer with a number (help lists the commands).")
         else:
-            say(turn_hint(prompt, game))
+            say("Answer with a number or the command words (help lists them).")
 
     def context(self, user: int, prompt: Prompt | None) -> Context:
         """What the parser may know for ``user``."""
         uv = self.run(self.service.view(self.game_id, user))
         return Context(
-            board=self.board,
+            board=None,
             variant=self.variant,
             names=self.names,
             powers=[s.power for s in self.seats],
@@ -422,15 +396,10 @@ class Session:
         """Send a game action; print the refusal or what happened."""
         action = cmd.action
         assert action is not None
-        if isinstance(action, pyramids.Move | pyramids.Attack) and self.leaves_home(ctx, action):
-            verb = "Moving" if isinstance(action, pyramids.Move) else "Winning this attack"
-            if not confirm(
-                f"{verb} out of {self.board.fields[action.src].name} leaves none "
-                "of your pieces at home: you would fall, which can end the game "
-                "against you (EW-20). Do it?"
-            ):
-                say("Nothing done.")
-                return ""
+        question = self.regret(action, ctx)
+        if question is not None and not confirm(question):
+            say("Nothing done.")
+            return ""
         version = prompt.version if prompt is not None and action in prompt.choices else None
         out = self.run(self.service.act(self.game_id, user, action, version=version))
         if not out.ok:
@@ -439,17 +408,13 @@ class Session:
         self.show(out)
         return ""
 
-    def leaves_home(self, ctx: Context, action: pyramids.Move | pyramids.Attack) -> bool:
-        """True when ``action`` takes the player's last piece out of its home fields."""
-        if ctx.seat is None:
-            return False
+    def regret(self, action: Any, ctx: Context) -> str | None:
+        """The game's question before an action the player may regret, if any."""
+        reader = reader_of(self.variant)
+        if ctx.seat is None or reader is None:
+            return None
         st = self.run(self.service.status(self.game_id))
-        view = st.view
-        if view is None:
-            return False
-        home = self.board.powers[self.seats[ctx.seat].power].fields
-        mine = [f for f in home if view.pieces.get(f, (-1, 0))[0] == ctx.seat]
-        return mine == [action.src]
+        return reader.confirm(action, st.view, ctx.seat)
 
     def query(self, cmd: Command, user: int, prompt: Prompt | None, ctx: Context) -> str:
         """Console commands that are not game actions."""
@@ -468,12 +433,14 @@ class Session:
             self.show_hand(user, ctx)
         elif name == "board":
             st = self.run(self.service.status(gid))
-            if st.view is not None and not isinstance(st.view, pyramids.View):
+            reader = reader_of(self.variant)
+            if st.view is not None and reader is None:
                 words = contract.game_named(self.variant).presentation
                 for line in words.summary_lines(st.view, self.names):
                     say(plain(line))
-            elif st.view is not None:
-                say("\n".join(board_text(st.view, self.board, self.names)))
+            elif st.view is not None and reader is not None:
+                say("\n".join(reader.board_lines(st.view, self.names)))
+            if st.view is not None and images_for(self.variant) is not None:
                 self.board_dirty = True
                 self.write_board(st.view, f"{st.version:04d}")
         elif name == "status":
@@ -507,27 +474,23 @@ class Session:
 
     def show_hand(self, user: int, ctx: Context) -> None:
         """``hand``: the cards in words, what espionage showed, and the hand image."""
-        if self.variant not in ("european_war", "world_war_5"):  # a game read from its spec
-            uv = self.run(self.service.view(self.game_id, user))
+        uv = self.run(self.service.view(self.game_id, user))
+        reader = reader_of(self.variant)
+        if reader is None:
             words = contract.game_named(self.variant).presentation
             lines = words.private_lines(uv.view, self.names)
             say("\n".join(plain(line) for line in lines) or "You hold nothing secret.")
-            return
-        if self.variant != "european_war":
-            say("World War 5 has no cards.")
-            return
-        say(hand_line(ctx.hand))
-        uv = self.run(self.service.view(self.game_id, user))
-        for seat, cards in sorted(uv.view.known_cards.items()):
-            say(
-                f"  {self.names[seat]} holds (you saw): "
-                + " ".join(pyramids.cards.card_name(c) for c in cards)
-            )
-        if self.out_dir is None:
+        else:
+            say("\n".join(reader.hand_lines(uv.view, self.names)))
+        images = images_for(self.variant)
+        holding = images.holding(uv.view) if images is not None else None
+        if self.out_dir is None or images is None or not holding:
             return
         path = self.out_dir / f"game{self.game_id}-hand-{slug(self.humans.get(user, 'you'))}.png"
         try:
-            data = render_hand(ctx.hand, title=f"{self.humans.get(user, '')}'s hand")
+            data = images.private(holding, title=f"{self.humans.get(user, '')}'s hand")
+            if data is None:  # the game shows it in words only
+                return
             self.out_dir.mkdir(parents=True, exist_ok=True)
             path.write_bytes(data)
         except Exception:  # an image must never stop a game

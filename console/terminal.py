@@ -1,5 +1,5 @@
 """The console's terminal: reading lines (a person or a script), printing, yes/no
-questions, and the images it writes (through the renderer) and shows (system viewer)."""
+questions, and showing the images it writes with the system viewer."""
 
 from __future__ import annotations
 
@@ -7,25 +7,11 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
-
-import render
-import rules
-from rules import pyramids
 
 
 # ---------------------------------------------------------------------- images
-def render_board(view: pyramids.View, names: Sequence[str], events: Sequence[rules.Event]) -> bytes:
-    """The board PNG, as the channel would see it after the action of ``events``."""
-    return render.pyramids.board_png(view, list(names), list(events))
-
-
-def render_hand(cards: Sequence[int], title: str) -> bytes:
-    """A hand of cards as PNG."""
-    return render.pyramids.hand_png(list(cards), title=title)
-
-
 def open_viewer(path: Path) -> bool:
     """Show ``path`` with the system viewer, if there is one. Returns whether it tried."""
     if sys.platform.startswith("win"):

@@ -237,3 +237,104 @@ class Presentation(Protocol):
         """The value of ``param`` a player means by typed ``text`` (its id, or how
         :meth:`value_label` reads), legal now or not; ``None`` if there is no such value."""
         ...
+
+    def reader(self) -> LineReader | None:
+        """The game's own reader of typed lines and its words for a text screen (a
+        console), or ``None``: its turn commands are read from :meth:`commands` alone."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Typed:
+    """What a text front end knows when it reads one line typed by one player."""
+
+    board: Any
+    """The game's board, if the front end has it (``None``: the game finds it in ``view``)."""
+    variant: str
+    """The game's registry name."""
+    names: Sequence[str]
+    """Display names by seat."""
+    powers: Sequence[str] = ()
+    """Each seat's side id."""
+    seat: int | None = None
+    hand: Sequence[int] = ()
+    """What the player holds, if the game deals something (its card numbers)."""
+    prompt_kind: str | None = None
+    """The kind of the player's open decision, or ``None`` when the player need not decide."""
+    choices: Sequence[Any] = ()
+    """The open decision's choices (the legal actions; numbered from 1 for the player)."""
+    view: Any = None
+    """The player's view."""
+
+
+class Unreadable(ValueError):
+    """A typed line a game's :class:`LineReader` cannot read; the message says why, for
+    the player."""
+
+
+class LineReader(Protocol):
+    """A game's forgiving reading of typed lines, and its words for a text screen.
+
+    A game whose turn commands and answers read well from :meth:`Presentation.commands`
+    alone needs none; one with forgiving names (a unique start of a field's name, several
+    names in a row, a rank standing for a card) gives one from
+    :meth:`Presentation.reader`.
+    """
+
+    @property
+    def tagline(self) -> str:
+        """A few words after the game's title when a player picks a game ("dice")."""
+        ...
+
+    def words(self) -> Mapping[str, tuple[str, ...]]:
+        """Its command words beyond the turn commands (the words that answer its
+        decisions), and aliases of any of its words, each canonical word with its aliases."""
+        ...
+
+    def refusal(self, word: str) -> str | None:
+        """Why ``word`` (another game's command word) is not played here, in this game's
+        words; ``None``: the usual refusal."""
+        ...
+
+    def read(self, word: str, rest: Sequence[str], typed: Typed) -> Any | None:
+        """The action meant by command ``word`` followed by the words ``rest``, or ``None``
+        when the turn command is read from its spec.
+
+        Raises:
+            Unreadable: the words name nothing, or several things the choices cannot tell
+                apart.
+        """
+        ...
+
+    def completions(self, word: str, typed: Typed) -> list[str] | None:
+        """What may follow command ``word`` (one typeable word each), or ``None``: the
+        front end offers the spec's values."""
+        ...
+
+    def help_lines(self) -> list[str]:
+        """Help on its words beyond the turn commands (``word ARGS   what it does``)."""
+        ...
+
+    def help_notes(self) -> list[str]:
+        """Closing notes of the help (how names may be typed)."""
+        ...
+
+    def prompt_lines(
+        self, kind: str, text: str, view: Any, names: Sequence[str], seat: int, hand_due: bool
+    ) -> list[str]:
+        """What a text screen shows for a decision of ``kind`` asking ``text`` of
+        ``seat`` (``hand_due``: its holding changed since last shown), before its choices."""
+        ...
+
+    def board_lines(self, view: Any, names: Sequence[str]) -> list[str]:
+        """The whole position as text (every space and what is on it)."""
+        ...
+
+    def hand_lines(self, view: Any, names: Sequence[str]) -> list[str]:
+        """What the viewer holds and knows, as text (the ``hand`` command)."""
+        ...
+
+    def confirm(self, action: Any, view: Any, seat: int) -> str | None:
+        """A question to ask before sending ``action`` for ``seat`` (one it may regret,
+        judged on the public ``view``), or ``None``."""
+        ...

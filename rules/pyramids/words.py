@@ -15,7 +15,14 @@ from typing import Any
 
 from ..contract import Param, Value
 from ..events import Event
-from ..presentation import CommandOption, CommandSpec, OptionChoice, OptionSpec, RuleSection
+from ..presentation import (
+    CommandOption,
+    CommandSpec,
+    LineReader,
+    OptionChoice,
+    OptionSpec,
+    RuleSection,
+)
 from .actions import Action, StopAttack
 from .board import Board, load_board
 from .cards import card_name, parse_card
@@ -604,3 +611,9 @@ class PyramidWords:
         if param.kind == "flag":
             return _FLAG_WORDS.get(text.lower())
         return text or None
+
+    def reader(self) -> LineReader:
+        """The forgiving reader of typed lines (:mod:`rules.pyramids.typed`)."""
+        from .typed import PyramidReader  # it reads action labels from this module
+
+        return PyramidReader(self.variant, cards=self.variant != "world_war_5")

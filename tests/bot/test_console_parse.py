@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from console.parse import Context, ParseError, completions, field_matches, parse, resolve_fields
+from console.parse import Context, ParseError, completions, parse
 from rules import pyramids
+from rules.pyramids.typed import field_matches, resolve_fields
 
 EW = pyramids.load_board("european_war", False)
 WW = pyramids.load_board("world_war_5", False)

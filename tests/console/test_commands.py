@@ -110,7 +110,7 @@ def test_a_game_without_hand_written_words_is_read_from_its_spec(
         names=["Ann", "Bob"],
         seat=seat,
         prompt_kind="turn",
-        choices=tuple(state.legal_actions(seat)),  # type: ignore[arg-type]  # another game's
+        choices=tuple(state.legal_actions(seat)),
         view=state.view_for(seat),
     )
     cmd = parse("claim B2", ctx)
@@ -131,3 +131,43 @@ def test_the_console_names_every_registered_game(claim_line: contract.Game) -> N
     assert variant_of("ww5") == "world_war_5"
     with pytest.raises(UsageError, match="european-war or world-war-5 or claim-line"):
         variant_of("chess")
+
+
+def test_a_game_s_answer_words_are_its_own(claim_line: contract.Game) -> None:
+    """The words a game's reader adds (European War's play / k / let, the retreat) are
+    refused at another game's table, in that game's words when its reader has them."""
+    state, _ = claim_line.new_game([None, None], 1, {})
+    seat = state.deciders()[0].seat
+    ctx = Context(board=None, variant="claim_line", names=["Ann", "Bob"], seat=seat)
+    for line in ("play 10h", "let", "retreat a1", "king"):
+        with pytest.raises(ParseError, match="not in this variant: this table plays Claim the"):
+            parse(line, ctx)
+    assert "play " not in completions("", "", ctx) and "retreat " not in completions("", "", ctx)
+    assert "play" not in help_text("claim_line") and "Field names" not in help_text("claim_line")
+    ww5 = Context(board=None, variant="world_war_5", names=NAMES, seat=0)
+    with pytest.raises(ParseError, match="World War 5 has no cards"):
+        parse("let", ww5)
+
+
+def test_the_game_question_offers_every_registered_game(
+    claim_line: contract.Game, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A newcomer picks from the registered games, by number, each with its title."""
+    import argparse
+
+    from console import main
+
+    answers = iter(["3", "1", "1", "", "Ann"])
+
+    def ask(question: str, default: str, valid: object) -> str:
+        print(question)
+        return next(answers) or default
+
+    monkeypatch.setattr(main, "ask", ask)
+    plan = main.plan_by_questions(argparse.Namespace(seed=5, power=None))
+    assert (plan.variant, plan.humans, plan.levels) == ("claim_line", ["Ann"], ["normal"])
+    question = capsys.readouterr().out.splitlines()[1]
+    assert question == (
+        "Which game? 1) European War (cards, duels, diplomacy)  2) World War 5 (dice)  "
+        "3) Claim the Line"
+    )

@@ -1,0 +1,533 @@
+"""The pyramid games typed at a keyboard: their :class:`~rules.presentation.LineReader`.
+
+Field names are case-insensitive and ignore spaces and punctuation (``france``,
+``France+Benelux``, ``north-africa``, ``"north africa"``, ``north_africa``), a unique
+prefix or the start of one word of a name is enough (``benelux``), and several names in a
+row are split where they fit the board (``invade north africa italy``). When a name could
+mean several fields, the legal actions of the open decision decide; if they cannot, the
+player is asked which one was meant. Cards are read by name or rank, an A stands in for a
+figure when that is what the hand allows, and the words play / stop / k / let / retreat
+answer the duels, diplomacy windows and retreats. Also the board, a duel and a hand as text.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..presentation import Typed, Unreadable
+from .actions import (
+    Action,
+    Arm,
+    Attack,
+    Build,
+    Conscript,
+    Grow,
+    LetPass,
+    Move,
+    Pass,
+    PlaceAll,
+    PlacePiece,
+    PlayCard,
+    Retreat,
+    Sabotage,
+    Spy,
+    StopAttack,
+    StopPlaying,
+)
+from .board import Board, load_board
+from .cards import ACE, JACK, KING, QUEEN, card_name, parse_card, rank
+from .state import SIZE_NAMES
+from .view import View
+from .words import action_label
+
+CARD_WORDS: dict[str, tuple[str, ...]] = {
+    "play": (),
+    "stop": (),
+    "k": ("stop-attack", "stopattack", "king"),
+    "let": ("let-pass", "letpass", "let-it-pass"),
+}
+"""The words answering European War's duels and diplomacy windows, with their aliases."""
+SHARED_WORDS: dict[str, tuple[str, ...]] = {"invade": ("attack",), "retreat": ()}
+"""Words of both games: an alias of /invade, and the answer to a retreat."""
+READ = frozenset(
+    {"place", "conscript", "grow", "build", "move", "invade", "arm", "pass", "sabotage", "spy"}
+    | {"play", "stop", "k", "let", "retreat"}
+)
+"""The words read here (the other turn commands, none today, read from the spec)."""
+FIELD_WORDS = frozenset(
+    {"place", "conscript", "grow", "build", "move", "invade", "sabotage", "retreat"}
+)
+"""Words followed by field names (for completion)."""
+
+_ACE_WORDS = {
+    "a": True,
+    "ace": True,
+    "j": False,
+    "jack": False,
+    "q": False,
+    "queen": False,
+    "k": False,
+    "king": False,
+}
+_RANK_WORDS = {
+    "j": JACK,
+    "jack": JACK,
+    "q": QUEEN,
+    "queen": QUEEN,
+    "k": KING,
+    "king": KING,
+    "a": ACE,
+    "ace": ACE,
+}
+SIZE_LETTERS = {1: "S", 2: "M", 3: "L"}
+
+
+# ---------------------------------------------------------------------- names
+def norm(text: str) -> str:
+    """Lower case, letters and digits only: how names are compared."""
+    return "".join(ch for ch in text.lower() if ch.isalnum())
+
+
+def slug(text: str) -> str:
+    """A name as one typeable word: ``North Africa`` -> ``north-africa``."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def field_matches(board: Board, text: str) -> tuple[list[str], bool]:
+    """The fields ``text`` may name, and whether the match is exact.
+
+    Tried in order, the first level with any hit wins: the whole id or name; a prefix of
+    the name or id; the start of one word of the name.
+    """
+    key = norm(text)
+    if not key:
+        return [], False
+    fields = list(board.fields.values())
+    exact = [f.id for f in fields if key in (norm(f.id), norm(f.name))]
+    if exact:
+        return exact, True
+    prefix = [f.id for f in fields if norm(f.name).startswith(key) or norm(f.id).startswith(key)]
+    if prefix:
+        return prefix, False
+    words = [
+        f.id
+        for f in fields
+        if any(norm(w).startswith(key) for w in re.split(r"[^A-Za-z0-9]+", f.name) if w)
+    ]
+    return words, False
+
+
+def _compositions(n: int, parts: int) -> list[tuple[int, ...]]:
+    """Ways to cut ``n`` words into ``parts`` non-empty runs (as run lengths)."""
+    if parts <= 0 or n < parts:
+        return []
+    out = []
+    for cuts in itertools.combinations(range(1, n), parts - 1):
+        bounds = (0, *cuts, n)
+        out.append(tuple(bounds[i + 1] - bounds[i] for i in range(parts)))
+    return out
+
+
+def resolve_fields(board: Board, words: Sequence[str], count: int) -> list[tuple[str, ...]]:
+    """Every reading of ``words`` as ``count`` field names, best first.
+
+    Readings whose names match exactly come first; within the best score every
+    combination of the candidates of each name is returned (so the legal actions can
+    choose between them).
+
+    Raises:
+        Unreadable: too few words, or a word that starts no field name.
+    """
+    what = "one field" if count == 1 else f"{count} fields"
+    if len(words) < count:
+        raise Unreadable(f"Name {what} here.")
+    scored: list[tuple[int, list[list[str]]]] = []
+    for lengths in _compositions(len(words), count):
+        groups, start, exact_hits = [], 0, 0
+        for length in lengths:
+            cands, exact = field_matches(board, " ".join(words[start : start + length]))
+            if not cands:
+                break
+            groups.append(cands)
+            exact_hits += exact
+            start += length
+        else:
+            scored.append((exact_hits, groups))
+    if not scored:
+        for i, word in enumerate(words):
+            if not any(
+                field_matches(board, " ".join(words[i:j]))[0] for j in range(i + 1, len(words) + 1)
+            ):
+                raise Unreadable(
+                    f"Unknown field {word!r}. The fields are: "
+                    + ", ".join(f.name for f in board.fields.values())
+                    + "."
+                )
+        raise Unreadable(f"I could not read {' '.join(words)!r} as {what}.")
+    best = max(score for score, _ in scored)
+    out: list[tuple[str, ...]] = []
+    for score, groups in scored:
+        if score == best:
+            for combo in itertools.product(*groups):
+                if combo not in out:
+                    out.append(combo)
+    return out
+
+
+def resolve_player(typed: Typed, board: Board, text: str) -> list[int]:
+    """The seats ``text`` may name: a player's name, a power's (continent's) name, or a
+    unique start of either."""
+    key = norm(text)
+    if not key:
+        return []
+    names = [norm(n) for n in typed.names]
+    shorts = [norm(n.replace("(computer)", "")) for n in typed.names]
+    exact = [s for s in range(len(names)) if key in (names[s], shorts[s])]
+    if exact:
+        return exact
+    power = board.power_by_name(text)
+    if power is not None and power in typed.powers:
+        return [list(typed.powers).index(power)]
+    return [s for s in range(len(names)) if names[s].startswith(key) or shorts[s].startswith(key)]
+
+
+def resolve_card(hand: Sequence[int], text: str) -> list[int]:
+    """The cards ``text`` may name: a card (``10h``, ``K♠``, ``qs``) or a rank held in the
+    hand (``10``, ``k``, ``king``). A rank gives every such card in the hand.
+
+    Raises:
+        Unreadable: no card of that name (or rank) in the hand, or not a card at all.
+    """
+    t = text.strip().lower()
+    try:
+        card = parse_card(t)
+    except ValueError:
+        card = None
+    if card is not None:
+        return [card]
+    wanted = _RANK_WORDS.get(t)
+    if wanted is None and t.isdigit() and 2 <= int(t) <= 10:
+        wanted = int(t)
+    if wanted is None:
+        raise Unreadable(f"{text!r} is not a card: try 10h, K♠, qs or just a rank like 7 or k.")
+    held = [c for c in sorted(hand) if rank(c) == wanted]
+    if not held:
+        raise Unreadable(f"You hold no {text.upper()}. Your hand: " + hand_text(hand))
+    return held
+
+
+def hand_text(hand: Sequence[int]) -> str:
+    """A hand in words, by rank: ``3♣ 7♥ 10♠ J♦ A♠`` (or ``(no cards)``)."""
+    cards = sorted(hand, key=lambda c: (rank(c), c))
+    return " ".join(card_name(c) for c in cards) if cards else "(no cards)"
+
+
+def hand_line(hand: Sequence[int] | None) -> str:
+    """``Your hand (5): …``."""
+    cards = tuple(hand or ())
+    return f"Your hand ({len(cards)}): {hand_text(cards)}"
+
+
+def ascii_card(card: int) -> str:
+    """A card as typed without suit symbols: ``ks``, ``10h``."""
+    return card_name(card)[:-1].lower() + "cdhs"[card % 4]
+
+
+# ---------------------------------------------------------------------- the board as text
+def board_text(view: View, board: Board, names: Sequence[str]) -> list[str]:
+    """Every field with its piece, grouped by power (or continent), then each player's
+    supply and hand size."""
+    owner = {sv.power: sv.seat for sv in view.seats}
+    width = max(len(f.name) for f in board.fields.values())
+    lines: list[str] = []
+    for power in board.powers.values():
+        seat = owner.get(power.id)
+        who = names[seat] if seat is not None and seat < len(names) else "not played"
+        lines.append(f"{power.name} — {who}")
+        for fid in power.fields:
+            f = board.fields[fid]
+            piece = view.pieces.get(fid)
+            if piece is None:
+                where = "·"
+            else:
+                s, size = piece
+                where = f"{SIZE_NAMES[size]:<6} {names[s] if s < len(names) else s}"
+            sea = f"  [{f.harbour} harbour]" if f.harbour else ""
+            lines.append(f"  {f.name:<{width}}  {where}{sea}")
+    lines.append(supply_line(view, names))
+    return lines
+
+
+def supply_line(view: View, names: Sequence[str]) -> str:
+    """Each player's supply (small/medium/large off the board) and hand size."""
+    cards_dealt = view.variant == "european_war"
+    parts = []
+    for sv in view.seats:
+        s, m, large = sv.supply
+        cards = f", {sv.hand_size} cards" if cards_dealt else ""
+        out = " (out)" if sv.eliminated else ""
+        parts.append(f"{names[sv.seat]}{out}: supply {s}S {m}M {large}L{cards}")
+    pile = f" · draw pile {view.pile_size}, discard {len(view.discard)}" if cards_dealt else ""
+    return "Supply — " + "; ".join(parts) + pile
+
+
+def duel_text(view: View, board: Board, names: Sequence[str]) -> str | None:
+    """The duel's standing: cards played face up, totals and limits (EW-16..18)."""
+    b = view.battle
+    if b is None or b.stage != "duel":
+        return None
+
+    def side(seat: int, size: int, cards: Sequence[int], total: int, limit: int, done: bool) -> str:
+        played = " ".join(card_name(c) for c in cards) or "no card yet"
+        stopped = ", stopped" if done else ""
+        return f"{names[seat]} ({SIZE_NAMES[size]}, up to {limit}): {played} = {total}{stopped}"
+
+    return (
+        f"Duel on {board.fields[b.dst].name} — "
+        + side(
+            b.attacker,
+            b.attacker_size,
+            b.attacker_cards,
+            b.attacker_total,
+            b.attacker_limit,
+            b.attacker_done,
+        )
+        + " against "
+        + side(
+            b.defender,
+            b.defender_size,
+            b.defender_cards,
+            b.defender_total,
+            b.defender_limit,
+            b.defender_done,
+        )
+        + ". The attacker needs a higher total (EW-18)."
+    )
+
+
+# ---------------------------------------------------------------------- the reader
+class PyramidReader:
+    """The :class:`~rules.presentation.LineReader` of one pyramid game."""
+
+    def __init__(self, variant: str, cards: bool) -> None:
+        self.variant = variant
+        self.cards = cards
+        self.tagline = "cards, duels, diplomacy" if cards else "dice"
+
+    def words(self) -> Mapping[str, tuple[str, ...]]:
+        """/invade's alias, the answer to a retreat, and (with cards) play / stop / k / let."""
+        return SHARED_WORDS | (CARD_WORDS if self.cards else {})
+
+    def refusal(self, word: str) -> str | None:
+        """Card words in the game without cards."""
+        if not self.cards and word in CARD_WORDS:
+            return (
+                f"{word!r} is not in this variant: World War 5 has no cards. "
+                "Use grow, build, move, invade (or pass when nothing is legal)."
+            )
+        return None
+
+    def read(self, word: str, rest: Sequence[str], typed: Typed) -> Action | None:
+        """The action of ``word`` with forgiving names (see the module)."""
+        if word not in READ:
+            return None
+        if len(rest) == 1 and rest[0].isdigit() and word in ("place", "retreat"):
+            return _numbered(typed, int(rest[0]))
+        return _action(word, list(rest), typed, _board(typed))
+
+    def completions(self, word: str, typed: Typed) -> list[str] | None:
+        """Players after spy, cards after play, field names after the field commands."""
+        if word == "spy":
+            return [slug(n.replace("(computer)", "")) for n in typed.names]
+        if word == "play":
+            return [ascii_card(c) for c in sorted(typed.hand)]
+        if word in FIELD_WORDS:
+            return [slug(f.name) for f in _board(typed).fields.values()]
+        return None
+
+    def help_lines(self) -> list[str]:
+        """The answers to retreats (and with cards: duels and diplomacy windows)."""
+        if not self.cards:
+            return ["retreat FIELD               where your beaten piece goes (WW-3)"]
+        return [
+            "   (place FIELD when the sizes are placed one at a time)",
+            "play CARD / stop            in a duel: 10h, K♠, qs, or a rank (7, k); stop",
+            "k / let                     in a diplomacy window: stop it with K (or A), or "
+            "let it pass",
+            "retreat FIELD               where your beaten piece goes (EW-19)",
+        ]
+
+    def help_notes(self) -> list[str]:
+        """How field names may be typed."""
+        return [
+            "Field names: any case, a unique start is enough (france, north-africa, "
+            '"north africa"); Tab completes them.'
+        ]
+
+    def prompt_lines(
+        self, kind: str, text: str, view: Any, names: Sequence[str], seat: int, hand_due: bool
+    ) -> list[str]:
+        """Whose turn (on a turn), the question, a duel's standing, and the hand."""
+        board = _board_of(view)
+        me = view.seats[seat] if seat < len(view.seats) else None
+        power = board.powers[me.power].name if me is not None and me.power in board.powers else ""
+        lines = []
+        if kind in ("turn", "action"):
+            who = f"{names[seat]} ({power})"
+            lines.append(f"── Turn {view.turn}, round {view.round}: {who} to play ──")
+        lines.append(text)
+        duel = duel_text(view, board, names)
+        if duel:
+            lines.append(duel)
+        asks_cards = kind in ("turn", "duel", "diplomacy", "action")
+        if self.cards and (asks_cards or (hand_due and view.hand)):
+            lines.append(hand_line(view.hand))
+        return lines
+
+    def board_lines(self, view: Any, names: Sequence[str]) -> list[str]:
+        """Every field with its piece, then the supplies."""
+        return board_text(view, _board_of(view), names)
+
+    def hand_lines(self, view: Any, names: Sequence[str]) -> list[str]:
+        """The hand, and the cards espionage showed."""
+        if not self.cards:
+            return ["World War 5 has no cards."]
+        lines = [hand_line(view.hand)]
+        for seat, cards in sorted(view.known_cards.items()):
+            lines.append(
+                f"  {names[seat]} holds (you saw): " + " ".join(card_name(c) for c in cards)
+            )
+        return lines
+
+    def confirm(self, action: Any, view: Any, seat: int) -> str | None:
+        """Moving (or attacking) the last piece out of the player's home fields (EW-20)."""
+        if not isinstance(action, Move | Attack) or view is None or seat >= len(view.seats):
+            return None
+        board = _board_of(view)
+        home = board.powers[view.seats[seat].power].fields
+        mine = [f for f in home if view.pieces.get(f, (-1, 0))[0] == seat]
+        if mine != [action.src]:
+            return None
+        verb = "Moving" if isinstance(action, Move) else "Winning this attack"
+        return (
+            f"{verb} out of {board.fields[action.src].name} leaves none "
+            "of your pieces at home: you would fall, which can end the game "
+            "against you (EW-20). Do it?"
+        )
+
+
+def _board_of(view: View) -> Board:
+    return load_board(view.board_id, bool(view.options.get("pyramid_arcade")))
+
+
+def _board(typed: Typed) -> Board:
+    """The board of the line's game: the one given, else the view's."""
+    return typed.board if typed.board is not None else _board_of(typed.view)
+
+
+def _numbered(typed: Typed, number: int) -> Action:
+    if not typed.choices:
+        raise Unreadable("There is nothing to choose right now.")
+    if not 1 <= number <= len(typed.choices):
+        raise Unreadable(f"Choose a number from 1 to {len(typed.choices)}.")
+    action: Action = typed.choices[number - 1]
+    return action
+
+
+def _action(name: str, rest: list[str], typed: Typed, b: Board) -> Action:
+    kind = typed.prompt_kind
+    if name == "pass":
+        if kind == "diplomacy":
+            return LetPass()
+        if kind == "duel":
+            return StopPlaying()
+        return Pass()
+    if name == "arm":
+        return Arm()
+    if name == "let":
+        return LetPass()
+    if name == "stop":
+        return _stop_attack(typed, rest) if kind == "diplomacy" else StopPlaying()
+    if name == "k":
+        return _stop_attack(typed, rest)
+    if name == "play":
+        if len(rest) != 1:
+            raise Unreadable("Say which card: play 10h (or play k, play 7).")
+        return _choose(typed, b, [PlayCard(c) for c in resolve_card(typed.hand, rest[0])])
+    if name == "spy":
+        rest, ace = _figure(rest, QUEEN, typed)
+        if not rest:
+            raise Unreadable("Say whom to spy on: spy PLAYER (a name or a power).")
+        seats = resolve_player(typed, b, " ".join(rest))
+        if not seats:
+            raise Unreadable(
+                f"No player is called {' '.join(rest)!r}. Players: " + ", ".join(typed.names) + "."
+            )
+        return _choose(typed, b, [Spy(s, a) for s in seats for a in ace])
+    if name == "sabotage":
+        rest, ace = _figure(rest, JACK, typed)
+        return _choose(
+            typed, b, [Sabotage(f[0], a) for f in resolve_fields(b, rest, 1) for a in ace]
+        )
+    if name in ("conscript", "grow", "build", "retreat"):
+        cls = {"conscript": Conscript, "grow": Grow, "build": Build, "retreat": Retreat}[name]
+        return _choose(typed, b, [cls(f[0]) for f in resolve_fields(b, rest, 1)])
+    if name in ("move", "invade"):
+        if len(rest) < 2:
+            raise Unreadable(f"Say from where to where: {name} FROM TO.")
+        cls2 = Move if name == "move" else Attack
+        return _choose(typed, b, [cls2(f[0], f[1]) for f in resolve_fields(b, rest, 2)])
+    # place
+    by_size = any(a.kind == "place_piece" for a in typed.choices)
+    if by_size or len(rest) == 1:
+        return _choose(typed, b, [PlacePiece(f[0]) for f in resolve_fields(b, rest, 1)])
+    if len(rest) < 3:
+        raise Unreadable("Say which home field gets each size: place LARGE MEDIUM SMALL.")
+    return _choose(typed, b, [PlaceAll(*f) for f in resolve_fields(b, rest, 3)])
+
+
+def _figure(rest: list[str], figure: int, typed: Typed) -> tuple[list[str], list[bool]]:
+    """Strip a trailing ``[with] a|ace|j|q`` and say which ``ace`` flags to try, best
+    first: what the player named, else the figure itself if held, else an A."""
+    if len(rest) > 1 and rest[-1].lower() in _ACE_WORDS:
+        ace = _ACE_WORDS[rest[-1].lower()]
+        rest = rest[:-1]
+        if len(rest) > 1 and rest[-1].lower() == "with":
+            rest = rest[:-1]
+        return rest, [ace]
+    holds_figure = any(rank(c) == figure for c in typed.hand)
+    holds_ace = any(rank(c) == ACE for c in typed.hand)
+    return rest, [True, False] if holds_ace and not holds_figure else [False, True]
+
+
+def _stop_attack(typed: Typed, rest: list[str]) -> Action:
+    """Stop with K, or with A as K when named (``k ace``) or when no K is held."""
+    if rest and rest[-1].lower() in _ACE_WORDS:
+        return StopAttack(_ACE_WORDS[rest[-1].lower()])
+    holds_king = any(rank(c) == KING for c in typed.hand)
+    holds_ace = any(rank(c) == ACE for c in typed.hand)
+    return StopAttack(holds_ace and not holds_king)
+
+
+def _choose(typed: Typed, board: Board, candidates: list[Action]) -> Action:
+    """The one candidate the open decision allows; else the only candidate (the service
+    gives the reason it is refused); else ask which was meant."""
+    unique = list(dict.fromkeys(candidates))
+    legal = [a for a in unique if a in typed.choices]
+    pool = legal or unique
+    if len(pool) == 1 or len({_shape(a) for a in pool}) == 1:
+        return pool[0]
+    labels = [action_label(a, board, typed.names) for a in pool]
+    raise Unreadable(
+        "Which do you mean: " + "; ".join(labels[:8]) + ("; …" if len(labels) > 8 else "") + "?"
+    )
+
+
+def _shape(action: Action) -> tuple[object, ...]:
+    """An action without its ``ace`` flag (J-or-A variants count as one for asking)."""
+    d = dict(action.to_dict())
+    d.pop("ace", None)
+    return tuple(sorted((k, str(v)) for k, v in d.items()))
