@@ -44,6 +44,15 @@ def listen(svc: GameService) -> list[Outcome]:
     return got
 
 
+async def play_out(svc: GameService, gid: int, rng: random.Random) -> None:
+    """People answer their prompts at random (computers play theirs) until none is open."""
+    for _ in range(300):
+        await svc.idle(gid)
+        if await step(svc, gid, rng) is None:
+            break
+    await svc.idle(gid)
+
+
 def db_rows(path: Path, sql: str, *args: object) -> list[tuple[object, ...]]:
     conn = sqlite3.connect(path)
     try:
@@ -391,12 +400,7 @@ async def test_resign_hands_the_seat_to_a_computer(svc: GameService) -> None:
     st = await svc.status(gid)
     assert [s.computer_level for s in st.seats].count("normal") == 1
     assert not (await svc.act(gid, 102, pyramids.Pass())).ok
-    rng = random.Random(6)
-    for _ in range(300):
-        await svc.idle(gid)
-        if await step(svc, gid, rng) is None:
-            break
-    await svc.idle(gid)
+    await play_out(svc, gid, random.Random(6))
     assert (await svc.status(gid)).status == "finished"
 
 
@@ -483,12 +487,7 @@ async def test_world_war_5_plays_to_the_end(svc: GameService) -> None:
     gid, _ = await new_game(
         svc, humans=1, computers=2, variant="world_war_5", options={"round_limit": 8}
     )
-    rng = random.Random(2)
-    for _ in range(300):
-        await svc.idle(gid)
-        if await step(svc, gid, rng) is None:
-            break
-    await svc.idle(gid)
+    await play_out(svc, gid, random.Random(2))
     assert (await svc.status(gid)).status == "finished"
 
 

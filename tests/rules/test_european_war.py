@@ -33,20 +33,23 @@ from tests.rules.positions import BRIT, CENT, FRAN, OTTO, RUSS, cards, kinds, po
 S, M, L = 1, 2, 3
 
 
+# the home pieces of France (0), Central Powers (1) and Britain (2)
+THREE_HOMES = {
+    "france_benelux": (0, L),
+    "italy": (0, M),
+    "north_africa": (0, S),
+    "germany": (1, L),
+    "austria": (1, M),
+    "hungary": (1, S),
+    "britain": (2, L),
+    "south_scandinavia": (2, M),
+    "spain": (2, S),
+}
+
+
 def three_player(**kw: Any) -> pyramids.GameState:
     """France (0), Central Powers (1), Britain (2), each with its home pieces."""
-    pieces = {
-        "france_benelux": (0, L),
-        "italy": (0, M),
-        "north_africa": (0, S),
-        "germany": (1, L),
-        "austria": (1, M),
-        "hungary": (1, S),
-        "britain": (2, L),
-        "south_scandinavia": (2, M),
-        "spain": (2, S),
-    }
-    pieces.update(kw.pop("extra", {}))
+    pieces = {**THREE_HOMES, **kw.pop("extra", {})}
     return position([FRAN, CENT, BRIT], pieces, **kw)
 
 
@@ -448,15 +451,7 @@ def test_ew12_conquered_fields_are_never_home() -> None:
 # ---------------------------------------------------------------- EW-13..15 diplomacy
 def four_player(**kw: Any) -> pyramids.GameState:
     pieces = {
-        "france_benelux": (0, L),
-        "italy": (0, M),
-        "north_africa": (0, S),
-        "germany": (1, L),
-        "austria": (1, M),
-        "hungary": (1, S),
-        "britain": (2, L),
-        "south_scandinavia": (2, M),
-        "spain": (2, S),
+        **THREE_HOMES,
         "north_russia": (3, L),
         "west_russia": (3, M),
         "south_russia": (3, S),
