@@ -331,6 +331,17 @@ class ServiceBase:
         if live is not None and self._channels.get(live.channel_id) == game_id:
             del self._channels[live.channel_id]
 
+    async def _cancel(
+        self, live: LiveGame, reason: dict[str, Any], now: float, kind: str, line: str
+    ) -> Outcome:
+        """End ``live`` as cancelled (``reason`` stored as its result) and say ``line``."""
+        await self.store.end_game(live.id, live.revision, "cancelled", reason, now)
+        live.status = "cancelled"
+        live.revision += 1
+        live.decisions = {}
+        self._after_change(live)
+        return self._simple(live, kind, [line])
+
     def _after_change(self, live: LiveGame) -> None:
         """Bring timers and computer players in line with the (cached) game."""
         if live.status not in ACTIVE_STATUSES:

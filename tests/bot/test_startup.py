@@ -195,15 +195,20 @@ def lock_held(script: str, db: Path) -> Iterator[None]:
         holder.communicate("")
 
 
+async def refused_as_locked(db: Path) -> None:
+    """Opening ``db`` is refused, naming the lock, and leaves the file as it was."""
+    before = fingerprint(db)
+    settings = Settings(None, f"sqlite:///{db}", None, "INFO", None, None)
+    with pytest.raises(StartupError) as info:
+        await open_checked(settings, busy_timeout_ms=200)
+    assert str(info.value).startswith(f"The database {db} is locked by another program")
+    assert fingerprint(db) == before
+
+
 async def test_a_write_lock_held_by_another_program(tmp_path: Path) -> None:
     db = await a_database(tmp_path / "games.db")
     with lock_held(HOLD_WRITE_LOCK, db):
-        before = fingerprint(db)
-        settings = Settings(None, f"sqlite:///{db}", None, "INFO", None, None)
-        with pytest.raises(StartupError) as info:
-            await open_checked(settings, busy_timeout_ms=200)
-        assert str(info.value).startswith(f"The database {db} is locked by another program")
-        assert fingerprint(db) == before
+        await refused_as_locked(db)
         OwnerLock.acquire(db).release()  # the refusal gave the ownership back
 
 
@@ -332,9 +337,4 @@ async def test_an_exclusive_lock_on_a_rollback_journal_file_is_named_as_a_lock(
     reading waits for it, and the answer is still "locked", not "damaged"."""
     db = await a_database(tmp_path / "games.db")
     with lock_held(HOLD_EXCLUSIVE, db):
-        before = fingerprint(db)
-        settings = Settings(None, f"sqlite:///{db}", None, "INFO", None, None)
-        with pytest.raises(StartupError) as info:
-            await open_checked(settings, busy_timeout_ms=200)
-        assert str(info.value).startswith(f"The database {db} is locked by another program")
-        assert fingerprint(db) == before
+        await refused_as_locked(db)

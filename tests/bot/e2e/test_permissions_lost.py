@@ -29,6 +29,15 @@ async def perms(fake_discord, tmp_path):
     await world.stop()
 
 
+async def _revoked(world: World, bot, recorder, table, **flags) -> None:
+    """The bot's channel permissions set to ``flags``, then the host resigns: computers
+    play every seat, and the first message the permission stops fails."""
+    world.fake.set_bot_permissions(table.channel, **flags)
+    await world.fake.sync()
+    await resign_host(bot, table, recorder)
+    await world.settle()
+
+
 async def _fixed(world: World, table, **flags) -> None:
     fake, bot = world.fake, world.bot
     assert bot is not None
@@ -41,10 +50,7 @@ async def test_attach_files_revoked_pauses_tells_the_channel_and_the_fix_resumes
     fake_discord, perms
 ) -> None:
     world, bot, recorder, table = perms
-    fake_discord.set_bot_permissions(table.channel, attach_files=False)
-    await fake_discord.sync()
-    await resign_host(bot, table, recorder)  # computers now play: boards fail
-    await world.settle()
+    await _revoked(world, bot, recorder, table, attach_files=False)  # boards fail
     await _assert_paused(bot, table)
     last = fake_discord.messages(table.channel)[-1].content
     assert "**Attach Files**" in last and "paused" in last, last
@@ -59,10 +65,7 @@ async def test_channel_hidden_tells_the_host_by_dm_and_resume_tries_again(
     fake_discord, perms
 ) -> None:
     world, bot, recorder, table = perms
-    fake_discord.set_bot_permissions(table.channel, view_channel=False)
-    await fake_discord.sync()
-    await resign_host(bot, table, recorder)
-    await world.settle()
+    await _revoked(world, bot, recorder, table, view_channel=False)
     st = await bot.service.status(table.gid)
     assert st.paused and st.status == "running"
     told = [m.content for m in fake_discord.dm_messages(table.host) if "missing" in m.content]
@@ -125,10 +128,7 @@ async def _assert_resumed_and_finished(fake_discord, bot, recorder, table) -> No
 
 async def _paused_for_attach_files(world: World, bot, recorder, table) -> None:
     """Attach Files revoked, the computers play, the first board fails: held and paused."""
-    world.fake.set_bot_permissions(table.channel, attach_files=False)
-    await world.fake.sync()
-    await resign_host(bot, table, recorder)
-    await world.settle()
+    await _revoked(world, bot, recorder, table, attach_files=False)
     assert (await bot.service.status(table.gid)).paused
     assert table.channel.id in bot.delivery.outbox.held_channels
 
