@@ -331,6 +331,17 @@ class ServiceBase:
         if live is not None and self._channels.get(live.channel_id) == game_id:
             del self._channels[live.channel_id]
 
+    async def _cancel(
+        self, live: LiveGame, reason: dict[str, Any], now: float, kind: str, line: str
+    ) -> Outcome:
+        """End ``live`` as cancelled (``reason`` stored as its result) and say ``line``."""
+        await self.store.end_game(live.id, live.revision, "cancelled", reason, now)
+        live.status = "cancelled"
+        live.revision += 1
+        live.decisions = {}
+        self._after_change(live)
+        return self._simple(live, kind, [line])
+
     def _after_change(self, live: LiveGame) -> None:
         """Bring timers and computer players in line with the (cached) game."""
         if live.status not in ACTIVE_STATUSES:
@@ -540,6 +551,50 @@ class ServiceBase:
                 )
         spectator = view(None)
         public = [e for e in events if e.to is None]
+        return self._played(
+            live,
+            kind,
+            describe_all(words, events, spectator, names, None),
+            spectator,
+            public,
+            private,
+            prompts,
+            board_due=words.board_changed(earlier.of(None), spectator, public),
+        )
+
+    def _played(
+        self,
+        live: LiveGame,
+        kind: str,
+        lines: Sequence[str],
+        spectator: Any,
+        public: list[rules.Event],
+        private: dict[int, PrivateNote],
+        prompts: tuple[Prompt, ...],
+        board_due: bool,
+    ) -> Outcome:
+        """The outcome of moves in a running game: ``lines`` tell the ``public`` events in
+        the channel, ``private`` notes go to players and ``prompts`` ask for decisions."""
+        assert live.state is not None
+        return self._outcome(
+            live,
+            kind,
+            lines,
+            spectator,
+            board_due=board_due,
+            events=tuple(public),
+            private=private,
+            prompts=prompts,
+            decisions=self._decision_infos(live),
+            mentions=tuple(p.user_id for p in prompts if p.user_id is not None),
+            game_over=live.state.over,
+        )
+
+    def _outcome(
+        self, live: LiveGame, kind: str, lines: Sequence[str], view: Any, **fields: Any
+    ) -> Outcome:
+        """An outcome of ``kind`` for ``live``: ``lines`` said in the channel, the public
+        words of the spectator ``view`` (None before the game starts), and ``fields``."""
         return Outcome(
             ok=True,
             game_id=live.id,
@@ -548,17 +603,10 @@ class ServiceBase:
             guild_id=live.guild_id,
             status=live.status,
             version=live.version,
-            public_lines=tuple(describe_all(words, events, spectator, names, None)),
-            board_due=words.board_changed(earlier.of(None), spectator, public),
-            spectator_view=spectator,
-            events=tuple(public),
-            private=private,
-            prompts=prompts,
-            decisions=self._decision_infos(live),
-            mentions=tuple(p.user_id for p in prompts if p.user_id is not None),
-            game_over=g.over,
-            names=tuple(names),
-            **self._public_words(live, spectator),
+            public_lines=tuple(lines),
+            spectator_view=view,
+            names=tuple(live.names()),
+            **{**self._public_words(live, view), **fields},
         )
 
     @staticmethod
@@ -641,19 +689,12 @@ class ServiceBase:
     def _simple(self, live: LiveGame, kind: str, lines: list[str], **extra: Any) -> Outcome:
         """An outcome with words only (seat changes, pause, cancel, …)."""
         view = live.views().of(None) if live.state is not None else None
-        extra = {**self._public_words(live, view), **extra}
-        return Outcome(
-            ok=True,
-            game_id=live.id,
-            kind=kind,
-            channel_id=live.channel_id,
-            guild_id=live.guild_id,
-            status=live.status,
-            version=live.version,
-            public_lines=tuple(lines),
-            spectator_view=view,
+        return self._outcome(
+            live,
+            kind,
+            lines,
+            view,
             decisions=self._decision_infos(live) if live.state is not None else (),
             game_over=live.status == "finished",
-            names=tuple(live.names()),
             **extra,
         )

@@ -195,17 +195,12 @@ class LobbyOps(ServiceBase):
             others = [s for s in live.seats if s.user_id not in (None, user_id)]
             now = self.clock.now()
             if not others:
-                await self.store.end_game(
-                    live.id, live.revision, "cancelled", {"reason": "everyone left"}, now
-                )
-                live.status = "cancelled"
-                live.revision += 1
-                live.decisions = {}
-                self._after_change(live)
-                return self._simple(
+                return await self._cancel(
                     live,
+                    {"reason": "everyone left"},
+                    now,
                     "cancel",
-                    [f"{entry.display_name} left; nobody is left, so the lobby is closed."],
+                    f"{entry.display_name} left; nobody is left, so the lobby is closed.",
                 )
             old_host = live.host_id
             host = old_host if old_host != user_id else others[0].user_id

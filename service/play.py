@@ -181,18 +181,13 @@ class PlayOps(ServiceBase):
             self._require_host(live, by_user, is_admin)
             if live.status not in ("lobby", "running"):
                 raise ServiceError("This game is already over.")
-            await self.store.end_game(
-                live.id,
-                live.revision,
-                "cancelled",
+            return await self._cancel(
+                live,
                 {"reason": "cancelled", "by": by_user},
                 self.clock.now(),
+                "cancel",
+                "The game was cancelled.",
             )
-            live.status = "cancelled"
-            live.revision += 1
-            live.decisions = {}
-            self._after_change(live)
-            return self._simple(live, "cancel", ["The game was cancelled."])
 
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
 

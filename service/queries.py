@@ -173,25 +173,15 @@ class QueryOps(ServiceBase):
                 private[rec.user_id] = self._note(live, rec.user_id, seat, lines, False, view)
         public = [e for e in events if e.to is None]
         spectator = live.views().of(None)
-        return Outcome(
-            ok=True,
-            game_id=live.id,
-            kind=records[-1].source if records[-1].source in ("player", "computer") else "timeout",
-            channel_id=live.channel_id,
-            guild_id=live.guild_id,
-            status=live.status,
-            version=live.version,
-            public_lines=tuple(describe_all(words, public, spectator, names, None)),
+        return self._played(
+            live,
+            records[-1].source if records[-1].source in ("player", "computer") else "timeout",
+            describe_all(words, public, spectator, names, None),
+            spectator,
+            public,
+            private,
+            prompts,
             board_due=True,
-            spectator_view=spectator,
-            events=tuple(public),
-            private=private,
-            prompts=prompts,
-            decisions=self._decision_infos(live),
-            mentions=tuple(p.user_id for p in prompts if p.user_id is not None),
-            game_over=g.over,
-            names=tuple(names),
-            **self._public_words(live, spectator),
         )
 
     def _open_prompt(self, live: LiveGame, seat: int) -> Prompt | None:

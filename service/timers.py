@@ -104,17 +104,12 @@ class TimerOps(ServiceBase):
         ):
             return Outcome(ok=True, game_id=live.id)  # nothing to do (kind "" : not emitted)
         if seat == LOBBY_SEAT:
-            await self.store.end_game(
-                live.id, live.revision, "cancelled", {"reason": "lobby expired"}, now
-            )
-            live.status = "cancelled"
-            live.revision += 1
-            live.decisions = {}
-            self._after_change(live)
-            return self._simple(
+            return await self._cancel(
                 live,
+                {"reason": "lobby expired"},
+                now,
                 "expired",
-                ["The lobby expired without starting; it is closed. Open a new one with /newgame."],
+                "The lobby expired without starting; it is closed. Open a new one with /newgame.",
             )
         assert live.state is not None
         rule = live.state.on_timeout(rules.Decision(seat, kind))

@@ -317,17 +317,16 @@ def _dice_key(view: pyramids.View, names: Sequence[str]) -> tuple[bool, Side, Si
     return (bool(roll.get("attacker_won")), sides[0], sides[1])
 
 
+def _titled_card(canvas: Image.Image, top: int, height: int, title: str) -> None:
+    """A panel card ``height`` pixels high at ``top``, headed by ``title`` in small caps."""
+    shapes.paste(canvas, shapes.rounded(WIDTH, height, 8, palette.PANEL_CARD), (LEFT, top))
+    put(canvas, (LEFT + 12, top + 10), _spaced(title), font(11, bold=True), palette.PANEL_MUTED)
+
+
 def _dice_footer(canvas: Image.Image, battle: tuple[bool, Side, Side] | None) -> None:
     height = DICE_HEIGHT
     top = BOTTOM - height
-    shapes.paste(canvas, shapes.rounded(WIDTH, height, 8, palette.PANEL_CARD), (LEFT, top))
-    put(
-        canvas,
-        (LEFT + 12, top + 10),
-        _spaced("LAST BATTLE"),
-        font(11, bold=True),
-        palette.PANEL_MUTED,
-    )
+    _titled_card(canvas, top, height, "LAST BATTLE")
     if battle is None:
         put(canvas, (LEFT + 12, top + 50), "No battle yet", font(14), palette.PANEL_FAINT)
         return
@@ -414,14 +413,7 @@ def _last_action_key(
 def _last_action_box(canvas: Image.Image, lines: tuple[str, ...], top: int) -> None:
     f = font(13)
     height = 36 + len(lines) * LINE_HEIGHT
-    shapes.paste(canvas, shapes.rounded(WIDTH, height, 8, palette.PANEL_CARD), (LEFT, top))
-    put(
-        canvas,
-        (LEFT + 12, top + 10),
-        _spaced("LAST ACTION"),
-        font(11, bold=True),
-        palette.PANEL_MUTED,
-    )
+    _titled_card(canvas, top, height, "LAST ACTION")
     for i, line in enumerate(lines):
         put_words(canvas, (LEFT + 12, top + 30 + i * LINE_HEIGHT), line, f, palette.PANEL_TEXT)
 

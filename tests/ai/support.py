@@ -11,13 +11,6 @@ from rules.pyramids.state import GameState
 
 EW = "european_war"
 WW = "world_war_5"
-BRIT, FRAN, CENT, RUSS, OTTO = (
-    "britain_allies",
-    "france_allies",
-    "central_powers",
-    "russian_empire",
-    "ottoman_empire",
-)
 SMALL_BUDGET = 12
 """Hard's search iterations in the tests (small, to keep the suite fast)."""
 

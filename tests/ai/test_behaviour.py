@@ -7,8 +7,8 @@ import pytest
 from rules import pyramids
 from rules.pyramids import Attack, Move, StopAttack, StopPlaying
 from rules.pyramids.state import DIPLOMACY, DUEL
-from tests.ai.support import BRIT, FRAN, RUSS, WW, decide
-from tests.rules.positions import cards, position
+from tests.ai.support import WW, decide
+from tests.rules.positions import BRIT, FRAN, RUSS, cards, position
 
 SMART = ("normal", "hard")
 

@@ -89,8 +89,7 @@ def test_decision_depends_only_on_the_view(variant: str, players: int, seed: int
 def test_knowledge_from_espionage_is_used_and_respected() -> None:
     """After a look, the spied cards stay with their holder in every re-deal, and the
     decision still depends only on the view."""
-    from tests.ai.support import BRIT, FRAN, RUSS
-    from tests.rules.positions import cards, position
+    from tests.rules.positions import BRIT, FRAN, RUSS, cards, position
 
     g = position(
         [FRAN, RUSS, BRIT],

@@ -104,7 +104,9 @@ def paths(tmp_path: Path) -> dict[str, Path]:
     return {"db": tmp_path / "games.db", "out": tmp_path / "boards"}
 
 
-def base_args(paths: dict[str, Path], *extra: str, boards: bool = False) -> list[str]:
+def base_args(
+    paths: dict[str, Path], *extra: str, boards: bool = False, name: str = "Ann"
+) -> list[str]:
     args = [
         "--db",
         str(paths["db"]),
@@ -114,7 +116,7 @@ def base_args(paths: dict[str, Path], *extra: str, boards: bool = False) -> list
         "--level",
         "easy",
         "--name",
-        "Ann",
+        name,
         *extra,
     ]
     return [*args, "--out", str(paths["out"])] if boards else [*args, "--no-boards"]
@@ -224,21 +226,7 @@ def test_resume_with_nothing_to_resume(
 def test_hotseat_hides_each_hand_until_its_owner_looks(
     monkeypatch: pytest.MonkeyPatch, paths: dict[str, Path]
 ) -> None:
-    args = [
-        "--db",
-        str(paths["db"]),
-        "--fast",
-        "--seed",
-        "4",
-        "--no-boards",
-        "--hotseat",
-        "--name",
-        "Ann,Bob",
-        "--computers",
-        "1",
-        "--level",
-        "easy",
-    ]
+    args = base_args(paths, "--hotseat", "--computers", "1", name="Ann,Bob")
     screen = Screen()
     stdin = ScriptedStdin(screen, autoplay=True, limit=150)
     monkeypatch.setattr(sys, "stdout", screen)

@@ -9,8 +9,9 @@ import json
 import random
 import sqlite3
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from service import DISK_FULL, GameService, computer
 from service.core import FULL_RETRY
@@ -19,6 +20,8 @@ from service.sqlite_store import SqliteStore
 from service.store import Store, StoreFull
 from tests.bot.helpers import make_service, new_game
 from tests.bot.test_store import apply_first_legal, running_game
+
+T = TypeVar("T")
 
 
 async def disk_full(store: Store) -> None:
@@ -34,6 +37,18 @@ async def disk_full(store: Store) -> None:
 async def space_again(store: Store) -> None:
     assert isinstance(store, SqliteStore)
     await store._conn.execute("PRAGMA max_page_count = 1073741823")
+
+
+async def write_until_full(store: Store, gid: int, before_each: Callable[[], T]) -> T:
+    """Apply legal actions to game ``gid`` until a write fails with StoreFull; returns
+    what ``before_each`` said just before that write."""
+    for _ in range(200):  # until a write needs a page the file may not have
+        before = before_each()
+        try:
+            await apply_first_legal(store, gid)
+        except StoreFull:
+            return before
+    raise AssertionError("the disk never filled")
 
 
 def stored(path: Path, gid: int) -> tuple[int, int, str, int]:
@@ -60,14 +75,7 @@ async def test_the_store_raises_store_full_and_keeps_nothing(tmp_path: Path) -> 
     try:
         gid = await running_game(store)
         await disk_full(store)
-        for _ in range(200):  # until a write needs a page the file may not have
-            before = stored(tmp_path / "g.db", gid)
-            try:
-                await apply_first_legal(store, gid)
-            except StoreFull:
-                break
-        else:
-            raise AssertionError("the disk never filled")
+        before = await write_until_full(store, gid, lambda: stored(tmp_path / "g.db", gid))
         assert stored(tmp_path / "g.db", gid) == before
         await space_again(store)
         await apply_first_legal(store, gid)  # the very same write now goes through

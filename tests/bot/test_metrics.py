@@ -13,8 +13,7 @@ import pytest
 
 from bot.metrics import OFF, Metrics
 from service.sqlite_store import SqliteStore
-from service.store import StoreFull
-from tests.bot.test_disk_full import disk_full
+from tests.bot.test_disk_full import disk_full, write_until_full
 from tests.bot.test_store import apply_first_legal, running_game
 
 
@@ -60,13 +59,7 @@ async def test_the_store_times_its_commits_and_counts_a_full_disk(tmp_path: Path
         assert value(metrics, "european_war_db_write_seconds_count") == 1
         assert value(metrics, "european_war_db_write_seconds_sum") > 0
         await disk_full(store)
-        for _ in range(200):
-            try:
-                await apply_first_legal(store, gid)
-            except StoreFull:
-                break
-        else:
-            raise AssertionError("the disk never filled")
+        await write_until_full(store, gid, lambda: None)
         assert value(metrics, "european_war_errors_total", kind="store") == 1
     finally:
         await store.close()

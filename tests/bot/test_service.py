@@ -44,6 +44,15 @@ def listen(svc: GameService) -> list[Outcome]:
     return got
 
 
+async def play_out(svc: GameService, gid: int, rng: random.Random) -> None:
+    """People answer their prompts at random (computers play theirs) until none is open."""
+    for _ in range(300):
+        await svc.idle(gid)
+        if await step(svc, gid, rng) is None:
+            break
+    await svc.idle(gid)
+
+
 def db_rows(path: Path, sql: str, *args: object) -> list[tuple[object, ...]]:
     conn = sqlite3.connect(path)
     try:
@@ -286,123 +295,101 @@ async def test_computers_answer_diplomacy_after_a_delay_whatever_they_hold(tmp_p
 
 # ---------------------------------------------------------------------- deadlines
 async def test_an_expired_turn_passes_with_one_reminder_first(
-    tmp_path: Path, clock: FakeClock
+    tmp_path: Path, clock: FakeClock, svc: GameService
 ) -> None:
-    svc = await make_service(tmp_path / "g.db", clock)
     got = listen(svc)
-    try:
-        gid, _ = await new_game(svc, humans=2)
-        await play_until(svc, gid, random.Random(1), "turn")
-        (turn,) = await svc.prompts(gid)
-        assert turn.deadline == clock.now() + 12 * 3600
-        clock.advance(11 * 3600 + 1)
-        await svc.idle(gid)
-        assert [o.kind for o in got] == ["reminder"]
-        assert got[0].prompts[0].user_id == turn.user_id and got[0].mentions == (turn.user_id,)
-        clock.advance(1800)
-        await svc.idle(gid)
-        assert len(got) == 1  # one reminder only
-        clock.advance(1800)
-        await svc.idle(gid)
-        assert [o.kind for o in got] == ["reminder", "timeout"]
-        assert any("ran out of time" in line for line in got[1].public_lines)
-        assert any(e.kind == "passed" for e in got[1].events)
-        sources = db_rows(tmp_path / "g.db", "SELECT source FROM actions ORDER BY seq")
-        assert sources[-1] == ("timeout",)
-    finally:
-        await svc.close()
+    gid, _ = await new_game(svc, humans=2)
+    await play_until(svc, gid, random.Random(1), "turn")
+    (turn,) = await svc.prompts(gid)
+    assert turn.deadline == clock.now() + 12 * 3600
+    clock.advance(11 * 3600 + 1)
+    await svc.idle(gid)
+    assert [o.kind for o in got] == ["reminder"]
+    assert got[0].prompts[0].user_id == turn.user_id and got[0].mentions == (turn.user_id,)
+    clock.advance(1800)
+    await svc.idle(gid)
+    assert len(got) == 1  # one reminder only
+    clock.advance(1800)
+    await svc.idle(gid)
+    assert [o.kind for o in got] == ["reminder", "timeout"]
+    assert any("ran out of time" in line for line in got[1].public_lines)
+    assert any(e.kind == "passed" for e in got[1].events)
+    sources = db_rows(tmp_path / "games.db", "SELECT source FROM actions ORDER BY seq")
+    assert sources[-1] == ("timeout",)
 
 
 async def test_an_expired_turn_arms_when_the_server_says_so(
-    tmp_path: Path, clock: FakeClock
+    clock: FakeClock, svc: GameService
 ) -> None:
-    svc = await make_service(tmp_path / "g.db", clock)
     got = listen(svc)
-    try:
-        await svc.update_guild_settings(
-            3, options={"turn_timeout_action": "arm"}, turn_timeout=300.0
-        )
-        gid, _ = await new_game(svc, humans=2, guild=3)
-        await play_until(svc, gid, random.Random(1), "turn")
-        clock.advance(301)
-        await svc.idle(gid)
-        assert [o.kind for o in got] == ["timeout"]
-        assert any(e.kind == "armed" for e in got[0].events)
-        assert any(n.hand_changed for n in got[0].private.values())
-    finally:
-        await svc.close()
+    await svc.update_guild_settings(3, options={"turn_timeout_action": "arm"}, turn_timeout=300.0)
+    gid, _ = await new_game(svc, humans=2, guild=3)
+    await play_until(svc, gid, random.Random(1), "turn")
+    clock.advance(301)
+    await svc.idle(gid)
+    assert [o.kind for o in got] == ["timeout"]
+    assert any(e.kind == "armed" for e in got[0].events)
+    assert any(n.hand_changed for n in got[0].private.values())
 
 
 async def test_an_expired_world_war_5_turn_gets_a_computer_move(
-    tmp_path: Path, clock: FakeClock
+    tmp_path: Path, clock: FakeClock, svc: GameService
 ) -> None:
-    svc = await make_service(tmp_path / "g.db", clock)
     got = listen(svc)
-    try:
-        gid, _ = await new_game(svc, humans=2, variant="world_war_5", turn_timeout=300.0)
-        await play_until(svc, gid, random.Random(1), "turn")
-        version = (await svc.status(gid)).version
-        clock.advance(301)
-        await svc.idle(gid)
-        timeouts = [o for o in got if o.kind == "timeout"]
-        assert timeouts and "a computer move was made" in timeouts[0].public_lines[0]
-        assert "(WW-2)" in timeouts[0].public_lines[0]
-        moved = {e.kind for e in timeouts[0].events}
-        assert moved & {"grew", "built", "moved", "attack_declared"}
-        assert (await svc.status(gid)).version > version
-        assert db_rows(tmp_path / "g.db", "SELECT source FROM actions ORDER BY seq")[-1] == (
-            "timeout",
-        )
-    finally:
-        await svc.close()
+    gid, _ = await new_game(svc, humans=2, variant="world_war_5", turn_timeout=300.0)
+    await play_until(svc, gid, random.Random(1), "turn")
+    version = (await svc.status(gid)).version
+    clock.advance(301)
+    await svc.idle(gid)
+    timeouts = [o for o in got if o.kind == "timeout"]
+    assert timeouts and "a computer move was made" in timeouts[0].public_lines[0]
+    assert "(WW-2)" in timeouts[0].public_lines[0]
+    moved = {e.kind for e in timeouts[0].events}
+    assert moved & {"grew", "built", "moved", "attack_declared"}
+    assert (await svc.status(gid)).version > version
+    assert db_rows(tmp_path / "games.db", "SELECT source FROM actions ORDER BY seq")[-1] == (
+        "timeout",
+    )
 
 
 async def test_pause_stops_timers_and_resume_restarts_them_in_full(
-    tmp_path: Path, clock: FakeClock
+    clock: FakeClock, svc: GameService
 ) -> None:
-    svc = await make_service(tmp_path / "g.db", clock)
     got = listen(svc)
-    try:
-        gid, _ = await new_game(svc, humans=2, turn_timeout=600.0)
-        await play_until(svc, gid, random.Random(1), "turn")
-        assert not (await svc.pause(gid, 102)).ok  # not the host
-        paused = await svc.pause(gid, HOST)
-        assert paused.ok and all(d.deadline is None for d in paused.decisions)
-        clock.advance(10_000)
-        await svc.idle(gid)
-        assert got == []
-        resumed = await svc.resume(gid, HOST)
-        assert resumed.ok
-        assert [d.deadline for d in resumed.decisions] == [clock.now() + 600]
-        assert resumed.prompts
-        clock.advance(599)
-        await svc.idle(gid)
-        assert got == []
-        clock.advance(2)
-        await svc.idle(gid)
-        assert [o.kind for o in got] == ["timeout"]
-    finally:
-        await svc.close()
+    gid, _ = await new_game(svc, humans=2, turn_timeout=600.0)
+    await play_until(svc, gid, random.Random(1), "turn")
+    assert not (await svc.pause(gid, 102)).ok  # not the host
+    paused = await svc.pause(gid, HOST)
+    assert paused.ok and all(d.deadline is None for d in paused.decisions)
+    clock.advance(10_000)
+    await svc.idle(gid)
+    assert got == []
+    resumed = await svc.resume(gid, HOST)
+    assert resumed.ok
+    assert [d.deadline for d in resumed.decisions] == [clock.now() + 600]
+    assert resumed.prompts
+    clock.advance(599)
+    await svc.idle(gid)
+    assert got == []
+    clock.advance(2)
+    await svc.idle(gid)
+    assert [o.kind for o in got] == ["timeout"]
 
 
-async def test_an_abandoned_lobby_expires(tmp_path: Path, clock: FakeClock) -> None:
-    svc = await make_service(tmp_path / "g.db", clock)
+async def test_an_abandoned_lobby_expires(clock: FakeClock, svc: GameService) -> None:
     got = listen(svc)
-    try:
-        out = await svc.open_lobby(channel_id=8, host_id=HOST, host_name="A")
-        clock.advance(1800)
-        assert out.game_id is not None
-        assert (await svc.join(out.game_id, 102, "B")).ok  # activity: expiry moves on
-        clock.advance(1800)
-        await svc.idle()
-        assert got == []
-        clock.advance(1801)
-        await svc.idle()
-        assert [o.kind for o in got] == ["expired"]
-        assert await svc.active_game(8) is None
-        assert (await svc.open_lobby(channel_id=8, host_id=HOST, host_name="A")).ok
-    finally:
-        await svc.close()
+    out = await svc.open_lobby(channel_id=8, host_id=HOST, host_name="A")
+    clock.advance(1800)
+    assert out.game_id is not None
+    assert (await svc.join(out.game_id, 102, "B")).ok  # activity: expiry moves on
+    clock.advance(1800)
+    await svc.idle()
+    assert got == []
+    clock.advance(1801)
+    await svc.idle()
+    assert [o.kind for o in got] == ["expired"]
+    assert await svc.active_game(8) is None
+    assert (await svc.open_lobby(channel_id=8, host_id=HOST, host_name="A")).ok
 
 
 # ---------------------------------------------------------------------- seats, draws, end
@@ -413,12 +400,7 @@ async def test_resign_hands_the_seat_to_a_computer(svc: GameService) -> None:
     st = await svc.status(gid)
     assert [s.computer_level for s in st.seats].count("normal") == 1
     assert not (await svc.act(gid, 102, pyramids.Pass())).ok
-    rng = random.Random(6)
-    for _ in range(300):
-        await svc.idle(gid)
-        if await step(svc, gid, rng) is None:
-            break
-    await svc.idle(gid)
+    await play_out(svc, gid, random.Random(6))
     assert (await svc.status(gid)).status == "finished"
 
 
@@ -449,39 +431,35 @@ async def test_all_people_agreeing_ends_the_game_as_a_draw(svc: GameService) -> 
     assert st.status == "finished" and st.result is not None and st.result["draw"]
 
 
-async def test_cancel_keeps_history_and_stops_timers(tmp_path: Path, clock: FakeClock) -> None:
-    svc = await make_service(tmp_path / "g.db", clock)
+async def test_cancel_keeps_history_and_stops_timers(
+    tmp_path: Path, clock: FakeClock, svc: GameService
+) -> None:
     got = listen(svc)
-    try:
-        gid, _ = await new_game(svc, humans=2)
-        assert not (await svc.cancel(gid, 102)).ok
-        assert (await svc.cancel(gid, 102, is_admin=True)).ok
-        clock.advance(86400)
-        await svc.idle()
-        assert got == []
-        assert (await svc.status(gid)).status == "cancelled"
-        assert db_rows(tmp_path / "g.db", "SELECT COUNT(*) FROM decisions") == [(0,)]
-        assert (await svc.open_lobby(channel_id=1, host_id=HOST, host_name="A")).ok
-    finally:
-        await svc.close()
+    gid, _ = await new_game(svc, humans=2)
+    assert not (await svc.cancel(gid, 102)).ok
+    assert (await svc.cancel(gid, 102, is_admin=True)).ok
+    clock.advance(86400)
+    await svc.idle()
+    assert got == []
+    assert (await svc.status(gid)).status == "cancelled"
+    assert db_rows(tmp_path / "games.db", "SELECT COUNT(*) FROM decisions") == [(0,)]
+    assert (await svc.open_lobby(channel_id=1, host_id=HOST, host_name="A")).ok
 
 
-async def test_archiving_and_deleting_a_servers_data(tmp_path: Path, clock: FakeClock) -> None:
-    svc = await make_service(tmp_path / "g.db", clock)
+async def test_archiving_and_deleting_a_servers_data(
+    tmp_path: Path, clock: FakeClock, svc: GameService
+) -> None:
     got = listen(svc)
-    try:
-        a, _ = await new_game(svc, humans=2, channel=1, guild=4)
-        b, _ = await new_game(svc, humans=2, channel=2, guild=4)
-        assert await svc.archive_channel(1) == [a]
-        assert (await svc.status(a)).status == "archived"
-        assert (await svc.status(b)).status == "running"
-        clock.advance(86400)
-        await svc.idle()
-        assert {o.game_id for o in got} == {b}  # only b's timers still ran
-        assert await svc.delete_guild_data(4) == 2
-        assert db_rows(tmp_path / "g.db", "SELECT COUNT(*) FROM actions") == [(0,)]
-    finally:
-        await svc.close()
+    a, _ = await new_game(svc, humans=2, channel=1, guild=4)
+    b, _ = await new_game(svc, humans=2, channel=2, guild=4)
+    assert await svc.archive_channel(1) == [a]
+    assert (await svc.status(a)).status == "archived"
+    assert (await svc.status(b)).status == "running"
+    clock.advance(86400)
+    await svc.idle()
+    assert {o.game_id for o in got} == {b}  # only b's timers still ran
+    assert await svc.delete_guild_data(4) == 2
+    assert db_rows(tmp_path / "games.db", "SELECT COUNT(*) FROM actions") == [(0,)]
 
 
 # ---------------------------------------------------------------------- queries
@@ -509,12 +487,7 @@ async def test_world_war_5_plays_to_the_end(svc: GameService) -> None:
     gid, _ = await new_game(
         svc, humans=1, computers=2, variant="world_war_5", options={"round_limit": 8}
     )
-    rng = random.Random(2)
-    for _ in range(300):
-        await svc.idle(gid)
-        if await step(svc, gid, rng) is None:
-            break
-    await svc.idle(gid)
+    await play_out(svc, gid, random.Random(2))
     assert (await svc.status(gid)).status == "finished"
 
 
@@ -604,26 +577,20 @@ async def test_a_corrupt_game_is_left_out_at_startup_and_the_rest_run(tmp_path: 
         await svc.close()
 
 
-async def test_a_table_without_clocks(tmp_path: Path, clock: FakeClock) -> None:
-    svc = await make_service(tmp_path / "g.db", clock)
+async def test_a_table_without_clocks(clock: FakeClock, svc: GameService) -> None:
     got = listen(svc)
-    try:
-        bad = await svc.open_lobby(
-            channel_id=3, host_id=HOST, host_name="A", timeouts={"lunch": 5.0}
-        )
-        assert not bad.ok and "lunch" in (bad.error or "")
-        gid, out = await new_game(
-            svc,
-            humans=2,
-            channel=3,
-            turn_timeout=None,
-            timeouts={"setup": None, "duel": None, "retreat": None},
-            reminder_lead=0,
-        )
-        assert all(p.deadline is None for p in out.prompts)
-        await play_until(svc, gid, random.Random(3), "turn")
-        clock.advance(30 * 86400)
-        await svc.idle(gid)
-        assert got == [] and not svc.busy(gid)
-    finally:
-        await svc.close()
+    bad = await svc.open_lobby(channel_id=3, host_id=HOST, host_name="A", timeouts={"lunch": 5.0})
+    assert not bad.ok and "lunch" in (bad.error or "")
+    gid, out = await new_game(
+        svc,
+        humans=2,
+        channel=3,
+        turn_timeout=None,
+        timeouts={"setup": None, "duel": None, "retreat": None},
+        reminder_lead=0,
+    )
+    assert all(p.deadline is None for p in out.prompts)
+    await play_until(svc, gid, random.Random(3), "turn")
+    clock.advance(30 * 86400)
+    await svc.idle(gid)
+    assert got == [] and not svc.busy(gid)

@@ -12,7 +12,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -97,34 +97,39 @@ def refused(result: subprocess.CompletedProcess[str], sock: socket.socket) -> st
     return lines[0]
 
 
-async def test_a_file_that_is_not_a_database(tmp_path: Path, listener: socket.socket) -> None:
-    db = await a_database(tmp_path / "games.db")
+def _header_overwritten(db: Path) -> None:
     with db.open("r+b") as f:
         f.write(b"this is no longer a database header")
-    before = fingerprint(db)
-    line = refused(run_bot(tmp_path, db, listener), listener)
-    assert "is not an SQLite database" in line and str(db) in line
-    assert fingerprint(db) == before
 
 
-async def test_a_damaged_page_inside_the_file(tmp_path: Path, listener: socket.socket) -> None:
-    db = await a_database(tmp_path / "games.db")
+def _page_scribbled(db: Path) -> None:
     page = int.from_bytes(db.read_bytes()[16:18], "big")
     with db.open("r+b") as f:  # scribble over the third page (a table's b-tree)
         f.seek(2 * page)
         f.write(bytes([0xA5]) * page)
-    before = fingerprint(db)
-    line = refused(run_bot(tmp_path, db, listener), listener)
-    assert "is damaged" in line and str(db) in line
-    assert fingerprint(db) == before
 
 
-async def test_a_truncated_file(tmp_path: Path, listener: socket.socket) -> None:
-    db = await a_database(tmp_path / "games.db")
+def _truncated(db: Path) -> None:
     os.truncate(db, db.stat().st_size // 2)
+
+
+@pytest.mark.parametrize(
+    ("damage", "said"),
+    [
+        (_header_overwritten, "is not an SQLite database"),
+        (_page_scribbled, "is damaged"),
+        (_truncated, "is truncated"),
+    ],
+    ids=["not_a_database", "a_damaged_page_inside_the_file", "a_truncated_file"],
+)
+async def test_a_damaged_file(
+    tmp_path: Path, listener: socket.socket, damage: Callable[[Path], None], said: str
+) -> None:
+    db = await a_database(tmp_path / "games.db")
+    damage(db)
     before = fingerprint(db)
     line = refused(run_bot(tmp_path, db, listener), listener)
-    assert "is truncated" in line and str(db) in line
+    assert said in line and str(db) in line
     assert fingerprint(db) == before
 
 
@@ -190,15 +195,20 @@ def lock_held(script: str, db: Path) -> Iterator[None]:
         holder.communicate("")
 
 
+async def refused_as_locked(db: Path) -> None:
+    """Opening ``db`` is refused, naming the lock, and leaves the file as it was."""
+    before = fingerprint(db)
+    settings = Settings(None, f"sqlite:///{db}", None, "INFO", None, None)
+    with pytest.raises(StartupError) as info:
+        await open_checked(settings, busy_timeout_ms=200)
+    assert str(info.value).startswith(f"The database {db} is locked by another program")
+    assert fingerprint(db) == before
+
+
 async def test_a_write_lock_held_by_another_program(tmp_path: Path) -> None:
     db = await a_database(tmp_path / "games.db")
     with lock_held(HOLD_WRITE_LOCK, db):
-        before = fingerprint(db)
-        settings = Settings(None, f"sqlite:///{db}", None, "INFO", None, None)
-        with pytest.raises(StartupError) as info:
-            await open_checked(settings, busy_timeout_ms=200)
-        assert str(info.value).startswith(f"The database {db} is locked by another program")
-        assert fingerprint(db) == before
+        await refused_as_locked(db)
         OwnerLock.acquire(db).release()  # the refusal gave the ownership back
 
 
@@ -327,9 +337,4 @@ async def test_an_exclusive_lock_on_a_rollback_journal_file_is_named_as_a_lock(
     reading waits for it, and the answer is still "locked", not "damaged"."""
     db = await a_database(tmp_path / "games.db")
     with lock_held(HOLD_EXCLUSIVE, db):
-        before = fingerprint(db)
-        settings = Settings(None, f"sqlite:///{db}", None, "INFO", None, None)
-        with pytest.raises(StartupError) as info:
-            await open_checked(settings, busy_timeout_ms=200)
-        assert str(info.value).startswith(f"The database {db} is locked by another program")
-        assert fingerprint(db) == before
+        await refused_as_locked(db)

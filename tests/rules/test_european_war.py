@@ -33,20 +33,23 @@ from tests.rules.positions import BRIT, CENT, FRAN, OTTO, RUSS, cards, kinds, po
 S, M, L = 1, 2, 3
 
 
+# the home pieces of France (0), Central Powers (1) and Britain (2)
+THREE_HOMES = {
+    "france_benelux": (0, L),
+    "italy": (0, M),
+    "north_africa": (0, S),
+    "germany": (1, L),
+    "austria": (1, M),
+    "hungary": (1, S),
+    "britain": (2, L),
+    "south_scandinavia": (2, M),
+    "spain": (2, S),
+}
+
+
 def three_player(**kw: Any) -> pyramids.GameState:
     """France (0), Central Powers (1), Britain (2), each with its home pieces."""
-    pieces = {
-        "france_benelux": (0, L),
-        "italy": (0, M),
-        "north_africa": (0, S),
-        "germany": (1, L),
-        "austria": (1, M),
-        "hungary": (1, S),
-        "britain": (2, L),
-        "south_scandinavia": (2, M),
-        "spain": (2, S),
-    }
-    pieces.update(kw.pop("extra", {}))
+    pieces = {**THREE_HOMES, **kw.pop("extra", {})}
     return position([FRAN, CENT, BRIT], pieces, **kw)
 
 
@@ -448,15 +451,7 @@ def test_ew12_conquered_fields_are_never_home() -> None:
 # ---------------------------------------------------------------- EW-13..15 diplomacy
 def four_player(**kw: Any) -> pyramids.GameState:
     pieces = {
-        "france_benelux": (0, L),
-        "italy": (0, M),
-        "north_africa": (0, S),
-        "germany": (1, L),
-        "austria": (1, M),
-        "hungary": (1, S),
-        "britain": (2, L),
-        "south_scandinavia": (2, M),
-        "spain": (2, S),
+        **THREE_HOMES,
         "north_russia": (3, L),
         "west_russia": (3, M),
         "south_russia": (3, S),
@@ -712,45 +707,36 @@ def test_ew20_end_check_after_sabotage() -> None:
     assert g.winners == [0]  # France sits right before Central Powers
 
 
+def france_takes_germany(powers: list[str]) -> tuple[pyramids.GameState, list[rules.Event]]:
+    """France (seat 0) takes Germany, the Central Powers' last field, with ``powers`` in
+    seat order; the game and the events of the winning card."""
+    cent, brit = powers.index(CENT), powers.index(BRIT)
+    g = position(
+        powers,
+        {
+            "france_benelux": (0, L),
+            "italy": (0, S),
+            "austria": (0, M),
+            "hungary": (0, S),
+            "germany": (cent, S),
+            "britain": (brit, L),
+            "south_scandinavia": (brit, M),
+            "west_russia": (brit, S),
+        },
+        hands=[cards("10C"), [], []],
+    )
+    g.apply(0, Attack("france_benelux", "germany"))
+    g.apply(brit, LetPass())
+    return g, g.apply(0, PlayCard(parse_card("10C")))
+
+
 def test_ew21_occupier_and_arch_enemy_holder_are_co_winners() -> None:
     # France (0) takes the last Central field; Central (1) falls; France is also the one
     # whose arch-enemy is Central, so a single winner here...
-    g = position(
-        [FRAN, CENT, BRIT],
-        {
-            "france_benelux": (0, L),
-            "italy": (0, S),
-            "austria": (0, M),
-            "hungary": (0, S),
-            "germany": (1, S),
-            "britain": (2, L),
-            "south_scandinavia": (2, M),
-            "west_russia": (2, S),
-        },
-        hands=[cards("10C"), [], []],
-    )
-    g.apply(0, Attack("france_benelux", "germany"))
-    g.apply(2, LetPass())
-    g.apply(0, PlayCard(parse_card("10C")))
+    g, _ = france_takes_germany([FRAN, CENT, BRIT])
     assert g.over and g.winners == [0]
     # ...while with Britain (2) sitting before Central, Britain is co-winner.
-    g = position(
-        [FRAN, BRIT, CENT],
-        {
-            "france_benelux": (0, L),
-            "italy": (0, S),
-            "austria": (0, M),
-            "hungary": (0, S),
-            "germany": (2, S),
-            "britain": (1, L),
-            "south_scandinavia": (1, M),
-            "west_russia": (1, S),
-        },
-        hands=[cards("10C"), [], []],
-    )
-    g.apply(0, Attack("france_benelux", "germany"))
-    g.apply(1, LetPass())
-    events = g.apply(0, PlayCard(parse_card("10C")))
+    g, events = france_takes_germany([FRAN, BRIT, CENT])
     assert g.over and g.winners == [0, 1]
     assert next(e for e in events if e.kind == "game_over").data["reason"] == "occupation"
 

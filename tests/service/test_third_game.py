@@ -65,34 +65,22 @@ async def open_table(svc: GameService) -> int:
     )
     assert dict(out.options) == {"window_seconds": 20, "diplomacy_seconds": 10}
 
-    bad = await svc.open_lobby(
-        channel_id=1,
-        host_id=ANN,
-        host_name="Ann",
-        guild_id=GUILD,
-        variant="claim_line",
-        options={"sea_attacks": True},
-    )
+    async def open_claim_line(**extra: Any) -> Outcome:
+        return await svc.open_lobby(
+            channel_id=1,
+            host_id=ANN,
+            host_name="Ann",
+            guild_id=GUILD,
+            variant="claim_line",
+            **extra,
+        )
+
+    bad = await open_claim_line(options={"sea_attacks": True})
     assert not bad.ok and "one option: window_seconds" in (bad.error or "")
-    bad = await svc.open_lobby(
-        channel_id=1,
-        host_id=ANN,
-        host_name="Ann",
-        guild_id=GUILD,
-        variant="claim_line",
-        timeouts={"duel": 60.0},
-    )
+    bad = await open_claim_line(timeouts={"duel": 60.0})
     assert not bad.ok and bad.error == "Unknown time limits: duel."
 
-    opened = await svc.open_lobby(
-        channel_id=1,
-        host_id=ANN,
-        host_name="Ann",
-        guild_id=GUILD,
-        variant="claim_line",
-        turn_timeout=600.0,
-        host_power="Cross",
-    )
+    opened = await open_claim_line(turn_timeout=600.0, host_power="Cross")
     assert opened.ok, opened.error
     gid = opened.game_id
     assert gid is not None and opened.lobby is not None

@@ -155,6 +155,18 @@ class World:
             await self.click(host, lobby, f"ew:l:{gid}:start")
         return gid
 
+    async def open_at_turn(self) -> tuple[int, str]:
+        """A table opened and played three steps in: its id and the name of the player
+        whose turn it is."""
+        gid = await self.open_table()
+        policy = Policy()
+        for _ in range(3):
+            assert await self.step(policy)
+        assert self.bot is not None
+        st = await self.bot.service.status(gid)
+        mover = next(d for d in st.decisions if d.kind == "turn")
+        return gid, self.user_of(mover.user_id).name
+
     def user_of(self, uid: int | None) -> FakeUser:
         """The fake user with Discord id ``uid``."""
         return next(u for u in self.users.values() if u.id == uid)

@@ -4,11 +4,15 @@ Discord of the test process."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import signal
 import sys
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 
-from tests.fake_discord import FakeDiscord
+from tests.fake_discord import FakeChannel, FakeDiscord, FakeUser
 
 
 def bot_env(fake: FakeDiscord, tmp: Path) -> dict[str, str]:
@@ -47,3 +51,33 @@ async def wait_connected(fake: FakeDiscord, timeout: float, what: str) -> None:
     await fake.wait_until(
         lambda: fake.connected and None in fake.commands, timeout=timeout, what=what
     )
+
+
+@dataclass
+class OpsRun:
+    """A bot process (started with ``env``) serving #games of the server "Ops", where "op"
+    is a member; ``log`` is its stderr once it has stopped."""
+
+    env: dict[str, str]
+    proc: asyncio.subprocess.Process
+    user: FakeUser
+    channel: FakeChannel
+    log: str = ""
+
+
+@contextlib.asynccontextmanager
+async def ops_bot(fake: FakeDiscord, tmp: Path, timeout: float, what: str) -> AsyncIterator[OpsRun]:
+    """``python -m bot`` started for a new server "Ops" and connected within ``timeout``
+    seconds; stopped by SIGINT at the end."""
+    guild = fake.add_guild("Ops")
+    channel = fake.add_text_channel(guild, "games")
+    user = fake.add_user("op", guild=guild)
+    env = bot_env(fake, tmp)
+    run = OpsRun(env, await start_bot(env, tmp), user, channel)
+    try:
+        await wait_connected(fake, timeout, what)
+        yield run
+    finally:
+        run.proc.send_signal(signal.SIGINT)
+        _, err = await asyncio.wait_for(run.proc.communicate(), 30)
+        run.log = err.decode()

@@ -16,16 +16,11 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 async def _turn(world: World) -> tuple[int, str, pyramids.GameState]:
-    gid = await world.open_table()
-    policy = Policy()
-    for _ in range(3):
-        assert await world.step(policy)
+    gid, mover = await world.open_at_turn()
     assert world.bot is not None
-    st = await world.bot.service.status(gid)
-    mover = next(d for d in st.decisions if d.kind == "turn")
     state = world.bot.service._games[gid].state
     assert isinstance(state, pyramids.GameState)
-    return gid, world.user_of(mover.user_id).name, state
+    return gid, mover, state
 
 
 async def test_autocomplete_offers_legal_fields_by_name(world: World) -> None:

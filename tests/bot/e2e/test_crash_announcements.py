@@ -11,9 +11,12 @@ again on the same database. Two moments, each placed exactly (no timing):
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
 import sqlite3
 import sys
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -46,6 +49,45 @@ async def stop(proc: asyncio.subprocess.Process) -> str:
         proc.send_signal(signal.SIGTERM)
     _, err = await asyncio.wait_for(proc.communicate(), WAIT)
     return (err or b"").decode()
+
+
+@dataclass
+class Runs:
+    """The bot's first process and, once it is killed, the one started after it."""
+
+    env: dict[str, str]
+    cwd: Path
+    first: asyncio.subprocess.Process
+    second: asyncio.subprocess.Process | None = None
+
+    @property
+    def db(self) -> Path:
+        """The database both runs share."""
+        return self.cwd / "data" / "games.db"
+
+    async def restart(self) -> None:
+        """Start ``python -m bot`` again on the same database."""
+        self.second = await start_bot(self.env, self.cwd)
+
+
+@contextlib.asynccontextmanager
+async def killed_and_restarted(
+    fake: FakeDiscord,
+    tmp_path: Path,
+    start: Callable[[dict[str, str], Path], Awaitable[asyncio.subprocess.Process]],
+) -> AsyncIterator[Runs]:
+    """A bot started with ``start``; at the end the first run is killed if still alive
+    and the second stopped, its log free of tracebacks."""
+    env = bot_env(fake, tmp_path)
+    runs = Runs(env, tmp_path, await start(env, tmp_path))
+    try:
+        yield runs
+    finally:
+        if runs.first.returncode is None:
+            await kill(runs.first)
+        if runs.second is not None:
+            log = await stop(runs.second)
+            assert "Traceback" not in log, log[-3000:]
 
 
 def player_actions(db: Path, user_id: int) -> int:
@@ -98,11 +140,8 @@ def with_board(messages: list[FakeMessage]) -> list[FakeMessage]:
 async def test_killed_before_an_answer_reaches_discord_the_channel_is_told_after_restart(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
-    env = bot_env(fake_discord, tmp_path)
-    db = tmp_path / "data" / "games.db"
-    proc = await start_bot(env, tmp_path)
-    second = None
-    try:
+    async with killed_and_restarted(fake_discord, tmp_path, start_bot) as runs:
+        db = runs.db
         ann, channel = await open_game(fake_discord)
         options = await place(fake_discord, ann, channel)
         held = fake_discord.hold("POST", "/webhooks/*")  # the answer, with the action's words
@@ -121,34 +160,25 @@ async def test_killed_before_an_answer_reaches_discord_the_channel_is_told_after
         )
         words = answer.json["content"].splitlines()[0]
         assert not told(fake_discord, channel, words), "the channel has not heard of it yet"
-        await kill(proc)
+        await kill(runs.first)
         acting.cancel()
         held.release()
 
-        second = await start_bot(env, tmp_path)
+        await runs.restart()
         await fake_discord.wait_until(
             lambda: bool(with_board(told(fake_discord, channel, words))),
             timeout=WAIT,
             what=f"the channel told {words!r}, with the board",
         )
         assert player_actions(db, ann.id) == 1
-    finally:
-        if proc.returncode is None:
-            await kill(proc)
-        if second is not None:
-            log = await stop(second)
-            assert "Traceback" not in log, log[-3000:]
 
 
 @pytest.mark.parametrize("how", ["slash", "panel"])
 async def test_killed_while_a_late_board_is_owed_the_board_is_shown_after_restart(
     fake_discord: FakeDiscord, tmp_path: Path, how: str
 ) -> None:
-    env = bot_env(fake_discord, tmp_path)
-    db = tmp_path / "data" / "games.db"
-    proc = await start_held_bot(env, tmp_path)
-    second = None
-    try:
+    async with killed_and_restarted(fake_discord, tmp_path, start_held_bot) as runs:
+        db = runs.db
         ann, channel = await open_game(fake_discord)
         before = {m.id for m in fake_discord.messages(channel)}
         if how == "slash":
@@ -189,17 +219,11 @@ async def test_killed_while_a_late_board_is_owed_the_board_is_shown_after_restar
         sent = words_first()[0]
         assert not with_board([sent]), "the renderer is held: no board yet"
         words = next(line for line in sent.content.splitlines() if "ann placed" in line)
-        await kill(proc)  # the board was still to follow by an edit
+        await kill(runs.first)  # the board was still to follow by an edit
 
-        second = await start_bot(env, tmp_path)
+        await runs.restart()
         await fake_discord.wait_until(
             lambda: bool(with_board(told(fake_discord, channel, words))),
             timeout=WAIT,
             what=f"{words!r} shown with the board after the restart",
         )
-    finally:
-        if proc.returncode is None:
-            await kill(proc)
-        if second is not None:
-            log = await stop(second)
-            assert "Traceback" not in log, log[-3000:]

@@ -4,33 +4,22 @@ a command answered, a clean stop on SIGINT."""
 
 from __future__ import annotations
 
-import asyncio
-import signal
 import sqlite3
 from pathlib import Path
 
-from tests.bot.e2e.process import bot_env, start_bot, wait_connected
+from tests.bot.e2e.process import ops_bot
 from tests.fake_discord import FakeDiscord
 
 
 async def test_python_m_bot_with_a_token_runs_against_the_fake(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
-    guild = fake_discord.add_guild("Ops")
-    channel = fake_discord.add_text_channel(guild, "games")
-    user = fake_discord.add_user("op", guild=guild)
-    env = bot_env(fake_discord, tmp_path)
-    proc = await start_bot(env, tmp_path)
-    try:
-        await wait_connected(fake_discord, 30, "the bot to connect and sync")
-        res = await fake_discord.slash(user, channel, "newgame", timeout=10)
+    async with ops_bot(fake_discord, tmp_path, 30, "the bot to connect and sync") as run:
+        res = await fake_discord.slash(run.user, run.channel, "newgame", timeout=10)
         assert not res.ephemeral and "a table for" in res.content
         assert (tmp_path / "data" / "games.db").is_file()
-    finally:
-        proc.send_signal(signal.SIGINT)
-        _, err = await asyncio.wait_for(proc.communicate(), 30)
-    log = err.decode()
-    assert proc.returncode == 0, log
+    log = run.log
+    assert run.proc.returncode == 0, log
     assert "game 1 created" in log and "Traceback" not in log
     with sqlite3.connect(tmp_path / "data" / "games.db") as conn:  # the synced command set
         (stamp,) = conn.execute("SELECT value FROM bot_meta WHERE key = 'commands_hash'").fetchone()

@@ -27,6 +27,18 @@ def ready_lines(messages: list[str]) -> list[str]:
     return [m for m in messages if m.startswith("ready: ")]
 
 
+async def start_script(env: dict[str, str], cwd: Path) -> asyncio.subprocess.Process:
+    """Start the installed script with ``env`` in ``cwd``, its log (stderr) piped."""
+    return await asyncio.create_subprocess_exec(
+        str(SCRIPT),
+        cwd=cwd,
+        env=env,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
+    )
+
+
 async def test_the_ready_line_is_logged_once_with_release_database_shards_and_servers(
     fake_discord: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -75,14 +87,7 @@ async def test_the_installed_script_starts_quietly_and_stops_cleanly(
         "DEV_GUILD_ID": "",
         "HEALTH_FILE": str(tmp_path / "health.json"),
     }
-    proc = await asyncio.create_subprocess_exec(
-        str(SCRIPT),
-        cwd=tmp_path,
-        env=env,
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.PIPE,
-    )
+    proc = await start_script(env, tmp_path)
     seen = b""
     try:
         assert proc.stderr is not None
@@ -134,14 +139,7 @@ async def test_a_stop_while_the_script_imports_discord_exits_0(
         "PYTHONPATH": str(hook),
         "DISCORD_GATEWAY_URL": fake_discord.gateway_url,
     }
-    proc = await asyncio.create_subprocess_exec(
-        str(SCRIPT),
-        cwd=tmp_path,
-        env=env,
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.PIPE,
-    )
+    proc = await start_script(env, tmp_path)
     _, err = await asyncio.wait_for(proc.communicate(), 60)
     assert proc.returncode == 0, (proc.returncode, err.decode())
     assert err.decode() == ""

@@ -7,18 +7,6 @@ import pytest
 
 import render
 from tests.bot.e2e.harness import World
-from tests.bot.e2e.policy import Policy
-
-
-async def _turn(world: World) -> tuple[int, str]:
-    gid = await world.open_table()
-    policy = Policy()
-    for _ in range(3):
-        assert await world.step(policy)
-    assert world.bot is not None
-    st = await world.bot.service.status(gid)
-    mover = next(d for d in st.decisions if d.kind == "turn")
-    return gid, world.user_of(mover.user_id).name
 
 
 async def test_rate_limited_post_is_retried(world: World) -> None:
@@ -32,7 +20,7 @@ async def test_rate_limited_post_is_retried(world: World) -> None:
 
 
 async def test_interaction_answered_too_late_still_shows_the_action(world: World) -> None:
-    gid, mover = await _turn(world)
+    gid, mover = await world.open_at_turn()
     count = len(world.fake.messages(world.channel))
     world.fake.interaction_deadline = 0.0
     res = await world.slash(mover, "arm")
@@ -45,7 +33,7 @@ async def test_interaction_answered_too_late_still_shows_the_action(world: World
 
 
 async def test_action_is_deferred_on_entry_then_completed(world: World) -> None:
-    _, mover = await _turn(world)
+    _, mover = await world.open_at_turn()
     res = await world.slash(mover, "arm")
     assert res.deferred and not res.ephemeral and res.response_type == 5
     assert "armed" in res.original.content
@@ -55,7 +43,7 @@ async def test_action_is_deferred_on_entry_then_completed(world: World) -> None:
 async def test_a_failing_renderer_does_not_stop_the_game(
     world: World, bot_errors: list, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _, mover = await _turn(world)
+    _, mover = await world.open_at_turn()
 
     def broken(*_: object, **__: object) -> bytes:
         raise RuntimeError("renderer bug")
