@@ -445,19 +445,13 @@ class Delivery(PrivateDelivery):
     async def _render_hands(self, outcome: Outcome, actor: int | None) -> dict[Any, Picture]:
         """The hand image of the one who acted, when they are answered in the interaction
         (their panel, or privately for closed DMs) and have news."""
-        jobs = {
-            ("hand", uid): self.images.hand(
-                self.images.holding(note.view, outcome.variant), "Your hand", game=outcome.variant
-            )
-            for uid, note in outcome.private.items()
-            if uid == actor
-            and (note.hand_changed or note.lines)
-            and self.images.holding(note.view, outcome.variant) is not None
-        }
-        if not jobs:
+        note = outcome.private.get(actor) if actor is not None else None
+        if note is None or not (note.hand_changed or note.lines):
             return {}
-        done = await asyncio.gather(*jobs.values())
-        return dict(zip(jobs.keys(), done, strict=True))
+        holding = self.images.holding(note.view, outcome.variant)
+        if holding is None:  # a game without images, or nothing held
+            return {}
+        return {("hand", actor): await self.images.hand(holding, "Your hand", game=outcome.variant)}
 
     # ------------------------------------------------------------------ sending
     def channel(self, outcome: Outcome) -> Any:

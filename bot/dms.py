@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from rules import contract
-from rules.contract import Game
 from service import Outcome, PrivateNote, Prompt
 from service.models import OutboxFile, OutboxRecord
 
@@ -125,11 +124,6 @@ class PrivateDelivery:
         if jobs:
             await asyncio.gather(*jobs)
 
-    def _game(self, game_id: int | None) -> Game | None:
-        """The game being played in ``game_id`` (in memory while it runs)."""
-        name = self.bot.service.game_name(game_id) if game_id is not None else None
-        return contract.game_named(name) if name is not None else None
-
     @staticmethod
     def _private_lines(game: str, view: Any, names: list[str]) -> list[str]:
         """What only the viewer of ``view`` knows (the hand), in ``game``'s words."""
@@ -146,7 +140,7 @@ class PrivateDelivery:
         names = list(outcome.names)
         view_for = note.view if note is not None else None
         panel, text, kind, show_hand = None, None, None, False
-        game = self._game(outcome.game_id)
+        game = contract.game_named(outcome.variant) if outcome.variant else None
         if prompt is not None and is_panel(prompt.kind) and view_for is not None and game:
             text = panel_content(prompt, view_for, names, game.presentation)
             kind, panel = prompt.kind, panel_view(prompt, game)

@@ -1,23 +1,12 @@
-"""What the bot asks the game registry: which decisions go on private panels, the
-words of the game a running table plays, and the game options a server may default."""
+"""What the bot asks the game registry: which decisions go on private panels, and the
+game options a server may default."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rules import contract
-from rules.presentation import OptionSpec, Presentation
+from rules.presentation import OptionSpec
 
 from .errors import UserError
-
-if TYPE_CHECKING:
-    from service import GameService
-
-
-def words_of(service: GameService, game_id: int | None) -> Presentation | None:
-    """The presentation of the game ``game_id`` plays (None: not in memory)."""
-    name = service.game_name(game_id) if game_id is not None else None
-    return contract.game_named(name).presentation if name is not None else None
 
 
 def is_panel(kind: str) -> bool:

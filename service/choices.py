@@ -248,12 +248,6 @@ class ChoiceOps(ServiceBase):
             self, game_id: int, user_id: int, action: Any, *, version: int | None = None
         ) -> Outcome: ...
 
-    def game_name(self, game_id: int) -> str | None:
-        """The registry name of the game ``game_id`` if it is in memory (every running
-        game is), for a front end that must find its words without waiting."""
-        live = self._games.get(game_id)
-        return live.variant if live is not None else None
-
     async def _table(self, game_id: int, user_id: int) -> _Table:
         live = await self._live(game_id, cache=False)
         if live.state is None:
