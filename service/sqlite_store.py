@@ -43,6 +43,7 @@ from typing import Any
 
 import aiosqlite
 
+from . import rows as row
 from .migrations import MIGRATIONS, Migration, migrate
 from .models import (
     ActionRecord,
@@ -53,7 +54,6 @@ from .models import (
     GuildSettings,
     OutboxFile,
     OutboxRecord,
-    SeatRecord,
 )
 from .sql import Q
 from .store import (
@@ -74,12 +74,7 @@ CHECKPOINT_EVERY = 200
 """Writes between two background WAL checkpoints."""
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
-def _loads(text: str | None) -> Any:
-    return None if text is None else json.loads(text)
+_dumps = row.dumps
 
 
 _Step = tuple[str, str, Any]
@@ -948,23 +943,7 @@ class SqliteStore:
         async with self._read() as conn:
             rows = await self._fetchall(conn, Q.select_outbox)
             files = await self._fetchall(conn, Q.select_outbox_files)
-        items = {
-            int(r[0]): OutboxRecord(
-                int(r[0]),
-                r[1],
-                r[2],
-                r[3],
-                r[4],
-                r[5],
-                int(r[6]),
-                r[7],
-                _loads(r[8]) or {},
-                _loads(r[9]) or {},
-                float(r[10]),
-                [],
-            )
-            for r in rows
-        }
+        items = {int(r[0]): row.outbox(r) for r in rows}
         for item_id, filename, description, data in files:
             if item_id in items:
                 items[item_id].files.append(OutboxFile(filename, bytes(data), description))
@@ -1030,61 +1009,7 @@ class SqliteStore:
             await conn.execute(Q.upsert_meta, (key, value))
 
     # ------------------------------------------------------------------ row mapping
-    @staticmethod
-    def _game(r: Sequence[Any]) -> GameRecord:
-        return GameRecord(
-            id=int(r[0]),
-            guild_id=r[1],
-            channel_id=int(r[2]),
-            status=str(r[3]),
-            variant=str(r[4]),
-            host_id=r[5],
-            settings=GameSettings.from_dict(_loads(r[6])),
-            version=int(r[7]),
-            revision=int(r[8]),
-            created_at=float(r[9]),
-            creation=_loads(r[10]),
-            start_events=_loads(r[11]) or [],
-            state=_loads(r[12]),
-            started_at=r[13],
-            ended_at=r[14],
-            result=_loads(r[15]),
-            paused_at=r[16],
-        )
-
-    @staticmethod
-    def _seat(r: Sequence[Any]) -> SeatRecord:
-        return SeatRecord(
-            id=int(r[1]),
-            user_id=r[2],
-            computer_level=r[3],
-            display_name=str(r[4]),
-            joined_at=float(r[5]),
-            requested_power=r[6],
-            seat=r[7],
-            power=r[8],
-            agrees_draw=bool(r[9]),
-        )
-
-    @staticmethod
-    def _decision(r: Sequence[Any]) -> DecisionRecord:
-        return DecisionRecord(
-            seat=int(r[1]),
-            kind=str(r[2]),
-            opened_version=int(r[3]),
-            duration=r[4],
-            due_at=r[5],
-            remind_at=r[6],
-        )
-
-    @staticmethod
-    def _action(r: Sequence[Any]) -> ActionRecord:
-        return ActionRecord(
-            seq=int(r[0]),
-            seat=int(r[1]),
-            user_id=r[2],
-            source=str(r[3]),
-            action=json.loads(r[4]),
-            events=json.loads(r[5]),
-            created_at=float(r[6]),
-        )
+    _game = staticmethod(row.game)
+    _seat = staticmethod(row.seat)
+    _decision = staticmethod(row.decision)
+    _action = staticmethod(row.action)

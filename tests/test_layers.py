@@ -1,7 +1,8 @@
 """Imports point down only (ARCHITECTURE.md): rules/ is standard library only; ai/ sees
 rules/; render/ sees rules/ and Pillow; service/ sees rules/, ai/ (the computer players it
-seats) and aiosqlite; bot/ and console/ sit on top. Lazy imports inside functions count
-too: every import statement in a file is checked, wherever it stands."""
+seats), aiosqlite and asyncpg (the two stores' drivers); bot/ and console/ sit on top. Lazy
+imports inside functions count too: every import statement in a file is checked, wherever
+it stands."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ ALLOWED = {
     "rules": {"rules"},
     "ai": {"ai", "rules"},
     "render": {"render", "rules", "PIL"},
-    "service": {"service", "rules", "ai", "aiosqlite"},
+    "service": {"service", "rules", "ai", "aiosqlite", "asyncpg"},
 }
 
 
