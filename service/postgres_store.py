@@ -12,8 +12,10 @@ game is guarded by ``UPDATE games … WHERE id = $ AND revision = $`` (and, for 
 the version), which PostgreSQL re-checks against the newest row once a concurrent writer
 of the same game commits, so exactly one of them changes a row and the others raise
 :class:`StaleVersion` having written nothing. An action is one statement (the guard, the
-log row, what the channel is owed and the decisions, as data-modifying ``WITH`` parts):
-one round trip and one commit, atomic by itself. The per-server cap takes a
+log row, what the channel is owed and the decisions, as data-modifying ``WITH`` parts),
+and actions use group commit: those queued while a batch is written go into the next
+transaction together, in one round trip — all or nothing per action, one commit per
+batch. The per-server cap takes a
 transaction-scoped advisory lock of the server before counting, so two lobbies opened at
 once in one server are counted one after the other.
 
@@ -23,10 +25,13 @@ the schema refuses is :class:`InvalidRecord`.
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import re
 import time
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import asyncpg
@@ -145,11 +150,72 @@ def _translated(exc: BaseException) -> BaseException:
     return mine
 
 
+@dataclass(slots=True)
+class _Write:
+    """One queued action: its statement's parameters, whether it ends the game, and the
+    future its caller awaits; ``changed`` (1: written, 0: stale) or ``error`` once done."""
+
+    params: list[Any]
+    ends: bool
+    stale_message: str
+    done: asyncio.Future[None]
+    changed: int = 0
+    error: BaseException | None = None
+
+
+def _fail(batch: list[_Write], exc: BaseException) -> None:
+    for write in batch:
+        if not write.done.done():
+            write.done.set_exception(
+                exc if isinstance(exc, Exception) else StoreError("the store was interrupted")
+            )
+
+
+async def _write_batch(conn: Conn, batch: list[_Write]) -> None:
+    """Every write of ``batch`` in one transaction: each run of writes of one statement
+    in one round trip (asyncpg's pipelined ``fetchmany``). The games are locked in the
+    order of their ids (one game's writes in queue order), as every process does, so two
+    processes' batches never wait for each other in a circle. If the database refuses one
+    record (or still finds a deadlock), the transaction is undone and each write is done
+    alone, so only a bad one fails.
+
+    Raises:
+        asyncpg.PostgresError, OSError: any other fault (nothing of the batch written).
+    """
+    ordered = sorted(batch, key=lambda w: int(w.params[1]))
+    try:
+        async with conn.transaction():
+            for ends, run in itertools.groupby(ordered, key=lambda w: w.ends):
+                writes = list(run)
+                counts = await conn.fetchmany(
+                    RECORD_END if ends else RECORD_MOVE, [w.params for w in writes]
+                )
+                for write, count in zip(writes, counts, strict=True):
+                    write.changed = int(count[0])
+    except (
+        asyncpg.IntegrityConstraintViolationError,
+        asyncpg.DataError,
+        asyncpg.DeadlockDetectedError,
+    ):
+        if len(batch) == 1:
+            raise
+        for write in ordered:
+            try:
+                write.changed = int(
+                    await conn.fetchval(RECORD_END if write.ends else RECORD_MOVE, *write.params)
+                )
+            except (asyncpg.IntegrityConstraintViolationError, asyncpg.DataError) as exc:
+                write.error = _translated(exc)
+
+
 class PostgresStore:
     """The PostgreSQL game store. Open with :meth:`open`, close with :meth:`close`."""
 
     def __init__(self, pool: asyncpg.Pool[asyncpg.Record], url: str) -> None:
         self._pool = pool
+        self._queue: list[_Write] = []
+        self._flusher: asyncio.Task[None] | None = None
+        self._writer: Conn | None = None
         self.url = url
         self.metrics: StoreMetrics = NO_METRICS
         """Where commit times and faults are counted (the bot sets its own)."""
@@ -182,9 +248,18 @@ class PostgresStore:
         return cls(pool, url)
 
     async def close(self) -> None:
-        """Wait for the transactions in flight (every connection back in the pool), then
-        close every connection."""
+        """Wait for queued actions and the transactions in flight (every connection back
+        in the pool), then close every connection."""
+        if self._flusher is not None:
+            await asyncio.gather(self._flusher, return_exceptions=True)
+        await self._drop_writer()
         await self._pool.close()
+
+    async def _drop_writer(self) -> None:
+        """Give the flusher's connection back (after a fault, a fresh one is taken)."""
+        writer, self._writer = self._writer, None
+        if writer is not None:
+            await self._pool.release(writer)
 
     @asynccontextmanager
     async def _tx(self) -> AsyncIterator[Conn]:
@@ -448,7 +523,8 @@ class PostgresStore:
         """Append action ``version + 1`` with its events, the new snapshot, the version
         and revision bump and the changed decisions, in one statement (atomic). A
         ``result`` marks the game finished; ``owe``: the game's channel is owed the
-        action's message.
+        action's message. Actions that arrive while a batch is written go into the next
+        one together (see :meth:`_flush`); returns once committed.
 
         Raises:
             StaleVersion: the game changed since ``revision`` / ``version`` (nothing was
@@ -481,21 +557,50 @@ class PostgresStore:
         ]
         if result is not None:
             params.append(row.dumps(result))
-        started = time.perf_counter()
+        write = _Write(
+            params,
+            result is not None,
+            f"game {game_id} changed since revision {revision}",
+            asyncio.get_running_loop().create_future(),
+        )
+        self._queue.append(write)
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.get_running_loop().create_task(self._flush())
+        await write.done
+
+    async def _flush(self) -> None:
+        """Group commit: the actions queued while a batch is written go into the next
+        one — one transaction, one round trip per run of statements, one commit. A caller
+        learns its outcome only after the commit."""
         try:
-            changed = await self._pool.fetchval(
-                RECORD_MOVE if result is None else RECORD_END, *params
-            )
-        except asyncpg.PostgresError as exc:
-            mine = _translated(exc)
-            if not isinstance(mine, InvalidRecord):
-                self.metrics.error("store")
-            if mine is not exc:
-                raise mine from exc
-            raise
-        self.metrics.db_write(time.perf_counter() - started)
-        if changed != 1:
-            raise StaleVersion(f"game {game_id} changed since revision {revision}")
+            while self._queue:
+                batch, self._queue = self._queue, []
+                started = time.perf_counter()
+                try:
+                    if self._writer is None:  # the flusher keeps a connection of its own
+                        self._writer = await self._pool.acquire()
+                    await _write_batch(self._writer, batch)
+                except Exception as exc:
+                    await self._drop_writer()
+                    mine = _translated(exc)
+                    if not isinstance(mine, InvalidRecord):
+                        self.metrics.error("store")
+                    _fail(batch, mine)
+                    continue
+                self.metrics.db_write(time.perf_counter() - started)
+                for write in batch:
+                    if write.done.done():
+                        continue
+                    if write.error is not None:
+                        write.done.set_exception(write.error)
+                    elif write.changed != 1:
+                        write.done.set_exception(StaleVersion(write.stale_message))
+                    else:
+                        write.done.set_result(None)
+        finally:
+            if self._queue:  # only if interrupted: nobody must wait forever
+                _fail(self._queue, StoreError("the store was interrupted"))
+                self._queue = []
 
     async def mark_reminded(self, game_id: int, seat: int, kind: str, opened_version: int) -> bool:
         """Clear a decision's reminder; True when this call cleared it (send it once)."""
