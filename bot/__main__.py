@@ -100,7 +100,7 @@ async def run(settings: Settings) -> None:
     from .endpoints import point_discord_at
     from .preflight import open_checked
 
-    store = await open_checked(settings)  # checked and owned before Discord is contacted
+    store = await open_checked(settings)  # checked (and owned) before Discord is contacted
     point_discord_at(settings.discord_api_base, settings.discord_gateway_url)
     async with GameBot(settings, store=store) as bot:
         await until_stopped(bot.start(settings.discord_token or ""))

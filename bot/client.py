@@ -24,7 +24,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from service import GameService, GameStatus, Outcome, PrivateNote, server_games
+from service import GameService, GameStatus, Outcome, PrivateNote
 from service.store import FrontStore, Store, open_store
 
 from . import health
@@ -102,8 +102,11 @@ class GameTree(app_commands.CommandTree["GameBot"]):
         await handle_error(interaction, error)
 
 
-class GameBot(commands.Bot):
-    """The European War bot.
+class GameBot(commands.AutoShardedBot):
+    """The European War bot. It connects the shards ``SHARD_COUNT`` and ``SHARD_IDS``
+    say (unset: every shard Discord recommends) and hosts the games of the servers on
+    them (see :meth:`bot.config.Settings.hosts`); several processes with different shard
+    ranges share one PostgreSQL database.
 
     Args:
         settings: process settings (database, dev guild, …).
@@ -139,6 +142,9 @@ class GameBot(commands.Bot):
         **kwargs: Any,
     ) -> None:
         kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        if settings.shard_count is not None:
+            kwargs.setdefault("shard_count", settings.shard_count)
+            kwargs.setdefault("shard_ids", list(settings.shard_ids or ()))
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents(),
@@ -148,7 +154,7 @@ class GameBot(commands.Bot):
         )
         self.settings = settings
         self.service_options = dict(service_options or {})
-        self.state_dir = state_dir or settings.database_path.parent
+        self.state_dir = state_dir or settings.state_dir
         self.do_sync = sync
         self.do_warm_up = warm_up
         self.store: Store | None = store
@@ -195,10 +201,11 @@ class GameBot(commands.Bot):
             self._spawn(health.keep_fresh(self.settings.health_file, self.health_state))
         await self._serve_metrics()
         if self.store is None:
-            self.store = await open_store(self.settings.database_path)
+            self.store = await open_store(self.settings.database)
         self.store.metrics = self.metrics
-        # the bot hosts the games of servers, never the console's (same database file)
-        self.service = GameService(self.store, **{"hosts": server_games, **self.service_options})
+        # the bot hosts the games of the servers on its shards, never the console's (same
+        # database file)
+        self.service = GameService(self.store, **{"hosts": self._hosts, **self.service_options})
         self.service.on_applied = self.metrics.action
         self.service.announces = True  # each action's message is owed until kept or sent
         await import_legacy_files(self.db, self.state_dir, self.service.clock.now())
@@ -255,11 +262,11 @@ class GameBot(commands.Bot):
         re-send every open private panel (they come back after a restart; old panels keep
         working too)."""
         log.info(
-            "ready: european-war-bot %s as %s, database %s, %d shard(s), %d server(s)",
+            "ready: european-war-bot %s as %s, database %s, %s, %d server(s)",
             package_version(),
             self.user,
-            self.settings.database_path.absolute(),
-            self.shard_count or 1,
+            self.settings.database_label,
+            self._shards_line(),
             len(self.guilds),
         )
         self._write_health()
@@ -269,6 +276,18 @@ class GameBot(commands.Bot):
             return
         self._panels_resent = True
         self._spawn(self.resend_panels())
+
+    def _shards_line(self) -> str:
+        """``1 shard(s)``, or ``shards 0-1 of 4`` for a process with a range."""
+        ids = sorted(self.shards)
+        count = self.shard_count or 1
+        if len(ids) == count:
+            return f"{count} shard(s)"
+        return f"shard(s) {', '.join(map(str, ids))} of {count}"
+
+    def _hosts(self, guild_id: int | None, channel_id: int) -> bool:
+        """Whether a game is this process's: one of a server on its shards."""
+        return self.settings.hosts(guild_id)
 
     async def resend_panels(self) -> None:
         """DM every person with an open panel decision its panel again."""
@@ -382,7 +401,8 @@ class GameBot(commands.Bot):
             return "stopping"
         if not self.is_ready():
             return "connecting"
-        return "connected" if self.ws is not None and self.ws.open else "disconnected"
+        shards = self.shards.values()
+        return "connected" if shards and not any(s.is_closed() for s in shards) else "disconnected"
 
     def _write_health(self) -> None:
         if self.settings.health_file is None or self._closing is not None:

@@ -12,9 +12,12 @@ names missing from both get their defaults. ``.env`` syntax is the usual subset:
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+
+from service.store import POSTGRES_SCHEMES
 
 DEFAULT_DATABASE_URL = "sqlite:///data/european_war.db"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -47,11 +50,54 @@ class Settings:
     """Serve Prometheus metrics on this port (see :mod:`bot.metrics`); None: nothing listens."""
     metrics_host: str = DEFAULT_METRICS_HOST
     """The address the metrics endpoint binds (loopback unless told otherwise)."""
+    shard_count: int | None = None
+    """``SHARD_COUNT``: Discord shards of the whole bot (None: as Discord recommends, all
+    connected by this process)."""
+    shard_ids: tuple[int, ...] | None = None
+    """``SHARD_IDS``: the shards this process connects (None: all of ``shard_count``)."""
+
+    @property
+    def postgres(self) -> bool:
+        """Whether ``database_url`` names a PostgreSQL database (else an SQLite file)."""
+        return self.database_url.startswith(POSTGRES_SCHEMES)
 
     @property
     def database_path(self) -> Path:
-        """The SQLite file ``database_url`` points at (see :func:`sqlite_path`)."""
+        """The SQLite file ``database_url`` points at (see :func:`sqlite_path`).
+
+        Raises:
+            ConfigError: the database is PostgreSQL's (see :attr:`database`).
+        """
         return sqlite_path(self.database_url)
+
+    @property
+    def database(self) -> str | Path:
+        """Where the store is, for :func:`service.store.open_store`: the SQLite file, or
+        the PostgreSQL URL."""
+        return self.database_url if self.postgres else self.database_path
+
+    @property
+    def database_label(self) -> str:
+        """The database for a log line: the file, or the URL without its password."""
+        if not self.postgres:
+            return str(self.database_path.absolute())
+        return re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", self.database_url)
+
+    @property
+    def state_dir(self) -> Path:
+        """Where older releases kept their JSON files (beside an SQLite file; ``./data``
+        with PostgreSQL)."""
+        return Path("data") if self.postgres else self.database_path.parent
+
+    def hosts(self, guild_id: int | None) -> bool:
+        """Whether a server's games are this process's: its guild is on one of the
+        shards it connects (all of them when unsharded). Games of no server are never
+        the bot's (the console's)."""
+        if guild_id is None:
+            return False
+        if self.shard_count is None or self.shard_ids is None:
+            return True
+        return shard_of(guild_id, self.shard_count) in self.shard_ids
 
 
 def parse_env_file(text: str) -> dict[str, str]:
@@ -84,22 +130,78 @@ def parse_env_file(text: str) -> dict[str, str]:
     return out
 
 
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard Discord sends a server's events on."""
+    return (guild_id >> 22) % shard_count
+
+
 def sqlite_path(url: str) -> Path:
     """The file of an SQLite URL: ``sqlite:///data/x.db`` is ``./data/x.db`` (relative),
     ``sqlite:////var/x.db`` is ``/var/x.db`` (absolute); a bare path is taken as is.
 
     Raises:
-        ConfigError: another scheme (PostgreSQL is a later step) or an empty path.
+        ConfigError: another scheme or an empty path.
     """
     if "://" not in url:
         path = url
     elif url.startswith("sqlite:///"):
         path = url[len("sqlite:///") :]
     else:
-        raise ConfigError(f"DATABASE_URL must be sqlite:///path (got {url.split(':', 1)[0]}:…)")
+        raise ConfigError(
+            "DATABASE_URL must be sqlite:///path or postgresql://user:password@host/database "
+            f"(got {url.split(':', 1)[0]}:…)"
+        )
     if not path or path == ":memory:":
         raise ConfigError("DATABASE_URL needs a file path (a game store must survive restarts)")
     return Path(path)
+
+
+def database_url(url: str) -> str:
+    """``DATABASE_URL``, checked: an SQLite file (see :func:`sqlite_path`) or a
+    PostgreSQL URL with a host.
+
+    Raises:
+        ConfigError: another scheme, no file path, or a PostgreSQL URL without a host.
+    """
+    if url.startswith(POSTGRES_SCHEMES):
+        rest = url.split("://", 1)[1]
+        host = rest.split("/", 1)[0].rsplit("@", 1)[-1]
+        if not host:
+            raise ConfigError("DATABASE_URL: a postgresql:// URL needs a host")
+        return url
+    sqlite_path(url)
+    return url
+
+
+def shards(count: str | None, ids: str | None) -> tuple[int | None, tuple[int, ...] | None]:
+    """``SHARD_COUNT`` and ``SHARD_IDS``: (count, the ids this process connects). An
+    unset count is None (Discord's recommendation, every shard here); unset ids are all
+    of the count. Ids are a range (``0-3``), a list (``0,2,5``) or both (``0-1,4``).
+
+    Raises:
+        ConfigError: a count that is not a number from 1 to 65535, ids without a count,
+            ids that are not numbers below the count, or no id at all.
+    """
+    count, ids = (count or "").strip(), (ids or "").strip()
+    if not count:
+        if ids:
+            raise ConfigError("SHARD_IDS needs SHARD_COUNT (how many shards in all)")
+        return None, None
+    if not count.isdigit() or not 1 <= int(count) <= 65535:
+        raise ConfigError(f"SHARD_COUNT must be a number from 1 to 65535, not {count!r}")
+    total = int(count)
+    if not ids:
+        return total, tuple(range(total))
+    chosen: set[int] = set()
+    for part in ids.split(","):
+        low, dash, high = part.strip().partition("-")
+        if not low.isdigit() or (dash and not high.isdigit()):
+            raise ConfigError(f"SHARD_IDS must look like 0-3 or 0,2,5, not {ids!r}")
+        first, last = int(low), int(high) if dash else int(low)
+        if first > last or last >= total:
+            raise ConfigError(f"SHARD_IDS {part.strip()!r}: shards are 0 to {total - 1}")
+        chosen.update(range(first, last + 1))
+    return total, tuple(sorted(chosen))
 
 
 def render_workers(value: str | None) -> int | None:
@@ -157,7 +259,8 @@ def load_settings(
     Raises:
         ConfigError: an unreadable ``.env`` line, a non-numeric ``DEV_GUILD_ID``, an
             unknown ``LOG_LEVEL`` or ``LOG_FORMAT``, an unsupported ``DATABASE_URL``, a
-            bad ``RENDER_WORKERS``, ``METRICS_PORT`` or ``METRICS_HOST``.
+            bad ``RENDER_WORKERS``, ``METRICS_PORT``, ``METRICS_HOST``, ``SHARD_COUNT``
+            or ``SHARD_IDS``.
     """
     values: dict[str, str] = {}
     if env_file is not None and Path(env_file).is_file():
@@ -178,8 +281,8 @@ def load_settings(
     if log_format not in LOG_FORMATS:
         raise ConfigError(f"LOG_FORMAT must be one of {', '.join(LOG_FORMATS)}, not {log_format!r}")
     health = get("HEALTH_FILE")
-    url = get("DATABASE_URL") or DEFAULT_DATABASE_URL
-    sqlite_path(url)  # validate early
+    url = database_url(get("DATABASE_URL") or DEFAULT_DATABASE_URL)
+    shard_count, shard_ids = shards(get("SHARD_COUNT"), get("SHARD_IDS"))
     return Settings(
         discord_token=get("DISCORD_TOKEN"),
         database_url=url,
@@ -192,4 +295,6 @@ def load_settings(
         render_workers=render_workers(get("RENDER_WORKERS")),
         metrics_port=metrics_port(get("METRICS_PORT")),
         metrics_host=metrics_host(get("METRICS_HOST")),
+        shard_count=shard_count,
+        shard_ids=shard_ids,
     )

@@ -27,9 +27,10 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
 import re
 import time
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeAlias
@@ -67,6 +68,13 @@ if TYPE_CHECKING:  # generic only in asyncpg's stubs
     from asyncpg.pool import PoolConnectionProxy
 
     Conn: TypeAlias = PoolConnectionProxy[asyncpg.Record]
+
+log = logging.getLogger("service.store")
+
+CHANNEL = "game_changed"
+"""The ``NOTIFY`` channel of changes to games (the payload: the game id)."""
+LISTEN_RETRY = 5.0
+"""Seconds between two tries to listen again after the connection was lost."""
 
 GUILD_CAP_LOCK = 0x6577_6361
 """The first key of the advisory lock that serialises a server's new lobbies (the second
@@ -216,6 +224,9 @@ class PostgresStore:
         self._queue: list[_Write] = []
         self._flusher: asyncio.Task[None] | None = None
         self._writer: Conn | None = None
+        self._listening: asyncio.Task[None] | None = None
+        self._handlers: list[Callable[[int], None]] = []
+        self._closed = False
         self.url = url
         self.metrics: StoreMetrics = NO_METRICS
         """Where commit times and faults are counted (the bot sets its own)."""
@@ -250,6 +261,10 @@ class PostgresStore:
     async def close(self) -> None:
         """Wait for queued actions and the transactions in flight (every connection back
         in the pool), then close every connection."""
+        self._closed = True
+        if self._listening is not None:
+            self._listening.cancel()
+            await asyncio.gather(self._listening, return_exceptions=True)
         if self._flusher is not None:
             await asyncio.gather(self._flusher, return_exceptions=True)
         await self._drop_writer()
@@ -260,6 +275,58 @@ class PostgresStore:
         writer, self._writer = self._writer, None
         if writer is not None:
             await self._pool.release(writer)
+
+    # ------------------------------------------------------------------ other processes
+    async def publish(self, game_id: int) -> None:
+        """``NOTIFY`` every process listening on this database that ``game_id`` changed
+        (delivered once this transaction commits: it is one statement of its own)."""
+        await self._pool.execute("SELECT pg_notify($1, $2)", CHANNEL, str(game_id))
+
+    async def subscribe(self, handler: Callable[[int], None]) -> None:
+        """``LISTEN`` on a connection of its own (not the pool's) and call ``handler``
+        with each game id another process publishes; a lost connection is made again
+        (a change published meanwhile is missed: the host's timers and the next
+        operation read the database anyway)."""
+        if self._listening is None:
+            ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self._listening = asyncio.get_running_loop().create_task(self._listen(ready))
+            await ready
+        self._handlers.append(handler)
+
+    async def _listen(self, ready: asyncio.Future[None]) -> None:
+        """Listen until the store closes, connecting again whenever the connection is
+        lost; ``ready`` is set after the first try."""
+        while not self._closed:
+            try:
+                await self._listen_once(ready)
+            except (OSError, asyncpg.PostgresError) as exc:
+                log.warning("cannot listen for other processes' changes (%s); retrying", exc)
+            if not ready.done():
+                ready.set_result(None)
+            if not self._closed:
+                await asyncio.sleep(LISTEN_RETRY)
+
+    async def _listen_once(self, ready: asyncio.Future[None]) -> None:
+        lost: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+        def heard(conn: object, pid: int, channel: str, payload: object) -> None:
+            for handler in list(self._handlers):
+                handler(int(str(payload)))
+
+        def closed(conn: object) -> None:
+            if not lost.done():
+                lost.set_result(None)
+
+        conn = await asyncpg.connect(self.url, server_settings=_SETTINGS)
+        try:
+            conn.add_termination_listener(closed)
+            await conn.add_listener(CHANNEL, heard)
+            if not ready.done():
+                ready.set_result(None)
+            await lost
+            log.warning("lost the connection that listens for other processes' changes")
+        finally:
+            await conn.close()
 
     @asynccontextmanager
     async def _tx(self) -> AsyncIterator[Conn]:

@@ -264,6 +264,13 @@ class SqliteStore:
             self.owner.release()
             self.owner = None
 
+    async def publish(self, game_id: int) -> None:
+        """Nothing: one process owns an SQLite store (the console plays only its own
+        games beside the bot)."""
+
+    async def subscribe(self, handler: Callable[[int], None]) -> None:
+        """Nothing to hear: see :meth:`publish`."""
+
     async def probe_write(self) -> None:
         """Start a write transaction and roll it back (nothing is written): proves that
         no other program holds the write lock beyond the busy timeout.

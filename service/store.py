@@ -29,7 +29,7 @@ preferences, the servers it left, facts about itself); the service hands it out 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -240,6 +240,18 @@ class Store(FrontStore, Protocol):
 
     async def schema_version(self) -> int:
         """The number of the last schema migration applied."""
+        ...
+
+    # ---------------------------------------------------------------- other processes
+    async def publish(self, game_id: int) -> None:
+        """Tell the other processes on this database that game ``game_id`` changed (its
+        host reloads it). A store that only one process writes may do nothing."""
+        ...
+
+    async def subscribe(self, handler: Callable[[int], None]) -> None:
+        """Call ``handler`` with the game id of every change another process publishes
+        (on the event loop), until the store closes. A store that only one process
+        writes may never call it."""
         ...
 
     # ---------------------------------------------------------------- reading games
