@@ -15,6 +15,10 @@ from __future__ import annotations
 import asyncio
 import importlib.metadata
 import logging
+import os
+import secrets
+import socket
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -175,6 +179,11 @@ class GameBot(commands.AutoShardedBot):
         self._delivering: set[asyncio.Task[Any]] = set()
         self._closing: asyncio.Task[None] | None = None
         self.close_budget = CLOSE_BUDGET
+        self.holder = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        """Who this process is in the leases it holds."""
+        self.lease_seconds = settings.lease_seconds
+        self.leader = not settings.postgres
+        """Whether this process runs the jobs of the whole bot (always, on SQLite)."""
 
     @property
     def db(self) -> FrontStore:
@@ -203,9 +212,15 @@ class GameBot(commands.AutoShardedBot):
         if self.store is None:
             self.store = await open_store(self.settings.database)
         self.store.metrics = self.metrics
+        if self.settings.postgres:  # an SQLite file is this process's alone (bot.preflight)
+            await self._claim_shards()
+            self.leader = await self._claim("leader")
         # the bot hosts the games of the servers on its shards, never the console's (same
         # database file)
-        self.service = GameService(self.store, **{"hosts": self._hosts, **self.service_options})
+        self.service = GameService(
+            self.store, **{"hosts": self._hosts, "visits": self._visits, **self.service_options}
+        )
+        self.service.on_changed = self._changed_elsewhere
         self.service.on_applied = self.metrics.action
         self.service.announces = True  # each action's message is owed until kept or sent
         await import_legacy_files(self.db, self.state_dir, self.service.clock.now())
@@ -232,8 +247,63 @@ class GameBot(commands.AutoShardedBot):
         log.info("service started: %d unfinished game(s) loaded", loaded)
         self.delivery.dms_closed |= await self.db.users_with_dms_closed()
         self._spawn(self._purge_loop())
-        if self.do_sync:
+        if self.settings.postgres:
+            self._spawn(self._keep_leases())
+        if self.do_sync and self.leader:
             await sync_commands(self)
+
+    # ------------------------------------------------------------------ leases
+    async def _claim(self, name: str) -> bool:
+        assert self.store is not None
+        return await self.store.claim_lease(name, self.holder, time.time(), self.lease_seconds)
+
+    async def _claim_shards(self) -> None:
+        """Hold the leases of this process's shards before hosting their games: while
+        another process holds one (a process with the same range that still runs, or a
+        dead one's, until it expires), wait."""
+        names = self.settings.shard_leases
+        assert self.store is not None
+        while True:
+            got = [await self._claim(n) for n in names]
+            if all(got):
+                log.info("hosting %s", ", ".join(names))
+                return
+            for name, mine in zip(names, got, strict=True):
+                if mine:  # all or none: two waiting processes never hold half each
+                    await self.store.release_lease(name, self.holder)
+            held = [n for n, mine in zip(names, got, strict=True) if not mine]
+            log.info("waiting: %s hosted by another process", ", ".join(held))
+            await asyncio.sleep(self.lease_seconds / 3)
+
+    async def _keep_leases(self) -> None:
+        """Renew the shard leases (losing one — this process stalled past its lease and
+        another took over — stops the bot: two hosts of one game must never both run)
+        and claim the leader's lease (the leader syncs the commands and purges)."""
+        while True:
+            await asyncio.sleep(self.lease_seconds / 3)
+            try:
+                for name in self.settings.shard_leases:
+                    if not await self._claim(name):
+                        log.error("another process took over %s: stopping", name)
+                        self._spawn(self.close())
+                        return
+                was, self.leader = self.leader, await self._claim("leader")
+                if self.leader and not was:
+                    log.info("this process now leads (command sync, purges)")
+                    if self.do_sync:
+                        await sync_commands(self)
+            except Exception:
+                log.exception("renewing the leases failed; trying again")
+
+    async def _release_leases(self) -> None:
+        """A clean stop: let a waiting process take over at once."""
+        if not self.settings.postgres or self.store is None:
+            return
+        for name in [*self.settings.shard_leases, "leader"]:
+            try:
+                await self.store.release_lease(name, self.holder)
+            except Exception:
+                log.warning("could not release the lease %s; it expires by itself", name)
 
     async def _serve_metrics(self) -> None:
         """Start the metrics endpoint if ``METRICS_PORT`` is set. A port that cannot be
@@ -288,6 +358,23 @@ class GameBot(commands.AutoShardedBot):
     def _hosts(self, guild_id: int | None, channel_id: int) -> bool:
         """Whether a game is this process's: one of a server on its shards."""
         return self.settings.hosts(guild_id)
+
+    @staticmethod
+    def _visits(guild_id: int | None, channel_id: int) -> bool:
+        """Any server's game may be acted on here (see :mod:`service.core`)."""
+        return guild_id is not None
+
+    async def owes(self, game_id: int | None) -> bool:
+        """Whether a message kept in the outbox is this process's to send: one of a game
+        it hosts, or of no game where it connects shard 0 (as DMs arrive there)."""
+        if game_id is None:
+            return self.shard_ids is None or 0 in self.shard_ids
+        return await self.service.hosting(game_id)
+
+    async def _changed_elsewhere(self, game_id: int) -> None:
+        """Another process changed one of this process's games: tell its channel (and
+        its players) what is owed, before the game is reloaded here."""
+        await self.delivery.catch_up(only=game_id)
 
     async def resend_panels(self) -> None:
         """DM every person with an open panel decision its panel again."""
@@ -427,6 +514,7 @@ class GameBot(commands.AutoShardedBot):
         await self.delivery.idle()
         left = self._stop_deadline - asyncio.get_running_loop().time()
         await self.delivery.outbox.close(grace=max(0.0, min(self.shutdown_grace, left)))
+        await self._release_leases()
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -507,6 +595,8 @@ class GameBot(commands.AutoShardedBot):
         while True:
             clock = self.service.clock
             await clock.sleep_until(clock.now() + 3600)
+            if not self.leader:
+                continue  # the leader purges
             try:
                 await self.purge_departed()
             except Exception:

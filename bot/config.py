@@ -23,6 +23,7 @@ DEFAULT_DATABASE_URL = "sqlite:///data/european_war.db"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 LOG_FORMATS = ("text", "json")
 DEFAULT_METRICS_HOST = "127.0.0.1"
+DEFAULT_LEASE_SECONDS = 30.0
 
 
 class ConfigError(ValueError):
@@ -55,6 +56,9 @@ class Settings:
     connected by this process)."""
     shard_ids: tuple[int, ...] | None = None
     """``SHARD_IDS``: the shards this process connects (None: all of ``shard_count``)."""
+    lease_seconds: float = DEFAULT_LEASE_SECONDS
+    """``LEASE_SECONDS`` (PostgreSQL): how long a process's claim on its shards lasts
+    unless renewed, so how soon another with the same range takes over a dead one."""
 
     @property
     def postgres(self) -> bool:
@@ -88,6 +92,13 @@ class Settings:
         """Where older releases kept their JSON files (beside an SQLite file; ``./data``
         with PostgreSQL)."""
         return Path("data") if self.postgres else self.database_path.parent
+
+    @property
+    def shard_leases(self) -> list[str]:
+        """The names of the leases a process must hold to host its shards' games."""
+        if self.shard_count is None:
+            return ["shards: all"]
+        return [f"shard {i} of {self.shard_count}" for i in self.shard_ids or ()]
 
     def hosts(self, guild_id: int | None) -> bool:
         """Whether a server's games are this process's: its guild is on one of the
@@ -204,6 +215,26 @@ def shards(count: str | None, ids: str | None) -> tuple[int | None, tuple[int, .
     return total, tuple(sorted(chosen))
 
 
+def lease_seconds(value: str | None) -> float:
+    """``LEASE_SECONDS``: empty or unset is :data:`DEFAULT_LEASE_SECONDS`.
+
+    Raises:
+        ConfigError: not a number of seconds from 1 to 3600.
+    """
+    value = (value or "").strip()
+    if not value:
+        return DEFAULT_LEASE_SECONDS
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = 0.0
+    if not 1 <= seconds <= 3600:
+        raise ConfigError(
+            f"LEASE_SECONDS must be a number of seconds from 1 to 3600, not {value!r}"
+        )
+    return seconds
+
+
 def render_workers(value: str | None) -> int | None:
     """``RENDER_WORKERS``: empty or unset is None (one worker process per core), ``0``
     draws in threads of the bot's own process, ``N`` starts N worker processes.
@@ -259,8 +290,8 @@ def load_settings(
     Raises:
         ConfigError: an unreadable ``.env`` line, a non-numeric ``DEV_GUILD_ID``, an
             unknown ``LOG_LEVEL`` or ``LOG_FORMAT``, an unsupported ``DATABASE_URL``, a
-            bad ``RENDER_WORKERS``, ``METRICS_PORT``, ``METRICS_HOST``, ``SHARD_COUNT``
-            or ``SHARD_IDS``.
+            bad ``RENDER_WORKERS``, ``METRICS_PORT``, ``METRICS_HOST``, ``SHARD_COUNT``,
+            ``SHARD_IDS`` or ``LEASE_SECONDS``.
     """
     values: dict[str, str] = {}
     if env_file is not None and Path(env_file).is_file():
@@ -297,4 +328,5 @@ def load_settings(
         metrics_host=metrics_host(get("METRICS_HOST")),
         shard_count=shard_count,
         shard_ids=shard_ids,
+        lease_seconds=lease_seconds(get("LEASE_SECONDS")),
     )

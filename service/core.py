@@ -241,9 +241,12 @@ class ServiceBase:
             finally:
                 self._notify()
 
-    def hosting(self, guild_id: int | None, channel_id: int) -> bool:
-        """Whether this service hosts the game of that server and channel."""
-        return self.hosts(guild_id, channel_id)
+    async def hosting(self, game_id: int) -> bool:
+        """Whether this service hosts game ``game_id`` (False: no such game)."""
+        if game_id in self._games:
+            return True
+        rec = await self.store.load_game(game_id)
+        return rec is not None and self.hosts(rec.guild_id, rec.channel_id)
 
     async def load(self, game_id: int) -> bool:
         """What :meth:`start` does, for one game: take it into memory, re-arm its

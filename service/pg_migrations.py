@@ -208,6 +208,13 @@ DIALECT: dict[int, tuple[str, ...]] = {
         "ALTER TABLE guild_settings_9 RENAME TO guild_settings",
         "ALTER INDEX guild_settings_9_pkey RENAME TO guild_settings_pkey",
     ),
+    10: (
+        """CREATE TABLE leases (
+            name       TEXT PRIMARY KEY,
+            holder     TEXT NOT NULL,
+            expires_at DOUBLE PRECISION NOT NULL
+        )""",
+    ),
 }
 """Per migration number, its statements in PostgreSQL's dialect; a number not here runs
 SQLite's statements verbatim (they are portable)."""

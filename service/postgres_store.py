@@ -276,6 +276,24 @@ class PostgresStore:
         if writer is not None:
             await self._pool.release(writer)
 
+    # ------------------------------------------------------------------ leases
+    async def claim_lease(self, name: str, holder: str, now: float, ttl: float) -> bool:
+        """Take or renew lease ``name`` for ``holder`` until ``now + ttl`` (see
+        :meth:`service.store.Store.claim_lease`); one statement, so two processes
+        claiming at once cannot both get it."""
+        async with self._tx() as conn:
+            return _count(await conn.execute(P["claim_lease"], name, holder, now + ttl, now)) == 1
+
+    async def release_lease(self, name: str, holder: str) -> None:
+        """Give up ``holder``'s lease ``name``."""
+        async with self._tx() as conn:
+            await conn.execute(P["release_lease"], name, holder)
+
+    async def lease(self, name: str) -> tuple[str, float] | None:
+        """(holder, expires at) of lease ``name``, or None."""
+        found = await self._pool.fetchrow(P["select_lease"], name)
+        return (str(found[0]), float(found[1])) if found is not None else None
+
     # ------------------------------------------------------------------ other processes
     async def publish(self, game_id: int) -> None:
         """``NOTIFY`` every process listening on this database that ``game_id`` changed

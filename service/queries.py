@@ -148,6 +148,8 @@ class QueryOps(ServiceBase):
             live = await self._live(game_id, cache=False)
         except ServiceError:
             return None
+        if not self.hosts(live.guild_id, live.channel_id):
+            return None  # its host tells it
         g = live.state
         records = await self.store.actions(game_id, owed_from - 1) if g is not None else []
         if g is None or not records:

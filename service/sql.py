@@ -240,3 +240,13 @@ class Q:
     )
     delete_hold = "DELETE FROM permission_holds WHERE channel_id = ?"
     select_holds = "SELECT channel_id, game_id, paused, missing FROM permission_holds"
+
+    # leases (migration 10): taken when free, expired or already the holder's
+    claim_lease = (
+        "INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?) "
+        "ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, "
+        "expires_at = excluded.expires_at "
+        "WHERE leases.holder = excluded.holder OR leases.expires_at <= ?"
+    )
+    release_lease = "DELETE FROM leases WHERE name = ? AND holder = ?"
+    select_lease = "SELECT holder, expires_at FROM leases WHERE name = ?"

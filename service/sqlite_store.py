@@ -264,6 +264,24 @@ class SqliteStore:
             self.owner.release()
             self.owner = None
 
+    async def claim_lease(self, name: str, holder: str, now: float, ttl: float) -> bool:
+        """Take or renew lease ``name`` for ``holder`` until ``now + ttl`` (see
+        :meth:`service.store.Store.claim_lease`)."""
+        async with self._tx() as conn:
+            cur = await conn.execute(Q.claim_lease, (name, holder, now + ttl, now))
+            return cur.rowcount == 1
+
+    async def release_lease(self, name: str, holder: str) -> None:
+        """Give up ``holder``'s lease ``name``."""
+        async with self._tx() as conn:
+            await conn.execute(Q.release_lease, (name, holder))
+
+    async def lease(self, name: str) -> tuple[str, float] | None:
+        """(holder, expires at) of lease ``name``, or None."""
+        async with self._lock:
+            rows = await self._fetchall(self._conn, Q.select_lease, (name,))
+        return (str(rows[0][0]), float(rows[0][1])) if rows else None
+
     async def publish(self, game_id: int) -> None:
         """Nothing: one process owns an SQLite store (the console plays only its own
         games beside the bot)."""

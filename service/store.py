@@ -242,6 +242,21 @@ class Store(FrontStore, Protocol):
         """The number of the last schema migration applied."""
         ...
 
+    # ---------------------------------------------------------------- leases
+    async def claim_lease(self, name: str, holder: str, now: float, ttl: float) -> bool:
+        """Take or renew the lease ``name`` for ``holder`` until ``now + ttl``: True if
+        it is ``holder``'s now (it was free, expired at ``now``, or ``holder``'s already),
+        False if another holder's lease still runs (nothing changed)."""
+        ...
+
+    async def release_lease(self, name: str, holder: str) -> None:
+        """Give up ``holder``'s lease ``name`` (nothing if it is not ``holder``'s)."""
+        ...
+
+    async def lease(self, name: str) -> tuple[str, float] | None:
+        """(holder, expires at) of lease ``name``, or None if nobody ever held it."""
+        ...
+
     # ---------------------------------------------------------------- other processes
     async def publish(self, game_id: int) -> None:
         """Tell the other processes on this database that game ``game_id`` changed (its

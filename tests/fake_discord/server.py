@@ -280,10 +280,12 @@ class FakeDiscord:
         *,
         owner: FakeUser | None = None,
         bot_permissions: PermsLike = DEFAULT_BOT_PERMISSIONS,
+        shard: tuple[int, int] | None = None,
     ) -> FakeGuild:
-        """Create a guild with @everyone, the bot (with a managed role) and an owner member."""
+        """Create a guild with @everyone, the bot (with a managed role) and an owner member
+        (``shard``: (id, count) of the shard its events go to)."""
         owner = owner or self.add_user(f"{name} owner")
-        guild = FakeGuild(self._snow(), name, owner.id)
+        guild = FakeGuild(self._snow(shard), name, owner.id)
         guild.roles[guild.id] = FakeRole(
             guild.id, guild.id, "@everyone", DEFAULT_EVERYONE_PERMISSIONS
         )
