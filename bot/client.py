@@ -464,6 +464,11 @@ class GameBot(commands.AutoShardedBot):
         elif self.store is not None:  # stopped during start-up, before the service began
             await self.store.close()
         await self.delivery.images.close()
+        if getattr(self, "_AutoShardedClient__queue", None) is None:
+            # never started (discord.py's sharded close needs the event queue its start
+            # makes): nothing is connected, only the HTTP session to close
+            await self.http.close()
+            return
         try:
             await asyncio.wait_for(super().close(), DISCONNECT_BUDGET)
         except TimeoutError:
