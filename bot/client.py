@@ -348,7 +348,7 @@ class GameBot(commands.AutoShardedBot):
         self._spawn(self.resend_panels())
 
     def _shards_line(self) -> str:
-        """``1 shard(s)``, or ``shards 0-1 of 4`` for a process with a range."""
+        """``2 shard(s)`` (all of them), or ``shard(s) 0, 1 of 4`` for a process with a range."""
         ids = sorted(self.shards)
         count = self.shard_count or 1
         if len(ids) == count:

@@ -143,7 +143,7 @@ class ServiceBase:
         """Set by a front end: a game it hosts was changed by another process (see
         :meth:`refresh`); called before the game is reloaded, so the front end can tell
         its channel what it is owed first."""
-        self._publishing: set[asyncio.Task[None]] = set()
+        self._tracked: set[asyncio.Task[None]] = set()
         self.clock: Clock = clock or RealClock()
         self.chooser = chooser
         self.computer_pacing = computer_pacing
@@ -209,10 +209,10 @@ class ServiceBase:
             await work
 
         task = asyncio.get_running_loop().create_task(run())
-        self._publishing.add(task)
+        self._tracked.add(task)
 
         def done(t: asyncio.Task[None]) -> None:
-            self._publishing.discard(t)
+            self._tracked.discard(t)
             self._notify()
 
         task.add_done_callback(done)
@@ -268,7 +268,7 @@ class ServiceBase:
         ``before_store`` (e.g. let the front end's outbox finish), close the store."""
         self._closing = True
         await self.scheduler.close()
-        await asyncio.gather(*self._publishing, return_exceptions=True)
+        await asyncio.gather(*self._tracked, return_exceptions=True)
         drivers = list(self._drivers.values())
         for task in drivers:
             task.cancel()
@@ -311,7 +311,7 @@ class ServiceBase:
             return (
                 any(not t.done() for t in self._drivers.values())
                 or any(not t.done() for t in self._emitters.values())
-                or any(not t.done() for t in self._publishing)
+                or any(not t.done() for t in self._tracked)
                 or any(lock.locked() for lock in self._locks.values())
                 or self.scheduler.busy()
             )
