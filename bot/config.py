@@ -1,29 +1,19 @@
-"""Settings from the environment and an optional ``.env`` file (no extra dependency).
-
-Precedence: a variable set in the real environment wins over the same name in ``.env``;
-names missing from both get their defaults. ``.env`` syntax is the usual subset::
-
-    # comment
-    DISCORD_TOKEN=abc
-    export LOG_LEVEL=debug
-    DATABASE_URL="sqlite:///data/european_war.db"   # quotes are stripped
+"""The bot's settings: those every front end reads (:mod:`service.config`: ``.env`` and
+``DATABASE_URL``) and its own (the Discord token and endpoints, logging, health file,
+image workers, metrics).
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-DEFAULT_DATABASE_URL = "sqlite:///data/european_war.db"
+from service.config import ConfigError, database_url, environment, sqlite_path
+
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 LOG_FORMATS = ("text", "json")
 DEFAULT_METRICS_HOST = "127.0.0.1"
-
-
-class ConfigError(ValueError):
-    """A setting is malformed; the message names it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,54 +42,6 @@ class Settings:
     def database_path(self) -> Path:
         """The SQLite file ``database_url`` points at (see :func:`sqlite_path`)."""
         return sqlite_path(self.database_url)
-
-
-def parse_env_file(text: str) -> dict[str, str]:
-    """Parse ``.env`` text into a dict.
-
-    Blank lines and ``#`` comments are skipped, an ``export`` prefix is allowed, a value
-    in matching single or double quotes keeps everything inside them (``#`` included);
-    an unquoted value ends at `` #``.
-
-    Raises:
-        ConfigError: a line that is not ``NAME=value`` (its number is in the message).
-    """
-    out: dict[str, str] = {}
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        if line.startswith("export "):
-            line = line[len("export ") :].lstrip()
-        name, sep, value = line.partition("=")
-        name = name.strip()
-        if not sep or not name.replace("_", "").isalnum() or name[0].isdigit():
-            raise ConfigError(f".env line {number} is not NAME=value: {raw!r}")
-        value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-            value = value[1:-1]
-        elif " #" in value:
-            value = value.split(" #", 1)[0].rstrip()
-        out[name] = value
-    return out
-
-
-def sqlite_path(url: str) -> Path:
-    """The file of an SQLite URL: ``sqlite:///data/x.db`` is ``./data/x.db`` (relative),
-    ``sqlite:////var/x.db`` is ``/var/x.db`` (absolute); a bare path is taken as is.
-
-    Raises:
-        ConfigError: another scheme (PostgreSQL is a later step) or an empty path.
-    """
-    if "://" not in url:
-        path = url
-    elif url.startswith("sqlite:///"):
-        path = url[len("sqlite:///") :]
-    else:
-        raise ConfigError(f"DATABASE_URL must be sqlite:///path (got {url.split(':', 1)[0]}:…)")
-    if not path or path == ":memory:":
-        raise ConfigError("DATABASE_URL needs a file path (a game store must survive restarts)")
-    return Path(path)
 
 
 def render_workers(value: str | None) -> int | None:
@@ -159,14 +101,8 @@ def load_settings(
             unknown ``LOG_LEVEL`` or ``LOG_FORMAT``, an unsupported ``DATABASE_URL``, a
             bad ``RENDER_WORKERS``, ``METRICS_PORT`` or ``METRICS_HOST``.
     """
-    values: dict[str, str] = {}
-    if env_file is not None and Path(env_file).is_file():
-        values.update(parse_env_file(Path(env_file).read_text(encoding="utf-8")))
-    values.update(os.environ if environ is None else environ)
-
-    def get(name: str) -> str | None:
-        value = values.get(name, "").strip()
-        return value or None
+    values = environment(environ, env_file)
+    get = values.get
 
     guild = get("DEV_GUILD_ID")
     if guild is not None and not guild.isdigit():
@@ -178,8 +114,7 @@ def load_settings(
     if log_format not in LOG_FORMATS:
         raise ConfigError(f"LOG_FORMAT must be one of {', '.join(LOG_FORMATS)}, not {log_format!r}")
     health = get("HEALTH_FILE")
-    url = get("DATABASE_URL") or DEFAULT_DATABASE_URL
-    sqlite_path(url)  # validate early
+    url = database_url(values)
     return Settings(
         discord_token=get("DISCORD_TOKEN"),
         database_url=url,

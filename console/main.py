@@ -36,9 +36,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from bot.config import ConfigError, load_settings
 from rules import contract
 from service import GameService, computer
+from service.config import ConfigError, database_path
 from service.models import COMPUTER_LEVELS
 from service.store import open_store
 
@@ -434,7 +434,7 @@ def main(argv: list[str] | None = None) -> int:
     if not logging.getLogger().handlers:
         logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     try:
-        db = args.db or load_settings().database_path
+        db = args.db or database_path()
         if args.watch is not None and args.watch < 1:
             raise UsageError("--watch needs a number of games, at least 1.")
         if (

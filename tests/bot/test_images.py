@@ -16,9 +16,10 @@ from typing import Any
 import pytest
 
 import render
-from bot.config import ConfigError, load_settings, render_workers
+from bot.config import load_settings, render_workers
 from bot.images import IN_FLIGHT_PER_WORKER, Images, NoImages, running
 from rules import pyramids
+from service.config import ConfigError
 from tests.render.helpers import decode
 
 NAMES = ("Ada", "Bo", "Cy")
