@@ -13,10 +13,10 @@ import logging
 import sys
 import time
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import rules
 from render import images_for
@@ -28,6 +28,8 @@ from service.store import NewSeat
 from .parse import Command, Context, ParseError, completions, parse, reader_of, slug
 from .terminal import confirm, interactive, open_viewer, read_line, say
 from .text import help_text, numbered, plain, result_text, turn_hint
+
+T = TypeVar("T")
 
 log = logging.getLogger("console")
 
@@ -91,7 +93,7 @@ class Session:
     arrived: asyncio.Event = field(default_factory=asyncio.Event)
 
     # ------------------------------------------------------------------ plumbing
-    def run(self, coro: Any) -> Any:
+    def run(self, coro: Coroutine[Any, Any, T]) -> T:
         """Run one coroutine on the session's event loop (which rests in between)."""
         return self.runner.run(coro)
 
