@@ -6,7 +6,7 @@ processes, one per core, so a board never holds the event loop's interpreter loc
   image) and never blocks the event loop: worker processes are *spawned* (nothing of the
   bot is inherited) and each warms the renderer's caches in its initializer.
 - A gate keeps at most one job per worker in flight and serves channel images (boards,
-  duels) before hands.
+  contests) before hands.
 - A worker that dies (a crash, the OOM killer) does not stop games: the pool is started
   anew and the image tried once more; if that fails too, or drawing raises (a renderer
   bug), a small plain placeholder is sent instead and the fault is logged.
@@ -51,13 +51,12 @@ from .config import render_workers
 from .metrics import OFF, Metrics
 from .render_worker import NoImages
 
-__all__ = ["BOARD_FILE", "DUEL_FILE", "HAND_FILE", "Images", "NoImages", "Picture", "cores"]
+__all__ = ["BOARD_FILE", "HAND_FILE", "Images", "NoImages", "Picture", "cores"]
 
 log = logging.getLogger("bot.images")
 
 BOARD_FILE = "board.png"
 HAND_FILE = "hand.png"
-DUEL_FILE = "duel.png"
 ALT_LIMIT = 1024
 MAX_THREADS = 4
 """Drawing threads at most when ``workers=0``."""
@@ -90,6 +89,11 @@ def _placeholder(text: str) -> bytes:
     buf = io.BytesIO()
     image.save(buf, "PNG")
     return buf.getvalue()
+
+
+def _extra_file(name: str) -> str:
+    """The file name of the extra image ``name``."""
+    return f"{name}.png"
 
 
 IN_FLIGHT_PER_WORKER = 2
@@ -239,7 +243,7 @@ class Images:
         self, urgent: bool, fn: Callable[..., Any], *args: Any, kind: str | None = None
     ) -> Any:
         """``fn(*args)`` in a worker (or a thread), once the gate lets it through. With a
-        ``kind`` (board, hand, duel), its wall time from then on goes to the metrics with
+        ``kind`` (board, hand, an extra image), its wall time from then on goes to the metrics with
         the CPU time the job reports (the last item of its result).
 
         A pool whose worker died is replaced and the job sent again, once; after
@@ -301,6 +305,13 @@ class Images:
     def draws(game: str) -> bool:
         """Whether the game registered as ``game`` has images (else: words only)."""
         return render.images_for(game) is not None
+
+    @staticmethod
+    def channel_files(game: str) -> frozenset[str]:
+        """The file names of ``game``'s channel pictures: its board and extra images."""
+        drawer = render.images_for(game)
+        extras = drawer.extras if drawer is not None else ()
+        return frozenset({BOARD_FILE, *(_extra_file(name) for name in extras)})
 
     @staticmethod
     def holding(view: Any, game: str) -> Any:
@@ -420,9 +431,9 @@ class Images:
             log.exception("%s image failed", name)
             self.metrics.error("render_placeholder")
             data = _placeholder(f"The {name} is described in the message.")
-        return Picture(data, f"{name}.png", drawer.extra_text(name)[:ALT_LIMIT])
+        return Picture(data, _extra_file(name), drawer.extra_text(name)[:ALT_LIMIT])
 
-    async def duel(
+    async def contest(
         self,
         view: Any,
         names: Sequence[str],
@@ -430,14 +441,14 @@ class Images:
         events: Sequence[rules.Event] = (),
         *,
         game: str,
-    ) -> Picture:
-        """A duel in progress (from ``view.battle``) or its result (``duel_over``): the
-        pyramid games' extra image ``"duel"``.
-
-        Raises:
-            NoImages: the game has no duel image.
-        """
-        return await self.extra("duel", view, names, result, events, game=game)
+    ) -> Picture | None:
+        """The contest under way in ``view``, or how one ended (``result``): the game's
+        extra image for it (:attr:`render.GameImages.contest`); None if it has none."""
+        drawer = render.images_for(game)
+        name = drawer.contest if drawer is not None else None
+        if name is None:
+            return None
+        return await self.extra(name, view, names, result, events, game=game)
 
     def _count(self, cpu: float) -> None:
         self.rendered += 1

@@ -126,7 +126,7 @@ def extra_job(
     result: rules.Event | None,
     events: Sequence[rules.Event],
 ) -> tuple[bytes, float]:
-    """Draw the game's extra image ``name`` (a duel): (PNG, CPU seconds).
+    """Draw the game's extra image ``name`` (a contest's): (PNG, CPU seconds).
 
     Raises:
         NoImages: the game has no images.

@@ -1,4 +1,5 @@
-"""Private prompt panels: setup placements, duel cards, diplomacy, retreat.
+"""Private prompt panels: the decisions a game answers on panels (its presentation's
+``panel_decisions``; the pyramid games: setup placements, duel cards, diplomacy, retreat).
 
 A panel goes by DM (or, for a player whose DMs are closed, ephemerally from an *Open my
 panel* button in the channel). Every component is a :class:`discord.ui.DynamicItem` whose
@@ -41,7 +42,7 @@ def panel_content(
     prompt: Prompt, view: Any, names: list[str], words: Presentation, label: str = ""
 ) -> str:
     """The words of a panel: where, the question, the deadline, the position's public
-    lines (a battle under way), and what only the player knows (the hand)."""
+    lines (a contest under way), and what only the player knows (the hand)."""
     lines = [label] if label else []
     lines.append(f"**{prompt.text}**")
     if prompt.deadline:
@@ -113,7 +114,8 @@ class AnswerSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
     template=r"ew:s:(?P<gid>\d+):(?P<ver>\d+):(?P<n>\d)",
 ):
-    """Choices of a prompt in a select (a retreat, or a hand too big for buttons)."""
+    """Choices of a prompt in a select (as the game shows that decision, or too many for
+    buttons)."""
 
     def __init__(self, gid: int, version: int, n: int, options: list[discord.SelectOption]) -> None:
         super().__init__(

@@ -116,6 +116,8 @@ class PyramidImages:
     cards (private) and the duel (extra)."""
 
     extras: tuple[str, ...] = ("duel",)
+    contest: str | None = "duel"
+    """A declared attack's diplomacy window and duel, and the duel's result."""
 
     def __init__(self, game: str) -> None:
         self.game = game

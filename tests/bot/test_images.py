@@ -135,9 +135,8 @@ async def test_warm_workers_draw_the_same_bytes_as_this_process(pool: Images) ->
     hand = await pool.hand([3, 17, 51], "Your hand", game="european_war")
     assert hand.data == render.pyramids.hand_png([3, 17, 51], title="Your hand")
     duel = _duel_view()
-    assert (await pool.duel(duel, NAMES, game="european_war")).data == render.pyramids.duel_png(
-        duel, NAMES
-    )
+    contest = await pool.contest(duel, NAMES, game="european_war")
+    assert contest is not None and contest.data == render.pyramids.duel_png(duel, NAMES)
     assert pool.rendered == before + 4 and pool.cpu_seconds > 0
     assert pool.pools_started == 1
 
@@ -321,11 +320,12 @@ async def test_the_bot_asks_the_registry_by_the_games_name() -> None:
         assert picture.description == "a plain board"
         assert images.board_text("a view", ["Ann"], game="plain_test_game") == "a plain board"
         before = images.rendered
-        # a game whose seats' holdings go in words, and a game without that extra image
+        # a game whose seats' holdings go in words, and a game without a contest image
         with pytest.raises(NoImages):
             await images.hand([1], "Yours", game="plain_test_game")
-        with pytest.raises(NoImages):
-            await images.duel("a view", ["Ann"], game="plain_test_game")
+        assert await images.contest("a view", ["Ann"], game="plain_test_game") is None
+        assert images.channel_files("plain_test_game") == {"board.png"}
+        assert images.channel_files("european_war") == {"board.png", "duel.png"}
         assert images.rendered == before
     finally:
         render.unregister("plain_test_game")
