@@ -39,6 +39,7 @@ from bot.__main__ import configure_logging
 from bot.client import GameBot
 from bot.config import Settings
 from bot.endpoints import point_discord_at
+from bot.resources import Resources, open_resources
 from service.scheduler import FakeClock
 
 
@@ -127,7 +128,7 @@ def counts(bot: GameBot) -> dict[str, float]:
 
 
 async def serve(config: dict[str, Any]) -> None:
-    """Connect the bot, then answer requests from stdin until ``stop``."""
+    """Open what the bot runs on, as ``python -m bot`` does, then :func:`answer_requests`."""
     point_discord_at(config["api_base"], config["gateway_url"])
     settings = Settings(
         discord_token=config["token"],
@@ -137,14 +138,15 @@ async def serve(config: dict[str, Any]) -> None:
         discord_api_base=None,
         discord_gateway_url=None,
     )
-    bot = GameBot(
-        settings,
-        service_options={"clock": FakeClock(), "computer_pacing": 0},
-        warm_up=False,
-        guild_ready_timeout=0.05,
-    )
-    await bot.login(config["token"])
-    connect = asyncio.create_task(bot.connect(reconnect=False))
+    service_options = {"clock": FakeClock(), "computer_pacing": 0}
+    async with open_resources(settings, service_options=service_options) as resources:
+        await answer_requests(config, settings, resources)
+
+
+async def answer_requests(config: dict[str, Any], settings: Settings, resources: Resources) -> None:
+    """Connect the bot, then answer requests from stdin until ``stop``."""
+    bot = GameBot(settings, resources, warm_up=False, guild_ready_timeout=0.05)
+    connect = asyncio.create_task(bot.start(config["token"], reconnect=False))
     await bot.wait_until_ready()
     await bot.delivery.images.warm_up()
     await bot.service.update_guild_settings(config["guild"], max_games=config["max_games"])

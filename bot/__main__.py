@@ -97,14 +97,20 @@ def offer_console() -> int:
 
 
 async def run(settings: Settings) -> None:
-    """Run the bot until it is stopped."""
+    """Run the bot until it is stopped. What it runs on is opened here and handed to it
+    (:mod:`bot.resources`: the store, checked and owned before Discord is contacted, the
+    service, the images, the metrics), and closed after it, in reverse."""
     from .client import GameBot
     from .endpoints import point_discord_at
     from .preflight import open_checked
+    from .resources import open_resources
 
-    store = await open_checked(settings)  # checked and owned before Discord is contacted
+    store = await open_checked(settings)
     point_discord_at(settings.discord_api_base, settings.discord_gateway_url)
-    async with GameBot(settings, store=store) as bot:
+    async with (
+        open_resources(settings, store=store) as resources,
+        GameBot(settings, resources) as bot,
+    ):
         await until_stopped(bot.start(settings.discord_token or ""))
 
 

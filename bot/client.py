@@ -1,13 +1,17 @@
-"""The Discord client: a ``commands.Bot`` that owns the store, the game service and the
-delivery, with only non-privileged gateway intents.
+"""The Discord client: a ``commands.Bot`` handed what it runs on (the store, the game
+service, the images and the metrics, opened by ``python -m bot``: :mod:`bot.resources`),
+that adds the delivery to Discord, with only non-privileged gateway intents.
 
-``setup_hook`` opens the store, starts the service (unfinished games, their deadlines and
-computer seats come back), adds the cogs, registers the dynamic (restart-proof) buttons
-and syncs the command tree; ``on_ready`` re-sends open private panels once after a start.
-A channel or thread deleted, or the bot removed from a server, archives its games and
-stops their timers; a server's data is deleted :data:`RETENTION` after the bot left it.
-Everything the bot must remember is in the store: games, per-server settings, per-user
-preferences (``/pings``), departures and the command-set hash.
+``setup_hook`` only wires: it adds the cogs, each given the bot, registers the dynamic
+(restart-proof) buttons bound to it (:class:`bot.views.controls.Controls`) and syncs the
+command tree. :meth:`GameBot.start` then, before the gateway, sends what the outbox still
+owed and tells the channels what a crash left untold, and starts the games (unfinished
+games, their deadlines and computer seats come back); ``on_ready`` re-sends open private
+panels once after a start. A channel or thread deleted, or the bot removed from a server,
+archives its games and stops their timers; a server's data is deleted :data:`RETENTION`
+after the bot left it. Everything the bot must remember is in the store: games,
+per-server settings, per-user preferences (``/pings``), departures and the command-set
+hash.
 """
 
 from __future__ import annotations
@@ -17,29 +21,28 @@ import importlib.metadata
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from service import GameService, GameStatus, Outcome, PrivateNote, server_games
-from service.store import FrontStore, Store, open_store
+from service import GameService, GameStatus, Outcome, PrivateNote
+from service.store import FrontStore
 
 from . import health
+from .cogs.info import InfoCog
+from .cogs.lobby import LobbyCog
+from .cogs.table import TableCog
+from .cogs.turn import TurnCog
 from .config import Settings
 from .delivery import Delivery
 from .entry import command_entry
 from .errors import answer_unknown_component, handle_error
 from .games import is_panel
-from .images import Images
-from .legacy import import_legacy_files
-from .metrics import OFF, Metrics
+from .resources import Resources
 from .sync import sync_commands
-from .views.confirm import ConfirmButton, KeepButton
-from .views.lobby import LobbyButton, OptionSelect
-from .views.panels import AnswerButton, AnswerSelect, OpenPanelButton
+from .views.controls import Controls
 
 log = logging.getLogger("bot")
 RETENTION = 7 * 86400.0
@@ -94,7 +97,7 @@ class GameTree(app_commands.CommandTree["GameBot"]):
     error goes to the one handler."""
 
     async def interaction_check(self, interaction: discord.Interaction[GameBot], /) -> bool:
-        return await command_entry(interaction)
+        return await command_entry(self, interaction, self.client.metrics)
 
     async def on_error(
         self, interaction: discord.Interaction[GameBot], error: app_commands.AppCommandError, /
@@ -106,16 +109,11 @@ class GameBot(commands.Bot):
     """The European War bot.
 
     Args:
-        settings: process settings (database, dev guild, …).
-        service_options: keyword arguments for :class:`GameService` (tests pass a fake
-            clock, no computer pacing and fixed seeds); ``hosts`` defaults to the games
-            of servers.
-        state_dir: where older releases kept their JSON files, imported into the store
-            once at start-up (default: beside the database; see :mod:`bot.legacy`).
+        settings: process settings (dev guild, health file, …).
+        resources: what it runs on (:func:`bot.resources.open_resources`): the service
+            (and its store), the images and the metrics.
         sync: sync the command tree at start-up (as :func:`bot.sync.sync_commands` says).
         warm_up: draw a board in the background at start-up so the first image is fast.
-        store: the store, already opened and checked (``python -m bot`` opens it before
-            connecting to Discord; see :mod:`bot.preflight`); else ``setup_hook`` opens it.
         outbox_options: keyword arguments for :class:`bot.outbox.Outbox` (``rate``,
             ``burst``, ``concurrency``; tests lower the rate with the fake's limit).
         backlog: how many deliveries and outbox items a game may have outstanding before
@@ -127,12 +125,10 @@ class GameBot(commands.Bot):
     def __init__(
         self,
         settings: Settings,
+        resources: Resources,
         *,
-        service_options: dict[str, Any] | None = None,
-        state_dir: Path | None = None,
         sync: bool = True,
         warm_up: bool = True,
-        store: Store | None = None,
         outbox_options: dict[str, Any] | None = None,
         backlog: int = 0,
         shutdown_grace: float = 1.0,
@@ -147,18 +143,26 @@ class GameBot(commands.Bot):
             **kwargs,
         )
         self.settings = settings
-        self.service_options = dict(service_options or {})
-        self.state_dir = state_dir or settings.database_path.parent
+        self.resources = resources
         self.do_sync = sync
         self.do_warm_up = warm_up
-        self.store: Store | None = store
-        self.service: GameService = None  # type: ignore[assignment]  # set by setup_hook
-        self._purge_lock = asyncio.Lock()
-        self.delivery = Delivery(self, outbox=outbox_options, backlog=backlog)
-        self.delivery.images = Images(workers=settings.render_workers)
-        self.metrics = OFF if settings.metrics_port is None else Metrics()
+        self.store = resources.store
+        self.service: GameService = resources.service
+        self.metrics = resources.metrics
         """Prometheus metrics (see :mod:`bot.metrics`), served when ``METRICS_PORT`` is set."""
-        self.delivery.images.metrics = self.delivery.outbox.metrics = self.metrics
+        self._purge_lock = asyncio.Lock()
+        self.controls = Controls(self)
+        self.delivery = Delivery(self, resources.images, outbox=outbox_options, backlog=backlog)
+        self.delivery.outbox.metrics = self.metrics
+        self.service.add_listener(self._deliver_outcome)
+        self.service.room = self.delivery.room
+        self.metrics.watch(
+            games=lambda: self.service.running_games() if self.service is not None else 0,
+            render_queue=lambda: self.delivery.images.queued,
+            outbox_queue=lambda: self.delivery.outbox.queued,
+            gateway_latency=lambda: self.latency,
+        )
+        self._playing = False
         self.shutdown_grace = shutdown_grace
         self._stop_deadline = 0.0
         self._panels_resent = False
@@ -174,49 +178,45 @@ class GameBot(commands.Bot):
     def db(self) -> FrontStore:
         """What the bot keeps itself (outbox items, the actions owed to channels, held
         channels, message ids, closed DMs, pings, departures, the command-set hash),
-        through the service's door (from ``setup_hook`` on); games go through the service.
+        through the service's door; games go through the service.
 
         Raises:
-            RuntimeError: the bot has not been set up yet.
+            RuntimeError: the bot has stopped.
         """
         if self.service is None:
-            raise RuntimeError("the store is not open yet")
+            raise RuntimeError("the store is closed")
         return self.service.front_store
 
     # ------------------------------------------------------------------ lifecycle
     async def setup_hook(self) -> None:
-        """Open the store and the service, add cogs and buttons, sync commands."""
-        from .cogs.info import InfoCog
-        from .cogs.lobby import LobbyCog
-        from .cogs.table import TableCog
-        from .cogs.turn import TurnCog
+        """Add the cogs (each given this bot) and the buttons bound to it; sync the
+        command tree."""
+        for cog in (LobbyCog(self), TableCog(self), TurnCog(self), InfoCog(self)):
+            await self.add_cog(cog)
+        self.add_dynamic_items(*self.controls.items())
+        if self.do_sync:
+            await sync_commands(self)
 
+    async def start(self, token: str, *, reconnect: bool = True) -> None:
+        """Log in (``setup_hook`` wires), then :meth:`start_play`, then connect to the
+        gateway and run until closed.
+
+        Raises:
+            discord.LoginFailure: Discord refused the token.
+        """
+        await self.login(token)
+        await self.start_play()
+        await self.connect(reconnect=reconnect)
+
+    async def start_play(self) -> None:
+        """Once logged in, before the gateway: keep the health file, send what the
+        previous process's outbox still owed and tell the channels what a crash left
+        untold, then start the games."""
         if self.settings.health_file is not None:
             self._spawn(health.keep_fresh(self.settings.health_file, self.health_state))
-        await self._serve_metrics()
-        if self.store is None:
-            self.store = await open_store(self.settings.database_path)
-        self.store.metrics = self.metrics
-        # the bot hosts the games of servers, never the console's (same database file)
-        self.service = GameService(self.store, **{"hosts": server_games, **self.service_options})
-        self.service.on_applied = self.metrics.action
-        self.service.announces = True  # each action's message is owed until kept or sent
-        await import_legacy_files(self.db, self.state_dir, self.service.clock.now())
-        self.service.add_listener(self._deliver_outcome)
-        self.service.room = self.delivery.room
-        for cog in (LobbyCog(), TableCog(), TurnCog(self), InfoCog()):
-            await self.add_cog(cog)
-        self.add_dynamic_items(
-            LobbyButton,
-            OptionSelect,
-            AnswerButton,
-            AnswerSelect,
-            OpenPanelButton,
-            ConfirmButton,
-            KeepButton,
-        )
         if self.do_warm_up:
             self._spawn(self.delivery.images.warm_up())
+        self._playing = True
         await self.delivery.restore_holds()  # channels still refusing the bot stay held
         await self.delivery.outbox.start()  # what the previous process still owed
         # before the games move on: what a crash left untold, after what it kept
@@ -225,30 +225,6 @@ class GameBot(commands.Bot):
         log.info("service started: %d unfinished game(s) loaded", loaded)
         self.delivery.dms_closed |= await self.db.users_with_dms_closed()
         self._spawn(self._purge_loop())
-        if self.do_sync:
-            await sync_commands(self)
-
-    async def _serve_metrics(self) -> None:
-        """Start the metrics endpoint if ``METRICS_PORT`` is set. A port that cannot be
-        bound is logged and the bot plays on without it (the games matter more)."""
-        port = self.settings.metrics_port
-        if port is None:
-            return
-        self.metrics.watch(
-            games=lambda: self.service.running_games() if self.service is not None else 0,
-            render_queue=lambda: self.delivery.images.queued,
-            outbox_queue=lambda: self.delivery.outbox.queued,
-            gateway_latency=lambda: self.latency,
-        )
-        try:
-            await self.metrics.start(self.settings.metrics_host, port)
-        except OSError as exc:
-            log.error(
-                "metrics: cannot listen on %s:%s (%s); going on without metrics",
-                self.settings.metrics_host,
-                port,
-                exc,
-            )
 
     async def on_ready(self) -> None:
         """Say so in one line (release, database, shards, servers); once per process,
@@ -315,7 +291,8 @@ class GameBot(commands.Bot):
         """Stop, at any point of start-up or play (safe to call twice): timers and computer
         players stop, messages still being sent get up to ``close_budget`` seconds (what is
         not sent by then is dropped and logged), queued writes are committed and the store
-        closed, then the bot disconnects from Discord."""
+        closed, then the bot disconnects from Discord. (The images and the metrics close
+        when :func:`bot.resources.open_resources` ends.)"""
         if self._closing is None:
             self._closing = asyncio.get_running_loop().create_task(self._shut_down())
         # a second cancellation of the caller must not cut the store's last commit short
@@ -326,15 +303,16 @@ class GameBot(commands.Bot):
         deadline = loop.time() + self.close_budget
         for task in list(self._background):
             task.cancel()
-        await self.metrics.stop()
         if self.settings.health_file is not None:
             health.remove(self.settings.health_file)
         self.delivery.outbox.stop_waiting()  # a delivery waiting on a message ends now
-        if self.service is not None:
+        if self._playing:
             self._stop_deadline = deadline
             # the service stops its games, the deliveries finish and the outbox sends what
             # it can (the rest is kept for the next start); then the store is closed
-            stopping = loop.create_task(self.service.close(before_store=self._stop_sending))
+            stopping = loop.create_task(
+                self.resources.close_service(before_store=self._stop_sending)
+            )
             _, pending = await asyncio.wait({stopping}, timeout=max(0.0, deadline - loop.time()))
             if pending:
                 handlers = _interaction_tasks()
@@ -354,10 +332,8 @@ class GameBot(commands.Bot):
                 if handlers:  # let them unwind before the connection they use goes
                     await asyncio.wait(handlers, timeout=0.1)
             await stopping  # the service closes the store: queued writes are committed
-            self.service = None  # type: ignore[assignment]  # closed: unusable from here on
-        elif self.store is not None:  # stopped during start-up, before the service began
-            await self.store.close()
-        await self.delivery.images.close()
+        # not playing (stopped during start-up): open_resources closes the service
+        self.service = None  # type: ignore[assignment]  # closed: unusable from here on
         try:
             await asyncio.wait_for(super().close(), DISCONNECT_BUDGET)
         except TimeoutError:
@@ -443,7 +419,7 @@ class GameBot(commands.Bot):
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Every interaction, after discord.py routed it: a click on a component no
         handler takes (a button of an older release) is still answered."""
-        await answer_unknown_component(interaction)
+        await answer_unknown_component(interaction, self._connection._view_store, self.metrics)
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         """A channel is gone: archive its game (and its threads' games)."""

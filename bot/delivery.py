@@ -112,10 +112,15 @@ class Delivery(PrivateDelivery):
     """Sends outcomes for :class:`bot.client.GameBot` (see the module docstring)."""
 
     def __init__(
-        self, bot: GameBot, *, outbox: dict[str, Any] | None = None, backlog: int = 0
+        self,
+        bot: GameBot,
+        images: Images,
+        *,
+        outbox: dict[str, Any] | None = None,
+        backlog: int = 0,
     ) -> None:
         self.bot = bot
-        self.images = Images()
+        self.images = images
         self.refs: dict[int, GameRefs] = {}
         self.dms_closed: set[int] = set()
         self.dms_open: set[int] = set()
@@ -866,7 +871,7 @@ class Delivery(PrivateDelivery):
         info = outcome.lobby
         assert info is not None and outcome.game_id is not None
         refs.lobby_info = info
-        text, view = lobby_text(info), lobby_view(outcome.game_id)
+        text, view = lobby_text(info), lobby_view(self.bot.controls, outcome.game_id)
         if reply is not None and reply.mode == "lobby":
             await reply.edit_source(content=text, view=view)
             return

@@ -137,7 +137,7 @@ class PrivateDelivery:
         game = contract.game_named(outcome.variant) if outcome.variant else None
         if prompt is not None and is_panel(prompt.kind) and view_for is not None and game:
             text = panel_content(prompt, view_for, names, game.presentation)
-            kind, panel = prompt.kind, panel_view(prompt, game)
+            kind, panel = prompt.kind, panel_view(self.bot.controls, prompt, game)
         else:
             if prompt is not None:
                 until = f" Time runs out {stamp(prompt.deadline)}." if prompt.deadline else ""
@@ -222,7 +222,7 @@ class PrivateDelivery:
                 f"<@{uid}>: a decision is yours ("
                 f"{decision_name(outcome.variant, prompt.kind)}). Open your panel:",
                 pings={uid},
-                view=open_panel_view(outcome.game_id, uid),
+                view=open_panel_view(self.bot.controls, outcome.game_id, uid),
             )
 
     async def _panel_answer(
@@ -352,7 +352,7 @@ class PrivateDelivery:
                 outcome,
                 f"<@{uid}>: a decision is yours ({called}). Open your panel:",
                 pings={uid},
-                view=open_panel_view(tell[0], uid),
+                view=open_panel_view(self.bot.controls, tell[0], uid),
                 priority=URGENT,
             )
 

@@ -139,3 +139,23 @@ def test_the_platform_names_no_game(package: str) -> None:
             if found:
                 bad.append(f"{path.relative_to(ROOT)}:{number} names {', '.join(found)}")
     assert not bad, "\n".join(bad)
+
+
+def test_the_bot_s_parts_hold_the_bot_they_were_given() -> None:
+    """Cogs, views and helpers are handed the bot (or what they need of it): nothing in
+    ``bot/`` reaches it through an interaction's ``client`` (the command tree reads its
+    own ``self.client``, the bot it was made for)."""
+    bad = []
+    for path in sorted((ROOT / "bot").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and node.attr == "client":
+                if not (isinstance(node.value, ast.Name) and node.value.id == "self"):
+                    bad.append(f"{path.relative_to(ROOT)}:{node.lineno} reads .client")
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "getattr"
+                and any(isinstance(a, ast.Constant) and a.value == "client" for a in node.args)
+            ):
+                bad.append(f"{path.relative_to(ROOT)}:{node.lineno} reads client by getattr")
+    assert not bad, "\n".join(bad)

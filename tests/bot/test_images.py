@@ -259,8 +259,8 @@ def test_render_workers_setting(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def test_the_bot_takes_its_workers_from_the_settings(tmp_path: Path) -> None:
-    from bot.client import GameBot
     from bot.config import Settings
+    from bot.resources import open_resources
 
     settings = Settings(
         discord_token=None,
@@ -271,10 +271,9 @@ async def test_the_bot_takes_its_workers_from_the_settings(tmp_path: Path) -> No
         discord_gateway_url=None,
         render_workers=3,
     )
-    bot = GameBot(settings, warm_up=False)
-    assert bot.delivery.images.workers == 3
-    await bot.close()
-    assert bot.delivery.images._closed
+    async with open_resources(settings) as resources:
+        assert resources.images.workers == 3
+    assert resources.images._closed
 
 
 def test_the_bots_drawing_processes_deflate_with_zlib_ng() -> None:
