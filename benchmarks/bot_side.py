@@ -39,7 +39,7 @@ from bot.__main__ import configure_logging
 from bot.client import GameBot
 from bot.config import Settings
 from bot.endpoints import point_discord_at
-from bot.resources import Resources, open_resources
+from bot.resources import open_resources
 from service.scheduler import FakeClock
 
 
@@ -139,17 +139,22 @@ async def serve(config: dict[str, Any]) -> None:
         discord_gateway_url=None,
     )
     service_options = {"clock": FakeClock(), "computer_pacing": 0}
-    async with open_resources(settings, service_options=service_options) as resources:
-        await answer_requests(config, settings, resources)
+    async with (
+        open_resources(settings, service_options=service_options) as resources,
+        GameBot(settings, resources, warm_up=False, guild_ready_timeout=0.05) as bot,
+    ):
+        connect = asyncio.create_task(bot.start(config["token"], reconnect=False))
+        await bot.wait_until_ready()
+        await bot.delivery.images.warm_up()
+        await bot.service.update_guild_settings(config["guild"], max_games=config["max_games"])
+        await answer_requests(bot)
+        await bot.close()
+        await asyncio.wait_for(connect, 10)
+    print(json.dumps(cpu()), flush=True)
 
 
-async def answer_requests(config: dict[str, Any], settings: Settings, resources: Resources) -> None:
-    """Connect the bot, then answer requests from stdin until ``stop``."""
-    bot = GameBot(settings, resources, warm_up=False, guild_ready_timeout=0.05)
-    connect = asyncio.create_task(bot.start(config["token"], reconnect=False))
-    await bot.wait_until_ready()
-    await bot.delivery.images.warm_up()
-    await bot.service.update_guild_settings(config["guild"], max_games=config["max_games"])
+async def answer_requests(bot: GameBot) -> None:
+    """Answer requests from stdin until ``stop``."""
 
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
@@ -190,9 +195,6 @@ async def answer_requests(config: dict[str, Any], settings: Settings, resources:
             answer({})
         elif op == "stop":
             break
-    await bot.close()
-    await asyncio.wait_for(connect, 10)
-    answer(cpu())
 
 
 def main() -> None:
