@@ -102,7 +102,7 @@ class GameTree(app_commands.CommandTree["GameBot"]):
     async def on_error(
         self, interaction: discord.Interaction[GameBot], error: app_commands.AppCommandError, /
     ) -> None:
-        await handle_error(interaction, error)
+        await handle_error(interaction, error, self.client.metrics)
 
 
 class GameBot(commands.Bot):

@@ -160,8 +160,12 @@ async def reply_ephemeral(
         log.warning("could not send an error reply: %s", exc)
 
 
-async def handle_error(interaction: discord.Interaction, error: BaseException) -> None:
-    """The one place that turns an error into a reply (ephemeral, nothing changed)."""
+async def handle_error(
+    interaction: discord.Interaction, error: BaseException, metrics: Metrics
+) -> None:
+    """The one place that turns an error into a reply (ephemeral, nothing changed;
+    counted in ``metrics``, the bot's)."""
+    reply = Reply.of(interaction, metrics)
     reason = reason_for(error)
     if isinstance(_unwrap(error), (StalePayload, *STALE_ERRORS)):
         log.warning(
@@ -181,7 +185,7 @@ async def handle_error(interaction: discord.Interaction, error: BaseException) -
             exc_info=inner,
         )
         reason = INTERNAL_ERROR
-        Reply.of(interaction).metrics.error("interaction")
+        reply.metrics.error("interaction")
     await reply_ephemeral(interaction, reason)
 
 
@@ -214,7 +218,7 @@ def guarded(
                 await Reply.of(interaction, self.bot.metrics).acknowledge(how)
                 return await fn(self, interaction, *args, **kwargs)
             except Exception as exc:  # the one handler decides what the user sees
-                await handle_error(interaction, exc)
+                await handle_error(interaction, exc, self.bot.metrics)
                 return None
 
         return wrapper
