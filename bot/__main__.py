@@ -115,7 +115,7 @@ async def run(settings: Settings) -> None:
 
 
 async def until_stopped(main: Coroutine[Any, Any, None]) -> None:
-    """Run ``main`` (logging in, ``setup_hook``, the gateway loop) in a task of its own
+    """Run ``main`` (logging in, the start of play, the gateway loop) in a task of its own
     until it ends or the caller is cancelled; a cancellation of the caller always ends
     this call, and cancels ``main`` — again, if it went on — for up to :data:`UNWIND`
     seconds.

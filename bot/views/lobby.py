@@ -21,7 +21,6 @@ from ..texts import duration_words
 from .bound import OfBot
 
 if TYPE_CHECKING:
-    from ..client import GameBot
     from .controls import Controls
 
 LOBBY_BUTTONS = (
@@ -265,14 +264,14 @@ class OptionSelect(
             max_values=item.max_values,
         )
 
-    async def _option(self, bot: GameBot, value: str) -> dict[str, Any]:
+    async def _option(self, value: str) -> dict[str, Any]:
         """The game option this select sets, at ``value`` (read as its kind says).
 
         Raises:
             UserError: the table is gone, or its game has no such option any more.
         """
         try:
-            info = await bot.service.lobby_info(self.gid)
+            info = await self.bot.service.lobby_info(self.gid)
         except ServiceError as exc:
             raise UserError(str(exc), self.gid) from None
         spec = panel_options(info.variant).get(self.name)
@@ -295,7 +294,7 @@ class OptionSelect(
         elif self.name == "players":
             kw["max_players"] = int(values[0])
         else:
-            kw["options"] = await self._option(bot, values[0])
+            kw["options"] = await self._option(values[0])
         out = expect_ok(await bot.service.configure(self.gid, interaction.user.id, **kw))
         assert out.lobby is not None
         await Reply.of(interaction).edit_source(

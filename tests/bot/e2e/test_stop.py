@@ -314,7 +314,7 @@ async def test_a_second_signal_exits_at_once(fake_discord: FakeDiscord, tmp_path
 async def test_a_stop_at_each_step_of_the_start_up(
     fake_discord: FakeDiscord, tmp_path: Path, moment: str
 ) -> None:
-    # SIGTERM as setup_hook has loaded the outbox, told the channels what they were
+    # SIGTERM as the start has loaded the outbox, told the channels what they were
     # owed, started the games; and as the gateway handshake completes, while discord.py's
     # connect() waits on asyncio.wait_for for the websocket: on Python 3.11 that
     # wait_for returns the websocket and drops the cancellation a stop relies on
