@@ -380,6 +380,20 @@ def test_world_war_5_game_to_the_end(
     assert game["status"] == "finished"
 
 
+def test_a_question_with_one_answer_answers_itself(
+    monkeypatch: pytest.MonkeyPatch, paths: dict[str, Path]
+) -> None:
+    """World War 5's setup goes by size (WW-6): the large has one home territory left."""
+    args = base_args(paths, "--variant", "world-war-5", "--computers", "1")
+    code, out = run(monkeypatch, args, ["1", "1", "quit"])
+    assert code == 0
+    large = out.index("Place your large on a home territory (WW-6).")
+    said = re.compile(r"Only one answer is possible: On ([\w ]+)\.\n(\w+) placed a large on \1\.")
+    found = said.search(out, large)
+    assert found is not None and found.start() == out.index("\n", large) + 1
+    assert found.group(2) == "Ann" and out.count("Ann> ") == 3  # small, medium, quit
+
+
 def test_open_shows_each_board_with_the_system_viewer(
     monkeypatch: pytest.MonkeyPatch, paths: dict[str, Path], tmp_path: Path
 ) -> None:
