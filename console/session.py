@@ -13,7 +13,7 @@ import logging
 import sys
 import time
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -70,7 +70,10 @@ class Session:
     service: GameService
     out_dir: Path | None
     open_images: bool = False
-    resume_hint: str = "european-war --resume"
+    resume_hint: Callable[[int], str] = lambda game_id: f"european-war --resume {game_id}"
+    """The shell command that resumes a game (by id), printed when the player quits."""
+    database: str = ""
+    """Where the games are kept (for messages)."""
     game_id: int = 0
     seed: int = 0
     humans: dict[int, str] = field(default_factory=dict)
@@ -309,7 +312,10 @@ class Session:
                 line = "quit"
                 say()
             if self.handle(line, user, prompt) == "quit":
-                say(f"Game #{self.game_id} is saved. Continue it with: {self.resume_hint}")
+                say(
+                    f"Game #{self.game_id} is saved. Continue it with: "
+                    f"{self.resume_hint(self.game_id)}"
+                )
                 return 0
 
     def answer_alone(self, prompt: Prompt, user: int) -> bool:
