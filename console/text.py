@@ -87,7 +87,7 @@ def help_text(variant: str) -> str:
     ]
     own = [(w, what) for w, what in info if w not in QUERIES or playable(w, variant)]
     rows = [_columns(line) for line in actions] + own
-    width = max(len(w) for w, _ in rows if _) + 2
+    width = max(len(w) for w, what in rows if what) + 2
     notes = reader.help_notes() if reader is not None else []
 
     def line(words: str, what: str) -> str:

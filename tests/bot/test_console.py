@@ -561,9 +561,9 @@ def test_open_shows_each_board_with_the_system_viewer(
     assert code == 0
     written = re.findall(r"^Board: (.+\.png)$", out, re.M)
     assert len(written) == 2
-    for _ in range(100):  # the viewer runs in the background
-        if shown.is_file() and len(shown.read_text().split()) == 2:
-            break
+    deadline = time.monotonic() + 120  # a guard: the viewer runs in the background
+    while not (shown.is_file() and len(shown.read_text().split()) == 2):
+        assert time.monotonic() < deadline, "the viewer never showed both boards"
         time.sleep(0.05)
     assert shown.read_text().split() == written
 
