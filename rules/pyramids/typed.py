@@ -453,13 +453,18 @@ def _board(typed: Typed) -> Board:
     return typed.board if typed.board is not None else _board_of(typed.view)
 
 
-_ANSWERS = {"play": ("duel",), "stop": ("duel", "diplomacy"), "k": ("diplomacy",)}
-_ANSWERS |= {"let": ("diplomacy",), "retreat": ("retreat",)}
+_ANSWERS = {
+    "play": ("duel",),
+    "stop": ("duel", "diplomacy"),
+    "k": ("diplomacy",),
+    "let": ("diplomacy",),
+    "retreat": ("retreat",),
+}
 """The decisions each answer word answers."""
 _NOT_NOW = {
     "duel": "There is no duel to play a card in now (EW-17)",
     "diplomacy": "No attack waits for a diplomacy answer now (EW-13)",
-    "retreat": "None of your pieces has to retreat now",
+    "retreat": "None of your pieces has to retreat now ({rule})",
 }
 
 
@@ -473,7 +478,7 @@ def _check_answer(word: str, typed: Typed) -> None:
     answers = _ANSWERS.get(word)
     if answers is None or typed.prompt_kind is None or typed.prompt_kind in answers:
         return
-    why = _NOT_NOW[answers[0]]
+    why = _NOT_NOW[answers[0]].format(rule="WW-3" if typed.variant == "world_war_5" else "EW-19")
     now = options_words(typed.choices)
     raise Unreadable(f"{why}. You can: {now}." if now else f"{why}.")
 

@@ -171,7 +171,7 @@ CASES = [
         europe,
         0,
         "retreat spain",
-        f"None of your pieces has to retreat now. You can: {TURN_OPTIONS}.",
+        f"None of your pieces has to retreat now (EW-19). You can: {TURN_OPTIONS}.",
     ),
     (europe, 1, "arm", "Not your turn: waiting for France and its allies"),
     (
@@ -197,6 +197,12 @@ CASES = [
     ),
     (americas, 0, "invade usa canada", "Canada holds your own piece: invade an enemy's (WW-2)"),
     (americas, 0, "pass", "You may pass only when no option is legal (WW-2)"),
+    (
+        americas,
+        0,
+        "retreat canada",
+        "None of your pieces has to retreat now (WW-3). You can: grow, move or invade.",
+    ),
     (americas, 0, "build usa", "USA is not empty (WW-2)"),
     (
         americas,
