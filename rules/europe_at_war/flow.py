@@ -1073,9 +1073,11 @@ def _eliminate(g: EaState, events: list[Event]) -> None:
     """EA-35, C9: a player with no units left is out at once."""
     if g.step == "setup" or g.over:
         return
+    gone = []
     for seat in range(g.player_count):
         if g.out[seat] or any(u.owner == seat for u in g.units.values()):
             continue
+        gone.append(seat)
         g.out[seat] = True
         for space in [s for s, o in g.control.items() if o == seat]:
             del g.control[space]
@@ -1104,6 +1106,8 @@ def _eliminate(g: EaState, events: list[Event]) -> None:
     alive = [s for s in range(g.player_count) if not g.out[s]]
     teams = {team_of(g, s) for s in alive}
     if len(teams) <= 1:
+        if not alive:  # the last players fell together: they share the win
+            teams = {team_of(g, s) for s in gone}
         winners = [s for s in range(g.player_count) if team_of(g, s) in teams]
         _game_over(g, winners, "last standing", events)
         return
