@@ -73,6 +73,25 @@ def run(g: EaState, *steps: tuple[int, Action]) -> list[Event]:
     return events
 
 
+def through_windows(g: EaState, *answers: tuple[int, Action]) -> list[Event]:
+    """Submit the plan and let every window pass, playing ``answers`` (seat, action)
+    first when their seat is asked."""
+    from rules.europe_at_war.actions import Done, Pass, Submit
+
+    events = g.apply(g.current, Submit())
+    todo = list(answers)
+    while g.step == "window":
+        d = g.deciders()[0]
+        mine = [a for a in todo if a[0] == d.seat and g.is_legal(d.seat, a[1])]
+        if mine:
+            todo.remove(mine[0])
+            events += g.apply(d.seat, mine[0][1])
+        else:
+            events += g.apply(d.seat, Done() if d.kind in ("w1", "w2") else Pass())
+    assert not todo, f"never asked: {todo}"
+    return events
+
+
 def names(g: EaState, space: str, seat: int) -> list[str]:
     """The kinds of ``seat``'s units at ``space``, sorted."""
     return sorted(g.kind(u).name for u in g.stack(space, seat))
