@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..contract import Decision
+from .battle import breakdown
 from .flow import deciders, public_plan
-from .state import EaState
+from .state import Battle, EaState
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +73,8 @@ class BattleView:
     plays: tuple[dict[str, Any], ...]
     result: dict[str, Any]
     left: int
+    totals: tuple[int, int]
+    """(attacker, defender): the totals as the cards everyone has seen leave them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +113,8 @@ class EaView:
     interrupts: tuple[tuple[str, int, int], ...]
     bans: tuple[int, ...]
     frozen: bool
+    suggestion: tuple[int, ...]
+    """The units the engine suggests discarding, for the player deciding his upkeep."""
 
 
 def _unit(g: EaState, uid: int) -> UnitView:
@@ -194,7 +199,16 @@ def view_for(g: EaState, seat: int | None) -> EaView:
         interrupts=tuple((i.kind, i.seat, i.amount) for i in g.interrupts),
         bans=tuple(g.bans),
         frozen=g.frozen,
+        suggestion=_suggestion(g, me),
     )
+
+
+def _suggestion(g: EaState, me: int | None) -> tuple[int, ...]:
+    if me is None or g.step != "upkeep" or g.current != me or g.interrupts:
+        return ()
+    from .economy import upkeep_suggestion
+
+    return tuple(upkeep_suggestion(g, me))
 
 
 def _window(g: EaState, me: int | None) -> WindowView | None:
@@ -233,4 +247,17 @@ def _battle(g: EaState, me: int | None) -> BattleView | None:
         plays,
         dict(b.result),
         b.left,
+        _totals(g, b),
     )
+
+
+def _totals(g: EaState, b: Battle) -> tuple[int, int]:
+    """The totals with the cards everyone has seen (not sealed choices yet to show)."""
+    if not g.stack(b.at, b.attacker) or not g.stack(b.at, b.defender):
+        return (0, 0)
+    shown = b
+    if b.stage == "sealed":
+        shown = Battle()
+        shown.load(b.to_dict())
+        shown.plays = []
+    return (breakdown(g, shown, b.attacker).total, breakdown(g, shown, b.defender).total)
