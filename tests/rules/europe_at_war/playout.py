@@ -184,11 +184,12 @@ def play(
     *,
     full: bool = False,
     views_every: int = 25,
+    sample: int = 12,
 ) -> Playout:
     """Play one game with ``policy``, checking every invariant after every step.
 
-    Every listed action of the decider is applied to a copy (a sample of 12 unless
-    ``full``), and a listed action is refused to a player who need not decide."""
+    Every listed action of the decider is applied to a copy (a sample of ``sample``
+    unless ``full``), and a listed action is refused to a player who need not decide."""
     opts = options or Options()
     rng = random.Random(seed)
     nations: list[str | None] = [None] * players
@@ -205,8 +206,8 @@ def play(
         d = deciders[rng.randrange(len(deciders))]
         legal = g.legal_actions(d.seat)
         assert legal, f"no legal action for {d}"
-        sample = legal if full or len(legal) <= 12 else rng.sample(legal, 12)
-        for action in sample:
+        tried = legal if full or len(legal) <= sample else rng.sample(legal, sample)
+        for action in tried:
             assert g.is_legal(d.seat, action), action
             g.copy().apply(d.seat, action)
         others = [s for s in range(players) if all(x.seat != s for x in deciders)]
