@@ -288,6 +288,14 @@ class PayLoss(_Base):
 
 
 @dataclass(frozen=True, slots=True)
+class Top(_Base):
+    """EA-6: show ``unit`` on top of its stack (others see only the top unit)."""
+
+    kind: ClassVar[str] = "top"
+    unit: str
+
+
+@dataclass(frozen=True, slots=True)
 class Timeout(_Base):
     """The decider's time ran out: the decision's default is applied."""
 
@@ -322,6 +330,7 @@ Action = (
     | Disband
     | Deposit
     | PayLoss
+    | Top
     | Timeout
 )
 
@@ -355,6 +364,7 @@ ACTION_TYPES: dict[str, type[Any]] = {
         Disband,
         Deposit,
         PayLoss,
+        Top,
         Timeout,
     )
 }

@@ -47,6 +47,7 @@ from .actions import (
     Retreat,
     Submit,
     Timeout,
+    Top,
     Undo,
     unit_of,
     unit_ref,
@@ -162,6 +163,21 @@ def options(g: EaState, seat: int, kind: str) -> list[Action]:
         out = [Deposit(at, n) for at in E.home_cities(g, seat) for n in range(1, left + 1)]
     if kind in OWN_TURN and not g.interrupts and (kind != "plan" or not g.plan):
         out += C.own_turn_plays(g, seat)
+    if kind in OWN_TURN and not g.interrupts:
+        out += _top_options(g, seat)
+    return out
+
+
+def _top_options(g: EaState, seat: int) -> list[Action]:
+    """EA-6: another unit of a stack may be shown on top."""
+    from .view import top_unit
+
+    out: list[Action] = []
+    for space in g.occupied():
+        units = g.stack(space, seat)
+        if len(units) > 1:
+            top = top_unit(g, space, seat)
+            out += [Top(unit_ref(u)) for u in units if u != top]
     return out
 
 
@@ -201,6 +217,10 @@ def check(g: EaState, seat: int, action: Action) -> str | None:
     kind = decision_of(g, seat)
     if kind is None:
         return "It is not your decision now."
+    if isinstance(action, Top):
+        if kind in OWN_TURN and not g.interrupts and action in _top_options(g, seat):
+            return None
+        return "Show one of your units on top of its stack, in your own turn (EA-6)."
     if kind in OWN_TURN and isinstance(action, (PlayCard, PlayOn, PlayAt)):
         if g.interrupts or (kind == "plan" and g.plan):
             return "Own-turn cards are played before the plan's first order (EA-15, EA-32)."
@@ -285,6 +305,13 @@ def _do(g: EaState, seat: int, kind: str, action: Action, events: list[Event]) -
     g.projections.clear()
     if isinstance(action, (PlayCard, PlayOn, PlayAt)):
         C.play_own_turn(g, seat, action, events)
+        return
+    if isinstance(action, Top):
+        uid = unit_of(action.unit)
+        assert uid is not None
+        u = g.units[uid]
+        g.tops[f"{seat}|{u.space}"] = uid
+        events.append(Event("top", {"seat": seat, "at": u.space, "unit": g.kind(uid).name}))
         return
     if kind == "setup":
         assert isinstance(action, Place)

@@ -190,7 +190,7 @@ def drop_options(g: EaState) -> list[tuple[int, str]]:
     for uid in free:
         if uid in dropped:
             continue
-        last_to_go = route.leader is None and len(free) - len(dropped) == 1
+        last_to_go = route.leader is None and len(free) == 1  # ships with no Admiral
         out += [(uid, s) for s in spaces if not (last_to_go and s == last.path[0])]
     return out
 

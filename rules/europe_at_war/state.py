@@ -347,6 +347,8 @@ class EaState:
         self.drawn: list[list[int]] = [[] for _ in range(n)]
         self.arrived: dict[str, int] = {}
         """``"seat|space"`` -> when that stack came to be (EA-16's attacker)."""
+        self.tops: dict[str, int] = {}
+        """``"seat|space"`` -> the unit its owner shows on top of that stack (EA-6)."""
         self.clock = 0
         self.turn_clock = 0
         self.control: dict[str, int] = {}
@@ -466,6 +468,9 @@ class EaState:
         insort(here.setdefault(u.owner, []), u.id)
 
     def _leave(self, u: Unit) -> None:
+        key = f"{u.owner}|{u.space}"
+        if self.tops.get(key) == u.id:
+            del self.tops[key]
         here = self.where[u.space]
         mine = here[u.owner]
         mine.remove(u.id)
@@ -496,6 +501,7 @@ class EaState:
             "aside": self.aside[:],
             "drawn": [d[:] for d in self.drawn],
             "arrived": dict(self.arrived),
+            "tops": dict(self.tops),
             "clock": self.clock,
             "turn_clock": self.turn_clock,
             "control": dict(self.control),
@@ -552,6 +558,7 @@ class EaState:
             g.aside = [int(x) for x in data["aside"]]
             g.drawn = [[int(x) for x in d] for d in data["drawn"]]
             g.arrived = {str(k): int(v) for k, v in data["arrived"].items()}
+            g.tops = {str(k): int(v) for k, v in data["tops"].items()}
             g.clock = int(data["clock"])
             g.turn_clock = int(data["turn_clock"])
             g.control = {str(k): int(v) for k, v in data["control"].items()}
@@ -633,6 +640,7 @@ class EaState:
         g.aside = self.aside[:]
         g.drawn = [d[:] for d in self.drawn]
         g.arrived = dict(self.arrived)
+        g.tops = dict(self.tops)
         g.clock, g.turn_clock = self.clock, self.turn_clock
         g.control = dict(self.control)
         g.treasury = self.treasury[:]

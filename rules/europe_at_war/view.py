@@ -6,8 +6,8 @@ hands (others' are counted), chits drawn for recruits or by cards, hands seen wi
 Telescope-type cards, the plan before it is shown, and window or sealed submissions
 before they are revealed. Treasuries, deposits, control and the discard pile are public.
 
-The top unit of a stack is its best leader, otherwise its highest-Force unit (EA-6's
-default; the owner cannot choose another yet).
+The top unit of a stack is the one its owner shows (a ``top`` action in his own
+turn), by default his best leader, otherwise his highest-Force unit (EA-6).
 """
 
 from __future__ import annotations
@@ -133,8 +133,13 @@ def _unit(g: EaState, uid: int) -> UnitView:
     )
 
 
-def top_unit(g: EaState, units: list[int]) -> int:
-    """EA-6: the best leader, else the highest-Force unit (lowest number on a tie)."""
+def top_unit(g: EaState, space: str, seat: int) -> int:
+    """EA-6: the unit its owner shows on top of his stack at ``space``; by default his
+    best leader, else his highest-Force unit (lowest number on a tie)."""
+    units = g.stack(space, seat)
+    chosen = g.tops.get(f"{seat}|{space}")
+    if chosen is not None and chosen in units:
+        return chosen
     leaders = [u for u in units if g.kind(u).leader]
     pool = leaders or units
     return min(pool, key=lambda u: (-(g.kind(u).force + g.units[u].rep), u))
@@ -149,7 +154,7 @@ def view_for(g: EaState, seat: int | None) -> EaView:
     for space in g.occupied():
         for s in g.seats_at(space):
             units = g.stack(space, s)
-            top = top_unit(g, units)
+            top = top_unit(g, space, s)
             full = s == me or (shown is not None and space == shown[0] and s in shown[1])
             stacks.append(
                 StackView(

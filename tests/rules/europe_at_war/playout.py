@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.errors import NotYourTurn, RulesError
-from rules.europe_at_war.actions import Action, action_from_dict
+from rules.europe_at_war.actions import ACTION_KINDS, Action, Timeout, action_from_dict
 from rules.europe_at_war.data import deck, unit_sets
 from rules.europe_at_war.game import EaGame
 from rules.europe_at_war.options import Options
@@ -42,7 +42,10 @@ def random_policy(
     g: EaState, seat: int, kind: str, legal: Sequence[Action], rng: random.Random
 ) -> Action:
     """A random legal action, a little steered so that games go somewhere: moves are
-    planned, recruits bought and upkeep finished more often than not."""
+    planned, recruits bought and upkeep finished more often than not; now and then the
+    decision times out and takes its default."""
+    if rng.random() < 0.03:
+        return Timeout()
     by: dict[str, list[Action]] = {}
     for a in legal:
         by.setdefault(a.kind, []).append(a)
@@ -119,7 +122,7 @@ def _swap_hidden(g: EaState, space: str, seat: int, rng: random.Random) -> None:
     """Replace the units under the top of a stack with others of its pile that rank
     below the top (so the top unit and the count stay as they are)."""
     units = list(g.stack(space, seat))
-    top = top_unit(g, units)
+    top = top_unit(g, space, seat)
     tk = g.kind(top)
     pile = g.piles[seat]
     for uid in units:
@@ -141,6 +144,29 @@ def _swap_hidden(g: EaState, space: str, seat: int, rng: random.Random) -> None:
         pile.remove(c)
         g.put(c, seat, space)
         g.remove(uid)
+
+
+def check_choices(g: EaState, seat: int, legal: Sequence[Action], rng: random.Random) -> None:
+    """The structured choices agree with the list: the same kinds in the same order; a
+    legal action's parameters are each among the values offered given the ones before;
+    and choosing values at random always ends in a legal action."""
+    kinds = g.kinds(seat)
+    assert kinds == tuple(dict.fromkeys(a.kind for a in legal))
+    action = rng.choice(list(legal))
+    params = ACTION_KINDS[action.kind].params
+    chosen: dict[str, Any] = {}
+    for p in params:
+        assert getattr(action, p.name) in g.values(seat, action.kind, chosen), (action, p)
+        chosen[p.name] = getattr(action, p.name)
+    assert g.values(seat, action.kind, chosen) == ()
+    kind = rng.choice(kinds)
+    chosen = {}
+    for p in ACTION_KINDS[kind].params:
+        values = g.values(seat, kind, chosen)
+        assert values, (kind, chosen)
+        chosen[p.name] = rng.choice(values)
+    built = action_from_dict({"kind": kind, **chosen})
+    assert built in legal and g.is_legal(seat, built), built
 
 
 def check_events(g: EaState, events: list[Event]) -> None:
@@ -206,6 +232,9 @@ def play(
         d = deciders[rng.randrange(len(deciders))]
         legal = g.legal_actions(d.seat)
         assert legal, f"no legal action for {d}"
+        assert g.on_timeout(d).action == Timeout()
+        if steps % 10 == 0:
+            check_choices(g, d.seat, legal, rng)
         tried = legal if full or len(legal) <= sample else rng.sample(legal, sample)
         for action in tried:
             assert g.is_legal(d.seat, action), action

@@ -20,6 +20,7 @@ from rules.europe_at_war.actions import (
     PlayOn,
     Submit,
     Timeout,
+    Top,
     action_from_dict,
 )
 from rules.europe_at_war.game import EaGame
@@ -331,3 +332,20 @@ def test_storage_round_trip_and_actions_from_their_dicts() -> None:
         action_from_dict({"kind": "move", "group": "u1"})
     with pytest.raises(InvalidState):
         action_from_dict({"kind": "play_on", "card": "telescope", "seat": "1"})
+
+
+def test_ea6_the_owner_chooses_the_top_unit() -> None:
+    g = table("france", "austria")
+    keep(g, 1)
+    add(g, 0, "General", "lyon")
+    hussar = add(g, 0, "Hussars", "lyon")[0]
+    seen = next(s for s in g.view_for(1).stacks if s.space == "lyon")
+    assert seen.top == "General"
+    run(g, (0, Top(ref(hussar))))
+    seen = next(s for s in g.view_for(1).stacks if s.space == "lyon")
+    assert (seen.top, seen.count) == ("Hussars", 2)
+    refuses_unchanged(g, 1, Top(ref(hussar)))
+    # once the Hussars leave, the stack shows its default again
+    g.relocate(hussar, "paris")
+    seen = next(s for s in g.view_for(1).stacks if s.space == "lyon")
+    assert seen.top == "General"
