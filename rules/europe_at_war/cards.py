@@ -152,7 +152,8 @@ def _how(kind: str) -> str:
 
 def play_own_turn(g: EaState, seat: int, action: Action, events: list[Event]) -> None:
     """Carry out a checked own-turn card (it cannot be cancelled, EA-32)."""
-    card = deck()[getattr(action, "card")]  # noqa: B009
+    assert isinstance(action, (PlayCard, PlayOn, PlayAt))
+    card = deck()[action.card]
     e = card.effect
     spend(g, seat, card.id)
     target = getattr(action, "seat", None)

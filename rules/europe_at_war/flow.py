@@ -53,8 +53,8 @@ from .actions import (
     unit_ref,
 )
 from .data import deck
-from .moves import Route
-from .state import HAND_LIMIT, Battle, EaState, Play, Window
+from .moves import Route, carry_out
+from .state import HAND_LIMIT, Battle, EaState, Order, Play, Window
 
 OWN_TURN = ("discard", "plan", "battle", "recruit", "upkeep", "deposit")
 """Steps in which the active player may play own-turn cards (EA-32)."""
@@ -289,7 +289,9 @@ def apply(g: EaState, seat: int, action: Action) -> list[Event]:
                 break
             from .suggest import default_action
 
-            _do(g, seat, kind, default_action(g, seat, kind), events)
+            default = default_action(g, seat, kind)
+            assert check(g, seat, default) is None, (kind, default)
+            _do(g, seat, kind, default, events)
             advance(g, events)
         return events
     refusal = check(g, seat, action)
@@ -541,8 +543,6 @@ def _execute(g: EaState, events: list[Event]) -> None:
                 if o.status == "cancelled":
                     _spend_free(g, o)
             else:
-                from .moves import carry_out
-
                 carry_out(g, route, counted=True, free=o.pay == "free")
                 o.status = "done"
                 data.update(route_data(route))
@@ -564,10 +564,8 @@ def route_data(route: Route) -> dict[str, object]:
     return data
 
 
-def _spend_free(g: EaState, o: object) -> None:
-    from .state import Order
-
-    assert isinstance(o, Order)
+def _spend_free(g: EaState, o: Order) -> None:
+    """A cancelled order's free move is spent (EA-15 step 3)."""
     if o.kind == "move" and o.pay == "free":
         found = unit_of(o.group)
         if found is not None and found in g.units:
@@ -662,8 +660,6 @@ def _exchange(g: EaState, seat: int, action: Action, events: list[Event]) -> Non
     events.append(Event("battle_card", _play_data(g, play)))
     b.passes = 0
     b.next = b.other(seat)
-    if not g.stack(b.at, b.attacker) or not g.stack(b.at, b.defender):
-        _resolve(g, events)
 
 
 def _play_data(g: EaState, play: Play) -> dict[str, object]:
@@ -723,7 +719,8 @@ def _sealed(g: EaState, seat: int, action: Action, events: list[Event]) -> None:
     b = g.battle
     assert b is not None
     if not isinstance(action, Done):
-        play = Play(seat, action.card)  # type: ignore[union-attr]
+        assert isinstance(action, (BattleCard, Destroy))
+        play = Play(seat, action.card)
         if isinstance(action, Destroy):
             uid = unit_of(action.unit)
             assert uid is not None

@@ -20,7 +20,7 @@ from ..rng import Rng
 from .actions import ACTION_KINDS, Action, action_from_dict
 from .data import NATIONS, deck
 from .options import Options
-from .state import NAME, EaState, chits_for
+from .state import NAME, EaState
 from .words import EaWords
 
 LINEUP = ("france", "austria", "russia", "britain", "prussia")
@@ -173,8 +173,3 @@ def _leaders(g: EaState, seat: int) -> list[int]:
     for c in out:
         pile.remove(c)
     return out
-
-
-def chits_of(nations: Sequence[str], basic: bool) -> int:
-    """How many chits a table holds in all (tests)."""
-    return chits_for(tuple(nations), basic).start[-1]

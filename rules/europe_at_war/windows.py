@@ -104,7 +104,8 @@ def submit(g: EaState, seat: int, action: Action, events: list[Event]) -> None:
         w.pending.remove(seat)
         events.append(Event("window_answered", {"seat": seat, "window": w.name}))
         return
-    r = Reaction(seat, getattr(action, "card"))  # noqa: B009
+    assert isinstance(action, (Negate, React, Avoid, Interdict))
+    r = Reaction(seat, action.card)
     if isinstance(action, Negate):
         r.order = action.order
     elif isinstance(action, Avoid):

@@ -484,3 +484,33 @@ def test_ea36_sealed_battle_cards_are_chosen_at_once_then_one_lost_orders_round(
     assert g.deciders()[0].seat == 0 and g.deciders()[0].kind == "answer"
     events = run(g, (0, Pass()), (1, LostOrders("encirclement")))
     assert result_of(events)["attacker"]["multiplier"] == "1"  # type: ignore[index]
+
+
+def test_ea18_a_stack_emptied_by_a_destroy_card_loses_unless_lost_orders_answers() -> None:
+    g = table("france", "austria")
+    keep(g, 0, 1)
+    general = add(g, 1, "General", "swabia")[0]
+    new_turn(g)
+    add(g, 0, "Reserves", "swabia", 2)
+    give(g, 0, "glorious_death")
+    give(g, 1, "lost_orders")
+    battle_phase(g)
+    run(g, (0, Destroy("glorious_death", ref(general))))
+    # the emptied stack's owner may still answer the card just played
+    assert g.deciders()[0].seat == 1 and LostOrders("glorious_death") in g.legal_actions(1)
+    run(g, (1, LostOrders("glorious_death")))
+    assert g.units[general].space == "swabia" and general not in g.aside
+
+
+def test_ea18_an_emptied_stack_loses_the_battle() -> None:
+    g = table("france", "austria")
+    keep(g, 0, 1)
+    general = add(g, 1, "General", "swabia")[0]
+    new_turn(g)
+    add(g, 0, "Reserves", "swabia", 2)
+    give(g, 0, "glorious_death")
+    battle_phase(g)
+    run(g, (0, Destroy("glorious_death", ref(general))), (1, Pass()))
+    events = run(g, (0, Pass()))
+    assert result_of(events) == {"winner": 0, "empty": True}
+    assert general in g.aside and g.battle is None

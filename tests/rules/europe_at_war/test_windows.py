@@ -237,3 +237,18 @@ def test_ea33_a_w2_card_made_illegal_returns_to_the_hand() -> None:
     assert names(g, "swabia", 1) == ["Reserves"]
     assert "avoid_battle" in g.discard and "interdiction" in g.hands[2]
     assert g.units[int(russian[1:])].space == "strasbourg"
+
+
+def test_ea33_lost_orders_chains_alternate_and_the_last_answer_stands() -> None:
+    """The deck holds one Lost Orders, so a real chain stops after one answer; the rule
+    that settles a chain is checked on its own: each answer cancels the card before it."""
+    from rules.europe_at_war.state import Window
+    from rules.europe_at_war.windows import LOST_ORDERS, cancelled
+
+    w = Window("w1")
+    w.answers = [[0, "logistical_problems"]]
+    assert cancelled(w) == {"logistical_problems"}
+    w.answers.append([1, LOST_ORDERS])  # the negate card's owner answers: it stands again
+    assert cancelled(w) == set()
+    w.answers.append([0, LOST_ORDERS])  # and the active player answers that
+    assert cancelled(w) == {"logistical_problems"}
