@@ -49,9 +49,8 @@ from pathlib import Path
 import render
 import rules
 from bot.images import Images, cores
-from render.encode import DEFAULT_LEVEL
 from render.pngwrite import write_rows
-from render.pyramids import BAND_ROWS
+from render.pyramids import BAND_ROWS, BOARD_LEVEL
 from render.pyramids.board import use_arcade
 from render.pyramids.compose import board_rows
 from render.pyramids.gallery import NAMES, find
@@ -247,7 +246,7 @@ def split(count: int) -> None:
         t1 = time.thread_time()
         rows, (w, h) = board_rows(v, n, e, use_arcade(v, None))
         t2 = time.thread_time()
-        data = write_rows(rows, w, h, [0] * 768, DEFAULT_LEVEL, band_rows=BAND_ROWS)
+        data = write_rows(rows, w, h, [0] * 768, BOARD_LEVEL, band_rows=BAND_ROWS)
         t3 = time.thread_time()
         pickle.dumps(data)
         t4 = time.thread_time()
@@ -314,7 +313,7 @@ def single(runs: int) -> None:
         arcade = use_arcade(view, None)
         _line("  draw + map", partial(board_rows, view, NAMES, events, arcade), runs)
         rows, (w, h) = board_rows(view, NAMES, events, arcade)
-        deflate = partial(write_rows, rows, w, h, [0] * 768, DEFAULT_LEVEL, band_rows=BAND_ROWS)
+        deflate = partial(write_rows, rows, w, h, [0] * 768, BOARD_LEVEL, band_rows=BAND_ROWS)
         _line("  deflate + PNG", deflate, runs)
     hand = [pyramids.cards.parse_card(c) for c in ("3♣", "7♦", "10♥", "J♠", "Q♥", "K♣", "A♦")]
     _line(
