@@ -31,12 +31,6 @@ log = logging.getLogger("bot.render_worker")
 # imports this module: all of them deflate with zlib-ng, so they give the same bytes
 use_zlib(zlib_ng)
 
-ROLL_CALL_TIMEOUT = 300.0
-"""Seconds a warm worker waits at the roll call for the others before giving up."""
-
-_roll_call: Any = None
-"""This worker's pool's barrier (see :func:`start` and :func:`ready`)."""
-
 
 class NoImages(LookupError):
     """The game has no images of that kind (a front end shows it in words)."""
@@ -54,11 +48,8 @@ def images(game: str) -> render.GameImages:
     return found
 
 
-def start(warm_caches: bool, roll_call: Any = None) -> None:
-    """A worker's initializer: keep the pool's ``roll_call`` (a ``Barrier`` of as many
-    parties as workers) for :func:`ready`, then (``warm_caches``) :func:`warm`."""
-    global _roll_call
-    _roll_call = roll_call
+def start(warm_caches: bool) -> None:
+    """A worker's initializer: (``warm_caches``) :func:`warm`."""
     if warm_caches:
         warm()
 
@@ -75,15 +66,8 @@ def warm() -> None:
 
 
 def ready() -> int:
-    """The roll call: returns this worker's pid once every worker of the pool has
-    finished its initializer (each waits at the barrier in one ``ready`` job, so as many
-    of these jobs as workers come back only when all are warm).
-
-    Raises:
-        threading.BrokenBarrierError: a worker did not arrive in ``ROLL_CALL_TIMEOUT``.
-    """
-    if _roll_call is not None:
-        _roll_call.wait(ROLL_CALL_TIMEOUT)
+    """This worker's pid (a worker runs it after its initializer: it comes back once
+    the worker is warm)."""
     return os.getpid()
 
 

@@ -141,6 +141,20 @@ async def test_warm_workers_draw_the_same_bytes_as_this_process(pool: Images) ->
     assert pool.pools_started == 1
 
 
+async def test_each_game_has_a_home_worker_that_draws_its_boards(pool: Images) -> None:
+    homes = [pool._home(("home test", g)) for g in range(4)]
+    assert sorted(h for h in homes if h is not None) == [0, 0, 1, 1]  # fewest games first
+    assert pool._home(("home test", 0)) == homes[0]  # kept
+    for home in (0, 1):
+        worker = pool._pools[home] if pool._pools else None
+        assert worker is not None
+        (process,) = worker._processes.values()
+        assert await pool._run(True, os.getpid, home=home) == process.pid
+    view = _view(seed=9)
+    drawn = await pool.board(view, NAMES, game="european_war", key=(9001, 1))
+    assert 9001 in pool._homes and drawn.data == render.pyramids.board_png(view, NAMES)
+
+
 async def test_channel_images_go_before_hands(pool: Images, manager: Any) -> None:
     slots = IN_FLIGHT_PER_WORKER * pool.workers
     events = [manager.Event() for _ in range(slots)]
@@ -160,14 +174,14 @@ async def test_channel_images_go_before_hands(pool: Images, manager: Any) -> Non
     await asyncio.sleep(0)
     waiting.append(asyncio.ensure_future(board()))
     await asyncio.sleep(0)
-    assert pool._gate.free == 0 and len(pool._gate.waiting) == 2  # every slot taken
+    assert pool._gate.free == [0, 0] and pool.queued == 2  # every slot taken
     events[0].set()  # one slot frees up: the board, asked for last, takes it
     await busy[0]
     for _ in range(100):
-        if len(pool._gate.waiting) == 1:
+        if pool.queued == 1:
             break
         await asyncio.sleep(0)
-    assert [urgency for urgency, _, _ in pool._gate.waiting] == [1]  # the hand still waits
+    assert [urgency for urgency, _ in pool._gate.pending()] == [1]  # the hand still waits
     for event in events[1:]:
         event.set()
     await asyncio.gather(*busy, *waiting)
@@ -214,9 +228,8 @@ async def test_a_dying_worker_is_replaced_and_the_image_drawn_again(
 async def test_close_ends_the_workers_even_while_they_warm_up() -> None:
     images = Images(workers=2)
     warming = asyncio.ensure_future(images.warm_up())
-    pool = await images._executor()
-    assert pool is not None
-    procs = list(pool._processes.values())
+    assert await images._executor(0) is not None
+    procs = [p for pool in images._pools or [] if pool for p in pool._processes.values()]
     assert len(procs) == 2
     view = _view()
     waiting = asyncio.ensure_future(
