@@ -3,9 +3,10 @@
 :class:`bot.images.Images` sends these functions to its worker processes (or runs them in
 a thread when it has no workers). Each job names its game; the images come from the
 render registry (:func:`render.images_for`), which importing :mod:`render` fills with the
-built-in games' images. The module imports only the renderer, the rules and zlib-ng
-(every PNG it writes is deflated with zlib-ng, see :func:`render.pngwrite.use_zlib`),
-so a freshly spawned worker starts in a fraction of a second. Each job returns the CPU
+built-in games' images. The module imports only the renderer, the rules and the bot's
+deflater (every PNG it writes is deflated by :mod:`bot.deflate`: ISA-L for boards,
+zlib-ng for the rest, see :func:`render.pngwrite.use_zlib`), so a freshly spawned
+worker starts in a fraction of a second. Each job returns the CPU
 time it used (its thread's CPU time), which the bot adds up (see
 :attr:`bot.images.Images.cpu_seconds`).
 """
@@ -19,17 +20,17 @@ import traceback
 from collections.abc import Sequence
 from typing import Any
 
-from zlib_ng import zlib_ng
-
 import render
 import rules
 from render.pngwrite import use_zlib
 
+from . import deflate
+
 log = logging.getLogger("bot.render_worker")
 
 # every process that draws for the bot (its workers, or the bot itself when it has none)
-# imports this module: all of them deflate with zlib-ng, so they give the same bytes
-use_zlib(zlib_ng)
+# imports this module: all of them deflate alike, so they give the same bytes
+use_zlib(deflate)
 
 
 class NoImages(LookupError):

@@ -23,7 +23,7 @@ from typing import Any
 
 import rules
 from render import registry
-from render.encode import png_bytes
+from render.encode import DEFAULT_LEVEL, png_bytes
 from render.pngwrite import write_rows
 from rules import pyramids
 from rules.pyramids.cards import card_name
@@ -43,8 +43,13 @@ BOARD_LEVEL = 2
 """zlib level of board PNGs. Over the bands a board deflates anew (zlib-ng, 100 games
 played at random), level 2 against 4: ~0.5 ms less CPU a board (3.0 against 3.5 ms in
 all), and PNGs of 94 / 103 / 108 KB median / p90 / max against 90 / 98 / 103. Level 1
-is faster still but makes boards of up to 135 KB. Hands and duels, small and drawn far
-less often, stay at :data:`render.encode.DEFAULT_LEVEL`."""
+is faster still but makes boards of up to 135 KB. The bot deflates this level with
+ISA-L (:mod:`bot.deflate`): ~0.4 ms less again, boards of 99 / 108 / 114 KB. Hands and
+duels, small and drawn far less often, stay at :data:`render.encode.DEFAULT_LEVEL`."""
+
+BOARD_MAX_BYTES = 120 * 1024
+"""The most bytes a board's PNG may take: a larger one is deflated again at
+:data:`render.encode.DEFAULT_LEVEL` (none was, of 5,400 boards of random playouts)."""
 
 
 def board_png(
@@ -69,7 +74,10 @@ def board_png(
     arcade = use_arcade(view, pyramid_arcade)
     rows, (width, height) = board_rows(view, names, events, arcade)
     colours = board_palette(view.board_id, arcade).getpalette() or [0, 0, 0]
-    return write_rows(rows, width, height, colours, BOARD_LEVEL, band_rows=BAND_ROWS)
+    png = write_rows(rows, width, height, colours, BOARD_LEVEL, band_rows=BAND_ROWS)
+    if len(png) > BOARD_MAX_BYTES:
+        png = write_rows(rows, width, height, colours, DEFAULT_LEVEL, band_rows=BAND_ROWS)
+    return png
 
 
 def board_summary(view: pyramids.View, names: Sequence[str]) -> str:

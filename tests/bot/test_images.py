@@ -290,35 +290,36 @@ async def test_the_bot_takes_its_workers_from_the_settings(tmp_path: Path) -> No
     assert bot.delivery.images._closed
 
 
-def test_the_bots_drawing_processes_deflate_with_zlib_ng() -> None:
+def test_the_bots_drawing_processes_deflate_boards_with_isal_and_the_rest_with_zlib_ng() -> None:
     import struct
+    import zlib
 
+    from isal import isal_zlib
     from zlib_ng import zlib_ng
 
     import bot.render_worker  # noqa: F401  (sets the deflater of every drawing process)
+    from render import pngwrite
     from render.pngwrite import write_rows
+    from render.pyramids import BOARD_LEVEL
 
     width, height = 1751, 8  # each row: a filter byte (0 here), then 1,751 pixels
     rows = (bytes(range(256)) * 40 + bytes(4000))[: height * (width + 1)]
     png = write_rows(rows, width, height, [0, 0, 0] * 256)
     at = png.index(b"IDAT")
     (length,) = struct.unpack(">I", png[at - 4 : at])
-    assert png[at + 4 : at + 4 + length] == zlib_ng.compress(rows, 4)
-    # boards go in bands, deflated with zlib-ng too (the standard zlib's bytes differ)
-    import zlib
-
-    from render import pngwrite
-
-    banded = pngwrite.deflate_bands(rows, 4 * (width + 1), 4)
+    assert png[at + 4 : at + 4 + length] == zlib_ng.compress(rows, 4)  # hands, duels
+    # boards go in bands at their level, deflated by ISA-L (zlib-ng's bytes differ), each
+    # band a segment of its own: the segments join into one valid stream
+    band = 4 * (width + 1)
+    banded = pngwrite.deflate_bands(rows, band, BOARD_LEVEL)
     assert zlib.decompress(banded) == rows
-    c = zlib_ng.compressobj(4, zlib_ng.DEFLATED, -15)
-    assert banded[2:].startswith(
-        c.compress(rows[: 4 * (width + 1)]) + c.flush(zlib_ng.Z_FULL_FLUSH)
-    )
-    std = zlib.compressobj(4, zlib.DEFLATED, -15)
-    assert not banded[2:].startswith(
-        std.compress(rows[: 4 * (width + 1)]) + std.flush(zlib.Z_FULL_FLUSH)
-    )
+    segments = []
+    for start in (0, band):
+        c = isal_zlib.compressobj(1, isal_zlib.DEFLATED, -15)
+        segments.append(c.compress(rows[start : start + band]) + c.flush(isal_zlib.Z_FULL_FLUSH))
+    assert banded[2:-6] == b"".join(segments)
+    ng = zlib_ng.compressobj(BOARD_LEVEL, zlib_ng.DEFLATED, -15)
+    assert not banded[2:].startswith(ng.compress(rows[:band]) + ng.flush(zlib_ng.Z_FULL_FLUSH))
 
 
 async def test_the_bot_asks_the_registry_by_the_games_name() -> None:
