@@ -295,7 +295,7 @@ class Images:
                 self._pools[which] = started[0][0]
             else:  # closed meanwhile
                 pool = started[0][0]
-                _join(_stop(pool, self._processes.pop(id(pool), [])))
+                await asyncio.to_thread(_join, _stop(pool, self._processes.pop(id(pool), [])))
         finally:
             del self._starting[which]
 

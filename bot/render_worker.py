@@ -6,9 +6,8 @@ render registry (:func:`render.images_for`), which importing :mod:`render` fills
 built-in games' images. The module imports only the renderer, the rules and the bot's
 deflater (every PNG it writes is deflated by :mod:`bot.deflate`: ISA-L for boards,
 zlib-ng for the rest, see :func:`render.pngwrite.use_zlib`), so a freshly spawned
-worker starts in a fraction of a second. Each job returns the CPU
-time it used (its thread's CPU time), which the bot adds up (see
-:attr:`bot.images.Images.cpu_seconds`).
+worker starts in a fraction of a second. Each job returns the CPU time it used (its
+thread's CPU time), which the bot adds up (see :attr:`bot.images.Images.cpu_seconds`).
 """
 
 from __future__ import annotations

@@ -4,9 +4,9 @@ The standard library's :mod:`zlib` by default; a front end may swap in a faster 
 with the same interface once per process (:func:`use_zlib`): the bot's drawing
 processes use :mod:`bot.deflate` (zlib-ng, which makes the same zlib streams about twice
 as fast at the same level on a board, with SIMD match finding and hashing; and ISA-L
-for boards). The image is deflated on the calling
-thread: the bot draws in a pool of worker processes, one per core, so splitting one
-image over threads would only add work (see :mod:`render.encode` for the numbers).
+for boards). The image is deflated on the calling thread: the bot draws in worker
+processes, one per core, so splitting one image over threads would only add work (see
+:mod:`render.encode` for the numbers).
 
 The output is a plain PNG (IHDR, PLTE, one IDAT, IEND) with no row filters, which suits
 palette images (Up, Sub and Average filters made boards 15-55% larger and were no faster

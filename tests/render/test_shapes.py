@@ -32,7 +32,7 @@ def _background(size: tuple[int, int], seed: int) -> Image.Image:
 def test_a_shape_pastes_as_blending_it_whole(shape: shapes.Sprite) -> None:
     opaque_pixels = shape.image.getchannel("A").histogram()[255]
     assert any(opaque for _, _, opaque in shape.runs) or opaque_pixels == 0
-    assert sum(rows.height for _, rows, _ in shape.runs) == shape.height
+    assert sum(rows.height for _, rows, _ in shape.runs) == shape.image.height
     for xy in ((3, 5), (-7, -4), (120, 380)):  # inside, and cut off at either edge
         expected = _background((400, 400), 1)
         expected.paste(shape.image, xy, shape.image)
