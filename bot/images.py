@@ -291,11 +291,11 @@ class Images:
             if which is None:
                 self._pools = [pool for pool, _ in started]
                 self._ready = [ready for _, ready in started]
-            elif self._pools is not None:
+            else:
+                # set: a worker is started anew only once all were, and close() waits
+                # for every start before it drops them
+                assert self._pools is not None
                 self._pools[which] = started[0][0]
-            else:  # closed meanwhile
-                pool = started[0][0]
-                await asyncio.to_thread(_join, _stop(pool, self._processes.pop(id(pool), [])))
         finally:
             del self._starting[which]
 
