@@ -39,6 +39,7 @@ from bot.__main__ import configure_logging
 from bot.client import GameBot
 from bot.config import Settings
 from bot.endpoints import point_discord_at
+from bot.resources import open_resources
 from service.scheduler import FakeClock
 
 
@@ -127,7 +128,7 @@ def counts(bot: GameBot) -> dict[str, float]:
 
 
 async def serve(config: dict[str, Any]) -> None:
-    """Connect the bot, then answer requests from stdin until ``stop``."""
+    """Open what the bot runs on, as ``python -m bot`` does, then :func:`answer_requests`."""
     point_discord_at(config["api_base"], config["gateway_url"])
     settings = Settings(
         discord_token=config["token"],
@@ -137,17 +138,23 @@ async def serve(config: dict[str, Any]) -> None:
         discord_api_base=None,
         discord_gateway_url=None,
     )
-    bot = GameBot(
-        settings,
-        service_options={"clock": FakeClock(), "computer_pacing": 0},
-        warm_up=False,
-        guild_ready_timeout=0.05,
-    )
-    await bot.login(config["token"])
-    connect = asyncio.create_task(bot.connect(reconnect=False))
-    await bot.wait_until_ready()
-    await bot.delivery.images.warm_up()
-    await bot.service.update_guild_settings(config["guild"], max_games=config["max_games"])
+    service_options = {"clock": FakeClock(), "computer_pacing": 0}
+    async with (
+        open_resources(settings, service_options=service_options) as resources,
+        GameBot(settings, resources, warm_up=False, guild_ready_timeout=0.05) as bot,
+    ):
+        connect = asyncio.create_task(bot.start(config["token"], reconnect=False))
+        await bot.wait_until_ready()
+        await bot.delivery.images.warm_up()
+        await bot.service.update_guild_settings(config["guild"], max_games=config["max_games"])
+        await answer_requests(bot)
+        await bot.close()
+        await asyncio.wait_for(connect, 10)
+    print(json.dumps(cpu()), flush=True)
+
+
+async def answer_requests(bot: GameBot) -> None:
+    """Answer requests from stdin until ``stop``."""
 
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
@@ -188,9 +195,6 @@ async def serve(config: dict[str, Any]) -> None:
             answer({})
         elif op == "stop":
             break
-    await bot.close()
-    await asyncio.wait_for(connect, 10)
-    answer(cpu())
 
 
 def main() -> None:

@@ -19,11 +19,13 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from benchmarks.stats import percentile
 from bot.client import GameBot
 from bot.config import Settings
 from bot.endpoints import point_discord_at
+from bot.resources import open_resources
 from service.scheduler import FakeClock, RealClock
 from tests.bot.e2e.selfplay import Recorder, latest_board_shown, lost_lines, open_table
 from tests.fake_discord import FakeDiscord
@@ -31,7 +33,7 @@ from tests.fake_discord.fixtures import running_bot
 
 
 async def main_async(args: argparse.Namespace) -> None:
-    """Run the games to their end, sampling how far each channel lags; print."""
+    """Start the fake Discord and the bot (as ``python -m bot`` does), then run the games."""
     logging.basicConfig(level=logging.ERROR)
     fake = await FakeDiscord().start()
     point_discord_at(fake.api_base, fake.gateway_url)
@@ -48,15 +50,29 @@ async def main_async(args: argparse.Namespace) -> None:
     )
     # with pacing the computers sleep on the real clock (a fake one would never move)
     clock = FakeClock() if args.pacing == 0 else RealClock()
-    bot = GameBot(
-        settings,
-        service_options={"clock": clock, "computer_pacing": args.pacing},
-        outbox_options={"rate": args.limit * 0.9},
-        backlog=args.backlog,
-        warm_up=False,
-        guild_ready_timeout=0.05,
-    )
+    service_options = {"clock": clock, "computer_pacing": args.pacing}
     cpu0, wall0 = time.process_time(), time.perf_counter()
+    async with open_resources(settings, service_options=service_options) as resources:
+        bot = GameBot(
+            settings,
+            resources,
+            outbox_options={"rate": args.limit * 0.9},
+            backlog=args.backlog,
+            warm_up=False,
+            guild_ready_timeout=0.05,
+        )
+        await run_games(args, fake, guild, bot, (cpu0, wall0))
+
+
+async def run_games(
+    args: argparse.Namespace,
+    fake: FakeDiscord,
+    guild: Any,
+    bot: GameBot,
+    started: tuple[float, float],
+) -> None:
+    """Run the games on ``bot``, sampling how far each channel lags; print."""
+    cpu0, wall0 = started
     async with running_bot(fake, bot, sync_commands=False, allow_errors=True):
         await bot.delivery.images.warm_up()
         await bot.service.update_guild_settings(guild.id, max_games=args.games + 1)

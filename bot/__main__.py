@@ -41,8 +41,10 @@ from typing import Any
 
 import discord
 
+from service.config import ConfigError
+
 from . import logs
-from .config import ConfigError, Settings, load_settings
+from .config import Settings, load_settings
 
 EX_CONFIG = 78
 NO_TOKEN = (
@@ -86,28 +88,35 @@ def offer_console() -> int:
     if answer not in ("", "y", "yes"):
         print(CONSOLE_HINT)
         return 0
-    try:
-        from console import main as console
+    try:  # the one import of the console (tests/test_layers.py): only without a token
+        from console.main import main as play_in_terminal
     except ImportError:
         print("The terminal console is not available in this installation.")
         return 1
-    return int(console.main([]) or 0)
+    return int(play_in_terminal([]) or 0)
 
 
 async def run(settings: Settings) -> None:
-    """Run the bot until it is stopped."""
+    """Run the bot until it is stopped. What it runs on is opened here and handed to it
+    (:mod:`bot.resources`: the store, checked (and an SQLite file owned) before Discord is
+    contacted, the service, the images, the metrics, the leases), and closed after it, in
+    reverse."""
     from .client import GameBot
     from .endpoints import point_discord_at
     from .preflight import open_checked
+    from .resources import open_resources
 
-    store = await open_checked(settings)  # checked (and owned) before Discord is contacted
+    store = await open_checked(settings)
     point_discord_at(settings.discord_api_base, settings.discord_gateway_url)
-    async with GameBot(settings, store=store) as bot:
+    async with (
+        open_resources(settings, store=store) as resources,
+        GameBot(settings, resources) as bot,
+    ):
         await until_stopped(bot.start(settings.discord_token or ""))
 
 
 async def until_stopped(main: Coroutine[Any, Any, None]) -> None:
-    """Run ``main`` (logging in, ``setup_hook``, the gateway loop) in a task of its own
+    """Run ``main`` (logging in, the start of play, the gateway loop) in a task of its own
     until it ends or the caller is cancelled; a cancellation of the caller always ends
     this call, and cancels ``main`` — again, if it went on — for up to :data:`UNWIND`
     seconds.

@@ -1,13 +1,19 @@
-"""The Discord client: a ``commands.Bot`` that owns the store, the game service and the
-delivery, with only non-privileged gateway intents.
+"""The Discord client: a ``commands.AutoShardedBot`` handed what it runs on (the store, the
+game service, the images, the metrics and the leases, opened by ``python -m bot``:
+:mod:`bot.resources`), that adds the delivery to Discord, with only non-privileged
+gateway intents.
 
-``setup_hook`` opens the store, starts the service (unfinished games, their deadlines and
-computer seats come back), adds the cogs, registers the dynamic (restart-proof) buttons
-and syncs the command tree; ``on_ready`` re-sends open private panels once after a start.
-A channel or thread deleted, or the bot removed from a server, archives its games and
-stops their timers; a server's data is deleted :data:`RETENTION` after the bot left it.
-Everything the bot must remember is in the store: games, per-server settings, per-user
-preferences (``/pings``), departures and the command-set hash.
+``setup_hook`` only wires: it adds the cogs, each given the bot, and registers the
+dynamic (restart-proof) buttons bound to it (:class:`bot.views.controls.Controls`).
+:meth:`GameBot.start` then, before the gateway, holds its shards' leases (PostgreSQL: a
+standby waits here), syncs the command tree if it leads, sends what the outbox still
+owed and tells the channels what a crash left untold, and starts the games (unfinished
+games, their deadlines and computer seats come back); ``on_ready`` re-sends open private
+panels once after a start. A channel or thread deleted, or the bot removed from a server,
+archives its games and stops their timers; a server's data is deleted :data:`RETENTION`
+after the bot left it. Everything the bot must remember is in the store: games,
+per-server settings, per-user preferences (``/pings``), departures and the command-set
+hash.
 """
 
 from __future__ import annotations
@@ -15,13 +21,8 @@ from __future__ import annotations
 import asyncio
 import importlib.metadata
 import logging
-import os
-import secrets
-import socket
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 import discord
@@ -29,21 +30,21 @@ from discord import app_commands
 from discord.ext import commands
 
 from service import GameService, GameStatus, Outcome, PrivateNote
-from service.store import FrontStore, Store, open_store
+from service.store import FrontStore
 
 from . import health
+from .cogs.info import InfoCog
+from .cogs.lobby import LobbyCog
+from .cogs.table import TableCog
+from .cogs.turn import TurnCog
 from .config import Settings
 from .delivery import Delivery
 from .entry import command_entry
 from .errors import answer_unknown_component, handle_error
 from .games import is_panel
-from .images import Images
-from .legacy import import_legacy_files
-from .metrics import OFF, Metrics
+from .resources import Resources
 from .sync import sync_commands
-from .views.confirm import ConfirmButton, KeepButton
-from .views.lobby import LobbyButton, OptionSelect
-from .views.panels import AnswerButton, AnswerSelect, OpenPanelButton
+from .views.controls import Controls
 
 log = logging.getLogger("bot")
 RETENTION = 7 * 86400.0
@@ -93,17 +94,39 @@ def uv_seat(status: GameStatus, user_id: int) -> int | None:
     return next((s.seat for s in status.seats if s.user_id == user_id), None)
 
 
+INTERACTION_TASKS = (
+    "CommandTree-invoker",
+    "discord-ui-dynamic-item-",
+    "discord-ui-view-dispatch-",
+    "discord-ui-modal-dispatch-",
+    "discord.py: on_interaction",
+)
+"""How discord.py names the tasks that run a slash command, a component's callback, a
+modal's and the ``interaction`` event."""
+
+
+def interaction_tasks() -> set[asyncio.Task[Any]]:
+    """The tasks of this event loop handling an interaction now (see
+    :data:`INTERACTION_TASKS`), the calling task left out."""
+    me = asyncio.current_task()
+    return {
+        t
+        for t in asyncio.all_tasks()
+        if t is not me and not t.done() and t.get_name().startswith(INTERACTION_TASKS)
+    }
+
+
 class GameTree(app_commands.CommandTree["GameBot"]):
     """The bot's command tree: every command passes the entry check first, and every
     error goes to the one handler."""
 
     async def interaction_check(self, interaction: discord.Interaction[GameBot], /) -> bool:
-        return await command_entry(interaction)
+        return await command_entry(self, interaction, self.client.metrics)
 
     async def on_error(
         self, interaction: discord.Interaction[GameBot], error: app_commands.AppCommandError, /
     ) -> None:
-        await handle_error(interaction, error)
+        await handle_error(interaction, error, self.client.metrics)
 
 
 class GameBot(commands.AutoShardedBot):
@@ -113,16 +136,12 @@ class GameBot(commands.AutoShardedBot):
     ranges share one PostgreSQL database.
 
     Args:
-        settings: process settings (database, dev guild, …).
-        service_options: keyword arguments for :class:`GameService` (tests pass a fake
-            clock, no computer pacing and fixed seeds); ``hosts`` defaults to the games
-            of servers.
-        state_dir: where older releases kept their JSON files, imported into the store
-            once at start-up (default: beside the database; see :mod:`bot.legacy`).
-        sync: sync the command tree at start-up (as :func:`bot.sync.sync_commands` says).
+        settings: process settings (dev guild, health file, …).
+        resources: what it runs on (:func:`bot.resources.open_resources`): the service
+            (and its store), the images, the metrics and the leases.
+        sync: sync the command tree at start-up, if this process leads (as
+            :func:`bot.sync.sync_commands` says).
         warm_up: draw a board in the background at start-up so the first image is fast.
-        store: the store, already opened and checked (``python -m bot`` opens it before
-            connecting to Discord; see :mod:`bot.preflight`); else ``setup_hook`` opens it.
         outbox_options: keyword arguments for :class:`bot.outbox.Outbox` (``rate``,
             ``burst``, ``concurrency``; tests lower the rate with the fake's limit).
         backlog: how many deliveries and outbox items a game may have outstanding before
@@ -134,12 +153,10 @@ class GameBot(commands.AutoShardedBot):
     def __init__(
         self,
         settings: Settings,
+        resources: Resources,
         *,
-        service_options: dict[str, Any] | None = None,
-        state_dir: Path | None = None,
         sync: bool = True,
         warm_up: bool = True,
-        store: Store | None = None,
         outbox_options: dict[str, Any] | None = None,
         backlog: int = 0,
         shutdown_grace: float = 1.0,
@@ -157,18 +174,28 @@ class GameBot(commands.AutoShardedBot):
             **kwargs,
         )
         self.settings = settings
-        self.service_options = dict(service_options or {})
-        self.state_dir = state_dir or settings.state_dir
+        self.resources = resources
         self.do_sync = sync
         self.do_warm_up = warm_up
-        self.store: Store | None = store
-        self.service: GameService = None  # type: ignore[assignment]  # set by setup_hook
-        self._purge_lock = asyncio.Lock()
-        self.delivery = Delivery(self, outbox=outbox_options, backlog=backlog)
-        self.delivery.images = Images(workers=settings.render_workers)
-        self.metrics = OFF if settings.metrics_port is None else Metrics()
+        self.store = resources.store
+        self.service: GameService = resources.service
+        self.metrics = resources.metrics
         """Prometheus metrics (see :mod:`bot.metrics`), served when ``METRICS_PORT`` is set."""
-        self.delivery.images.metrics = self.delivery.outbox.metrics = self.metrics
+        self._purge_lock = asyncio.Lock()
+        self.controls = Controls(self)
+        self.delivery = Delivery(self, resources.images, outbox=outbox_options, backlog=backlog)
+        self.delivery.outbox.metrics = self.metrics
+        self.service.add_listener(self._deliver_outcome)
+        self.service.room = self.delivery.room
+        self.service.on_changed = self._changed_elsewhere
+        self.leases = resources.leases
+        self.metrics.watch(
+            games=lambda: self.service.running_games() if self.service is not None else 0,
+            render_queue=lambda: self.delivery.images.queued,
+            outbox_queue=lambda: self.delivery.outbox.queued,
+            gateway_latency=lambda: self.latency,
+        )
+        self._playing = False
         self.shutdown_grace = shutdown_grace
         self._stop_deadline = 0.0
         self._panels_resent = False
@@ -179,66 +206,87 @@ class GameBot(commands.AutoShardedBot):
         self._delivering: set[asyncio.Task[Any]] = set()
         self._closing: asyncio.Task[None] | None = None
         self.close_budget = CLOSE_BUDGET
-        self.holder = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
-        """Who this process is in the leases it holds."""
-        self.lease_seconds = settings.lease_seconds
-        self.leader = not settings.postgres
-        """Whether this process runs the jobs of the whole bot (always, on SQLite)."""
 
     @property
     def db(self) -> FrontStore:
         """What the bot keeps itself (outbox items, the actions owed to channels, held
         channels, message ids, closed DMs, pings, departures, the command-set hash),
-        through the service's door (from ``setup_hook`` on); games go through the service.
+        through the service's door; games go through the service.
 
         Raises:
-            RuntimeError: the bot has not been set up yet.
+            RuntimeError: the bot has stopped.
         """
         if self.service is None:
-            raise RuntimeError("the store is not open yet")
+            raise RuntimeError("the store is closed")
         return self.service.front_store
 
     # ------------------------------------------------------------------ lifecycle
-    async def setup_hook(self) -> None:
-        """Open the store and the service, add cogs and buttons, sync commands."""
-        from .cogs.info import InfoCog
-        from .cogs.lobby import LobbyCog
-        from .cogs.table import TableCog
-        from .cogs.turn import TurnCog
+    @property
+    def leader(self) -> bool:
+        """Whether this process runs the jobs of the whole bot, command sync and purges
+        (always on SQLite; on PostgreSQL, the holder of the leader's lease)."""
+        return self.leases is None or self.leases.leads
 
+    async def setup_hook(self) -> None:
+        """Add the cogs (each given this bot) and the buttons bound to it."""
+        for cog in (LobbyCog(self), TableCog(self), TurnCog(self), InfoCog(self)):
+            await self.add_cog(cog)
+        self.add_dynamic_items(*self.controls.items())
+
+    async def start(self, token: str, *, reconnect: bool = True) -> None:
+        """Log in (``setup_hook`` wires), keep the health file, hold this process's
+        shards (:meth:`hold_shards`), sync the command tree if this process leads, then
+        :meth:`start_play`, then connect to the gateway and run until closed.
+
+        Raises:
+            discord.LoginFailure: Discord refused the token.
+        """
+        await self.login(token)
         if self.settings.health_file is not None:
             self._spawn(health.keep_fresh(self.settings.health_file, self.health_state))
-        await self._serve_metrics()
-        if self.store is None:
-            self.store = await open_store(self.settings.database)
-        self.store.metrics = self.metrics
-        if self.settings.postgres:  # an SQLite file is this process's alone (bot.preflight)
-            await self._claim_shards()
-            self.leader = await self._claim("leader")
-        # the bot hosts the games of the servers on its shards, never the console's (same
-        # database file)
-        self.service = GameService(
-            self.store, **{"hosts": self._hosts, "visits": self._visits, **self.service_options}
-        )
-        self.service.on_changed = self._changed_elsewhere
-        self.service.on_applied = self.metrics.action
-        self.service.announces = True  # each action's message is owed until kept or sent
-        await import_legacy_files(self.db, self.state_dir, self.service.clock.now())
-        self.service.add_listener(self._deliver_outcome)
-        self.service.room = self.delivery.room
-        for cog in (LobbyCog(), TableCog(), TurnCog(self), InfoCog()):
-            await self.add_cog(cog)
-        self.add_dynamic_items(
-            LobbyButton,
-            OptionSelect,
-            AnswerButton,
-            AnswerSelect,
-            OpenPanelButton,
-            ConfirmButton,
-            KeepButton,
-        )
+        await self.hold_shards()
+        if self.do_sync and self.leader:
+            await sync_commands(self)
+        await self.start_play()
+        await self.connect(reconnect=reconnect)
+
+    async def hold_shards(self) -> None:
+        """On PostgreSQL, hold the leases of this process's shards before hosting their
+        games (while another process holds one, wait: a standby), then keep them (see
+        :mod:`bot.leases`)."""
+        if self.leases is None:
+            return
+        await self.leases.hold_shards()
+        self._spawn(self._keep_leases())
+
+    async def _keep_leases(self) -> None:
+        """Renew the leases every third of their length. Losing a shard's (this process
+        stalled past its lease and another took over) stops the bot: two hosts of one
+        game must never both run. Becoming the leader syncs the command tree."""
+        assert self.leases is not None
+        while True:
+            await asyncio.sleep(self.leases.seconds / 3)
+            was = self.leader
+            try:
+                lost = await self.leases.renew()
+                if lost is not None:
+                    log.error("another process took over %s: stopping", lost)
+                    self._spawn(self.close())
+                    return
+                if self.leader and not was:
+                    log.info("this process now leads (command sync, purges)")
+                    if self.do_sync:
+                        await sync_commands(self)
+            except Exception:
+                log.exception("renewing the leases failed; trying again")
+
+    async def start_play(self) -> None:
+        """Once logged in and holding its shards, before the gateway: send what the
+        previous process's outbox still owed (of this process's games) and tell the
+        channels what a crash or another process left untold, then start the games."""
         if self.do_warm_up:
             self._spawn(self.delivery.images.warm_up())
+        self._playing = True
         await self.delivery.restore_holds()  # channels still refusing the bot stay held
         await self.delivery.outbox.start()  # what the previous process still owed
         # before the games move on: what a crash left untold, after what it kept
@@ -247,85 +295,6 @@ class GameBot(commands.AutoShardedBot):
         log.info("service started: %d unfinished game(s) loaded", loaded)
         self.delivery.dms_closed |= await self.db.users_with_dms_closed()
         self._spawn(self._purge_loop())
-        if self.settings.postgres:
-            self._spawn(self._keep_leases())
-        if self.do_sync and self.leader:
-            await sync_commands(self)
-
-    # ------------------------------------------------------------------ leases
-    async def _claim(self, name: str) -> bool:
-        assert self.store is not None
-        return await self.store.claim_lease(name, self.holder, time.time(), self.lease_seconds)
-
-    async def _claim_shards(self) -> None:
-        """Hold the leases of this process's shards before hosting their games: while
-        another process holds one (a process with the same range that still runs, or a
-        dead one's, until it expires), wait."""
-        names = self.settings.shard_leases
-        assert self.store is not None
-        while True:
-            got = [await self._claim(n) for n in names]
-            if all(got):
-                log.info("hosting %s", ", ".join(names))
-                return
-            for name, mine in zip(names, got, strict=True):
-                if mine:  # all or none: two waiting processes never hold half each
-                    await self.store.release_lease(name, self.holder)
-            held = [n for n, mine in zip(names, got, strict=True) if not mine]
-            log.info("waiting: %s hosted by another process", ", ".join(held))
-            await asyncio.sleep(self.lease_seconds / 3)
-
-    async def _keep_leases(self) -> None:
-        """Renew the shard leases (losing one — this process stalled past its lease and
-        another took over — stops the bot: two hosts of one game must never both run)
-        and claim the leader's lease (the leader syncs the commands and purges)."""
-        while True:
-            await asyncio.sleep(self.lease_seconds / 3)
-            try:
-                for name in self.settings.shard_leases:
-                    if not await self._claim(name):
-                        log.error("another process took over %s: stopping", name)
-                        self._spawn(self.close())
-                        return
-                was, self.leader = self.leader, await self._claim("leader")
-                if self.leader and not was:
-                    log.info("this process now leads (command sync, purges)")
-                    if self.do_sync:
-                        await sync_commands(self)
-            except Exception:
-                log.exception("renewing the leases failed; trying again")
-
-    async def _release_leases(self) -> None:
-        """A clean stop: let a waiting process take over at once."""
-        if not self.settings.postgres or self.store is None:
-            return
-        for name in [*self.settings.shard_leases, "leader"]:
-            try:
-                await self.store.release_lease(name, self.holder)
-            except Exception:
-                log.warning("could not release the lease %s; it expires by itself", name)
-
-    async def _serve_metrics(self) -> None:
-        """Start the metrics endpoint if ``METRICS_PORT`` is set. A port that cannot be
-        bound is logged and the bot plays on without it (the games matter more)."""
-        port = self.settings.metrics_port
-        if port is None:
-            return
-        self.metrics.watch(
-            games=lambda: self.service.running_games() if self.service is not None else 0,
-            render_queue=lambda: self.delivery.images.queued,
-            outbox_queue=lambda: self.delivery.outbox.queued,
-            gateway_latency=lambda: self.latency,
-        )
-        try:
-            await self.metrics.start(self.settings.metrics_host, port)
-        except OSError as exc:
-            log.error(
-                "metrics: cannot listen on %s:%s (%s); going on without metrics",
-                self.settings.metrics_host,
-                port,
-                exc,
-            )
 
     async def on_ready(self) -> None:
         """Say so in one line (release, database, shards, servers); once per process,
@@ -354,15 +323,6 @@ class GameBot(commands.AutoShardedBot):
         if len(ids) == count:
             return f"{count} shard(s)"
         return f"shard(s) {', '.join(map(str, ids))} of {count}"
-
-    def _hosts(self, guild_id: int | None, channel_id: int) -> bool:
-        """Whether a game is this process's: one of a server on its shards."""
-        return self.settings.hosts(guild_id)
-
-    @staticmethod
-    def _visits(guild_id: int | None, channel_id: int) -> bool:
-        """Any server's game may be acted on here (see :mod:`service.core`)."""
-        return guild_id is not None
 
     async def owes(self, game_id: int | None) -> bool:
         """Whether a message kept in the outbox is this process's to send: one of a game
@@ -401,9 +361,10 @@ class GameBot(commands.AutoShardedBot):
             await self.delivery.deliver(outcome)
 
     async def settle(self) -> None:
-        """Wait until the service, the delivery and the bot's event handlers are all
-        quiet (tests, shutdown)."""
+        """Wait until the interactions being handled, the service, the delivery and the
+        bot's event handlers are all quiet (tests)."""
         while True:
+            await self.interactions_done()
             await self.service.idle()
             await self.delivery.idle()
             await self.delivery.outbox.idle()
@@ -414,14 +375,24 @@ class GameBot(commands.AutoShardedBot):
                 and not self.service._busy(None)
                 and not self.delivery.outbox.busy
                 and self._handlers_busy == 0
+                and not interaction_tasks()
             ):
                 return
+
+    @staticmethod
+    async def interactions_done() -> None:
+        """Wait until no slash command, component callback or interaction event is being
+        handled: a handler goes on after its answer (it delivers the outcome), so Discord
+        having the answer does not mean the bot is done (tests)."""
+        while running := interaction_tasks():
+            await asyncio.wait(running)
 
     async def close(self) -> None:
         """Stop, at any point of start-up or play (safe to call twice): timers and computer
         players stop, messages still being sent get up to ``close_budget`` seconds (what is
         not sent by then is dropped and logged), queued writes are committed and the store
-        closed, then the bot disconnects from Discord."""
+        closed, then the bot disconnects from Discord. (The images and the metrics close
+        when :func:`bot.resources.open_resources` ends.)"""
         if self._closing is None:
             self._closing = asyncio.get_running_loop().create_task(self._shut_down())
         # a second cancellation of the caller must not cut the store's last commit short
@@ -432,15 +403,16 @@ class GameBot(commands.AutoShardedBot):
         deadline = loop.time() + self.close_budget
         for task in list(self._background):
             task.cancel()
-        await self.metrics.stop()
         if self.settings.health_file is not None:
             health.remove(self.settings.health_file)
         self.delivery.outbox.stop_waiting()  # a delivery waiting on a message ends now
-        if self.service is not None:
+        if self._playing:
             self._stop_deadline = deadline
             # the service stops its games, the deliveries finish and the outbox sends what
             # it can (the rest is kept for the next start); then the store is closed
-            stopping = loop.create_task(self.service.close(before_store=self._stop_sending))
+            stopping = loop.create_task(
+                self.resources.close_service(before_store=self._stop_sending)
+            )
             _, pending = await asyncio.wait({stopping}, timeout=max(0.0, deadline - loop.time()))
             if pending:
                 handlers = _interaction_tasks()
@@ -460,13 +432,11 @@ class GameBot(commands.AutoShardedBot):
                 if handlers:  # let them unwind before the connection they use goes
                     await asyncio.wait(handlers, timeout=0.1)
             await stopping  # the service closes the store: queued writes are committed
-            self.service = None  # type: ignore[assignment]  # closed: unusable from here on
-        elif self.store is not None:  # stopped during start-up, before the service began
-            await self.store.close()
-        await self.delivery.images.close()
+        # not playing (stopped during start-up): open_resources closes the service
+        self.service = None  # type: ignore[assignment]  # closed: unusable from here on
         if getattr(self, "_AutoShardedClient__queue", None) is None:
-            # never started (discord.py's sharded close needs the event queue its start
-            # makes): nothing is connected, only the HTTP session to close
+            # never entered nor started (discord.py's sharded close needs the event queue
+            # its setup makes): nothing is connected, only the HTTP session to close
             await self.http.close()
             return
         try:
@@ -488,7 +458,7 @@ class GameBot(commands.AutoShardedBot):
 
     # ------------------------------------------------------------------ health
     def health_state(self) -> str:
-        """The gateway state for the health file (see :mod:`bot.health`)."""
+        """The gateway state for the health file (see :mod:`bot.health`): every shard's."""
         if self.is_closed() or self._closing is not None:
             return "stopping"
         if not self.is_ready():
@@ -519,7 +489,6 @@ class GameBot(commands.AutoShardedBot):
         await self.delivery.idle()
         left = self._stop_deadline - asyncio.get_running_loop().time()
         await self.delivery.outbox.close(grace=max(0.0, min(self.shutdown_grace, left)))
-        await self._release_leases()
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -556,7 +525,7 @@ class GameBot(commands.AutoShardedBot):
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Every interaction, after discord.py routed it: a click on a component no
         handler takes (a button of an older release) is still answered."""
-        await answer_unknown_component(interaction)
+        await answer_unknown_component(interaction, self._connection._view_store, self.metrics)
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         """A channel is gone: archive its game (and its threads' games)."""

@@ -1,33 +1,21 @@
-"""Settings from the environment and an optional ``.env`` file (no extra dependency).
-
-Precedence: a variable set in the real environment wins over the same name in ``.env``;
-names missing from both get their defaults. ``.env`` syntax is the usual subset::
-
-    # comment
-    DISCORD_TOKEN=abc
-    export LOG_LEVEL=debug
-    DATABASE_URL="sqlite:///data/european_war.db"   # quotes are stripped
+"""The bot's settings: those every front end reads (:mod:`service.config`: ``.env`` and
+``DATABASE_URL``) and its own (the Discord token and endpoints, logging, health file,
+image workers, metrics, the shards a process connects and its leases).
 """
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from service.store import POSTGRES_SCHEMES
+from service.config import ConfigError, database_url, environment, is_postgres, sqlite_path
 
-DEFAULT_DATABASE_URL = "sqlite:///data/european_war.db"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 LOG_FORMATS = ("text", "json")
 DEFAULT_METRICS_HOST = "127.0.0.1"
 DEFAULT_LEASE_SECONDS = 30.0
-
-
-class ConfigError(ValueError):
-    """A setting is malformed; the message names it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +51,7 @@ class Settings:
     @property
     def postgres(self) -> bool:
         """Whether ``database_url`` names a PostgreSQL database (else an SQLite file)."""
-        return self.database_url.startswith(POSTGRES_SCHEMES)
+        return is_postgres(self.database_url)
 
     @property
     def database_path(self) -> Path:
@@ -111,77 +99,9 @@ class Settings:
         return shard_of(guild_id, self.shard_count) in self.shard_ids
 
 
-def parse_env_file(text: str) -> dict[str, str]:
-    """Parse ``.env`` text into a dict.
-
-    Blank lines and ``#`` comments are skipped, an ``export`` prefix is allowed, a value
-    in matching single or double quotes keeps everything inside them (``#`` included);
-    an unquoted value ends at `` #``.
-
-    Raises:
-        ConfigError: a line that is not ``NAME=value`` (its number is in the message).
-    """
-    out: dict[str, str] = {}
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        if line.startswith("export "):
-            line = line[len("export ") :].lstrip()
-        name, sep, value = line.partition("=")
-        name = name.strip()
-        if not sep or not name.replace("_", "").isalnum() or name[0].isdigit():
-            raise ConfigError(f".env line {number} is not NAME=value: {raw!r}")
-        value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-            value = value[1:-1]
-        elif " #" in value:
-            value = value.split(" #", 1)[0].rstrip()
-        out[name] = value
-    return out
-
-
 def shard_of(guild_id: int, shard_count: int) -> int:
     """The shard Discord sends a server's events on."""
     return (guild_id >> 22) % shard_count
-
-
-def sqlite_path(url: str) -> Path:
-    """The file of an SQLite URL: ``sqlite:///data/x.db`` is ``./data/x.db`` (relative),
-    ``sqlite:////var/x.db`` is ``/var/x.db`` (absolute); a bare path is taken as is.
-
-    Raises:
-        ConfigError: another scheme or an empty path.
-    """
-    if "://" not in url:
-        path = url
-    elif url.startswith("sqlite:///"):
-        path = url[len("sqlite:///") :]
-    else:
-        raise ConfigError(
-            "DATABASE_URL must be sqlite:///path or postgresql://user:password@host/database "
-            f"(got {url.split(':', 1)[0]}:…)"
-        )
-    if not path or path == ":memory:":
-        raise ConfigError("DATABASE_URL needs a file path (a game store must survive restarts)")
-    return Path(path)
-
-
-def database_url(url: str) -> str:
-    """``DATABASE_URL``, checked: an SQLite file (see :func:`sqlite_path`) or a
-    PostgreSQL URL with a host.
-
-    Raises:
-        ConfigError: another scheme, no file path, or a PostgreSQL URL without a host.
-    """
-    if url.startswith(POSTGRES_SCHEMES):
-        rest = url.split("://", 1)[1]
-        host = rest.split("/", 1)[0].rsplit("@", 1)[-1]
-        if not host:
-            raise ConfigError("DATABASE_URL: a postgresql:// URL needs a host")
-        return url
-    sqlite_path(url)
-    return url
 
 
 def shards(count: str | None, ids: str | None) -> tuple[int | None, tuple[int, ...] | None]:
@@ -293,14 +213,8 @@ def load_settings(
             bad ``RENDER_WORKERS``, ``METRICS_PORT``, ``METRICS_HOST``, ``SHARD_COUNT``,
             ``SHARD_IDS`` or ``LEASE_SECONDS``.
     """
-    values: dict[str, str] = {}
-    if env_file is not None and Path(env_file).is_file():
-        values.update(parse_env_file(Path(env_file).read_text(encoding="utf-8")))
-    values.update(os.environ if environ is None else environ)
-
-    def get(name: str) -> str | None:
-        value = values.get(name, "").strip()
-        return value or None
+    values = environment(environ, env_file)
+    get = values.get
 
     guild = get("DEV_GUILD_ID")
     if guild is not None and not guild.isdigit():
@@ -312,7 +226,7 @@ def load_settings(
     if log_format not in LOG_FORMATS:
         raise ConfigError(f"LOG_FORMAT must be one of {', '.join(LOG_FORMATS)}, not {log_format!r}")
     health = get("HEALTH_FILE")
-    url = database_url(get("DATABASE_URL") or DEFAULT_DATABASE_URL)
+    url = database_url(values)
     shard_count, shard_ids = shards(get("SHARD_COUNT"), get("SHARD_IDS"))
     return Settings(
         discord_token=get("DISCORD_TOKEN"),

@@ -1,7 +1,8 @@
 """Turns a service :class:`Outcome` into Discord messages.
 
 Per outcome: ONE channel message (what happened in words + the board PNG, its text
-summary as alt text) or, while a duel is on, an edit of the one duel message; the lobby
+summary as alt text) or, while a contest is under way (the game's presentation says what
+one is, see :class:`rules.presentation.Contest`), an edit of the one contest message; the lobby
 message redrawn; a DM to each player whose hand changed or who has a new private prompt
 (labelled with server, channel and link); pings only for the player(s) to move.
 
@@ -11,14 +12,14 @@ code 50007 marks the user's DMs closed; the channel is told once per game, and t
 prompts are offered through an *Open my panel* button instead, so nothing blocks.
 Logs name games and users, never cards.
 
-The lobby message, the duel message and who has DMs closed are also kept in the store
+The lobby message, the contest message and who has DMs closed are also kept in the store
 (through ``bot.db``, the :class:`~service.store.FrontStore` the service hands out), so
 after a restart the bot edits those messages instead of posting new ones and does not DM
-people known to have DMs closed. (A duel message's running log starts afresh after a
+people known to have DMs closed. (A contest message's running log starts afresh after a
 restart; its board stays.)
 
 Everything but the interaction's own answer is sent through :mod:`bot.outbox` (paced,
-prioritised, coalesced, retried, kept across a restart); only the lobby and duel
+prioritised, coalesced, retried, kept across a restart); only the lobby and contest
 messages, whose ids are kept, are waited for. :meth:`Delivery.room` is how computer
 players wait for their game's messages. A channel that refuses the bot for a missing
 permission holds its messages, pauses its game and says which permission
@@ -45,12 +46,13 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from rules import contract
+from rules.presentation import Contest
 from service import LobbyInfo, Outcome
 from service.models import OutboxRecord
 
 from . import reply as replies
 from .dms import PrivateDelivery
-from .images import BOARD_FILE, DUEL_FILE, Images, Picture
+from .images import BOARD_FILE, Images, Picture
 from .outbox import BACKGROUND, NORMAL, URGENT, Outbox, Sent, files_of, message_payload
 from .permissions import can_talk, missing_permissions, missing_text
 from .reply import Reply, attach, within
@@ -65,8 +67,11 @@ log = logging.getLogger("bot.delivery")
 SHOWN_KEPT = 256
 """How many messages' late images are remembered (to never add an older board)."""
 GAME_KINDS = frozenset({"start", "player", "computer", "timeout"})
-PING_KINDS = frozenset({"turn", "action", "setup"})
-PROGRESS_EVENTS = frozenset({"let_pass", "duel_started", "duel_card", "duel_stop", "timed_out"})
+CONTEST = "contest"
+"""What an outbox item's ``meta`` says of the contest message (``remember`` it once sent;
+post it afresh if ``gone``)."""
+KEPT_CONTEST = (CONTEST, "duel")
+"""How ``meta`` names it, including in items kept by releases that called it the duel."""
 ACTION_KINDS = frozenset({"player", "computer", "timeout", "system"})
 """Outcomes of a committed action: the channel is owed their message until it is kept in
 the outbox or sent (the store's ``announcements``, see :meth:`Delivery.catch_up`)."""
@@ -79,18 +84,19 @@ class GameRefs:
 
     lobby: tuple[int, int] | None = None
     lobby_info: LobbyInfo | None = None
-    battle_id: int | None = None
-    battle_board: discord.Attachment | None = None
-    battle_log: list[str] = field(default_factory=list)
+    contest_id: int | None = None
+    contest_board: discord.Attachment | None = None
+    contest_log: list[str] = field(default_factory=list)
     told_dms_closed: set[int] = field(default_factory=set)
     loaded: bool = False
     """The stored message ids were read (or this process made them)."""
-    battle_seen: bool = True
-    """False while ``battle_id`` comes from the store and its board is not known yet."""
-    battle_wanted: bool = False
-    """A duel is under way: a duel message sent late (through the outbox) is kept."""
-    battle_edits: int = 0
-    """Edits of the duel message so far (a late duel image is added only to the latest)."""
+    contest_seen: bool = True
+    """False while ``contest_id`` comes from the store and its board is not known yet."""
+    contest_wanted: bool = False
+    """A contest is under way: a contest message sent late (through the outbox) is kept."""
+    contest_edits: int = 0
+    """Edits of the contest message so far (a late contest image is added only to the
+    latest)."""
 
 
 def _mentions(users: set[int] | list[int]) -> discord.AllowedMentions:
@@ -106,10 +112,15 @@ class Delivery(PrivateDelivery):
     """Sends outcomes for :class:`bot.client.GameBot` (see the module docstring)."""
 
     def __init__(
-        self, bot: GameBot, *, outbox: dict[str, Any] | None = None, backlog: int = 0
+        self,
+        bot: GameBot,
+        images: Images,
+        *,
+        outbox: dict[str, Any] | None = None,
+        backlog: int = 0,
     ) -> None:
         self.bot = bot
-        self.images = Images()
+        self.images = images
         self.refs: dict[int, GameRefs] = {}
         self.dms_closed: set[int] = set()
         self.dms_open: set[int] = set()
@@ -166,8 +177,8 @@ class Delivery(PrivateDelivery):
             return refs
         if refs.lobby is None and stored.lobby_message_id is not None:
             refs.lobby = (stored.lobby_channel_id or 0, stored.lobby_message_id)
-        if refs.battle_id is None and stored.duel_message_id is not None:
-            refs.battle_id, refs.battle_seen = stored.duel_message_id, False
+        if refs.contest_id is None and stored.duel_message_id is not None:
+            refs.contest_id, refs.contest_seen = stored.duel_message_id, False
         return refs
 
     async def remember_lobby(self, game_id: int, message: discord.Message) -> None:
@@ -184,9 +195,11 @@ class Delivery(PrivateDelivery):
             self.bot.db.set_lobby_message(game_id, cid, mid), f"the lobby message of game {game_id}"
         )
 
-    async def _save_duel(self, game_id: int, message_id: int | None) -> None:
+    async def _save_contest(self, game_id: int, message_id: int | None) -> None:
         await self._keep(
-            self.bot.db.set_duel_message(game_id, message_id), f"the duel message of game {game_id}"
+            # the store keeps it as the game's duel message
+            self.bot.db.set_duel_message(game_id, message_id),
+            f"the contest message of game {game_id}",
         )
 
     def forget(self, game_id: int) -> None:
@@ -431,26 +444,33 @@ class Delivery(PrivateDelivery):
 
     # ------------------------------------------------------------------ images
     @staticmethod
-    def _progress(outcome: Outcome) -> bool:
-        """A duel or diplomacy step that edits the duel message instead of posting."""
+    def _contest(outcome: Outcome) -> Contest | None:
+        """The game's contest when its spectator's view after ``outcome`` shows one under
+        way, else None."""
         view = outcome.spectator_view
-        if outcome.kind not in GAME_KINDS or view is None:
+        contest = contract.game_named(outcome.variant).presentation.contest()
+        if view is None or contest is None or not contest.under_way(view):
+            return None
+        return contest
+
+    @staticmethod
+    def _progress(outcome: Outcome) -> bool:
+        """An action that only took a contest under way a step further: it edits the
+        contest message instead of posting."""
+        if outcome.kind not in GAME_KINDS:
             return False
-        battle = getattr(view, "battle", None)  # a duel under way (the pyramid games)
-        if battle is None:
-            return False
-        if battle.stage not in ("diplomacy", "duel"):
-            return False
-        return all(e.kind in PROGRESS_EVENTS for e in outcome.events)
+        contest = Delivery._contest(outcome)
+        return contest is not None and contest.step(outcome.events)
 
     async def _render(self, outcome: Outcome) -> dict[Any, Picture]:
-        """The channel's pictures (board, duel), drawn concurrently off the event loop."""
+        """The channel's pictures (the board, or a contest's), drawn concurrently off the
+        event loop."""
         jobs: dict[Any, Any] = {}
         view, names = outcome.spectator_view, list(outcome.names)
         if outcome.kind in GAME_KINDS and view is not None and self.images.draws(outcome.variant):
             game = outcome.variant
             if self._progress(outcome):
-                jobs["duel"] = self.images.duel(view, names, game=game)
+                jobs[CONTEST] = self.images.contest(view, names, game=game)
             else:
                 jobs["board"] = self.images.board(
                     view,
@@ -459,13 +479,16 @@ class Delivery(PrivateDelivery):
                     game=game,
                     key=(outcome.game_id or 0, outcome.version),
                 )
-                result = next((e for e in outcome.events if e.kind == "duel_over"), None)
+                contest = contract.game_named(game).presentation.contest()
+                result = contest.result(outcome.events) if contest is not None else None
                 if result is not None:
-                    jobs["duel"] = self.images.duel(view, names, result, outcome.events, game=game)
+                    jobs[CONTEST] = self.images.contest(
+                        view, names, result, outcome.events, game=game
+                    )
         if not jobs:
             return {}
         done = await asyncio.gather(*jobs.values())
-        return dict(zip(jobs.keys(), done, strict=True))
+        return {k: pic for k, pic in zip(jobs.keys(), done, strict=True) if pic is not None}
 
     async def _render_hands(self, outcome: Outcome, actor: int | None) -> dict[Any, Picture]:
         """The hand image of the one who acted, when they are answered in the interaction
@@ -523,11 +546,11 @@ class Delivery(PrivateDelivery):
                 "expired": "This lobby expired.",
             }[kind]
             await self._close_lobby(outcome, refs, closing, lobby_reply)
-        if kind in GAME_KINDS and self._progress(outcome):
-            refs.battle_edits += 1
-            await self._edit_battle(outcome, refs, pics, late=late is not None)
+        if self._progress(outcome):
+            refs.contest_edits += 1
+            await self._edit_contest(outcome, refs, pics, late=late is not None)
             if late is not None:
-                self.later(self._attach_duel(outcome, refs, late, refs.battle_edits))
+                self.later(self._attach_contest(outcome, refs, late, refs.contest_edits))
         elif kind == "reminder":
             await self._reminder(outcome)
         elif outcome.public_lines or kind in GAME_KINDS or kind == "resume":
@@ -640,6 +663,7 @@ class Delivery(PrivateDelivery):
     ) -> discord.Message | None:
         """The outcome's channel message (the command's answer when there is one)."""
         names = list(outcome.names)
+        words = contract.game_named(outcome.variant).presentation
         lines = list(outcome.public_lines)
         waiting: list[str] = []
         ended = self._result_line(outcome, names)
@@ -647,17 +671,16 @@ class Delivery(PrivateDelivery):
             if not any(e.kind == "game_over" for e in outcome.events):
                 lines.append(ended)
         elif outcome.kind != "pause":
-            waiting = waiting_lines(outcome.decisions)
+            waiting = waiting_lines(outcome.decisions, words)
+        pinged = {k for k, spoken in words.decisions().items() if spoken.ping}
         pings = {
             p.user_id
             for p in outcome.prompts
-            if p.user_id is not None and p.kind in PING_KINDS and await self.pings(p.user_id)
+            if p.user_id is not None and p.kind in pinged and await self.pings(p.user_id)
         }
-        files = [pics[k] for k in ("board", "duel") if k in pics]
-        view = outcome.spectator_view
-        battle = getattr(view, "battle", None)  # a duel under way (the pyramid games)
-        duel = battle is not None and battle.stage in ("diplomacy", "duel")
-        refs.battle_wanted = duel
+        files = [pics[k] for k in ("board", CONTEST) if k in pics]
+        contest = self._contest(outcome) is not None
+        refs.contest_wanted = contest
         content = "\n".join(lines) or ("" if waiting else "…")
         msg = await self.post(
             outcome,
@@ -665,21 +688,21 @@ class Delivery(PrivateDelivery):
             files=files,
             pings=pings,
             reply=reply,
-            wait=duel,
+            wait=contest,
             priority=URGENT,
             tail="\n".join(waiting),
-            meta={"remember": "duel"} if duel else None,
+            meta={"remember": CONTEST} if contest else None,
             late=late,
             announces=True,
         )
-        if duel and msg is not None:
-            self._battle_sent(refs, msg)
-            refs.battle_log = list(outcome.public_lines)
-            await self._save_duel(outcome.game_id or 0, msg.id)
-        elif battle is None or battle.stage == "retreat":
-            if refs.battle_id is not None:
-                await self._save_duel(outcome.game_id or 0, None)
-            refs.battle_id, refs.battle_board, refs.battle_log = None, None, []
+        if contest and msg is not None:
+            self._contest_sent(refs, msg)
+            refs.contest_log = list(outcome.public_lines)
+            await self._save_contest(outcome.game_id or 0, msg.id)
+        elif not contest:
+            if refs.contest_id is not None:
+                await self._save_contest(outcome.game_id or 0, None)
+            refs.contest_id, refs.contest_board, refs.contest_log = None, None, []
         return msg
 
     async def _attach_when_sent(
@@ -702,14 +725,14 @@ class Delivery(PrivateDelivery):
     async def _attach(
         self, outcome: Outcome, msg: discord.Message, drawing: asyncio.Future[dict[Any, Picture]]
     ) -> None:
-        """Add the late board (and duel) images to ``msg``, sent with words only.
+        """Add the late board (and contest) images to ``msg``, sent with words only.
 
         A message the outbox merged with a later outcome's shows the latest board only:
         an older outcome's images are not added over a newer one's. The outcome's
         actions stay owed to the channel until the edit is kept or made: a restart
         before then tells them again, with the board."""
         pics = await drawing
-        files = [pics[k] for k in ("board", "duel") if k in pics]
+        files = [pics[k] for k in ("board", CONTEST) if k in pics]
         version = outcome.version or 0
         if not files or self._shown.get(msg.id, -1) > version:
             await self._told(outcome)
@@ -723,12 +746,13 @@ class Delivery(PrivateDelivery):
         if isinstance(msg, discord.InteractionMessage | discord.WebhookMessage):
             edited = await attach(msg, files)
             await self._told(outcome)
-            if edited is not None and refs is not None and refs.battle_id == msg.id:
-                refs.battle_board = next(
+            if edited is not None and refs is not None and refs.contest_id == msg.id:
+                refs.contest_board = next(
                     (a for a in edited.attachments if a.filename == BOARD_FILE), None
                 )
             return
-        kept = [a.to_dict() for a in msg.attachments if a.filename not in (BOARD_FILE, DUEL_FILE)]
+        replaced = self.images.channel_files(outcome.variant)
+        kept = [a.to_dict() for a in msg.attachments if a.filename not in replaced]
         sent = await (
             await self.outbox.edit(
                 msg.channel.id,
@@ -740,115 +764,120 @@ class Delivery(PrivateDelivery):
                 announces=self._owed(outcome),
             )
         )
-        if sent.message is not None and refs is not None and refs.battle_id == msg.id:
-            refs.battle_board = next(
+        if sent.message is not None and refs is not None and refs.contest_id == msg.id:
+            refs.contest_board = next(
                 (a for a in sent.message.attachments if a.filename == BOARD_FILE), None
             )
 
-    async def _attach_duel(
+    async def _attach_contest(
         self,
         outcome: Outcome,
         refs: GameRefs,
         drawing: asyncio.Future[dict[Any, Picture]],
         edit: int,
     ) -> None:
-        """Add a late duel image to the duel message, unless a newer edit replaced it
-        (then, or once the edit is kept, the outcome is no longer owed)."""
-        duel = (await drawing).get("duel")
-        if duel is None or refs.battle_id is None or refs.battle_edits != edit:
+        """Add a late contest image to the contest message, unless a newer edit replaced
+        it (then, or once the edit is kept, the outcome is no longer owed)."""
+        picture = (await drawing).get(CONTEST)
+        if picture is None or refs.contest_id is None or refs.contest_edits != edit:
             await self._told(outcome)
             return
-        kept = [refs.battle_board.to_dict()] if refs.battle_board else []
+        kept = [refs.contest_board.to_dict()] if refs.contest_board else []
         await self.outbox.edit(
             outcome.channel_id or 0,
-            refs.battle_id,
+            refs.contest_id,
             {"attachments": kept},
-            files_of([duel]),
+            files_of([picture]),
             game_id=outcome.game_id,
             priority=NORMAL,
-            meta={"gone": "duel"},
+            meta={"gone": CONTEST},
             announces=self._owed(outcome),
         )
 
     @staticmethod
-    def _battle_sent(refs: GameRefs, msg: discord.Message) -> None:
-        refs.battle_id, refs.battle_seen = msg.id, True
-        refs.battle_board = next((a for a in msg.attachments if a.filename == BOARD_FILE), None)
+    def _contest_sent(refs: GameRefs, msg: discord.Message) -> None:
+        refs.contest_id, refs.contest_seen = msg.id, True
+        refs.contest_board = next((a for a in msg.attachments if a.filename == BOARD_FILE), None)
 
-    async def _edit_battle(
+    async def _edit_contest(
         self, outcome: Outcome, refs: GameRefs, pics: dict[Any, Picture], *, late: bool = False
     ) -> None:
-        """Edit the duel message with the outcome's lines (``late``: its duel image
-        follows, and the outcome stays owed to the channel until it does)."""
+        """Edit the contest message with the outcome's lines, where the contest stands
+        and who is awaited (``late``: its contest image follows, and the outcome stays
+        owed to the channel until it does)."""
         if not outcome.public_lines:
-            return  # a quiet "let it pass": nothing public to show
+            return  # a quiet step (nobody else saw it): nothing public to show
         owed = self._owed(outcome)
         if owed is not None:
             self._telling.add((outcome.game_id or 0, owed))
-        refs.battle_log += outcome.public_lines
-        # the position's public lines after the first (the attack, already in the log)
-        cards = list(outcome.status_lines[1:])
-        content = "\n".join(refs.battle_log[-12:] + cards + waiting_lines(outcome.decisions))
-        duel = pics.get("duel")
-        if refs.battle_id is not None and not refs.battle_seen:
-            await self._find_battle(outcome, refs)
-        if refs.battle_id is None:
-            await self._new_battle(outcome, refs, content, duel, announces=not late)
+        refs.contest_log += outcome.public_lines
+        words = contract.game_named(outcome.variant).presentation
+        contest = words.contest()
+        names = list(outcome.names)
+        view = outcome.spectator_view
+        stands = contest.lines(view, names) if contest is not None and view is not None else []
+        waiting = waiting_lines(outcome.decisions, words)
+        content = "\n".join(refs.contest_log[-12:] + stands + waiting)
+        picture = pics.get(CONTEST)
+        if refs.contest_id is not None and not refs.contest_seen:
+            await self._find_contest(outcome, refs)
+        if refs.contest_id is None:
+            await self._new_contest(outcome, refs, content, picture, announces=not late)
             return
         payload = message_payload(clip(content), mentions=_mentions(set()))
-        payload["attachments"] = [refs.battle_board.to_dict()] if refs.battle_board else []
-        # a duel message deleted meanwhile is posted afresh (see _settled)
+        payload["attachments"] = [refs.contest_board.to_dict()] if refs.contest_board else []
+        # a contest message deleted meanwhile is posted afresh (see _settled)
         await self.outbox.edit(
             outcome.channel_id or 0,
-            refs.battle_id,
+            refs.contest_id,
             payload,
-            files_of([duel] if duel else []),
+            files_of([picture] if picture else []),
             game_id=outcome.game_id,
             priority=URGENT,
-            meta={"gone": "duel"},
+            meta={"gone": CONTEST},
             announces=None if late else owed,
         )
 
-    async def _new_battle(
+    async def _new_contest(
         self,
         outcome: Outcome,
         refs: GameRefs,
         content: str,
-        duel: Picture | None,
+        picture: Picture | None,
         *,
         announces: bool = True,
     ) -> None:
-        """Post the duel message afresh (there was none, or it is gone)."""
+        """Post the contest message afresh (there was none, or it is gone)."""
         msg = await self.post(
             outcome,
             content,
-            files=[duel] if duel else [],
+            files=[picture] if picture else [],
             wait=True,
             priority=URGENT,
-            meta={"remember": "duel"},
+            meta={"remember": CONTEST},
             announces=announces,
         )
-        refs.battle_id, refs.battle_board, refs.battle_seen = None, None, True
+        refs.contest_id, refs.contest_board, refs.contest_seen = None, None, True
         if msg is not None:
-            self._battle_sent(refs, msg)
-        await self._save_duel(outcome.game_id or 0, refs.battle_id)
+            self._contest_sent(refs, msg)
+        await self._save_contest(outcome.game_id or 0, refs.contest_id)
 
-    async def _find_battle(self, outcome: Outcome, refs: GameRefs) -> None:
-        """After a restart: fetch the stored duel message once, to keep its board image
+    async def _find_contest(self, outcome: Outcome, refs: GameRefs) -> None:
+        """After a restart: fetch the stored contest message once, to keep its board image
         when it is edited (or learn that it is gone)."""
-        refs.battle_seen = True
+        refs.contest_seen = True
         await self.outbox.bucket.take()  # one request, under the same pace
         try:
-            msg = await self.channel(outcome).fetch_message(refs.battle_id)
+            msg = await self.channel(outcome).fetch_message(refs.contest_id)
         except discord.HTTPException as exc:
             log.info(
-                "game %s: the duel message cannot be read (%s); posting a new one",
+                "game %s: the contest message cannot be read (%s); posting a new one",
                 outcome.game_id,
                 exc,
             )
-            refs.battle_id = None
+            refs.contest_id = None
             return
-        refs.battle_board = next((a for a in msg.attachments if a.filename == BOARD_FILE), None)
+        refs.contest_board = next((a for a in msg.attachments if a.filename == BOARD_FILE), None)
 
     async def _reminder(self, outcome: Outcome) -> None:
         for p in outcome.prompts:
@@ -867,7 +896,7 @@ class Delivery(PrivateDelivery):
         info = outcome.lobby
         assert info is not None and outcome.game_id is not None
         refs.lobby_info = info
-        text, view = lobby_text(info), lobby_view(outcome.game_id)
+        text, view = lobby_text(info), lobby_view(self.bot.controls, outcome.game_id)
         if reply is not None and reply.mode == "lobby":
             await reply.edit_source(content=text, view=view)
             return
@@ -933,19 +962,19 @@ class Delivery(PrivateDelivery):
             if refs is not None and refs.lobby is None:
                 refs.lobby = (msg.channel.id, msg.id)
             await self._save_lobby(gid, (msg.channel.id, msg.id))
-        elif msg is not None and meta.get("remember") == "duel":
-            if refs is None or (refs.battle_wanted and refs.battle_id is None):
+        elif msg is not None and meta.get("remember") in KEPT_CONTEST:
+            if refs is None or (refs.contest_wanted and refs.contest_id is None):
                 if refs is not None:
-                    self._battle_sent(refs, msg)
-                await self._save_duel(gid, msg.id)
+                    self._contest_sent(refs, msg)
+                await self._save_contest(gid, msg.id)
         elif sent.error == "gone" and meta.get("gone") == "lobby":
             if refs is not None and refs.lobby == (rec.channel_id, rec.message_id):
                 refs.lobby = None
             await self._save_lobby(gid, None)
-        elif sent.error == "gone" and meta.get("gone") == "duel":
-            log.info("game %s: the duel message is gone; posting a new one", gid)
-            if refs is not None and refs.battle_id == rec.message_id:
-                refs.battle_id, refs.battle_board = None, None
+        elif sent.error == "gone" and meta.get("gone") in KEPT_CONTEST:
+            log.info("game %s: the contest message is gone; posting a new one", gid)
+            if refs is not None and refs.contest_id == rec.message_id:
+                refs.contest_id, refs.contest_board = None, None
             payload = {k: v for k, v in rec.payload.items() if k != "attachments"}
             await self.outbox.send(
                 rec.channel_id or 0,
@@ -953,7 +982,7 @@ class Delivery(PrivateDelivery):
                 rec.files,
                 game_id=gid,
                 priority=URGENT,
-                meta={"remember": "duel"},
+                meta={"remember": CONTEST},
             )
         elif sent.error == "gone" and rec.kind == "send":
             log.info("game %s: channel %s is gone", gid, rec.channel_id)

@@ -25,7 +25,7 @@ from service.models import OutboxFile, OutboxRecord
 
 from . import dm_parts
 from . import reply as replies
-from .games import is_panel
+from .games import decision_name, is_panel, panel_names
 from .images import HAND_FILE, Images, Picture
 from .outbox import NORMAL, URGENT, Outbox, Sent, files_of, message_payload
 from .reply import Reply, within
@@ -39,12 +39,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("bot.delivery")
 
 DMS_CLOSED = 50007
-KIND_WORDS = {
-    "setup": "placing your pieces",
-    "duel": "the duel",
-    "diplomacy": "the diplomacy window",
-    "retreat": "your retreat",
-}
 
 
 class PrivateDelivery:
@@ -143,7 +137,7 @@ class PrivateDelivery:
         game = contract.game_named(outcome.variant) if outcome.variant else None
         if prompt is not None and is_panel(prompt.kind) and view_for is not None and game:
             text = panel_content(prompt, view_for, names, game.presentation)
-            kind, panel = prompt.kind, panel_view(prompt, game)
+            kind, panel = prompt.kind, panel_view(self.bot.controls, prompt, game)
         else:
             if prompt is not None:
                 until = f" Time runs out {stamp(prompt.deadline)}." if prompt.deadline else ""
@@ -226,9 +220,9 @@ class PrivateDelivery:
             await self.post(
                 outcome,
                 f"<@{uid}>: a decision is yours ("
-                f"{KIND_WORDS.get(prompt.kind, prompt.kind)}). Open your panel:",
+                f"{decision_name(outcome.variant, prompt.kind)}). Open your panel:",
                 pings={uid},
-                view=open_panel_view(outcome.game_id, uid),
+                view=open_panel_view(self.bot.controls, outcome.game_id, uid),
             )
 
     async def _panel_answer(
@@ -323,8 +317,8 @@ class PrivateDelivery:
     def _fallback(outcome: Outcome, panel: Prompt | None) -> dict[str, Any]:
         """A DM's ``meta``: if refused, tell the game's channel (and offer the panel)."""
         meta: dict[str, Any] = {"tell": [outcome.game_id, outcome.channel_id, outcome.guild_id]}
-        if panel is not None:
-            meta["panel"] = panel.kind
+        if panel is not None:  # what the decision is called, for the channel's line
+            meta["panel"] = decision_name(outcome.variant, panel.kind)
         return meta
 
     async def _dm_settled(self, rec: OutboxRecord, sent: Sent) -> None:
@@ -352,13 +346,13 @@ class PrivateDelivery:
             return
         outcome = Outcome(ok=True, game_id=tell[0], channel_id=tell[1], guild_id=tell[2])
         await self.tell_dms_closed(outcome, uid)
-        kind = rec.meta.get("panel")
-        if kind is not None:
+        called = rec.meta.get("panel")
+        if called is not None:
             await self.post(
                 outcome,
-                f"<@{uid}>: a decision is yours ({KIND_WORDS.get(kind, kind)}). Open your panel:",
+                f"<@{uid}>: a decision is yours ({called}). Open your panel:",
                 pings={uid},
-                view=open_panel_view(tell[0], uid),
+                view=open_panel_view(self.bot.controls, tell[0], uid),
                 priority=URGENT,
             )
 
@@ -382,9 +376,10 @@ class PrivateDelivery:
             return
         was_closed = uid in self.dms_closed
         self.dms_closed.discard(uid)
+        panels = ", ".join(panel_names(outcome.variant))
         text = (
-            f"{self.label(outcome)}\nYou joined this table. Your cards and private "
-            "panels (duel, diplomacy, retreat) will come here."
+            f"{self.label(outcome)}\nYou joined this table. What only you may see, and your "
+            f"private panels ({panels}), will come here."
         )
         meta = {**self._fallback(outcome, None), "reopen": was_closed}
         await self.dm(uid, text, [], wait=False, game_id=outcome.game_id, meta=meta)

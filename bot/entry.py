@@ -24,6 +24,7 @@ from discord import app_commands
 from discord.enums import AppCommandOptionType as T
 
 from .errors import OUT_OF_DATE, StalePayload
+from .metrics import Metrics
 from .reply import Reply
 
 log = logging.getLogger("bot")
@@ -47,27 +48,30 @@ WHAT = {
 SNOWFLAKE_TYPES = (T.user, T.channel, T.role, T.mentionable, T.attachment)
 
 
-async def command_entry(interaction: discord.Interaction) -> bool:
-    """The tree's check: refuse a stale payload, else acknowledge; always True (a
-    refusal is raised, so the one error handler answers it)."""
+async def command_entry(
+    tree: app_commands.CommandTree[Any], interaction: discord.Interaction, metrics: Metrics
+) -> bool:
+    """The check of ``tree``: refuse a stale payload, else acknowledge (the answer counted
+    in ``metrics``); always True (a refusal is raised, so the one error handler answers
+    it)."""
     if interaction.type != discord.InteractionType.application_command:
         return True
     data: Any = interaction.data or {}
-    command = find_command(interaction, data.get("name", ""))
+    command = find_command(tree, interaction, data.get("name", ""))
     if command is None:
         raise StalePayload(OUT_OF_DATE)
     leaf, options = _leaf(command, data.get("options") or [])
     check_options(leaf, options)
-    await Reply.of(interaction).acknowledge(leaf.extras.get("answer", "private"))
+    await Reply.of(interaction, metrics).acknowledge(leaf.extras.get("answer", "private"))
     return True
 
 
 def find_command(
+    tree: app_commands.CommandTree[Any],
     interaction: discord.Interaction,
     name: str,
 ) -> app_commands.Command[Any, ..., Any] | app_commands.Group | None:
-    """The command ``name`` as this process has it (the guild's copy, else global)."""
-    tree = interaction.client.tree  # type: ignore[attr-defined]  # our client is a Bot
+    """The command ``name`` as ``tree`` has it (the guild's copy, else global)."""
     found = None
     if interaction.guild_id is not None:
         found = tree.get_command(name, guild=discord.Object(interaction.guild_id))

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
 import discord
 from discord import app_commands
@@ -24,12 +24,18 @@ from service import DISK_FULL, INTERNAL_ERROR, Outcome, ServiceError
 from service.models import SettingsError
 from service.store import StoreFull
 
+from .metrics import Metrics
 from .reply import Reply
+
+if TYPE_CHECKING:
+    from discord.ui.view import ViewStore
+
+    from .views.bound import OfBot
 
 log = logging.getLogger("bot")
 
 T = TypeVar("T")
-S = TypeVar("S")
+S = TypeVar("S", bound="OfBot")
 P = ParamSpec("P")
 
 
@@ -115,12 +121,12 @@ OLD_COMPONENT = (
 )
 
 
-def handles_component(interaction: discord.Interaction) -> bool:
-    """True if some handler of the bot takes this component click: a registered dynamic
-    item whose pattern matches its custom id, or a view kept for its message."""
+def handles_component(interaction: discord.Interaction, store: ViewStore) -> bool:
+    """True if some handler in the bot's view ``store`` takes this component click: a
+    registered dynamic item whose pattern matches its custom id, or a view kept for its
+    message."""
     data: Any = interaction.data or {}
     custom_id = str(data.get("custom_id", ""))
-    store = interaction.client._connection._view_store
     if any(pattern.fullmatch(custom_id) for pattern in store._dynamic_items):
         return True
     key = (data.get("component_type"), custom_id)
@@ -128,29 +134,38 @@ def handles_component(interaction: discord.Interaction) -> bool:
     return key in store._views.get(message_id, {}) or key in store._views.get(None, {})
 
 
-async def answer_unknown_component(interaction: discord.Interaction) -> None:
-    """A click no handler takes (discord.py would ignore it, and Discord would show
-    "This interaction failed"): say privately that the button is out of date."""
+async def answer_unknown_component(
+    interaction: discord.Interaction, store: ViewStore, metrics: Metrics
+) -> None:
+    """A click no handler in the bot's view ``store`` takes (discord.py would ignore it,
+    and Discord would show "This interaction failed"): say privately that the button is
+    out of date (the answer counted in ``metrics``)."""
     if interaction.type is not discord.InteractionType.component:
         return
-    if handles_component(interaction):
+    if handles_component(interaction, store):
         return
     log.info("a click on an unknown component in channel %s", interaction.channel_id)
-    await reply_ephemeral(interaction, OLD_COMPONENT)
+    await reply_ephemeral(interaction, OLD_COMPONENT, metrics)
 
 
-async def reply_ephemeral(interaction: discord.Interaction, text: str) -> None:
+async def reply_ephemeral(
+    interaction: discord.Interaction, text: str, metrics: Metrics | None = None
+) -> None:
     """Answer ``interaction`` privately (see :meth:`bot.reply.Reply.say`: after a public
     "thinking…" the loading message is taken away first); a gone interaction is
-    ignored."""
+    ignored. ``metrics``: the bot's, if the interaction has no answer yet."""
     try:
-        await Reply.of(interaction).private(text[:1900])
+        await Reply.of(interaction, metrics).private(text[:1900])
     except discord.HTTPException as exc:
         log.warning("could not send an error reply: %s", exc)
 
 
-async def handle_error(interaction: discord.Interaction, error: BaseException) -> None:
-    """The one place that turns an error into a reply (ephemeral, nothing changed)."""
+async def handle_error(
+    interaction: discord.Interaction, error: BaseException, metrics: Metrics
+) -> None:
+    """The one place that turns an error into a reply (ephemeral, nothing changed;
+    counted in ``metrics``, the bot's)."""
+    reply = Reply.of(interaction, metrics)
     reason = reason_for(error)
     if isinstance(_unwrap(error), (StalePayload, *STALE_ERRORS)):
         log.warning(
@@ -170,9 +185,7 @@ async def handle_error(interaction: discord.Interaction, error: BaseException) -
             exc_info=inner,
         )
         reason = INTERNAL_ERROR
-        metrics = getattr(interaction.client, "metrics", None)
-        if metrics is not None:
-            metrics.error("interaction")
+        reply.metrics.error("interaction")
     await reply_ephemeral(interaction, reason)
 
 
@@ -189,8 +202,9 @@ def guarded(
     [Callable[Concatenate[S, discord.Interaction[Any], P], Awaitable[T]]],
     Callable[Concatenate[S, discord.Interaction[Any], P], Coroutine[Any, Any, T | None]],
 ]:
-    """Wrap a view callback ``fn(self, interaction, ...)``: acknowledge the interaction
-    first, as ``how`` says (see :mod:`bot.reply`), then run it; its errors go to
+    """Wrap the callback ``fn(self, interaction, ...)`` of an item bound to a bot (see
+    :mod:`bot.views.bound`): acknowledge the interaction first, as ``how`` says (see
+    :mod:`bot.reply`; counted in the bot's metrics), then run it; its errors go to
     :func:`handle_error` like a command's."""
 
     def decorate(
@@ -201,10 +215,10 @@ def guarded(
             self: S, interaction: discord.Interaction[Any], /, *args: P.args, **kwargs: P.kwargs
         ) -> T | None:
             try:
-                await Reply.of(interaction).acknowledge(how)
+                await Reply.of(interaction, self.bot.metrics).acknowledge(how)
                 return await fn(self, interaction, *args, **kwargs)
             except Exception as exc:  # the one handler decides what the user sees
-                await handle_error(interaction, exc)
+                await handle_error(interaction, exc, self.bot.metrics)
                 return None
 
         return wrapper

@@ -1,5 +1,5 @@
-"""What the bot asks the game registry: which decisions go on private panels, and the
-game options a server may default."""
+"""What the bot asks the game registry: which decisions go on private panels and what
+they are called, and the game options a server may default."""
 
 from __future__ import annotations
 
@@ -17,6 +17,19 @@ def is_panel(kind: str) -> bool:
         kind in contract.game_named(name).presentation.panel_decisions()
         for name in contract.game_names()
     )
+
+
+def decision_name(game: str, kind: str) -> str:
+    """What a decision of ``kind`` is called in ``game`` for its decider ("the duel"); the
+    kind itself if the game does not say."""
+    spoken = contract.game_named(game).presentation.decisions().get(kind)
+    return spoken.name if spoken is not None else kind
+
+
+def panel_names(game: str) -> list[str]:
+    """What ``game``'s decisions answered on private panels are called, in its order."""
+    words = contract.game_named(game).presentation
+    return [decision_name(game, kind) for kind in words.panel_decisions()]
 
 
 def offered_options() -> dict[str, OptionSpec]:

@@ -75,7 +75,9 @@ async def keep_fresh(path: Path, state: Callable[[], str], interval: float = BEA
 def main(argv: list[str] | None = None) -> int:
     """``python -m bot.health [FILE]``: 0 healthy, 1 not (the file defaults to
     ``HEALTH_FILE`` from the environment or ``.env``)."""
-    from .config import ConfigError, load_settings
+    from service.config import ConfigError
+
+    from .config import load_settings
 
     args = sys.argv[1:] if argv is None else argv
     if args:

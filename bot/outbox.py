@@ -35,7 +35,7 @@ goes through here, so nothing is lost to a rate limit, an outage or a restart:
   :meth:`Outbox.release` tries again.
 
 Callers get an ``asyncio.Future`` per item resolving to a :class:`Sent` (the message,
-for the lobby and duel messages whose ids the bot keeps). What must happen after an item
+for the lobby and contest messages whose ids the bot keeps). What must happen after an item
 settles even across a restart (remember a message id, tell the channel that someone's
 DMs are closed) is in the item's ``meta`` and done by :attr:`Outbox.on_settled`.
 """

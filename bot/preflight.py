@@ -37,11 +37,12 @@ from urllib.parse import quote
 import aiosqlite
 import asyncpg
 
+from service.config import DEFAULT_DATABASE_URL
 from service.migrations import LATEST, MigrationError, current_version
 from service.sqlite_store import SqliteStore
 from service.store import Store, StoreFull, open_store
 
-from .config import DEFAULT_DATABASE_URL, Settings
+from .config import Settings
 
 HEADER = b"SQLite format 3\x00"
 QUICK_CHECK_LIMIT = 256 * 1024 * 1024

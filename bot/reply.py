@@ -36,7 +36,7 @@ from typing import Any
 
 import discord
 
-from .metrics import OFF
+from .metrics import OFF, Metrics
 
 log = logging.getLogger("bot.delivery")
 
@@ -58,8 +58,10 @@ class Reply:
     edited) or ``lobby`` (a lobby button: the lobby message is edited).
     """
 
-    def __init__(self, interaction: discord.Interaction) -> None:
+    def __init__(self, interaction: discord.Interaction, metrics: Metrics = OFF) -> None:
         self.interaction = interaction
+        self.metrics = metrics
+        """Where its latencies and failures are counted (the bot's)."""
         self.mode = "reply"
         self.lock = asyncio.Lock()
         self.expired = False
@@ -68,7 +70,6 @@ class Reply:
         self.loading = False
         """A deferred "thinking…" message waits for its content."""
         self._deferred_only = False
-        self._metrics = getattr(interaction.client, "metrics", OFF)
         self._timed: set[str] = set()
         age = self._age()
         self._timer: asyncio.TimerHandle | None = asyncio.get_running_loop().call_later(
@@ -77,11 +78,13 @@ class Reply:
         self._task: asyncio.Task[None] | None = None
 
     @classmethod
-    def of(cls, interaction: discord.Interaction) -> Reply:
-        """The answer of ``interaction`` (created on first use)."""
+    def of(cls, interaction: discord.Interaction, metrics: Metrics | None = None) -> Reply:
+        """The answer of ``interaction``, created on first use and counted in ``metrics``
+        (where the interaction enters the bot, it passes its metrics; later uses find
+        them here)."""
         reply = interaction.extras.get("reply")
         if not isinstance(reply, Reply):
-            reply = interaction.extras["reply"] = cls(interaction)
+            reply = interaction.extras["reply"] = cls(interaction, metrics or OFF)
         return reply
 
     # ------------------------------------------------------------------ state
@@ -102,13 +105,13 @@ class Reply:
     def _reached(self, *stages: str) -> None:
         """Time the interaction's first acknowledgement (``ack``) and first real answer
         (``answer``), once each."""
-        if not self._metrics.enabled:
+        if not self.metrics.enabled:
             return
         age = self._age()
         for stage in stages:
             if stage not in self._timed:
                 self._timed.add(stage)
-                self._metrics.interaction(stage, age)
+                self.metrics.interaction(stage, age)
 
     def close(self) -> None:
         """Stop the safety-net timer."""
@@ -119,7 +122,7 @@ class Reply:
     def _gone(self) -> None:
         if not self.expired:
             self.expired = True
-            self._metrics.error("interaction_expired")
+            self.metrics.error("interaction_expired")
 
     def _spawn_defer(self) -> None:
         self._timer = None
@@ -150,7 +153,7 @@ class Reply:
                 log.info("interaction %s expired before it was acknowledged", itx.id)
                 return
             except discord.HTTPException as exc:
-                self._metrics.error("interaction")
+                self.metrics.error("interaction")
                 log.warning("could not acknowledge interaction %s: %s", itx.id, exc)
                 return
             self._reached("ack")

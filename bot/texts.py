@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from rules import contract
+from rules.presentation import Presentation
 from service import DecisionInfo, LobbyInfo
 
 CONTENT_LIMIT = 2000
@@ -104,34 +105,24 @@ def lobby_text(info: LobbyInfo, *, closed: str | None = None) -> str:
 
 
 # ---------------------------------------------------------------------- game messages
-def waiting_lines(decisions: Sequence[DecisionInfo]) -> list[str]:
-    """Who must decide now, with deadlines (turns mention the player)."""
+def waiting_lines(decisions: Sequence[DecisionInfo], words: Presentation) -> list[str]:
+    """Who must decide now, with deadlines, in the game's words
+    (:meth:`rules.presentation.Presentation.decisions`): a line per decider, or one for
+    all deciders of a kind decided together (its first deadline)."""
     out: list[str] = []
     by_kind: dict[str, list[DecisionInfo]] = {}
     for d in decisions:
         by_kind.setdefault(d.kind, []).append(d)
-    for d in by_kind.get("turn", []) + by_kind.get("action", []):
-        until = f" — time runs out {stamp(d.deadline)}" if d.deadline else ""
-        what = "your turn" if d.kind == "turn" else "your attack was stopped: take another action"
-        if d.user_id is None:
-            out.append(f"▶ {d.name} (computer) is to play.")
-        else:
-            out.append(f"▶ {mention(d.user_id, d.name)}, {what}{until}.")
-    setup = by_kind.get("setup", [])
-    if setup:
-        names = ", ".join(mention(d.user_id, d.name) for d in setup)
-        until = f" (until {stamp(setup[0].deadline)})" if setup[0].deadline else ""
-        out.append(f"▶ Placing pieces: {names}{until}. Use your panel or /place.")
-    diplomacy = by_kind.get("diplomacy", [])
-    if diplomacy:
-        until = f" until {stamp(diplomacy[0].deadline)}" if diplomacy[0].deadline else ""
-        out.append(f"⚖ The diplomacy window is open{until}.")
-    for d in by_kind.get("duel", []):
-        until = f" (until {stamp(d.deadline)})" if d.deadline else ""
-        out.append(f"⚔ {d.name} to play a card or stop{until}.")
-    for d in by_kind.get("retreat", []):
-        until = f" (until {stamp(d.deadline)})" if d.deadline else ""
-        out.append(f"↩ {d.name} chooses where the beaten piece retreats{until}.")
+    for kind, spoken in words.decisions().items():
+        waiting = by_kind.get(kind, [])
+        if not waiting or not spoken.waiting:
+            continue
+        named = [mention(d.user_id, d.name) if spoken.call else d.name for d in waiting]
+        if spoken.together:
+            out.append(spoken.line(named, stamp(waiting[0].deadline) or None))
+            continue
+        for d, who in zip(waiting, named, strict=True):
+            out.append(spoken.line([who], stamp(d.deadline) or None, d.user_id is None))
     return out
 
 

@@ -26,6 +26,12 @@ class GameImages(Protocol):
         """The names of the game's extra images (for example ``("duel",)``)."""
         ...
 
+    @property
+    def contest(self) -> str | None:
+        """Which of :attr:`extras` shows the game's contest under way, or how one ended
+        (:meth:`rules.presentation.Presentation.contest`), or ``None``: none does."""
+        ...
+
     def board(self, view: Any, names: Sequence[str], events: Sequence[Event] = ()) -> bytes:
         """The board as the channel sees it, as PNG bytes.
 

@@ -2,9 +2,11 @@
 
 Discord and the console show a game only through its :class:`Presentation` (and its
 images, which the renderer's own registry supplies): how to call its sides and spaces,
-the words for its actions, events, prompts and results, the options a host may set, and
-the rule book behind ``/rules``, and the turn commands players type
-(:class:`CommandSpec`), from which the bot's slash commands and the console are made.
+the words for its actions, events, prompts and results, how each kind of decision is
+spoken of while it is awaited (:class:`DecisionWords`), how the channel follows a contest
+in one message (:class:`Contest`), the options a host may set, the rule book behind
+``/rules``, and the turn commands players type (:class:`CommandSpec`), from which the
+bot's slash commands and the console are made.
 Every method that takes a view uses only what that view
 shows, so a spectator's view gives words fit for the channel.
 """
@@ -111,6 +113,65 @@ class RuleSection:
         lines = [f"**{self.title}**"]
         lines += [f"**{number}** {body}" for number, body in self.rulings.items()]
         return "\n".join(lines)
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionWords:
+    """How front ends speak of one kind of decision.
+
+    ``name`` is what it is called when its decider is pointed to it ("the duel").
+
+    ``waiting`` is the channel's line while it is awaited, as a template a front end
+    fills: ``{who}`` is the decider (a call by name for a person when ``call``, else the
+    name), or with ``together`` every decider of the kind at once, comma-separated (a
+    window all answer); ``{until}`` is the ``until`` template, its ``{time}`` the
+    deadline as the front end shows a time, or nothing without a deadline. ``computer``
+    is a computer decider's line instead (same fields), if it reads otherwise. Empty
+    ``waiting``: no line.
+
+    ``ping``: a person deciding this is called to act at once (a chat server's ping),
+    not only named.
+    """
+
+    name: str
+    waiting: str = ""
+    until: str = ""
+    together: bool = False
+    computer: str = ""
+    call: bool = True
+    ping: bool = False
+
+    def line(self, who: Sequence[str], time: str | None, computer: bool = False) -> str:
+        """The waiting line for the deciders ``who`` (as the front end names them), with
+        the deadline ``time`` (None: none); ``computer``: a computer decides."""
+        until = self.until.format(time=time) if time else ""
+        template = self.computer if computer and self.computer else self.waiting
+        return template.format(who=", ".join(who), until=until)
+
+
+class Contest(Protocol):
+    """A contest the channel follows in one message of its own, edited at each step,
+    rather than a message per step (the pyramid games: an attack's diplomacy window and
+    duel). Views and events are the channel's (the spectator's view, public events)."""
+
+    def under_way(self, view: Any) -> bool:
+        """True while ``view`` shows a contest under way."""
+        ...
+
+    def step(self, events: Sequence[Event]) -> bool:
+        """True when one action's ``events`` only took the contest under way a step
+        further (a card played, a window answered): its message is edited."""
+        ...
+
+    def result(self, events: Sequence[Event]) -> Event | None:
+        """The event among ``events`` that ended a contest (shown with the board), or
+        ``None``."""
+        ...
+
+    def lines(self, view: Any, names: Sequence[str]) -> list[str]:
+        """Where the contest under way stands (the cards played so far), shown below its
+        running log."""
+        ...
 
 
 class Presentation(Protocol):
@@ -228,6 +289,15 @@ class Presentation(Protocol):
         decisions are answered with the turn commands."""
         ...
 
+    def decisions(self) -> Mapping[str, DecisionWords]:
+        """The words of its decision kinds, in the order a channel lists who is awaited."""
+        ...
+
+    def contest(self) -> Contest | None:
+        """How the channel follows the game's contests, or ``None``: it has none (each
+        step is a message of its own)."""
+        ...
+
     def choice_tone(self, kind: str) -> str:
         """How a panel shows a choice of action ``kind``: ``primary``, ``secondary`` (a
         quiet choice, such as letting something pass) or ``danger`` (stopping something)."""
@@ -292,8 +362,9 @@ class LineReader(Protocol):
         ...
 
     def refusal(self, word: str) -> str | None:
-        """Why ``word`` (another game's command word) is not played here, in this game's
-        words; ``None``: the usual refusal."""
+        """Why ``word`` (another game's command word, or a front end's own word that
+        means nothing in this game) is not played here, in this game's words; ``None``:
+        the usual refusal (for a front end's own word: it is played)."""
         ...
 
     def read(self, word: str, rest: Sequence[str], typed: Typed) -> Any | None:
@@ -337,4 +408,10 @@ class LineReader(Protocol):
     def confirm(self, action: Any, view: Any, seat: int) -> str | None:
         """A question to ask before sending ``action`` for ``seat`` (one it may regret,
         judged on the public ``view``), or ``None``."""
+        ...
+
+    def note(self, action: Any, typed: Typed) -> str | None:
+        """A line to show before sending ``action`` for the player whose line ``typed``
+        describes, when it does something the player may not expect (a card standing in
+        for another), or ``None``."""
         ...

@@ -62,7 +62,9 @@ def no_game(guild_id: int | None, channel_id: int) -> bool:
 
 
 def server_games(guild_id: int | None, channel_id: int) -> bool:
-    """The Discord bot hosts the games that belong to a server."""
+    """The games that belong to a server: the Discord bot's, never the console's. A bot
+    of one process hosts them all; of several, each process hosts those of the servers
+    on its shards and visits the others."""
     return guild_id is not None
 
 

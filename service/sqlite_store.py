@@ -39,7 +39,7 @@ from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar, cast
 
 import aiosqlite
 
@@ -120,6 +120,22 @@ def _translated(exc: BaseException) -> BaseException:
         return exc
     mine.__cause__ = exc
     return mine
+
+
+T = TypeVar("T")
+
+
+class _HandsOff(Protocol):
+    """aiosqlite's hand-off of one call to its connection's thread (private and untyped
+    there; this is its signature)."""
+
+    async def _execute(self, fn: Callable[..., T], *args: Any) -> T: ...
+
+
+async def _in_thread(conn: aiosqlite.Connection, fn: Callable[..., T], *args: Any) -> T:
+    """``fn(db, *args)`` in ``conn``'s thread, ``db`` being its sqlite3 connection: one
+    hand-off however many statements ``fn`` runs (aiosqlite has no public way)."""
+    return await cast(_HandsOff, conn)._execute(fn, conn._conn, *args)
 
 
 def _write_batch(db: sqlite3.Connection, batch: list[_Write]) -> None:
@@ -671,9 +687,8 @@ class SqliteStore:
                 batch, self._queue = self._queue, []
                 started = time.perf_counter()
                 try:
-                    # the whole batch is one call into the connection's thread: one hand-
-                    # off instead of one per statement (aiosqlite has no public way)
-                    await self._conn._execute(_write_batch, self._conn._conn, batch)
+                    # the whole batch is one call into the connection's thread
+                    await _in_thread(self._conn, _write_batch, batch)
                 except BaseException as exc:
                     if isinstance(exc, Exception):
                         self.metrics.error("store")
@@ -955,7 +970,7 @@ class SqliteStore:
 
         async with self._lock:
             try:
-                await self._conn._execute(run, self._conn._conn)
+                await _in_thread(self._conn, run)
             except Exception as exc:
                 self.metrics.error("store")
                 mine = _translated(exc)

@@ -6,6 +6,8 @@ drawn quickly follows its words by an edit (:func:`bot.reply.with_picture`)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -18,27 +20,43 @@ from ..games import is_panel
 from ..reply import Reply, with_picture
 from ..texts import ABOUT, clip, help_for, status_text
 from ..views.panels import panel_view
-from .common import MAX_CHOICES, bot_of, game_here, my_view, safe
+from .common import MAX_CHOICES, game_here, my_view, safe
+
+if TYPE_CHECKING:
+    from ..client import GameBot
 
 Choice = app_commands.Choice
-
-
-@safe
-async def _topics(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    typed = current.strip().lower()
-    names = [t for t in rulebook.topics() if not typed or typed in t.lower()]
-    return [Choice(name=t[:100], value=t[:100]) for t in names[:MAX_CHOICES]]
 
 
 class InfoCog(commands.Cog):
     """What anyone may look at."""
 
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+
+    @safe
+    async def _topics(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        """/rules ``topic``: rule numbers, sections and words."""
+        typed = current.strip().lower()
+        names = [t for t in rulebook.topics() if not typed or typed in t.lower()]
+        return [Choice(name=t[:100], value=t[:100]) for t in names[:MAX_CHOICES]]
+
+    async def channel_variant(self, interaction: discord.Interaction) -> str:
+        """The variant of the game in this channel (the first registered game when there
+        is none)."""
+        if interaction.guild_id is not None:
+            service = self.bot.service
+            gid = await service.active_game(interaction.channel_id or 0)
+            if gid is not None:
+                return (await service.status(gid)).variant
+        return contract.game_names()[0]
+
     @app_commands.command(name="board", description="The current board, with a text summary")
     @app_commands.guild_only()
     async def board(self, interaction: discord.Interaction) -> None:
         """The board (spectator view)."""
-        bot = bot_of(interaction)
-        gid = await game_here(interaction)
+        bot = self.bot
+        gid = await game_here(bot.service, interaction)
         st = await bot.service.status(gid)
         reply = Reply.of(interaction)
         if st.view is None:
@@ -61,9 +79,9 @@ class InfoCog(commands.Cog):
     @app_commands.guild_only()
     async def hand(self, interaction: discord.Interaction) -> None:
         """The asker's hand, privately."""
-        bot = bot_of(interaction)
-        gid = await game_here(interaction)
-        uv = await my_view(interaction, gid)
+        bot = self.bot
+        gid = await game_here(bot.service, interaction)
+        uv = await my_view(bot.service, interaction, gid)
         reply = Reply.of(interaction)
         if uv.seat is None:
             await reply.private("You are not playing in this game.")
@@ -77,7 +95,7 @@ class InfoCog(commands.Cog):
         if prompt is not None:
             lines.append(f"**{prompt.text}**")
             if is_panel(prompt.kind):
-                kwargs["view"] = panel_view(prompt, game)
+                kwargs["view"] = panel_view(bot.controls, prompt, game)
         images = bot.delivery.images
         holding = images.holding(uv.view, status.variant)
         if holding is None:  # a game without images, or nothing held
@@ -92,8 +110,8 @@ class InfoCog(commands.Cog):
     @app_commands.guild_only()
     async def status(self, interaction: discord.Interaction) -> None:
         """Public status."""
-        bot = bot_of(interaction)
-        gid = await game_here(interaction)
+        bot = self.bot
+        gid = await game_here(bot.service, interaction)
         st = await bot.service.status(gid)
         lines = list(st.lines)
         if st.view is None:
@@ -110,8 +128,8 @@ class InfoCog(commands.Cog):
         self, interaction: discord.Interaction, n: app_commands.Range[int, 1, 50] = 10
     ) -> None:
         """The log, with the asker's own private lines."""
-        bot = bot_of(interaction)
-        gid = await game_here(interaction)
+        bot = self.bot
+        gid = await game_here(bot.service, interaction)
         lines = await bot.service.log(gid, n, interaction.user.id)
         await Reply.of(interaction).private(clip("\n".join(lines) or "Nothing has happened yet."))
 
@@ -122,13 +140,13 @@ class InfoCog(commands.Cog):
     @app_commands.autocomplete(topic=_topics)
     async def rules(self, interaction: discord.Interaction, topic: str | None = None) -> None:
         """Rules lookup, for the variant played in this channel."""
-        variant = await channel_variant(interaction)
+        variant = await self.channel_variant(interaction)
         await Reply.of(interaction).private(clip(rulebook.lookup(topic, variant)))
 
     @app_commands.command(name="help", description="How to play with this bot")
     async def help(self, interaction: discord.Interaction) -> None:
         """Help, for the variant played in this channel."""
-        variant = await channel_variant(interaction)
+        variant = await self.channel_variant(interaction)
         await Reply.of(interaction).private(help_for(variant))
 
     @app_commands.command(
@@ -139,14 +157,3 @@ class InfoCog(commands.Cog):
     async def about(self, interaction: discord.Interaction) -> None:
         """About."""
         await Reply.of(interaction).private(ABOUT)
-
-
-async def channel_variant(interaction: discord.Interaction) -> str:
-    """The variant of the game in this channel (the first registered game when there is
-    none)."""
-    if interaction.guild_id is not None:
-        service = bot_of(interaction).service
-        gid = await service.active_game(interaction.channel_id or 0)
-        if gid is not None:
-            return (await service.status(gid)).variant
-    return contract.game_names()[0]

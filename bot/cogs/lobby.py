@@ -1,10 +1,13 @@
-"""Lobby commands: /newgame, /join, /leave, /addbot, /start, /cancel."""
+"""Lobby commands: /newgame, /join, /leave, /addbot, /start, /cancel.
+
+/newgame is made when the cog is (:func:`newgame_command`): its ``variant`` is a
+:class:`GameChoice`, the games registered then (a test registers its own first).
+"""
 
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
@@ -18,7 +21,10 @@ from ..errors import UserError, expect_ok
 from ..reply import Reply
 from ..texts import jump_url, variant_name, variant_slug
 from ..views.confirm import confirm_view
-from .common import MAX_CHOICES, bot_of, game_here, safe
+from .common import MAX_CHOICES, game_here, safe
+
+if TYPE_CHECKING:
+    from ..client import GameBot
 
 log = logging.getLogger("bot")
 Choice = app_commands.Choice
@@ -49,54 +55,31 @@ def _needs(perms: discord.Permissions, in_thread: bool, new_thread: bool) -> lis
     return [name for name, ok in need.items() if not ok]
 
 
-@safe
-async def _free_powers(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    bot = bot_of(interaction)
-    gid = await bot.service.active_game(interaction.channel_id or 0)
-    if gid is None:
-        return []
-    try:
-        info = await bot.service.lobby_info(gid)
-    except ServiceError:
-        return []
-    taken = {s.power for s in info.seats if s.power}
-    game = contract.game_named(info.variant)
-    words = game.presentation
-    named = [
-        (side, words.side_name(side))
-        for side in game.sides(game.options_from_dict(dict(info.options)))
-    ]
-    typed = current.strip().lower()
-    return [
-        Choice(name=name[:100], value=side)
-        for side, name in named
-        if side not in taken and (not typed or typed in name.lower())
-    ][:MAX_CHOICES]
-
-
-def variant_choices() -> list[Choice[str | int | float]]:
-    """/newgame's ``variant`` choices: every registered game, as users type it."""
-    return [Choice(name=variant_slug(n), value=n) for n in contract.game_names()]
-
-
-def default_game() -> str:
-    """The game /newgame opens when none is chosen: the first registered."""
-    return contract.game_names()[0]
-
-
-class LobbyCog(commands.Cog):
-    """Opening, joining and starting tables."""
+class GameChoice(app_commands.Transformer):
+    """/newgame's ``variant``: one of the games registered when it is made, offered as
+    users type their names (``european-war``); any other is refused with a short reason."""
 
     def __init__(self) -> None:
-        # the games registered when the bot starts (a test registers its own first)
-        for command in self.get_app_commands():
-            if isinstance(command, app_commands.Command) and command.name == "newgame":
-                variant = command._params["variant"]
-                command._params["variant"] = replace(
-                    variant,
-                    choices=variant_choices(),
-                    description=f"Which game (default {variant_slug(default_game())})",
-                )
+        self.names = contract.game_names()
+
+    @property
+    def choices(self) -> list[Choice[int | float | str]]:
+        return [Choice(name=variant_slug(n), value=n) for n in self.names]
+
+    async def transform(self, interaction: discord.Interaction, value: Any) -> str:
+        """The game's registry name.
+
+        Raises:
+            UserError: no game offered here has that name.
+        """
+        if value not in self.names:
+            raise UserError(f"There is no game {str(value)[:40]!r} here: pick one from the list.")
+        return str(value)
+
+
+def newgame_command(cog: LobbyCog) -> app_commands.Command[Any, ..., None]:
+    """/newgame for ``cog``, offering the games registered now (the first by default)."""
+    default = variant_slug(contract.game_names()[0])
 
     @app_commands.command(
         name="newgame",
@@ -105,23 +88,75 @@ class LobbyCog(commands.Cog):
     )
     @app_commands.guild_only()
     @app_commands.describe(
-        variant="Which game (default: the first listed)",
+        variant=f"Which game (default {default})",
         players="The most players at the table (2-5)",
         turn_timeout="Time for each turn (default: the server's setting)",
         thread="Open the table in a new thread of this channel",
     )
-    @app_commands.choices(variant=variant_choices())
     @app_commands.choices(turn_timeout=TIMEOUT_CHOICES)
     async def newgame(
-        self,
         interaction: discord.Interaction,
-        variant: Choice[str] | None = None,
+        variant: app_commands.Transform[str, GameChoice] | None = None,
         players: app_commands.Range[int, 2, 5] | None = None,
         turn_timeout: Choice[int] | None = None,
         thread: bool = False,
     ) -> None:
         """Open a lobby."""
-        bot = bot_of(interaction)
+        await cog.open_table(interaction, variant, players, turn_timeout, thread)
+
+    return newgame
+
+
+class LobbyCog(commands.Cog):
+    """Opening, joining and starting tables."""
+
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+        self.newgame = newgame_command(self)
+
+    async def cog_load(self) -> None:
+        self.bot.tree.add_command(self.newgame)
+
+    async def cog_unload(self) -> None:
+        self.bot.tree.remove_command(self.newgame.name)
+
+    @safe
+    async def _free_powers(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[Choice[str]]:
+        """/join and /addbot ``power``: the sides of the table here nobody has taken."""
+        service = self.bot.service
+        gid = await service.active_game(interaction.channel_id or 0)
+        if gid is None:
+            return []
+        try:
+            info = await service.lobby_info(gid)
+        except ServiceError:
+            return []
+        taken = {s.power for s in info.seats if s.power}
+        game = contract.game_named(info.variant)
+        words = game.presentation
+        named = [
+            (side, words.side_name(side))
+            for side in game.sides(game.options_from_dict(dict(info.options)))
+        ]
+        typed = current.strip().lower()
+        return [
+            Choice(name=name[:100], value=side)
+            for side, name in named
+            if side not in taken and (not typed or typed in name.lower())
+        ][:MAX_CHOICES]
+
+    async def open_table(
+        self,
+        interaction: discord.Interaction,
+        variant: str | None,
+        players: int | None,
+        turn_timeout: Choice[int] | None,
+        thread: bool,
+    ) -> None:
+        """/newgame: open a lobby here, or in a new thread of this channel."""
+        bot = self.bot
         channel = interaction.channel
         in_thread = isinstance(channel, discord.Thread)
         if thread and in_thread:
@@ -146,7 +181,7 @@ class LobbyCog(commands.Cog):
                     f"A game is already open in this channel ({link}). Finish "
                     "it or /cancel it first, or use `/newgame thread:True`."
                 )
-        chosen = variant.value if variant else default_game()
+        chosen = variant or contract.game_names()[0]
         timeout: float | Literal["server"] | None = "server"
         if turn_timeout is not None:
             timeout = float(turn_timeout.value) or None
@@ -196,8 +231,8 @@ class LobbyCog(commands.Cog):
     @app_commands.autocomplete(power=_free_powers)
     async def join(self, interaction: discord.Interaction, power: str | None = None) -> None:
         """Join the lobby."""
-        bot = bot_of(interaction)
-        gid = await game_here(interaction)
+        bot = self.bot
+        gid = await game_here(bot.service, interaction)
         out = expect_ok(
             await bot.service.join(gid, interaction.user.id, interaction.user.display_name, power)
         )
@@ -210,8 +245,8 @@ class LobbyCog(commands.Cog):
     @app_commands.guild_only()
     async def leave(self, interaction: discord.Interaction) -> None:
         """Leave the lobby."""
-        bot = bot_of(interaction)
-        gid = await game_here(interaction)
+        bot = self.bot
+        gid = await game_here(bot.service, interaction)
         out = expect_ok(await bot.service.leave(gid, interaction.user.id))
         await bot.delivery.deliver(out, interaction)
 
@@ -232,8 +267,8 @@ class LobbyCog(commands.Cog):
         level: Choice[str] | None = None,
     ) -> None:
         """Add a computer seat."""
-        bot = bot_of(interaction)
-        gid = await game_here(interaction)
+        bot = self.bot
+        gid = await game_here(bot.service, interaction)
         out = expect_ok(
             await bot.service.add_computer(
                 gid, interaction.user.id, level.value if level else "normal", power
@@ -247,8 +282,8 @@ class LobbyCog(commands.Cog):
     @app_commands.guild_only()
     async def start(self, interaction: discord.Interaction) -> None:
         """Start the game."""
-        bot = bot_of(interaction)
-        gid = await game_here(interaction)
+        bot = self.bot
+        gid = await game_here(bot.service, interaction)
         out = expect_ok(await bot.service.start_game(gid, interaction.user.id))
         log.info("game %s started", gid)
         await bot.delivery.deliver(out, interaction)
@@ -261,8 +296,8 @@ class LobbyCog(commands.Cog):
     @app_commands.guild_only()
     async def cancel(self, interaction: discord.Interaction) -> None:
         """Ask to confirm cancelling the game."""
-        bot = bot_of(interaction)
-        gid = await game_here(interaction)
+        bot = self.bot
+        gid = await game_here(bot.service, interaction)
         st = await bot.service.status(gid)
         if st.host_id != interaction.user.id and not interaction.permissions.manage_channels:
             raise UserError(
@@ -270,5 +305,5 @@ class LobbyCog(commands.Cog):
             )
         await Reply.of(interaction).private(
             "Cancel the game in this channel? This cannot be undone.",
-            view=confirm_view("cancel", gid, interaction.user.id, "Cancel the game"),
+            view=confirm_view(bot.controls, "cancel", gid, interaction.user.id, "Cancel the game"),
         )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -16,8 +16,11 @@ from ..games import offered_options, option_value
 from ..reply import Reply
 from ..texts import duration_words
 from ..views.confirm import confirm_view
-from .common import MAX_CHOICES, bot_of, game_here, safe
+from .common import MAX_CHOICES, game_here, safe
 from .lobby import LEVEL_CHOICES, TIMEOUT_CHOICES
+
+if TYPE_CHECKING:
+    from ..client import GameBot
 
 Choice = app_commands.Choice
 MINUTES = [
@@ -34,56 +37,6 @@ LOBBY_MINUTES = [
     Choice(name="6 hours", value=360),
     Choice(name="1 day", value=1440),
 ]
-
-
-@safe
-async def _seats(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    bot = bot_of(interaction)
-    gid = await bot.service.active_game(interaction.channel_id or 0)
-    if gid is None:
-        return []
-    st = await bot.service.status(gid)
-    typed = current.strip().lower()
-    out = []
-    for i, s in enumerate(st.seats):
-        label = f"{s.name} ({s.power_name})" if s.power_name else s.name
-        if s.seat is not None and (not typed or typed in label.lower()):
-            out.append(Choice(name=label[:100], value=str(i)))
-    return out[:MAX_CHOICES]
-
-
-@safe
-async def _option_names(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    """/settings ``option``: the games' options, by their summary."""
-    typed = current.strip().lower()
-    return [
-        Choice(name=spec.summary[:100], value=name)
-        for name, spec in offered_options().items()
-        if not typed or typed in spec.summary.lower() or typed in name
-    ][:MAX_CHOICES]
-
-
-@safe
-async def _option_values(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    """/settings ``value``: the values of the option chosen beside it."""
-    spec = offered_options().get(str(getattr(interaction.namespace, "option", "") or ""))
-    if spec is None:
-        return []
-    if spec.kind == "flag":
-        words = ["yes", "no"]
-    elif spec.kind == "word":
-        words = list(spec.choices)
-    else:
-        words = [str(s) for s in spec.steps] or [
-            str(v) for v in (spec.low, spec.high) if v is not None
-        ]
-    typed = current.strip().lower()
-    named = [(spec.label(v if spec.kind != "number" else int(v)), v) for v in words]
-    named = [(label, v) for label, v in named if not typed or typed in label.lower() or typed in v]
-    return [
-        Choice(name=label[:100], value=v)
-        for label, v in named + [("each game's own default", "default")]
-    ][:MAX_CHOICES]
 
 
 def settings_text(gs: GuildSettings) -> str:
@@ -111,20 +64,77 @@ def settings_text(gs: GuildSettings) -> str:
 class TableCog(commands.Cog):
     """Seats, timers and server defaults."""
 
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+
+    @safe
+    async def _seats(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        """/replace ``seat``: the seats of the game here, by name and side."""
+        service = self.bot.service
+        gid = await service.active_game(interaction.channel_id or 0)
+        if gid is None:
+            return []
+        st = await service.status(gid)
+        typed = current.strip().lower()
+        out = []
+        for i, s in enumerate(st.seats):
+            label = f"{s.name} ({s.power_name})" if s.power_name else s.name
+            if s.seat is not None and (not typed or typed in label.lower()):
+                out.append(Choice(name=label[:100], value=str(i)))
+        return out[:MAX_CHOICES]
+
+    @safe
+    async def _option_names(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[Choice[str]]:
+        """/settings ``option``: the games' options, by their summary."""
+        typed = current.strip().lower()
+        return [
+            Choice(name=spec.summary[:100], value=name)
+            for name, spec in offered_options().items()
+            if not typed or typed in spec.summary.lower() or typed in name
+        ][:MAX_CHOICES]
+
+    @safe
+    async def _option_values(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[Choice[str]]:
+        """/settings ``value``: the values of the option chosen beside it."""
+        spec = offered_options().get(str(getattr(interaction.namespace, "option", "") or ""))
+        if spec is None:
+            return []
+        if spec.kind == "flag":
+            words = ["yes", "no"]
+        elif spec.kind == "word":
+            words = list(spec.choices)
+        else:
+            words = [str(s) for s in spec.steps] or [
+                str(v) for v in (spec.low, spec.high) if v is not None
+            ]
+        typed = current.strip().lower()
+        named = [(spec.label(v if spec.kind != "number" else int(v)), v) for v in words]
+        named = [
+            (label, v) for label, v in named if not typed or typed in label.lower() or typed in v
+        ]
+        return [
+            Choice(name=label[:100], value=v)
+            for label, v in named + [("each game's own default", "default")]
+        ][:MAX_CHOICES]
+
     @app_commands.command(
         name="resign", description="Hand your seat to a computer player (EW-25; asks to confirm)"
     )
     @app_commands.guild_only()
     async def resign(self, interaction: discord.Interaction) -> None:
         """Ask to confirm resigning."""
-        bot = bot_of(interaction)
-        gid = await game_here(interaction)
+        bot = self.bot
+        gid = await game_here(bot.service, interaction)
         st = await bot.service.status(gid)
         if not any(s.user_id == interaction.user.id and s.seat is not None for s in st.seats):
             raise UserError("You are not playing in this game.", gid)
         await Reply.of(interaction).private(
             "Resign? A computer player takes over your seat for the rest of the game.",
-            view=confirm_view("resign", gid, interaction.user.id, "Resign"),
+            view=confirm_view(bot.controls, "resign", gid, interaction.user.id, "Resign"),
         )
 
     @app_commands.command(
@@ -149,8 +159,8 @@ class TableCog(commands.Cog):
         level: Choice[str] | None = None,
     ) -> None:
         """Hand a seat over."""
-        bot = bot_of(interaction)
-        gid = await game_here(interaction)
+        bot = self.bot
+        gid = await game_here(bot.service, interaction)
         st = await bot.service.status(gid)
         number = _seat_number(seat, [s.name for s in st.seats])
         kw: dict[str, Any] = {"is_admin": interaction.permissions.manage_channels}
@@ -171,8 +181,8 @@ class TableCog(commands.Cog):
     @app_commands.guild_only()
     async def pause(self, interaction: discord.Interaction) -> None:
         """Pause."""
-        bot = bot_of(interaction)
-        gid = await game_here(interaction)
+        bot = self.bot
+        gid = await game_here(bot.service, interaction)
         out = expect_ok(
             await bot.service.pause(
                 gid, interaction.user.id, is_admin=interaction.permissions.manage_channels
@@ -186,8 +196,8 @@ class TableCog(commands.Cog):
     @app_commands.guild_only()
     async def resume(self, interaction: discord.Interaction) -> None:
         """Resume."""
-        bot = bot_of(interaction)
-        gid = await game_here(interaction)
+        bot = self.bot
+        gid = await game_here(bot.service, interaction)
         out = expect_ok(
             await bot.service.resume(
                 gid, interaction.user.id, is_admin=interaction.permissions.manage_channels
@@ -203,7 +213,7 @@ class TableCog(commands.Cog):
     async def pings(self, interaction: discord.Interaction, setting: Choice[str]) -> None:
         """Turn one's own turn pings on or off."""
         on = setting.value == "on"
-        bot = bot_of(interaction)
+        bot = self.bot
         await bot.db.set_user_pings(interaction.user.id, on, bot.service.clock.now())
         bot.delivery.set_pings(interaction.user.id, on)
         await Reply.of(interaction).private(
@@ -242,7 +252,7 @@ class TableCog(commands.Cog):
         """Show or change the server's defaults."""
         if not interaction.permissions.manage_guild:
             raise UserError("Only members with Manage Server can change these settings.")
-        bot = bot_of(interaction)
+        bot = self.bot
         guild = interaction.guild_id or 0
         changes: dict[str, Any] = {}
         if turn_timeout is not None:

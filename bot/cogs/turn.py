@@ -137,7 +137,7 @@ def make_command(bot: GameBot, spec: UnionCommand) -> app_commands.Command[Any, 
     real = {py: renames.get(py, py) for py in described}
 
     async def callback(interaction: discord.Interaction, **given: str | None) -> None:
-        gid = await game_here(interaction)
+        gid = await game_here(bot.service, interaction)
         typed = {real[py]: text for py, text in given.items() if text is not None}
         out = expect_ok(await bot.service.command(gid, interaction.user.id, spec.name, typed))
         await bot.delivery.deliver(out, interaction)

@@ -1,5 +1,6 @@
 """Confirmation buttons for /cancel and /resign (ephemeral; only the asker may press).
-Confirm is acknowledged on entry as an update of its message; Keep answers at once."""
+Confirm is acknowledged on entry as an update of its message; Keep answers at once. Both
+answer for the bot they were bound to (:mod:`bot.views.bound`)."""
 
 from __future__ import annotations
 
@@ -10,16 +11,17 @@ import discord
 
 from ..errors import UserError, expect_ok, guarded
 from ..reply import Reply
+from .bound import OfBot
 
 if TYPE_CHECKING:
-    from ..client import GameBot
+    from .controls import Controls
 
 
-def confirm_view(what: str, gid: int, uid: int, label: str) -> discord.ui.View:
+def confirm_view(controls: Controls, what: str, gid: int, uid: int, label: str) -> discord.ui.View:
     """Confirm (danger) and Keep buttons for ``what`` ('cancel' or 'resign')."""
     view = discord.ui.View(timeout=None)
-    view.add_item(ConfirmButton(what, gid, uid, label))
-    view.add_item(KeepButton(uid))
+    view.add_item(controls.confirm(what, gid, uid, label))
+    view.add_item(controls.keep(uid))
     return view
 
 
@@ -37,6 +39,7 @@ class _ForOneUser:
 
 
 class ConfirmButton(
+    OfBot,
     _ForOneUser,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"ew:y:(?P<what>cancel|resign):(?P<gid>\d+):(?P<uid>\d+)",
@@ -64,7 +67,7 @@ class ConfirmButton(
 
     @guarded("update")
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot: GameBot = interaction.client  # type: ignore[assignment]  # always a GameBot
+        bot = self.bot
         self.check_user(interaction)
         if self.what == "cancel":
             perms = interaction.permissions
@@ -80,7 +83,10 @@ class ConfirmButton(
 
 
 class KeepButton(
-    _ForOneUser, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ew:n:(?P<uid>\d+)"
+    OfBot,
+    _ForOneUser,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ew:n:(?P<uid>\d+)",
 ):
     """Dismisses a confirmation: nothing changes."""
 

@@ -1,7 +1,8 @@
 """The lobby message's buttons (Join / Leave / Add computer / Options / Start) and the
 host's Options panel. All are dynamic items whose custom ids carry the game id, so a
 lobby posted before a restart keeps working after it. Each click is acknowledged on entry
-as an update of the message it is on (:mod:`bot.reply`)."""
+as an update of the message it is on (:mod:`bot.reply`), and answered by the bot the item
+was bound to (:mod:`bot.views.bound`)."""
 
 from __future__ import annotations
 
@@ -17,9 +18,10 @@ from service import LobbyInfo, ServiceError
 from ..errors import UserError, expect_ok, guarded
 from ..reply import Reply
 from ..texts import duration_words
+from .bound import OfBot
 
 if TYPE_CHECKING:
-    from ..client import GameBot
+    from .controls import Controls
 
 LOBBY_BUTTONS = (
     ("join", "Join", discord.ButtonStyle.primary),
@@ -33,15 +35,16 @@ TIMEOUTS = (300, 900, 3600, 6 * 3600, 12 * 3600, 86400, 3 * 86400, 7 * 86400, 0)
 HOST_ONLY = frozenset({"bot", "opts", "start"})
 
 
-def lobby_view(game_id: int) -> discord.ui.View:
+def lobby_view(controls: Controls, game_id: int) -> discord.ui.View:
     """The lobby's five buttons."""
     view = discord.ui.View(timeout=None)
     for what, label, style in LOBBY_BUTTONS:
-        view.add_item(LobbyButton(game_id, what, label, style))
+        view.add_item(controls.lobby(game_id, what, label, style))
     return view
 
 
 class LobbyButton(
+    OfBot,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"ew:l:(?P<gid>\d+):(?P<what>join|leave|bot|opts|start)",
 ):
@@ -79,9 +82,8 @@ class LobbyButton(
         """
         if self.what not in HOST_ONLY:
             return None
-        bot: GameBot = interaction.client  # type: ignore[assignment]  # always a GameBot
         try:
-            info = await bot.service.lobby_info(self.gid)
+            info = await self.bot.service.lobby_info(self.gid)
         except ServiceError as exc:
             raise UserError(str(exc), self.gid) from None
         if info.host_id != interaction.user.id:
@@ -90,7 +92,7 @@ class LobbyButton(
 
     @guarded("update")
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot: GameBot = interaction.client  # type: ignore[assignment]  # always a GameBot
+        bot = self.bot
         svc, uid = bot.service, interaction.user.id
         info = await self._check_host(interaction)
         if interaction.message is not None:
@@ -111,7 +113,7 @@ class LobbyButton(
         else:
             assert info is not None
             await Reply.of(interaction).private(
-                options_text(info), view=options_view(self.gid, info)
+                options_text(info), view=options_view(bot.controls, self.gid, info)
             )
 
 
@@ -142,10 +144,10 @@ def panel_options(variant: str) -> dict[str, OptionSpec]:
     return out
 
 
-def _select(gid: int, key: str, spec: OptionSpec, now: object) -> OptionSelect:
+def _select(controls: Controls, gid: int, key: str, spec: OptionSpec, now: object) -> OptionSelect:
     """One option's select: its choices (a word) or steps (a number) with their labels."""
     values: tuple[object, ...] = spec.choices if spec.kind == "word" else spec.steps
-    return OptionSelect(
+    return controls.option(
         gid,
         key,
         [
@@ -155,7 +157,7 @@ def _select(gid: int, key: str, spec: OptionSpec, now: object) -> OptionSelect:
     )
 
 
-def options_view(gid: int, info: LobbyInfo) -> discord.ui.View:
+def options_view(controls: Controls, gid: int, info: LobbyInfo) -> discord.ui.View:
     """Selects for the game's options (:meth:`rules.presentation.Presentation.options`),
     the turn timeout, the seat arrangement and the table's size."""
     game = contract.game_named(info.variant)
@@ -168,7 +170,7 @@ def options_view(gid: int, info: LobbyInfo) -> discord.ui.View:
         if spec.kind == "flag" and spec.panel
     ]
     view.add_item(
-        OptionSelect(
+        controls.option(
             gid,
             "flags",
             [
@@ -183,9 +185,9 @@ def options_view(gid: int, info: LobbyInfo) -> discord.ui.View:
     selects = panel_options(info.variant)
     for key, spec in selects.items():
         if spec.kind == "word":
-            view.add_item(_select(gid, key, spec, opts.get(spec.name)))
+            view.add_item(_select(controls, gid, key, spec, opts.get(spec.name)))
     view.add_item(
-        OptionSelect(
+        controls.option(
             gid,
             "timeout",
             [
@@ -200,10 +202,10 @@ def options_view(gid: int, info: LobbyInfo) -> discord.ui.View:
     )
     for key, spec in selects.items():
         if spec.kind == "number":
-            view.add_item(_select(gid, key, spec, opts.get(spec.name)))
+            view.add_item(_select(controls, gid, key, spec, opts.get(spec.name)))
     limit = game.max_players(game.options_from_dict(dict(info.options)))
     view.add_item(
-        OptionSelect(
+        controls.option(
             gid,
             "players",
             [
@@ -218,6 +220,7 @@ def options_view(gid: int, info: LobbyInfo) -> discord.ui.View:
 
 
 class OptionSelect(
+    OfBot,
     discord.ui.DynamicItem[discord.ui.Select[Any]],
     template=r"ew:op:(?P<gid>\d+):(?P<name>[a-z0-9]+)",
 ):
@@ -261,14 +264,14 @@ class OptionSelect(
             max_values=item.max_values,
         )
 
-    async def _option(self, bot: GameBot, value: str) -> dict[str, Any]:
+    async def _option(self, value: str) -> dict[str, Any]:
         """The game option this select sets, at ``value`` (read as its kind says).
 
         Raises:
             UserError: the table is gone, or its game has no such option any more.
         """
         try:
-            info = await bot.service.lobby_info(self.gid)
+            info = await self.bot.service.lobby_info(self.gid)
         except ServiceError as exc:
             raise UserError(str(exc), self.gid) from None
         spec = panel_options(info.variant).get(self.name)
@@ -278,7 +281,7 @@ class OptionSelect(
 
     @guarded("update")
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot: GameBot = interaction.client  # type: ignore[assignment]  # always a GameBot
+        bot = self.bot
         values = list(self.item.values)
         kw: dict[str, Any] = {}
         if self.name == "flags":
@@ -291,10 +294,10 @@ class OptionSelect(
         elif self.name == "players":
             kw["max_players"] = int(values[0])
         else:
-            kw["options"] = await self._option(bot, values[0])
+            kw["options"] = await self._option(values[0])
         out = expect_ok(await bot.service.configure(self.gid, interaction.user.id, **kw))
         assert out.lobby is not None
         await Reply.of(interaction).edit_source(
-            content=options_text(out.lobby), view=options_view(self.gid, out.lobby)
+            content=options_text(out.lobby), view=options_view(bot.controls, self.gid, out.lobby)
         )
         await bot.delivery.deliver(out)

@@ -1,11 +1,13 @@
-"""Private prompt panels: setup placements, duel cards, diplomacy, retreat.
+"""Private prompt panels: the decisions a game answers on panels (its presentation's
+``panel_decisions``; the pyramid games: setup placements, duel cards, diplomacy, retreat).
 
 A panel goes by DM (or, for a player whose DMs are closed, ephemerally from an *Open my
 panel* button in the channel). Every component is a :class:`discord.ui.DynamicItem` whose
 custom id names the game, the prompt's version and the action, so panels keep working
 after a restart; the service refuses an out-of-date version (a stale or double click),
 answered ephemerally with nothing changed. A choice is acknowledged on entry as an update
-of its panel; *Open my panel* privately (:mod:`bot.reply`).
+of its panel; *Open my panel* privately (:mod:`bot.reply`). Each is answered by the bot it
+was bound to (:mod:`bot.views.bound`).
 """
 
 from __future__ import annotations
@@ -25,9 +27,11 @@ from ..games import is_panel
 from ..reply import Reply, with_picture
 from ..texts import stamp
 from . import codec
+from .bound import OfBot
 
 if TYPE_CHECKING:
     from ..client import GameBot
+    from .controls import Controls
 
 MAX_BUTTONS = 20
 TONES = {
@@ -41,7 +45,7 @@ def panel_content(
     prompt: Prompt, view: Any, names: list[str], words: Presentation, label: str = ""
 ) -> str:
     """The words of a panel: where, the question, the deadline, the position's public
-    lines (a battle under way), and what only the player knows (the hand)."""
+    lines (a contest under way), and what only the player knows (the hand)."""
     lines = [label] if label else []
     lines.append(f"**{prompt.text}**")
     if prompt.deadline:
@@ -51,7 +55,7 @@ def panel_content(
     return "\n".join(lines)
 
 
-def panel_view(prompt: Prompt, game: Game) -> discord.ui.View:
+def panel_view(controls: Controls, prompt: Prompt, game: Game) -> discord.ui.View:
     """Buttons (or selects, when the game shows this decision so or there are too many
     choices) for ``prompt``'s choices, each carrying its action (:mod:`bot.views.codec`)."""
     view = discord.ui.View(timeout=None)
@@ -63,16 +67,17 @@ def panel_view(prompt: Prompt, game: Game) -> discord.ui.View:
                 discord.SelectOption(label=lab[:100], value=codec.encode(a, game))
                 for a, lab in pairs[start : start + 25]
             ]
-            view.add_item(AnswerSelect(prompt.game_id, prompt.version, n, options))
+            view.add_item(controls.answer_select(prompt.game_id, prompt.version, n, options))
         return view
     for a, lab in pairs:
         style = TONES.get(game.presentation.choice_tone(a.kind), discord.ButtonStyle.primary)
         code = codec.encode(a, game)
-        view.add_item(AnswerButton(prompt.game_id, prompt.version, code, lab[:80], style))
+        view.add_item(controls.answer(prompt.game_id, prompt.version, code, lab[:80], style))
     return view
 
 
 class AnswerButton(
+    OfBot,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"ew:a:(?P<gid>\d+):(?P<ver>\d+):(?P<code>" + codec.CODE + ")",
 ):
@@ -106,14 +111,16 @@ class AnswerButton(
 
     @guarded("update")
     async def callback(self, interaction: discord.Interaction) -> None:
-        await answer(interaction, self.gid, self.version, self.code)
+        await answer(self.bot, interaction, self.gid, self.version, self.code)
 
 
 class AnswerSelect(
+    OfBot,
     discord.ui.DynamicItem[discord.ui.Select[Any]],
     template=r"ew:s:(?P<gid>\d+):(?P<ver>\d+):(?P<n>\d)",
 ):
-    """Choices of a prompt in a select (a retreat, or a hand too big for buttons)."""
+    """Choices of a prompt in a select (as the game shows that decision, or too many for
+    buttons)."""
 
     def __init__(self, gid: int, version: int, n: int, options: list[discord.SelectOption]) -> None:
         super().__init__(
@@ -140,11 +147,13 @@ class AnswerSelect(
 
     @guarded("update")
     async def callback(self, interaction: discord.Interaction) -> None:
-        await answer(interaction, self.gid, self.version, self.item.values[0])
+        await answer(self.bot, interaction, self.gid, self.version, self.item.values[0])
 
 
 class OpenPanelButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ew:o:(?P<gid>\d+):(?P<uid>\d+)"
+    OfBot,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ew:o:(?P<gid>\d+):(?P<uid>\d+)",
 ):
     """In the channel, for a player whose DMs are closed: opens their panel privately."""
 
@@ -171,17 +180,16 @@ class OpenPanelButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         if interaction.user.id != self.uid:  # only the player the panel is for
             raise UserError(f"This panel is for <@{self.uid}>, not you.", self.gid)
-        await open_panel(interaction, self.gid)
+        await open_panel(self.bot, interaction, self.gid)
 
 
-async def check_seated(interaction: discord.Interaction, gid: int) -> Game:
+async def check_seated(bot: GameBot, interaction: discord.Interaction, gid: int) -> Game:
     """Only a player of game ``gid`` may answer its panels (the service checks the seat
     again). Returns the game being played.
 
     Raises:
         UserError: the game is gone, or the user holds no seat in it.
     """
-    bot: GameBot = interaction.client  # type: ignore[assignment]  # always a GameBot
     try:
         status = await bot.service.status(gid)
     except ServiceError:
@@ -191,16 +199,15 @@ async def check_seated(interaction: discord.Interaction, gid: int) -> Game:
     return contract.game_named(status.variant)
 
 
-def open_panel_view(gid: int, uid: int) -> discord.ui.View:
+def open_panel_view(controls: Controls, gid: int, uid: int) -> discord.ui.View:
     """A one-button view: *Open my panel* for ``uid``."""
     view = discord.ui.View(timeout=None)
-    view.add_item(OpenPanelButton(gid, uid))
+    view.add_item(controls.open_panel(gid, uid))
     return view
 
 
-async def open_panel(interaction: discord.Interaction, gid: int) -> None:
+async def open_panel(bot: GameBot, interaction: discord.Interaction, gid: int) -> None:
     """Show the user's open prompt (if any) as an ephemeral panel, with their hand."""
-    bot: GameBot = interaction.client  # type: ignore[assignment]  # always a GameBot
     uv = await bot.service.view(gid, interaction.user.id)
     prompt = uv.prompt
     if prompt is None or not is_panel(prompt.kind):
@@ -212,7 +219,7 @@ async def open_panel(interaction: discord.Interaction, gid: int) -> None:
     names = [s.name for s in status.seats]
     game = contract.game_named(status.variant)
     content = panel_content(prompt, uv.view, names, game.presentation)
-    panel = panel_view(prompt, game)
+    panel = panel_view(bot.controls, prompt, game)
     images = bot.delivery.images
     holding = images.holding(uv.view, status.variant)
     if holding is None:  # a game without images, or nothing held
@@ -222,10 +229,11 @@ async def open_panel(interaction: discord.Interaction, gid: int) -> None:
     await with_picture(Reply.of(interaction), content, drawing, bot.delivery.later, view=panel)
 
 
-async def answer(interaction: discord.Interaction, gid: int, version: int, code: str) -> None:
+async def answer(
+    bot: GameBot, interaction: discord.Interaction, gid: int, version: int, code: str
+) -> None:
     """A panel choice: decode it, let the service apply it, deliver the outcome."""
-    bot: GameBot = interaction.client  # type: ignore[assignment]  # always a GameBot
-    game = await check_seated(interaction, gid)
+    game = await check_seated(bot, interaction, gid)
     uv = await bot.service.view(gid, interaction.user.id)
     if uv.seat is None:
         raise UserError("You are not playing in this game.", gid)

@@ -1,8 +1,9 @@
 """The words of the pyramid games (European War, World War 5): their presentation spec.
 
-Labels for choices, the questions prompts ask, the public lines about a battle, the
-private lines about a hand, the end of a game, the options a host may set, and the rule
-book (``rules/RULES.md``, split into sections and rulings).
+Labels for choices, the questions prompts ask, how each decision is spoken of while it
+is awaited, the public lines about a battle (followed in one message from its diplomacy
+window to its duel's end), the private lines about a hand, the end of a game, the options
+a host may set, and the rule book (``rules/RULES.md``, split into sections and rulings).
 """
 
 from __future__ import annotations
@@ -18,14 +19,15 @@ from ..events import Event
 from ..presentation import (
     CommandOption,
     CommandSpec,
+    DecisionWords,
     LineReader,
     OptionChoice,
     OptionSpec,
     RuleSection,
 )
-from .actions import Action, StopAttack
+from .actions import Action, LetPass, PlayCard, StopAttack
 from .board import Board, load_board
-from .cards import card_name, parse_card
+from .cards import card_name, parse_card, rank
 from .describe import describe
 from .state import SIZE_NAMES
 from .view import View
@@ -132,12 +134,26 @@ def prompt_text(kind: str, view: View, board: Board, names: Sequence[str]) -> st
 
 
 def prompt_choices(kind: str, legal: Sequence[Action]) -> tuple[Action, ...]:
-    """What to offer: the legal actions, with *Stop with K* always offered in a
-    diplomacy window (EW-15: the same prompt whatever the player holds)."""
+    """What to offer, in an order that gives each answer the same place in every prompt:
+    a diplomacy window always offers *Stop with K* (EW-15: the same prompt whatever the
+    player holds), then *Let it pass*, then *Stop with A* when one is held; a duel offers
+    the cards as the hand shows them (by rank), then *Stop playing*."""
     choices = list(legal)
-    if kind == "diplomacy" and StopAttack(False) not in choices:
-        choices.insert(0, StopAttack(False))
+    if kind == "diplomacy":
+        if StopAttack(False) not in choices:
+            choices.append(StopAttack(False))
+        order: dict[Action, int] = {StopAttack(False): 0, LetPass(): 1, StopAttack(True): 2}
+        choices.sort(key=lambda a: order.get(a, len(order)))
+    elif kind == "duel":
+        choices.sort(key=_duel_order)
     return tuple(choices)
+
+
+def _duel_order(action: Action) -> tuple[int, int, int]:
+    """Cards by rank (then suit), as a hand is shown; stopping last."""
+    if isinstance(action, PlayCard):
+        return 0, rank(action.card), action.card
+    return 1, 0, 0
 
 
 def result_line(view: View | None, names: Sequence[str]) -> str | None:
@@ -430,7 +446,7 @@ WW_COMMANDS = (
         "The territory of your attacking piece",
         "The enemy's territory you attack",
     ),
-    CommandSpec("pass", "End your turn without an action", ("pass",)),
+    CommandSpec("pass", "End your turn: only when no other option is legal (WW-2)", ("pass",)),
 )
 PANEL_DECISIONS = {
     "setup": "buttons",
@@ -440,6 +456,74 @@ PANEL_DECISIONS = {
 }
 """Decisions answered on a private panel (the retreat field from a select); turns are
 played with the commands."""
+_COMPUTER_TO_PLAY = "▶ {who} is to play."  # its name says it is a computer
+_RUNS_OUT = " — time runs out {time}"
+_UNTIL = " (until {time})"
+DECISIONS = {
+    "turn": DecisionWords(
+        "your turn",
+        "▶ {who}, your turn{until}.",
+        _RUNS_OUT,
+        computer=_COMPUTER_TO_PLAY,
+        ping=True,
+    ),
+    "action": DecisionWords(
+        "another action",
+        "▶ {who}, your attack was stopped: take another action{until}.",
+        _RUNS_OUT,
+        computer=_COMPUTER_TO_PLAY,
+        ping=True,
+    ),
+    "setup": DecisionWords(
+        "placing your pieces",
+        "▶ Placing pieces: {who}{until}. Use your panel or /place.",
+        _UNTIL,
+        together=True,
+        ping=True,
+    ),
+    "diplomacy": DecisionWords(
+        "the diplomacy window",
+        "⚖ The diplomacy window is open{until}.",
+        " until {time}",
+        together=True,
+    ),
+    "duel": DecisionWords("the duel", "⚔ {who} to play a card or stop{until}.", _UNTIL, call=False),
+    "retreat": DecisionWords(
+        "your retreat",
+        "↩ {who} chooses where the beaten piece retreats{until}.",
+        _UNTIL,
+        call=False,
+    ),
+}
+"""How each decision is spoken of, in the order a channel lists who is awaited: the
+player to move and whoever places pieces are pinged."""
+CONTEST_STAGES = ("diplomacy", "duel")
+CONTEST_STEPS = frozenset({"let_pass", "duel_started", "duel_card", "duel_stop", "timed_out"})
+"""Events that only take a declared attack a step further (EW-13 to EW-17)."""
+
+
+class BattleContest:
+    """A declared attack, followed in one channel message from its diplomacy window to
+    its duel's end (see :class:`rules.presentation.Contest`)."""
+
+    def under_way(self, view: Any) -> bool:
+        """An attack in its diplomacy window or its duel."""
+        battle = view.battle
+        return battle is not None and battle.stage in CONTEST_STAGES
+
+    def step(self, events: Sequence[Event]) -> bool:
+        """Only a pass, a card, a stop or a timeout within the attack."""
+        return all(e.kind in CONTEST_STEPS for e in events)
+
+    def result(self, events: Sequence[Event]) -> Event | None:
+        """The duel's end (EW-18)."""
+        return next((e for e in events if e.kind == "duel_over"), None)
+
+    def lines(self, view: Any, names: Sequence[str]) -> list[str]:
+        """The cards played by each side (the attack itself is in the running log)."""
+        return battle_lines(view, names, board_of_view(view))[1:]
+
+
 _FLAG_WORDS = {"yes": True, "true": True, "no": False, "false": False}
 _TONES = {"stop_attack": "danger", "stop_playing": "danger", "let_pass": "secondary"}
 
@@ -579,6 +663,14 @@ class PyramidWords:
     def panel_decisions(self) -> Mapping[str, str]:
         """Setup, duel, diplomacy and retreat go on panels; turns use the commands."""
         return PANEL_DECISIONS
+
+    def decisions(self) -> Mapping[str, DecisionWords]:
+        """Turns, setup, the diplomacy window, the duel and the retreat."""
+        return DECISIONS
+
+    def contest(self) -> BattleContest:
+        """A declared attack's diplomacy window and duel, in one message."""
+        return BattleContest()
 
     def choice_tone(self, kind: str) -> str:
         """Stopping an attack or a duel in red, letting it pass quietly."""

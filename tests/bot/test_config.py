@@ -1,4 +1,5 @@
-"""Settings from the environment over an optional .env file."""
+"""The bot's settings from the environment over an optional .env file (the shared ones
+are :mod:`service.config`'s, tested in ``tests/service/test_config.py``)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import ConfigError, load_settings, parse_env_file, sqlite_path
+from bot.config import load_settings
+from service.config import ConfigError
 
 
 def test_defaults_point_the_database_into_data() -> None:
@@ -33,12 +35,6 @@ def test_env_file_is_read_and_the_environment_wins(tmp_path: Path) -> None:
     assert s.discord_gateway_url is None
 
 
-@pytest.mark.parametrize("text", ["JUST_A_NAME", "=value", "1BAD=x", "BAD NAME=x"])
-def test_malformed_env_lines_are_refused_with_their_number(text: str) -> None:
-    with pytest.raises(ConfigError, match="line 2"):
-        parse_env_file("OK=1\n" + text)
-
-
 @pytest.mark.parametrize(
     "env",
     [
@@ -63,12 +59,6 @@ def test_malformed_env_lines_are_refused_with_their_number(text: str) -> None:
 def test_bad_values_are_refused(env: dict[str, str]) -> None:
     with pytest.raises(ConfigError):
         load_settings(env, env_file=None)
-
-
-def test_sqlite_urls_and_bare_paths() -> None:
-    assert sqlite_path("sqlite:///data/x.db") == Path("data/x.db")
-    assert sqlite_path("sqlite:////tmp/x.db") == Path("/tmp/x.db")
-    assert sqlite_path("games.db") == Path("games.db")
 
 
 def test_metrics_are_off_unless_a_port_is_set_and_bind_the_loopback_by_default() -> None:

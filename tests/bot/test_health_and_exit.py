@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from bot import health
-from bot.config import ConfigError, load_settings
+from bot.config import load_settings
+from service.config import ConfigError
 
 
 def test_a_fresh_connected_file_is_healthy(tmp_path: Path) -> None:

@@ -4,15 +4,23 @@ that decodes back to it, coloured by the game's tone for its kind."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 import discord
 
 from bot.views import codec
+from bot.views.controls import Controls
 from bot.views.panels import panel_view
 from rules import contract, pyramids
 from service import Prompt
 
+if TYPE_CHECKING:
+    from bot.client import GameBot
+
 GAME = contract.game_named("european_war")
 BOARD = pyramids.load_board("european_war")
+CONTROLS = Controls(cast("GameBot", None))
+"""Items bound to no bot: making a view asks nothing of the bot its clicks go to."""
 
 
 def _prompt(kind: str, choices: list[pyramids.Action]) -> Prompt:
@@ -26,7 +34,7 @@ def _items(view: discord.ui.View) -> list[discord.ui.Item]:
 
 async def test_buttons_carry_their_actions_in_the_games_tones() -> None:
     choices: list[pyramids.Action] = [pyramids.StopAttack(False), pyramids.LetPass()]
-    view = panel_view(_prompt("diplomacy", choices), GAME)
+    view = panel_view(CONTROLS, _prompt("diplomacy", choices), GAME)
     buttons = [c for c in _items(view) if isinstance(c, discord.ui.Button)]
     assert [b.style for b in buttons] == [discord.ButtonStyle.danger, discord.ButtonStyle.secondary]
     assert [b.label for b in buttons] == ["Stop with K", "Let it pass"]
@@ -39,7 +47,7 @@ async def test_buttons_carry_their_actions_in_the_games_tones() -> None:
 async def test_a_retreat_is_chosen_from_a_select() -> None:
     choices: list[pyramids.Action] = [pyramids.Retreat("spain"), pyramids.Retreat("italy")]
     prompt = _prompt("retreat", choices)
-    view = panel_view(prompt, GAME)
+    view = panel_view(CONTROLS, prompt, GAME)
     [select] = _items(view)
     assert isinstance(select, discord.ui.Select)
     assert [o.label for o in select.options] == ["Retreat to Spain", "Retreat to Italy"]

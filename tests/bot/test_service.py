@@ -15,8 +15,8 @@ import pytest
 from rules import pyramids
 from service import INTERNAL_ERROR, OLD_BUTTON, GameService, Outcome
 from service import core as core_module
-from service import sqlite_store as store_module
 from service.scheduler import FakeClock
+from service.sql import Q
 from tests.bot.helpers import HOST, make_service, new_game, phase, play_until, step
 
 T0 = 1_700_000_000.0
@@ -504,7 +504,7 @@ async def test_an_unexpected_error_leaves_the_stored_game_as_it_was(
     decisions = db_rows(path, "SELECT * FROM decisions ORDER BY seat, kind")
 
     # a fault inside the transaction (after the action row was written) ...
-    monkeypatch.setattr(store_module.Q, "upsert_decision", "INSERT INTO nowhere VALUES (?)")
+    monkeypatch.setattr(Q, "upsert_decision", "INSERT INTO nowhere VALUES (?)")
     out = await svc.answer(gid, turn.user_id, turn.version, pyramids.Arm())
     assert not out.ok and out.error == INTERNAL_ERROR
     monkeypatch.undo()

@@ -18,8 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import DEFAULT_DATABASE_URL, Settings
+from bot.config import Settings
 from bot.preflight import OwnerLock, StartupError, open_checked
+from service.config import DEFAULT_DATABASE_URL
 from service.store import open_store
 from tests.bot.test_store import apply_first_legal, running_game
 

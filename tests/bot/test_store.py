@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from rules import pyramids
-from service import sqlite_store as store_module
 from service.models import DecisionRecord, GameSettings
+from service.sql import Q
 from service.sqlite_store import SqliteStore
 from service.store import InvalidRecord, NewSeat, Store
 
@@ -90,7 +90,7 @@ async def test_a_failure_inside_the_transaction_leaves_nothing_behind(
 ) -> None:
     gid = await running_game(store)
     before = await store.load_game(gid)
-    monkeypatch.setattr(store_module.Q, "upsert_decision", "INSERT INTO no_such_table VALUES (?)")
+    monkeypatch.setattr(Q, "upsert_decision", "INSERT INTO no_such_table VALUES (?)")
     with pytest.raises(sqlite3.OperationalError):
         await apply_first_legal(store, gid)  # the action row and snapshot went in first
     monkeypatch.undo()

@@ -55,16 +55,18 @@ async def running_bot(
     *,
     sync_commands: bool = True,
     allow_errors: bool = False,
-    timeout: float = 5.0,
+    timeout: float = 30.0,
 ) -> AsyncIterator[BotT]:
     """Run ``bot`` (any ``commands.Bot``) against ``fake`` for the duration of the block.
 
-    Logs in, connects, waits for ``on_ready``, then (``sync_commands``) syncs the global
-    command tree so :meth:`FakeDiscord.slash` can validate against it (pass False if the bot
-    syncs by itself, e.g. to guilds only). The guild-ready delay is cut to 0.05 s. On exit the
-    bot is closed; errors discord.py logged meanwhile (exceptions in commands, views, events)
-    fail the test unless ``allow_errors`` (and make a pending ``fake.slash`` etc. raise
-    :class:`InteractionFailed` at once instead of timing out).
+    Starts it (``bot.start``: logs in, does what the bot does before the gateway, connects),
+    waits for ``on_ready`` (at most ``timeout`` seconds: a bound for a start that hangs),
+    then (``sync_commands``) syncs the global command tree so :meth:`FakeDiscord.slash` can
+    validate against it (pass False if the bot syncs by itself, e.g. to guilds only). The
+    guild-ready delay is cut to 0.05 s. On exit the bot is closed; errors discord.py logged
+    meanwhile (exceptions in commands, views, events) fail the test unless ``allow_errors``
+    (and make a pending ``fake.slash`` etc. raise :class:`InteractionFailed` at once
+    instead of timing out).
     """
     collector = _ErrorCollector(fake)
     discord_logger = logging.getLogger("discord")
@@ -73,8 +75,8 @@ async def running_bot(
     bot._connection.guild_ready_timeout = min(bot._connection.guild_ready_timeout, 0.05)
     connect: asyncio.Task[None] | None = None
     try:
-        await bot.login(fake.token)
-        connect = asyncio.create_task(bot.connect(reconnect=False), name="fake-bot-connect")
+        # the bot's own start: logging in, whatever it does before the gateway, connecting
+        connect = asyncio.create_task(bot.start(fake.token, reconnect=False), name="fake-bot")
         ready = asyncio.create_task(bot.wait_until_ready())
         done, _ = await asyncio.wait(
             {ready, connect}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED

@@ -20,7 +20,13 @@ from rules.choices import kinds_of, values_of
 from rules.contract import ActionKind, Decision, OnTimeout, Param, Result, Timing, Value
 from rules.errors import GameOver, IllegalAction, InvalidState, NotYourTurn, RulesError
 from rules.events import Event
-from rules.presentation import CommandOption, CommandSpec, OptionSpec, RuleSection
+from rules.presentation import (
+    CommandOption,
+    CommandSpec,
+    DecisionWords,
+    OptionSpec,
+    RuleSection,
+)
 from rules.rng import Rng
 
 NAME = "claim_line"
@@ -316,6 +322,19 @@ COMMANDS = (
 )
 
 
+DECISIONS = {
+    "turn": DecisionWords(
+        "your turn",
+        "▶ {who}, your turn{until}.",
+        " — time runs out {time}",
+        computer="▶ {who} is to play.",  # its name says it is a computer
+        ping=True,
+    ),
+    "respond": DecisionWords("the claim to contest"),
+}
+"""A turn is announced and pinged; the window to contest a claim only goes to panels."""
+
+
 class ClaimWords:
     """The words of Claim the Line."""
 
@@ -441,6 +460,14 @@ class ClaimWords:
     def panel_decisions(self) -> Mapping[str, str]:
         """The contest window (CL-3), on buttons."""
         return {"respond": "buttons"}
+
+    def decisions(self) -> Mapping[str, DecisionWords]:
+        """A turn, and the window to contest a claim (CL-3)."""
+        return DECISIONS
+
+    def contest(self) -> None:
+        """None: each claim and answer is a message of its own."""
+        return None
 
     def choice_tone(self, kind: str) -> str:
         """Contesting in red, allowing quietly."""

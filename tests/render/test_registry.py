@@ -24,6 +24,7 @@ class Plain:
     """A tiny GameImages of a made-up game: a one-colour board, no private image."""
 
     extras: tuple[str, ...] = ()
+    contest: str | None = None
 
     def board(self, view: Any, names: Sequence[str], events: Sequence[rules.Event] = ()) -> bytes:
         return b"board:" + repr((view, tuple(names))).encode()

@@ -327,3 +327,45 @@ def test_what_the_platform_asks_of_a_game(name: str, players: int, options: dict
         assert not words.board_changed(views[0], views[0], [])
         assert not any(words.hand_changed(v, v) for v in views[1:])
     assert state.over
+
+
+@pytest.mark.parametrize(("name", "players", "options"), TABLES)
+def test_every_decision_is_worded_and_a_contest_is_followed_to_its_end(
+    name: str, players: int, options: dict[str, Any]
+) -> None:
+    """What the channel is told of each decision, and of a contest: while one is under way
+    its steps keep it so, and its result ends it."""
+    game, state = _start(name, players, options, 7)
+    words = game.presentation
+    contest = words.contest()
+    names = [f"P{s}" for s in range(state.player_count)]
+    rng = random.Random(7)
+    steps = ended = 0
+    for _ in range(MAX_STEPS):
+        if state.over:
+            break
+        deciders = state.deciders()
+        for d in deciders:
+            spoken = words.decisions().get(d.kind)
+            assert spoken is not None and spoken.name.strip(), f"no words for {d.kind}"
+            if spoken.waiting:
+                assert spoken.line([names[d.seat]], "soon", False).strip()
+        d = deciders[rng.randrange(len(deciders))]
+        before = contest is not None and contest.under_way(state.view_for(None))
+        legal = state.legal_actions(d.seat)
+        public = [e for e in state.apply(d.seat, legal[rng.randrange(len(legal))]) if e.to is None]
+        if contest is None:
+            continue
+        spectator = state.view_for(None)
+        under_way = contest.under_way(spectator)
+        if under_way:
+            assert all(line.strip() for line in contest.lines(spectator, names))
+        if before and contest.step(public):
+            steps += 1
+            assert under_way, public
+        if contest.result(public) is not None:
+            ended += 1
+            assert before and not under_way and not contest.step(public), public
+    assert state.over
+    if contest is not None and name == "european_war":
+        assert steps and ended, "a game of European War has duels"

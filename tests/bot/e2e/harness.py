@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.client import GameBot
+from bot.client import GameBot, interaction_tasks
 from bot.config import Settings
+from bot.resources import open_resources
 from bot.views import codec
 from rules import contract, pyramids
 from rules.pyramids.cards import card_name
@@ -53,11 +54,12 @@ class World:
     """:meth:`settle` does not wait for images added to messages later (a test that holds
     the renderer back)."""
     _stack: contextlib.AsyncExitStack | None = None
-    _cm: Any = None
 
     # ------------------------------------------------------------------ the bot
-    def make_bot(self, **kw: Any) -> GameBot:
-        """A bot on this world's database (not started)."""
+    async def start(self, **kw: Any) -> GameBot:
+        """Start a bot on this world's database, as ``python -m bot`` does: what it runs on
+        opened first and handed to it (the previous bot must be stopped)."""
+        assert self._stack is None, "stop the running bot first"
         settings = Settings(
             discord_token=self.fake.token,
             database_url=f"sqlite:///{self.tmp}/games.db",
@@ -74,23 +76,22 @@ class World:
             "seed_source": lambda: self.seed,
         }
         options.update(kw.pop("service_options", {}))
-        return GameBot(
-            settings, service_options=options, warm_up=False, guild_ready_timeout=0.05, **kw
-        )
-
-    async def start(self, **kw: Any) -> GameBot:
-        """Start a bot (the previous one must be stopped)."""
-        assert self._cm is None, "stop the running bot first"
-        bot = self.make_bot(**kw)
-        self._cm = running_bot(self.fake, bot, sync_commands=False)
-        self.bot = await self._cm.__aenter__()
+        async with contextlib.AsyncExitStack() as stack:
+            resources = await stack.enter_async_context(
+                open_resources(settings, service_options=options)
+            )
+            bot = GameBot(settings, resources, warm_up=False, guild_ready_timeout=0.05, **kw)
+            self.bot = await stack.enter_async_context(
+                running_bot(self.fake, bot, sync_commands=False)
+            )
+            self._stack = stack.pop_all()
         return self.bot
 
     async def stop(self) -> None:
         """Stop the running bot (as a process shutdown would)."""
-        if self._cm is not None:
-            cm, self._cm = self._cm, None
-            await cm.__aexit__(None, None, None)
+        if self._stack is not None:
+            stack, self._stack = self._stack, None
+            await stack.aclose()
 
     async def settle(self) -> None:
         """Wait until the bot has nothing left to do (with :attr:`words_only`: nothing
@@ -101,12 +102,13 @@ class World:
             return
         bot = self.bot
         while True:
+            await bot.interactions_done()
             await bot.service.idle()
             await self.fake.wait_until(
                 lambda: not bot.delivery.sending, 10.0, "the bot to send everything but late images"
             )
             await asyncio.sleep(0)
-            if not bot.delivery.sending and not bot.service._busy(None):
+            if not bot.delivery.sending and not bot.service._busy(None) and not interaction_tasks():
                 return
 
     # ------------------------------------------------------------------ acting

@@ -3,8 +3,9 @@ by ``STOP_AT``, so a test can place a stop there without timing:
 
 * ``gateway``: the gateway handshake has just completed (discord.py's ``connect`` is
   about to get its websocket back from ``asyncio.wait_for``);
-* ``outbox``, ``catch_up``, ``service``: ``setup_hook`` has just loaded the outbox, told
-  the channels what they were owed, or started the games.
+* ``outbox``, ``catch_up``, ``service``: the bot's start (``GameBot.start_play``, between
+  logging in and the gateway) has just loaded the outbox, told the channels what they
+  were owed, or started the games.
 
 The signal goes to the main thread (``signal.pthread_kill``: delivered before the call
 returns) once the named coroutine is done, one step before it returns to its caller, so

@@ -70,7 +70,10 @@ class HeldImages:
         await self._wait()
         return await self.inner.hand(cards, title, game=game)
 
-    async def duel(
+    def channel_files(self, game: str) -> frozenset[str]:
+        return self.inner.channel_files(game)
+
+    async def contest(
         self,
         view: pyramids.View,
         names: Sequence[str],
@@ -78,9 +81,9 @@ class HeldImages:
         events: Sequence[rules.Event] = (),
         *,
         game: str,
-    ) -> Picture:
+    ) -> Picture | None:
         await self._wait()
-        return await self.inner.duel(view, names, result, events, game=game)
+        return await self.inner.contest(view, names, result, events, game=game)
 
     async def warm_up(self) -> None:
         await self._wait()

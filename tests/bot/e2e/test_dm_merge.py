@@ -15,6 +15,7 @@ from service import Outcome, PrivateNote
 from tests.bot.e2e.harness import World
 from tests.bot.e2e.test_dm_backlog import _to_play, _two_player_game
 from tests.fake_discord import FakeUser
+from tests.fake_discord.server import Hold
 
 
 class CountedHands:
@@ -81,6 +82,16 @@ async def _play(world: World, gid: int, players: dict[int, FakeUser], n: int) ->
         await _quiet_but_dms(world)
 
 
+async def _play_while_held(
+    world: World, gid: int, players: dict[int, FakeUser], n: int, held: Hold
+) -> None:
+    """``n`` turns, the first DM they send held in flight before the next turn, so the
+    later ones wait behind it (however long the outbox takes to send it)."""
+    await _play(world, gid, players, 1)
+    await world.fake.wait_until(lambda: held.waiting > 0, 60, "the first DM to be in flight")
+    await _play(world, gid, players, n - 1)
+
+
 @pytest.fixture(autouse=True)
 def _patient_hands(monkeypatch: pytest.MonkeyPatch) -> None:
     """A hand image always makes it (no timing: a slow machine never leaves it out)."""
@@ -105,7 +116,7 @@ async def test_waiting_dms_arrive_as_one_with_every_line_and_the_newest_hand(
     start = {u.id: len(fake.dm_messages(u)) for u in players.values()}
     held = fake.hold("POST", f"/channels/{fake.dm_channel(first).id}/messages")
 
-    await _play(world, gid, players, 6)
+    await _play_while_held(world, gid, players, 6, held)
     assert held.waiting == 1  # the first DM is in flight; the later ones wait and merge
     assert len(parts) >= 4, parts
     waiting = parts[1:]
@@ -189,7 +200,7 @@ async def test_merged_dms_are_kept_across_a_restart(world: World) -> None:
     parts = _spy_parts(world, first)
     before = len(fake.dm_messages(first))
     held = fake.hold("POST", f"/channels/{fake.dm_channel(first).id}/messages")
-    await _play(world, gid, players, 4)
+    await _play_while_held(world, gid, players, 4, held)
     assert held.waiting == 1
     assert world.bot is not None
     kept = [r for r in await world.bot.db.outbox_items() if r.user_id == first.id]

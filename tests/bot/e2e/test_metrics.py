@@ -161,3 +161,29 @@ async def test_a_port_in_use_is_logged_and_the_bot_plays_on(
         gid = await world.open_table()
         assert (await bot.service.status(gid)).status == "running"
         await world.stop()
+
+
+async def test_answers_given_where_an_interaction_enters_are_counted(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """A command from an out-of-date list and a button of an older release are answered
+    before any handler runs; their answers count in the bot's metrics like the rest."""
+    world = await make_world(fake_discord, tmp_path, start=False)
+    bot = await world.start(metrics_port=0)
+    port = bot.metrics.port
+    assert port is not None
+    res = await world.fake.raw_command(world.users["ann"], world.channel, "teleport", [])
+    assert res.ephemeral and "out of date" in res.content
+    button = {"type": 2, "style": 1, "label": "Old", "custom_id": "ew:retired:7"}
+    old = world.fake._create_message(
+        world.channel,
+        world.fake.bot_user,
+        {"content": "an old table", "components": [{"type": 1, "components": [button]}]},
+        [],
+    )
+    res = await world.click("bob", old, "ew:retired:7")
+    assert res.ephemeral and "older version of the bot" in res.content
+    await world.settle()
+    answered = (await scrape(port))["european_war_interaction_latency_seconds_count"]
+    assert answered[(("stage", "answer"),)] == 2
+    await world.stop()

@@ -14,6 +14,7 @@ import pytest
 
 from bot.client import GameBot
 from bot.config import Settings
+from bot.resources import open_resources
 from service.scheduler import FakeClock
 from tests.bot.e2e.harness import SEED, World
 from tests.bot.e2e.policy import Policy
@@ -24,8 +25,12 @@ from tests.postgres import PostgresServer
 Pair = tuple[World, GameBot, GameBot]
 
 
-def sharded_bot(fake: FakeDiscord, url: str, shard: int, clock: FakeClock) -> GameBot:
-    """A bot process's client: shard ``shard`` of 2 on the database at ``url``."""
+@contextlib.asynccontextmanager
+async def sharded_bot(
+    fake: FakeDiscord, url: str, shard: int, clock: FakeClock
+) -> AsyncIterator[GameBot]:
+    """A bot process's client, started as ``python -m bot`` does (what it runs on opened
+    first and handed to it): shard ``shard`` of 2 on the database at ``url``."""
     settings = Settings(
         discord_token=fake.token,
         database_url=url,
@@ -43,7 +48,10 @@ def sharded_bot(fake: FakeDiscord, url: str, shard: int, clock: FakeClock) -> Ga
         "computer_answer_delay": (0.0, 0.0),
         "seed_source": lambda: SEED,
     }
-    return GameBot(settings, service_options=options, warm_up=False, guild_ready_timeout=0.05)
+    async with open_resources(settings, service_options=options) as resources:
+        bot = GameBot(settings, resources, warm_up=False, guild_ready_timeout=0.05)
+        async with running_bot(fake, bot, sync_commands=False) as running:
+            yield running
 
 
 @pytest.fixture
@@ -59,9 +67,8 @@ async def pair(
     async with contextlib.AsyncExitStack() as stack:
         bots = {}
         for shard in (1, 0):  # the host first: it leads, so it syncs the commands
-            bot = sharded_bot(fake_discord, url, shard, world.clock)
             bots[shard] = await stack.enter_async_context(
-                running_bot(fake_discord, bot, sync_commands=False)
+                sharded_bot(fake_discord, url, shard, world.clock)
             )
         world.bot = bots[1]
         yield world, bots[0], bots[1]
