@@ -252,11 +252,11 @@ class GameBot(commands.AutoShardedBot):
 
     async def hold_shards(self) -> None:
         """On PostgreSQL, hold the leases of this process's shards before hosting their
-        games (while another process holds one, wait: a standby), then keep them (see
-        :mod:`bot.leases`)."""
+        games (while another process holds one, wait: a standby, as the health file
+        says), then keep them (see :mod:`bot.leases`)."""
         if self.leases is None:
             return
-        await self.leases.hold_shards()
+        await self.leases.hold_shards(waiting=lambda _: self._write_health())
         self._spawn(self._keep_leases())
 
     async def _keep_leases(self) -> None:
@@ -458,9 +458,12 @@ class GameBot(commands.AutoShardedBot):
 
     # ------------------------------------------------------------------ health
     def health_state(self) -> str:
-        """The gateway state for the health file (see :mod:`bot.health`): every shard's."""
+        """The state for the health file (see :mod:`bot.health`): ``standby`` while
+        another process hosts this one's shards, else the gateway's (every shard's)."""
         if self.is_closed() or self._closing is not None:
             return "stopping"
+        if self.leases is not None and self.leases.waiting:
+            return "standby"
         if not self.is_ready():
             return "connecting"
         shards = self.shards.values()

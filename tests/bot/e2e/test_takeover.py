@@ -1,13 +1,16 @@
 """A host killed while its game's deadlines run: two processes with its shard range
 start, one takes over (the leases: it waits until the dead one's lease expires, the other
-keeps waiting), every deadline that passed meanwhile fires exactly once, and when the new
-host stops, the last one takes over without firing any again. Real ``python -m bot``
-processes (SIGKILL is SIGKILL) on one PostgreSQL database, through the fake Discord."""
+keeps waiting, healthy as a standby), every deadline that passed meanwhile fires exactly
+once, and when the new host stops, the last one takes over without firing any again.
+Real ``python -m bot`` processes (SIGKILL is SIGKILL) on one PostgreSQL database, through
+the fake Discord."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import signal
+import sys
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -20,6 +23,20 @@ from tests.fake_discord import FakeDiscord
 from tests.postgres import PostgresServer
 
 LEASE = "shard 1 of 2"
+
+
+def state_in(path: Path) -> str | None:
+    """The state a health file says (None while there is none)."""
+    try:
+        return str(json.loads(path.read_text())["state"])
+    except (FileNotFoundError, ValueError):
+        return None
+
+
+async def health_check(path: Path) -> int:
+    """The exit status of ``python -m bot.health`` (the image's health check) on ``path``."""
+    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot.health", str(path))
+    return await proc.wait()
 
 
 async def until(check: Callable[[], Awaitable[bool]], what: str, timeout: float = 60.0) -> None:
@@ -78,8 +95,13 @@ async def test_a_killed_host_is_taken_over_once_and_its_deadlines_fire_once(
         finally:
             await conn.close()
 
-        second, third = await start_bot(env, tmp_path), await start_bot(env, tmp_path)
-        procs += [second, third]
+        health_files: dict[int, Path] = {}
+        for _ in range(2):
+            path = tmp_path / f"health-{len(procs)}.json"
+            proc = await start_bot({**env, "HEALTH_FILE": str(path)}, tmp_path)
+            health_files[proc.pid] = path
+            procs.append(proc)
+        second, third = procs[1:]
 
         async def fired() -> bool:
             return sum(a.source == "timeout" for a in await store.actions(gid)) >= len(due)
@@ -90,6 +112,14 @@ async def test_a_killed_host_is_taken_over_once_and_its_deadlines_fire_once(
         host, waiting = (second, third) if f":{second.pid}:" in holder[0] else (third, second)
         assert f":{host.pid}:" in holder[0]
         assert waiting.returncode is None, "the other one waits, still running"
+        # it says so in its health file, which passes the image's health check
+        waiting_health = health_files[waiting.pid]
+
+        async def standby() -> bool:
+            return state_in(waiting_health) == "standby"
+
+        await until(standby, "the waiting process's health file to say standby")
+        assert await health_check(waiting_health) == 0
         timeouts = [a for a in await store.actions(gid) if a.source == "timeout"]
         assert sorted(a.seat for a in timeouts) == sorted(d.seat for d in due), "once each"
 
@@ -104,6 +134,11 @@ async def test_a_killed_host_is_taken_over_once_and_its_deadlines_fire_once(
         await fake_discord.wait_until(
             lambda: 1 in fake_discord.shards_connected(), 30, "the last host to connect"
         )
+
+        async def connected() -> bool:
+            return state_in(waiting_health) == "connected"
+
+        await until(connected, "the last host's health file to say connected")
         status = await fake_discord.slash(ann, channel, "status", timeout=10)
         assert "no such game" not in status.content.lower(), status.content
         again = [a for a in await store.actions(gid) if a.source == "timeout"]
