@@ -50,6 +50,7 @@ if __package__ in (None, ""):  # run as a file: benchmarks/bot.py must not shado
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 
+from benchmarks.postgres import run_schema, server_cpu, throwaway_server
 from rules import pyramids
 from service import GameService, Outcome, Prompt
 from service.models import DecisionRecord, GameSettings
@@ -443,42 +444,6 @@ async def pg_worker(
     await store.close()
 
 
-async def _schema(url: str, create: bool) -> str:
-    """A schema of its own for this run in the database of ``url`` (created, or dropped
-    with ``create`` False); returns the URL that uses it."""
-    import asyncpg
-
-    name = f"bench_{os.getpid()}"
-    conn = await asyncpg.connect(url)
-    try:
-        if create:
-            await conn.execute(f"CREATE SCHEMA {name}")
-        else:
-            await conn.execute(f"DROP SCHEMA {name} CASCADE")
-    finally:
-        await conn.close()
-    return url + ("&" if "?" in url else "?") + f"search_path={name}"
-
-
-def server_cpu(postmaster: int | None) -> float:
-    """CPU seconds used so far by the PostgreSQL server whose postmaster is ``postmaster``:
-    its own, its running children's (the backends) and its ended children's; 0 when not
-    known."""
-    if postmaster is None:
-        return 0.0
-    total = 0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(stat.parent.name) == postmaster:
-            total += sum(int(x) for x in fields[11:15])
-        elif int(fields[1]) == postmaster:
-            total += int(fields[11]) + int(fields[12])
-    return total / os.sysconf("SC_CLK_TCK")
-
-
 def pg_runs(
     url: str,
     processes: int,
@@ -491,7 +456,7 @@ def pg_runs(
     """The burst and the open loop on PostgreSQL, shared by ``processes`` processes
     (``postmaster``: the server's process id, to count its CPU time too)."""
     root = Path(__file__).resolve().parents[1]
-    mine = asyncio.run(_schema(url, create=True))
+    mine = asyncio.run(run_schema(url, create=True))
     share = games // processes
     workers = [
         subprocess.Popen(
@@ -557,7 +522,7 @@ def pg_runs(
             if w.stdin:
                 w.stdin.close()
             w.wait()
-        asyncio.run(_schema(url, create=False))
+        asyncio.run(run_schema(url, create=False))
 
 
 def report(name: str, samples: list[float]) -> None:
@@ -614,21 +579,9 @@ def main() -> None:
         games = args.games or 1000
         print(f"PostgreSQL, load average {os.getloadavg()[0]:.2f}")
         if args.postgres:
-            from tests.postgres import PostgresServer, find_binaries
-
-            binaries = find_binaries()
-            if binaries is None:
-                raise SystemExit("no PostgreSQL binaries on this machine")
-            with PostgresServer(binaries, durable=True) as server:
-                postmaster = int((server.folder / "data" / "postmaster.pid").read_text().split()[0])
+            with throwaway_server() as (url, postmaster):
                 pg_runs(
-                    server.url(),
-                    args.processes,
-                    games,
-                    args.actions,
-                    args.rate,
-                    args.seconds,
-                    postmaster,
+                    url, args.processes, games, args.actions, args.rate, args.seconds, postmaster
                 )
         else:
             pg_runs(args.database, args.processes, games, args.actions, args.rate, args.seconds)
