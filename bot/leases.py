@@ -73,6 +73,7 @@ class Leases:
         or a dead one's, until it expires), wait, holding none of them (all or none: two
         waiting processes never hold half each); ``waiting`` is told which are held
         elsewhere each time."""
+        said: list[str] = []
         while True:
             got = [await self.claim(n) for n in self.shards]
             if all(got):
@@ -85,7 +86,9 @@ class Leases:
                 if mine:
                     await self.release_one(name)
             elsewhere = [n for n, mine in zip(self.shards, got, strict=True) if not mine]
-            log.info("waiting: %s hosted by another process", ", ".join(elsewhere))
+            if elsewhere != said:  # once, not at every try
+                log.info("waiting: %s hosted by another process", ", ".join(elsewhere))
+                said = elsewhere
             if waiting is not None:
                 waiting(elsewhere)
             await asyncio.sleep(self.seconds / 3)
