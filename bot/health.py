@@ -5,8 +5,8 @@ says ``connected`` or ``standby``, 1 otherwise, with one line saying why.
 The file (``HEALTH_FILE``) is one JSON object: ``{"state": ..., "time": ..., "pid": ...}``
 where ``state`` is ``connecting`` (start-up), ``connected``, ``disconnected`` (discord.py
 is reconnecting), ``standby`` (waiting, healthy, while another process hosts its shards:
-see :mod:`bot.leases`) or ``stopping``; it is removed when the bot stops. This module imports
-no Discord code, so the check is quick.
+see :mod:`bot.leases`) or ``stopping``; it is removed when the bot stops. This module
+imports no Discord code, so the check is quick.
 """
 
 from __future__ import annotations
