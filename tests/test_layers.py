@@ -23,9 +23,10 @@ ALLOWED = {
     "bot": {
         *("bot", "service", "rules", "render", "ai"),
         # Discord and its transport; Pillow (a placeholder for an image that failed) and
-        # zlib-ng (deflating in the drawing processes); prometheus-client serves the
-        # metrics; aiosqlite: the start-up check of the SQLite file (bot/preflight.py)
-        *("discord", "aiohttp", "yarl", "PIL", "zlib_ng", "prometheus_client", "aiosqlite"),
+        # zlib-ng and ISA-L (deflating in the drawing processes); prometheus-client serves
+        # the metrics; aiosqlite: the start-up check of the SQLite file (bot/preflight.py)
+        *("discord", "aiohttp", "yarl", "PIL", "zlib_ng", "isal", "prometheus_client"),
+        "aiosqlite",
     },
 }
 SIDE_EDGES = {("bot/__main__.py", "console.main")}
