@@ -51,7 +51,7 @@ from .outcome import (
 )
 from .play import PlayOps
 from .queries import QueryOps
-from .steps import Nth, Step, StepOps, kind_offers
+from .steps import Nth, Step, StepOps, first_step, kind_offers
 from .store import FrontStore
 from .timers import TimerOps
 
@@ -114,6 +114,7 @@ __all__ = [
     "UserView",
     "command_union",
     "every_game",
+    "first_step",
     "kind_offers",
     "server_games",
 ]

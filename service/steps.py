@@ -48,9 +48,10 @@ class Step:
     among its step's offers. Then either ``param`` is asked, with ``question`` and
     ``offers``, or (``param`` None, a kind chosen) the action is complete and ``label``
     words it, to confirm. ``kind_label`` names the chosen kind; ``version`` is the
-    prompt's version the panel answers."""
+    prompt's version the panel answers, ``variant`` the game's registry name."""
 
     version: int
+    variant: str
     kind: str | None
     kind_label: str
     chosen: tuple[Offer, ...]
@@ -93,6 +94,13 @@ def kind_offers(game: Game, actions: Iterable[Any], labels: Iterable[str]) -> tu
     order = {k: i for i, k in enumerate(game.action_kinds)}
     kinds = sorted(own, key=lambda k: order.get(k, len(order)))
     return tuple(Offer(k, kind_label(game, k, own.get), k) for k in kinds)
+
+
+def first_step(game: Game, version: int, actions: Iterable[Any], labels: Iterable[str]) -> Step:
+    """The first step of a panel answering a prompt made at ``version`` whose choices are
+    ``actions`` (worded ``labels``): the kinds to choose from (:func:`kind_offers`)."""
+    offers = kind_offers(game, actions, labels)
+    return Step(version, game.name, None, "", (), {}, (), (), None, CHOOSE_KIND, offers)
 
 
 def _option_for(t: _Table, kind: str, param: Param) -> CommandOption | None:
@@ -156,8 +164,7 @@ class StepOps(ServiceBase):
             assert t.seat is not None
             legal = t.state.legal_actions(t.seat)
             labels = [t.words.action_label(a, t.view, t.names) for a in legal]
-            offers = kind_offers(t.game, legal, labels)
-            return Step(version, None, "", (), {}, (), (), None, CHOOSE_KIND, offers)
+            return first_step(t.game, version, legal, labels)
         if kind not in t.kinds:
             raise StalePrompt(OLD_BUTTON)
         return _walk(t, version, kind, chosen, fill)
@@ -223,6 +230,7 @@ def _walk(t: _Table, version: int, kind: str, chosen: Sequence[Value | Nth], fil
     if asked is not None:
         return Step(
             version,
+            t.game.name,
             kind,
             name,
             tuple(said),
@@ -236,6 +244,7 @@ def _walk(t: _Table, version: int, kind: str, chosen: Sequence[Value | Nth], fil
     action = t.game.action_from_dict({"kind": kind, **values})
     return Step(
         version,
+        t.game.name,
         kind,
         name,
         tuple(said),

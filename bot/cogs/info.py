@@ -16,10 +16,10 @@ from rules import contract
 from service import rulebook
 
 from ..entry import ANSWER_DIRECT
-from ..games import is_panel
 from ..reply import Reply, with_picture
 from ..texts import ABOUT, clip, help_for, status_text
 from ..views.panels import panel_view
+from ..views.turn import is_turn, root_step, step_line, step_view
 from .common import MAX_CHOICES, game_here, my_view, safe
 
 if TYPE_CHECKING:
@@ -94,7 +94,11 @@ class InfoCog(commands.Cog):
         prompt = uv.prompt
         if prompt is not None:
             lines.append(f"**{prompt.text}**")
-            if is_panel(prompt.kind):
+            if is_turn(game, prompt.kind):
+                step = root_step(prompt, game)
+                lines.append(step_line(step))
+                kwargs["view"] = step_view(bot.controls, gid, step)
+            else:
                 kwargs["view"] = panel_view(bot.controls, prompt, game)
         images = bot.delivery.images
         holding = images.holding(uv.view, status.variant)
