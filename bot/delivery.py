@@ -47,7 +47,7 @@ import discord
 
 from rules import contract
 from rules.presentation import Contest
-from service import LobbyInfo, Outcome
+from service import DecisionInfo, LobbyInfo, Outcome, ServiceError
 from service.models import OutboxRecord
 
 from . import reply as replies
@@ -705,7 +705,10 @@ class Delivery(PrivateDelivery):
 
     async def _draw_proposed(self, gid: int) -> bool:
         """Some people at the table agree to a draw, not all yet."""
-        seats = (await self.bot.service.status(gid)).seats
+        try:
+            seats = (await self.bot.service.status(gid)).seats
+        except ServiceError:  # gone meanwhile: nothing to vote on
+            return False
         votes = [s.agrees_draw for s in seats if s.user_id is not None and s.seat is not None]
         return any(votes) and not all(votes)
 
@@ -897,10 +900,12 @@ class Delivery(PrivateDelivery):
                 continue
             until = f" Time runs out {stamp(p.deadline)}." if p.deadline else ""
             ping = await self.pings(p.user_id)
+            mine = [DecisionInfo(p.seat, p.kind, p.user_id, "", p.deadline)]
             await self.post(
                 outcome,
                 f"⏰ <@{p.user_id}>, a reminder: {p.text}{until}",
                 pings={p.user_id} if ping else set(),
+                view=opener_view(self.bot.controls, outcome.game_id or 0, mine, outcome.variant),
             )
 
     # ------------------------------------------------------------------ lobby

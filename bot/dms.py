@@ -96,9 +96,7 @@ class PrivateDelivery:
         for p in outcome.prompts:
             if p.user_id is not None:
                 prompts[p.user_id] = p
-        missing = {
-            uid: p for uid, p in prompts.items() if uid not in outcome.private and is_panel(p.kind)
-        }
+        missing = {uid: p for uid, p in prompts.items() if uid not in outcome.private}
         if missing and outcome.game_id is not None:  # e.g. a seat handed over, a resume
             private = dict(outcome.private)
             for uid, p in missing.items():
@@ -372,8 +370,8 @@ class PrivateDelivery:
         await self.post(
             outcome,
             f"<@{uid}>, I cannot send you direct messages. Use /hand to "
-            "see your cards, and the **Open my panel** buttons here for your "
-            "decisions (or open your DMs to this server).",
+            "see your cards, and the **Your turn** and **Open my panel** buttons here for "
+            "your decisions (or open your DMs to this server).",
             pings={uid},
         )
 

@@ -73,7 +73,7 @@ def help_text(variant: str) -> str:
         "hand · board · status       your cards · the board (text + image) · the table",
         "log [n]                     the last n events",
         "rules [topic]               the rules: a number (EW-13) or a word (duel)",
-        "draw                        agree to a draw (every person at the table must)",
+        "draw                        agree to a draw, once confirmed (every person must)",
         "resign                      a computer takes your seat (EW-25)",
         "quit                        stop here; the game is saved (continue with --resume)",
     ]

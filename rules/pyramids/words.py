@@ -444,7 +444,7 @@ PANEL_DECISIONS = {
     "retreat": "select",
 }
 """Decisions answered on a private panel (the retreat field from a select); turns are
-played with the commands."""
+played with the commands, or on the turn panel made from them."""
 _COMPUTER_TO_PLAY = "▶ {who} is to play."  # its name says it is a computer
 _RUNS_OUT = " — time runs out {time}"
 _UNTIL = " (until {time})"
