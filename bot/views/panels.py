@@ -29,18 +29,13 @@ from ..reply import Reply, with_picture
 from ..texts import clip, stamp
 from . import codec
 from .bound import OfBot
-from .turn import is_turn, root_step, step_view, with_step
+from .turn import TONES, is_turn, root_step, step_view, with_step
 
 if TYPE_CHECKING:
     from ..client import GameBot
     from .controls import Controls
 
 MAX_BUTTONS = 20
-TONES = {
-    "primary": discord.ButtonStyle.primary,
-    "secondary": discord.ButtonStyle.secondary,
-    "danger": discord.ButtonStyle.danger,
-}
 
 
 def panel_content(

@@ -46,6 +46,7 @@ TONES = {
     "secondary": discord.ButtonStyle.secondary,
     "danger": discord.ButtonStyle.danger,
 }
+"""Button styles of a game's choice tones (its presentation's ``choice_tone``)."""
 
 
 def is_turn(game: Game, kind: str) -> bool:

@@ -236,6 +236,7 @@ class Clicker:
     def _record(self, res: InteractionResult, decided: Decided) -> InteractionResult:
         refused = [m.content for m in res.followups if m.ephemeral and not m.deleted]
         assert not refused or res.response_type != 6, f"refused: {refused}"
+        assert res.responded and not res.expired and not res.errors, res
         shown = res.original if res.response_type == 5 else None
         if shown is not None and shown.ephemeral:
             self.ephemerals.setdefault(res.user.id, []).append(shown)
