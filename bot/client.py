@@ -92,6 +92,28 @@ def uv_seat(status: GameStatus, user_id: int) -> int | None:
     return next((s.seat for s in status.seats if s.user_id == user_id), None)
 
 
+INTERACTION_TASKS = (
+    "CommandTree-invoker",
+    "discord-ui-dynamic-item-",
+    "discord-ui-view-dispatch-",
+    "discord-ui-modal-dispatch-",
+    "discord.py: on_interaction",
+)
+"""How discord.py names the tasks that run a slash command, a component's callback, a
+modal's and the ``interaction`` event."""
+
+
+def interaction_tasks() -> set[asyncio.Task[Any]]:
+    """The tasks of this event loop handling an interaction now (see
+    :data:`INTERACTION_TASKS`), the calling task left out."""
+    me = asyncio.current_task()
+    return {
+        t
+        for t in asyncio.all_tasks()
+        if t is not me and not t.done() and t.get_name().startswith(INTERACTION_TASKS)
+    }
+
+
 class GameTree(app_commands.CommandTree["GameBot"]):
     """The bot's command tree: every command passes the entry check first, and every
     error goes to the one handler."""
@@ -271,9 +293,10 @@ class GameBot(commands.Bot):
             await self.delivery.deliver(outcome)
 
     async def settle(self) -> None:
-        """Wait until the service, the delivery and the bot's event handlers are all
-        quiet (tests, shutdown)."""
+        """Wait until the interactions being handled, the service, the delivery and the
+        bot's event handlers are all quiet (tests)."""
         while True:
+            await self.interactions_done()
             await self.service.idle()
             await self.delivery.idle()
             await self.delivery.outbox.idle()
@@ -284,8 +307,17 @@ class GameBot(commands.Bot):
                 and not self.service._busy(None)
                 and not self.delivery.outbox.busy
                 and self._handlers_busy == 0
+                and not interaction_tasks()
             ):
                 return
+
+    @staticmethod
+    async def interactions_done() -> None:
+        """Wait until no slash command, component callback or interaction event is being
+        handled: a handler goes on after its answer (it delivers the outcome), so Discord
+        having the answer does not mean the bot is done (tests)."""
+        while running := interaction_tasks():
+            await asyncio.wait(running)
 
     async def close(self) -> None:
         """Stop, at any point of start-up or play (safe to call twice): timers and computer

@@ -5,15 +5,17 @@
     python -m console                     # a few questions, then you play
     european-war --computers 3 --level hard   # you against three hard computers
     european-war --hotseat --players 3        # three people at one keyboard
-    european-war --resume                     # continue the last unfinished console game
+    european-war --resume                     # list the unfinished console games, pick one
+    european-war --resume 3                   # continue console game #3
     european-war --watch 2 --fast             # computers play two games (a smoke test)
 
 It drives the same :class:`~service.GameService` and SQLite store as the Discord bot:
-a console game is an ordinary game row in channel :data:`CONSOLE_CHANNEL_ID` (no server),
-its people are the pseudo users 1, 2, … and every action is saved as it is made, so
-``quit`` loses nothing. Computers decide through the service exactly as in Discord. Each
-front end's service hosts only its own games (:func:`console_games` here, the games of
-servers in the bot), so a bot started on the same file leaves console games alone.
+a console game is an ordinary game row in a pseudo channel of its own (no server, see
+:mod:`console.games`), its people are the pseudo users 1, 2, … and every action is saved
+as it is made, so ``quit`` loses nothing. Computers decide through the service exactly as
+in Discord. Each front end's service hosts only its own games (:func:`console_games` here,
+the games of servers in the bot), so a bot started on the same file leaves console games
+alone.
 
 The terminal is read on the main thread while the service's event loop is stopped, so
 nothing moves while you think (a console game has no time limits; its diplomacy window is
@@ -42,33 +44,42 @@ from service.config import ConfigError, database_path
 from service.models import COMPUTER_LEVELS
 from service.store import open_store
 
+from .games import (
+    CONSOLE_CHANNEL_ID,
+    WATCH_CHANNEL_ID,
+    Unfinished,
+    console_games,
+    console_records,
+    free_channel,
+    is_console_channel,
+    launcher,
+    resume_command,
+    unfinished,
+)
 from .session import HOST_ID, Plan, Session
-from .terminal import ask, interactive, read_line, say
+from .terminal import ask, interactive, say
 from .text import plain
 
-CONSOLE_CHANNEL_ID = 1
-"""The pseudo channel of console games (Discord ids are far larger)."""
-WATCH_CHANNEL_ID = 2
-"""The pseudo channel of ``--watch`` games, so watching never touches your own game."""
+__all__ = [
+    "CONSOLE_CHANNEL_ID",
+    "WATCH_CHANNEL_ID",
+    "console_games",
+    "is_console_channel",
+    "main",
+]
+
 PACING = 0.7
 """Seconds before each computer move (0 with ``--fast``)."""
 ANSWER_DELAY = (0.3, 1.2)
 """Computers' delay before answering a diplomacy window (EW-15)."""
 
 
-def is_console_channel(channel_id: int) -> bool:
-    """True for the pseudo channels of console games (the bot should leave them alone)."""
-    return channel_id in (CONSOLE_CHANNEL_ID, WATCH_CHANNEL_ID)
-
-
-def console_games(guild_id: int | None, channel_id: int) -> bool:
-    """The games the console hosts (its service's ``hosts``): no server, and one of its
-    pseudo channels. The Discord bot on the same file hosts only games of servers."""
-    return guild_id is None and is_console_channel(channel_id)
-
-
 class UsageError(ValueError):
     """Options that do not fit together; the message says why."""
+
+
+class Quit(Exception):
+    """The player quit before a game began."""
 
 
 def variant_names() -> dict[str, str]:
@@ -116,7 +127,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--power", help="the power (or continent) you want, e.g. russia")
     p.add_argument("--seed", type=int, help="deal and computer choices repeat for a seed")
     p.add_argument(
-        "--resume", action="store_true", help="continue the last unfinished console game"
+        "--resume",
+        nargs="?",
+        type=int,
+        const=0,
+        metavar="ID",
+        help="continue unfinished console game ID (without ID: list them and choose)",
     )
     p.add_argument(
         "--db", type=Path, help="the SQLite file (default: DATABASE_URL, i.e. data/european_war.db)"
@@ -127,7 +143,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=Path("data/boards"),
         help="where board images go (default data/boards)",
     )
-    p.add_argument("--no-boards", action="store_true", help="write no board images")
+    boards = p.add_mutually_exclusive_group()
+    boards.add_argument(
+        "--boards",
+        action="store_true",
+        help="write board images (the default when you play; with --watch, one every turn)",
+    )
+    boards.add_argument("--no-boards", action="store_true", help="write no board images")
     p.add_argument(
         "--open", action="store_true", help="show each board image with the system viewer"
     )
@@ -328,8 +350,8 @@ def repeatable_chooser(inner: computer.Chooser, base: Callable[[], int]) -> comp
 
 # ---------------------------------------------------------------------- runs
 def watch(session: Session, args: argparse.Namespace) -> int:
-    """``--watch N``: computers play N games, printing every move and writing boards.
-    Returns 0 when every game finished."""
+    """``--watch N``: computers play N games, printing every move (and with
+    ``--boards`` writing the board every turn). Returns 0 when every game finished."""
     levels = [x.strip().lower() for x in (args.level or "normal").split(",") if x.strip()]
     count = args.players or args.computers or (len(levels) if len(levels) > 1 else 4)
     if len(levels) == 1:
@@ -366,44 +388,38 @@ def watch(session: Session, args: argparse.Namespace) -> int:
 
 def start_or_resume(session: Session, args: argparse.Namespace) -> int | None:
     """Find or open the game to play; None when there is nothing to play (an error
-    was printed), else the game id."""
+    was printed), else the game id.
+
+    ``--resume ID`` takes that game; ``--resume`` lists the unfinished console games and
+    asks which (one answers itself); without it, flags describe a new game and no flags
+    offer the unfinished ones first. Other unfinished games stay as they are."""
     service = session.service
-    existing = session.run(service.store.active_game_in_channel(CONSOLE_CHANNEL_ID))
+    records = session.run(console_records(service.store))
+    for rec in [r for r in records if r.status == "lobby"]:  # left half-opened by a crash
+        session.run(service.cancel(rec.id, HOST_ID))
+    records = [r for r in records if r.status != "lobby"]
+    waiting = session.run(unfinished(service.store, records))
     flags = any(getattr(args, f) not in (None, False) for f in GAME_FLAGS)
-    if existing is not None:
-        st = session.run(service.status(existing))
-        if st.status == "lobby":  # a table left half-opened by an interrupted run
-            session.run(service.cancel(existing, HOST_ID))
-            existing = None
-        elif not args.resume and (
-            flags
-            or not confirm_default_yes(
-                f"You have an unfinished console game (#{existing}, "
-                f"{contract.game_named(st.variant).presentation.title}, "
-                f"turn {getattr(st.view, 'turn', 0)}). Resume it?"
-            )
-        ):
-            session.run(service.cancel(existing, HOST_ID))
-            say(f"(Your unfinished console game #{existing} was set aside.)")
-            existing = None
-    if existing is not None:
-        st = session.run(session.adopt(existing))
-        say(
-            f"Resuming game #{existing} ({contract.game_named(st.variant).presentation.title}): "
-            + ", ".join(s.name for s in session.seats)
-            + "."
-        )
-        for line in session.run(
-            service.log(existing, 6, session.holder or min(session.humans or {HOST_ID: ""}))
-        ):
-            say(plain(line))
-        session.board_dirty = True
-        return existing
+    chosen: int | None = None
     if args.resume:
-        say("There is no unfinished console game to resume; start one without --resume.")
-        return None
+        if args.resume not in {u.game_id for u in waiting}:
+            say(session.run(not_resumable(session, args.resume, [u.game_id for u in waiting])))
+            return None
+        chosen = args.resume
+    elif args.resume is not None:
+        if not waiting:
+            say("There is no unfinished console game to resume; start one without --resume.")
+            return None
+        chosen = choose_game(waiting, offer_new=False)
+    elif waiting and not flags:
+        chosen = choose_game(waiting, offer_new=True)
+    elif waiting:
+        ids = ", ".join(f"#{u.game_id}" for u in waiting)
+        say(f"(Your unfinished console games stay as they are: {ids}; --resume lists them.)")
+    if chosen is not None:
+        return resume(session, chosen)
     plan = plan_by_questions(args) if not flags and interactive() else plan_from_args(args)
-    out = session.run(session.open_game(plan, CONSOLE_CHANNEL_ID))
+    out = session.run(session.open_game(plan, free_channel(records)))
     if not out.ok:
         say(f"✗ {out.error}")
         return None
@@ -417,12 +433,64 @@ def start_or_resume(session: Session, args: argparse.Namespace) -> int | None:
     return session.game_id
 
 
-def confirm_default_yes(question: str) -> bool:
-    """A yes/no question, yes by default."""
-    try:
-        return read_line(f"{question} [Y/n] ").strip().lower() in ("", "y", "yes")
-    except EOFError:
-        return True
+def choose_game(waiting: list[Unfinished], offer_new: bool) -> int | None:
+    """List the unfinished games and ask which to resume (the most recently played by
+    default; one alone, asked for by ``--resume``, answers itself). With ``offer_new``,
+    ``new`` (or no) starts a new game instead: returns None."""
+    latest = waiting[0].game_id
+    if len(waiting) == 1 and not offer_new:
+        say(f"Your unfinished console game: {waiting[0].line()}")
+        return latest
+    say("Your unfinished console games:" if len(waiting) > 1 else "Your unfinished console game:")
+    for game in waiting:
+        say(f"  {game.line()}")
+    ids = {str(u.game_id) for u in waiting}
+    question = "Resume which game (its number)" + (", or new for a new game?" if offer_new else "?")
+    yes, new, leave = ("y", "yes"), ("new", "n", "no"), ("quit", "q", "exit")
+
+    def valid(answer: str) -> bool:
+        a = answer.strip().lower().lstrip("#")
+        return a in ids or a in yes or a in leave or (offer_new and a in new)
+
+    answer = ask(question, str(latest), valid).strip().lower().lstrip("#")
+    if answer in leave:
+        raise Quit
+    if answer in new:
+        return None
+    return latest if answer in yes else int(answer)
+
+
+async def not_resumable(session: Session, game_id: int, waiting: list[int]) -> str:
+    """Why ``--resume game_id`` cannot resume it, and what can be resumed."""
+    rec = await session.service.store.load_game(game_id)
+    db = session.database
+    if rec is None:
+        why = f"There is no game #{game_id} in {db}."
+    elif not console_games(rec.guild_id, rec.channel_id):
+        why = f"Game #{game_id} is a Discord game: it is played in its channel, not here."
+    elif rec.channel_id == WATCH_CHANNEL_ID:
+        why = f"Game #{game_id} was a --watch game of computers; nobody resumes it."
+    else:
+        why = f"Game #{game_id} is {rec.status}: there is nothing left to play."
+    if waiting:
+        ids = ", ".join(f"#{g}" for g in sorted(waiting))
+        return f"{why} Unfinished console games: {ids} (--resume alone lists them)."
+    return f"{why} There is no unfinished console game; start one without --resume."
+
+
+def resume(session: Session, game_id: int) -> int:
+    """Take over ``game_id`` and show where it stands."""
+    st = session.run(session.adopt(game_id))
+    say(
+        f"Resuming game #{game_id} ({contract.game_named(st.variant).presentation.title}): "
+        + ", ".join(s.name for s in session.seats)
+        + "."
+    )
+    viewer = session.holder or min(session.humans or {HOST_ID: ""})
+    for line in session.run(session.service.log(game_id, 6, viewer)):
+        say(plain(line))
+    session.board_dirty = True
+    return game_id
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -439,15 +507,19 @@ def main(argv: list[str] | None = None) -> int:
             raise UsageError("--watch needs a number of games, at least 1.")
         if (
             not args.watch
-            and not args.resume
+            and args.resume is None
             and any(getattr(args, f) not in (None, False) for f in GAME_FLAGS)
         ):
             plan_from_args(args)  # check the flags before touching the database
     except (ConfigError, UsageError) as exc:
         print(f"european-war: {exc}", file=sys.stderr)
         return 2
-    command = "european-war" if Path(sys.argv[0]).name == "european-war" else "python -m console"
-    hint = f"{command} --resume" + (f" --db {args.db}" if args.db else "")
+    launch = launcher()
+    out_dir = None if args.no_boards or (args.watch and not args.boards) else args.out
+
+    def hint(game_id: int) -> str:
+        return resume_command(game_id, Path(db), out_dir, launch)
+
     with asyncio.Runner() as runner:
         try:
             store = runner.run(open_store(db))
@@ -463,9 +535,10 @@ def main(argv: list[str] | None = None) -> int:
         session = Session(
             runner,
             service,
-            None if args.no_boards else args.out,
+            out_dir,
             open_images=args.open,
             resume_hint=hint,
+            database=str(db),
         )
         service.chooser = repeatable_chooser(service.chooser, lambda: session.seed)
         service.add_listener(session.listen)
@@ -478,11 +551,16 @@ def main(argv: list[str] | None = None) -> int:
             session.install_completion()
             return session.play()
         except KeyboardInterrupt:
-            say(f"\nStopped. Continue with: {hint}")
+            if session.game_id and not args.watch:
+                say(f"\nStopped. Continue with: {hint(session.game_id)}")
+            else:
+                say("\nStopped.")
             return 130
         except EOFError:
             say("(The input ended before a game began.)")
             return 1
+        except Quit:
+            return 0
         except UsageError as exc:
             print(f"european-war: {exc}", file=sys.stderr)
             return 2

@@ -174,9 +174,14 @@ def _check_variant(name: str, variant: str) -> None:
     game = contract.game_named(variant)
     if game_of_word(name) and name not in commands_of(game):
         raise ParseError(not_in_game(game, name, prefix=""))
-    if name in QUERIES or name in commands_of(game):
-        return
     reader = reader_of(variant)
+    if name in QUERIES:
+        why = reader.refusal(name) if reader is not None else None
+        if why:
+            raise ParseError(why)
+        return
+    if name in commands_of(game):
+        return
     if reader is not None and name in reader.words():
         return
     why = reader.refusal(name) if reader is not None else None
@@ -219,6 +224,11 @@ def _spec_values(name: str, index: int, ctx: Context) -> list[str]:
         if action.kind in spec.kinds:
             out += [str(data[p]) for p in option.fills if p in data][:1]
     return out
+
+
+def playable(word: str, variant: str) -> bool:
+    """Whether command ``word`` (canonical) means something in ``variant``."""
+    return not _banned(word, variant)
 
 
 def _banned(word: str, variant: str) -> bool:

@@ -13,7 +13,7 @@ import logging
 import sys
 import time
 from collections import deque
-from collections.abc import Coroutine, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -72,7 +72,10 @@ class Session:
     service: GameService
     out_dir: Path | None
     open_images: bool = False
-    resume_hint: str = "european-war --resume"
+    resume_hint: Callable[[int], str] = lambda game_id: f"european-war --resume {game_id}"
+    """The shell command that resumes a game (by id), printed when the player quits."""
+    database: str = ""
+    """Where the games are kept (for messages)."""
     game_id: int = 0
     seed: int = 0
     humans: dict[int, str] = field(default_factory=dict)
@@ -302,6 +305,8 @@ class Session:
                 if prompt is None:
                     waiting = ", ".join(sorted({d.name for d in st.decisions})) or "nobody"
                     say(f"Waiting for {waiting}. Press Enter to look again, or quit.")
+                elif len(prompt.choices) == 1 and self.answer_alone(prompt, user):
+                    continue
                 elif self.shown != (prompt.version, prompt.seat, prompt.kind):
                     self.show_prompt(prompt)
                 line = read_line(f"{self.humans[user]}> ")
@@ -309,8 +314,24 @@ class Session:
                 line = "quit"
                 say()
             if self.handle(line, user, prompt) == "quit":
-                say(f"Game #{self.game_id} is saved. Continue it with: {self.resume_hint}")
+                say(
+                    f"Game #{self.game_id} is saved. Continue it with: "
+                    f"{self.resume_hint(self.game_id)}"
+                )
                 return 0
+
+    def answer_alone(self, prompt: Prompt, user: int) -> bool:
+        """A question with one answer answers itself, saying what it chose. Returns
+        whether it was answered (if refused, the player is asked after all)."""
+        self.show_prompt(prompt, choices=False)
+        say(f"Only one answer is possible: {prompt.labels[0]}.")
+        out = self.run(
+            self.service.act(self.game_id, user, prompt.choices[0], version=prompt.version)
+        )
+        self.report(out)
+        if not out.ok:
+            self.shown = None
+        return out.ok
 
     def pass_keyboard(self, user: int) -> None:
         """Hot-seat: hide the screen and wait until only ``user`` is looking."""
@@ -325,8 +346,9 @@ class Session:
         self.hand_dirty.add(user)
         self.release_private()
 
-    def show_prompt(self, prompt: Prompt) -> None:
-        """The question, the hand, and the numbered choices (or a hint for a turn)."""
+    def show_prompt(self, prompt: Prompt, choices: bool = True) -> None:
+        """The question, the hand, and (unless not ``choices``) the numbered choices or,
+        on a turn, a hint of what it allows."""
         self.shown = (prompt.version, prompt.seat, prompt.kind)
         uv = self.run(self.service.view(self.game_id, prompt.user_id))
         view = uv.view
@@ -345,6 +367,8 @@ class Session:
             for line in lines:
                 say(plain(line))
         self.hand_dirty.discard(prompt.user_id or 0)
+        if not choices:
+            return
         if prompt.kind not in words.panel_decisions():
             say(turn_hint(prompt, game))
             return
@@ -402,6 +426,10 @@ class Session:
         if question is not None and not confirm(question):
             say("Nothing done.")
             return ""
+        reader = reader_of(self.variant)
+        note = reader.note(action, ctx) if reader is not None else None
+        if note:
+            say(f"({note})")
         version = prompt.version if prompt is not None and action in prompt.choices else None
         out = self.run(self.service.act(self.game_id, user, action, version=version))
         if not out.ok:
@@ -459,7 +487,7 @@ class Session:
             if question is None or confirm(question):
                 self.report(self.run(self.service.agree_draw(gid, user)))
         elif name == "resign":
-            if confirm("Resign and hand your seat to a computer for the rest of the game (EW-25)?"):
+            if confirm("Resign and hand your seat to a computer for the rest of the game?"):
                 out = self.run(self.service.resign(gid, user))
                 self.report(out)
                 if out.ok:

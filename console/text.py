@@ -12,8 +12,10 @@ from typing import Any
 from rules import contract
 from rules.contract import Game
 from service import Prompt
+from service.rulebook import topics
 
 from .commands import help_lines, usage
+from .parse import QUERIES, playable
 
 
 def turn_hint(prompt: Prompt, game: Game) -> str:
@@ -63,27 +65,49 @@ def result_text(result: Mapping[str, Any] | None, names: Sequence[str]) -> str:
 
 def help_text(variant: str) -> str:
     """Every console command, for the variant being played: its turn commands from the
-    game's spec, then the words that answer its panels, then the console's own."""
+    game's spec, then the words that answer its panels, then the console's own (those
+    the game has no use for left out), in aligned columns."""
     game = contract.game_named(variant)
     reader = game.presentation.reader()
     actions = help_lines(game) + (reader.help_lines() if reader is not None else [])
+    rulings = [t for t in topics(variant) if any(ch.isdigit() for ch in t)]
+    example = rulings[len(rulings) // 2] if rulings else ""
+    number = f" ({example.rsplit('-', 1)[-1]} or {example})" if "-" in example else ""
     info = [
-        "NUMBER                      pick a numbered choice of the open question",
-        "choices                     list every legal move, numbered",
-        "hand · board · status       your cards · the board (text + image) · the table",
-        "log [n]                     the last n events",
-        "rules [topic]               the rules: a number (EW-13) or a word (duel)",
-        "draw                        agree to a draw, once confirmed (every person must)",
-        "resign                      a computer takes your seat (EW-25)",
-        "quit                        stop here; the game is saved (continue with --resume)",
+        ("NUMBER", "pick a numbered choice of the open question"),
+        ("choices", "list every legal move, numbered"),
+        ("board", "the board, as text and as an image"),
+        ("status", "the table: whose turn it is, where everyone stands"),
+        ("hand", "what only you can see"),
+        ("log", "the last events (log 20: the last 20)"),
+        ("rules", f"the rules (rules TOPIC: a ruling's number{number} or a word)"),
+        ("draw", "agree to a draw, once confirmed (every person at the table must)"),
+        ("resign", "a computer takes your seat for the rest of the game"),
+        ("quit", "stop here; the game is saved (continue with --resume)"),
     ]
+    own = [(w, what) for w, what in info if w not in QUERIES or playable(w, variant)]
+    rows = [_columns(line) for line in actions] + own
+    width = max(len(w) for w, what in rows if what) + 2
     notes = reader.help_notes() if reader is not None else []
+
+    def line(words: str, what: str) -> str:
+        return f"  {words:<{width}}{what}".rstrip() if what else f"  {words}"
+
     return "\n".join(
         [
             "Game commands:",
-            *("  " + a for a in actions),
+            *(line(*_columns(a)) for a in actions),
             "Other commands:",
-            *("  " + i for i in info),
+            *(line(w, what) for w, what in own),
             *notes,
         ]
     )
+
+
+def _columns(line: str) -> tuple[str, str]:
+    """A help line split into its usage and what it does (at the first run of two or
+    more spaces); a line without one is a remark of its own."""
+    parts = re.split(r"\s{2,}", line.strip(), maxsplit=1)
+    if len(parts) < 2 or line.startswith(" "):
+        return line.strip(), ""
+    return parts[0], parts[1]

@@ -364,8 +364,9 @@ class LineReader(Protocol):
         ...
 
     def refusal(self, word: str) -> str | None:
-        """Why ``word`` (another game's command word) is not played here, in this game's
-        words; ``None``: the usual refusal."""
+        """Why ``word`` (another game's command word, or a front end's own word that
+        means nothing in this game) is not played here, in this game's words; ``None``:
+        the usual refusal (for a front end's own word: it is played)."""
         ...
 
     def read(self, word: str, rest: Sequence[str], typed: Typed) -> Any | None:
@@ -409,4 +410,10 @@ class LineReader(Protocol):
     def confirm(self, action: Any, view: Any, seat: int) -> str | None:
         """A question to ask before sending ``action`` for ``seat`` (one it may regret,
         judged on the public ``view``), or ``None``."""
+        ...
+
+    def note(self, action: Any, typed: Typed) -> str | None:
+        """A line to show before sending ``action`` for the player whose line ``typed``
+        describes, when it does something the player may not expect (a card standing in
+        for another), or ``None``."""
         ...

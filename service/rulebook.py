@@ -3,6 +3,7 @@ spec's sections and rulings), searched by ruling number, title or word."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from rules import contract
@@ -42,9 +43,32 @@ def topics(variant: str | None = None) -> list[str]:
     return out
 
 
+_NUMBER = re.compile(r"([a-z]*)[\s_-]*(\d+)")
+"""A ruling's number as people type it: ``EW-13``, ``ew13``, ``ew 13``, ``13``."""
+
+
+def _rulings_named(topic: str, chosen: list[Section]) -> list[tuple[Section, str]]:
+    """The rulings ``topic`` names by number: with a prefix that ruling in any game
+    (any case, the hyphen optional); a bare number, the ruling of that number in the
+    ``chosen`` game's sections."""
+    found = _NUMBER.fullmatch(topic.strip().lower())
+    if found is None:
+        return []
+    prefix, number = found.group(1).upper(), int(found.group(2))
+    order = chosen + [s for s in sections() if s not in chosen] if prefix else chosen
+    hits = []
+    for s in order:
+        for key in s.rulings:
+            head, _, tail = key.rpartition("-")
+            if tail.isdigit() and int(tail) == number and prefix in ("", head.upper()):
+                hits.append((s, key))
+    return hits
+
+
 def lookup(topic: str | None, variant: str | None = None) -> str:
-    """The text for ``topic``: a ruling number (any case), a section title or a word
-    in it, looked for in ``variant``'s rule book first (default: the first registered
+    """The text for ``topic``: a ruling number (``EW-13``, any case, the hyphen
+    optional, or just ``13``: this game's ruling of that number), a section title or a
+    word in it, looked for in ``variant``'s rule book first (default: the first registered
     game's); without a topic, the list of sections of ``variant``. Always returns text.
     """
     registered = contract.game_names()
@@ -53,10 +77,16 @@ def lookup(topic: str | None, variant: str | None = None) -> str:
     if not topic:
         names = "\n".join(f"- {s.title} ({', '.join(s.rulings)})" for s in chosen)
         return f"Rules sections — ask `/rules topic:<name or number>`:\n{names}"
-    key = topic.strip().upper()
-    for s in sections():
-        if key in s.rulings:
-            return f"**{key}** ({s.title}) {s.rulings[key]}"
+    named = _rulings_named(topic, chosen)
+    if named:
+        s, key = named[0]
+        return f"**{key}** ({s.title}) {s.rulings[key]}"
+    if topic.strip().isdigit() and chosen:
+        numbers = [n for s in chosen for n in s.rulings]
+        title = contract.game_named(game).presentation.title
+        return (
+            f"{title} has no ruling {topic.strip()}: its rulings are {numbers[0]} to {numbers[-1]}."
+        )
     low = topic.strip().lower()
     for s in chosen + [s for s in sections() if s not in chosen]:
         if low and low in s.title.lower():

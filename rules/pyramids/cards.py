@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 JACK, QUEEN, KING, ACE = 11, 12, 13, 14
 SUITS = ("♣", "♦", "♥", "♠")
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
@@ -32,6 +34,14 @@ def duel_value(card: int) -> int:
 def is_figure(card: int) -> bool:
     """True for J, Q, K and A."""
     return card >= 36
+
+
+def figure_card(hand: Iterable[int], figure: int, ace: bool) -> int | None:
+    """The card a figure power spends from ``hand``: the lowest ``figure`` (J, Q or K),
+    or with ``ace`` the lowest A standing in for it (EW-8, EW-13); None if not held."""
+    want = ACE if ace else figure
+    found = [c for c in hand if rank(c) == want]
+    return min(found) if found else None
 
 
 def rank_name(card: int) -> str:

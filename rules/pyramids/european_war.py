@@ -105,9 +105,7 @@ class EuropeanWar(VariantRules):
     @staticmethod
     def _figure(g: GameState, seat: int, rank: int, ace: bool) -> int | None:
         """The card ``seat`` would spend for a figure power: ``rank``, or an A if ``ace``."""
-        want = C.ACE if ace else rank
-        found = [c for c in g.hands[seat] if C.rank(c) == want]
-        return min(found) if found else None
+        return C.figure_card(g.hands[seat], rank, ace)
 
     # ------------------------------------------------------------------ deciders
     def play_deciders(self, g: GameState) -> list[Decision]:
@@ -234,9 +232,9 @@ class EuropeanWar(VariantRules):
         if isinstance(action, Pass):
             return [Event("passed", {"seat": seat})] + self.end_action(g)
         raise IllegalAction(
-            "It is your turn: conscript, move, invade, arm or pass (EW-11)"
+            f"It is your turn: {self.options_now(g, seat)} (EW-8, EW-11)"
             if not g.attack_barred
-            else "Your attack was stopped: conscript, move, arm or pass (EW-14)"
+            else f"Your attack was stopped: {self.options_now(g, seat)} (EW-14)"
         )
 
     def _special_open(self, g: GameState, what: str) -> None:
@@ -250,8 +248,8 @@ class EuropeanWar(VariantRules):
         target = self._field(g, action.target)
         card = self._figure(g, seat, C.JACK, action.ace)
         if card is None:
-            need = "A" if action.ace else "J"
-            raise IllegalAction(f"Sabotage needs a {need} in your hand (EW-9)")
+            need = "an A" if action.ace else "a J (or an A in its place)"
+            raise IllegalAction(f"Sabotage needs {need} in your hand (EW-9)")
         if target not in g.home_fields(seat):
             raise IllegalAction("Sabotage only on your own home fields (EW-9)")
         piece = g.pieces.get(target)
@@ -271,8 +269,8 @@ class EuropeanWar(VariantRules):
             raise IllegalAction("Choose another player to spy on (EW-10)")
         card = self._figure(g, seat, C.QUEEN, action.ace)
         if card is None:
-            need = "A" if action.ace else "Q"
-            raise IllegalAction(f"Espionage needs a {need} in your hand (EW-10)")
+            need = "an A" if action.ace else "a Q (or an A in its place)"
+            raise IllegalAction(f"Espionage needs {need} in your hand (EW-10)")
         self._spend(g, seat, card)
         seen = sorted(g.hands[action.target])
         g.knowledge[seat][action.target] = seen[:]
@@ -314,14 +312,16 @@ class EuropeanWar(VariantRules):
     def _move(self, g: GameState, seat: int, src: str, dst: str) -> list[Event]:
         size = self._own_piece(g, seat, src)
         dst = self._field(g, dst)
-        if dst in g.pieces:
-            raise IllegalAction(f"{self._name(g, dst)} is occupied: one piece per field (EW-1)")
+        if dst == src:
+            raise IllegalAction("A move goes to another field (EW-11)")
         by_land = dst in g.board.adjacency[src]
         if not by_land and dst not in g.board.sea_reach[src]:
             raise IllegalAction(
                 f"{self._name(g, dst)} is not next to {self._name(g, src)}, and no harbour of "
                 "one group joins them (EW-11)"
             )
+        if dst in g.pieces:
+            raise IllegalAction(f"{self._name(g, dst)} is occupied: one piece per field (EW-1)")
         relocate(g, src, dst)
         ev = Event(
             "moved", {"seat": seat, "src": src, "dst": dst, "size": size, "by_sea": not by_land}
@@ -333,16 +333,18 @@ class EuropeanWar(VariantRules):
             raise IllegalAction("Your attack was stopped: no other attack this turn (EW-14)")
         size = self._own_piece(g, seat, src)
         dst = self._field(g, dst)
+        if dst == src:
+            raise IllegalAction("An attack goes to a neighbouring field (EW-11)")
+        self._check_attack_link(g, src, dst)
         target = g.pieces.get(dst)
-        if target is None or target[0] == seat:
-            raise IllegalAction(f"No enemy piece on {self._name(g, dst)} to attack (EW-11)")
-        linked = dst in g.board.adjacency[src] or (
-            g.options.sea_attacks and dst in g.board.sea_reach[src]
-        )
-        if not linked:
+        if target is None:
             raise IllegalAction(
-                "Attacks go only to a neighbouring field by land or special link, "
-                "not across the sea (EW-11)"
+                f"{self._name(g, dst)} is empty: no enemy piece to attack (move there instead, "
+                "EW-11)"
+            )
+        if target[0] == seat:
+            raise IllegalAction(
+                f"{self._name(g, dst)} holds your own piece: attack an enemy's (EW-11)"
             )
         if not g.hands[seat]:
             raise IllegalAction("You need at least one card in hand to attack (EW-11)")
@@ -379,11 +381,32 @@ class EuropeanWar(VariantRules):
             return events
         return events + self._start_duel(g)
 
+    def _check_attack_link(self, g: GameState, src: str, dst: str) -> None:
+        """EW-11: an attack goes by land or special link (or, with the sea-attacks
+        option, between harbours of one group); the refusal says which link is missing."""
+        board = g.board
+        if dst in board.adjacency[src]:
+            return
+        by_sea = dst in board.sea_reach[src]
+        if by_sea and g.options.sea_attacks:
+            return
+        there, here = self._name(g, dst), self._name(g, src)
+        if by_sea:
+            raise IllegalAction(
+                f"{there} and {here} are joined only by sea: attacks go by land or special "
+                "link (sea attacks are not on at this table, EW-11)"
+            )
+        raise IllegalAction(
+            f"{there} does not touch {here}: attacks go only to a neighbouring field, by "
+            "land or special link (EW-11)"
+        )
+
     # ------------------------------------------------------------------ diplomacy
     def _stop_attack(self, g: GameState, seat: int, ace: bool) -> list[Event]:
         card = self._figure(g, seat, C.KING, ace)
         if card is None:
-            raise IllegalAction(f"Stopping an attack needs a {'A' if ace else 'K'} (EW-13)")
+            need = "an A" if ace else "a K (or an A in its place)"
+            raise IllegalAction(f"Stopping an attack needs {need} in your hand (EW-13)")
         b = g.battle
         assert b is not None
         self._spend(g, seat, card)

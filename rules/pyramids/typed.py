@@ -38,8 +38,9 @@ from .actions import (
     StopPlaying,
 )
 from .board import Board, load_board
-from .cards import ACE, JACK, KING, QUEEN, card_name, parse_card, rank
+from .cards import ACE, JACK, KING, QUEEN, card_name, figure_card, parse_card, rank
 from .state import SIZE_NAMES
+from .variant import options_words
 from .view import View
 from .words import action_label
 
@@ -322,18 +323,21 @@ class PyramidReader:
         return SHARED_WORDS | (CARD_WORDS if self.cards else {})
 
     def refusal(self, word: str) -> str | None:
-        """Card words in the game without cards."""
+        """Card words, and ``hand``, in the game without cards."""
         if not self.cards and word in CARD_WORDS:
             return (
                 f"{word!r} is not in this variant: World War 5 has no cards. "
                 "Use grow, build, move, invade (or pass when nothing is legal)."
             )
+        if not self.cards and word == "hand":
+            return "World War 5 has no cards: nothing is hidden, `board` shows everything."
         return None
 
     def read(self, word: str, rest: Sequence[str], typed: Typed) -> Action | None:
         """The action of ``word`` with forgiving names (see the module)."""
         if word not in READ:
             return None
+        _check_answer(word, typed)
         if len(rest) == 1 and rest[0].isdigit() and word in ("place", "retreat"):
             return _numbered(typed, int(rest[0]))
         return _action(word, list(rest), typed, _board(typed))
@@ -361,11 +365,32 @@ class PyramidReader:
         ]
 
     def help_notes(self) -> list[str]:
-        """How field names may be typed."""
+        """How field names may be typed, with names of this game's board."""
+        board = load_board(self.variant)
+        names = [f.name for f in board.fields.values()]
+        one = next(n for n in names if " " not in n)
+        two = next((n for n in names if len(n.split()) == 2), one)
+        word = "Territory" if not self.cards else "Field"
         return [
-            "Field names: any case, a unique start is enough (france, north-africa, "
-            '"north africa"); Tab completes them.'
+            f"{word} names: any case, a unique start is enough ({one.lower()}, {slug(two)}, "
+            f'"{two.lower()}"); Tab completes them.'
         ]
+
+    def note(self, action: Any, typed: Typed) -> str | None:
+        """Say so when an A is about to be spent in place of a figure (EW-8, EW-13)."""
+        if not isinstance(action, Sabotage | Spy | StopAttack) or not action.ace:
+            return None
+        figure = {Sabotage: JACK, Spy: QUEEN, StopAttack: KING}[type(action)]
+        ace = figure_card(typed.hand, figure, True)
+        if ace is None:
+            return None
+        letter = {JACK: "J", QUEEN: "Q", KING: "K"}[figure]
+        held = figure_card(typed.hand, figure, False) is not None
+        return (
+            f"Your {card_name(ace)} stands in for a {letter}"
+            + ("" if held else f" (you hold no {letter})")
+            + "."
+        )
 
     def prompt_lines(
         self, kind: str, text: str, view: Any, names: Sequence[str], seat: int, hand_due: bool
@@ -426,6 +451,36 @@ def _board_of(view: View) -> Board:
 def _board(typed: Typed) -> Board:
     """The board of the line's game: the one given, else the view's."""
     return typed.board if typed.board is not None else _board_of(typed.view)
+
+
+_ANSWERS = {
+    "play": ("duel",),
+    "stop": ("duel", "diplomacy"),
+    "k": ("diplomacy",),
+    "let": ("diplomacy",),
+    "retreat": ("retreat",),
+}
+"""The decisions each answer word answers."""
+_NOT_NOW = {
+    "duel": "There is no duel to play a card in now (EW-17)",
+    "diplomacy": "No attack waits for a diplomacy answer now (EW-13)",
+    "retreat": "None of your pieces has to retreat now ({rule})",
+}
+
+
+def _check_answer(word: str, typed: Typed) -> None:
+    """Refuse an answer word while the player decides something else (without an open
+    decision the engine says whose turn it is), naming what the player may do instead.
+
+    Raises:
+        Unreadable: the word answers another decision.
+    """
+    answers = _ANSWERS.get(word)
+    if answers is None or typed.prompt_kind is None or typed.prompt_kind in answers:
+        return
+    why = _NOT_NOW[answers[0]].format(rule="WW-3" if typed.variant == "world_war_5" else "EW-19")
+    now = options_words(typed.choices)
+    raise Unreadable(f"{why}. You can: {now}." if now else f"{why}.")
 
 
 def _numbered(typed: Typed, number: int) -> Action:

@@ -6,6 +6,7 @@ its end check; :func:`rules_for` finds the rules object for a variant id.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import permutations
 
 from .. import chance
@@ -30,6 +31,49 @@ from .state import (
     GameState,
 )
 
+_WORDS = {
+    "attack": "invade",
+    "place_all": "place",
+    "place_piece": "place",
+    "stop_attack": "stop it with K",
+    "let_pass": "let it pass",
+    "play_card": "play a card",
+    "stop_playing": "stop",
+}
+"""Command words of action kinds whose word is not the kind itself."""
+
+
+_ORDER = (
+    "place_all",
+    "place_piece",
+    "sabotage",
+    "spy",
+    "conscript",
+    "grow",
+    "build",
+    "move",
+    "attack",
+    "arm",
+    "pass",
+    "stop_attack",
+    "let_pass",
+    "play_card",
+    "stop_playing",
+    "retreat",
+)
+"""The order in which the words of action kinds are listed (a turn's, as it goes)."""
+
+
+def options_words(actions: Sequence[Action]) -> str:
+    """The command words of ``actions``, each once, in the turn's order: ``"spy,
+    conscript, move, arm or pass"`` (a refusal lists only what is legal)."""
+    rank = {k: i for i, k in enumerate(_ORDER)}
+    kinds = sorted({a.kind for a in actions}, key=lambda k: (rank.get(k, len(rank)), k))
+    words = list(dict.fromkeys(_WORDS.get(k, k.replace("_", " ")) for k in kinds))
+    if len(words) < 2:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
 
 class VariantRules:
     """Base of a variant's rules. Subclasses implement the ``_``-prefixed hooks."""
@@ -38,6 +82,8 @@ class VariantRules:
     name = ""
     field_word = "field"
     """What the board's spaces are called in messages ("territory" in World War 5)."""
+    turn_rule = "EW-11"
+    """The ruling of the turn's actions, cited by their refusals."""
     min_players = 2
 
     # ------------------------------------------------------------------ hooks
@@ -232,8 +278,12 @@ class VariantRules:
         src = self._field(g, src)
         piece = g.pieces.get(src)
         if piece is None or piece[0] != seat:
-            raise IllegalAction(f"You have no piece on {self._name(g, src)}")
+            raise IllegalAction(f"You have no piece on {self._name(g, src)} ({self.turn_rule})")
         return piece[1]
+
+    def options_now(self, g: GameState, seat: int) -> str:
+        """What ``seat`` may do now (see :func:`options_words`)."""
+        return options_words(self.legal_actions(g, seat))
 
     @staticmethod
     def power_name(g: GameState, seat: int) -> str:

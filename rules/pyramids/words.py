@@ -25,9 +25,9 @@ from ..presentation import (
     OptionSpec,
     RuleSection,
 )
-from .actions import Action, StopAttack
+from .actions import Action, LetPass, PlayCard, StopAttack
 from .board import Board, load_board
-from .cards import card_name, parse_card
+from .cards import card_name, parse_card, rank
 from .describe import describe
 from .state import SIZE_NAMES
 from .view import View
@@ -134,12 +134,26 @@ def prompt_text(kind: str, view: View, board: Board, names: Sequence[str]) -> st
 
 
 def prompt_choices(kind: str, legal: Sequence[Action]) -> tuple[Action, ...]:
-    """What to offer: the legal actions, with *Stop with K* always offered in a
-    diplomacy window (EW-15: the same prompt whatever the player holds)."""
+    """What to offer, in an order that gives each answer the same place in every prompt:
+    a diplomacy window always offers *Stop with K* (EW-15: the same prompt whatever the
+    player holds), then *Let it pass*, then *Stop with A* when one is held; a duel offers
+    the cards as the hand shows them (by rank), then *Stop playing*."""
     choices = list(legal)
-    if kind == "diplomacy" and StopAttack(False) not in choices:
-        choices.insert(0, StopAttack(False))
+    if kind == "diplomacy":
+        if StopAttack(False) not in choices:
+            choices.append(StopAttack(False))
+        order: dict[Action, int] = {StopAttack(False): 0, LetPass(): 1, StopAttack(True): 2}
+        choices.sort(key=lambda a: order.get(a, len(order)))
+    elif kind == "duel":
+        choices.sort(key=_duel_order)
     return tuple(choices)
+
+
+def _duel_order(action: Action) -> tuple[int, int, int]:
+    """Cards by rank (then suit), as a hand is shown; stopping last."""
+    if isinstance(action, PlayCard):
+        return 0, rank(action.card), action.card
+    return 1, 0, 0
 
 
 def result_line(view: View | None, names: Sequence[str]) -> str | None:
@@ -435,7 +449,7 @@ WW_COMMANDS = (
         "The territory of your attacking piece",
         "The enemy's territory you attack",
     ),
-    CommandSpec("pass", "End your turn without an action", ("pass",)),
+    CommandSpec("pass", "End your turn: only when no other option is legal (WW-2)", ("pass",)),
 )
 PANEL_DECISIONS = {
     "setup": "buttons",

@@ -20,6 +20,7 @@ class WorldWar5(VariantRules):
     id = "world_war_5"
     name = "World War 5"
     field_word = "territory"
+    turn_rule = "WW-2"
 
     def max_players(self, options: Options) -> int:
         """WW-1: 2-4 players, five or six as an option."""
@@ -81,7 +82,7 @@ class WorldWar5(VariantRules):
             if self.play_actions(g, seat) != [Pass()]:
                 raise IllegalAction("You may pass only when no option is legal (WW-2)")
             return [Event("passed", {"seat": seat})] + self.end_action(g)
-        raise IllegalAction("World War 5 turn: grow, build, move or invade (WW-2)")
+        raise IllegalAction(f"Your turn: {self.options_now(g, seat)} (WW-2)")
 
     # ------------------------------------------------------------------ turn options
     def _grow(self, g: GameState, seat: int, field: str) -> list[Event]:
@@ -127,12 +128,19 @@ class WorldWar5(VariantRules):
     def _invade(self, g: GameState, seat: int, src: str, dst: str) -> list[Event]:
         size = self._own_piece(g, seat, src)
         dst = self._field(g, dst)
-        target = g.pieces.get(dst)
-        if target is None or target[0] == seat:
-            raise IllegalAction(f"No enemy piece on {self._name(g, dst)} to invade (WW-2)")
         if dst not in g.board.adjacency[src]:
             raise IllegalAction(
                 f"{self._name(g, dst)} is not connected to {self._name(g, src)} (WW-1)"
+            )
+        target = g.pieces.get(dst)
+        if target is None:
+            raise IllegalAction(
+                f"{self._name(g, dst)} is empty: no enemy piece to invade (move there instead, "
+                "WW-2)"
+            )
+        if target[0] == seat:
+            raise IllegalAction(
+                f"{self._name(g, dst)} holds your own piece: invade an enemy's (WW-2)"
             )
         defender, defender_size = target
         attack_dice = [chance.below(g, 6, "attack die") + 1 for _ in range(size)]

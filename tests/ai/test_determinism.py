@@ -7,11 +7,13 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
+
+import pytest
 
 import ai
 import ai.pyramids
+from ai.pyramids import ismcts
 from rules import pyramids
 from tests.ai.support import EW, SMALL_BUDGET, WW
 
@@ -73,18 +75,30 @@ def test_same_seed_same_decision_and_seeds_matter() -> None:
     assert differs > 5, "easy should vary with the seed"
 
 
-def test_deadline_cuts_the_search_short() -> None:
+class CountingClock:
+    """``time.monotonic`` for the search: each reading is one second later, so a
+    deadline is a number of readings, whatever the machine's speed."""
+
+    def __init__(self) -> None:
+        self.readings = 0
+
+    def monotonic(self) -> float:
+        self.readings += 1
+        return float(self.readings)
+
+
+def test_deadline_cuts_the_search_short(monkeypatch: pytest.MonkeyPatch) -> None:
     game, _ = pyramids.new_game(WW, [None, None, None], 3)
     while game.phase == "setup":
         seat = game.deciders()[0].seat
         game.apply(seat, ai.pyramids.choose(pyramids.view_for(game, seat), "easy", 0))
     seat = game.deciders()[0].seat
     view = pyramids.view_for(game, seat)
-    start = time.monotonic()
-    action = ai.pyramids.choose(
-        view, "hard", 1, iterations=100_000, deadline=time.monotonic() + 0.2
-    )
-    assert time.monotonic() - start < 2.0
+    clock = CountingClock()
+    monkeypatch.setattr(ismcts, "time", clock)
+    # the search looks at the clock every 4 iterations: past the deadline at the 3rd look
+    action = ai.pyramids.choose(view, "hard", 1, iterations=2_000, deadline=2.5)
+    assert clock.readings == 3, "the search stopped at its deadline, not its budget"
     assert action in game.legal_actions(seat)
 
 

@@ -8,6 +8,7 @@ question on screen), against a fresh SQLite file.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import re
@@ -21,7 +22,10 @@ from typing import Any
 
 import pytest
 
+from console import games as games_mod
 from console import main as console
+from service.models import GameSettings
+from service.store import open_store
 
 
 class Screen(io.StringIO):
@@ -185,34 +189,107 @@ def test_quit_and_resume_continue_the_same_game(
 ) -> None:
     code, out = run(monkeypatch, base_args(paths, "--computers", "3"), ["1", "1", "quit"])
     assert code == 0
-    assert "Game #1 is saved. Continue it with: python -m console --resume" in out
+    hint = f"--resume 1 --db {paths['db']} --no-boards"
+    assert re.search(r"Game #1 is saved\. Continue it with: /\S+ " + re.escape(hint) + "\n", out)
     [saved] = games(paths["db"])
     assert saved["status"] == "running" and saved["version"] > 0
 
     # resuming shows where we were and moves nothing by itself
-    code, out = run(monkeypatch, base_args(paths, "--resume"), ["status", "quit"])
+    code, out = run(monkeypatch, base_args(paths, "--resume", "1"), ["status", "quit"])
     assert code == 0
     assert out.startswith("Resuming game #1 (European War): ")
     assert "Waiting for Ann" in out
     [same] = games(paths["db"])
     assert (same["version"], same["state"]) == (saved["version"], saved["state"])
 
-    # and the game goes on from there
+    # and the game goes on from there; --resume alone takes the only one, saying so
     code, out = run(monkeypatch, base_args(paths, "--resume"), ["1", "quit"])
+    assert out.startswith("Your unfinished console game: #1  European War · ")
     [later] = games(paths["db"])
     assert later["id"] == saved["id"] and later["version"] > saved["version"]
 
     # without --resume and no flags, the console offers the unfinished game
     code, out = run(monkeypatch, ["--db", str(paths["db"]), "--fast", "--no-boards"], ["y", "quit"])
-    assert "You have an unfinished console game (#1, European War" in out
+    assert "Your unfinished console game:\n  #1  European War · " in out
     assert "Resuming game #1" in out
     assert len(games(paths["db"])) == 1
 
-    # asking for a new game with flags sets the old one aside
+    # asking for a new game with flags keeps the old one, in a channel of its own
     code, out = run(monkeypatch, base_args(paths), ["quit"])
-    assert "(Your unfinished console game #1 was set aside.)" in out
+    assert "(Your unfinished console games stay as they are: #1; --resume lists them.)" in out
     rows = games(paths["db"])
-    assert [r["status"] for r in rows] == ["cancelled", "running"]
+    assert [r["status"] for r in rows] == ["running", "running"]
+    assert rows[0]["channel_id"] != rows[1]["channel_id"]
+
+
+def test_resume_lists_the_unfinished_games_and_takes_an_id(
+    monkeypatch: pytest.MonkeyPatch, paths: dict[str, Path]
+) -> None:
+    run(monkeypatch, base_args(paths, "--computers", "1", name="Ann"), ["1", "quit"])
+    run(monkeypatch, base_args(paths, "--computers", "2", name="Bob"), ["quit"])
+    run(monkeypatch, base_args(paths, "--computers", "1", name="Cy"), ["quit"])
+    # a finished game and a watched one are not offered
+    run(
+        monkeypatch,
+        [
+            "--watch",
+            "1",
+            "--fast",
+            "--seed",
+            "1",
+            "--players",
+            "2",
+            "--level",
+            "easy",
+            "--db",
+            str(paths["db"]),
+            "--no-boards",
+        ],
+    )
+    code, out = run(monkeypatch, base_args(paths, "--resume"), ["9", "#2", "quit"])
+    assert code == 0
+    listed = re.findall(
+        r"^  #(\d+)  European War · (.+) · last played \d{4}-\d\d-\d\d \d\d:\d\d$", out, re.M
+    )
+    assert [n for n, _ in listed] == ["3", "2", "1"]  # the most recently played first
+    seats = dict(listed)
+    assert re.fullmatch(r"Cy \(.+\), .+ \(computer\)|.+ \(computer\), Cy \(.+\)", seats["3"])
+    assert "Ann (" in seats["1"] and "Bob (" in seats["2"] and "(computer)" in seats["2"]
+    assert "Resume which game (its number)? [3] 9\n  Please answer again." in out
+    assert "Resuming game #2 (European War): " in out
+    assert "Bob> quit" in out
+
+    # an id of its own, and ids it cannot resume, each with the reason
+    code, out = run(monkeypatch, base_args(paths, "--resume", "1"), ["quit"])
+    assert code == 0 and out.startswith("Resuming game #1 ") and "Ann> quit" in out
+    discord = asyncio.run(discord_table(paths["db"]))
+    for gid, why in (
+        (99, f"There is no game #99 in {paths['db']}."),
+        (4, "Game #4 was a --watch game of computers; nobody resumes it."),
+        (discord, f"Game #{discord} is a Discord game: it is played in its channel, not here."),
+    ):
+        code, out = run(monkeypatch, base_args(paths, "--resume", str(gid)), [])
+        assert code == 1
+        assert out == f"{why} Unfinished console games: #1, #2, #3 (--resume alone lists them).\n"
+
+
+async def discord_table(db: Path) -> int:
+    """Open a table of a Discord server in the database; returns its id."""
+    store = await open_store(db)
+    try:
+        return await store.create_lobby(
+            guild_id=10**17,
+            channel_id=10**17 + 1,
+            host_id=10**17 + 2,
+            variant="european_war",
+            settings=GameSettings(),
+            host_seat=None,
+            expiry=None,
+            max_games=None,
+            now=time.time(),
+        )
+    finally:
+        await store.close()
 
 
 def test_resume_with_nothing_to_resume(
@@ -221,6 +298,73 @@ def test_resume_with_nothing_to_resume(
     code, out = run(monkeypatch, base_args(paths, "--resume"), [])
     assert code == 1
     assert "There is no unfinished console game to resume" in out
+    code, out = run(monkeypatch, base_args(paths, "--resume", "1"), [])
+    assert code == 1
+    assert out == (
+        f"There is no game #1 in {paths['db']}. There is no unfinished console game; "
+        "start one without --resume.\n"
+    )
+
+
+def test_the_resume_hint_works_from_a_fresh_shell_elsewhere(tmp_path: Path) -> None:
+    """Quit in one directory (a relative database), then run the printed command in
+    another directory with a bare environment: no venv on PATH, no settings."""
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    bare = {"PATH": "/usr/bin:/bin", "HOME": str(second), "LANG": "C.UTF-8"}
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "console",
+            "--db",
+            "games.db",
+            "--fast",
+            "--seed",
+            "2",
+            "--level",
+            "easy",
+            "--computers",
+            "1",
+        ],
+        input="1\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=first,
+        env=bare,
+    )
+    assert proc.returncode == 0, proc.stderr
+    hint = re.search(r"Game #1 is saved\. Continue it with: (.+)\n", proc.stdout)
+    assert hint is not None
+    command = hint.group(1)
+    assert str(first / "games.db") in command and str(first / "data" / "boards") in command
+    again = subprocess.run(
+        command,
+        shell=True,
+        input="status\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=second,
+        env=bare,
+    )
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.startswith("Resuming game #1 (European War): ")
+    assert "Game #1 is saved." in again.stdout
+    assert list(second.iterdir()) == []  # nothing was made here: same database, same boards
+
+
+def test_the_launcher_is_the_script_beside_the_python_else_python_dash_m(tmp_path: Path) -> None:
+    venv_bin = Path(sys.executable).absolute().parent
+    assert games_mod.launcher() == [str(venv_bin / "european-war")]
+    python = tmp_path / "bin" / "python3"
+    assert games_mod.launcher(str(python)) == [str(python), "-m", "console"]
+    command = games_mod.resume_command(7, Path("x.db"), None, ["/opt/my games/european-war"])
+    assert command == (
+        f"'/opt/my games/european-war' --resume 7 --db {Path('x.db').absolute()} --no-boards"
+    )
 
 
 def test_hotseat_hides_each_hand_until_its_owner_looks(
@@ -253,6 +397,7 @@ def test_watch_two_games(monkeypatch: pytest.MonkeyPatch, paths: dict[str, Path]
     args = [
         "--watch",
         "2",
+        "--boards",
         "--fast",
         "--seed",
         "1",
@@ -276,6 +421,15 @@ def test_watch_two_games(monkeypatch: pytest.MonkeyPatch, paths: dict[str, Path]
     for gid in (1, 2):  # a board at every turn, and the last one
         assert (paths["out"] / f"game{gid}-final.png").is_file()
         assert len(list(paths["out"].glob(f"game{gid}-0*.png"))) >= 2
+
+
+def test_watch_writes_boards_only_when_asked(
+    monkeypatch: pytest.MonkeyPatch, paths: dict[str, Path]
+) -> None:
+    args = ["--watch", "1", "--fast", "--seed", "1", "--players", "2", "--level", "easy"]
+    code, out = run(monkeypatch, [*args, "--db", str(paths["db"]), "--out", str(paths["out"])])
+    assert code == 0 and "Watched 1 game(s); 1 finished." in out
+    assert "Board: " not in out and not paths["out"].exists()
 
 
 def test_seeded_games_repeat_in_any_database(
@@ -380,6 +534,20 @@ def test_world_war_5_game_to_the_end(
     assert game["status"] == "finished"
 
 
+def test_a_question_with_one_answer_answers_itself(
+    monkeypatch: pytest.MonkeyPatch, paths: dict[str, Path]
+) -> None:
+    """World War 5's setup goes by size (WW-6): the large has one home territory left."""
+    args = base_args(paths, "--variant", "world-war-5", "--computers", "1")
+    code, out = run(monkeypatch, args, ["1", "1", "quit"])
+    assert code == 0
+    large = out.index("Place your large on a home territory (WW-6).")
+    said = re.compile(r"Only one answer is possible: On ([\w ]+)\.\n(\w+) placed a large on \1\.")
+    found = said.search(out, large)
+    assert found is not None and found.start() == out.index("\n", large) + 1
+    assert found.group(2) == "Ann" and out.count("Ann> ") == 3  # small, medium, quit
+
+
 def test_open_shows_each_board_with_the_system_viewer(
     monkeypatch: pytest.MonkeyPatch, paths: dict[str, Path], tmp_path: Path
 ) -> None:
@@ -393,9 +561,9 @@ def test_open_shows_each_board_with_the_system_viewer(
     assert code == 0
     written = re.findall(r"^Board: (.+\.png)$", out, re.M)
     assert len(written) == 2
-    for _ in range(100):  # the viewer runs in the background
-        if shown.is_file() and len(shown.read_text().split()) == 2:
-            break
+    deadline = time.monotonic() + 120  # a guard: the viewer runs in the background
+    while not (shown.is_file() and len(shown.read_text().split()) == 2):
+        assert time.monotonic() < deadline, "the viewer never showed both boards"
         time.sleep(0.05)
     assert shown.read_text().split() == written
 

@@ -109,7 +109,8 @@ def test_a_bot_on_the_same_file_leaves_console_games_alone(
     # the console resumes its game: the computers place, then it is the person's turn
     code, out = run(monkeypatch, ["--db", str(path), "--resume", "--fast", "--no-boards"], ["quit"])
     assert code == 0, out
-    assert out.startswith(f"Resuming game #{cgid} (European War)")
+    assert out.startswith(f"Your unfinished console game: #{cgid}  European War · ")
+    assert f"\nResuming game #{cgid} (European War)" in out
     version, status, _, _ = game_row(path, cgid)
     assert status == "running" and version >= 2, "the computers placed their pieces"
     assert game_row(path, ggid)[2] == 9
@@ -118,6 +119,8 @@ def test_a_bot_on_the_same_file_leaves_console_games_alone(
 def test_console_games_are_only_the_console_s_channels() -> None:
     assert console.console_games(None, console.CONSOLE_CHANNEL_ID)
     assert console.console_games(None, console.WATCH_CHANNEL_ID)
-    assert not console.console_games(None, 555)
+    assert console.console_games(None, 3)  # each further console game has its own
+    assert not console.console_games(None, 1 << 22)  # where the pseudo channels end
+    assert not console.console_games(None, 1_100_000_000_000_000_000)
     assert not console.console_games(9, console.CONSOLE_CHANNEL_ID)
     assert server_games(9, 1) and not server_games(None, console.CONSOLE_CHANNEL_ID)

@@ -17,6 +17,22 @@ def test_lookup_by_number_title_and_word() -> None:
     assert "No rule matches" in rulebook.lookup("quidditch")
 
 
+def test_a_ruling_by_number_as_people_type_it() -> None:
+    ew13 = rulebook.lookup("EW-13", "european_war")
+    assert ew13.startswith("**EW-13** (Diplomacy (K)) After an attack is declared")
+    for typed in ("13", "ew13", "ew 13", "Ew_13", " 13 "):
+        assert rulebook.lookup(typed, "european_war") == ew13, typed
+    ww3 = rulebook.lookup("ww-3", "european_war")  # a prefix finds it in any game
+    assert ww3.startswith("**WW-3** ") and "six-sided die" in ww3
+    assert rulebook.lookup("3", "world_war_5") == ww3
+    assert rulebook.lookup("13", "world_war_5") == (
+        "World War 5 has no ruling 13: its rulings are WW-1 to WW-6."
+    )
+    assert rulebook.lookup("26", "european_war") == (
+        "European War has no ruling 26: its rulings are EW-1 to EW-25."
+    )
+
+
 def test_sections_per_variant_and_continuation_lines() -> None:
     assert "World War 5" not in rulebook.lookup(None, "european_war")
     assert "WW-2" in rulebook.lookup(None, "world_war_5")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import time
 from typing import Any
 
 import discord
@@ -285,9 +284,9 @@ def png_size(data: bytes) -> tuple[int, int]:
 async def test_login_guild_create_and_command_sync(
     fake_discord: FakeDiscord, world: World, start_bot: Any
 ) -> None:
-    started = time.perf_counter()
     bot = await start_bot(DemoBot())
-    assert time.perf_counter() - started < 0.5  # typically ~60 ms
+    # ready without discord.py's 2 s wait for guilds that will never come
+    assert bot._connection.guild_ready_timeout <= 0.05
     guild = bot.get_guild(world.guild.id)
     assert guild is not None and guild.name == "Europe"
     assert [c.name for c in guild.text_channels] == ["games"]
@@ -689,12 +688,12 @@ async def test_bot_errors_fail_fast_and_fail_the_run(
             async def boom(_: discord.Interaction) -> None:
                 raise RuntimeError("kaboom")
 
-    started = time.perf_counter()
     with pytest.raises(AssertionError, match="kaboom"):  # raised by running_bot on exit
         async with running_bot(fake_discord, Broken()):
+            # fails at once with the bot's error, long before its time to answer is up
+            # (which would raise TimeoutError instead)
             with pytest.raises(InteractionFailed, match="kaboom"):
-                await fake_discord.slash(world.alice, world.games, "boom")
-    assert time.perf_counter() - started < 1  # no 5 s timeout
+                await fake_discord.slash(world.alice, world.games, "boom", timeout=600)
 
 
 async def test_rest_surface_parses_in_discord_py(

@@ -304,8 +304,10 @@ def test_ew9_sabotage_cannot_be_stopped_by_k() -> None:
 
 def test_ew9_sabotage_needs_j_or_a() -> None:
     g = three_player(hands=[cards("QC"), [], []], extra={"italy": (1, L)})
-    with pytest.raises(IllegalAction, match="J in your hand"):
+    with pytest.raises(IllegalAction, match=r"a J \(or an A in its place\) in your hand"):
         g.apply(0, Sabotage("italy"))
+    with pytest.raises(IllegalAction, match=r"Sabotage needs an A in your hand"):
+        g.apply(0, Sabotage("italy", ace=True))
 
 
 # ---------------------------------------------------------------- EW-10 espionage
@@ -404,9 +406,13 @@ def test_ew11_attack_from_any_piece_on_a_neighbour_only() -> None:
     attacks = {(a.src, a.dst) for a in g.legal_actions(0) if isinstance(a, Attack)}
     assert ("west_russia", "austria") in attacks and ("west_russia", "germany") in attacks
     assert ("france_benelux", "britain") in attacks  # special link
-    # Spain is a Mediterranean-less Atlantic harbour; Italy-Spain is no link: no sea attack
-    with pytest.raises(IllegalAction, match="not across the sea"):
+    # no link and harbours of two groups: the fields do not touch
+    with pytest.raises(IllegalAction, match="South Scandinavia does not touch North Africa"):
         g.apply(0, Attack("north_africa", "south_scandinavia"))
+    # harbours of one group join them, but attacks go by land unless the option is on
+    g.pieces["middle_east"] = (1, S)
+    with pytest.raises(IllegalAction, match=r"Middle East and Italy are joined only by sea"):
+        g.apply(0, Attack("italy", "middle_east"))
 
 
 def test_ew11_sea_attack_option() -> None:

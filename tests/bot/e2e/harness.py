@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.client import GameBot
+from bot.client import GameBot, interaction_tasks
 from bot.config import Settings
 from bot.resources import open_resources
 from bot.views import codec
@@ -102,12 +102,13 @@ class World:
             return
         bot = self.bot
         while True:
+            await bot.interactions_done()
             await bot.service.idle()
             await self.fake.wait_until(
                 lambda: not bot.delivery.sending, 10.0, "the bot to send everything but late images"
             )
             await asyncio.sleep(0)
-            if not bot.delivery.sending and not bot.service._busy(None):
+            if not bot.delivery.sending and not bot.service._busy(None) and not interaction_tasks():
                 return
 
     # ------------------------------------------------------------------ acting

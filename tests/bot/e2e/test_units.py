@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-import time
 from typing import Any
 
 from hypothesis import given
@@ -51,7 +50,7 @@ def test_codec_rejects_garbage_cleanly(code: str) -> None:
 async def test_gate_keeps_to_its_slots_and_serves_urgent_first() -> None:
     gate = _Gate(1)
     order: list[str] = []
-    busy = threading.Event()
+    started, release = threading.Event(), threading.Event()
     running = 0
     most = 0
 
@@ -59,17 +58,20 @@ async def test_gate_keeps_to_its_slots_and_serves_urgent_first() -> None:
         nonlocal running, most
         running += 1
         most = max(most, running)
-        busy.wait(0.05)
-        time.sleep(0.01)
+        if name == "first":  # hold the only slot until both others wait for it
+            started.set()
+            assert release.wait(60)
         order.append(name)
         running -= 1
         return name
 
     first = asyncio.ensure_future(gate(True, job, "first"))
-    await asyncio.sleep(0.001)
+    assert await asyncio.to_thread(started.wait, 60)
     hand = asyncio.ensure_future(gate(False, job, "hand"))
-    await asyncio.sleep(0.001)
     board = asyncio.ensure_future(gate(True, job, "board"))
+    await asyncio.sleep(0)
+    assert len(gate.waiting) == 2
+    release.set()
     assert await asyncio.gather(first, hand, board) == ["first", "hand", "board"]
     assert order == ["first", "board", "hand"] and most == 1
 
