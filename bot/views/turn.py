@@ -41,6 +41,12 @@ MAX_BUTTONS = 20
 PER_SELECT = 25
 SELECTS = 3
 """Selects on one page of a long list (a fourth row for the pages, a fifth for Back)."""
+TURN_ID = re.compile(r"ew:t:(?P<gid>\d+):(?P<ver>\d+):(?P<page>\d+):(?P<path>" + codec.PATH + ")")
+"""A step's button: a kind, a value, Back, Cancel or a page."""
+SELECT_ID = re.compile(r"ew:ts:(?P<gid>\d+):(?P<ver>\d+):(?P<n>\d+):(?P<path>" + codec.PATH + ")")
+"""One select of a step's long list (its options: the next token)."""
+CONFIRM_ID = re.compile(r"ew:tc:(?P<gid>\d+):(?P<ver>\d+):(?P<path>" + codec.PATH + ")")
+"""Confirm."""
 TONES = {
     "primary": discord.ButtonStyle.primary,
     "secondary": discord.ButtonStyle.secondary,
@@ -226,7 +232,7 @@ async def confirm(
 class TurnButton(
     OfBot,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"ew:t:(?P<gid>\d+):(?P<ver>\d+):(?P<page>\d+):(?P<path>" + codec.PATH + ")",
+    template=TURN_ID.pattern,
 ):
     """A step of a turn panel: a kind, a value, Back, Cancel or a page."""
 
@@ -272,7 +278,7 @@ class TurnButton(
 class TurnSelect(
     OfBot,
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"ew:ts:(?P<gid>\d+):(?P<ver>\d+):(?P<n>\d+):(?P<path>" + codec.PATH + ")",
+    template=SELECT_ID.pattern,
 ):
     """A long list of a turn panel's step (a kind or a value), one select of a page."""
 
@@ -319,7 +325,7 @@ class TurnSelect(
 class TurnConfirm(
     OfBot,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"ew:tc:(?P<gid>\d+):(?P<ver>\d+):(?P<path>" + codec.PATH + ")",
+    template=CONFIRM_ID.pattern,
 ):
     """Confirm: the action a turn panel built."""
 
