@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.views import codec
+from bot.views.turn import CONFIRM_ID, SELECT_ID, TURN_ID
 from rules import contract
 from service import Nth, Prompt
 from tests.bot.e2e.harness import World
@@ -23,9 +24,7 @@ from tests.bot.e2e.policy import Policy
 from tests.fake_discord import FakeMessage, FakeUser
 from tests.fake_discord.models import InteractionResult
 
-TURN = re.compile(r"ew:t:(\d+):(\d+):(\d+):(.*)")
-SELECT = re.compile(r"ew:ts:(\d+):(\d+):(\d+):(.*)")
-CONFIRM = re.compile(r"ew:tc:(\d+):(\d+):(.*)")
+TURN, SELECT, CONFIRM = TURN_ID, SELECT_ID, CONFIRM_ID
 
 
 def _engine(world: World, gid: int) -> Any:
@@ -120,7 +119,7 @@ class Clicker:
                 None,
             )
             if confirm is not None:
-                path = CONFIRM.fullmatch(confirm["custom_id"]).group(3)  # type: ignore[union-attr]
+                path = CONFIRM.fullmatch(confirm["custom_id"])["path"]  # type: ignore[index]
                 assert self._fits(path, action.kind, target) == len(target), (path, action)
                 await self._click(user, panel, confirm["custom_id"], decided)
                 await world.settle()
@@ -128,13 +127,13 @@ class Clicker:
             best: tuple[int, str, str | None] | None = None
             for c in panel.walk_components():
                 cid = c.get("custom_id", "")
-                if (m := TURN.fullmatch(cid)) and int(m.group(3)) == 0:
-                    n = self._fits(m.group(4), action.kind, target)
+                if (m := TURN.fullmatch(cid)) and int(m["page"]) == 0:
+                    n = self._fits(m["path"], action.kind, target)
                     if n is not None and (best is None or n > best[0]):
                         best = (n, cid, None)
                 elif m := SELECT.fullmatch(cid):
                     for o in c.get("options", []):
-                        path = f"{m.group(4)}.{o['value']}" if m.group(4) else o["value"]
+                        path = f"{m['path']}.{o['value']}" if m["path"] else o["value"]
                         n = self._fits(path, action.kind, target)
                         if n is not None and (best is None or n > best[0]):
                             best = (n, cid, o["value"])
@@ -200,8 +199,8 @@ class Clicker:
             for c in m.walk_components():
                 cid = c.get("custom_id", "")
                 found = TURN.fullmatch(cid) or SELECT.fullmatch(cid) or CONFIRM.fullmatch(cid)
-                if found and int(found.group(1)) == gid:
-                    key = (int(found.group(2)), m.id, m)
+                if found and int(found["gid"]) == gid:
+                    key = (int(found["ver"]), m.id, m)
                     if best is None or key[:2] > best[:2]:
                         best = key
         assert best is not None, "no turn panel in the DMs or on an open ephemeral panel"
