@@ -4,6 +4,7 @@ draws the same strings on every board image: names, powers, labels, digits)."""
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from functools import lru_cache
 
@@ -35,6 +36,8 @@ def clean(text: str) -> str:
 
     Runs of spaces left behind collapse to one; the result is stripped.
     """
+    if text.isascii() and text.isprintable():  # the font draws every printable ASCII
+        return " ".join(text.split())
     out = []
     for ch in unicodedata.normalize("NFC", text):
         if ch.isspace():
@@ -83,12 +86,15 @@ def width(text: str, f: ImageFont.FreeTypeFont) -> float:
 def wrap(text: str, max_width: float, f: ImageFont.FreeTypeFont, max_lines: int) -> list[str]:
     """Greedy word wrap into at most ``max_lines`` lines, the last cut with an ellipsis.
 
-    Line widths are summed from cached word widths (kerning across a space is ignored;
-    each line is then checked with :func:`fit`).
+    Line widths are summed from cached word widths. The shipped font never draws words
+    wider for the space between them (it kerns nothing across a space; a combining mark
+    after one only narrows: tests/render/test_text.py checks it), so a line whose sum
+    fits is drawn as it is; any other line, and the last one when words are left over,
+    is cut with :func:`fit`.
     """
     words = clean(text).split(" ")
     space = width(" ", f)
-    lines: list[str] = []
+    lines: list[tuple[str, float]] = []
     current: list[str] = []
     used = 0.0
     for i, word in enumerate(words):
@@ -97,14 +103,15 @@ def wrap(text: str, max_width: float, f: ImageFont.FreeTypeFont, max_lines: int)
             used = w if not current else used + space + w
             current.append(word)
             continue
-        lines.append(" ".join(current))
+        lines.append((" ".join(current), used))
         if len(lines) == max_lines - 1:
             current = words[i:]
+            used = math.inf  # the words left over are cut to fit
             break
         current, used = [word], w
     if current:
-        lines.append(" ".join(current))
-    return [fit(line, max_width, f) for line in lines[:max_lines]]
+        lines.append((" ".join(current), used))
+    return [line if w <= max_width else fit(line, max_width, f) for line, w in lines[:max_lines]]
 
 
 @lru_cache(maxsize=2048)
