@@ -346,15 +346,24 @@ def bot_policy(g: EaState, seat: int, kind: str, legal: Any, rng: random.Random)
     return BOT.choose(g.view_for(seat), legal, "normal", rng.randrange(1 << 30))
 
 
-@pytest.mark.parametrize(
-    ("players", "options"),
-    [
-        (2, {"leaders_in_play": True}),
-        (3, {"sealed_battle_cards": True, "protected_leaders": True}),
-        (5, {}),
-        (4, {"teams": True, "compact_map": True, "fast_windows": True, "basic_set": True}),
-    ],
-)
+BOT_TABLES: list[tuple[int, dict[str, Any]]] = [
+    (2, {"leaders_in_play": True}),
+    (3, {"sealed_battle_cards": True, "protected_leaders": True}),
+    (5, {}),
+    (4, {"teams": True, "compact_map": True, "fast_windows": True, "basic_set": True}),
+]
+
+
+@pytest.mark.parametrize(("players", "options"), BOT_TABLES)
+def test_bot_openings_keep_every_invariant(players: int, options: dict[str, Any]) -> None:
+    """The default run: each table's first two rounds (the whole games are slow)."""
+    p = play(players, 3, Options.from_dict(options), bot_policy, views_every=60, sample=2, rounds=2)
+    assert p.state is not None and (p.state.over or p.state.round == 3)
+    assert any(step["kind"] == "drop" for _, step in p.log)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("players", "options"), BOT_TABLES)
 def test_bot_playouts_keep_every_invariant(players: int, options: dict[str, Any]) -> None:
     p = play(players, 3, Options.from_dict(options), bot_policy, views_every=60, sample=4)
     assert p.state is not None and p.state.over

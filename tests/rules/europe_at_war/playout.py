@@ -211,8 +211,10 @@ def play(
     full: bool = False,
     views_every: int = 25,
     sample: int = 12,
+    rounds: int | None = None,
 ) -> Playout:
-    """Play one game with ``policy``, checking every invariant after every step.
+    """Play one game with ``policy``, checking every invariant after every step; with
+    ``rounds``, only its opening: until that round is over.
 
     Every listed action of the decider is applied to a copy (a sample of ``sample``
     unless ``full``), and a listed action is refused to a player who need not decide."""
@@ -223,7 +225,7 @@ def play(
     check_events(g, events)
     out = Playout(seed, nations, opts)
     steps = 0
-    while not g.over:
+    while not g.over and (rounds is None or g.round <= rounds):
         assert steps < MAX_STEPS, f"game {seed} did not end within {MAX_STEPS} steps"
         check_state(g)
         if views_every and steps % views_every == 0:
