@@ -263,12 +263,14 @@ class Planner:
         )
 
     def _plan_general(self, g: Piece) -> None:
+        """The free move (and a card move after it) worth most for General ``g``; a
+        General with nothing to spare fetches idle units instead, if there are any."""
         if self._spare(g.space, g.uid) == 0 and self._fetch(g):
             return
         best: list[Option] = []
-        best_value = self._end_value(g.uid, g.space, self._spare(g.space, g.uid))
+        best_value = self._end_value(g.space, self._spare(g.space, g.uid))
         card = self._card_for(f"u{g.uid}")
-        firsts = self._options(g) if not g.free_used else []
+        firsts = self._options(g)
         firsts.sort(key=lambda o: -(o.value + self._after(g.uid, o)))
         for o1 in firsts[:FIRST_CANDIDATES] if card else firsts[:1]:
             v1 = o1.value
@@ -285,13 +287,7 @@ class Planner:
                     best, best_value = [o1, o2], total
             self.taken = before
             self._undo(undo)
-        if not best and card is not None and g.free_used:
-            for o in self._options(g):
-                total = o.value - CARD_COST + self._after(g.uid, o)
-                if total > best_value:
-                    best, best_value = [o], total
-        pays = ["free", card.id if card else ""] if not g.free_used else [card.id if card else ""]
-        for o, pay in zip(best, pays, strict=False):
+        for o, pay in zip(best, ["free", card.id if card else ""], strict=False):
             self._commit(o, pay)
 
     def _fetch(self, g: Piece) -> bool:
@@ -400,7 +396,7 @@ class Planner:
         left = [u for u in self.at.get(start, ()) if u not in members] + stay
         if left:
             return []
-        spare = [u for u in members[1:]]
+        spare = members[1:]
         return [min(spare, key=self._cheap)] if spare else []
 
     def _cheap(self, uid: int) -> tuple[int, int, int]:
@@ -446,9 +442,10 @@ class Planner:
         if foes:
             mine = sum(self.pieces[u].force for u in members if u not in o.drops) + 5
             mine += sum(self.pieces[u].force for u in self.at.get(dest, ()))
-            value += self._attack(dest, mine)
-            if not value:
+            gain = self._attack(dest, mine)
+            if not gain:
                 return None
+            value += gain
         else:
             worth = self._worth(dest)
             if worth:
@@ -594,9 +591,9 @@ class Planner:
             1 for u in o.movers if u not in o.drops and u != leader and self.pieces[u].type != "S"
         )
         spare += self._spare(o.dest, leader)
-        return self._end_value(leader, o.dest, spare)
+        return self._end_value(o.dest, spare)
 
-    def _end_value(self, leader: int, space: str, spare: int) -> float:
+    def _end_value(self, space: str, spare: int) -> float:
         """What a General's place is worth for the turns to come: over the next few
         turns he claims a territory a turn himself and one more for each unit he carries
         (fewer, the further he is from land to take); with few units, he may lead out an
