@@ -4,7 +4,7 @@ Arrows go from one field's anchor to another's, gently curved, stopping short of
 piece boxes so that no piece is covered. Each is drawn on a small supersampled overlay
 (antialiased) and pasted onto the board. Styles:
 
-- ``move``: a solid arrow in the mover's colour;
+- ``move``: a solid arrow in the mover's colour (its side's piece colours);
 - ``sea``: the same, dashed, with an anchor badge half-way (a voyage between harbours);
 - ``attack``: a broad arrow in the attacker's colour (the board adds a crossed-swords
   badge on the attacked field);
@@ -71,10 +71,11 @@ STYLES: dict[str, Style] = {
 
 @dataclass(frozen=True)
 class Arrow:
-    """An arrow to draw: kind (a key of :data:`STYLES`), seat (colour), ends in pixels."""
+    """An arrow to draw: kind (a key of :data:`STYLES`), colours (the fill and outline of
+    the side that acted), ends in pixels."""
 
     kind: str
-    seat: int
+    colour: palette.PieceColour
     src: Point
     dst: Point
     wraps: bool = False
@@ -279,7 +280,7 @@ def draw_arrow(
     parts = path(arrow, frame, avoid)
     if not parts:
         return None
-    colour = palette.piece_colour(arrow.seat)
+    colour = arrow.colour
     margin = style.head_width + 16
     xs = [x for part in parts for x, _ in part]
     ys = [y for part in parts for _, y in part]

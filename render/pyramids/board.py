@@ -69,7 +69,8 @@ def last_action(
             return
         seen.add((kind, src, dst))
         via = sea_route(view.board_id, src, dst) if kind == "sea" else ()
-        out.arrows.append(Arrow(kind, seat, a, c, _wraps(b, src, dst), via))
+        colour = palette.side_colour(pyramid.side_of(view, seat))
+        out.arrows.append(Arrow(kind, colour, a, c, _wraps(b, src, dst), via))
         if kind == "attack":
             out.attacked.add(dst)
 
@@ -184,7 +185,7 @@ def _draw_banner(
     text = fit(line, width - 48 - icons, sub)
     x = left + (width - sub.getlength(text) - icons) / 2
     for seat in winners:
-        pyramid.paste(canvas, seat, 3, (x + 12, top + 48), scale=0.42)
+        pyramid.paste(canvas, pyramid.side_of(view, seat), 3, (x + 12, top + 48), scale=0.42)
         x += 26
     if winners:
         x += 8
@@ -233,8 +234,8 @@ class Drawn:
 
     canvas: Image.Image
     dirty: list[Box] = field(default_factory=list)
-    lone: list[tuple[str, int, int, Box]] = field(default_factory=list)
-    """(field, seat, size, box) of each piece left off the canvas."""
+    lone: list[tuple[str, str, int, Box]] = field(default_factory=list)
+    """(field, side, size, box) of each piece left off the canvas."""
 
 
 def _sprite_box(sprite: Image.Image, centre: tuple[float, float]) -> Box:
@@ -312,11 +313,11 @@ def draw_board(
     out.dirty += drawn
     if drawn:
         _restore_names(canvas, view.board_id, arcade, drawn)
-    ghosts: list[tuple[int, int, tuple[float, float]]] = []
+    ghosts: list[tuple[str, int, tuple[float, float]]] = []
     for fid, (seat, from_size, _to) in act.shrunk.items():
         a = _anchor(b, fid)
         if a is not None and 0 <= seat < len(view.seats) and from_size in (1, 2, 3):
-            ghosts.append((seat, from_size, a))
+            ghosts.append((pyramid.side_of(view, seat), from_size, a))
     for fid, (seat, size) in act.destroyed.items():
         a = _anchor(b, fid)
         if (
@@ -325,10 +326,10 @@ def draw_board(
             and 0 <= seat < len(view.seats)
             and size in (1, 2, 3)
         ):
-            ghosts.append((seat, size, a))
-    for seat, size, a in ghosts:
-        out.dirty.append(_sprite_box(pyramid.sprite(seat, size, ghost=True), a))
-        pyramid.paste(canvas, seat, size, a, ghost=True)
+            ghosts.append((pyramid.side_of(view, seat), size, a))
+    for side, size, a in ghosts:
+        out.dirty.append(_sprite_box(pyramid.sprite(side, size, ghost=True), a))
+        pyramid.paste(canvas, side, size, a, ghost=True)
     overlays = _marks(view, act, b)
     out.dirty += [_sprite_box(sprite, at) for sprite, at in overlays]
     pieces = []
@@ -337,9 +338,10 @@ def draw_board(
         if piece is not None:
             a = _anchor(b, fid)
             assert a is not None
-            pieces.append((fid, piece[0], piece[1], _sprite_box(pyramid.sprite(*piece), a), a))
+            side = pyramid.side_of(view, piece[0])
+            pieces.append((fid, side, piece[1], _sprite_box(pyramid.sprite(side, piece[1]), a), a))
     others_drawn = list(out.dirty)
-    for i, (fid, seat, size, box, a) in enumerate(pieces):
+    for i, (fid, side, size, box, a) in enumerate(pieces):
         if (
             lone_pieces
             and not view.over
@@ -347,10 +349,10 @@ def draw_board(
             and not any(_meets(box, d) for d in others_drawn)
             and not any(_meets(box, p[3]) for j, p in enumerate(pieces) if j != i)
         ):
-            out.lone.append((fid, seat, size, box))
+            out.lone.append((fid, side, size, box))
             continue
         out.dirty.append(box)
-        pyramid.paste(canvas, seat, size, a)
+        pyramid.paste(canvas, side, size, a)
     for sprite, at in overlays:
         marks.paste_centred(canvas, sprite, at)
     if view.over:

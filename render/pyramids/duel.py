@@ -162,8 +162,9 @@ def _column(
     outline = palette.GOLD if won else None
     box = shapes.rounded(COLUMN_WIDTH, 388, 12, palette.PANEL_CARD, outline, 3 if won else 1)
     shapes.paste(img, box, (x0, 76))
-    colour = palette.piece_colour(side.seat)
-    pyramid.paste(img, side.seat, side.size, (x0 + 52, 130), scale=1.25)
+    power = pyramid.side_of(view, side.seat)
+    colour = palette.side_colour(power)
+    pyramid.paste(img, power, side.size, (x0 + 52, 130), scale=1.25)
     tx = x0 + 104
     role = "ATTACKER" if attacker else "DEFENDER"
     put(

@@ -118,7 +118,11 @@ def _status_key(
 ) -> tuple[palette.RGB, palette.RGB, str, tuple[str, ...]]:
     """(accent, headline colour, headline, detail lines) of the status box."""
     st = status(view, names)
-    accent = palette.GOLD if view.over or st.seat is None else palette.piece_colour(st.seat).fill
+    accent = (
+        palette.GOLD
+        if view.over or st.seat is None
+        else palette.side_colour(pyramid.side_of(view, st.seat)).fill
+    )
     x = LEFT + 22
     headline = fit(st.headline, RIGHT - x - 10, font(18, bold=True))
     lines = tuple(wrap(st.detail, RIGHT - x - 10, font(13), 2))
@@ -147,7 +151,7 @@ def _status_box(
 
 def _supply(
     canvas: Image.Image,
-    seat: int,
+    side: str,
     supply: tuple[int, int, int],
     x: float,
     base: float,
@@ -161,7 +165,7 @@ def _supply(
     ink = palette.PANEL_FAINT if dim else palette.PANEL_TEXT
     scale = SUPPLY_SCALE
     for size, count in zip((1, 2, 3), supply, strict=True):
-        sp = pyramid.sprite(seat, size, scale, ghost=not count)
+        sp = pyramid.sprite(side, size, scale, ghost=not count)
         top = base - pyramid.BASE_Y * scale
         sx = x - sp.width / 2 + pyramid.PYRAMID_SIZE[size][0] * scale / 2
         canvas.paste(sp, (round(sx), round(top)), sp)
@@ -215,7 +219,7 @@ def _seat_row(
     if active:
         shapes.paste(canvas, shapes.rounded(4, height - 16, 2, palette.GOLD), (LEFT + 3, top + 8))
     key_scale = 0.62 if height >= 70 else 0.52
-    sp = pyramid.sprite(seat, 3, key_scale)
+    sp = pyramid.sprite(sv.power, 3, key_scale)
     canvas.paste(sp, (LEFT + 10, round(top + height / 2 - sp.height / 2) + 1), sp)
     x = LEFT + 54
     text_right = RIGHT - 10
@@ -250,7 +254,7 @@ def _seat_row(
     if cards:
         put(canvas, (x, line2), fit(sv.power_name, tag_right - x, pf), pf, power_colour, "ls")
         line3 = top + height - 12
-        end = _supply(canvas, seat, sv.supply, x, line3, dim)
+        end = _supply(canvas, sv.power, sv.supply, x, line3, dim)
         if foe is not None:
             ff = font(12)
             label = fit(f"foe: {foe}", text_right - end - 10, ff)
@@ -259,7 +263,7 @@ def _seat_row(
     else:
         sx = text_right - supply_width()
         put(canvas, (x, line2), fit(sv.power_name, sx - x - 8, pf), pf, power_colour, "ls")
-        _supply(canvas, seat, sv.supply, sx, line2, dim)
+        _supply(canvas, sv.power, sv.supply, sx, line2, dim)
 
 
 DECK_HEIGHT = 62
@@ -300,8 +304,8 @@ def _deck_footer(canvas: Image.Image, pile: int, discards: int, top_card: int | 
         put(canvas, (x + 52, top + 50), label, small, palette.PANEL_MUTED, "ls")
 
 
-Side = tuple[int, tuple[int, ...], str]
-"""One side of the last battle: seat, dice, display name."""
+Side = tuple[str, tuple[int, ...], str]
+"""One side of the last battle: the seat's side (power), dice, display name."""
 
 
 def _dice_key(view: pyramids.View, names: Sequence[str]) -> tuple[bool, Side, Side] | None:
@@ -313,7 +317,7 @@ def _dice_key(view: pyramids.View, names: Sequence[str]) -> tuple[bool, Side, Si
     for side in ("attacker", "defender"):
         seat = int(roll[side])
         dice = tuple(int(v) for v in roll.get(f"{side}_dice", []))
-        sides.append((seat, dice, display_name(names, seat)))
+        sides.append((pyramid.side_of(view, seat), dice, display_name(names, seat)))
     return (bool(roll.get("attacker_won")), sides[0], sides[1])
 
 
@@ -332,8 +336,8 @@ def _dice_footer(canvas: Image.Image, battle: tuple[bool, Side, Side] | None) ->
         return
     won, attacker, defender = battle
     y = top + 32
-    for role, (seat, dice, name) in (("attacker", attacker), ("defender", defender)):
-        sp = pyramid.sprite(seat, max(1, min(3, len(dice) or 1)), 0.42)
+    for role, (side, dice, name) in (("attacker", attacker), ("defender", defender)):
+        sp = pyramid.sprite(side, max(1, min(3, len(dice) or 1)), 0.42)
         canvas.paste(sp, (LEFT + 6, y - 6), sp)
         x = LEFT + 40
         for v in dice:
