@@ -19,7 +19,7 @@ import rules
 from render import shapes
 from render.arrows import Arrow, draw_arrow
 from render.fonts import font
-from render.text import fit, put, short_name
+from render.text import display_name, fit_text, name_levels, put, short_name
 from rules import pyramids
 
 from . import layout, marks, palette, pyramid
@@ -156,15 +156,14 @@ def _draw_banner(
 ) -> tuple[int, int, int, int]:
     """The game-over banner, on the emptiest part of the map; returns its box."""
     title = "DRAW" if view.draw or not view.winners else "VICTORY"
-    line = (
-        winners_text(view, names)
-        if title == "VICTORY"
-        else (end_reason(view).capitalize() or "Nobody wins")
-    )
+    if title == "VICTORY":
+        levels = name_levels([display_name(names, s) for s in range(len(view.seats))])
+        lines = tuple(dict.fromkeys(winners_text(view, level) for level in levels))
+    else:
+        lines = (end_reason(view).capitalize() or "Nobody wins",)
     winners = list(view.winners)[:6] if title == "VICTORY" else []
     icons = 26 * len(winners) + (8 if winners else 0)
-    sub = font(17, bold=True)
-    need = sub.getlength(line) + icons + 56
+    need = font(17, bold=True).getlength(lines[0]) + icons + 56
     width = next((w for w in BANNER_WIDTHS if w >= need), BANNER_WIDTHS[-1])
     left, top, _, _ = banner_box(view, b, width)
     shapes.paste(
@@ -182,7 +181,7 @@ def _draw_banner(
         palette.GOLD,
         "mm",
     )
-    text = fit(line, width - 48 - icons, sub)
+    text, sub = fit_text(lines, width - 48 - icons, (17, 16, 15), bold=True)
     x = left + (width - sub.getlength(text) - icons) / 2
     for seat in winners:
         pyramid.paste(canvas, pyramid.side_of(view, seat), 3, (x + 12, top + 48), scale=0.42)
