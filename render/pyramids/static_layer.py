@@ -1,9 +1,10 @@
 """The static board layer: everything on the board image that never changes in a game.
 
 Sea, neutral land, the fields in their power's (continent's) colours with their borders,
-straits and sea lanes, harbour symbols, sea and neutral-area labels, field names, and
-the empty side panel. Drawn once per process at ``layout.SUPERSAMPLE`` times the size
-and downscaled once (antialiasing); callers ``.copy()`` it and draw pieces on top.
+straits and sea lanes, harbour symbols and their legend, sea and neutral-area labels,
+field names, and the empty side panel. Drawn once per process at
+``layout.SUPERSAMPLE`` times the size and downscaled once (antialiasing); callers
+``.copy()`` it and draw pieces on top.
 
 The geography is flat colour with crisp edges (one sea colour, one fill per field,
 coasts and borders snapped to their own colours): every board PNG carries this layer,
@@ -13,6 +14,7 @@ antialiased.
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -215,25 +217,89 @@ def _harbour_boxes(board_id: str) -> dict[str, Rect]:
     return {fid: (x - r, y - r, x + r, y + r) for fid, (x, y) in harbour_spots(board_id).items()}
 
 
+def _harbour_symbol(draw: ImageDraw.ImageDraw, centre: tuple[float, float], group: str) -> None:
+    """One harbour symbol (a disc in the group's colour with its letter), centred on
+    ``centre`` in board pixels, on a canvas ``S`` times larger."""
+    colour = palette.HARBOUR.get(group, palette.LINK)
+    px, py = centre[0] * S, centre[1] * S
+    r = HARBOUR_RADIUS * S
+    draw.ellipse((px - r, py - r, px + r, py + r), fill=colour, outline=palette.WHITE, width=2 * S)
+    draw.text(
+        (px, py + S),
+        palette.HARBOUR_LETTER.get(group, "?"),
+        font=font(12 * S, bold=True),
+        fill=palette.WHITE,
+        anchor="mm",
+    )
+
+
 def _draw_harbours(canvas: Image.Image, board_id: str) -> None:
     b = load_board(board_id)
     draw = ImageDraw.Draw(canvas)
-    letter_font = font(12 * S, bold=True)
-    for fid, (x, y) in harbour_spots(board_id).items():
-        group = b.fields[fid].harbour or ""
-        colour = palette.HARBOUR.get(group, palette.LINK)
-        px, py = x * S, y * S
-        r = HARBOUR_RADIUS * S
-        draw.ellipse(
-            (px - r, py - r, px + r, py + r), fill=colour, outline=palette.WHITE, width=2 * S
-        )
-        draw.text(
-            (px, py + S),
-            palette.HARBOUR_LETTER.get(group, "?"),
-            font=letter_font,
-            fill=palette.WHITE,
-            anchor="mm",
-        )
+    for fid, centre in harbour_spots(board_id).items():
+        _harbour_symbol(draw, centre, b.fields[fid].harbour or "")
+
+
+LEGEND_AT: dict[str, tuple[float, float]] = {"european_war": (8.0, 8.0)}
+"""Top left corner (board pixels) of the harbour legend, per board with harbours: open
+sea, clear of every piece spot, name and symbol (a test checks it)."""
+LEGEND_GROUPS: dict[str, str] = {"atlantic": "Atlantic", "mediterranean": "Mediterranean"}
+LEGEND_ROW = 24
+LEGEND_NOTE = "Sail only between harbours of one letter"
+STRAIT_NOTE = "Strait: a land link"
+
+
+def _legend_groups(board_id: str) -> list[str]:
+    b = load_board(board_id)
+    return [g for g in LEGEND_GROUPS if g in b.harbour_groups]
+
+
+def legend_box(board_id: str) -> Rect | None:
+    """The harbour legend's box (board pixels), or ``None`` for a board without one."""
+    at = LEGEND_AT.get(board_id)
+    groups = _legend_groups(board_id)
+    if at is None or not groups:
+        return None
+    label, note = font(12), font(10)
+    width = max(
+        *(36 + label.getlength(f"{LEGEND_GROUPS[g]} harbour") for g in groups),
+        10 + note.getlength(LEGEND_NOTE),
+        40 + note.getlength(STRAIT_NOTE),
+    )
+    height = 24 + len(groups) * LEGEND_ROW + 34
+    return (at[0], at[1], at[0] + math.ceil(width) + 10, at[1] + height)
+
+
+def _draw_legend(canvas: Image.Image, board_id: str) -> None:
+    """The harbour legend: each group's symbol and name, how ships sail, and the dashed
+    straits (land links)."""
+    box = legend_box(board_id)
+    if box is None:
+        return
+    left, top, right, bottom = box
+    draw = ImageDraw.Draw(canvas)
+    draw.rounded_rectangle(
+        (left * S, top * S, right * S - 1, bottom * S - 1),
+        radius=8 * S,
+        fill=palette.WHITE,
+        outline=palette.COAST,
+        width=S,
+    )
+    small = font(10 * S, bold=True)
+    draw.text(((left + 10) * S, (top + 8) * S), "HARBOURS", font=small, fill=palette.SEA_LABEL)
+    label = font(12 * S)
+    y = top + 24
+    for group in _legend_groups(board_id):
+        _harbour_symbol(draw, (left + 20, y + HARBOUR_RADIUS), group)
+        name = f"{LEGEND_GROUPS[group]} harbour"
+        draw.text(((left + 36) * S, (y + 3) * S), name, font=label, fill=palette.TEXT)
+        y += LEGEND_ROW
+    note = font(10 * S)
+    draw.text(((left + 10) * S, (y + 1) * S), LEGEND_NOTE, font=note, fill=palette.TEXT)
+    y += 16
+    line = [((left + 10) * S, (y + 7) * S), ((left + 34) * S, (y + 7) * S)]
+    dashed_line(draw, line, palette.LINK, 2 * S, 9.0 * S, 5.0 * S)
+    draw.text(((left + 40) * S, (y + 1) * S), STRAIT_NOTE, font=note, fill=palette.TEXT)
 
 
 def _spaced(text: str) -> str:
@@ -254,13 +320,16 @@ def _sea_labels(board_id: str) -> list[Label]:
 
 
 def fixed_label_boxes(board_id: str) -> list[Rect]:
-    """Boxes (board pixels) of the sea and neutral-area labels and the harbour symbols.
+    """Boxes (board pixels) of the sea and neutral-area labels, the harbour legend and
+    symbols.
 
     Raises:
         rules.BoardError: unknown board.
     """
     boxes = [lab.box for lab in _sea_labels(board_id)]
     boxes += [lab.box for lab in _neutral_labels(load_regions(board_id))]
+    legend = legend_box(board_id)
+    boxes += [legend] if legend is not None else []
     return boxes + list(_harbour_boxes(board_id).values())
 
 
@@ -293,6 +362,8 @@ def _name_labels(board_id: str) -> tuple[Label, ...]:
     obstacles = list(_harbour_boxes(board_id).values())
     obstacles += [lab.box for lab in _sea_labels(board_id)]
     obstacles += [lab.box for lab in _neutral_labels(regions)]
+    legend = legend_box(board_id)
+    obstacles += [legend] if legend is not None else []
     names = [(fid, f.name, *_px(f.x, f.y)) for fid, f in b.fields.items()]
     return tuple(place_names(names, _name_style(board_id), obstacles))
 
@@ -364,6 +435,7 @@ def static_board(board_id: str, pyramid_arcade: bool = False) -> Image.Image:
     canvas = _snap(canvas, _geography_colours(board_id, fills))
     _draw_links(canvas, _links(board_id, pyramid_arcade))
     _draw_harbours(canvas, board_id)
+    _draw_legend(canvas, board_id)
     _draw_labels(canvas, board_id, regions)
     _draw_panel(canvas)
     # A box filter (each pixel the mean of its S x S block): as smooth as Lanczos here,
@@ -386,6 +458,7 @@ __all__ = [
     "field_fill",
     "fixed_label_boxes",
     "harbour_spots",
+    "legend_box",
     "name_labels",
     "static_board",
 ]
