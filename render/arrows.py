@@ -80,6 +80,9 @@ class Arrow:
     dst: Point
     wraps: bool = False
     """The link crosses the map's east-west edge."""
+    exits: tuple[float, float] | None = None
+    """For a link across the edge: the y where it leaves the map on ``src``'s side and
+    where it comes back on ``dst``'s (none: where the straight line crosses)."""
     via: tuple[Point, ...] = ()
     """A voyage's sea route, harbour to harbour (drawn instead of ``src`` - ``dst``);
     none: a gentle curve between the anchors."""
@@ -111,9 +114,11 @@ def path(arrow: Arrow, frame: Frame, avoid: Sequence[Box] = ()) -> list[list[Poi
         b_shift = (b[0] + width, b[1]) if east_first else (b[0] - width, b[1])
         edge_x = east if east_first else west
         t = (edge_x - a[0]) / (b_shift[0] - a[0])
-        y_edge = a[1] + t * (b[1] - a[1])
-        out = trim_polyline([a, (edge_x, y_edge)], START_GAP, 0.0)
-        back = trim_polyline([(west + east - edge_x, y_edge), b], 0.0, END_GAP)
+        y_out = y_back = a[1] + t * (b[1] - a[1])
+        if arrow.exits is not None:
+            y_out, y_back = arrow.exits
+        out = trim_polyline([a, (edge_x, y_out)], START_GAP, 0.0)
+        back = trim_polyline([(west + east - edge_x, y_back), b], 0.0, END_GAP)
         return [p for p in (out, back) if len(p) >= 2]
     if len(arrow.via) >= 2:
         # a voyage: from harbour symbol to harbour symbol (each next to its piece)

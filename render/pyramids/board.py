@@ -26,7 +26,7 @@ from . import layout, marks, palette, pyramid
 from .boards import has_arcade_variant
 from .panel import Element, draw_panel
 from .searoutes import sea_route
-from .static_layer import fixed_label_boxes, name_labels, static_board
+from .static_layer import edge_links, fixed_label_boxes, name_labels, static_board
 from .status import TITLES, end_reason, status, winners_text
 
 
@@ -50,8 +50,12 @@ def _anchor(b: pyramids.Board, fid: str) -> tuple[float, float] | None:
     return layout.to_px(f.x, f.y) if f is not None else None
 
 
-def _wraps(b: pyramids.Board, a: str, c: str) -> bool:
-    return any(lk.wraps_map_edge and {lk.a, lk.b} == {a, c} for lk in b.links)
+def _exits(board_id: str, src: str, dst: str) -> tuple[float, float] | None:
+    """For a link across the map's edge: where it leaves and comes back, as drawn."""
+    for edge in edge_links(board_id):
+        if {edge.west, edge.east} == {src, dst}:
+            return edge.exits(src)
+    return None
 
 
 def last_action(
@@ -70,7 +74,8 @@ def last_action(
         seen.add((kind, src, dst))
         via = sea_route(view.board_id, src, dst) if kind == "sea" else ()
         colour = palette.side_colour(pyramid.side_of(view, seat))
-        out.arrows.append(Arrow(kind, colour, a, c, _wraps(b, src, dst), via))
+        exits = _exits(view.board_id, src, dst)
+        out.arrows.append(Arrow(kind, colour, a, c, exits is not None, exits, via))
         if kind == "attack":
             out.attacked.add(dst)
 
@@ -195,16 +200,16 @@ def _draw_banner(
 def _restore_names(
     canvas: Image.Image, board_id: str, arcade: bool, drawn: Sequence[tuple[int, int, int, int]]
 ) -> None:
-    """Put field names back over the arrows drawn in the ``drawn`` boxes (names stay
-    readable; the arrow seems to pass under the name). Names never cover piece boxes,
-    so no piece is touched."""
+    """Put field names and edge tags back over the arrows drawn in the ``drawn`` boxes
+    (they stay readable; the arrow seems to pass under them). Pieces are drawn after."""
     static = static_board(board_id, arcade)
-    for lab in name_labels(board_id):
+    tags = [t.box for e in edge_links(board_id, arcade) for t in (e.west_tag, e.east_tag)]
+    for label in [lab.box for lab in name_labels(board_id)] + tags:
         box = (
-            math.floor(lab.box[0]),
-            math.floor(lab.box[1]),
-            math.ceil(lab.box[2]),
-            math.ceil(lab.box[3]),
+            math.floor(label[0]),
+            math.floor(label[1]),
+            math.ceil(label[2]),
+            math.ceil(label[3]),
         )
         if any(_overlap(box, d) for d in drawn):
             canvas.paste(static.crop(box), box)

@@ -29,9 +29,10 @@ from render.drawing import (
 )
 from render.fonts import font
 
-from . import layout, palette
+from . import edges, layout, palette
 from .boards import board as load_board
 from .boards import harbour_icons, lonlat_to_norm
+from .edges import EdgeLink
 from .labels import Label, LabelStyle, Rect, measure, place_names
 from .regions import Regions, load_regions
 
@@ -145,11 +146,30 @@ def _snap(canvas: Image.Image, colours: list[palette.RGB]) -> Image.Image:
     return small.convert("RGB").resize(canvas.size, Image.Resampling.NEAREST)
 
 
+@lru_cache(maxsize=8)
+def edge_links(board_id: str, pyramid_arcade: bool = False) -> tuple[EdgeLink, ...]:
+    """The board's links across the map's east-west edge, with their tags (see
+    :mod:`render.pyramids.edges`), placed clear of every piece spot, name, label,
+    harbour symbol and legend.
+
+    Raises:
+        rules.BoardError: unknown board.
+    """
+    b = load_board(board_id, pyramid_arcade)
+    anchors = {fid: _px(f.x, f.y) for fid, f in b.fields.items()}
+    names = {lab.key: lab.box for lab in _name_labels(board_id)}
+    obstacles: list[Rect] = [layout.piece_box(f.x, f.y) for f in b.fields.values()]
+    obstacles += [*names.values(), *_fixed_boxes(board_id)]
+    return edges.edge_links(b, anchors, obstacles, names)
+
+
 def _links(board_id: str, pyramid_arcade: bool) -> list[list[tuple[float, float]]]:
-    """Polylines (board pixels) of the links drawn as dashes: straits and sea lanes."""
+    """Polylines (board pixels) of the links drawn as dashes: straits and sea lanes (a
+    lane across the map's edge: its two halves, each to its tag)."""
     b = load_board(board_id, pyramid_arcade)
     base_pairs = {frozenset((lk.a, lk.b)) for lk in load_board(board_id).links}
     width = float(layout.MAP_WIDTH)
+    halves = {frozenset((e.west, e.east)): e for e in edge_links(board_id, pyramid_arcade)}
     out: list[list[tuple[float, float]]] = []
     for lk in b.links:
         pair = frozenset((lk.a, lk.b))
@@ -158,14 +178,13 @@ def _links(board_id: str, pyramid_arcade: bool) -> list[list[tuple[float, float]
         fa, fb = b.fields[lk.a], b.fields[lk.b]
         a, c = _px(fa.x, fa.y), _px(fb.x, fb.y)
         if lk.wraps_map_edge:
-            if a[0] > c[0]:
-                a, c = c, a
-            # a is the western end: its half-line leaves westwards, c's eastwards.
-            c_west = (c[0] - width, c[1])
-            t = a[0] / (a[0] - c_west[0])
-            y_edge = a[1] + t * (c[1] - a[1])
-            for start, edge in ((a, (0.0, y_edge)), (c, (width, y_edge))):
-                out.append(trim_polyline([start, edge], LINK_TRIM, 0.0))
+            edge = halves[pair]
+            west, east = b.fields[edge.west], b.fields[edge.east]
+            for start, end in (
+                (_px(west.x, west.y), (0.0, edge.west_tag.centre_y)),
+                (_px(east.x, east.y), (width, edge.east_tag.centre_y)),
+            ):
+                out.append(trim_polyline([start, end], LINK_TRIM, 0.0))
             continue
         if pair in STRAIT_VIA:
             via = _px(*lonlat_to_norm(b, *STRAIT_VIA[pair]))
@@ -319,18 +338,23 @@ def _sea_labels(board_id: str) -> list[Label]:
     return out
 
 
-def fixed_label_boxes(board_id: str) -> list[Rect]:
-    """Boxes (board pixels) of the sea and neutral-area labels, the harbour legend and
-    symbols.
-
-    Raises:
-        rules.BoardError: unknown board.
-    """
+def _fixed_boxes(board_id: str) -> list[Rect]:
     boxes = [lab.box for lab in _sea_labels(board_id)]
     boxes += [lab.box for lab in _neutral_labels(load_regions(board_id))]
     legend = legend_box(board_id)
     boxes += [legend] if legend is not None else []
     return boxes + list(_harbour_boxes(board_id).values())
+
+
+def fixed_label_boxes(board_id: str) -> list[Rect]:
+    """Boxes (board pixels) of the sea and neutral-area labels, the harbour legend and
+    symbols, and the tags of links across the map's edge.
+
+    Raises:
+        rules.BoardError: unknown board.
+    """
+    tags = [t.box for e in edge_links(board_id) for t in (e.west_tag, e.east_tag)]
+    return _fixed_boxes(board_id) + tags
 
 
 def _neutral_labels(regions: Regions) -> list[Label]:
@@ -402,6 +426,29 @@ def _draw_labels(canvas: Image.Image, board_id: str, regions: Regions) -> None:
         )
 
 
+def _draw_edge_tags(canvas: Image.Image, board_id: str, pyramid_arcade: bool) -> None:
+    """The tags where links leave the map's edge, each naming where its link goes."""
+    draw = ImageDraw.Draw(canvas)
+    tag_font = font(edges.TAG_SIZE * S)
+    for edge in edge_links(board_id, pyramid_arcade):
+        for tag in (edge.west_tag, edge.east_tag):
+            left, top, right, bottom = (v * S for v in tag.box)
+            draw.rounded_rectangle(
+                (left, top, right - 1, bottom - 1),
+                radius=4 * S,
+                fill=palette.WHITE,
+                outline=palette.LINK,
+                width=S,
+            )
+            draw.text(
+                ((left + right) / 2, (top + bottom) / 2),
+                tag.text,
+                font=tag_font,
+                fill=palette.LINK,
+                anchor="mm",
+            )
+
+
 def _draw_panel(canvas: Image.Image) -> None:
     draw = ImageDraw.Draw(canvas)
     left, top, right, bottom = (v * S for v in layout.PANEL_BOX)
@@ -437,6 +484,7 @@ def static_board(board_id: str, pyramid_arcade: bool = False) -> Image.Image:
     _draw_harbours(canvas, board_id)
     _draw_legend(canvas, board_id)
     _draw_labels(canvas, board_id, regions)
+    _draw_edge_tags(canvas, board_id, pyramid_arcade)
     _draw_panel(canvas)
     # A box filter (each pixel the mean of its S x S block): as smooth as Lanczos here,
     # without its ringing, whose extra in-between colours made the board PNG ~30% larger.
@@ -455,6 +503,7 @@ def anchor_px(board_id: str, field_id: str) -> tuple[float, float]:
 
 __all__ = [
     "anchor_px",
+    "edge_links",
     "field_fill",
     "fixed_label_boxes",
     "harbour_spots",
