@@ -5,13 +5,15 @@ piece boxes so that no piece is covered. Each is drawn on a small supersampled o
 (antialiased) and pasted onto the board. Styles:
 
 - ``move``: a solid arrow in the mover's colour (its side's piece colours);
-- ``sea``: the same, dashed, with an anchor badge half-way (a voyage between harbours);
+- ``sea``: the same, dashed, with an anchor badge half-way (a voyage between harbours,
+  along its sea route);
 - ``attack``: a broad arrow in the attacker's colour (the board adds a crossed-swords
   badge on the attacked field);
 - ``retreat``: a thin dashed arrow in the defender's colour.
 
 A link that crosses the map's east-west edge (World War 5's Pacific lanes) is drawn as
-two halves: out of the map on one side, back in on the other.
+two halves: out of the map on one side, back in on the other. An arrow given a route
+(over land, round the sea) follows it.
 """
 
 from __future__ import annotations
@@ -84,8 +86,9 @@ class Arrow:
     """For a link across the edge: the y where it leaves the map on ``src``'s side and
     where it comes back on ``dst``'s (none: where the straight line crosses)."""
     via: tuple[Point, ...] = ()
-    """A voyage's sea route, harbour to harbour (drawn instead of ``src`` - ``dst``);
-    none: a gentle curve between the anchors."""
+    """A route to follow instead of ``src`` - ``dst``: a voyage's, harbour to harbour
+    (``sea``), or one over land, anchor to anchor (other kinds); none: a gentle curve
+    between the anchors."""
 
 
 def _covered(pts: Sequence[Point], avoid: Sequence[Box], pad: float) -> int:
@@ -121,8 +124,10 @@ def path(arrow: Arrow, frame: Frame, avoid: Sequence[Box] = ()) -> list[list[Poi
         back = trim_polyline([(west + east - edge_x, y_back), b], 0.0, END_GAP)
         return [p for p in (out, back) if len(p) >= 2]
     if len(arrow.via) >= 2:
-        # a voyage: from harbour symbol to harbour symbol (each next to its piece)
-        routed = trim_polyline(list(arrow.via), HARBOUR_GAP, HARBOUR_GAP + 2)
+        # a voyage: from harbour symbol to harbour symbol (each next to its piece);
+        # a route over land: from anchor to anchor, clear of both pieces
+        gaps = (HARBOUR_GAP, HARBOUR_GAP + 2) if arrow.kind == "sea" else (START_GAP, END_GAP)
+        routed = trim_polyline(list(arrow.via), *gaps)
         if len(routed) >= 2:
             return [routed]
     length = math.dist(a, b)

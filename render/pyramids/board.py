@@ -24,6 +24,7 @@ from rules import pyramids
 
 from . import layout, marks, palette, pyramid
 from .boards import has_arcade_variant
+from .landroutes import land_route
 from .panel import Element, draw_panel
 from .searoutes import sea_route
 from .static_layer import edge_links, fixed_label_boxes, name_labels, static_board
@@ -72,7 +73,10 @@ def last_action(
         if not 0 <= seat < len(view.seats):
             return
         seen.add((kind, src, dst))
-        via = sea_route(view.board_id, src, dst) if kind == "sea" else ()
+        if kind == "sea":
+            via = sea_route(view.board_id, src, dst)
+        else:
+            via = land_route(view.board_id, src, dst)
         colour = palette.side_colour(pyramid.side_of(view, seat))
         exits = _exits(view.board_id, src, dst)
         out.arrows.append(Arrow(kind, colour, a, c, exits is not None, exits, via))
