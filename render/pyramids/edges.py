@@ -3,8 +3,8 @@ tags that say where each one goes.
 
 Such a link is drawn as two halves: from its western field out of the map's west edge,
 and from its eastern field out of the east edge. Where each half leaves, a small tag at
-the edge names the field at the other end ("to North Asia"; with too little room, its
-compass word abbreviated: "to N. Asia"). A tag sits where its
+the edge names the field at the other end, where the line goes on ("North Asia"; with
+too little room, its compass word abbreviated: "N. Asia"). A tag sits where its
 half's straight line leaves the map if that spot is free; else it slides along the edge
 to a spot clear of every piece spot, name, label and other tag, and the half is drawn
 to the tag instead (still straight, a little steeper), so that a line always runs into
@@ -94,17 +94,17 @@ COMPASS: dict[str, str] = {
     "Southwest": "SW",
 }
 """How a tag with too little room abbreviates a name's leading compass word."""
-SHORT_COST = 40.0
+SHORT_COST = 60.0
 """What taking the abbreviated tag costs, against one pixel of sliding."""
 
 
 def tag_texts(name: str) -> tuple[str, ...]:
     """The words of a tag naming the field ``name``: in full, then (if it starts with a
-    compass word) abbreviated ("to Southern South America", "to S. South America")."""
+    compass word) abbreviated ("Southern South America", "S. South America")."""
     first, _, rest = name.partition(" ")
-    out = [f"to {name}"]
+    out = [name]
     if first in COMPASS and rest:
-        out.append(f"to {COMPASS[first]} {rest}")
+        out.append(f"{COMPASS[first]} {rest}")
     return tuple(out)
 
 

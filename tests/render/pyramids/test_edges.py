@@ -37,11 +37,11 @@ def test_every_link_across_the_edge_has_a_tag_at_each_end_naming_the_other(arcad
 
 def test_tag_words_abbreviate_only_a_leading_compass_word() -> None:
     assert edges.tag_texts("Southern South America") == (
-        "to Southern South America",
-        "to S. South America",
+        "Southern South America",
+        "S. South America",
     )
-    assert edges.tag_texts("Southwest Australia")[-1] == "to SW Australia"
-    assert edges.tag_texts("USA") == ("to USA",)
+    assert edges.tag_texts("Southwest Australia")[-1] == "SW Australia"
+    assert edges.tag_texts("USA") == ("USA",)
 
 
 def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
