@@ -175,7 +175,7 @@ def _column(
         palette.on_dark(colour.fill) if max(colour.fill) > 60 else palette.PANEL_MUTED,
     )
     name, nf = fit_name(
-        display_name(names, side.seat), x0 + COLUMN_WIDTH - tx - 14, NAME_SIZES, True
+        display_name(names, side.seat), x0 + COLUMN_WIDTH - tx - 14, NAME_SIZES, bold=True
     )
     put(img, (tx, 132), name, nf, palette.PANEL_TEXT, "ls")
     where = (
@@ -225,7 +225,8 @@ def _column(
 
 
 NAME_SIZES = (24, 22, 20)
-LINE_SIZES = (24, 22, 20)
+"""Sizes a player's name (bold) and the footer's line may shrink to."""
+LINE_SIZES = NAME_SIZES
 SUB_SIZES = (15, 14, 13)
 
 
@@ -266,7 +267,8 @@ def _footer(img: Image.Image, names: Sequence[str], duel: Duel) -> None:
     ]
     over = levels[0][2]
     cx = SIZE[0] / 2
-    line, big = fit_text(tuple(dict.fromkeys(w[0] for w in levels)), SIZE[0] - 60, LINE_SIZES, True)
+    lines = tuple(dict.fromkeys(w[0] for w in levels))
+    line, big = fit_text(lines, SIZE[0] - 60, LINE_SIZES, bold=True)
     put(img, (cx, 506), line, big, palette.GOLD if over else palette.PANEL_TEXT, "ms")
     if levels[0][1]:
         sub, small = fit_text(tuple(dict.fromkeys(w[1] for w in levels)), SIZE[0] - 60, SUB_SIZES)

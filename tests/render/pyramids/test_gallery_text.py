@@ -1,12 +1,14 @@
 """No text in any gallery image is cut: what was drawn is compared with what was meant.
 
-Every string the images draw goes through :func:`render.text.put` or
-:func:`render.text.put_words`, which :func:`render.text.recording` records. Each board
-is drawn with an ``element`` hook, so the strings of each part of its panel are known
-apart; each part's strings are compared with the intended ones, worked out here from
-the view, the names and the events: a name drawn must be one of the forms of the rule
-(:func:`render.text.name_forms`), a sentence must be drawn whole (its lines joined give
-it back), and nothing anywhere may end in an ellipsis.
+Every text an image makes from its inputs (names, powers, statuses, events, titles)
+is drawn by :func:`render.text.put` or :func:`render.text.put_words`, which
+:func:`render.text.recording` records (the map's own labels are fixed: the static
+layer's tests place them). Each board is drawn with an ``element`` hook, so the strings
+of each part of its panel are known apart; each part's strings are compared with the
+intended ones, worked out here from the view, the names and the events: a name drawn
+must be one of the forms of the rule (:func:`render.text.name_forms`), a sentence must
+be drawn whole (its lines joined give it back), and nothing anywhere may end in an
+ellipsis.
 """
 
 from __future__ import annotations
