@@ -47,7 +47,7 @@ import discord
 
 from rules import contract
 from rules.presentation import Contest
-from service import LobbyInfo, Outcome
+from service import DecisionInfo, LobbyInfo, Outcome, ServiceError
 from service.models import OutboxRecord
 
 from . import reply as replies
@@ -58,6 +58,8 @@ from .permissions import can_talk, missing_permissions, missing_text
 from .reply import Reply, attach, within
 from .texts import clip, lobby_text, stamp, waiting_lines
 from .views.lobby import lobby_view
+from .views.panels import opener_view
+from .views.table import draw_items
 
 if TYPE_CHECKING:
     from .client import GameBot
@@ -627,7 +629,8 @@ class Delivery(PrivateDelivery):
                 return msg
         payload = message_payload(clip(full), view=view, mentions=_mentions(pings or set()))
         words = None
-        if tail is not None and not view and len(full) <= 2000:
+        if tail is not None and len(full) <= 2000:
+            # an action message (its buttons are its tail's: a merge keeps the newest)
             words = [content] if content else []
         pending = await self.outbox.send(
             outcome.channel_id or 0,
@@ -687,6 +690,7 @@ class Delivery(PrivateDelivery):
             content,
             files=files,
             pings=pings,
+            view=await self._buttons(outcome, bool(ended)),
             reply=reply,
             wait=contest,
             priority=URGENT,
@@ -704,6 +708,34 @@ class Delivery(PrivateDelivery):
                 await self._save_contest(outcome.game_id or 0, None)
             refs.contest_id, refs.contest_board, refs.contest_log = None, None, []
         return msg
+
+    async def _buttons(self, outcome: Outcome, ended: bool) -> discord.ui.View | None:
+        """A game message's buttons: *Rematch* once the game is over; else *Your turn* /
+        *Open my panel* while people decide, and the vote while a draw is proposed."""
+        gid, controls = outcome.game_id, self.bot.controls
+        if gid is None or outcome.kind == "pause":
+            return None
+        if ended:
+            if not outcome.game_over:
+                return None
+            rematch = discord.ui.View(timeout=None)
+            rematch.add_item(controls.rematch(gid))
+            return rematch
+        view = opener_view(controls, gid, outcome.decisions, outcome.variant)
+        if outcome.kind == "draw" and await self._draw_proposed(gid):
+            view = view or discord.ui.View(timeout=None)
+            for item in draw_items(controls, gid):
+                view.add_item(item)
+        return view
+
+    async def _draw_proposed(self, gid: int) -> bool:
+        """Some people at the table agree to a draw, not all yet."""
+        try:
+            seats = (await self.bot.service.status(gid)).seats
+        except ServiceError:  # gone meanwhile: nothing to vote on
+            return False
+        votes = [s.agrees_draw for s in seats if s.user_id is not None and s.seat is not None]
+        return any(votes) and not all(votes)
 
     async def _attach_when_sent(
         self,
@@ -824,7 +856,12 @@ class Delivery(PrivateDelivery):
         if refs.contest_id is None:
             await self._new_contest(outcome, refs, content, picture, announces=not late)
             return
-        payload = message_payload(clip(content), mentions=_mentions(set()))
+        buttons = opener_view(
+            self.bot.controls, outcome.game_id or 0, outcome.decisions, outcome.variant
+        )
+        payload = message_payload(
+            clip(content), view=buttons, clear_view=True, mentions=_mentions(set())
+        )
         payload["attachments"] = [refs.contest_board.to_dict()] if refs.contest_board else []
         # a contest message deleted meanwhile is posted afresh (see _settled)
         await self.outbox.edit(
@@ -852,6 +889,9 @@ class Delivery(PrivateDelivery):
             outcome,
             content,
             files=[picture] if picture else [],
+            view=opener_view(
+                self.bot.controls, outcome.game_id or 0, outcome.decisions, outcome.variant
+            ),
             wait=True,
             priority=URGENT,
             meta={"remember": CONTEST},
@@ -885,10 +925,12 @@ class Delivery(PrivateDelivery):
                 continue
             until = f" Time runs out {stamp(p.deadline)}." if p.deadline else ""
             ping = await self.pings(p.user_id)
+            mine = [DecisionInfo(p.seat, p.kind, p.user_id, "", p.deadline)]
             await self.post(
                 outcome,
                 f"⏰ <@{p.user_id}>, a reminder: {p.text}{until}",
                 pings={p.user_id} if ping else set(),
+                view=opener_view(self.bot.controls, outcome.game_id or 0, mine, outcome.variant),
             )
 
     # ------------------------------------------------------------------ lobby

@@ -519,12 +519,8 @@ class ServiceBase:
             raise ServiceError("This game is not running.")
         if exact is not None and live.version != exact:
             raise StalePrompt(OLD_BUTTON)
-        if expect is not None:
-            opened = max(
-                (d.opened_version for (s, _), d in live.decisions.items() if s == seat), default=-1
-            )
-            if live.last_acted.get(seat, 0) > expect or opened > expect:
-                raise StalePrompt(OLD_BUTTON)
+        if expect is not None and not self._current(live, seat, expect):
+            raise StalePrompt(OLD_BUTTON)
         before = live.state
         after = before.copy()
         events = after.apply(seat, action)
@@ -594,6 +590,15 @@ class ServiceBase:
         if self.on_applied is not None:
             self.on_applied(source)
         return outcome
+
+    @staticmethod
+    def _current(live: LiveGame, seat: int, version: int) -> bool:
+        """True while a prompt made at ``version`` for ``seat`` still stands: the seat has
+        not acted since, and none of its open decisions opened after it."""
+        opened = max(
+            (d.opened_version for (s, _), d in live.decisions.items() if s == seat), default=-1
+        )
+        return live.last_acted.get(seat, 0) <= version and opened <= version
 
     @staticmethod
     def _result(live: LiveGame, g: contract.State) -> dict[str, Any]:

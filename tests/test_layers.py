@@ -22,11 +22,11 @@ ALLOWED = {
     "console": {"console", "service", "rules", "render", "ai"},
     "bot": {
         *("bot", "service", "rules", "render", "ai"),
-        # Discord and its transport; Pillow (a placeholder for an image that failed),
-        # ISA-L and zlib-ng (deflating in the drawing processes); prometheus-client
-        # serves the metrics; aiosqlite and asyncpg: the start-up check of the database,
-        # an SQLite file or a PostgreSQL server (bot/preflight.py)
-        *("discord", "aiohttp", "yarl", "PIL", "isal", "zlib_ng", "prometheus_client"),
+        # Discord and its transport; Pillow (a placeholder for an image that failed) and
+        # zlib-ng and ISA-L (deflating in the drawing processes); prometheus-client serves
+        # the metrics; aiosqlite and asyncpg: the start-up check of the database, an SQLite
+        # file or a PostgreSQL server (bot/preflight.py)
+        *("discord", "aiohttp", "yarl", "PIL", "zlib_ng", "isal", "prometheus_client"),
         *("aiosqlite", "asyncpg"),
     },
 }

@@ -185,7 +185,7 @@ def play_own_turn(g: EaState, seat: int, action: Action, events: list[Event]) ->
         g.gifts = keep
         events.append(Event("chits_drawn", {"seat": seat, "count": len(keep)}))
         if keep:
-            events.append(Event("gifts", {"chits": keep}, to=seat))
+            events.append(Event("gifts", {"chits": keep, "names": g.names_of(keep)}, to=seat))
             g.interrupts.append(Interrupt("place", seat))
     elif e.kind == "draw_cards":
         draw(g, seat, e.count, card.name, events)
@@ -215,9 +215,9 @@ def play_own_turn(g: EaState, seat: int, action: Action, events: list[Event]) ->
             uid = pool.pop(chance.below(g, len(pool), f"unit for {card.name}"))
             lost_units.append(g.kind(uid).name)
             g.remove(uid)
-        events.append(
-            Event("units_lost", {"seat": action.seat, "at": action.at, "units": lost_units})
-        )
+        where = {"seat": action.seat, "at": action.at}
+        events.append(Event("units_lost", {**where, "count": len(lost_units)}))
+        events.append(Event("units_lost_named", {**where, "units": lost_units}, to=action.seat))
 
 
 def take_rp(g: EaState, victim: int, amount: int, thief: int, events: list[Event]) -> None:

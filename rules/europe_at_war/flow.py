@@ -977,7 +977,7 @@ def _revenue_and_recruit(g: EaState, events: list[Event]) -> None:
 def _announce_draw(g: EaState, seat: int, got: list[int], events: list[Event]) -> None:
     events.append(Event("chits_drawn", {"seat": seat, "count": len(got)}))
     if got:
-        events.append(Event("recruits", {"chits": got}, to=seat))
+        events.append(Event("recruits", {"chits": got, "names": g.names_of(got)}, to=seat))
 
 
 def _recruit(g: EaState, seat: int, action: Action, events: list[Event]) -> None:
@@ -1012,7 +1012,8 @@ def _upkeep(g: EaState, seat: int, action: Action, events: list[Event]) -> None:
         name = g.kind(uid).name
         at = g.units[uid].space
         g.remove(uid)
-        events.append(Event("disbanded", {"seat": seat, "at": at, "unit": name}))
+        events.append(Event("disbanded", {"seat": seat, "at": at}))
+        events.append(Event("disbanded_named", {"seat": seat, "at": at, "unit": name}, to=seat))
         return
     count = len(g.units_of(seat))
     g.treasury[seat] -= count

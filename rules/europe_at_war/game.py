@@ -137,7 +137,10 @@ class EaGame:
             for _ in range(min(SETUP_CHITS, len(pile))):
                 got.append(pile.pop(chance.below(g, len(pile), "setup chit")))
             g.drawn[seat] += got
-            events.append(Event("setup_draw", {"chits": g.drawn[seat][:]}, to=seat))
+            drawn = g.drawn[seat][:]
+            events.append(
+                Event("setup_draw", {"chits": drawn, "names": g.names_of(drawn)}, to=seat)
+            )
         g.deck = list(deck())
         chance.shuffle(g, g.deck, "deck")
         g.step = "setup"

@@ -20,7 +20,7 @@ Interpretations:
 from __future__ import annotations
 
 from .actions import Compel, Move
-from .data import Card, deck
+from .data import ENGLAND, Card, deck
 from .moves import Route, carry_out, check, paths
 from .state import EaState, Order
 
@@ -81,43 +81,64 @@ def move_cards(g: EaState, seat: int) -> list[Card]:
 def pay_options(g: EaState, group: str, route: Route) -> list[str]:
     """How the active player may pay for ``route`` next in his plan: ``free``, or a
     move card with a group left for a different group (EA-10(c), (d))."""
-    out = []
-    proj = projection(g)
-    leader = route.leader
-    if (
-        leader is not None
-        and not proj.units[leader].free_used
-        and (route.shape != "sea" or g.kind(leader).general)
-    ):
-        out.append("free")
-    for card in move_cards(g, g.current):
-        uses = card_uses(g, card.id)
-        if len(uses) >= card.effect.groups or any(o.group == group for o in uses):
-            continue
-        e = card.effect
-        if e.domain == "sea" and route.shape != "ships":
-            continue
-        if e.must_end_in_battle and not proj.foreign(route.dest, g.current):
-            continue
-        out.append(card.id)
-    return out
+    return _Payer(g).options(group, route)
+
+
+class _Payer:
+    """The payments open to the plan's next order, worked out once for many routes."""
+
+    def __init__(self, g: EaState) -> None:
+        self.g = g
+        self.proj = projection(g)
+        self.cards = [(card, card_uses(g, card.id)) for card in move_cards(g, g.current)]
+
+    def options(self, group: str, route: Route) -> list[str]:
+        g, proj = self.g, self.proj
+        out = []
+        leader = route.leader
+        if (
+            leader is not None
+            and not proj.units[leader].free_used
+            and (route.shape != "sea" or g.kind(leader).general)
+        ):
+            out.append("free")
+        for card, uses in self.cards:
+            if len(uses) >= card.effect.groups or any(o.group == group for o in uses):
+                continue
+            e = card.effect
+            if e.domain == "sea" and route.shape != "ships":
+                continue
+            if e.must_end_in_battle and not proj.foreign(route.dest, g.current):
+                continue
+            out.append(card.id)
+        return out
 
 
 def plan_moves(g: EaState) -> list[Move]:
-    """Every move order the active player may add to his plan now."""
+    """Every move order the active player may add to his plan now.
+
+    Who goes on a listed path depends only on its shape (its length; at sea, its first
+    zone, its lanes and whether it touches England), so the group is worked out once
+    per shape (:func:`.moves.check` with ``listed``) and given each path of it."""
     from .moves import groups_of
 
     seat = g.current
     proj = projection(g)
+    payer = _Payer(g)
     out: list[Move] = []
     bypass = next((c for c in move_cards(g, seat) if c.effect.may_pass_forts), None)
     for group in groups_of(proj, seat):
         plain = paths(proj, seat, group, forts_pass=False, counted=True, bans=[])
+        shapes: dict[tuple[object, ...], Route | str] = {}
         for path in plain:
-            route = check(proj, seat, group, path, listed=True)
+            key = _shape(proj, path)
+            route = shapes.get(key)
+            if route is None:
+                route = shapes[key] = check(proj, seat, group, path, listed=True)
             if isinstance(route, Route):
+                route.path = path
                 via = ">".join(path[1:])
-                out += [Move(group, path[-1], via, p) for p in pay_options(g, group, route)]
+                out += [Move(group, path[-1], via, p) for p in payer.options(group, route)]
         if bypass is None:
             continue
         known = set(plain)
@@ -125,9 +146,18 @@ def plan_moves(g: EaState) -> list[Move]:
             if path in known:
                 continue
             route = check(proj, seat, group, path, card=bypass, listed=True)
-            if isinstance(route, Route) and bypass.id in pay_options(g, group, route):
+            if isinstance(route, Route) and bypass.id in payer.options(group, route):
                 out.append(Move(group, path[-1], ">".join(path[1:]), bypass.id))
     return out
+
+
+def _shape(g: EaState, path: tuple[str, ...]) -> tuple[object, ...]:
+    """What decides who goes on a listed path: its length, and for a sea move its first
+    zone and whether it touches England (EA-12, EA-13)."""
+    if path[0] in g.map.territories and path[1] in g.map.seas:
+        ends = (g.map.territories[path[0]].country, g.map.territories[path[-1]].country)
+        return ("sea", path[1], len(path), ENGLAND in ends)
+    return ("land" if path[-1] in g.map.territories else "sea-end", len(path))
 
 
 def check_move(g: EaState, action: Move) -> str | None:

@@ -402,6 +402,10 @@ class EaState:
         """The kind of chit ``uid``."""
         return self.chits.kinds[uid]
 
+    def names_of(self, chits: Sequence[int]) -> list[str]:
+        """The unit names of ``chits`` (for their owner's eyes)."""
+        return [self.chits.kinds[c].name for c in chits]
+
     def stack(self, space: str, seat: int) -> list[int]:
         """``seat``'s units at ``space`` (empty if none)."""
         return self.where.get(space, {}).get(seat, [])

@@ -91,6 +91,8 @@ class EaView:
     deciders: tuple[Decision, ...]
     over: bool
     winners: tuple[int, ...]
+    reason: str
+    """Why the game ended (``territories`` or ``last standing``), once it has."""
     out: tuple[bool, ...]
     control: dict[str, int]
     treasury: tuple[int, ...]
@@ -182,6 +184,7 @@ def view_for(g: EaState, seat: int | None) -> EaView:
         deciders=tuple(deciders(g)),
         over=g.over,
         winners=tuple(g.winners),
+        reason=g.end_reason,
         out=tuple(g.out),
         control=dict(g.control),
         treasury=tuple(g.treasury),

@@ -589,3 +589,20 @@ def test_open_without_a_viewer_says_so_once(
     code, out = run(monkeypatch, base_args(paths, "--open", boards=True), ["1", "quit"])
     assert code == 0
     assert out.count("(No image viewer found; open the file yourself.)") == 1
+
+
+def test_draw_asks_to_confirm_and_ends_a_game_against_computers_only_when_confirmed(
+    monkeypatch: pytest.MonkeyPatch, paths: dict[str, Path]
+) -> None:
+    code, out = run(
+        monkeypatch, base_args(paths, "--computers", "2"), ["1", "draw", "n", "status", "quit"]
+    )
+    assert code == 0
+    assert "End the game in a draw now (computer players are not asked)? [y/N]" in out
+    [kept] = games(paths["db"])
+    assert kept["status"] == "running" and kept["result"] is None, "nothing changed"
+    code, out = run(monkeypatch, base_args(paths, "--resume"), ["draw", "y"])
+    assert code == 0
+    assert "The game ended in a draw." in out
+    [ended] = games(paths["db"])
+    assert ended["status"] == "finished" and json.loads(ended["result"])["draw"]

@@ -21,6 +21,19 @@ from rules.events import HIDDEN, Event
 
 GAME = EaGame()
 MAX_STEPS = 40_000
+PRIVATE = frozenset(
+    {
+        "cards_received",
+        "hand_seen",
+        "setup_draw",
+        "recruits",
+        "gifts",
+        "submitted",
+        "units_lost_named",
+        "disbanded_named",
+    }
+)
+"""Events only their one reader sees."""
 Policy = Callable[[EaState, int, str, Sequence[Action], random.Random], Action]
 
 
@@ -174,7 +187,7 @@ def check_events(g: EaState, events: list[Event]) -> None:
     for e in events:
         assert (e.kind == "chance") == (e.to == HIDDEN), e
         assert e.to is None or e.to == HIDDEN or 0 <= e.to < g.player_count
-        if e.kind in ("cards_received", "hand_seen", "setup_draw", "recruits", "gifts"):
+        if e.kind in PRIVATE:
             assert e.to is not None and e.to >= 0, e
         if e.data.get("shape") == "sea":
             assert e.data["carried"] <= 4 * e.data["ships"], "a ship carried more than 4"
@@ -211,8 +224,12 @@ def play(
     full: bool = False,
     views_every: int = 25,
     sample: int = 12,
+    rounds: int | None = None,
+    watch: Callable[[EaState, EaState, list[Event]], None] | None = None,
 ) -> Playout:
-    """Play one game with ``policy``, checking every invariant after every step.
+    """Play one game with ``policy``, checking every invariant after every step; with
+    ``rounds``, only its opening: until that round is over. ``watch`` sees each step:
+    the state before, after, and the events.
 
     Every listed action of the decider is applied to a copy (a sample of ``sample``
     unless ``full``), and a listed action is refused to a player who need not decide."""
@@ -223,7 +240,7 @@ def play(
     check_events(g, events)
     out = Playout(seed, nations, opts)
     steps = 0
-    while not g.over:
+    while not g.over and (rounds is None or g.round <= rounds):
         assert steps < MAX_STEPS, f"game {seed} did not end within {MAX_STEPS} steps"
         check_state(g)
         if views_every and steps % views_every == 0:
@@ -253,6 +270,8 @@ def play(
         events = g.apply(d.seat, action)
         check_events(g, events)
         check_moves(prior, g)
+        if watch is not None:
+            watch(prior, g, events)
         out.battles += sum(1 for e in events if e.kind == "battle")
         out.turns += sum(1 for e in events if e.kind == "turn")
         out.log.append((d.seat, action.to_dict()))

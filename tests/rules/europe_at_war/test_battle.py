@@ -9,6 +9,7 @@ import pytest
 from rules.europe_at_war import battle as B
 from rules.europe_at_war.actions import (
     BattleCard,
+    Capture,
     Casualty,
     Destroy,
     Done,
@@ -514,3 +515,100 @@ def test_ea18_an_emptied_stack_loses_the_battle() -> None:
     events = run(g, (0, Pass()))
     assert result_of(events) == {"winner": 0, "empty": True}
     assert general in g.aside and g.battle is None
+
+
+def test_ea8_dragoons_are_cavalry_and_heavy_infantry_and_a_card_counts_once_per_unit() -> None:
+    g = table("austria", "france")
+    keep(g, 0, 1)
+    add(g, 1, "Line Battalion", "bavaria", 6)
+    new_turn(g)
+    dragoons = add(g, 0, "Dragoons", "bavaria")[0]
+    hussars = add(g, 0, "Hussars", "bavaria")[0]
+    uhlans = add(g, 0, "Uhlans", "bavaria")[0]
+    give(g, 0, "bayonet_charge", "wheel_about", "bugles", "lance_charge")
+    battle_phase(g)
+    run(g, (0, BattleCard("bayonet_charge")), (1, Pass()), (0, BattleCard("wheel_about")))
+    run(g, (1, Pass()), (0, BattleCard("bugles")), (1, Pass()), (0, BattleCard("lance_charge")))
+    b = g.battle
+    assert b is not None
+    cards = {u.unit: u.cards for u in B.breakdown(g, b, 0).units}
+    # Dragoons: heavy infantry (+3) and cavalry (+2 Wheel About, +3 Bugles); Lance Charge
+    # is for Lancers only, and the Uhlans are Lancers by name (EA-8)
+    assert cards[dragoons] == 3 + 2 + 3
+    # Hussars are light and cavalry: Bugles ("Light Units & Cavalry") counts once
+    assert cards[hussars] == 2 + 3
+    assert cards[uhlans] == 2 + 3 + 5
+
+
+def test_ea21_every_leader_of_the_winner_gains_and_a_lost_leader_is_set_aside() -> None:
+    g = table("france", "austria")
+    keep(g, 0, 1)
+    beaten = add(g, 1, "General", "bavaria")[0]
+    add(g, 1, "Reserves", "bavaria", 4)  # N = 5: L = 1, W = 0
+    new_turn(g)
+    a, b = add(g, 0, "General", "bavaria", 2)
+    add(g, 0, "Old Guard", "bavaria", 3)
+    battle_phase(g)
+    run(g, (0, Pass()), (1, Pass()))
+    assert (g.units[a].rep, g.units[b].rep) == (1, 1)
+    run(g, (0, Casualty(ref(beaten))))
+    assert beaten in g.aside and beaten not in g.piles[1] and beaten not in g.units
+
+
+def test_ea24_the_beaten_defender_chooses_any_free_adjacent_space() -> None:
+    g = table("france", "austria")
+    keep(g, 0, 1)
+    add(g, 1, "Reserves", "bavaria", 6)
+    add(g, 0, "Reserves", "linz")  # not free: France's units
+    new_turn(g)
+    add(g, 0, "General", "bavaria")
+    add(g, 0, "Old Guard", "bavaria", 5)
+    battle_phase(g)
+    run(g, (0, Pass()), (1, Pass()))
+    while g.deciders()[0].kind == "casualties":
+        d = g.deciders()[0]
+        run(g, (d.seat, g.legal_actions(d.seat)[0]))
+    d = g.deciders()[0]
+    assert (d.seat, d.kind) == (1, "retreat")
+    assert {a.dest for a in g.legal_actions(1)} == {"nuremberg", "prague", "swabia", "tyrol"}
+    refuses_unchanged(g, 1, Retreat("linz"))
+    run(g, (1, Retreat("prague")))
+    assert names(g, "prague", 1) == ["Reserves"] * 4
+
+
+def test_ea24_c10_an_attacker_landed_from_the_sea_retreats_to_any_free_land() -> None:
+    from rules.europe_at_war.actions import Move, Submit
+
+    g = table("france", "austria")
+    keep(g, 0, 1)
+    add(g, 1, "Guard Infantry", "bilbao", 3)
+    general = add(g, 0, "General", "brest")[0]
+    add(g, 0, "Reserves", "brest")
+    add(g, 0, "Frigates", "atlantic")
+    run(g, (0, Move(ref(general), "bilbao", "atlantic>bilbao", "free")), (0, Submit()))
+    run(g, (1, Done()), (1, Done()))
+    b = g.battle
+    assert b is not None and b.entered == ["atlantic"]
+    run(g, (0, Pass()), (1, Pass()))
+    run(g, (1, Casualty(ref(general))))
+    # it came from the sea: any adjacent territory free of other players will do
+    assert {a.dest for a in g.legal_actions(0)} == {"bordeaux", "leon", "madrid", "zaragoza"}
+
+
+def test_ea33_capture_ship_takes_a_lost_ship_if_none_survive_and_it_goes_home_if_sunk() -> None:
+    g = table("britain", "france")
+    keep(g, 0, 1)
+    lost = add(g, 1, "Frigates", "channel")[0]  # N = 1: the loser loses it
+    new_turn(g)
+    add(g, 0, "Admiral", "channel")
+    add(g, 0, "Ships of the Line", "channel", 2)
+    give(g, 0, "capture_ship")
+    battle_phase(g)
+    run(g, (0, BattleCard("capture_ship")), (1, Pass()), (0, Pass()))
+    d = g.deciders()[0]
+    assert (d.seat, d.kind) == (0, "capture") and g.legal_actions(0) == [Capture(ref(lost))]
+    run(g, (0, Capture(ref(lost))))
+    assert g.units[lost].owner == 0 and g.units[lost].space == "channel"
+    # sunk later, it returns to the pile of the nation it came from
+    g.remove(lost)
+    assert lost in g.piles[1] and lost not in g.piles[0]

@@ -232,3 +232,48 @@ def test_ea31_control_goes_where_the_units_are_alone_and_stays_after_they_leave(
     assert g.control.get("geneva") == 0 and "turin" not in g.control
     g.relocate(mover[0], "lyon")
     assert g.control.get("geneva") == 0
+
+
+def test_ea27_raids_never_take_a_territory_below_zero() -> None:
+    g = table("france", "austria", "russia")
+    keep(g, 0, 1, 2)
+    g.control["tyrol"] = 0  # a Wilderness: 1
+    add(g, 1, "Hussars", "bavaria")
+    add(g, 2, "Cossacks", "swabia")
+    assert E.income(g, 0)["tyrol"] == 0
+    add(g, 1, "Hussars", "rouen")
+    # Paris 5, Brest 3 and Nantes 2 lose 1 each to the raiders in Rouen, which gives 0
+    income = E.income(g, 0)
+    assert (income["paris"], income["brest"], income["nantes"], income["rouen"]) == (4, 2, 1, 0)
+
+
+def test_ea30_recruiting_spends_money_but_not_the_upkeep_capacity() -> None:
+    g = table("france", "austria")
+    keep(g, 1)
+    g.control = {"paris": 0}
+    add(g, 0, "Reserves", "paris")
+    _recruit_step(g, "Old Guard", "Old Guard")
+    assert g.treasury[0] == 5
+    g.treasury[0] = 17  # with 12 RP saved from earlier turns
+    for c in list(g.drawn[0]):
+        run(g, (0, Buy(ref(c), "paris")))
+    run(g, (0, Done()))
+    # 14 RP spent on recruits: Paris still supplies up to its 5 RP of income this
+    # turn (3 units need 3), and the 3 RP left pay their upkeep
+    assert g.step == "upkeep" and g.treasury[0] == 3
+    assert E.supply(g, 0).covered == 3 and Done() in g.legal_actions(0)
+
+
+def test_ea30_c7_a_deposit_under_occupation_supplies_no_unit_but_its_rp_pay() -> None:
+    g = table("france", "austria")
+    keep(g, 1)
+    g.control = {"paris": 0, "lyon": 0}
+    g.deposits = {"lyon": 6}
+    add(g, 1, "Reserves", "lyon")  # occupied: supplies nothing
+    units = add(g, 0, "Reserves", "bordeaux", 2)
+    g.income = {"paris": 0, "lyon": 0}
+    g.treasury[0] = 6
+    assert E.sources(g, 0) == {} and E.supply(g, 0).covered == 0
+    g.income["paris"] = 2  # Paris supplies both; the deposit's RP pay
+    assert E.supply(g, 0).covered == 2 and E.upkeep_ok(g, 0)
+    assert units

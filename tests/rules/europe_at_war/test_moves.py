@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules.europe_at_war.actions import Drop, Move, Undo
+from rules.europe_at_war.actions import Done, Drop, Move, Undo
 from rules.europe_at_war.state import EaState
 from tests.rules.europe_at_war.playout import refuses_unchanged
 from tests.rules.europe_at_war.scenario import (
@@ -219,3 +219,39 @@ def test_ea10_the_plan_builds_on_its_earlier_orders() -> None:
     # the second order starts where the first leaves the group
     assert {m.via for m in _moves(g, a)} >= {"marseille", "turin"}
     new_turn(g)
+
+
+def test_ea10_a_group_picks_up_no_units_on_the_way_and_merges_at_the_end() -> None:
+    g = table("france", "austria")
+    keep(g, 1)
+    general = ref(add(g, 0, "General", "paris")[0])
+    add(g, 0, "Hussars", "paris")
+    waiting = add(g, 0, "Old Guard", "strasbourg")  # on the way
+    there = add(g, 0, "Reserves", "swabia")  # at the end
+    run(g, (0, Move(general, "swabia", "strasbourg>swabia", "free")))
+    through_windows(g)
+    assert names(g, "strasbourg", 0) == ["Old Guard"] and g.units[waiting[0]].moves == 0
+    assert names(g, "swabia", 0) == ["General", "Hussars", "Reserves"]
+    assert g.units[there[0]].moves == 0
+
+
+def test_ea31_units_dropped_on_the_way_claim_their_territories_at_the_control_phase() -> None:
+    g = table("france", "austria")
+    keep(g, 1)
+    general = ref(add(g, 0, "General", "lyon")[0])
+    h1, h2, h3 = add(g, 0, "Hussars", "lyon", 3)
+    give(g, 0, "tactical_move")
+    run(g, (0, Move(general, "bavaria", "strasbourg>swabia>bavaria", "free")))
+    run(g, (0, Drop(ref(h1), "swabia")))
+    # the card move starts where the first ended: a unit left there claims it too
+    run(g, (0, Move(general, "linz", "tyrol>linz", "tactical_move")))
+    run(g, (0, Drop(ref(h2), "bavaria")), (0, Drop(ref(h3), "tyrol")))
+    events = through_windows(g)
+    assert not any(t in g.control for t in ("swabia", "bavaria", "tyrol"))  # not yet
+    while g.current == 0:
+        d = g.deciders()[0]
+        events += run(g, (d.seat, Done() if d.kind != "deposit" else g.legal_actions(0)[0]))
+    taken = next(e.data["taken"] for e in events if e.kind == "control")
+    # Strasbourg was France's already; Linz is Austria's and now France's
+    assert sorted(taken) == ["bavaria", "linz", "swabia", "tyrol"]
+    assert all(g.control[t] == 0 for t in taken)

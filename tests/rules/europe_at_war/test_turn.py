@@ -349,3 +349,54 @@ def test_ea6_the_owner_chooses_the_top_unit() -> None:
     g.relocate(hussar, "paris")
     seen = next(s for s in g.view_for(1).stacks if s.space == "lyon")
     assert seen.top == "General"
+
+
+def test_ea3_forts_in_home_cities_land_units_anywhere_at_home_ships_off_its_coast() -> None:
+    g, _ = GAME.new_game(["france", "austria"], 3, Options(), arranged=True)
+    pile = g.piles[0]
+    for name in ("Fortifications", "Line Battalion", "Frigates"):
+        uid = next(c for c in pile if g.kind(c).name == name)
+        pile.remove(uid)
+        g.drawn[0].append(uid)
+    home = g.map.home("france")
+    spots: dict[str, set[str]] = {}
+    for a in g.legal_actions(0):
+        spots.setdefault(g.kind(int(a.chit[1:])).name, set()).add(a.at)
+    assert spots["Fortifications"] == {t for t in home.territories if g.map.territories[t].city}
+    assert spots["Line Battalion"] == set(home.territories)
+    coast = {z for t in home.territories for z in g.map.territories[t].seas}
+    assert spots["Frigates"] == spots["Admiral"] == coast and "baltic" not in coast
+
+
+def test_ea5_a_card_that_draws_past_seven_is_discarded_down_to_seven() -> None:
+    g = table("france", "austria")
+    keep(g, 0, 1)
+    give(g, 0, "master_of_strategy", "forage", "telescope", "confusion", "dysentery", "squall")
+    run(g, (0, PlayCard("master_of_strategy")))  # 5 left, draws 3: 8
+    assert len(g.hands[0]) == 8
+    assert [(d.seat, d.kind) for d in g.deciders()] == [(0, "hand")]
+    refuses_unchanged(g, 0, Submit())
+    run(g, (0, Discard("squall")))
+    assert len(g.hands[0]) == 7 and g.deciders()[0].kind == "plan"
+
+
+def test_ea32_units_lost_to_a_card_are_never_leaders_or_fortifications() -> None:
+    g = table("france", "austria")
+    keep(g, 0, 1)
+    kept = add(g, 1, "General", "vienna") + add(g, 1, "Fortifications", "vienna")
+    line = add(g, 1, "Line Battalion", "vienna")
+    give(g, 0, "dysentery")
+    run(g, (0, PlayAt("dysentery", "vienna", 1)))  # 2 units: only one can go
+    assert sorted(g.stack("vienna", 1)) == sorted(kept) and line[0] in g.piles[1]
+    give(g, 0, "desertions")
+    assert PlayAt("desertions", "vienna", 1) not in g.legal_actions(0)  # nothing to take
+    refuses_unchanged(g, 0, PlayAt("desertions", "vienna", 1))
+
+
+def test_ea7_sea_zones_are_never_controlled() -> None:
+    g = table("britain", "austria")
+    keep(g, 0, 1)
+    add(g, 0, "Frigates", "north_sea")
+    events: list[Event] = []
+    flow._control(g, events)
+    assert "north_sea" not in g.control and not events[0].data["taken"]
