@@ -157,12 +157,15 @@ class QueryOps(ServiceBase):
         names = live.names()
         words = live.game.presentation
         events = [rules.Event.from_dict(e) for r in records for e in r.events]
+        acted = {r.seat for r in records}
+        # as after an action (see ``_prompts``): the decisions opened since, and those of
+        # the seats that acted and still decide (their panels are out of date)
         prompts = tuple(
             self._prompt(live, d.seat, d.kind)
             for d in sorted(live.decisions.values(), key=lambda d: (d.seat, d.kind))
             if d.seat != LOBBY_SEAT
             and not live.is_computer(d.seat)
-            and d.opened_version >= owed_from
+            and (d.opened_version >= owed_from or d.seat in acted)
         )
         private = {}
         for seat, rec in enumerate(live.seats):

@@ -16,10 +16,12 @@ from bot.client import GameBot
 from bot.config import Settings
 from bot.resources import open_resources
 from service.scheduler import FakeClock
+from tests.bot.e2e.clicks import Clicker
 from tests.bot.e2e.harness import SEED, World
 from tests.bot.e2e.policy import Policy
 from tests.fake_discord import FakeDiscord
 from tests.fake_discord.fixtures import running_bot
+from tests.fake_discord.models import InteractionResult
 from tests.postgres import PostgresServer
 
 Pair = tuple[World, GameBot, GameBot]
@@ -121,3 +123,27 @@ async def test_a_dm_panel_lands_on_the_other_process_and_the_host_follows(pair: 
     # and play goes on through the host
     assert await world.step(policy)
     await caught_up(shard1, shard0, gid)
+
+
+async def test_turns_built_on_the_dm_turn_panel_land_on_the_other_process(pair: Pair) -> None:
+    """A turn built step by step on its DM panel: every click (each step, then Confirm)
+    reaches shard 0's process, which reads the game through the database and applies the
+    turn there; the host follows and sends the next turn's panel."""
+    world, shard0, shard1 = pair
+    gid = await world.open_table()
+    policy = Policy()
+    clicker = Clicker(world, channel_every=0)  # always in the DM
+    dm_clicks: list[InteractionResult] = []
+    clicker.on_click = lambda res: dm_clicks.append(res) if res.channel.guild_id is None else None
+    while clicker.turns < 4:
+        await caught_up(shard1, shard0, gid)
+        version = (await shard1.service.status(gid)).version
+        assert await clicker.step(policy)
+        await caught_up(shard1, shard0, gid)
+        assert (await shard1.service.status(gid)).version > version, "the decision was taken"
+        assert gid not in shard0.service._games, "the visiting process never caches it"
+    turns = [d for d in clicker.log if d.decision == "turn"]
+    assert len(turns) == 4 and all(d.where == "dm" and d.clicks >= 2 for d in turns)
+    assert len(dm_clicks) == sum(d.clicks for d in clicker.log)
+    for res in dm_clicks:
+        assert "no such game" not in (res.content or "").lower(), res.content
