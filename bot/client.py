@@ -494,6 +494,11 @@ class GameBot(commands.AutoShardedBot):
         await self.delivery.outbox.close(grace=max(0.0, min(self.shutdown_grace, left)))
 
     def _spawn(self, coro: Any) -> None:
+        """Run ``coro`` in a background task that a stop cancels; once the stop has begun
+        (an event such as the gateway's READY may still arrive), nothing new starts."""
+        if self._closing is not None:
+            coro.close()
+            return
         task = asyncio.get_running_loop().create_task(coro)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
