@@ -243,6 +243,15 @@ class Game(Protocol):
         time, :data:`TURN_TIME`)."""
         ...
 
+    def undoable(self, before: Any, seat: int, action: Any, events: Sequence[Event]) -> bool:
+        """True when ``seat`` may take back ``action`` (one of this game's), just applied
+        to ``before`` (this game's :class:`State` as it was) with
+        ``events``: it revealed nothing (no card drawn or seen, no die rolled, no duel,
+        battle or window started, nothing hidden dealt) and answered nobody else's
+        decision. A game that never allows it returns False; the platform keeps the log
+        of a taken-back action and skips it (see :func:`quiet`)."""
+        ...
+
     def agreed_draw(self) -> Action | None:
         """The action the table applies (as :data:`SYSTEM`) once every player agrees to
         a draw, or ``None`` if the game cannot be drawn by agreement."""
@@ -295,6 +304,14 @@ class Game(Protocol):
             InvalidState: unknown kind, missing, extra or wrongly typed fields.
         """
         ...
+
+
+def quiet(events: Sequence[Event]) -> bool:
+    """What every undoable action shares, whatever the game: every event it caused is
+    public — nothing hidden or private was dealt, drawn, rolled or seen. (Which kinds
+    answer somebody else's decision, or start a contest, each game says by kind; the
+    platform itself never keeps an action that ended the game for taking back.)"""
+    return all(e.to is None for e in events)
 
 
 _GAMES: dict[str, Game] = {}

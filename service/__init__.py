@@ -18,7 +18,7 @@ Typical use::
 Every operation returns an :class:`Outcome` (``ok`` False with ``error`` in words when
 refused; nothing was changed then). Modules: ``core`` (locks, cache, the apply path),
 ``lobby``, ``play``, ``timers`` (deadlines, pause/resume), ``computers`` (computer seats),
-``queries``, ``admin``, ``outcome`` (what a front end delivers), ``deadlines`` (pure
+``undo``, ``queries``, ``admin``, ``outcome`` (what a front end delivers), ``deadlines`` (pure
 deadline rules), ``live`` (the in-memory copy of a game).
 """
 
@@ -54,14 +54,18 @@ from .queries import QueryOps
 from .steps import Nth, Step, StepOps, first_step, kind_offers
 from .store import FrontStore
 from .timers import TimerOps
+from .undo import UndoOps
 
 
-class GameService(LobbyOps, PlayOps, TimerOps, ComputerOps, QueryOps, AdminOps, ChoiceOps, StepOps):
+class GameService(
+    LobbyOps, PlayOps, UndoOps, TimerOps, ComputerOps, QueryOps, AdminOps, ChoiceOps, StepOps
+):
     """Hosts games for any front end. See the package docstring and each mixin:
 
     - lobby: ``open_lobby``, ``join``, ``leave``, ``add_computer``, ``remove_computer``,
       ``configure``, ``start_game``, ``lobby_info``
     - play: ``act``, ``answer``, ``resign``, ``replace_seat``, ``agree_draw``, ``cancel``
+    - undo: ``undo`` (the latest action taken back, :mod:`service.undo`)
     - timers: ``pause``, ``resume`` (deadlines, reminders and lobby expiry fire on their
       own and reach the listeners)
     - queries: ``active_game``, ``status``, ``view``, ``prompts``, ``games_of``, ``log``

@@ -39,7 +39,7 @@ from rules.presentation import Presentation
 from . import computer
 from .deadlines import decisions_after, diff
 from .live import LiveGame
-from .models import ACTIVE_STATUSES, LOBBY_SEAT, SettingsError
+from .models import ACTIVE_STATUSES, LOBBY_SEAT, SettingsError, UndoPoint
 from .outcome import DecisionInfo, Outcome, PrivateNote, Prompt
 from .scheduler import Clock, RealClock, Scheduler
 from .store import StaleVersion, Store, StoreFull
@@ -118,6 +118,8 @@ class ServiceBase:
             answers an out-of-turn window.
         computer_time_limit: wall-clock cap on one computer decision; past it the uniform
             choice (:func:`bot.computer.uniform`) decides instead.
+        undo_seconds: how long after an action its player may take it back (if the
+            game allows it and nobody acted since).
         seed_source: gives the seed of each new game (default: ``secrets``).
         hosts: which games this front end hosts, by (guild id, channel id) — see the
             module docstring (default: every game).
@@ -134,6 +136,7 @@ class ServiceBase:
         computer_pacing: float = 1.5,
         computer_answer_delay: tuple[float, float] = (1.0, 5.0),
         computer_time_limit: float = 10.0,
+        undo_seconds: float = 30.0,
         seed_source: Callable[[], int] | None = None,
         hosts: Hosts = every_game,
         visits: Hosts = no_game,
@@ -151,6 +154,7 @@ class ServiceBase:
         self.computer_pacing = computer_pacing
         self.computer_answer_delay = computer_answer_delay
         self.computer_time_limit = computer_time_limit
+        self.undo_seconds = undo_seconds
         self._seed_source = seed_source or (lambda: secrets.randbits(62))
         self._games: dict[int, LiveGame] = {}
         self._channels: dict[int, int] = {}
@@ -539,6 +543,23 @@ class ServiceBase:
         )
         removed, upserted = diff(live.decisions, decisions)
         result = self._result(live, after) if after.over else None
+        undo_point = (
+            UndoPoint(
+                seq=version,
+                seat=seat,
+                user_id=user_id,
+                action=action.to_dict(),
+                at=now,
+                revision=live.revision + 1,
+                state=before.to_dict(),
+                decisions=tuple(live.decisions.values()),
+            )
+            if source == "player"
+            and user_id is not None
+            and result is None
+            and live.game.undoable(before, seat, action, events)
+            else None
+        )
         last_acted = {**live.last_acted, seat: version} if seat >= 0 else live.last_acted
         nxt = replace(
             live,
@@ -549,9 +570,12 @@ class ServiceBase:
             last_acted=last_acted,
             status="finished" if result is not None else live.status,
             result=result if result is not None else live.result,
+            undo_point=undo_point,
         )
         # The outcome is built before the commit: nothing can fail once it is written.
         outcome = self._play_outcome(nxt, before, events, seat, source)
+        if undo_point is not None:
+            outcome = replace(outcome, undo_until=now + self.undo_seconds)
         try:
             await self.store.record_action(
                 live.id,
@@ -568,6 +592,7 @@ class ServiceBase:
                 result=result,
                 now=now,
                 owe=self.announces,
+                undo_point=undo_point,
             )
         except StoreFull:
             raise  # certainly not written: the cached copy is still the truth
@@ -584,6 +609,7 @@ class ServiceBase:
             "status",
             "result",
             "cached_views",
+            "undo_point",
         ):
             setattr(live, name, getattr(nxt, name))
         self._after_change(live)

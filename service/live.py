@@ -13,7 +13,7 @@ from typing import Any
 import rules
 from rules import contract
 
-from .models import DecisionRecord, GameRecord, GameSettings, SeatRecord
+from .models import DecisionRecord, GameRecord, GameSettings, SeatRecord, UndoPoint
 
 
 class Views:
@@ -58,6 +58,8 @@ class LiveGame:
     result: dict[str, Any] | None = None
     cached_views: Views | None = None
     """The views of ``state`` made so far (see :meth:`views`)."""
+    undo_point: UndoPoint | None = None
+    """What taking back the latest action needs, while the game allows it."""
 
     @staticmethod
     def from_record(rec: GameRecord) -> LiveGame:
@@ -97,6 +99,7 @@ class LiveGame:
             last_acted=dict(rec.last_acted),
             paused_at=rec.paused_at,
             result=rec.result,
+            undo_point=rec.undo_point,
         )
 
     def views(self) -> Views:

@@ -344,6 +344,14 @@ MIGRATIONS: tuple[Migration, ...] = (
         )""",
         ),
     ),
+    Migration(
+        13,
+        "taking an action back: the log's undo rows, the latest action's before-image",
+        (
+            "ALTER TABLE actions ADD COLUMN undoes INTEGER",
+            "ALTER TABLE games ADD COLUMN undo_point TEXT",
+        ),
+    ),
 )
 
 LATEST = MIGRATIONS[-1].version
@@ -361,6 +369,27 @@ async def current_version(conn: aiosqlite.Connection) -> int:
     return int(row[0]) if row else 0
 
 
+async def applied_versions(conn: aiosqlite.Connection) -> set[int]:
+    """The migrations recorded in the database (none for an empty file)."""
+    if await current_version(conn) == 0:
+        return set()
+    cur = await conn.execute("SELECT version FROM schema_migrations")
+    return {int(r[0]) for r in await cur.fetchall()}
+
+
+def check_numbering(migrations: Sequence[Migration]) -> list[Migration]:
+    """``migrations`` in order of their numbers.
+
+    Raises:
+        MigrationError: a number is used twice or is not positive.
+    """
+    steps = sorted(migrations, key=lambda m: m.version)
+    numbers = [m.version for m in steps]
+    if len(set(numbers)) != len(numbers) or (numbers and numbers[0] < 1):
+        raise MigrationError("migrations must be numbered 1, 2, 3 … each once")
+    return steps
+
+
 async def migrate(
     conn: aiosqlite.Connection,
     target: int | None = None,
@@ -375,9 +404,7 @@ async def migrate(
         MigrationError: the database is newer than this code, or a step failed (that
             step was rolled back; the database stays at the version before it).
     """
-    steps = sorted(migrations, key=lambda m: m.version)
-    if [m.version for m in steps] != list(range(1, len(steps) + 1)):
-        raise MigrationError("migrations must be numbered 1, 2, 3 … without gaps")
+    steps = check_numbering(migrations)
     newest = steps[-1].version if steps else 0
     target = newest if target is None else target
     found = await current_version(conn)
@@ -386,12 +413,13 @@ async def migrate(
             f"the database is at schema version {found}, newer than this code ({newest}); "
             "run a newer release"
         )
+    applied = await applied_versions(conn)
     for step in steps:
-        if step.version > target or step.version <= found:
+        if step.version > target or step.version in applied:
             continue
         await conn.execute("BEGIN IMMEDIATE")
         try:
-            if await current_version(conn) >= step.version:  # another process was first
+            if step.version in await applied_versions(conn):  # another process was first
                 await conn.execute("COMMIT")
                 continue
             for sql in step.statements:

@@ -7,7 +7,7 @@ so a deadline stored by one process means the same instant to the next one.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -266,6 +266,8 @@ class GameRecord:
     decisions: list[DecisionRecord] = field(default_factory=list)
     last_acted: dict[int, int] = field(default_factory=dict)
     """seat -> the sequence number of its latest action."""
+    undo_point: UndoPoint | None = None
+    """The before-image of the latest action while it may be taken back, else None."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,6 +281,67 @@ class ActionRecord:
     action: dict[str, Any]
     events: list[dict[str, Any]]
     created_at: float
+    undoes: int | None = None
+    """On a row that takes an action back: the ``seq`` of that action (see
+    :func:`standing`)."""
+
+
+def standing(records: Sequence[ActionRecord]) -> list[ActionRecord]:
+    """The actions of ``records`` that stand: the rows that take an action back and the
+    actions they take back left out. Everything rebuilt from the log (the turn's words,
+    ``/log``, replays, ratings) reads it through this."""
+    undone = {r.undoes for r in records if r.undoes is not None}
+    return [r for r in records if r.undoes is None and r.seq not in undone]
+
+
+@dataclass(frozen=True, slots=True)
+class UndoPoint:
+    """What taking back a game's latest action needs, kept with the game while it may:
+    the action's ``seq``, the ``seat`` and ``user_id`` that took it, the action, when
+    (``at``), the game's ``revision`` once it was written (any write since, not only
+    another action, ends the chance), and the ``state`` and open ``decisions`` before it."""
+
+    seq: int
+    seat: int
+    user_id: int
+    action: dict[str, Any]
+    at: float
+    revision: int
+    state: dict[str, Any]
+    decisions: tuple[DecisionRecord, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form the store keeps."""
+        return {
+            "seq": self.seq,
+            "seat": self.seat,
+            "user_id": self.user_id,
+            "action": self.action,
+            "at": self.at,
+            "revision": self.revision,
+            "state": self.state,
+            "decisions": [
+                [d.seat, d.kind, d.opened_version, d.duration, d.due_at, d.remind_at]
+                for d in self.decisions
+            ],
+        }
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> UndoPoint:
+        """Read back :meth:`to_dict`'s form."""
+        return UndoPoint(
+            seq=int(data["seq"]),
+            seat=int(data["seat"]),
+            user_id=int(data["user_id"]),
+            action=dict(data["action"]),
+            at=float(data["at"]),
+            revision=int(data["revision"]),
+            state=dict(data["state"]),
+            decisions=tuple(
+                DecisionRecord(int(s), str(k), int(o), d, due, remind)
+                for s, k, o, d, due, remind in data["decisions"]
+            ),
+        )
 
 
 @dataclass(frozen=True, slots=True)

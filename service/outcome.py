@@ -116,7 +116,7 @@ class Outcome:
     error: str | None = None
     kind: str = ""
     """What produced it: lobby, start, player, computer, timeout, reminder, seat, draw,
-    pause, resume, cancel, expired, archive."""
+    pause, resume, cancel, expired, archive, undo."""
     channel_id: int | None = None
     guild_id: int | None = None
     status: str = ""
@@ -147,6 +147,9 @@ class Outcome:
     ``status_lines`` of the spectator view; a battle under way)."""
     result_line: str | None = None
     """The end of a finished game in one line (None while it goes on)."""
+    undo_until: float | None = None
+    """The action may be taken back by the person who took it (:meth:`GameService.undo`)
+    until this wall-clock time, unless someone acts first: a front end offers Undo."""
 
     @staticmethod
     def refused(game_id: int | None, error: str) -> Outcome:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 import asyncpg
 
-from .migrations import MIGRATIONS, Migration, MigrationError
+from .migrations import MIGRATIONS, Migration, MigrationError, check_numbering
 
 if TYPE_CHECKING:  # generic only in asyncpg's stubs
     from asyncpg.pool import PoolConnectionProxy
@@ -225,7 +225,7 @@ MIGRATIONS_TABLE = "schema_migrations"
 def statements(step: Migration) -> tuple[str, ...]:
     """What PostgreSQL runs for ``step``: this module's dialect of a released migration,
     else its own statements."""
-    released = step.version <= len(MIGRATIONS) and MIGRATIONS[step.version - 1] == step
+    released = step in MIGRATIONS
     return DIALECT.get(step.version, step.statements) if released else step.statements
 
 
@@ -248,9 +248,7 @@ async def migrate(
         MigrationError: the database is newer than this code, or a step failed (that step
             was rolled back; the database stays at the version before it).
     """
-    steps = sorted(migrations, key=lambda m: m.version)
-    if [m.version for m in steps] != list(range(1, len(steps) + 1)):
-        raise MigrationError("migrations must be numbered 1, 2, 3 … without gaps")
+    steps = check_numbering(migrations)
     newest = steps[-1].version if steps else 0
     target = newest if target is None else target
     await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
@@ -261,8 +259,13 @@ async def migrate(
                 f"the database is at schema version {found}, newer than this code "
                 f"({newest}); run a newer release"
             )
+        applied = (
+            {int(r[0]) for r in await conn.fetch("SELECT version FROM schema_migrations")}
+            if found
+            else set()
+        )
         for step in steps:
-            if step.version > target or step.version <= found:
+            if step.version > target or step.version in applied:
                 continue
             try:
                 async with conn.transaction():

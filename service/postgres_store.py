@@ -48,6 +48,7 @@ from .models import (
     GuildSettings,
     OutboxFile,
     OutboxRecord,
+    UndoPoint,
 )
 from .pg_migrations import current_version, migrate
 from .sql import Q
@@ -129,9 +130,12 @@ WITH g AS (
 )
 SELECT count(*) FROM g
 """
-RECORD_MOVE = _ACTION.format(ending="")
-"""An action that does not end the game (status, ended_at and result stay as they are)."""
-RECORD_END = _ACTION.format(ending=", status = 'finished', ended_at = $10, result = $20")
+RECORD_MOVE = _ACTION.format(ending=", undo_point = $20::text")
+"""An action that does not end the game (status, ended_at and result stay as they are;
+$20 is its undo point, or NULL)."""
+RECORD_END = _ACTION.format(
+    ending=", undo_point = NULL, status = 'finished', ended_at = $10, result = $20"
+)
 """An action that ends the game."""
 
 
@@ -604,12 +608,14 @@ class PostgresStore:
         result: dict[str, Any] | None,
         now: float,
         owe: bool = False,
+        undo_point: UndoPoint | None = None,
     ) -> None:
         """Append action ``version + 1`` with its events, the new snapshot, the version
         and revision bump and the changed decisions, in one statement (atomic). A
         ``result`` marks the game finished; ``owe``: the game's channel is owed the
-        action's message. Actions that arrive while a batch is written go into the next
-        one together (see :meth:`_flush`); returns once committed.
+        action's message; ``undo_point``: it may be taken back (see
+        :meth:`record_undo`). Actions that arrive while a batch is written go into the
+        next one together (see :meth:`_flush`); returns once committed.
 
         Raises:
             StaleVersion: the game changed since ``revision`` / ``version`` (nothing was
@@ -642,6 +648,8 @@ class PostgresStore:
         ]
         if result is not None:
             params.append(row.dumps(result))
+        else:
+            params.append(row.dumps(undo_point.to_dict()) if undo_point is not None else None)
         write = _Write(
             params,
             result is not None,
@@ -686,6 +694,48 @@ class PostgresStore:
             if self._queue:  # only if interrupted: nobody must wait forever
                 _fail(self._queue, StoreError("the store was interrupted"))
                 self._queue = []
+
+    async def record_undo(
+        self,
+        game_id: int,
+        revision: int,
+        version: int,
+        *,
+        seat: int,
+        user_id: int,
+        undoes: int,
+        state: dict[str, Any],
+        decisions: Iterable[DecisionRecord],
+        now: float,
+        owe: bool = False,
+    ) -> None:
+        """Take back action ``undoes`` (see the Protocol).
+
+        Raises:
+            StaleVersion: the game changed, is not running or keeps no undo point.
+        """
+        async with self._tx() as conn:
+            done = await conn.execute(
+                P["record_undo"], row.dumps(state), game_id, revision, version
+            )
+            if _count(done) != 1:
+                raise StaleVersion(f"game {game_id} changed since revision {revision}")
+            await conn.execute(
+                P["insert_undo"],
+                game_id,
+                version + 1,
+                seat,
+                user_id,
+                row.dumps({"undoes": undoes}),
+                now,
+                undoes,
+            )
+            if owe:
+                await conn.execute(P["owe_announcement"], game_id, version + 1)
+            await conn.execute(P["delete_decisions"], game_id)
+            await conn.executemany(
+                P["upsert_decision"], [_decision_params(game_id, d) for d in decisions]
+            )
 
     async def mark_reminded(self, game_id: int, seat: int, kind: str, opened_version: int) -> bool:
         """Clear a decision's reminder; True when this call cleared it (send it once)."""

@@ -10,7 +10,7 @@ import rules
 
 from .core import ServiceBase, ServiceError, describe_all
 from .live import LiveGame
-from .models import LOBBY_SEAT
+from .models import LOBBY_SEAT, standing
 from .outcome import GameStatus, Outcome, Prompt, SeatInfo, UserView
 
 
@@ -127,9 +127,10 @@ class QueryOps(ServiceBase):
         count = max(1, min(count, 200))
         seat = live.seat_of(user_id) if user_id is not None else None
         words, view, names = live.game.presentation, live.views().of(seat), live.names()
-        records = await self.store.last_actions(game_id, count)
+        tail = await self.store.last_actions(game_id, count)
+        records = standing(tail)  # an action taken back is not told
         lines: list[str] = []
-        if not records or records[0].seq == 1:
+        if not tail or tail[0].seq == 1:
             rec = await self.store.load_game(game_id)
             start = [rules.Event.from_dict(e) for e in (rec.start_events if rec else [])]
             lines += describe_all(words, start, view, names, seat)
@@ -151,13 +152,20 @@ class QueryOps(ServiceBase):
         if not self.hosts(live.guild_id, live.channel_id):
             return None  # its host tells it
         g = live.state
-        records = await self.store.actions(game_id, owed_from - 1) if g is not None else []
-        if g is None or not records:
+        logged = await self.store.actions(game_id, owed_from - 1) if g is not None else []
+        if g is None or not logged:
             return None
+        records = standing(logged)  # an action taken back is not told; its undo only if
+        # the action was
         names = live.names()
         words = live.game.presentation
         events = [rules.Event.from_dict(e) for r in records for e in r.events]
-        acted = {r.seat for r in records}
+        took_back = [
+            f"{names[r.seat]} took back an action."
+            for r in logged
+            if r.undoes is not None and r.undoes < owed_from and 0 <= r.seat < len(names)
+        ]
+        acted = {r.seat for r in logged}
         # as after an action (see ``_prompts``): the decisions opened since, and those of
         # the seats that acted and still decide (their panels are out of date)
         prompts = tuple(
@@ -180,8 +188,8 @@ class QueryOps(ServiceBase):
         spectator = live.views().of(None)
         return self._played(
             live,
-            records[-1].source if records[-1].source in ("player", "computer") else "timeout",
-            describe_all(words, public, spectator, names, None),
+            logged[-1].source if logged[-1].source in ("player", "computer") else "timeout",
+            [*took_back, *describe_all(words, public, spectator, names, None)],
             spectator,
             public,
             private,

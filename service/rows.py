@@ -14,6 +14,7 @@ from .models import (
     GameSettings,
     OutboxRecord,
     SeatRecord,
+    UndoPoint,
 )
 
 
@@ -53,6 +54,7 @@ def game(r: Row) -> GameRecord:
         ended_at=r[14],
         result=loads(r[15]),
         paused_at=r[16],
+        undo_point=UndoPoint.from_dict(loads(r[17])) if r[17] is not None else None,
     )
 
 
@@ -93,6 +95,7 @@ def action(r: Row) -> ActionRecord:
         action=json.loads(r[4]),
         events=json.loads(r[5]),
         created_at=float(r[6]),
+        undoes=r[7],
     )
 
 

@@ -14,7 +14,8 @@ class Q:
 
     GAME_COLUMNS = (
         "id, guild_id, channel_id, status, variant, host_id, settings, version, revision, "
-        "created_at, creation, start_events, state, started_at, ended_at, result, paused_at"
+        "created_at, creation, start_events, state, started_at, ended_at, result, paused_at, "
+        "undo_point"
     )
     SEAT_COLUMNS = (
         "game_id, id, user_id, computer_level, display_name, joined_at, requested_power, "
@@ -53,14 +54,25 @@ class Q:
     )
     record_state = (
         "UPDATE games SET state = ?, version = version + 1, revision = revision + 1, "
-        "status = ?, ended_at = ?, result = ? "
+        "undo_point = NULL, status = ?, ended_at = ?, result = ? "
         "WHERE id = ? AND revision = ? AND version = ? AND status = 'running'"
     )
     # an action that does not end the game leaves status, ended_at and result alone, so
     # the indexes on status (three of them) are not rewritten for every action
     record_move = (
-        "UPDATE games SET state = ?, version = version + 1, revision = revision + 1 "
+        "UPDATE games SET state = ?, undo_point = ?, version = version + 1, "
+        "revision = revision + 1 "
         "WHERE id = ? AND revision = ? AND version = ? AND status = 'running'"
+    )
+    # taking back the latest action: only while its before-image is kept
+    record_undo = (
+        "UPDATE games SET state = ?, undo_point = NULL, version = version + 1, "
+        "revision = revision + 1 WHERE id = ? AND revision = ? AND version = ? "
+        "AND status = 'running' AND undo_point IS NOT NULL"
+    )
+    insert_undo = (
+        "INSERT INTO actions (game_id, seq, seat, user_id, source, action, events, "
+        "created_at, undoes) VALUES (?, ?, ?, ?, 'player', ?, '[]', ?, ?)"
     )
     insert_action = (
         "INSERT INTO actions (game_id, seq, seat, user_id, source, action, events, created_at) "
@@ -120,11 +132,11 @@ class Q:
         "WHERE s.game_id IN (SELECT id FROM games WHERE status = 'running') AND s.seat IS NOT NULL"
     )
     select_actions = (
-        "SELECT seq, seat, user_id, source, action, events, created_at FROM actions "
+        "SELECT seq, seat, user_id, source, action, events, created_at, undoes FROM actions "
         "WHERE game_id = ? AND seq > ? ORDER BY seq"
     )
     select_last_actions = (
-        "SELECT seq, seat, user_id, source, action, events, created_at FROM ("
+        "SELECT seq, seat, user_id, source, action, events, created_at, undoes FROM ("
         "SELECT * FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT ?) AS tail ORDER BY seq"
     )
     select_active_in_channel = (

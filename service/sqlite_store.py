@@ -54,6 +54,7 @@ from .models import (
     GuildSettings,
     OutboxFile,
     OutboxRecord,
+    UndoPoint,
 )
 from .sql import Q
 from .store import (
@@ -622,11 +623,13 @@ class SqliteStore:
         result: dict[str, Any] | None,
         now: float,
         owe: bool = False,
+        undo_point: UndoPoint | None = None,
     ) -> None:
         """Append action ``version + 1`` with its events, the new snapshot, the version
         and revision bump and the changed decisions, atomically. A ``result`` marks the
         game finished. ``owe``: the game's channel is owed the action's message (a row
-        of ``announcements``, see :meth:`announced`).
+        of ``announcements``, see :meth:`announced`). ``undo_point``: the action may be
+        taken back (see :meth:`record_undo`); kept until the next action.
 
         Writes that arrive while another batch commits are grouped (see :meth:`_flush`):
         all or nothing each, one COMMIT for all. Returns once committed.
@@ -636,7 +639,17 @@ class SqliteStore:
                 written).
         """
         guard: _Step = (
-            ("execute", Q.record_move, (_dumps(state), game_id, revision, version))
+            (
+                "execute",
+                Q.record_move,
+                (
+                    _dumps(state),
+                    _dumps(undo_point.to_dict()) if undo_point is not None else None,
+                    game_id,
+                    revision,
+                    version,
+                ),
+            )
             if result is None
             else (
                 "execute",
@@ -704,6 +717,36 @@ class SqliteStore:
                             write.done.set_result(None)
                         else:
                             write.done.set_exception(write.error)
+
+    async def record_undo(
+        self,
+        game_id: int,
+        revision: int,
+        version: int,
+        *,
+        seat: int,
+        user_id: int,
+        undoes: int,
+        state: dict[str, Any],
+        decisions: Iterable[DecisionRecord],
+        now: float,
+        owe: bool = False,
+    ) -> None:
+        """Take back action ``undoes`` (see the Protocol)."""
+        async with self._tx() as conn:
+            cur = await conn.execute(Q.record_undo, (_dumps(state), game_id, revision, version))
+            if cur.rowcount != 1:
+                raise StaleVersion(f"game {game_id} changed since revision {revision}")
+            await conn.execute(
+                Q.insert_undo,
+                (game_id, version + 1, seat, user_id, _dumps({"undoes": undoes}), now, undoes),
+            )
+            if owe:
+                await conn.execute(Q.owe_announcement, (game_id, version + 1))
+            await conn.execute(Q.delete_decisions, (game_id,))
+            await conn.executemany(
+                Q.upsert_decision, [_decision_params(game_id, d) for d in decisions]
+            )
 
     async def mark_reminded(self, game_id: int, seat: int, kind: str, opened_version: int) -> bool:
         """Clear a decision's reminder; True when this call cleared it (send it once)."""

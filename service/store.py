@@ -42,6 +42,7 @@ from .models import (
     GameSettings,
     GuildSettings,
     OutboxRecord,
+    UndoPoint,
 )
 
 
@@ -284,7 +285,9 @@ class Store(FrontStore, Protocol):
         ...
 
     async def actions(self, game_id: int, after: int = 0) -> list[ActionRecord]:
-        """The action log of a game from ``seq`` ``after + 1`` on, in order."""
+        """The action log of a game from ``seq`` ``after + 1`` on, in order, the rows
+        that take an action back included (:func:`service.models.standing` leaves them
+        and what they take back out)."""
         ...
 
     async def last_actions(self, game_id: int, count: int) -> list[ActionRecord]:
@@ -395,18 +398,46 @@ class Store(FrontStore, Protocol):
         result: dict[str, Any] | None,
         now: float,
         owe: bool = False,
+        undo_point: UndoPoint | None = None,
     ) -> None:
         """Append action ``version + 1`` with its events, the new snapshot, the version
         and revision bump and the changed decisions (``removed`` by (seat, kind)),
         atomically; returns once committed. A ``result`` marks the game finished.
         ``owe``: the game's channel is owed the action's message (see
         :meth:`FrontStore.announcements`). ``source`` is one of ``player``, ``computer``,
-        ``timeout``, ``system``.
+        ``timeout``, ``system``. ``undo_point``: the action may be taken back (the game's
+        ``undo_point`` until the next action; None clears it, and so does an end).
 
         Raises:
             StaleVersion: the game changed since ``revision`` / ``version``, or is not
                 running (nothing was written).
             InvalidRecord: an unknown ``source`` (nothing was written).
+        """
+        ...
+
+    async def record_undo(
+        self,
+        game_id: int,
+        revision: int,
+        version: int,
+        *,
+        seat: int,
+        user_id: int,
+        undoes: int,
+        state: dict[str, Any],
+        decisions: Iterable[DecisionRecord],
+        now: float,
+        owe: bool = False,
+    ) -> None:
+        """Take back action ``undoes`` (the game's latest, whose ``undo_point`` is kept):
+        append row ``version + 1`` saying so (``seat`` and ``user_id`` took it back;
+        the action's own row stays), put back ``state`` and, in place of every open
+        decision, ``decisions``, clear the ``undo_point``, bump version and revision,
+        atomically. ``owe`` as for :meth:`record_action`.
+
+        Raises:
+            StaleVersion: the game changed since ``revision`` / ``version``, is not
+                running, or keeps no ``undo_point`` (nothing was written).
         """
         ...
 

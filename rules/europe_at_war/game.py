@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .. import chance
-from ..contract import ActionKind, Timing
+from ..contract import ActionKind, Timing, quiet
 from ..errors import RulesError
 from ..events import Event
 from ..rng import Rng
@@ -54,6 +54,11 @@ cards and Lost Orders answers) on the ``window_seconds`` option; the steps of a 
 and a payment on limits of their own."""
 
 
+UNDOABLE = frozenset({"place", "move", "drop", "compel", "undo", "deposit", "pay_loss"})
+"""The action kinds that may be taken back when they revealed nothing (see
+:meth:`EaGame.undoable`)."""
+
+
 class EaGame:
     """The definition of Europe at War."""
 
@@ -74,6 +79,17 @@ class EaGame:
     def max_players(self, options: Any) -> int:
         """EA-2: five nations have a unit list."""
         return 5
+
+    def undoable(self, before: EaState, seat: int, action: Action, events: Sequence[Event]) -> bool:
+        """A placement in view of all (EA-3, EA-29), an order of the move plan before it
+        is shown (a move, a drop-off, a Compel order, taking one back: EA-10, EA-15 step 1,
+        EA-33) and a deposit or a loss's payment (EA-28) may be taken back, if nothing came
+        of them but public events (not the deal that ends the setup, EA-3.4). Never a card
+        played or discarded (EA-5, EA-32, EA-33: it is seen), the plan's submission (the
+        window W1, EA-15), a battle's steps (EA-16 to EA-24), a purchase (a chit drawn,
+        EA-29), a disbanding or a new top unit (what others see of a stack changes,
+        EA-6, EA-30), an answer in a window, a timeout."""
+        return action.kind in UNDOABLE and quiet(events)
 
     def agreed_draw(self) -> None:
         """The text has no draw by agreement."""

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
-from ..contract import ActionKind, Param, Timing
+from ..contract import ActionKind, Param, Timing, quiet
 from ..errors import InvalidState
 from ..events import Event
 from .actions import ACTION_TYPES, Action, AgreeDraw, action_from_dict
@@ -40,6 +40,11 @@ TIMINGS = {
 decision) and duels (each card) and retreats on limits of their own, the turn (a spy
 does not restart it) on the table's turn time, the diplomacy window (EW-15) as long as
 its option says, answered by every eligible player at once."""
+
+
+UNDOABLE = frozenset({"place_all", "place_piece", "conscript", "grow", "build", "move", "pass"})
+"""The action kinds that may be taken back when they revealed nothing (see
+:meth:`PyramidGame.undoable`)."""
 
 
 def board_of(variant: str, options: Options | None = None) -> Board:
@@ -100,6 +105,20 @@ class PyramidGame:
     def timings(self) -> Mapping[str, Timing]:
         """How the variant's decisions are timed (see :data:`TIMINGS`)."""
         return self._timings
+
+    def undoable(
+        self, before: GameState, seat: int, action: Action, events: Sequence[Event]
+    ) -> bool:
+        """A placement (EW-5, WW-6) and a turn's peaceful action (EW-11 conscription,
+        movement, a pass; WW-2 GROW, BUILD, MOVE, a pass) may be taken back, if nothing
+        came of it but public events: not the deal that ends the setup (EW-6), not the
+        next player's draw (EW-7), not the end of the game (EW-20, WW-4, WW-5). Never an
+        attack (the diplomacy window and the duel, EW-13 to EW-19; the dice, WW-3), a
+        figure's power (a card shown, EW-8 to EW-10), an armament (a draw, EW-11), an
+        answer in a window or a duel, a retreat, a timeout or a draw."""
+        return (
+            action.kind in UNDOABLE and quiet(events) and all(e.kind != "game_over" for e in events)
+        )
 
     def agreed_draw(self) -> AgreeDraw:
         """EW-25: the table agrees to a draw."""

@@ -506,6 +506,15 @@ class ClaimGame:
         """Three."""
         return 3
 
+    def undoable(self, before: ClaimState, seat: int, action: Any, events: Sequence[Event]) -> bool:
+        """A claim may be taken back when it opened no window (nobody else held a card,
+        CL-3) and ended nothing (CL-1); an answer in a window never."""
+        return (
+            isinstance(action, Claim)
+            and not any(c for s, c in enumerate(before.cards) if s != seat)
+            and all(e.kind == "claimed" for e in events)
+        )
+
     def agreed_draw(self) -> None:
         """Claim the Line cannot be drawn by agreement."""
         return None

@@ -1,0 +1,153 @@
+"""Taking an action back: the person who took the game's latest action may undo it for
+a short while (``undo_seconds``), if the game says it revealed nothing
+(:meth:`rules.contract.Game.undoable`) and nothing was written to the game since —
+no action by anyone, person or computer, no pause, seat change or draw vote.
+
+The action's before-image (its state and open decisions) is kept with the game by the
+action's own write (:class:`service.models.UndoPoint`); the undo puts it back and
+appends a row saying so to the log, so a restart or another process loads the game as
+it was before the action, and whatever is rebuilt from the log skips both rows
+(:func:`service.models.standing`). Deadlines and reminders come back as they were;
+computer players due after the action find it gone (their move was computed for a
+version that no longer stands) and move again from the position put back. A computer
+that already moved makes the undo moot: it is refused, like after any other move.
+"""
+
+from __future__ import annotations
+
+from .core import ServiceBase, ServiceError
+from .live import LiveGame
+from .models import UndoPoint
+from .outcome import Outcome, PrivateNote
+from .play import PlayOps
+
+
+class UndoOps(ServiceBase):
+    """Undo of :class:`service.GameService`."""
+
+    async def undo(self, game_id: int, user_id: int, *, seq: int | None = None) -> Outcome:
+        """``user_id`` takes back their latest action (``seq``: only if it is that action,
+        as an Undo button under it asks).
+
+        Returns the outcome (the channel is told "X took back: …" with the board as it was
+        before, and the player is asked again), or a refusal saying why: nothing to undo,
+        someone acted since, not theirs, too late, or the action revealed something.
+        """
+
+        async def body(live: LiveGame) -> Outcome:
+            seat = PlayOps._seat_of(live, user_id)
+            point = await self._undo_point(live, seat, user_id, seq)
+            return await self._take_back(live, point)
+
+        return await self._guarded(game_id, lambda: self._retrying(game_id, body))
+
+    async def _undo_point(
+        self, live: LiveGame, seat: int, user_id: int, seq: int | None
+    ) -> UndoPoint:
+        """The latest action's undo point, if ``user_id`` may take it back now.
+
+        Raises:
+            ServiceError: why not, in words for the player.
+        """
+        names = live.names()
+        point = live.undo_point
+        if seq is not None and seq < live.version:
+            raise ServiceError(f"Nothing to undo: {self._moved_since(live, seq)} since.")
+        if point is None or point.seq != live.version:
+            raise ServiceError(await self._nothing_to_undo(live, seat))
+        if point.user_id != user_id:
+            raise ServiceError(
+                f"Only {names[point.seat]} may take back that action."
+                if seq is not None or live.last_acted.get(seat, 0) == 0
+                else f"Nothing to undo: {names[point.seat]} has moved since."
+            )
+        if point.revision != live.revision:
+            raise ServiceError(
+                "Nothing to undo: the game changed since (a pause, a seat or a draw vote)."
+            )
+        if self.clock.now() > point.at + self.undo_seconds:
+            raise ServiceError(
+                f"Too late to undo: an action can be taken back within "
+                f"{self.undo_seconds:.0f} s only."
+            )
+        return point
+
+    def _moved_since(self, live: LiveGame, seq: int) -> str:
+        """Who acted after action ``seq``: "Anna has moved", "someone has acted"."""
+        movers = [s for s, v in live.last_acted.items() if v > seq]
+        if len(movers) == 1 and 0 <= movers[0] < len(live.seats):
+            return f"{live.names()[movers[0]]} has moved"
+        return "the game has moved on"
+
+    async def _nothing_to_undo(self, live: LiveGame, seat: int) -> str:
+        """Why the game's latest action cannot be taken back by ``seat``."""
+        tail = await self.store.last_actions(live.id, 1)
+        if not tail:
+            return "Nothing to undo: nobody has moved yet."
+        last = tail[-1]
+        if last.undoes is not None:
+            return "Nothing to undo: the last action was already taken back."
+        if last.seat != seat:
+            who = live.names()[last.seat] if 0 <= last.seat < len(live.seats) else "The table"
+            mine = live.last_acted.get(seat, 0) > 0
+            return (
+                f"Nothing to undo: {who} has moved since."
+                if mine
+                else f"Nothing to undo: you have not moved; {who} moved last."
+            )
+        if last.source != "player":
+            return "Nothing to undo: your last move was made for you when your time ran out."
+        return (
+            "Your last action cannot be taken back: it revealed something (a card, a die, "
+            "a hidden piece), started a contest or ended the game."
+        )
+
+    async def _take_back(self, live: LiveGame, point: UndoPoint) -> Outcome:
+        """Put back the state and decisions before the latest action, log the undo and
+        say so. The caller holds the game's lock."""
+        game = live.game
+        before = game.load(point.state)
+        action = game.action_from_dict(point.action)
+        label = game.presentation.action_label(action, before.view_for(point.seat), live.names())
+        now = self.clock.now()
+        version = live.version + 1
+        await self.store.record_undo(
+            live.id,
+            live.revision,
+            live.version,
+            seat=point.seat,
+            user_id=point.user_id,
+            undoes=point.seq,
+            state=point.state,
+            decisions=point.decisions,
+            now=now,
+            owe=self.announces,
+        )
+        live.state = before
+        live.version = version
+        live.revision += 1
+        live.decisions = {d.key: d for d in point.decisions}
+        live.last_acted = {**live.last_acted, point.seat: version}
+        live.undo_point = None
+        live.cached_views = None
+        self._after_change(live)
+        view = live.views().of
+        prompts = self._prompts(live, point.seat, view)
+        private: dict[int, PrivateNote] = {}
+        for prompt in prompts:
+            if prompt.user_id is not None:
+                private[prompt.user_id] = self._note(
+                    live, prompt.user_id, prompt.seat, (), False, view(prompt.seat)
+                )
+        name = live.names()[point.seat]
+        spectator = view(None)
+        return self._played(
+            live,
+            "undo",
+            [f"{name} took back: {label}."],
+            spectator,
+            [],
+            private,
+            prompts,
+            board_due=True,
+        )
