@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -59,7 +59,7 @@ from .reply import Reply, attach, within
 from .texts import clip, lobby_text, stamp, waiting_lines
 from .views.lobby import lobby_view
 from .views.panels import opener_view
-from .views.table import draw_items
+from .views.table import draw_items, undo_id
 
 if TYPE_CHECKING:
     from .client import GameBot
@@ -68,7 +68,7 @@ log = logging.getLogger("bot.delivery")
 
 SHOWN_KEPT = 256
 """How many messages' late images are remembered (to never add an older board)."""
-GAME_KINDS = frozenset({"start", "player", "computer", "timeout"})
+GAME_KINDS = frozenset({"start", "player", "computer", "timeout", "undo"})
 CONTEST = "contest"
 """What an outbox item's ``meta`` says of the contest message (``remember`` it once sent;
 post it afresh if ``gone``)."""
@@ -99,6 +99,26 @@ class GameRefs:
     contest_edits: int = 0
     """Edits of the contest message so far (a late contest image is added only to the
     latest)."""
+
+
+async def _when_sent(
+    pending: asyncio.Future[Sent], then: Callable[[discord.Message], None]
+) -> None:
+    """Call ``then`` with the outbox's message once it is sent (not if it is not)."""
+    msg = (await pending).message
+    if msg is not None:
+        then(msg)
+
+
+def _custom_ids(msg: discord.Message) -> set[str]:
+    """The custom ids of ``msg``'s buttons and selects."""
+    out: set[str] = set()
+    for row in msg.components:
+        for child in getattr(row, "children", ()):
+            custom_id = getattr(child, "custom_id", None)
+            if custom_id:
+                out.add(custom_id)
+    return out
 
 
 def _mentions(users: set[int] | list[int]) -> discord.AllowedMentions:
@@ -159,6 +179,9 @@ class Delivery(PrivateDelivery):
         self._quiet = asyncio.Event()
         self._quiet.set()
         self._delivering: set[asyncio.Task[Any]] = set()
+        self._undo_offers: dict[int, tuple[int, int, dict[str, Any]]] = {}
+        """game id -> (channel id, message id, the edit taking it off) of the message
+        whose Undo button is up (see :meth:`_offer_undo`)."""
         """Tasks running :meth:`deliver` (whoever called it)."""
 
     # ------------------------------------------------------------------ bookkeeping
@@ -598,6 +621,7 @@ class Delivery(PrivateDelivery):
         meta: dict[str, Any] | None = None,
         late: asyncio.Future[dict[Any, Picture]] | None = None,
         announces: bool = False,
+        sent: Callable[[discord.Message], None] | None = None,
     ) -> discord.Message | None:
         """One channel message: the slash command's answer when there is one, else
         through the outbox. Returns the message if it was the answer, or if ``wait``
@@ -606,7 +630,8 @@ class Delivery(PrivateDelivery):
         that the outbox may coalesce with the channel's previous one. ``late``: the
         images still being drawn, added to the message by an edit once it is sent.
         ``announces``: it is the message of the outcome's actions, which stay owed to
-        the channel until it is kept in the outbox or sent with its board."""
+        the channel until it is kept in the outbox or sent with its board. ``sent`` is
+        called with the message once it is sent."""
         owed = self._owed(outcome) if announces else None
         if owed is not None:
             self._telling.add((outcome.game_id or 0, owed))
@@ -622,6 +647,8 @@ class Delivery(PrivateDelivery):
                 kwargs["view"] = view
             msg = await reply.public(**kwargs)
             if msg is not None:
+                if sent is not None:
+                    sent(msg)
                 if late is not None:
                     self.later(self._attach(outcome, msg, late))
                 elif owed is not None:
@@ -645,6 +672,8 @@ class Delivery(PrivateDelivery):
         )
         if late is not None:
             self.later(self._attach_when_sent(outcome, pending, late))
+        if sent is not None:
+            self.later(_when_sent(pending, sent))
         if not wait:
             return None
         return (await pending).message
@@ -685,12 +714,19 @@ class Delivery(PrivateDelivery):
         contest = self._contest(outcome) is not None
         refs.contest_wanted = contest
         content = "\n".join(lines) or ("" if waiting else "…")
+        if outcome.kind == "undo":
+            await self._withdraw_undo(outcome.game_id or 0)  # the action's own Undo
+        buttons = await self._buttons(outcome, bool(ended))
+        undo = self._undo_item(outcome, bool(ended))
+        if undo is not None:
+            buttons = buttons or discord.ui.View(timeout=None)
+            buttons.add_item(undo)
         msg = await self.post(
             outcome,
             content,
             files=files,
             pings=pings,
-            view=await self._buttons(outcome, bool(ended)),
+            view=buttons,
             reply=reply,
             wait=contest,
             priority=URGENT,
@@ -698,6 +734,11 @@ class Delivery(PrivateDelivery):
             meta={"remember": CONTEST} if contest else None,
             late=late,
             announces=True,
+            sent=(
+                (lambda m: self._offer_undo(outcome, m, buttons, undo))
+                if undo is not None and buttons is not None
+                else None
+            ),
         )
         if contest and msg is not None:
             self._contest_sent(refs, msg)
@@ -727,6 +768,57 @@ class Delivery(PrivateDelivery):
             for item in draw_items(controls, gid):
                 view.add_item(item)
         return view
+
+    def _undo_item(self, outcome: Outcome, ended: bool) -> discord.ui.Item[Any] | None:
+        """*Undo* under an action its player may still take back, else None."""
+        gid = outcome.game_id
+        if gid is None or ended or outcome.undo_until is None:
+            return None
+        if outcome.undo_until <= self.bot.service.clock.now():
+            return None
+        return self.bot.controls.undo(gid, outcome.version)
+
+    def _offer_undo(
+        self,
+        outcome: Outcome,
+        msg: discord.Message,
+        view: discord.ui.View,
+        undo: discord.ui.Item[Any],
+    ) -> None:
+        """``msg`` shows ``undo``: take it off by an edit when its time is up, or when
+        the action is taken back (:meth:`_withdraw_undo`). A message the outbox merged
+        with a later outcome's shows that one's buttons: nothing of this one to take off.
+        A restart forgets the timer: the button stays, and answers that it is too late."""
+        gid = outcome.game_id or 0
+        if undo_id(gid, outcome.version) not in _custom_ids(msg):
+            return
+        view.remove_item(undo)
+        payload = message_payload(None, view=view if view.children else None, clear_view=True)
+        self._undo_offers[gid] = (msg.channel.id, msg.id, payload)
+        self.bot.service.scheduler.schedule(
+            (("undo", gid), msg.id),
+            outcome.undo_until or 0.0,
+            lambda: self._take_off(gid, msg.id),
+        )
+
+    async def _withdraw_undo(self, gid: int) -> None:
+        """The game's latest action was taken back: its Undo button goes now."""
+        offer = self._undo_offers.get(gid)
+        if offer is not None:
+            self.bot.service.scheduler.cancel((("undo", gid), offer[1]))
+            await self._take_off(gid, offer[1])
+
+    async def _take_off(self, gid: int, message_id: int) -> None:
+        """Edit the game's message ``message_id`` to its buttons without *Undo*."""
+        offer = self._undo_offers.get(gid)
+        if offer is None or offer[1] != message_id:
+            return
+        del self._undo_offers[gid]
+        channel_id, _, payload = offer
+        try:
+            await self.outbox.edit(channel_id, message_id, payload, [], game_id=gid)
+        except Exception:
+            log.exception("game %s: its Undo button could not be taken off", gid)
 
     async def _draw_proposed(self, gid: int) -> bool:
         """Some people at the table agree to a draw, not all yet."""

@@ -37,6 +37,7 @@ QUERY_ALIASES: dict[str, tuple[str, ...]] = {
     "choices": ("options", "legal"),
     "draw": (),
     "resign": (),
+    "undo": ("takeback",),
     "quit": ("exit", "q", "save"),
 }
 """The console's own commands (not game actions) and their aliases."""

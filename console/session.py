@@ -25,7 +25,16 @@ from service import GameService, GameStatus, Outcome, Prompt, rulebook
 from service.models import GameSettings
 from service.store import NewSeat
 
-from .parse import Command, Context, ParseError, completions, parse, reader_of, slug
+from .parse import (
+    Command,
+    Context,
+    ParseError,
+    command_words,
+    completions,
+    parse,
+    reader_of,
+    slug,
+)
 from .terminal import confirm, interactive, open_viewer, read_line, say
 from .text import help_text, numbered, plain, result_text, turn_hint
 
@@ -299,8 +308,8 @@ class Session:
             user = prompt.user_id if prompt is not None else (self.holder or min(self.humans))
             assert user is not None
             try:
-                if self.hotseat and user != self.holder:
-                    self.pass_keyboard(user)
+                if self.hotseat and user != self.holder and not self.pass_keyboard(user):
+                    continue  # the one who just moved took it back
                 self.holder = user
                 if prompt is None:
                     waiting = ", ".join(sorted({d.name for d in st.decisions})) or "nobody"
@@ -333,18 +342,25 @@ class Session:
             self.shown = None
         return out.ok
 
-    def pass_keyboard(self, user: int) -> None:
-        """Hot-seat: hide the screen and wait until only ``user`` is looking."""
+    def pass_keyboard(self, user: int) -> bool:
+        """Hot-seat: hide the screen and wait until only ``user`` is looking. The one
+        who holds it may type ``undo`` instead, to take their move back: False then (the
+        keyboard stays; whether the undo was refused or not, the caller looks again)."""
         if interactive():
             sys.stdout.write("\033[2J\033[H")
         else:
             say("-" * 60)
         name = self.humans[user]
-        read_line(f"Pass the keyboard to {name}. Press Enter when only {name} is looking. ")
+        line = read_line(f"Pass the keyboard to {name}. Press Enter when only {name} is looking. ")
+        last = self.holder
+        if last is not None and command_words().get(line.strip().lower()) == "undo":
+            self.report(self.run(self.service.undo(self.game_id, last)))
+            return False
         self.holder = user
         self.shown = None
         self.hand_dirty.add(user)
         self.release_private()
+        return True
 
     def show_prompt(self, prompt: Prompt, choices: bool = True) -> None:
         """The question, the hand, and (unless not ``choices``) the numbered choices or,
@@ -486,6 +502,8 @@ class Session:
             question = self.draw_question(gid, user)
             if question is None or confirm(question):
                 self.report(self.run(self.service.agree_draw(gid, user)))
+        elif name == "undo":
+            self.report(self.run(self.service.undo(gid, user)))
         elif name == "resign":
             if confirm("Resign and hand your seat to a computer for the rest of the game?"):
                 out = self.run(self.service.resign(gid, user))

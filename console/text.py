@@ -82,6 +82,7 @@ def help_text(variant: str) -> str:
         ("log", "the last events (log 20: the last 20)"),
         ("rules", f"the rules (rules TOPIC: a ruling's number{number} or a word)"),
         ("draw", "agree to a draw, once confirmed (every person at the table must)"),
+        ("undo", "take back your last action (within 30 s, if it revealed nothing)"),
         ("resign", "a computer takes your seat for the rest of the game"),
         ("quit", "stop here; the game is saved (continue with --resume)"),
     ]

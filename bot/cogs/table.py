@@ -187,6 +187,19 @@ class TableCog(commands.Cog):
         await bot.delivery.deliver(out, interaction)
 
     @app_commands.command(
+        name="undo",
+        description="Take back your last action, if it revealed nothing and nobody moved since",
+        extras=ANSWER_PUBLIC,
+    )
+    @app_commands.guild_only()
+    async def undo(self, interaction: discord.Interaction) -> None:
+        """Take back the user's latest action."""
+        bot = self.bot
+        gid = await game_here(bot.service, interaction)
+        out = expect_ok(await bot.service.undo(gid, interaction.user.id))
+        await bot.delivery.deliver(out, interaction)
+
+    @app_commands.command(
         name="pause", description="Host: stop every timer of the game", extras=ANSWER_PUBLIC
     )
     @app_commands.guild_only()

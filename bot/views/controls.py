@@ -11,7 +11,7 @@ from .bound import bind
 from .confirm import ConfirmButton, KeepButton
 from .lobby import LobbyButton, OptionSelect
 from .panels import AnswerButton, AnswerSelect, OpenPanelButton, PanelOpener
-from .table import DrawButton, RematchButton
+from .table import DrawButton, RematchButton, UndoButton
 from .turn import TurnButton, TurnConfirm, TurnSelect
 
 if TYPE_CHECKING:
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 class Controls:
     """The items of ``bot``: the lobby's buttons and its Options panel's selects, the
     decision panels' buttons and selects, the turn panel's, *Open my panel* and *Your
-    turn*, the draw vote, *Rematch*, and the confirmations."""
+    turn*, the draw vote, *Undo*, *Rematch*, and the confirmations."""
 
     def __init__(self, bot: GameBot) -> None:
         self.lobby = bind(LobbyButton, bot)
@@ -35,6 +35,7 @@ class Controls:
         self.turn_confirm = bind(TurnConfirm, bot)
         self.draw = bind(DrawButton, bot)
         self.rematch = bind(RematchButton, bot)
+        self.undo = bind(UndoButton, bot)
         self.confirm = bind(ConfirmButton, bot)
         self.keep = bind(KeepButton, bot)
 
@@ -52,6 +53,7 @@ class Controls:
             self.turn_confirm,
             self.draw,
             self.rematch,
+            self.undo,
             self.confirm,
             self.keep,
         )

@@ -1,5 +1,6 @@
 """Buttons about the table rather than a move: the draw vote (*Agree to a draw* and
-*Refuse* under a proposal in the channel; /draw asks the same) and *Rematch* on a
+*Refuse* under a proposal in the channel; /draw asks the same), *Undo* under an action
+that may be taken back (for a short while; /undo does the same) and *Rematch* on a
 finished game's last message.
 
 A draw is a vote of every person at the table (computers are never asked, so they never
@@ -128,6 +129,43 @@ class DrawButton(
         out = expect_ok(await self.bot.service.refuse_draw(self.gid, interaction.user.id))
         await Reply.of(interaction).private("You refused the draw; the game goes on.")
         await self.bot.delivery.deliver(out)
+
+
+class UndoButton(
+    OfBot,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ew:u:(?P<gid>\d+):(?P<seq>\d+)",
+):
+    """Under an action that may be taken back, while it may: its player takes it back
+    (anyone else, or too late, or once someone acted, is told why privately)."""
+
+    def __init__(self, gid: int, seq: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Undo", style=discord.ButtonStyle.secondary, custom_id=undo_id(gid, seq)
+            )
+        )
+        self.gid, self.seq = gid, seq
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> UndoButton:
+        return cls(int(match["gid"]), int(match["seq"]))
+
+    @guarded("public")
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = self.bot
+        out = expect_ok(await bot.service.undo(self.gid, interaction.user.id, seq=self.seq))
+        await bot.delivery.deliver(out, interaction)
+
+
+def undo_id(gid: int, seq: int) -> str:
+    """The custom id of the Undo button under action ``seq`` of game ``gid``."""
+    return f"ew:u:{gid}:{seq}"
 
 
 class RematchButton(

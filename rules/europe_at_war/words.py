@@ -116,7 +116,7 @@ COMMANDS = (
         ),
     ),
     CommandSpec("submit", "Show your plan (EA-15)", ("submit",)),
-    CommandSpec("undo", "Take back your plan's last order or drop-off", ("undo",)),
+    CommandSpec("retract", "Take back your plan's last order or drop-off", ("undo",)),
     CommandSpec(
         "play",
         "Play an own-turn card (EA-32)",

@@ -283,6 +283,8 @@ async def test_every_interaction_is_answered_while_the_renderer_is_held(held_wor
     assert not res.ephemeral and "armed" in res.content and not _has(res.answer, BOARD_FILE)
     late.append(("/arm", _sure(res.answer), BOARD_FILE))
     await rec.slash(ann, "log")
+    res = await rec.slash(mover, "undo")  # an armament drew cards (EW-11): not taken back
+    assert res.ephemeral and "cannot be taken back" in res.content
     # the next turn on the panel from the channel's *Your turn*: words now, the hand later
     st = await svc.status(gid)
     mover = world.user_of(next(d for d in st.decisions if d.kind == "turn").user_id)

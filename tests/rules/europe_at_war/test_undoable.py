@@ -59,3 +59,10 @@ def test_every_action_is_judged_by_its_rule() -> None:
     assert seen[("move", True)] and seen[("undo", True)]  # EA-10, EA-15 step 1
     assert seen[("deposit", True)]  # EA-28
     assert seen[("submit", False)] and seen[("discard", False)]  # EA-15 W1, EA-5
+
+
+def test_the_plans_own_take_back_leaves_the_word_undo_to_the_platform() -> None:
+    # /undo (and the console's undo) take back any game's latest action; the plan's
+    # own "undo" action is typed as retract
+    commands = {c.name: c for c in EaGame().presentation.commands()}
+    assert "undo" not in commands and commands["retract"].kinds == ("undo",)
