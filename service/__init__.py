@@ -18,8 +18,9 @@ Typical use::
 Every operation returns an :class:`Outcome` (``ok`` False with ``error`` in words when
 refused; nothing was changed then). Modules: ``core`` (locks, cache, the apply path),
 ``lobby``, ``play``, ``timers`` (deadlines, pause/resume), ``computers`` (computer seats),
-``queries``, ``admin``, ``outcome`` (what a front end delivers), ``deadlines`` (pure
-deadline rules), ``live`` (the in-memory copy of a game).
+``queries``, ``admin``, ``ratings`` (rating finished games, leaderboards; the model in
+``rating``), ``outcome`` (what a front end delivers), ``deadlines`` (pure deadline
+rules), ``live`` (the in-memory copy of a game).
 """
 
 from __future__ import annotations
@@ -51,12 +52,23 @@ from .outcome import (
 )
 from .play import PlayOps
 from .queries import QueryOps
+from .ratings import KindStats, Leaderboard, PlayerStats, RatingOps, Standing
 from .steps import Nth, Step, StepOps, first_step, kind_offers
 from .store import FrontStore
 from .timers import TimerOps
 
 
-class GameService(LobbyOps, PlayOps, TimerOps, ComputerOps, QueryOps, AdminOps, ChoiceOps, StepOps):
+class GameService(
+    LobbyOps,
+    PlayOps,
+    TimerOps,
+    ComputerOps,
+    QueryOps,
+    AdminOps,
+    ChoiceOps,
+    StepOps,
+    RatingOps,
+):
     """Hosts games for any front end. See the package docstring and each mixin:
 
     - lobby: ``open_lobby``, ``join``, ``leave``, ``add_computer``, ``remove_computer``,
@@ -68,6 +80,8 @@ class GameService(LobbyOps, PlayOps, TimerOps, ComputerOps, QueryOps, AdminOps, 
     - choices: ``kinds_now``, ``values_now``, ``offers``, ``act_with``, ``command``
       (structured choices and acting by kind or turn command, :mod:`service.choices`)
     - steps: ``step_now`` (an action built step by step on a panel, :mod:`service.steps`)
+    - ratings: ``leaderboard``, ``player_stats``, ``rate_finished``, ``rebuild_ratings``
+      (finished games are rated on their own, :mod:`service.ratings`)
     - admin: ``guild_settings``, ``update_guild_settings``, ``archive_channel``,
       ``archive_guild``, ``delete_guild_data``
     - lifecycle: ``start``, ``load``, ``close``, ``add_listener``, ``remove_listener``,
@@ -98,16 +112,20 @@ __all__ = [
     "GameService",
     "GameStatus",
     "Hosts",
+    "KindStats",
+    "Leaderboard",
     "Listener",
     "LobbyInfo",
     "Nth",
     "Offer",
     "Outcome",
+    "PlayerStats",
     "PrivateNote",
     "Prompt",
     "SeatInfo",
     "ServiceError",
     "StalePrompt",
+    "Standing",
     "Step",
     "UnionCommand",
     "UnionOption",

@@ -168,6 +168,8 @@ class ServiceBase:
         self.on_applied: Callable[[str], None] | None = None
         """Set by a front end: told the source (player, computer, timeout, system) of
         every action once it is committed (the bot counts them, see :mod:`bot.metrics`)."""
+        self._rating_lock = asyncio.Lock()
+        """Held while this service writes ratings (see :mod:`service.ratings`)."""
         self.announces = False
         """Set by a front end that keeps what it owes a game's channel across a crash:
         each action is recorded as owed to the channel until the front end says it is
@@ -196,6 +198,7 @@ class ServiceBase:
         for live in list(self._games.values()):
             self._after_change(live)
         await self.store.subscribe(self._changed_elsewhere)
+        self._track(self._rate_quietly(check_model=True))  # what a crash left unrated
         return len(self._games)
 
     def _changed_elsewhere(self, game_id: int) -> None:
@@ -458,6 +461,15 @@ class ServiceBase:
     def _kick(self, live: LiveGame) -> None:  # implemented in computers.py
         raise NotImplementedError
 
+    def _game_over(self) -> None:  # implemented in ratings.py
+        raise NotImplementedError
+
+    async def _rate_quietly(self, check_model: bool = False) -> None:  # in ratings.py
+        raise NotImplementedError
+
+    async def rebuild_ratings(self) -> int:  # implemented in ratings.py
+        raise NotImplementedError
+
     async def _choose(  # implemented in computers.py
         self, game: str, view: Any, legal: Sequence[Any], level: str, seed: int
     ) -> Any:
@@ -587,6 +599,8 @@ class ServiceBase:
         ):
             setattr(live, name, getattr(nxt, name))
         self._after_change(live)
+        if result is not None:
+            self._game_over()
         if self.on_applied is not None:
             self.on_applied(source)
         return outcome

@@ -17,9 +17,11 @@ Who is rated, and how:
 - A game is rated only when at least two people played it (leavers count); a game with
   one person still gives that person a result (for /stats) without rating it.
 
-Each seat is a team of one in a free-for-all. The model's parameters are pinned here,
-not taken from the package's defaults, so a release of the package that changed them
-could not change a rebuild.
+Each seat is a team of one in a free-for-all; players sharing a place are tied in the
+model's formulas (OpenSkill 6.2 leaves it at that: its step meant to average tied
+players' changes changes nothing). The model's parameters are pinned here, not taken
+from the package's defaults; the service rebuilds the ratings when they, the computers'
+ratings or the package's release change (:func:`service.ratings.model_fingerprint`).
 """
 
 from __future__ import annotations
