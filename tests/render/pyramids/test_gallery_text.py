@@ -195,6 +195,16 @@ def test_every_gallery_hand_draws_its_title_whole(file: str) -> None:
     assert drawn[0] == sample.title
 
 
+@pytest.mark.parametrize("file", _files(gallery.ChartSample))
+def test_every_gallery_chart_draws_its_title_and_legend_whole(file: str) -> None:
+    sample: gallery.ChartSample = _sample(file)
+    with recording() as drawn:
+        gallery.draw(sample)
+    _no_ellipsis(drawn)
+    assert drawn[0] == f"{display_name([sample.name], 0)} — rating over time"
+    assert {s.label for s in sample.series} <= set(drawn)
+
+
 def test_names_no_gallery_has_are_shortened_only_by_the_rule() -> None:
     """One long word, emoji only (no glyph: "Seat 2"), many words."""
     names = ["W" * 32, "🙂🙂", "Jean Baptiste Emmanuel Zorg of the Fifth Element", "Eve"]
