@@ -80,8 +80,8 @@ class GameService(
     - choices: ``kinds_now``, ``values_now``, ``offers``, ``act_with``, ``command``
       (structured choices and acting by kind or turn command, :mod:`service.choices`)
     - steps: ``step_now`` (an action built step by step on a panel, :mod:`service.steps`)
-    - ratings: ``leaderboard``, ``player_stats``, ``rate_finished``, ``rebuild_ratings``
-      (finished games are rated on their own, :mod:`service.ratings`)
+    - ratings: ``leaderboard``, ``player_stats``, ``last_played``, ``rate_finished``,
+      ``rebuild_ratings`` (finished games are rated on their own, :mod:`service.ratings`)
     - admin: ``guild_settings``, ``update_guild_settings``, ``archive_channel``,
       ``archive_guild``, ``delete_guild_data``
     - lifecycle: ``start``, ``load``, ``close``, ``add_listener``, ``remove_listener``,
