@@ -11,9 +11,11 @@ from collections.abc import Iterator
 
 import pytest
 
+import bot.reply
 from render.chart import Series, rating_chart, rating_chart_text
 from rules import contract
 from tests.bot.e2e.harness import World
+from tests.bot.e2e.test_answer_first import HeldImages
 from tests.fake_discord.models import FakeChannel
 from tests.games.claim_line import ClaimGame
 from tests.render.helpers import decode
@@ -168,3 +170,26 @@ async def test_leaderboard_and_stats_through_discord(claim_world: World) -> None
     svc.store.hints_taken = hints_taken  # type: ignore[attr-defined]
     res = await world.slash(ann, "stats")
     assert res.content.splitlines()[-1] == "Hints taken: 2"
+
+
+async def test_stats_answer_with_words_first_while_the_chart_is_held(
+    claim_world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the renderer held, /stats answers at once in words; the chart comes by an
+    edit of that answer once drawn."""
+    world = claim_world
+    assert world.bot is not None
+    await play(world, world.channel, "ann", "bob")
+    monkeypatch.setattr(bot.reply, "WORDS_FIRST_AFTER", 0.05)
+    held = HeldImages(world.bot.delivery.images)
+    world.bot.delivery.images = held  # type: ignore[assignment]  # a stand-in for Images
+    world.words_only = True
+    res = await world.slash("bob", "stats")
+    answer = res.answer
+    assert answer is not None and res.ephemeral and "**Stats of bob**" in res.content
+    assert held.held == 1 and not answer.attachments
+    assert res.ack_delay is not None and res.ack_delay < world.fake.interaction_deadline
+    held.gate.set()
+    await world.bot.settle()
+    (chart,) = world.fake.message(answer.id).attachments
+    assert chart.filename == "rating.png" and decode(chart.data).size == (640, 300)
