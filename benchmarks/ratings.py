@@ -20,6 +20,7 @@ import os
 import random
 import time
 from collections.abc import Callable
+from functools import partial
 
 from benchmarks.stats import summary
 from render.chart import Series, rating_chart
@@ -88,7 +89,7 @@ def main() -> None:
             for s in game.seats
             if s.user_id is not None
         }
-        walls, cpus = timed(lambda g=game, b=before: rate_game(g, b, 2), args.runs)
+        walls, cpus = timed(partial(rate_game, game, before, 2), args.runs)
         print(f"  {seats} seats: wall {summary(walls)}; cpu {summary(cpus)}")
 
     games = [made_up_game(rng, i + 1, args.people, rng.randint(2, 5)) for i in range(args.games)]
@@ -112,7 +113,7 @@ def main() -> None:
     ):
         size = len(rating_chart("Bartholomew", series))
         runs = max(20, args.runs // 10)
-        walls, cpus = timed(lambda s=series: rating_chart("Bartholomew", s), runs)
+        walls, cpus = timed(partial(rating_chart, "Bartholomew", series), runs)
         print(f"  {label}: wall {summary(walls)}; cpu {summary(cpus)}; PNG {size / 1024:.1f} KiB")
     print(f"load average at end: {os.getloadavg()}")
 
