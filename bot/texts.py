@@ -207,8 +207,9 @@ def plural(count: int, word: str, many: str | None = None) -> str:
 
 
 def rating_words(rating: float) -> str:
-    """A rating as shown (one decimal; OpenSkill's ordinal, 0 for a newcomer)."""
-    return f"{rating:.1f}"
+    """A rating as shown (one decimal; OpenSkill's ordinal, 0 for a newcomer; never
+    "-0.0")."""
+    return f"{round(rating, 1) + 0.0:.1f}"
 
 
 def _standing_line(s: Standing, you: bool) -> str:
