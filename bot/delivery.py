@@ -452,7 +452,7 @@ class Delivery(PrivateDelivery):
                 jobs["board"] = self.images.board(
                     view,
                     names,
-                    outcome.events,
+                    outcome.board_events,
                     game=game,
                     key=(outcome.game_id or 0, outcome.version),
                 )
@@ -460,7 +460,7 @@ class Delivery(PrivateDelivery):
                 result = contest.result(outcome.events) if contest is not None else None
                 if result is not None:
                     jobs[CONTEST] = self.images.contest(
-                        view, names, result, outcome.events, game=game
+                        view, names, result, outcome.board_events, game=game
                     )
         if not jobs:
             return {}

@@ -195,7 +195,7 @@ class Session:
         self.release_private()
         if outcome.board_due:
             self.board_dirty = True
-            self.board_events = list(outcome.events)
+            self.board_events = list(outcome.board_events)
             if (
                 self.board_every_turn
                 and outcome.spectator_view is not None

@@ -31,7 +31,7 @@ import rules
 from rules import contract
 from rules.presentation import Presentation
 
-from . import computer
+from . import computer, turns
 from .deadlines import decisions_after, diff
 from .live import LiveGame
 from .models import ACTIVE_STATUSES, LOBBY_SEAT, SettingsError
@@ -450,6 +450,7 @@ class ServiceBase:
         )
         removed, upserted = diff(live.decisions, decisions)
         result = self._result(live, after) if after.over else None
+        turn_events = turns.extend(await self._turn_events(live), before.turn, events)
         last_acted = {**live.last_acted, seat: version} if seat >= 0 else live.last_acted
         nxt = replace(
             live,
@@ -460,6 +461,7 @@ class ServiceBase:
             last_acted=last_acted,
             status="finished" if result is not None else live.status,
             result=result if result is not None else live.result,
+            turn_events=turn_events,
         )
         # The outcome is built before the commit: nothing can fail once it is written.
         outcome = self._play_outcome(nxt, before, events, seat, source)
@@ -495,12 +497,36 @@ class ServiceBase:
             "status",
             "result",
             "cached_views",
+            "turn_events",
         ):
             setattr(live, name, getattr(nxt, name))
         self._after_change(live)
         if self.on_applied is not None:
             self.on_applied(source)
         return outcome
+
+    async def _turn_events(self, live: LiveGame) -> turns.TurnEvents:
+        """The turn of ``live``'s latest action and its public events so far; for a
+        game loaded from the store, found once by playing its log again (off the event
+        loop). A log that cannot be played again gives no earlier events: the next
+        action starts them afresh."""
+        if live.turn_events is not None:
+            return live.turn_events
+        version, state = live.version, live.state
+        rec = await self.store.load_game(live.id) if live.creation is not None else None
+        found = None
+        if rec is not None and rec.creation is not None and state is not None:
+            records = [r for r in await self.store.actions(live.id) if r.seq <= version]
+            start = [rules.Event.from_dict(e) for e in rec.start_events]
+            found = await asyncio.to_thread(
+                turns.replay_turn, live.game, rec.creation, start, records, state.to_dict()
+            )
+        if found is None:
+            log.warning("game %s: where its turn began is not known; told from now on", live.id)
+            found = (None, ())
+        if live.turn_events is None and live.version == version:  # no action came first
+            live.turn_events = found
+        return found
 
     @staticmethod
     def _current(live: LiveGame, seat: int, version: int) -> bool:
@@ -565,6 +591,7 @@ class ServiceBase:
             private,
             prompts,
             board_due=words.board_changed(earlier.of(None), spectator, public),
+            board_events=live.turn_events[1] if live.turn_events is not None else tuple(public),
         )
 
     def _played(
@@ -577,9 +604,11 @@ class ServiceBase:
         private: dict[int, PrivateNote],
         prompts: tuple[Prompt, ...],
         board_due: bool,
+        board_events: tuple[rules.Event, ...],
     ) -> Outcome:
         """The outcome of moves in a running game: ``lines`` tell the ``public`` events in
-        the channel, ``private`` notes go to players and ``prompts`` ask for decisions."""
+        the channel, ``private`` notes go to players and ``prompts`` ask for decisions;
+        ``board_events`` are the turn's so far, for its board."""
         assert live.state is not None
         return self._outcome(
             live,
@@ -588,6 +617,7 @@ class ServiceBase:
             spectator,
             board_due=board_due,
             events=tuple(public),
+            board_events=board_events,
             private=private,
             prompts=prompts,
             decisions=self._decision_infos(live),

@@ -126,7 +126,11 @@ class Outcome:
     spectator_view: Any = None
     """The game as a spectator sees it (None before the start)."""
     events: tuple[rules.Event, ...] = ()
-    """The public events only (for arrows and highlights on the board)."""
+    """The public events of this operation only."""
+    board_events: tuple[rules.Event, ...] = ()
+    """The public events of the turn so far, oldest first: of every action taken in the
+    turn of this operation's last action, that one included (see :mod:`service.turns`);
+    what a board drawn now tells in words and shows with arrows and highlights."""
     private: Mapping[int, PrivateNote] = field(default_factory=dict)
     """user id -> what that user alone may see."""
     prompts: tuple[Prompt, ...] = ()

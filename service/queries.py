@@ -173,6 +173,7 @@ class QueryOps(ServiceBase):
                 private[rec.user_id] = self._note(live, rec.user_id, seat, lines, False, view)
         public = [e for e in events if e.to is None]
         spectator = live.views().of(None)
+        _, turn = await self._turn_events(live)
         return self._played(
             live,
             records[-1].source if records[-1].source in ("player", "computer") else "timeout",
@@ -182,6 +183,7 @@ class QueryOps(ServiceBase):
             private,
             prompts,
             board_due=True,
+            board_events=turn or tuple(public),
         )
 
     def _open_prompt(self, live: LiveGame, seat: int) -> Prompt | None:

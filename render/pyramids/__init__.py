@@ -65,8 +65,9 @@ def board_png(
         view: any view of the game (a seat's or a spectator's): only its public fields
             are drawn, so every seat's view gives the same image.
         names: display names by seat (cleaned of glyphs the font lacks; cut to fit).
-        events: the events of the last action; only public ones (``to is None``) are
-            used: arrows for moves, voyages, attacks and retreats, marks on shrunk,
+        events: the events to show (a front end passes the turn's so far, oldest
+            first); only public ones (``to is None``) are used: told in the last-action
+            box, arrows for moves, voyages, attacks and retreats, marks on shrunk,
             destroyed, sabotaged and new pieces.
         pyramid_arcade: World War 5's Pyramid Arcade printing; ``None`` takes it from
             the view's options (ignored for a board without that printing).
