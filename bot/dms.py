@@ -25,6 +25,7 @@ from service.models import OutboxFile, OutboxRecord
 
 from . import dm_parts
 from . import reply as replies
+from .dm_parts import held_key
 from .games import decision_name, is_panel, panel_names
 from .images import HAND_FILE, Images, Picture
 from .outbox import NORMAL, URGENT, Outbox, Sent, files_of, message_payload
@@ -51,8 +52,9 @@ class PrivateDelivery:
     """Users a DM reached in this process (their DMs are not waited for)."""
     outbox: Outbox
     images: Images
-    hands_shown: dict[int, dict[int, tuple[int, ...]]]
-    """Game id -> user id -> the hand whose image that player was last sent."""
+    hands_shown: dict[int, dict[int, str]]
+    """Game id -> user id -> the holding whose image that player was last sent (as
+    :func:`bot.dm_parts.held_key` gives it)."""
     hands_drawn: int
     """Hand images drawn for DMs at send time (for tests and benchmarks)."""
     hands_late: int
@@ -297,8 +299,8 @@ class PrivateDelivery:
         part = rec.meta.get("dm") or {}
         if not part.get("draw") or part.get("hand") is None or rec.game_id is None:
             return []
-        cards = tuple(part["hand"])
-        if self.hands_shown.get(rec.game_id, {}).get(rec.user_id or 0) == cards:
+        holding = part["hand"]
+        if self.hands_shown.get(rec.game_id, {}).get(rec.user_id or 0) == held_key(holding):
             return []
         game = part.get("game")
         if game is None or not self.images.draws(game):
@@ -307,7 +309,7 @@ class PrivateDelivery:
             rec.payload["content"] = dm_parts.text_of(part)
             return []
         self.hands_drawn += 1
-        drawing = asyncio.ensure_future(self.images.hand(cards, "Your hand", game=game))
+        drawing = asyncio.ensure_future(self.images.hand(holding, "Your hand", game=game))
         if not await within(drawing, replies.WORDS_FIRST_AFTER):
             # the renderer is saturated: the words go now, with the cards listed
             drawing.cancel()
@@ -334,7 +336,7 @@ class PrivateDelivery:
             self.dms_open.add(uid)
             part = rec.meta.get("dm")
             if part and rec.game_id is not None and any(f.filename == HAND_FILE for f in rec.files):
-                self.hands_shown.setdefault(rec.game_id, {})[uid] = tuple(part["hand"] or ())
+                self.hands_shown.setdefault(rec.game_id, {})[uid] = held_key(part["hand"])
             if rec.meta.get("reopen"):
                 await self._keep(
                     self.bot.db.set_dms_closed(uid, False), f"that user {uid} has DMs open"

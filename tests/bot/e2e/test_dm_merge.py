@@ -4,12 +4,16 @@ is sent, and the merged DM is kept across a restart."""
 
 from __future__ import annotations
 
+import json
+import sqlite3
 from dataclasses import replace
 from typing import Any
 
 import pytest
 
 import bot.reply
+import render.pyramids
+from bot.dm_parts import held_key
 from bot.images import HAND_FILE, Images, Picture
 from service import Outcome, PrivateNote
 from tests.bot.e2e.harness import World
@@ -26,11 +30,11 @@ class CountedHands:
 
     def __init__(self, images: Images) -> None:
         self.images = images
-        self.drawn: list[tuple[int, ...]] = []
+        self.drawn: list[Any] = []
         self._hand = images.hand
 
     async def hand(self, holding: Any, title: str = "", *, game: str) -> Picture:
-        self.drawn.append(tuple(holding))
+        self.drawn.append(holding)
         return await self._hand(holding, title, game=game)
 
 
@@ -152,7 +156,7 @@ async def test_waiting_dms_arrive_as_one_with_every_line_and_the_newest_hand(
     images = [a for a in merged.attachments if a.filename == HAND_FILE]
     assert len(images) == 1
     drawn = list(counted.drawn)
-    expected = await counted._hand(tuple(newest["hand"]), "Your hand", game=newest["game"])
+    expected = await counted._hand(newest["hand"], "Your hand", game=newest["game"])
     assert images[0].data == expected.data
 
     # a hand image drawn only for a DM that was sent: none for the DMs merged away
@@ -178,10 +182,11 @@ async def test_no_hand_image_is_drawn_when_the_hand_did_not_change(world: World)
     own = await svc.view(gid, user.id)
     assert own.seat is not None and own.view is not None
     shown = delivery.hands_shown[gid][user.id]
-    assert shown == tuple(sorted(own.view.hand or ()))  # the hand in the last DM's image
+    variant = (await svc.status(gid)).variant
+    holding = delivery.images.holding(own.view, variant)
+    assert shown == held_key(holding)  # the hand in the last DM's image
     counted = _count_hands(world)
     before = len(fake.dm_messages(user))
-    variant = (await svc.status(gid)).variant
     base = Outcome(
         ok=True, game_id=gid, kind="player", channel_id=world.channel.id, variant=variant
     )
@@ -227,6 +232,41 @@ async def test_merged_dms_are_kept_across_a_restart(world: World) -> None:
     # drawn by the restarted bot, from the hand kept in the store, when it was sent
     assert len(images) == 1 and world.bot.delivery.hands_drawn >= 1
     expected = await world.bot.delivery.images.hand(
-        tuple(parts[-1]["hand"]), "Your hand", game=parts[-1]["game"]
+        parts[-1]["hand"], "Your hand", game=parts[-1]["game"]
     )
     assert images[0].data == expected.data
+
+
+async def test_a_dm_kept_by_an_older_version_still_gets_its_hand(world: World) -> None:
+    """A waiting DM kept across a restart by a version that stored the hand as a plain
+    list of card numbers: sent with its hand image, drawn from those cards without a
+    power's colour (the images of today's DMs carry it)."""
+    fake = world.fake
+    gid, players = await _game(world)
+    first = await _to_play(world, gid, players)
+    parts = _spy_parts(world, first)
+    before = len(fake.dm_messages(first))
+    held = fake.hold("POST", f"/channels/{fake.dm_channel(first).id}/messages")
+    await _play_while_held(world, gid, players, 4, held)
+    assert world.bot is not None
+    kept = [r for r in await world.bot.db.outbox_items() if r.user_id == first.id]
+    holding = parts[-1]["hand"]
+    assert kept[1].meta["dm"]["hand"] == holding and holding["side"]
+    await world.stop()
+    old = {**kept[1].meta, "dm": {**kept[1].meta["dm"], "hand": holding["cards"]}}
+    conn = sqlite3.connect(world.tmp / "games.db")
+    try:
+        conn.execute("UPDATE outbox SET meta = ? WHERE id = ?", (json.dumps(old), kept[1].id))
+        conn.commit()
+    finally:
+        conn.close()
+    held.release()
+    await world.start()
+    await world.settle()
+    assert world.bot is not None
+    got = _dms_after(world, first, before)
+    images = [a for a in got[1].attachments if a.filename == HAND_FILE]
+    assert len(images) == 1
+    assert images[0].data == render.pyramids.hand_png(holding["cards"], title="Your hand")
+    now = await world.bot.delivery.images.hand(holding, "Your hand", game=parts[-1]["game"])
+    assert now.data != images[0].data  # today's carries the power's colour
