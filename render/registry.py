@@ -50,9 +50,11 @@ class GameImages(Protocol):
         ...
 
     def holding(self, view: Any) -> Any:
-        """What the seat of ``view`` holds privately, as JSON-able data (the pyramid
-        games: its card numbers), or ``None`` (a spectator's view; nothing held). A front
-        end may keep it and draw it later with :meth:`private`."""
+        """What the seat of ``view`` holds privately, as JSON-able data, with whatever
+        its image needs besides (the pyramid games: its card numbers and the seat's side,
+        whose colour the image carries), or ``None`` (a spectator's view; nothing held).
+        A front end may keep it and draw it later with :meth:`private`, also after an
+        upgrade: :meth:`private` reads what older versions of the game's images gave."""
         ...
 
     def private(self, holding: Any, title: str = "") -> bytes | None:
