@@ -64,7 +64,8 @@ class GameService(LobbyOps, PlayOps, TimerOps, ComputerOps, QueryOps, AdminOps, 
     - play: ``act``, ``answer``, ``resign``, ``replace_seat``, ``agree_draw``, ``cancel``
     - timers: ``pause``, ``resume`` (deadlines, reminders and lobby expiry fire on their
       own and reach the listeners)
-    - queries: ``active_game``, ``status``, ``view``, ``prompts``, ``games_of``, ``log``
+    - queries: ``active_game``, ``status``, ``view``, ``prompts``, ``prompt_stands``,
+      ``games_of``, ``log``
     - choices: ``kinds_now``, ``values_now``, ``offers``, ``act_with``, ``command``
       (structured choices and acting by kind or turn command, :mod:`service.choices`)
     - steps: ``step_now`` (an action built step by step on a panel, :mod:`service.steps`)

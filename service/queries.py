@@ -105,6 +105,19 @@ class QueryOps(ServiceBase):
                     out.append(self._prompt(live, seat, kind))
         return out
 
+    async def prompt_stands(self, game_id: int, user_id: int, version: int) -> bool:
+        """Whether a prompt made at ``version`` for ``user_id`` still stands: the user holds
+        a seat with an open decision, has not acted since, and none of their decisions
+        opened after it (an answer to it would be taken). False for no such game."""
+        try:
+            live = await self._live(game_id, cache=False)
+        except ServiceError:
+            return False
+        seat = live.seat_of(user_id)
+        if not live.running or seat is None or all(s != seat for s, _ in live.decisions):
+            return False
+        return self._current(live, seat, version)
+
     async def games_of(self, user_id: int) -> list[int]:
         """Ids of the active games (in memory) where ``user_id`` holds a seat."""
         return [gid for gid, live in self._games.items() if live.entry_of(user_id)]
