@@ -41,6 +41,7 @@ from .core import (
 from .lobby import LobbyOps
 from .outcome import (
     DecisionInfo,
+    GameListing,
     GameStatus,
     LobbyInfo,
     Outcome,
@@ -96,6 +97,7 @@ __all__ = [
     "INTERNAL_ERROR",
     "OLD_BUTTON",
     "DecisionInfo",
+    "GameListing",
     "GameService",
     "GameStatus",
     "Hosts",

@@ -180,6 +180,22 @@ class GameStatus:
 
 
 @dataclass(frozen=True, slots=True)
+class GameListing:
+    """``/games``: one unfinished game of a player, read from the store (whichever process
+    hosts it): where it is, who sits there and who it waits for."""
+
+    game_id: int
+    channel_id: int
+    guild_id: int | None
+    status: str
+    variant: str
+    paused: bool
+    seats: tuple[SeatInfo, ...]
+    decisions: tuple[DecisionInfo, ...]
+    """Every open decision with its deadline (None: no limit, or paused)."""
+
+
+@dataclass(frozen=True, slots=True)
 class UserView:
     """``/hand``, ``/board``: what one user may see of a game, and their open prompt."""
 

@@ -7,11 +7,12 @@ a commit, so it is always a committed state) or, for a game not in memory, the d
 from __future__ import annotations
 
 import rules
+from rules import contract
 
 from .core import ServiceBase, ServiceError, describe_all
 from .live import LiveGame
 from .models import LOBBY_SEAT
-from .outcome import GameStatus, Outcome, Prompt, SeatInfo, UserView
+from .outcome import DecisionInfo, GameListing, GameStatus, Outcome, Prompt, SeatInfo, UserView
 
 
 class QueryOps(ServiceBase):
@@ -118,9 +119,55 @@ class QueryOps(ServiceBase):
             return False
         return self._current(live, seat, version)
 
-    async def games_of(self, user_id: int) -> list[int]:
-        """Ids of the active games (in memory) where ``user_id`` holds a seat."""
-        return [gid for gid, live in self._games.items() if live.entry_of(user_id)]
+    async def games_of(self, user_id: int) -> list[GameListing]:
+        """``/games``: this front end's unfinished games where ``user_id`` holds a seat,
+        oldest first, read from the store (so also those another process hosts), each
+        with its seats and open decisions."""
+        out = []
+        for g in await self.store.user_games(user_id):
+            if not self.hosts(g.guild_id, g.channel_id):
+                continue  # another front end's game
+            try:
+                words = contract.game_named(g.variant).presentation
+            except contract.UnknownGame:
+                continue  # a game this installation does not have
+            by_seat = {s.seat: s for s in g.seats if s.seat is not None}
+            seats = tuple(
+                SeatInfo(
+                    seat=s.seat,
+                    user_id=s.user_id,
+                    name=s.display_name,
+                    computer_level=s.computer_level,
+                    power=s.power or s.requested_power,
+                    power_name=words.side_name(p) if (p := s.power or s.requested_power) else None,
+                    agrees_draw=s.agrees_draw,
+                )
+                for s in g.seats
+            )
+            decisions = tuple(
+                DecisionInfo(
+                    d.seat,
+                    d.kind,
+                    by_seat[d.seat].user_id,
+                    by_seat[d.seat].display_name,
+                    d.due_at,
+                )
+                for d in g.decisions
+                if d.seat in by_seat
+            )
+            out.append(
+                GameListing(
+                    g.id,
+                    g.channel_id,
+                    g.guild_id,
+                    g.status,
+                    g.variant,
+                    g.paused_at is not None,
+                    seats,
+                    decisions,
+                )
+            )
+        return out
 
     async def log(
         self,
