@@ -430,6 +430,8 @@ class PrivateDelivery:
         if not await self.bot.service.prompt_stands(gid, uid, panel.version):
             if mine.get(uid) is panel:
                 del mine[uid]
+            if not mine:  # e.g. the game ended meanwhile
+                self.dm_panels.pop(gid, None)
             await self._close_dm_panel(panel, CLOSED)
 
     async def close_stale_panels(self, outcome: Outcome, reply: Reply | None) -> None:

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import rules
 from rules import contract
+from rules.presentation import Presentation
 
 from .core import ServiceBase, ServiceError, describe_all
 from .live import LiveGame
-from .models import LOBBY_SEAT
+from .models import LOBBY_SEAT, SeatRecord
 from .outcome import DecisionInfo, GameListing, GameStatus, Outcome, Prompt, SeatInfo, UserView
 
 
@@ -35,18 +36,7 @@ class QueryOps(ServiceBase):
         live = await self._live(game_id, cache=False)
         g = live.state
         words = live.game.presentation
-        seats = tuple(
-            SeatInfo(
-                seat=s.seat,
-                user_id=s.user_id,
-                name=s.display_name,
-                computer_level=s.computer_level,
-                power=s.power or s.requested_power,
-                power_name=words.side_name(p) if (p := s.power or s.requested_power) else None,
-                agrees_draw=s.agrees_draw,
-            )
-            for s in live.seats
-        )
+        seats = tuple(seat_info(words, s) for s in live.seats)
         lines = [f"{words.title}: {live.status}" + (" (paused)" if live.paused else "")]
         view = live.views().of(None) if g is not None else None
         if g is not None and view is not None:
@@ -132,18 +122,7 @@ class QueryOps(ServiceBase):
             except contract.UnknownGame:
                 continue  # a game this installation does not have
             by_seat = {s.seat: s for s in g.seats if s.seat is not None}
-            seats = tuple(
-                SeatInfo(
-                    seat=s.seat,
-                    user_id=s.user_id,
-                    name=s.display_name,
-                    computer_level=s.computer_level,
-                    power=s.power or s.requested_power,
-                    power_name=words.side_name(p) if (p := s.power or s.requested_power) else None,
-                    agrees_draw=s.agrees_draw,
-                )
-                for s in g.seats
-            )
+            seats = tuple(seat_info(words, s) for s in g.seats)
             decisions = tuple(
                 DecisionInfo(
                     d.seat,
@@ -251,6 +230,20 @@ class QueryOps(ServiceBase):
             if s == seat:
                 return self._prompt(live, s, kind)
         return None
+
+
+def seat_info(words: Presentation, seat: SeatRecord) -> SeatInfo:
+    """A seat (or lobby entry) as anyone may see it, its side named in the game's words."""
+    side = seat.power or seat.requested_power
+    return SeatInfo(
+        seat=seat.seat,
+        user_id=seat.user_id,
+        name=seat.display_name,
+        computer_level=seat.computer_level,
+        power=side,
+        power_name=words.side_name(side) if side else None,
+        agrees_draw=seat.agrees_draw,
+    )
 
 
 def time_left(seconds: float) -> str:
