@@ -91,6 +91,15 @@ What the bot owes a game's channel (migration 8):
     wait and ``paused`` says whether the bot paused the game for it, so after a restart
     the channel stays held, the game paused, and it resumes when the permission is back
     or by /resume.
+
+Several processes on one database (migration 10):
+
+``leases``
+    a named claim (``name``: a shard range, ``leader``) held by one process
+    (``holder``) until ``expires_at`` (wall-clock seconds) unless renewed: a process hosts
+    a shard's games only while it holds that shard's lease, so another with the same
+    range takes over once a dead one's lease expires; the ``leader`` runs the jobs of
+    the whole bot (command sync, the purge of departed servers).
 """
 
 from __future__ import annotations
@@ -322,6 +331,17 @@ MIGRATIONS: tuple[Migration, ...] = (
             'diplomacy_seconds', diplomacy_seconds), updated_at FROM guild_settings""",
             "DROP TABLE guild_settings",
             "ALTER TABLE guild_settings_9 RENAME TO guild_settings",
+        ),
+    ),
+    Migration(
+        10,
+        "leases: which process hosts a shard range, which one leads",
+        (
+            """CREATE TABLE leases (
+            name       TEXT PRIMARY KEY,
+            holder     TEXT NOT NULL,
+            expires_at REAL NOT NULL
+        )""",
         ),
     ),
 )

@@ -467,6 +467,20 @@ def test_newcomer_run_with_no_arguments(monkeypatch: pytest.MonkeyPatch, tmp_pat
     assert list((tmp_path / "data" / "boards").glob("game1-*.png"))
 
 
+def test_a_postgresql_database_url_asks_for_a_file(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The bot's processes may share a PostgreSQL database; the console keeps its games in
+    an SQLite file and says so, before anything happens (``--db`` names one)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DATABASE_URL", "postgresql://bot:secret@db/games")
+    assert console.main([]) == 2
+    err = capsys.readouterr().err
+    assert "DATABASE_URL names a PostgreSQL database" in err and "--db" in err
+    assert "secret" not in err
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_newcomer_questions_at_a_terminal(
     monkeypatch: pytest.MonkeyPatch, paths: dict[str, Path]
 ) -> None:

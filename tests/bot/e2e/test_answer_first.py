@@ -437,3 +437,4 @@ async def test_a_stop_does_not_wait_for_a_board_still_being_drawn(
     assert any(_has(m, BOARD_FILE) and "placed" in m.content for m in again), [
         m.content for m in again
     ]
+    await world.stop()
