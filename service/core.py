@@ -153,6 +153,9 @@ class ServiceBase:
         self.computer_time_limit = computer_time_limit
         self._seed_source = seed_source or (lambda: secrets.randbits(62))
         self._games: dict[int, LiveGame] = {}
+        self._turn_memo: dict[int, tuple[int, contract.State, turns.TurnEvents]] = {}
+        """Game id -> (version, position, the turn's events) of a cached copy dropped
+        while the game goes on (another process wrote, a stale write)."""
         self._channels: dict[int, int] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._listeners: list[Listener] = []
@@ -233,7 +236,8 @@ class ServiceBase:
                 self.scheduler.cancel_group(game_id)
                 if self.on_changed is not None:
                     await self.on_changed(game_id)
-                await self._live(game_id)
+                if (await self._live(game_id)).status not in ACTIVE_STATUSES:
+                    self._turn_memo.pop(game_id, None)
                 return True
             except Exception:
                 log.exception(
@@ -405,10 +409,16 @@ class ServiceBase:
         return live
 
     def _forget(self, game_id: int) -> None:
-        """Drop the cached copy; the next operation reloads the database's truth."""
+        """Drop the cached copy; the next operation reloads the database's truth (and
+        finds its turn's events from where the copy was, see :meth:`_turn_events`)."""
         live = self._games.pop(game_id, None)
         if live is not None and self._channels.get(live.channel_id) == game_id:
             del self._channels[live.channel_id]
+        if live is not None and live.status in ACTIVE_STATUSES and live.state is not None:
+            if live.turn_events is not None:
+                self._turn_memo[game_id] = (live.version, live.state, live.turn_events)
+        else:
+            self._turn_memo.pop(game_id, None)
 
     async def _cancel(
         self, live: LiveGame, reason: dict[str, Any], now: float, kind: str, line: str
@@ -539,7 +549,9 @@ class ServiceBase:
         )
         removed, upserted = diff(live.decisions, decisions)
         result = self._result(live, after) if after.over else None
-        turn_events = turns.extend(await self._turn_events(live), before.turn, events)
+        turn_events = None  # a visited game's board is its host's to draw
+        if self.hosts(live.guild_id, live.channel_id):
+            turn_events = turns.extend(await self._turn_events(live), before.turn, events)
         last_acted = {**live.last_acted, seat: version} if seat >= 0 else live.last_acted
         nxt = replace(
             live,
@@ -597,13 +609,21 @@ class ServiceBase:
     async def _turn_events(self, live: LiveGame) -> turns.TurnEvents:
         """The turn of ``live``'s latest action and its public events so far; for a
         game loaded from the store, found once by playing its log again (off the event
-        loop). A log that cannot be played again gives no earlier events: the next
+        loop): the actions since its dropped copy's position if there was one, else the
+        whole log. A log that cannot be played again gives no earlier events: the next
         action starts them afresh."""
         if live.turn_events is not None:
             return live.turn_events
         version, state = live.version, live.state
-        rec = await self.store.load_game(live.id) if live.creation is not None else None
         found = None
+        earlier = self._turn_memo.pop(live.id, None)
+        if earlier is not None and earlier[0] <= version and state is not None:
+            later = await self.store.actions(live.id, earlier[0])
+            records = [r for r in later if r.seq <= version]
+            found = await asyncio.to_thread(
+                turns.play_on, live.game, earlier[1], earlier[2], records, state.to_dict()
+            )
+        rec = await self.store.load_game(live.id) if found is None and live.creation else None
         if rec is not None and rec.creation is not None and state is not None:
             records = [r for r in await self.store.actions(live.id) if r.seq <= version]
             start = [rules.Event.from_dict(e) for e in rec.start_events]
@@ -613,6 +633,9 @@ class ServiceBase:
         if found is None:
             log.warning("game %s: where its turn began is not known; told from now on", live.id)
             found = (None, ())
+        elif state is not None and self._games.get(live.id) is not live:
+            # a lock-free read's copy (a catch-up): the copy cached next goes on from here
+            self._turn_memo[live.id] = (version, state, found)
         if live.turn_events is None and live.version == version:  # no action came first
             live.turn_events = found
         return found

@@ -130,7 +130,8 @@ class Outcome:
     board_events: tuple[rules.Event, ...] = ()
     """The public events of the turn so far, oldest first: of every action taken in the
     turn of this operation's last action, that one included (see :mod:`service.turns`);
-    what a board drawn now tells in words and shows with arrows and highlights."""
+    what a board drawn now tells in words and shows with arrows and highlights. (Of a
+    game another process hosts: this operation's own; its host draws the board.)"""
     private: Mapping[int, PrivateNote] = field(default_factory=dict)
     """user id -> what that user alone may see."""
     prompts: tuple[Prompt, ...] = ()

@@ -10,9 +10,10 @@ board after any action of a turn, the last one included, shows the whole turn so
 also when a front end shows only the newest of several boards (messages coalesced while
 the channel is slow).
 
-A game loaded from the store (a restart, another process's write) does not know where
-its turn began: :func:`replay_turn` finds it by playing the stored log again from the
-game's creation record.
+A game loaded from the store (a restart) does not know where its turn began:
+:func:`replay_turn` finds it by playing the stored log again from the game's creation
+record. A game reloaded after another process's write goes on from the position it had
+(:func:`play_on`, the new actions only).
 """
 
 from __future__ import annotations
@@ -41,26 +42,19 @@ def extend(known: TurnEvents, turn: int, events: Sequence[rules.Event]) -> TurnE
     return turn, (so_far if was == turn else ()) + public(events)
 
 
-def replay_turn(
+def play_on(
     game: contract.Game,
-    creation: dict[str, Any],
-    start_events: Sequence[rules.Event],
+    state: contract.State,
+    known: TurnEvents,
     records: Sequence[ActionRecord],
     snapshot: dict[str, Any],
 ) -> TurnEvents | None:
-    """The turn of the last of ``records`` (the game's whole stored log, in order) and
-    its public events, found by playing the log again from ``creation`` (the record the
-    game was started from); ``start_events`` are what the start announced. None if the
-    log does not lead to ``snapshot`` (the stored position): the game was played by
-    another version of its rules, or the log is incomplete."""
+    """``known`` (the turn's events as of ``state``) after the stored ``records`` that
+    follow ``state``, found by playing them on a copy of it; None if they do not lead to
+    ``snapshot`` (the stored position): the game was played by another version of its
+    rules, or the log is incomplete."""
     try:
-        state, _ = game.new_game(
-            creation["powers"],
-            int(creation["seed"]),
-            game.options_from_dict(creation.get("options") or {}),
-            bool(creation.get("arranged", False)),
-        )
-        known: TurnEvents = (None, public(start_events))
+        state = state.copy()
         for record in records:
             turn = state.turn
             state.apply(record.seat, game.action_from_dict(record.action))
@@ -70,3 +64,26 @@ def replay_turn(
     except (rules.RulesError, KeyError, TypeError, ValueError):
         return None
     return known
+
+
+def replay_turn(
+    game: contract.Game,
+    creation: dict[str, Any],
+    start_events: Sequence[rules.Event],
+    records: Sequence[ActionRecord],
+    snapshot: dict[str, Any],
+) -> TurnEvents | None:
+    """The turn of the last of ``records`` (the game's whole stored log, in order) and
+    its public events, found by playing the log again from ``creation`` (the record the
+    game was started from); ``start_events`` are what the start announced. None as for
+    :func:`play_on`."""
+    try:
+        state, _ = game.new_game(
+            creation["powers"],
+            int(creation["seed"]),
+            game.options_from_dict(creation.get("options") or {}),
+            bool(creation.get("arranged", False)),
+        )
+    except (rules.RulesError, KeyError, TypeError, ValueError):
+        return None
+    return play_on(game, state, (None, public(start_events)), records, snapshot)

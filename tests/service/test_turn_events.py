@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from rules import Event
-from service import GameService, Outcome
+from service import GameService, Outcome, turns
 from service.scheduler import FakeClock
 from tests.bot.helpers import logged_turn, make_service, new_game, play_until, step
 
@@ -94,3 +94,42 @@ async def test_a_log_that_cannot_be_replayed_starts_the_turn_afresh(
         assert "where its turn began is not known" in caplog.text
     finally:
         await svc.close()
+
+
+async def test_a_game_reloaded_after_another_writer_goes_on_from_where_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process acts on the game mid-turn; this one drops its copy, tells its
+    channel what it is owed (as the bot does) and reloads: the catch-up's board and the
+    next action's go on from the copy's position, playing only the new action, never the
+    whole log again."""
+    path = tmp_path / "games.db"
+    svc = await make_service(path, FakeClock(T0))
+    other = None
+    try:
+        gid, _ = await new_game(svc, humans=3, seed=11)
+        await play_until(svc, gid, random.Random(5), "duel", prefer="attack")
+        before = await expected_turn(svc, gid)
+        other = await make_service(path, FakeClock(T0))
+        elsewhere = await step(other, gid, random.Random(2))
+        assert elsewhere is not None and elsewhere.ok
+        whole_log: list[object] = []
+        monkeypatch.setattr(turns, "replay_turn", lambda *a: whole_log.append(a))
+        owed: list[Outcome | None] = []
+
+        async def catch_up(game_id: int) -> None:
+            owed.append(await svc.untold(game_id, elsewhere.version))
+
+        svc.on_changed = catch_up
+        assert await svc.refresh(gid)
+        assert owed and owed[0] is not None
+        assert owed[0].board_events == before + elsewhere.events
+        out = await step(svc, gid, random.Random(3))
+        assert out is not None
+        assert out.board_events == before + elsewhere.events + out.events
+        assert out.board_events == await expected_turn(svc, gid)
+        assert whole_log == []
+    finally:
+        await svc.close()
+        if other is not None:
+            await other.close()
