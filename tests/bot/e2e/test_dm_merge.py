@@ -4,6 +4,7 @@ is sent, and the merged DM is kept across a restart."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 from dataclasses import replace
@@ -15,6 +16,7 @@ import bot.reply
 import render.pyramids
 from bot.dm_parts import held_key
 from bot.images import HAND_FILE, Images, Picture
+from bot.outbox import message_payload
 from service import Outcome, PrivateNote
 from tests.bot.e2e.harness import World
 from tests.bot.e2e.test_dm_backlog import _to_play, _two_player_game
@@ -36,6 +38,20 @@ class CountedHands:
     async def hand(self, holding: Any, title: str = "", *, game: str) -> Picture:
         self.drawn.append(holding)
         return await self._hand(holding, title, game=game)
+
+
+class GatedHands(CountedHands):
+    """Counts the hand images asked for, and draws none until the gate opens."""
+
+    def __init__(self, images: Images) -> None:
+        super().__init__(images)
+        self.gate = asyncio.Event()
+        self.asked = asyncio.Event()
+
+    async def hand(self, holding: Any, title: str = "", *, game: str) -> Picture:
+        self.asked.set()
+        await self.gate.wait()
+        return await super().hand(holding, title, game=game)
 
 
 def _count_hands(world: World) -> CountedHands:
@@ -62,11 +78,14 @@ def _spy_parts(world: World, user: FakeUser) -> list[dict[str, Any]]:
 
 
 async def _quiet_but_dms(world: World) -> None:
-    """The bot has done everything but the DMs Discord holds."""
+    """The bot has handed every outcome's messages to its outbox (which may still be
+    sending them: a DM held in flight never ends). Waited for as long as it takes: an
+    outcome's delivery waits up to ``PATIENCE`` for its board, which a loaded machine
+    may well need."""
     bot_ = world.bot
     assert bot_ is not None
     await bot_.service.idle()
-    await world.fake.wait_until(lambda: not bot_.delivery.busy, 10, "deliveries done")
+    await bot_.delivery.idle()
 
 
 async def _game(world: World) -> tuple[int, dict[int, FakeUser]]:
@@ -273,3 +292,67 @@ async def test_a_dm_kept_by_an_older_version_still_gets_its_hand(world: World) -
     assert images[0].data == render.pyramids.hand_png(holding["cards"], title="Your hand")
     now = await world.bot.delivery.images.hand(holding, "Your hand", game=parts[-1]["game"])
     assert now.data != images[0].data  # today's carries the power's colour
+
+
+async def test_a_dm_whose_hand_image_is_drawn_keeps_it_and_a_newer_hand_waits_behind(
+    world: World,
+) -> None:
+    """A DM whose hand image is drawn but which cannot go yet (the one request allowed in
+    flight is held) takes no newer hand: that would throw the drawing away and draw
+    again. The newer DM waits behind it; each image drawn is sent, with its own DM."""
+    fake = world.fake
+    await world.stop()
+    await world.start(outbox_options={"concurrency": 1})
+    gid, players = await _game(world)
+    assert world.bot is not None
+    svc, delivery = world.bot.service, world.bot.delivery
+    user = next(iter(players.values()))
+    own = await svc.view(gid, user.id)
+    seat, mine = own.seat, own.view
+    assert seat is not None and mine is not None and mine.hand
+    hands = [tuple(sorted(mine.hand))[1:], tuple(sorted(mine.hand))[2:]]
+    gated = GatedHands(delivery.images)
+    delivery.images.hand = gated.hand  # type: ignore[method-assign]
+    prepared = asyncio.Event()
+    prepare = delivery.outbox.prepare
+    assert prepare is not None
+
+    async def prepare_then_tell(rec: Any) -> Any:
+        files = await prepare(rec)
+        prepared.set()
+        return files
+
+    delivery.outbox.prepare = prepare_then_tell
+    variant = (await svc.status(gid)).variant
+    base = Outcome(
+        ok=True, game_id=gid, kind="player", channel_id=world.channel.id, variant=variant
+    )
+
+    async def dm(line: str, hand: tuple[int, ...]) -> None:
+        note = PrivateNote(user.id, seat, (line,), True, replace(mine, hand=hand))
+        await delivery._private(replace(base, private={user.id: note}), {}, None, "")
+
+    before = len(fake.dm_messages(user))
+    held = fake.hold("POST", f"/channels/{world.channel.id}/messages")
+    await dm("You drew a card.", hands[0])
+    await gated.asked.wait()  # its hand image is being drawn
+    # the one request allowed in flight: held, so the DM cannot go once it is drawn
+    await delivery.outbox.send(world.channel.id, message_payload("A word."), [])
+    await fake.wait_until(lambda: held.waiting == 1, 60, "the channel message in flight")
+    gated.gate.set()
+    await prepared.wait()  # drawn; it waits for the request in flight
+    await dm("You drew another card.", hands[1])
+    held.release()
+    await world.settle()
+
+    got = _dms_after(world, user, before)
+    assert [m.content.splitlines()[1] for m in got] == [
+        "You drew a card.",
+        "You drew another card.",
+    ]
+    assert [tuple(h["cards"]) for h in gated.drawn] == hands  # each hand drawn once…
+    for m, holding in zip(got, gated.drawn, strict=True):  # …and sent, with its own DM
+        images = [a for a in m.attachments if a.filename == HAND_FILE]
+        expected = await gated._hand(holding, "Your hand", game=variant)
+        assert len(images) == 1 and images[0].data == expected.data
+    assert delivery.hands_shown[gid][user.id] == held_key(gated.drawn[1])
