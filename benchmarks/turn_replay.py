@@ -1,9 +1,11 @@
 """What finding where a turn began costs a game loaded from the store: the service plays
 its whole stored log again from the creation record (:func:`service.turns.replay_turn`)
-the first time such a game acts — once per game after a restart, and at every operation
-on a game another process hosts (a DM's panel on PostgreSQL with several processes,
-loaded fresh each time). Long random games of every registered game: the replay's wall
-and CPU time (median and p90), in this process, off the event loop as the service runs it.
+the first time such a game acts after a restart (once per game); a host reloading a game
+another process changed plays only the new actions on its dropped copy
+(:func:`service.turns.play_on`, here the last action); a game visited from another
+process finds none (its host draws the board). Long random games of every registered
+game: the wall and CPU time of both (median and p90), in this process, off the event loop
+as the service runs them.
 
 Run by hand:  python -m benchmarks.turn_replay [--runs 20] [--players 4]
 """
@@ -14,12 +16,13 @@ import argparse
 import os
 import random
 import time
+from functools import partial
 from typing import Any
 
 from benchmarks.stats import percentile
 from rules import contract
 from service.models import ActionRecord
-from service.turns import replay_turn
+from service.turns import play_on, replay_turn
 
 KEEN = ("move", "conscript", "grow", "build", "arm", "play_card", "let_pass")
 """Action kinds a long game prefers (fewer attacks: games last)."""
@@ -63,19 +66,30 @@ def main() -> None:
     for name in contract.game_names():
         games = [logged_game(name, args.players, seed) for seed in range(1, 41)]
         game, creation, start, records, snapshot = max(games, key=lambda g: len(g[3]))
-        walls, cpus = [], []
-        for _ in range(args.runs):
-            wall, cpu = time.perf_counter(), time.process_time()
-            found = replay_turn(game, creation, start, records, snapshot)
-            walls.append(time.perf_counter() - wall)
-            cpus.append(time.process_time() - cpu)
-            assert found is not None, "the log led to its snapshot"
-        print(
-            f"{name:<14} {len(records):>4} actions: wall median "
-            f"{percentile(walls, 50) * 1000:.1f} ms, p90 {percentile(walls, 90) * 1000:.1f} ms; "
-            f"CPU median {percentile(cpus, 50) * 1000:.1f} ms, "
-            f"p90 {percentile(cpus, 90) * 1000:.1f} ms"
-        )
+        before = game.new_game(
+            creation["powers"], creation["seed"], game.options_from_dict({}), False
+        )[0]
+        for r in records[:-1]:
+            before.apply(r.seat, game.action_from_dict(r.action))
+        known = replay_turn(game, creation, start, records[:-1], before.to_dict())
+        assert known is not None
+        for label, replay in (
+            (f"{len(records):>4} actions", partial(replay_turn, game, creation, start, records)),
+            ("   the last one", partial(play_on, game, before, known, records[-1:])),
+        ):
+            walls, cpus = [], []
+            for _ in range(args.runs):
+                wall, cpu = time.perf_counter(), time.process_time()
+                found = replay(snapshot)
+                walls.append(time.perf_counter() - wall)
+                cpus.append(time.process_time() - cpu)
+                assert found is not None, "the log led to its snapshot"
+            print(
+                f"{name:<14} {label}: wall median {percentile(walls, 50) * 1000:.2f} ms, "
+                f"p90 {percentile(walls, 90) * 1000:.2f} ms; "
+                f"CPU median {percentile(cpus, 50) * 1000:.2f} ms, "
+                f"p90 {percentile(cpus, 90) * 1000:.2f} ms"
+            )
 
 
 if __name__ == "__main__":
