@@ -14,6 +14,7 @@ from rules import contract
 from rules.presentation import Presentation
 from service import (
     DecisionInfo,
+    GameListing,
     GameStatus,
     KindStats,
     Leaderboard,
@@ -138,7 +139,7 @@ def waiting_lines(decisions: Sequence[DecisionInfo], words: Presentation) -> lis
     return out
 
 
-def game_line(st: GameStatus, user_id: int, where: str) -> str:
+def game_line(st: GameStatus | GameListing, user_id: int, where: str) -> str:
     """One game in /games: its title, ``where`` it is (server and channel, linked), and
     who it waits for — ``user_id``'s own decision with its deadline first."""
     head = f"**{variant_name(st.variant)}** · {where}"

@@ -42,6 +42,7 @@ from .core import (
 from .lobby import LobbyOps
 from .outcome import (
     DecisionInfo,
+    GameListing,
     GameStatus,
     LobbyInfo,
     Outcome,
@@ -76,7 +77,8 @@ class GameService(
     - play: ``act``, ``answer``, ``resign``, ``replace_seat``, ``agree_draw``, ``cancel``
     - timers: ``pause``, ``resume`` (deadlines, reminders and lobby expiry fire on their
       own and reach the listeners)
-    - queries: ``active_game``, ``status``, ``view``, ``prompts``, ``games_of``, ``log``
+    - queries: ``active_game``, ``status``, ``view``, ``prompts``, ``prompt_stands``,
+      ``games_of``, ``log``
     - choices: ``kinds_now``, ``values_now``, ``offers``, ``act_with``, ``command``
       (structured choices and acting by kind or turn command, :mod:`service.choices`)
     - steps: ``step_now`` (an action built step by step on a panel, :mod:`service.steps`)
@@ -109,6 +111,7 @@ __all__ = [
     "INTERNAL_ERROR",
     "OLD_BUTTON",
     "DecisionInfo",
+    "GameListing",
     "GameService",
     "GameStatus",
     "Hosts",
