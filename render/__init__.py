@@ -8,7 +8,8 @@ The kit (used by every game's room):
   the side panel's interface colours;
 - :mod:`render.encode` and :mod:`render.pngwrite` — palette-mode PNG encoding;
 - :mod:`render.drawing`, :mod:`render.shapes` and :mod:`render.arrows` — polygons,
-  strokes, dashes and curves, antialiased rounded boxes and dice, arrows between points.
+  strokes, dashes and curves, antialiased rounded boxes and dice, arrows between points;
+- :mod:`render.chart` — a person's rating over time (``/stats``), for any game.
 
 The rooms: :mod:`render.pyramids` (European War and World War 5). Each registers its
 :class:`~render.registry.GameImages` by the game's registry name; a front end asks

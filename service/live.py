@@ -14,6 +14,7 @@ import rules
 from rules import contract
 
 from .models import DecisionRecord, GameRecord, GameSettings, SeatRecord, UndoPoint
+from .turns import TurnEvents
 
 
 class Views:
@@ -60,6 +61,9 @@ class LiveGame:
     """The views of ``state`` made so far (see :meth:`views`)."""
     undo_point: UndoPoint | None = None
     """What taking back the latest action needs, while the game allows it."""
+    turn_events: TurnEvents | None = None
+    """The turn of the latest action and its public events so far (see
+    :mod:`service.turns`); None: not known yet (loaded from the store)."""
 
     @staticmethod
     def from_record(rec: GameRecord) -> LiveGame:

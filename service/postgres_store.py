@@ -42,12 +42,16 @@ from .migrations import MIGRATIONS, Migration
 from .models import (
     ActionRecord,
     DecisionRecord,
+    FinishedGame,
     GameMessages,
     GameRecord,
     GameSettings,
     GuildSettings,
     OutboxFile,
     OutboxRecord,
+    PlayerResult,
+    Rating,
+    SeatedGame,
     UndoPoint,
 )
 from .pg_migrations import current_version, migrate
@@ -89,6 +93,9 @@ OVERRIDES: dict[str, str] = {
         "SELECT id, ?, ?", "SELECT id, ?::bigint, ?::bigint"
     ),
     "upsert_duel_message": Q.upsert_duel_message.replace("SELECT id, ?", "SELECT id, ?::bigint"),
+    "record_departure": Q.record_departure.replace(
+        "display_name, ? FROM", "display_name, ?::double precision FROM"
+    ),
 }
 
 
@@ -413,6 +420,20 @@ class PostgresStore:
             for gid, seat, seq in await conn.fetch(P["select_active_last_acted"]):
                 if seq is not None:
                     games[gid].last_acted[int(seat)] = int(seq)
+            return list(games.values())
+
+    async def user_games(self, user_id: int) -> list[SeatedGame]:
+        """The unfinished games where ``user_id`` holds a seat, oldest first, each with
+        its seats and open decisions."""
+        async with self._read() as conn:
+            games = {
+                int(r[0]): row.seated_game(r)
+                for r in await conn.fetch(P["select_user_games"], user_id)
+            }
+            for r in await conn.fetch(P["select_user_game_seats"], user_id):
+                games[r[0]].seats.append(row.seat(r))
+            for r in await conn.fetch(P["select_user_game_decisions"], user_id):
+                games[r[0]].decisions.append(row.decision(r))
             return list(games.values())
 
     async def active_game_in_channel(self, channel_id: int) -> int | None:
@@ -806,6 +827,7 @@ class PostgresStore:
         """
         async with self._tx() as conn:
             await self._bump(conn, game_id, revision, "running")
+            await conn.execute(P["record_departure"], now, game_id, seat)
             try:
                 await conn.execute(
                     P["replace_seat"], user_id, computer_level, display_name, now, game_id, seat
@@ -822,6 +844,124 @@ class PostgresStore:
         async with self._tx() as conn:
             await self._bump(conn, game_id, revision, "running")
             await conn.execute(P["set_draw_vote"], int(agree), game_id, seat)
+
+    # ------------------------------------------------------------------ ratings
+    async def unrated_games(self, limit: int) -> list[FinishedGame]:
+        """The first ``limit`` finished server games not rated yet, in the order they
+        ended, with seats and departures."""
+        async with self._read() as conn:
+            games = await conn.fetch(P["select_unrated"], limit)
+            seats = await conn.fetch(P["select_unrated_seats"], limit)
+            gone = await conn.fetch(P["select_unrated_departures"], limit)
+        return row.finished_games(games, seats, gone)
+
+    async def rated_games(self) -> tuple[int, list[FinishedGame]]:
+        """(the ratings' head, every rated game in the rating order)."""
+        async with self._read() as conn:
+            head = int(await conn.fetchval(P["select_rating_head"]))
+            games = await conn.fetch(P["select_rated"])
+            seats = await conn.fetch(P["select_rated_seats"])
+            gone = await conn.fetch(P["select_rated_departures"])
+        return head, row.finished_games(games, seats, gone)
+
+    async def ratings_of(self, variant: str, user_ids: Iterable[int]) -> tuple[int, list[Rating]]:
+        """(the ratings' head, the ratings in ``variant`` of those of ``user_ids`` who
+        have one)."""
+        async with self._read() as conn:
+            head = int(await conn.fetchval(P["select_rating_head"]))
+            found = []
+            for uid in sorted(set(user_ids)):
+                found += await conn.fetch(P["select_rating"], variant, uid)
+        return head, [row.rating(r) for r in found]
+
+    async def record_ratings(
+        self,
+        game_id: int,
+        head: int,
+        results: Iterable[PlayerResult],
+        ratings: Iterable[Rating],
+    ) -> None:
+        """Rate finished game ``game_id`` as step ``head + 1`` (see
+        :meth:`service.store.Store.record_ratings`); a concurrent writer of the ratings
+        waits on the head's row and then finds it moved on.
+
+        Raises:
+            StaleVersion: the ratings moved on since ``head``, or the game is not
+                finished or already rated.
+        """
+        async with self._tx() as conn:
+            await self._move_head(conn, head)
+            if _count(await conn.execute(P["set_rating_seq"], head + 1, game_id)) != 1:
+                raise StaleVersion(f"game {game_id} is not a finished game waiting for ratings")
+            await conn.executemany(
+                P["insert_player_result"], [row.result_params(r) for r in results]
+            )
+            await conn.executemany(P["upsert_rating"], [row.rating_params(r) for r in ratings])
+
+    async def replace_ratings(
+        self, head: int, results: Iterable[PlayerResult], ratings: Iterable[Rating]
+    ) -> None:
+        """Replace every result and rating (a rebuild) as step ``head + 1``.
+
+        Raises:
+            StaleVersion: the ratings moved on since ``head``.
+        """
+        async with self._tx() as conn:
+            await self._move_head(conn, head)
+            await conn.execute(P["delete_player_results"])
+            await conn.execute(P["delete_ratings"])
+            await conn.executemany(
+                P["insert_player_result"], [row.result_params(r) for r in results]
+            )
+            await conn.executemany(P["upsert_rating"], [row.rating_params(r) for r in ratings])
+
+    @staticmethod
+    async def _move_head(conn: Conn, head: int) -> None:
+        if _count(await conn.execute(P["move_rating_head"], head)) != 1:
+            raise StaleVersion(f"the ratings moved on since step {head}")
+
+    async def leaderboard(
+        self, variant: str, guild_id: int | None, limit: int
+    ) -> tuple[list[Rating], int]:
+        """(the best ``limit`` ratings in ``variant``, everyone's or of those who played
+        a rated game of it in server ``guild_id``; how many there are)."""
+        async with self._read() as conn:
+            if guild_id is None:
+                found = await conn.fetch(P["select_leaderboard"], variant, limit)
+                total = await conn.fetchval(P["count_ratings"], variant)
+            else:
+                scope = (variant, variant, guild_id)
+                found = await conn.fetch(P["select_guild_leaderboard"], *scope, limit)
+                total = await conn.fetchval(P["count_guild_ratings"], *scope)
+        return [row.rating(r) for r in found], int(total)
+
+    async def leaderboard_place(
+        self, variant: str, user_id: int, guild_id: int | None
+    ) -> tuple[int, Rating] | None:
+        """(place, rating) of ``user_id`` on :meth:`leaderboard`'s list, or None."""
+        async with self._read() as conn:
+            found = await conn.fetchrow(P["select_rating"], variant, user_id)
+            if found is None:
+                return None
+            mine = row.rating(found)
+            above = (mine.ordinal, mine.ordinal, mine.games, mine.games, user_id)
+            if guild_id is None:
+                count = await conn.fetchval(P["count_above"], variant, *above)
+            else:
+                if not await conn.fetchval(P["rated_in_guild"], variant, guild_id, user_id):
+                    return None
+                count = await conn.fetchval(
+                    P["count_guild_above"], variant, variant, guild_id, *above
+                )
+        return int(count) + 1, mine
+
+    async def user_ratings(self, user_id: int) -> list[Rating]:
+        """``user_id``'s rating in every game kind they were rated in."""
+        return [row.rating(r) for r in await self._pool.fetch(P["select_user_ratings"], user_id)]
+
+    async def user_results(self, user_id: int) -> list[PlayerResult]:
+        """``user_id``'s result of every finished game the ratings took in."""
+        return [row.result(r) for r in await self._pool.fetch(P["select_user_results"], user_id)]
 
     # ------------------------------------------------------------------ servers
     async def guild_settings(self, guild_id: int) -> GuildSettings:

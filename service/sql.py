@@ -139,6 +139,24 @@ class Q:
         "SELECT seq, seat, user_id, source, action, events, created_at, undoes FROM ("
         "SELECT * FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT ?) AS tail ORDER BY seq"
     )
+    # a user's unfinished games: their seats by the seats_by_user index, then only
+    # those games' rows (never a snapshot)
+    USER_GAMES = (
+        "SELECT s.game_id FROM seats s JOIN games g ON g.id = s.game_id "
+        "WHERE s.user_id = ? AND g.status IN ('lobby', 'running')"
+    )
+    select_user_games = (
+        "SELECT id, guild_id, channel_id, status, variant, paused_at FROM games "
+        f"WHERE id IN ({USER_GAMES}) ORDER BY id"
+    )
+    select_user_game_seats = (
+        f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id IN ({USER_GAMES}) "
+        "ORDER BY game_id, seat IS NULL, seat, joined_at, id"
+    )
+    select_user_game_decisions = (
+        f"SELECT {DECISION_COLUMNS} FROM decisions WHERE game_id IN ({USER_GAMES}) "
+        "ORDER BY game_id, seat, kind"
+    )
     select_active_in_channel = (
         "SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'running')"
     )
@@ -262,3 +280,83 @@ class Q:
     )
     release_lease = "DELETE FROM leases WHERE name = ? AND holder = ?"
     select_lease = "SELECT holder, expires_at FROM leases WHERE name = ?"
+
+    # ratings (migration 11; service.rating, service.ratings)
+    # who left a seat: written in replace_seat's transaction, before the seat changes hands
+    record_departure = (
+        "INSERT INTO seat_departures (game_id, seat, user_id, display_name, left_at) "
+        "SELECT game_id, seat, user_id, display_name, ? FROM seats "
+        "WHERE game_id = ? AND seat = ? AND user_id IS NOT NULL"
+    )
+    FINISHED_COLUMNS = "id, variant, guild_id, ended_at, result, rating_seq"
+    DEPARTURE_COLUMNS = "game_id, seat, user_id, display_name, left_at"
+    # the first finished server games not rated yet, in the order they ended
+    UNRATED = (
+        "SELECT id FROM games WHERE status = 'finished' AND rating_seq IS NULL "
+        "AND guild_id IS NOT NULL ORDER BY ended_at, id LIMIT ?"
+    )
+    select_unrated = (
+        f"SELECT {FINISHED_COLUMNS} FROM games WHERE id IN ({UNRATED}) ORDER BY ended_at, id"
+    )
+    select_unrated_seats = (
+        f"SELECT {SEAT_COLUMNS} FROM seats WHERE seat IS NOT NULL AND game_id IN ({UNRATED})"
+    )
+    select_unrated_departures = (
+        f"SELECT {DEPARTURE_COLUMNS} FROM seat_departures WHERE game_id IN ({UNRATED}) ORDER BY id"
+    )
+    RATED = "SELECT id FROM games WHERE rating_seq IS NOT NULL"
+    select_rated = f"SELECT {FINISHED_COLUMNS} FROM games WHERE rating_seq IS NOT NULL " + (
+        "ORDER BY rating_seq"
+    )
+    select_rated_seats = (
+        f"SELECT {SEAT_COLUMNS} FROM seats WHERE seat IS NOT NULL AND game_id IN ({RATED})"
+    )
+    select_rated_departures = (
+        f"SELECT {DEPARTURE_COLUMNS} FROM seat_departures WHERE game_id IN ({RATED}) ORDER BY id"
+    )
+    select_rating_head = "SELECT seq FROM rating_head WHERE id = 1"
+    move_rating_head = "UPDATE rating_head SET seq = seq + 1 WHERE id = 1 AND seq = ?"
+    set_rating_seq = (
+        "UPDATE games SET rating_seq = ? "
+        "WHERE id = ? AND status = 'finished' AND rating_seq IS NULL"
+    )
+    RESULT_COLUMNS = (
+        "game_id, user_id, variant, guild_id, seq, seat, power, display_name, outcome, "
+        "ended_at, mu, sigma"
+    )
+    insert_player_result = (
+        f"INSERT INTO player_results ({RESULT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    )
+    delete_player_results = "DELETE FROM player_results"
+    select_user_results = (
+        f"SELECT {RESULT_COLUMNS} FROM player_results WHERE user_id = ? ORDER BY seq"
+    )
+    RATING_COLUMNS = "variant, user_id, display_name, mu, sigma, ordinal, games, wins, updated_at"
+    upsert_rating = (
+        f"INSERT INTO ratings ({RATING_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT (variant, user_id) DO UPDATE SET display_name = excluded.display_name, "
+        "mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal, "
+        "games = excluded.games, wins = excluded.wins, updated_at = excluded.updated_at"
+    )
+    delete_ratings = "DELETE FROM ratings"
+    select_rating = f"SELECT {RATING_COLUMNS} FROM ratings WHERE variant = ? AND user_id = ?"
+    select_user_ratings = f"SELECT {RATING_COLUMNS} FROM ratings WHERE user_id = ? ORDER BY variant"
+    # a leaderboard: by the rating shown, then more games, then the older account
+    RANKED = "ORDER BY ordinal DESC, games DESC, user_id"
+    IN_GUILD = (
+        "user_id IN (SELECT user_id FROM player_results WHERE variant = ? AND guild_id = ? "
+        "AND mu IS NOT NULL)"
+    )
+    ABOVE = "(ordinal > ? OR (ordinal = ? AND (games > ? OR (games = ? AND user_id < ?))))"
+    select_leaderboard = f"SELECT {RATING_COLUMNS} FROM ratings WHERE variant = ? {RANKED} LIMIT ?"
+    count_ratings = "SELECT COUNT(*) FROM ratings WHERE variant = ?"
+    count_above = f"SELECT COUNT(*) FROM ratings WHERE variant = ? AND {ABOVE}"
+    select_guild_leaderboard = (
+        f"SELECT {RATING_COLUMNS} FROM ratings WHERE variant = ? AND {IN_GUILD} {RANKED} LIMIT ?"
+    )
+    count_guild_ratings = f"SELECT COUNT(*) FROM ratings WHERE variant = ? AND {IN_GUILD}"
+    count_guild_above = f"SELECT COUNT(*) FROM ratings WHERE variant = ? AND {IN_GUILD} AND {ABOVE}"
+    rated_in_guild = (
+        "SELECT COUNT(*) FROM player_results WHERE variant = ? AND guild_id = ? AND user_id = ? "
+        "AND mu IS NOT NULL"
+    )

@@ -48,12 +48,16 @@ from .migrations import MIGRATIONS, Migration, migrate
 from .models import (
     ActionRecord,
     DecisionRecord,
+    FinishedGame,
     GameMessages,
     GameRecord,
     GameSettings,
     GuildSettings,
     OutboxFile,
     OutboxRecord,
+    PlayerResult,
+    Rating,
+    SeatedGame,
     UndoPoint,
 )
 from .sql import Q
@@ -432,6 +436,20 @@ class SqliteStore:
                     games[gid].last_acted[int(seat)] = int(seq)
             return list(games.values())
 
+    async def user_games(self, user_id: int) -> list[SeatedGame]:
+        """The unfinished games where ``user_id`` holds a seat, oldest first, each with
+        its seats and open decisions."""
+        async with self._read() as conn:
+            games = {
+                int(r[0]): row.seated_game(r)
+                for r in await self._fetchall(conn, Q.select_user_games, (user_id,))
+            }
+            for r in await self._fetchall(conn, Q.select_user_game_seats, (user_id,)):
+                games[r[0]].seats.append(self._seat(r))
+            for r in await self._fetchall(conn, Q.select_user_game_decisions, (user_id,)):
+                games[r[0]].decisions.append(self._decision(r))
+            return list(games.values())
+
     async def active_game_in_channel(self, channel_id: int) -> int | None:
         """The id of the channel's lobby or running game, if any."""
         async with self._lock:
@@ -807,7 +825,8 @@ class SqliteStore:
         display_name: str,
         now: float,
     ) -> None:
-        """Hand an engine seat to another person or a computer.
+        """Hand an engine seat to another person or a computer (a person who held it is
+        kept as having left it).
 
         Raises:
             StaleVersion: the game changed since ``revision``.
@@ -815,6 +834,7 @@ class SqliteStore:
         """
         async with self._tx() as conn:
             await self._bump(conn, game_id, revision, "running")
+            await conn.execute(Q.record_departure, (now, game_id, seat))
             try:
                 await conn.execute(
                     Q.replace_seat, (user_id, computer_level, display_name, now, game_id, seat)
@@ -831,6 +851,126 @@ class SqliteStore:
         async with self._tx() as conn:
             await self._bump(conn, game_id, revision, "running")
             await conn.execute(Q.set_draw_vote, (int(agree), game_id, seat))
+
+    # ------------------------------------------------------------------ ratings
+    async def unrated_games(self, limit: int) -> list[FinishedGame]:
+        """The first ``limit`` finished server games not rated yet, in the order they
+        ended, with seats and departures."""
+        async with self._read() as conn:
+            games = await self._fetchall(conn, Q.select_unrated, (limit,))
+            seats = await self._fetchall(conn, Q.select_unrated_seats, (limit,))
+            gone = await self._fetchall(conn, Q.select_unrated_departures, (limit,))
+        return row.finished_games(games, seats, gone)
+
+    async def rated_games(self) -> tuple[int, list[FinishedGame]]:
+        """(the ratings' head, every rated game in the rating order)."""
+        async with self._read() as conn:
+            head = await self._fetchall(conn, Q.select_rating_head)
+            games = await self._fetchall(conn, Q.select_rated)
+            seats = await self._fetchall(conn, Q.select_rated_seats)
+            gone = await self._fetchall(conn, Q.select_rated_departures)
+        return int(head[0][0]), row.finished_games(games, seats, gone)
+
+    async def ratings_of(self, variant: str, user_ids: Iterable[int]) -> tuple[int, list[Rating]]:
+        """(the ratings' head, the ratings in ``variant`` of those of ``user_ids`` who
+        have one)."""
+        async with self._read() as conn:
+            head = await self._fetchall(conn, Q.select_rating_head)
+            found = []
+            for uid in sorted(set(user_ids)):
+                found += await self._fetchall(conn, Q.select_rating, (variant, uid))
+        return int(head[0][0]), [row.rating(r) for r in found]
+
+    async def record_ratings(
+        self,
+        game_id: int,
+        head: int,
+        results: Iterable[PlayerResult],
+        ratings: Iterable[Rating],
+    ) -> None:
+        """Rate finished game ``game_id`` as step ``head + 1`` (see
+        :meth:`service.store.Store.record_ratings`).
+
+        Raises:
+            StaleVersion: the ratings moved on since ``head``, or the game is not
+                finished or already rated.
+        """
+        async with self._tx() as conn:
+            await self._move_head(conn, head)
+            cur = await conn.execute(Q.set_rating_seq, (head + 1, game_id))
+            if cur.rowcount != 1:
+                raise StaleVersion(f"game {game_id} is not a finished game waiting for ratings")
+            await conn.executemany(Q.insert_player_result, [row.result_params(r) for r in results])
+            await conn.executemany(Q.upsert_rating, [row.rating_params(r) for r in ratings])
+
+    async def replace_ratings(
+        self, head: int, results: Iterable[PlayerResult], ratings: Iterable[Rating]
+    ) -> None:
+        """Replace every result and rating (a rebuild) as step ``head + 1``.
+
+        Raises:
+            StaleVersion: the ratings moved on since ``head``.
+        """
+        async with self._tx() as conn:
+            await self._move_head(conn, head)
+            await conn.execute(Q.delete_player_results)
+            await conn.execute(Q.delete_ratings)
+            await conn.executemany(Q.insert_player_result, [row.result_params(r) for r in results])
+            await conn.executemany(Q.upsert_rating, [row.rating_params(r) for r in ratings])
+
+    @staticmethod
+    async def _move_head(conn: aiosqlite.Connection, head: int) -> None:
+        cur = await conn.execute(Q.move_rating_head, (head,))
+        if cur.rowcount != 1:
+            raise StaleVersion(f"the ratings moved on since step {head}")
+
+    async def leaderboard(
+        self, variant: str, guild_id: int | None, limit: int
+    ) -> tuple[list[Rating], int]:
+        """(the best ``limit`` ratings in ``variant``, everyone's or of those who played
+        a rated game of it in server ``guild_id``; how many there are)."""
+        async with self._read() as conn:
+            if guild_id is None:
+                found = await self._fetchall(conn, Q.select_leaderboard, (variant, limit))
+                total = await self._fetchall(conn, Q.count_ratings, (variant,))
+            else:
+                scope = (variant, variant, guild_id)
+                found = await self._fetchall(conn, Q.select_guild_leaderboard, (*scope, limit))
+                total = await self._fetchall(conn, Q.count_guild_ratings, scope)
+        return [row.rating(r) for r in found], int(total[0][0])
+
+    async def leaderboard_place(
+        self, variant: str, user_id: int, guild_id: int | None
+    ) -> tuple[int, Rating] | None:
+        """(place, rating) of ``user_id`` on :meth:`leaderboard`'s list, or None."""
+        async with self._read() as conn:
+            found = await self._fetchall(conn, Q.select_rating, (variant, user_id))
+            if not found:
+                return None
+            mine = row.rating(found[0])
+            above = (mine.ordinal, mine.ordinal, mine.games, mine.games, user_id)
+            if guild_id is None:
+                count = await self._fetchall(conn, Q.count_above, (variant, *above))
+            else:
+                here = await self._fetchall(conn, Q.rated_in_guild, (variant, guild_id, user_id))
+                if not here[0][0]:
+                    return None
+                count = await self._fetchall(
+                    conn, Q.count_guild_above, (variant, variant, guild_id, *above)
+                )
+        return int(count[0][0]) + 1, mine
+
+    async def user_ratings(self, user_id: int) -> list[Rating]:
+        """``user_id``'s rating in every game kind they were rated in."""
+        async with self._lock:
+            found = await self._fetchall(self._conn, Q.select_user_ratings, (user_id,))
+        return [row.rating(r) for r in found]
+
+    async def user_results(self, user_id: int) -> list[PlayerResult]:
+        """``user_id``'s result of every finished game the ratings took in."""
+        async with self._lock:
+            found = await self._fetchall(self._conn, Q.select_user_results, (user_id,))
+        return [row.result(r) for r in found]
 
     # ------------------------------------------------------------------ servers
     async def guild_settings(self, guild_id: int) -> GuildSettings:

@@ -37,11 +37,15 @@ from typing import Any, Protocol
 from .models import (
     ActionRecord,
     DecisionRecord,
+    FinishedGame,
     GameMessages,
     GameRecord,
     GameSettings,
     GuildSettings,
     OutboxRecord,
+    PlayerResult,
+    Rating,
+    SeatedGame,
     UndoPoint,
 )
 
@@ -280,6 +284,12 @@ class Store(FrontStore, Protocol):
         """Every lobby and running game, with seats, open decisions and deadlines."""
         ...
 
+    async def user_games(self, user_id: int) -> list[SeatedGame]:
+        """The unfinished games (lobby or running) where ``user_id`` holds a seat, oldest
+        first, each with its seats and open decisions (what a list of a player's games
+        shows, whichever process hosts them)."""
+        ...
+
     async def active_game_in_channel(self, channel_id: int) -> int | None:
         """The id of the channel's lobby or running game, if any."""
         ...
@@ -485,7 +495,8 @@ class Store(FrontStore, Protocol):
         now: float,
     ) -> None:
         """Hand an engine seat to another person or a computer (its draw vote and DM
-        flag go with the old occupant).
+        flag go with the old occupant); a person who held it is kept as having left it
+        at ``now`` (see :meth:`unrated_games`).
 
         Raises:
             StaleVersion: the game changed since ``revision`` or is not running.
@@ -499,6 +510,77 @@ class Store(FrontStore, Protocol):
         Raises:
             StaleVersion: the game changed since ``revision`` or is not running.
         """
+        ...
+
+    # ---------------------------------------------------------------- ratings
+    async def unrated_games(self, limit: int) -> list[FinishedGame]:
+        """The first ``limit`` finished games of servers not rated yet, in the order they
+        ended, each with its seats as they ended and the people who left a seat."""
+        ...
+
+    async def rated_games(self) -> tuple[int, list[FinishedGame]]:
+        """(the ratings' head: their last step, every rated game in the order they were
+        rated, with seats and departures as :meth:`unrated_games` gives them), read
+        together: what a rebuild starts from."""
+        ...
+
+    async def ratings_of(self, variant: str, user_ids: Iterable[int]) -> tuple[int, list[Rating]]:
+        """(the ratings' head, the ratings in game kind ``variant`` of those of
+        ``user_ids`` who have one), read together: what rating one game starts from."""
+        ...
+
+    async def record_ratings(
+        self,
+        game_id: int,
+        head: int,
+        results: Iterable[PlayerResult],
+        ratings: Iterable[Rating],
+    ) -> None:
+        """Rate finished game ``game_id`` as step ``head + 1`` of the ratings (its
+        ``rating_seq``): its people's ``results`` are kept and their ``ratings``
+        replaced, all at once.
+
+        Raises:
+            StaleVersion: the ratings moved on since step ``head`` (another writer came
+                first), or the game is not finished or already rated; nothing written.
+        """
+        ...
+
+    async def replace_ratings(
+        self, head: int, results: Iterable[PlayerResult], ratings: Iterable[Rating]
+    ) -> None:
+        """A rebuild: every kept result and rating is replaced by these, as step
+        ``head + 1`` of the ratings (the games keep their places in the order).
+
+        Raises:
+            StaleVersion: the ratings moved on since step ``head``; nothing written.
+        """
+        ...
+
+    async def leaderboard(
+        self, variant: str, guild_id: int | None, limit: int
+    ) -> tuple[list[Rating], int]:
+        """(the best ``limit`` ratings in game kind ``variant``, how many there are):
+        everyone's (``guild_id`` None), or of those who played a rated game of that kind
+        in server ``guild_id``. Best first: by ordinal, then more games, then the lower
+        user id."""
+        ...
+
+    async def leaderboard_place(
+        self, variant: str, user_id: int, guild_id: int | None
+    ) -> tuple[int, Rating] | None:
+        """(place from 1, rating) of ``user_id`` on :meth:`leaderboard`'s list, or None
+        if they are not on it."""
+        ...
+
+    async def user_ratings(self, user_id: int) -> list[Rating]:
+        """``user_id``'s rating in every game kind they were rated in."""
+        ...
+
+    async def user_results(self, user_id: int) -> list[PlayerResult]:
+        """``user_id``'s result of every finished game the ratings took in (one they
+        played alone among computers too, its result without a rating), in the rating
+        order."""
         ...
 
     # ---------------------------------------------------------------- servers
@@ -518,8 +600,10 @@ class Store(FrontStore, Protocol):
         ...
 
     async def delete_guild(self, guild_id: int) -> int:
-        """Delete every game (with seats, log, decisions and message ids), the settings
-        and the recorded departure of a server; return how many games were deleted."""
+        """Delete every game (with seats, log, decisions, message ids and its people's
+        results), the settings and the recorded departure of a server; return how many
+        games were deleted. The ratings are left as they are: rebuild them
+        (:meth:`replace_ratings`) from the games that are left."""
         ...
 
 

@@ -15,6 +15,8 @@ that already moved makes the undo moot: it is refused, like after any other move
 
 from __future__ import annotations
 
+import rules
+
 from .core import ServiceBase, ServiceError
 from .live import LiveGame
 from .models import UndoPoint
@@ -130,6 +132,13 @@ class UndoOps(ServiceBase):
         live.last_acted = {**live.last_acted, point.seat: version}
         live.undo_point = None
         live.cached_views = None
+        kept = self._turn_before.pop(live.id, None)
+        # the turn's events before the action; else played again from the log's standing
+        # actions (a restart or another process came between)
+        live.turn_events = kept[1] if kept is not None and kept[0] == point.seq else None
+        board_events: tuple[rules.Event, ...] = ()
+        if self.hosts(live.guild_id, live.channel_id):
+            board_events = (await self._turn_events(live))[1]
         self._after_change(live)
         view = live.views().of
         prompts = self._prompts(live, point.seat, view)
@@ -150,4 +159,5 @@ class UndoOps(ServiceBase):
             private,
             prompts,
             board_due=True,
+            board_events=board_events,
         )

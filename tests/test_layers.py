@@ -1,9 +1,10 @@
 """Imports point down only (ARCHITECTURE.md): rules/ is standard library only; ai/ sees
 rules/; render/ sees rules/ and Pillow; service/ sees rules/, ai/ (the computer players it
-seats), aiosqlite and asyncpg (the two stores' drivers); bot/ and console/ sit on top of
-them, side by side, and never import each other — with one edge on purpose: the bot's
-launcher offers the console when no Discord token is set. Lazy imports inside functions
-count too: every import statement in a file is checked, wherever it stands."""
+seats), aiosqlite and asyncpg (the two stores' drivers) and openskill (the ratings); bot/
+and console/ sit on top of them, side by side, and never import each other — with one
+edge on purpose: the bot's launcher offers the console when no Discord token is set. Lazy
+imports inside functions count too: every import statement in a file is checked, wherever
+it stands."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ ALLOWED = {
     "rules": {"rules"},
     "ai": {"ai", "rules"},
     "render": {"render", "rules", "PIL"},
-    "service": {"service", "rules", "ai", "aiosqlite", "asyncpg"},
+    "service": {"service", "rules", "ai", "aiosqlite", "asyncpg", "openskill"},
     "console": {"console", "service", "rules", "render", "ai"},
     "bot": {
         *("bot", "service", "rules", "render", "ai"),

@@ -1,8 +1,10 @@
 """Sample images for people to look at: ``python -m render.pyramids.gallery DIR``.
 
 Writes boards (start, mid-game with arrows and marks, a whole turn told in the
-last-action box, the end banner; both variants), duels (in progress and over) and
-hands (every figure, a full hand, an empty one). Positions come from seeded playouts
+last-action box, the end banner; both variants), duels (in progress and over), hands
+(every figure, a full hand, an empty one; all but the empty one in their power's colour)
+and the rating charts of ``/stats`` (a player of both variants over months, a first
+game). Positions come from seeded playouts
 that pick random legal actions (attacks and duel cards preferred, so that something
 happens), so the set is the same on every run. :func:`samples` lists them (the render
 tests check the text drawn on each).
@@ -19,6 +21,7 @@ from pathlib import Path
 import rules
 from rules import pyramids
 
+from ..chart import Series, rating_chart
 from . import board_png, duel_png, hand_png
 
 NAMES: tuple[str, ...] = ("Ada", "Bartholomew the Magnificent", "Chloé", "Dmitri", "Eve", "Fay")
@@ -184,9 +187,35 @@ class HandSample:
     file: str
     cards: tuple[int, ...]
     title: str
+    side: str | None = None
+    """The power holding them (its colour on the image), if any."""
 
 
-Sample = BoardSample | DuelSample | HandSample
+@dataclass(frozen=True)
+class ChartSample:
+    """A rating chart of the gallery (``/stats``)."""
+
+    file: str
+    name: str
+    series: tuple[Series, ...]
+
+
+Sample = BoardSample | DuelSample | HandSample | ChartSample
+
+START = 1_759_276_800.0
+"""1 October 2025, 00:00 UTC: when the charts' made-up games begin."""
+
+
+def rating_walk(seed: int, games: int, start: float = START) -> tuple[tuple[float, float], ...]:
+    """Made-up (when, rating) after each of ``games`` rated games: hours to days apart,
+    the rating drifting up from about 0."""
+    rng = random.Random(seed)
+    when, rating, out = start, 0.0, []
+    for _ in range(games):
+        when += rng.uniform(3600, 4 * 86400)
+        rating += rng.uniform(-1.5, 2.2)
+        out.append((round(when), round(rating, 2)))
+    return tuple(out)
 
 
 def samples() -> list[Sample]:
@@ -235,12 +264,23 @@ def samples() -> list[Sample]:
 
     figures = [pyramids.cards.parse_card(t) for t in ("J♣", "Q♦", "K♥", "A♠")]
     numbers = [pyramids.cards.parse_card(t) for t in ("7♥", "2♣", "10♠", "5♦")]
-    out.append(HandSample("hand_figures.png", (*figures, *numbers), "Ada's hand — every figure"))
-    for rank in ("J", "Q", "K", "A"):
+    out.append(
+        HandSample(
+            "hand_figures.png", (*figures, *numbers), "Ada's hand — every figure", "france_allies"
+        )
+    )
+    powers = pyramids.load_board("european_war").power_order
+    for rank, power in zip(("J", "Q", "K", "A"), powers, strict=False):
         cards = tuple(pyramids.cards.parse_card(rank + s) for s in "♣♦♥♠")
-        out.append(HandSample(f"hand_{rank}.png", cards, f"Four of {rank}"))
-    out.append(HandSample("hand_full.png", (*range(0, 52, 4), 3, 50), "A long hand"))
+        out.append(HandSample(f"hand_{rank}.png", cards, f"Four of {rank}", power))
+    out.append(HandSample("hand_full.png", (*range(0, 52, 4), 3, 50), "A long hand", powers[-1]))
     out.append(HandSample("hand_empty.png", (), "Eve's hand"))
+
+    ew, ww = (rules.game_named(v).presentation.title for v in ("european_war", "world_war_5"))
+    both = (Series(ew, rating_walk(3, 30)), Series(ww, rating_walk(5, 7, START + 40 * 86400)))
+    out.append(ChartSample("stats_rating_chart.png", NAMES[1], both))
+    first = (Series(ew, ((START + 50_000.0, 3.36),)),)
+    out.append(ChartSample("stats_first_game.png", NAMES[0], first))
     return out
 
 
@@ -250,7 +290,9 @@ def draw(sample: Sample) -> bytes:
         return board_png(sample.view, NAMES, sample.events)
     if isinstance(sample, DuelSample):
         return duel_png(sample.view, NAMES, sample.result, events=sample.events)
-    return hand_png(sample.cards, title=sample.title)
+    if isinstance(sample, ChartSample):
+        return rating_chart(sample.name, sample.series)
+    return hand_png(sample.cards, title=sample.title, side=sample.side)
 
 
 def write_gallery(directory: Path) -> list[Path]:

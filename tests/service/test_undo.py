@@ -10,7 +10,7 @@ from rules import contract
 from service import GameService, Outcome
 from service.models import standing
 from service.scheduler import FakeClock
-from tests.bot.helpers import make_service, new_game
+from tests.bot.helpers import logged_turn, make_service, new_game
 
 ANN, BOB, CY = 101, 102, 103
 
@@ -192,4 +192,29 @@ async def test_a_computer_due_after_the_action_moves_from_the_position_put_back(
     state = live.state
     assert state is not None and [d.seat for d in state.deciders()] == [seat]
     assert contract.game_named("world_war_5") is live.game
+    await svc.close()
+
+
+async def test_the_board_shows_the_turn_as_it_was_also_after_a_restart(tmp_path: Path) -> None:
+    # the turn's events (what a board shows) skip the action taken back, whether the
+    # service remembers them or plays the log's standing actions again after a restart
+    clock = FakeClock()
+    svc = await make_service(tmp_path / "g.db", clock)
+    gid, _ = await new_game(svc, 2, variant="world_war_5")
+    _, first = await placed(svc, gid)  # WW-6: the setup's placements are one group
+    user, second = await placed(svc, gid)
+    assert len(second.board_events) == len(first.board_events) + 1
+    undone = await svc.undo(gid, user)
+    assert undone.board_events == first.board_events
+    user, again = await placed(svc, gid)
+    expected = logged_turn(standing(await svc.store.actions(gid)))
+    assert again.board_events == expected and len(expected) == len(second.board_events)
+    await svc.close()
+
+    svc = await make_service(tmp_path / "g.db", clock)
+    undone = await svc.undo(gid, user)  # no turn remembered: the log is played again
+    assert undone.ok, undone.error
+    assert undone.board_events == first.board_events
+    _, last = await placed(svc, gid)
+    assert last.board_events == logged_turn(standing(await svc.store.actions(gid)))
     await svc.close()

@@ -190,9 +190,19 @@ def test_every_gallery_duel_draws_its_names_uncut(file: str) -> None:
 def test_every_gallery_hand_draws_its_title_whole(file: str) -> None:
     sample: gallery.HandSample = _sample(file)
     with recording() as drawn:
-        hand_image(sample.cards, title=sample.title)
+        hand_image(sample.cards, title=sample.title, side=sample.side)
     _no_ellipsis(drawn)
     assert drawn[0] == sample.title
+
+
+@pytest.mark.parametrize("file", _files(gallery.ChartSample))
+def test_every_gallery_chart_draws_its_title_and_legend_whole(file: str) -> None:
+    sample: gallery.ChartSample = _sample(file)
+    with recording() as drawn:
+        gallery.draw(sample)
+    _no_ellipsis(drawn)
+    assert drawn[0] == f"{display_name([sample.name], 0)} — rating over time"
+    assert {s.label for s in sample.series} <= set(drawn)
 
 
 def test_names_no_gallery_has_are_shortened_only_by_the_rule() -> None:
