@@ -16,10 +16,12 @@ Typical use::
     await service.close()
 
 Every operation returns an :class:`Outcome` (``ok`` False with ``error`` in words when
-refused; nothing was changed then). Modules: ``core`` (locks, cache, the apply path),
+refused; nothing was changed then); the read-only queries and replays return their data
+or raise :class:`ServiceError`. Modules: ``core`` (locks, cache, the apply path),
 ``lobby``, ``play``, ``timers`` (deadlines, pause/resume), ``computers`` (computer seats),
-``queries``, ``admin``, ``outcome`` (what a front end delivers), ``deadlines`` (pure
-deadline rules), ``live`` (the in-memory copy of a game).
+``queries``, ``replays`` (a game rebuilt from its log), ``admin``, ``outcome`` (what a
+front end delivers), ``deadlines`` (pure deadline rules), ``live`` (the in-memory copy
+of a game).
 """
 
 from __future__ import annotations
@@ -51,12 +53,15 @@ from .outcome import (
 )
 from .play import PlayOps
 from .queries import QueryOps
+from .replays import Replay, ReplayOps, ReplayStep
 from .steps import Nth, Step, StepOps, first_step, kind_offers
 from .store import FrontStore
 from .timers import TimerOps
 
 
-class GameService(LobbyOps, PlayOps, TimerOps, ComputerOps, QueryOps, AdminOps, ChoiceOps, StepOps):
+class GameService(
+    LobbyOps, PlayOps, TimerOps, ComputerOps, QueryOps, ReplayOps, AdminOps, ChoiceOps, StepOps
+):
     """Hosts games for any front end. See the package docstring and each mixin:
 
     - lobby: ``open_lobby``, ``join``, ``leave``, ``add_computer``, ``remove_computer``,
@@ -65,6 +70,8 @@ class GameService(LobbyOps, PlayOps, TimerOps, ComputerOps, QueryOps, AdminOps, 
     - timers: ``pause``, ``resume`` (deadlines, reminders and lobby expiry fire on their
       own and reach the listeners)
     - queries: ``active_game``, ``status``, ``view``, ``prompts``, ``games_of``, ``log``
+    - replays: ``replay`` (a started game step by step, as its channel saw it),
+      ``record`` (its public record as JSON data), ``played_in_channel``
     - choices: ``kinds_now``, ``values_now``, ``offers``, ``act_with``, ``command``
       (structured choices and acting by kind or turn command, :mod:`service.choices`)
     - steps: ``step_now`` (an action built step by step on a panel, :mod:`service.steps`)
@@ -105,6 +112,8 @@ __all__ = [
     "Outcome",
     "PrivateNote",
     "Prompt",
+    "Replay",
+    "ReplayStep",
     "SeatInfo",
     "ServiceError",
     "StalePrompt",
