@@ -8,10 +8,11 @@ spectator did not see. The strip names the step (``12 / 60``) and tells it in wo
 
 Why GIF: the boards are palette images of one fixed palette per board, which GIF keeps
 as they are, and Pillow stores each frame as the rectangle that changed since the one
-before. Measured on 60 boards of a four-player game at 1280x800 (one core): GIF 0.3-0.4 s
-to encode, ~700 KB; lossless animated WebP 0.6-1.3 s (method 0) for 1.6-2.1 MB, or 1.9 s
-(method 4) for ~540 KB, after a 0.5 s conversion to RGB; lossy WebP (quality 60-70)
-0.6-1.4 s for 0.8-1.8 MB and blurred text. Every client shows a GIF.
+before, its unchanged pixels transparent (so they cost next to nothing). Measured on 60
+boards of a four-player game at 1280x800 (one core): GIF 0.3-0.4 s to encode, ~700 KB;
+lossless animated WebP 0.6-1.3 s (method 0) for 1.6-2.1 MB, or 1.9 s (method 4) for
+~540 KB, after a 0.5 s conversion to RGB; lossy WebP (quality 60-70) 0.6-1.4 s for
+0.8-1.8 MB and blurred text. Every client shows a GIF.
 
 Under ``limit`` bytes (a chat's attachment limit): at most :data:`MAX_FRAMES` frames
 are kept (spread evenly, the first and the last always among them); an animation still
@@ -140,40 +141,42 @@ def animate(
 
 
 class _Boards:
-    """Each frame's board, drawn once, as a palette image, and the palette they share."""
+    """Each frame's board, drawn once. Boards drawn on one palette (each of the pyramid
+    boards has its own fixed one) stay as they are and every frame goes on that palette;
+    boards drawn in true colour stay so, and each frame gets a palette of its own."""
 
     def __init__(self, drawer: GameImages, frames: Sequence[Frame], names: tuple[str, ...]):
         self.drawer = drawer
         self.frames = frames
         self.names = names
         self._drawn: dict[int, Image.Image] = {}
+        self._seen = False
         self.palette: Image.Image | None = None
-        """A 1x1 image with the palette every frame is mapped onto."""
+        """A 1x1 image with the palette every frame is put on; None: each its own."""
         self._colours: list[int] | None = None
 
     def get(self, index: int) -> Image.Image:
-        """The board of frame ``index`` in palette mode, on the replay's one palette."""
+        """The board of frame ``index``: on the shared palette if there is one, else RGB."""
         found = self._drawn.get(index)
         if found is None:
             frame = self.frames[index]
-            image = Image.open(io.BytesIO(self.drawer.board(frame.view, self.names, frame.events)))
+            png = self.drawer.board(frame.view, self.names, frame.events)
+            image: Image.Image = Image.open(io.BytesIO(png))
             image.load()
-            found = self._drawn[index] = self._on_palette(image)
+            if not self._seen:
+                self._seen = True
+                if image.mode == "P" and "transparency" not in image.info:
+                    self._colours = image.getpalette()
+                    self.palette = _palette_of(image)
+            if self.palette is None:
+                image = image.convert("RGB")
+            elif image.mode != "P" or image.getpalette() != self._colours:
+                image = image.convert("RGB").quantize(palette=self.palette, dither=NO_DITHER)
+            found = self._drawn[index] = image
         return found
 
-    def _on_palette(self, image: Image.Image) -> Image.Image:
-        if self.palette is None:
-            if image.mode == "P" and "transparency" not in image.info:
-                self._colours = image.getpalette()
-                self.palette = _palette_of(image)
-                return image
-            # a game drawing true colour: one palette, from its first board
-            self.palette = image.convert("RGB").quantize(
-                256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
-            )
-        if image.mode == "P" and image.getpalette() == self._colours:
-            return image
-        return image.convert("RGB").quantize(palette=self.palette, dither=Image.Dither.NONE)
+
+NO_DITHER = Image.Dither.NONE
 
 
 def _palette_of(image: Image.Image) -> Image.Image:
@@ -186,11 +189,15 @@ def _palette_of(image: Image.Image) -> Image.Image:
 def _encode(
     boards: _Boards, frames: Sequence[Frame], picks: Sequence[int], scale: float
 ) -> tuple[bytes, tuple[int, int]]:
-    """The GIF of ``frames`` (the frames ``picks`` of the replay) at ``scale``."""
-    images = []
-    for frame, index in zip(frames, picks, strict=True):
-        board = boards.get(index)
-        images.append(_compose(board, frame, scale, boards.palette))
+    """The GIF of ``frames`` (the frames ``picks`` of the replay) at ``scale``.
+
+    Pillow writes each frame after the first as the rectangle that changed, its
+    unchanged pixels transparent (``optimize``: a palette index no pixel of the frame
+    uses), which keeps a frame whose caption and side panel both changed small."""
+    images = [
+        _compose(boards.get(index), frame, scale, boards.palette)
+        for frame, index in zip(frames, picks, strict=True)
+    ]
     buf = io.BytesIO()
     last = len(images) - 1
     images[0].save(
@@ -208,17 +215,23 @@ def _encode(
 def _compose(
     board: Image.Image, frame: Frame, scale: float, palette: Image.Image | None
 ) -> Image.Image:
-    """One frame: the board (at ``scale``) above its caption strip, on the board's palette."""
-    assert palette is not None
+    """One frame: the board (at ``scale``) above its caption strip, on ``palette`` (or,
+    without one, on a palette of the frame's own)."""
     if scale < 1:
         size = (round(board.width * scale), round(board.height * scale))
-        rgb = board.convert("RGB").resize(size, Image.Resampling.BILINEAR, reducing_gap=2.0)
-        board = rgb.quantize(palette=palette, dither=Image.Dither.NONE)
+        board = board.convert("RGB").resize(size, Image.Resampling.BILINEAR, reducing_gap=2.0)
     strip = caption_strip(frame.title, frame.caption, board.width, scale)
+    if palette is None:
+        out = Image.new("RGB", (board.width, board.height + strip.height))
+        out.paste(board.convert("RGB"), (0, 0))
+        out.paste(strip, (0, board.height))
+        return out.quantize(256, method=Image.Quantize.FASTOCTREE, dither=NO_DITHER)
+    if board.mode != "P":
+        board = board.quantize(palette=palette, dither=NO_DITHER)
     out = Image.new("P", (board.width, board.height + strip.height))
     out.putpalette(board.getpalette() or [0, 0, 0])
     out.paste(board, (0, 0))
-    out.paste(strip.quantize(palette=palette, dither=Image.Dither.NONE), (0, board.height))
+    out.paste(strip.quantize(palette=palette, dither=NO_DITHER), (0, board.height))
     return out
 
 
