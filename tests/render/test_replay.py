@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import io
 import itertools
-import random
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -27,30 +26,9 @@ from render.replay import (
     duration,
     spread,
 )
-from rules import contract
-from tests.render.helpers import NAMES
+from tests.render.helpers import NAMES, replay_frames
 
 GAME = "european_war"
-
-
-def playout(count: int, seed: int = 4) -> list[Frame]:
-    """``count`` frames of a random four-player game: its start, then each action."""
-    game = contract.game_named(GAME)
-    words = game.presentation
-    names = list(NAMES[:4])
-    state, events = game.new_game([None] * 4, seed, game.options_from_dict({}))
-    rng = random.Random(seed)
-    out: list[Frame] = []
-    while len(out) < count:
-        view = state.view_for(None)
-        public = tuple(e for e in events if e.public)
-        said = " ".join(filter(None, (words.describe(e, view, names) for e in public)))
-        out.append(Frame(view, public, f"{len(out)} / {count - 1}", said or "Nothing to see."))
-        d = state.deciders()[0]
-        legal = state.legal_actions(d.seat)
-        events = state.apply(d.seat, legal[rng.randrange(len(legal))])
-        assert not state.over
-    return out
 
 
 def gif_frames(anim: Animation) -> Iterator[tuple[Image.Image, int]]:
@@ -83,7 +61,7 @@ def test_spread_keeps_the_first_and_the_last_step_and_spaces_the_rest() -> None:
 
 
 def test_every_step_is_a_frame_showing_the_board_as_drawn_with_its_caption() -> None:
-    frames = playout(14)
+    frames = replay_frames(14)
     with text.recording() as drawn:
         anim = animate(GAME, frames, NAMES[:4])
     assert (anim.shown, anim.steps, anim.scale, anim.sampled) == (14, 14, 1.0, False)
@@ -105,7 +83,7 @@ def test_a_replay_too_large_is_drawn_smaller_before_steps_are_left_out(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(replay, "MIN_FRAMES", 8)
-    frames = playout(30)
+    frames = replay_frames(30)
     full = animate(GAME, frames, NAMES[:4])
     smaller = animate(GAME, frames, NAMES[:4], limit=len(full.data) * 3 // 4)
     assert len(smaller.data) <= len(full.data) * 3 // 4
@@ -123,7 +101,7 @@ def test_a_replay_too_large_is_drawn_smaller_before_steps_are_left_out(
 
 
 def test_a_long_game_shows_at_most_max_frames_spread_over_it() -> None:
-    frames = playout(40)
+    frames = replay_frames(40)
     anim = animate(GAME, frames, NAMES[:4], max_frames=10)
     assert (anim.shown, anim.steps) == (10, 40)
     shown = [image for image, _ in gif_frames(anim)]
@@ -181,6 +159,6 @@ def test_a_game_drawing_true_colour_boards_is_replayed_a_palette_per_frame() -> 
 
 def test_a_game_without_images_or_steps_has_no_animation() -> None:
     with pytest.raises(LookupError):
-        animate("no_such_game", playout(1), NAMES[:4])
+        animate("no_such_game", replay_frames(1), NAMES[:4])
     with pytest.raises(ValueError):
         animate(GAME, [], NAMES[:4])
