@@ -108,17 +108,19 @@ def _seat_words(seat: SeatInfo) -> str:
 class ReplayOps(ServiceBase):
     """Replays and records of :class:`service.GameService` (read only)."""
 
-    async def replay(self, game_id: int) -> Replay:
+    async def replay(self, game_id: int, channel_id: int | None = None) -> Replay:
         """Game ``game_id`` (running or over) as its channel saw it, step by step, from
-        its stored log. The game is rebuilt in a thread: a long log takes a while.
+        its stored log; with ``channel_id``, only a game of that channel. The game is
+        rebuilt in a thread: a long log takes a while.
 
         Raises:
-            ServiceError: no such game, it has not started, or its record does not
-                replay (a fault, logged).
+            ServiceError: no such game (in that channel), it has not started, or its
+                record does not replay (a fault, logged).
         """
         rec = await self.store.load_game(game_id)
-        if rec is None:
-            raise ServiceError("There is no such game.")
+        if rec is None or channel_id not in (None, rec.channel_id):
+            where = " in this channel" if channel_id is not None else ""
+            raise ServiceError(f"There is no game #{game_id}{where}.")
         if rec.creation is None or rec.state is None or rec.started_at is None:
             raise ServiceError("That game has not started yet: there is nothing to replay.")
         # the log may have grown since the game was read: up to its stored position only
@@ -135,13 +137,13 @@ class ReplayOps(ServiceBase):
         """The last ``limit`` games started in a server's channel, newest first."""
         return await self.store.played_in_channel(guild_id, channel_id, limit)
 
-    async def record(self, game_id: int) -> dict[str, Any]:
+    async def record(self, game_id: int, channel_id: int | None = None) -> dict[str, Any]:
         """The public record of game ``game_id`` as JSON data (see the module docstring).
 
         Raises:
             ServiceError: as :meth:`replay`.
         """
-        return public_record(await self.replay(game_id))
+        return public_record(await self.replay(game_id, channel_id))
 
 
 def rebuild(rec: GameRecord, records: Sequence[ActionRecord]) -> Replay:
