@@ -35,6 +35,7 @@ from service.store import FrontStore
 from . import health
 from .cogs.info import InfoCog
 from .cogs.lobby import LobbyCog
+from .cogs.replays import ReplaysCog
 from .cogs.table import TableCog
 from .cogs.turn import TurnCog
 from .config import Settings
@@ -229,7 +230,7 @@ class GameBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         """Add the cogs (each given this bot) and the buttons bound to it."""
-        for cog in (LobbyCog(self), TableCog(self), TurnCog(self), InfoCog(self)):
+        for cog in (LobbyCog(self), TableCog(self), TurnCog(self), InfoCog(self), ReplaysCog(self)):
             await self.add_cog(cog)
         self.add_dynamic_items(*self.controls.items())
 

@@ -93,7 +93,7 @@ class Replay:
 
     def text(self) -> str:
         """The whole replay in words: a heading, then one paragraph per step."""
-        head = f"{self.title}: {', '.join(_seat_words(s) for s in self.seats)}."
+        head = f"{self.title}: {', '.join(seat_words(s) for s in self.seats)}."
         out = [head, f"{self.status.capitalize()}, {self.actions} actions.", ""]
         out += [f"{step.title}. {step.caption}" for step in self.steps]
         if self.result_line:
@@ -101,8 +101,12 @@ class Replay:
         return "\n".join(out) + "\n"
 
 
-def _seat_words(seat: SeatInfo) -> str:
-    return f"{seat.name} ({seat.power_name})" if seat.power_name else seat.name
+def seat_words(seat: SeatInfo) -> str:
+    """A seat as a replay names it: a person with their side (``Ann (<side>)``), a
+    computer by its name (which names its side already)."""
+    if seat.power_name and seat.computer_level is None:
+        return f"{seat.name} ({seat.power_name})"
+    return seat.name
 
 
 class ReplayOps(ServiceBase):

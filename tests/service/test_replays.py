@@ -107,7 +107,7 @@ async def test_what_cannot_be_replayed_is_refused_with_a_reason(tmp_path: Path) 
     path = tmp_path / "games.db"
     svc = await make_service(path, FakeClock(T0))
     try:
-        with pytest.raises(ServiceError, match="There is no game #99."):
+        with pytest.raises(ServiceError, match=r"There is no game #99\."):
             await svc.replay(99)
         out = await svc.open_lobby(channel_id=5, host_id=HOST, host_name="Ann", guild_id=GUILD)
         assert out.game_id is not None
@@ -119,7 +119,7 @@ async def test_what_cannot_be_replayed_is_refused_with_a_reason(tmp_path: Path) 
         for _ in range(4):
             await step(svc, gid, random.Random(1))
         assert (await svc.replay(gid, channel_id=6)).actions == 4
-        with pytest.raises(ServiceError, match=f"There is no game #{gid} in this channel."):
+        with pytest.raises(ServiceError, match=rf"There is no game #{gid} in this channel\."):
             await svc.record(gid, channel_id=5)
         # a log that no longer leads to the stored position (a damaged file)
         conn = sqlite3.connect(path)
