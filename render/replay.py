@@ -8,11 +8,12 @@ spectator did not see. The strip names the step (``12 / 60``) and tells it in wo
 
 Why GIF: the boards are palette images of one fixed palette per board, which GIF keeps
 as they are, and Pillow stores each frame as the rectangle that changed since the one
-before, its unchanged pixels transparent (so they cost next to nothing). Measured on 60
-boards of a four-player game at 1280x800 (one core): GIF 0.3-0.4 s to encode, ~700 KB;
-lossless animated WebP 0.6-1.3 s (method 0) for 1.6-2.1 MB, or 1.9 s (method 4) for
-~540 KB, after a 0.5 s conversion to RGB; lossy WebP (quality 60-70) 0.6-1.4 s for
-0.8-1.8 MB and blurred text. Every client shows a GIF.
+before, its unchanged pixels transparent (so they cost next to nothing). Measured by
+``python -m benchmarks.replay --formats`` on the same 61 composed frames of a
+four-player game at 1280x884 (one core, CPU time of the encoding alone): GIF 0.40 s for
+1,193 KB; animated WebP lossless method 0: 2.3 s for 4,697 KB, method 4: 3.0 s for
+787 KB (a third smaller, seven times slower: over the whole replay's time aim alone);
+lossy quality 70: 4.4 s for 1,914 KB, with blurred text. Every client shows a GIF.
 
 Under ``limit`` bytes (a chat's attachment limit): at most :data:`MAX_FRAMES` frames
 are kept (spread evenly, the first and the last always among them); an animation still
@@ -189,27 +190,50 @@ def _palette_of(image: Image.Image) -> Image.Image:
 def _encode(
     boards: _Boards, frames: Sequence[Frame], picks: Sequence[int], scale: float
 ) -> tuple[bytes, tuple[int, int]]:
-    """The GIF of ``frames`` (the frames ``picks`` of the replay) at ``scale``.
-
-    Pillow writes each frame after the first as the rectangle that changed, its
-    unchanged pixels transparent (``optimize``: a palette index no pixel of the frame
-    uses), which keeps a frame whose caption and side panel both changed small."""
+    """The GIF of ``frames`` (the frames ``picks`` of the replay) at ``scale``."""
     images = [
         _compose(boards.get(index), frame, scale, boards.palette)
         for frame, index in zip(frames, picks, strict=True)
     ]
+    return encode_gif(
+        images, [duration(i, len(frames) - 1, f.caption) for i, f in enumerate(frames)]
+    ), images[0].size
+
+
+def encode_gif(images: Sequence[Image.Image], durations: Sequence[int]) -> bytes:
+    """``images`` (palette images) as a looping animated GIF, each shown for its
+    ``durations`` (milliseconds).
+
+    Pillow writes each frame after the first as the rectangle that changed, its
+    unchanged pixels transparent (``optimize``: a palette index no pixel of the frame
+    uses), which keeps a frame whose caption and side panel both changed small."""
     buf = io.BytesIO()
-    last = len(images) - 1
     images[0].save(
         buf,
         "GIF",
         save_all=True,
-        append_images=images[1:],
-        duration=[duration(i, last, f.caption) for i, f in enumerate(frames)],
+        append_images=list(images[1:]),
+        duration=list(durations),
         loop=0,
         optimize=True,
     )
-    return buf.getvalue(), images[0].size
+    return buf.getvalue()
+
+
+def compose(
+    game: str, frames: Sequence[Frame], names: Sequence[str], scale: float = 1.0
+) -> list[Image.Image]:
+    """Every frame of a replay as :func:`animate` draws it at ``scale`` (palette images,
+    before encoding; to compare encoders).
+
+    Raises:
+        LookupError: the game has no images.
+    """
+    drawer = images_for(game)
+    if drawer is None:
+        raise LookupError(f"the game {game!r} has no images")
+    boards = _Boards(drawer, frames, tuple(names))
+    return [_compose(boards.get(i), f, scale, boards.palette) for i, f in enumerate(frames)]
 
 
 def _compose(

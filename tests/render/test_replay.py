@@ -162,3 +162,15 @@ def test_a_game_without_images_or_steps_has_no_animation() -> None:
         animate("no_such_game", replay_frames(1), NAMES[:4])
     with pytest.raises(ValueError):
         animate(GAME, [], NAMES[:4])
+
+
+def test_the_gallery_replay_shows_sixty_actions_within_discords_limit() -> None:
+    from render.pyramids import gallery
+
+    frames = gallery.replay_frames()
+    assert [f.title for f in frames] == ["Start", *(f"{n} / 60" for n in range(1, 61))]
+    assert all(f.caption for f in frames)
+    anim = animate(GAME, frames, gallery.NAMES[:4])
+    assert anim.shown == anim.steps == 61 and anim.scale == 1.0
+    assert len(anim.data) <= replay.DISCORD_LIMIT
+    assert sum(1 for _ in gif_frames(anim)) == 61
