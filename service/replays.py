@@ -127,8 +127,7 @@ class ReplayOps(ServiceBase):
             raise ServiceError(f"There is no game #{game_id}{where}.")
         if rec.creation is None or rec.state is None or rec.started_at is None:
             raise ServiceError("That game has not started yet: there is nothing to replay.")
-        # the log may have grown since the game was read: up to its stored position only
-        records = [r for r in await self.store.actions(game_id) if r.seq <= rec.version]
+        records = played(await self.store.actions(game_id), rec.version)
         try:
             return await asyncio.to_thread(rebuild, rec, records)
         except (rules.RulesError, KeyError, TypeError, ValueError):
@@ -150,9 +149,16 @@ class ReplayOps(ServiceBase):
         return public_record(await self.replay(game_id, channel_id))
 
 
+def played(log: Sequence[ActionRecord], version: int) -> list[ActionRecord]:
+    """The actions of a game's stored ``log`` that a replay plays, in order: those up to
+    its stored position ``version`` (the log may have grown since the game was read).
+    The one place a replay reads the log (an action taken back would be left out here)."""
+    return [r for r in log if r.seq <= version]
+
+
 def rebuild(rec: GameRecord, records: Sequence[ActionRecord]) -> Replay:
-    """The steps of the stored game ``rec`` from its creation and its log ``records``
-    (its actions 1 to ``rec.version``).
+    """The steps of the stored game ``rec`` from its creation and the actions of its log
+    a replay plays (``records``, see :func:`played`), numbered from 1.
 
     Raises:
         rules.RulesError: an action does not apply, or the game rebuilt differs from the
@@ -174,14 +180,15 @@ def rebuild(rec: GameRecord, records: Sequence[ActionRecord]) -> Replay:
     total = len(records)
     start = [rules.Event.from_dict(e) for e in rec.start_events]
     steps = [_step(0, None, rec.started_at, start, state, words, names, "Start")]
-    for r in records:
+    for number, r in enumerate(records, start=1):
         events = [rules.Event.from_dict(e) for e in r.events]
         state.force_chance(
             [e.data["outcome"] for e in events if e.kind == CHANCE and e.to == rules.HIDDEN]
         )
         deciding = {d.seat: d.kind for d in state.deciders()}
         state.apply(r.seat, game.action_from_dict(r.action))
-        step = _step(r.seq, r.seat, r.created_at, events, state, words, names, f"{r.seq} / {total}")
+        title = f"{number} / {total}"
+        step = _step(number, r.seat, r.created_at, events, state, words, names, title)
         if not step.lines:
             who = names[r.seat] if 0 <= r.seat < len(names) else "The table"
             kind = words.decisions().get(deciding.get(r.seat, ""))
