@@ -4,8 +4,10 @@ number) rebuilt from its stored log, as everyone in the channel saw it.
 ``/replay`` is public: everything in it was shown in the channel already. It is
 acknowledged with a public "thinking…" on entry (the rebuild and the drawing take
 seconds), then answered with the animation (:meth:`bot.images.Images.replay`, drawn by
-the replay worker, under the attachment limit Discord tells with the interaction). A game
-without images, or one whose animation cannot fit, is replayed in words as a text file.
+the replay worker, under the attachment limit Discord tells with the interaction); when
+it is not drawn within ``WORDS_FIRST_AFTER`` seconds the words go first and the animation
+follows by an edit, as every other picture does (:mod:`bot.reply`). A game without
+images, or one whose animation cannot fit, is replayed in words as a text file.
 ``/export`` answers privately with the game's public record as a JSON file (no hand, no
 seed: see :mod:`service.replays`). A refusal is private and changes nothing.
 """
