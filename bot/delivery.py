@@ -131,6 +131,7 @@ class Delivery(PrivateDelivery):
         self.outbox.on_forbidden = self._forbidden
         self.outbox.prepare = self.prepare_dm
         self.hands_shown = {}
+        self.dm_panels = {}
         self.hands_drawn = 0
         self.hands_late = 0
         self.backlog = backlog
@@ -209,6 +210,7 @@ class Delivery(PrivateDelivery):
         self.refs.pop(game_id, None)
         self._channels.pop(game_id, None)
         self.hands_shown.pop(game_id, None)
+        self.dm_panels.pop(game_id, None)
 
     async def restore_holds(self) -> None:
         """At start-up, before the outbox sends: the channels held for a missing
@@ -477,7 +479,7 @@ class Delivery(PrivateDelivery):
                 jobs["board"] = self.images.board(
                     view,
                     names,
-                    outcome.events,
+                    outcome.board_events,
                     game=game,
                     key=(outcome.game_id or 0, outcome.version),
                 )
@@ -485,7 +487,7 @@ class Delivery(PrivateDelivery):
                 result = contest.result(outcome.events) if contest is not None else None
                 if result is not None:
                     jobs[CONTEST] = self.images.contest(
-                        view, names, result, outcome.events, game=game
+                        view, names, result, outcome.board_events, game=game
                     )
         if not jobs:
             return {}
@@ -570,6 +572,7 @@ class Delivery(PrivateDelivery):
         if await within(hands, replies.WORDS_FIRST_AFTER):
             pics = {**pics, **hands.result()}
         await self._private(outcome, pics, reply, note)
+        await self.close_stale_panels(outcome, reply)
         if reply is not None and not reply.answered:
             if reply.mode == "panel":
                 head = self.label(outcome) + "\n" if reply.interaction.guild_id is None else ""

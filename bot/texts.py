@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 
 from rules import contract
 from rules.presentation import Presentation
-from service import DecisionInfo, GameStatus, LobbyInfo
+from service import DecisionInfo, GameListing, GameStatus, LobbyInfo
 
 from .games import decision_name
 
@@ -128,7 +128,7 @@ def waiting_lines(decisions: Sequence[DecisionInfo], words: Presentation) -> lis
     return out
 
 
-def game_line(st: GameStatus, user_id: int, where: str) -> str:
+def game_line(st: GameStatus | GameListing, user_id: int, where: str) -> str:
     """One game in /games: its title, ``where`` it is (server and channel, linked), and
     who it waits for — ``user_id``'s own decision with its deadline first."""
     head = f"**{variant_name(st.variant)}** · {where}"

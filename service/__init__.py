@@ -43,6 +43,7 @@ from .core import (
 from .lobby import LobbyOps
 from .outcome import (
     DecisionInfo,
+    GameListing,
     GameStatus,
     LobbyInfo,
     Outcome,
@@ -69,7 +70,8 @@ class GameService(
     - play: ``act``, ``answer``, ``resign``, ``replace_seat``, ``agree_draw``, ``cancel``
     - timers: ``pause``, ``resume`` (deadlines, reminders and lobby expiry fire on their
       own and reach the listeners)
-    - queries: ``active_game``, ``status``, ``view``, ``prompts``, ``games_of``, ``log``
+    - queries: ``active_game``, ``status``, ``view``, ``prompts``, ``prompt_stands``,
+      ``games_of``, ``log``
     - replays: ``replay`` (a started game step by step, as its channel saw it),
       ``record`` (its public record as JSON data), ``played_in_channel``
     - choices: ``kinds_now``, ``values_now``, ``offers``, ``act_with``, ``command``
@@ -102,6 +104,7 @@ __all__ = [
     "INTERNAL_ERROR",
     "OLD_BUTTON",
     "DecisionInfo",
+    "GameListing",
     "GameService",
     "GameStatus",
     "Hosts",

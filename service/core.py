@@ -36,7 +36,7 @@ import rules
 from rules import contract
 from rules.presentation import Presentation
 
-from . import computer
+from . import computer, turns
 from .deadlines import decisions_after, diff
 from .live import LiveGame
 from .models import ACTIVE_STATUSES, LOBBY_SEAT, SettingsError
@@ -153,6 +153,9 @@ class ServiceBase:
         self.computer_time_limit = computer_time_limit
         self._seed_source = seed_source or (lambda: secrets.randbits(62))
         self._games: dict[int, LiveGame] = {}
+        self._turn_memo: dict[int, tuple[int, contract.State, turns.TurnEvents]] = {}
+        """Game id -> (version, position, the turn's events) of a cached copy dropped
+        while the game goes on (another process wrote, a stale write)."""
         self._channels: dict[int, int] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._listeners: list[Listener] = []
@@ -233,7 +236,8 @@ class ServiceBase:
                 self.scheduler.cancel_group(game_id)
                 if self.on_changed is not None:
                     await self.on_changed(game_id)
-                await self._live(game_id)
+                if (await self._live(game_id)).status not in ACTIVE_STATUSES:
+                    self._turn_memo.pop(game_id, None)
                 return True
             except Exception:
                 log.exception(
@@ -405,10 +409,16 @@ class ServiceBase:
         return live
 
     def _forget(self, game_id: int) -> None:
-        """Drop the cached copy; the next operation reloads the database's truth."""
+        """Drop the cached copy; the next operation reloads the database's truth (and
+        finds its turn's events from where the copy was, see :meth:`_turn_events`)."""
         live = self._games.pop(game_id, None)
         if live is not None and self._channels.get(live.channel_id) == game_id:
             del self._channels[live.channel_id]
+        if live is not None and live.status in ACTIVE_STATUSES and live.state is not None:
+            if live.turn_events is not None:
+                self._turn_memo[game_id] = (live.version, live.state, live.turn_events)
+        else:
+            self._turn_memo.pop(game_id, None)
 
     async def _cancel(
         self, live: LiveGame, reason: dict[str, Any], now: float, kind: str, line: str
@@ -539,6 +549,9 @@ class ServiceBase:
         )
         removed, upserted = diff(live.decisions, decisions)
         result = self._result(live, after) if after.over else None
+        turn_events = None  # a visited game's board is its host's to draw
+        if self.hosts(live.guild_id, live.channel_id):
+            turn_events = turns.extend(await self._turn_events(live), before.turn, events)
         last_acted = {**live.last_acted, seat: version} if seat >= 0 else live.last_acted
         nxt = replace(
             live,
@@ -549,6 +562,7 @@ class ServiceBase:
             last_acted=last_acted,
             status="finished" if result is not None else live.status,
             result=result if result is not None else live.result,
+            turn_events=turn_events,
         )
         # The outcome is built before the commit: nothing can fail once it is written.
         outcome = self._play_outcome(nxt, before, events, seat, source)
@@ -584,12 +598,47 @@ class ServiceBase:
             "status",
             "result",
             "cached_views",
+            "turn_events",
         ):
             setattr(live, name, getattr(nxt, name))
         self._after_change(live)
         if self.on_applied is not None:
             self.on_applied(source)
         return outcome
+
+    async def _turn_events(self, live: LiveGame) -> turns.TurnEvents:
+        """The turn of ``live``'s latest action and its public events so far; for a
+        game loaded from the store, found once by playing its log again (off the event
+        loop): the actions since its dropped copy's position if there was one, else the
+        whole log. A log that cannot be played again gives no earlier events: the next
+        action starts them afresh."""
+        if live.turn_events is not None:
+            return live.turn_events
+        version, state = live.version, live.state
+        found = None
+        earlier = self._turn_memo.pop(live.id, None)
+        if earlier is not None and earlier[0] <= version and state is not None:
+            later = await self.store.actions(live.id, earlier[0])
+            records = [r for r in later if r.seq <= version]
+            found = await asyncio.to_thread(
+                turns.play_on, live.game, earlier[1], earlier[2], records, state.to_dict()
+            )
+        rec = await self.store.load_game(live.id) if found is None and live.creation else None
+        if rec is not None and rec.creation is not None and state is not None:
+            records = [r for r in await self.store.actions(live.id) if r.seq <= version]
+            start = [rules.Event.from_dict(e) for e in rec.start_events]
+            found = await asyncio.to_thread(
+                turns.replay_turn, live.game, rec.creation, start, records, state.to_dict()
+            )
+        if found is None:
+            log.warning("game %s: where its turn began is not known; told from now on", live.id)
+            found = (None, ())
+        elif state is not None and self._games.get(live.id) is not live:
+            # a lock-free read's copy (a catch-up): the copy cached next goes on from here
+            self._turn_memo[live.id] = (version, state, found)
+        if live.turn_events is None and live.version == version:  # no action came first
+            live.turn_events = found
+        return found
 
     @staticmethod
     def _current(live: LiveGame, seat: int, version: int) -> bool:
@@ -654,6 +703,7 @@ class ServiceBase:
             private,
             prompts,
             board_due=words.board_changed(earlier.of(None), spectator, public),
+            board_events=live.turn_events[1] if live.turn_events is not None else tuple(public),
         )
 
     def _played(
@@ -666,9 +716,11 @@ class ServiceBase:
         private: dict[int, PrivateNote],
         prompts: tuple[Prompt, ...],
         board_due: bool,
+        board_events: tuple[rules.Event, ...],
     ) -> Outcome:
         """The outcome of moves in a running game: ``lines`` tell the ``public`` events in
-        the channel, ``private`` notes go to players and ``prompts`` ask for decisions."""
+        the channel, ``private`` notes go to players and ``prompts`` ask for decisions;
+        ``board_events`` are the turn's so far, for its board."""
         assert live.state is not None
         return self._outcome(
             live,
@@ -677,6 +729,7 @@ class ServiceBase:
             spectator,
             board_due=board_due,
             events=tuple(public),
+            board_events=board_events,
             private=private,
             prompts=prompts,
             decisions=self._decision_infos(live),

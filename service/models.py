@@ -268,6 +268,22 @@ class GameRecord:
     """seat -> the sequence number of its latest action."""
 
 
+@dataclass(slots=True)
+class SeatedGame:
+    """An unfinished game (lobby or running) a user holds a seat in, as a list of their
+    games shows it: where it is, its seats and its open decisions; no position, no log
+    (:meth:`service.store.Store.user_games`)."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    status: str
+    variant: str
+    paused_at: float | None
+    seats: list[SeatRecord] = field(default_factory=list)
+    decisions: list[DecisionRecord] = field(default_factory=list)
+
+
 @dataclass(frozen=True, slots=True)
 class ActionRecord:
     """One row of the action log."""

@@ -15,6 +15,7 @@ from .models import (
     GameSettings,
     OutboxRecord,
     PlayedGame,
+    SeatedGame,
     SeatRecord,
 )
 
@@ -83,6 +84,11 @@ def decision(r: Row) -> DecisionRecord:
         due_at=r[5],
         remind_at=r[6],
     )
+
+
+def seated_game(r: Row) -> SeatedGame:
+    """A row of ``Q.select_user_games`` (its seats and decisions not yet filled in)."""
+    return SeatedGame(int(r[0]), r[1], int(r[2]), str(r[3]), str(r[4]), r[5])
 
 
 def action(r: Row) -> ActionRecord:

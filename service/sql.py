@@ -127,6 +127,24 @@ class Q:
         "SELECT seq, seat, user_id, source, action, events, created_at FROM ("
         "SELECT * FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT ?) AS tail ORDER BY seq"
     )
+    # a user's unfinished games: their seats by the seats_by_user index, then only
+    # those games' rows (never a snapshot)
+    USER_GAMES = (
+        "SELECT s.game_id FROM seats s JOIN games g ON g.id = s.game_id "
+        "WHERE s.user_id = ? AND g.status IN ('lobby', 'running')"
+    )
+    select_user_games = (
+        "SELECT id, guild_id, channel_id, status, variant, paused_at FROM games "
+        f"WHERE id IN ({USER_GAMES}) ORDER BY id"
+    )
+    select_user_game_seats = (
+        f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id IN ({USER_GAMES}) "
+        "ORDER BY game_id, seat IS NULL, seat, joined_at, id"
+    )
+    select_user_game_decisions = (
+        f"SELECT {DECISION_COLUMNS} FROM decisions WHERE game_id IN ({USER_GAMES}) "
+        "ORDER BY game_id, seat, kind"
+    )
     select_active_in_channel = (
         "SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'running')"
     )

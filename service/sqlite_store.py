@@ -55,6 +55,7 @@ from .models import (
     OutboxFile,
     OutboxRecord,
     PlayedGame,
+    SeatedGame,
 )
 from .sql import Q
 from .store import (
@@ -430,6 +431,20 @@ class SqliteStore:
             for gid, seat, seq in await self._fetchall(conn, Q.select_active_last_acted):
                 if seq is not None:
                     games[gid].last_acted[int(seat)] = int(seq)
+            return list(games.values())
+
+    async def user_games(self, user_id: int) -> list[SeatedGame]:
+        """The unfinished games where ``user_id`` holds a seat, oldest first, each with
+        its seats and open decisions."""
+        async with self._read() as conn:
+            games = {
+                int(r[0]): row.seated_game(r)
+                for r in await self._fetchall(conn, Q.select_user_games, (user_id,))
+            }
+            for r in await self._fetchall(conn, Q.select_user_game_seats, (user_id,)):
+                games[r[0]].seats.append(self._seat(r))
+            for r in await self._fetchall(conn, Q.select_user_game_decisions, (user_id,)):
+                games[r[0]].decisions.append(self._decision(r))
             return list(games.values())
 
     async def active_game_in_channel(self, channel_id: int) -> int | None:

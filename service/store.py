@@ -43,6 +43,7 @@ from .models import (
     GuildSettings,
     OutboxRecord,
     PlayedGame,
+    SeatedGame,
 )
 
 
@@ -278,6 +279,12 @@ class Store(FrontStore, Protocol):
 
     async def load_active(self) -> list[GameRecord]:
         """Every lobby and running game, with seats, open decisions and deadlines."""
+        ...
+
+    async def user_games(self, user_id: int) -> list[SeatedGame]:
+        """The unfinished games (lobby or running) where ``user_id`` holds a seat, oldest
+        first, each with its seats and open decisions (what a list of a player's games
+        shows, whichever process hosts them)."""
         ...
 
     async def active_game_in_channel(self, channel_id: int) -> int | None:

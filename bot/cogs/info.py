@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from rules import contract
-from service import GameStatus, ServiceError, rulebook
+from service import GameListing, rulebook
 
 from ..entry import ANSWER_DIRECT
 from ..reply import Reply, with_picture
@@ -123,12 +123,7 @@ class InfoCog(commands.Cog):
             else:
                 st = await service.status(here)
                 lines.append("**In this channel:** " + game_line(st, uid, "here"))
-        mine = []
-        for gid in await service.games_of(uid):
-            try:
-                mine.append(await service.status(gid))
-            except ServiceError:  # gone since it was listed
-                continue
+        mine = await service.games_of(uid)  # from the store: every process's games
         mine.sort(key=lambda st: (not any(d.user_id == uid for d in st.decisions), st.game_id))
         if not mine:
             lines.append("You are not at any table now.")
@@ -137,7 +132,7 @@ class InfoCog(commands.Cog):
             lines += [f"• {game_line(st, uid, self._where(st))}" for st in mine]
         await Reply.of(interaction).private(clip("\n".join(lines)))
 
-    def _where(self, st: GameStatus) -> str:
+    def _where(self, st: GameListing) -> str:
         """A game's server and channel, linked."""
         guild = self.bot.get_guild(st.guild_id or 0)
         channel = self.bot.get_channel(st.channel_id)

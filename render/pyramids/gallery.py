@@ -2,11 +2,12 @@
 
 Writes boards (start, mid-game with arrows and marks, a whole turn told in the
 last-action box, the end banner; both variants), duels (in progress and over), hands
-(every figure, a full hand, an empty one) and a replay (``replay_european_war.gif``: the
-first 60 actions of a four-player game, as ``/replay`` draws it). Positions come from
-seeded playouts that pick random legal actions (attacks and duel cards preferred, so
-that something happens), so the set is the same on every run. :func:`samples` lists
-them (the render tests check the text drawn on each).
+(every figure, a full hand, an empty one; all but the empty one in their power's
+colour) and a replay (``replay_european_war.gif``: the first 60 actions of a
+four-player game, as ``/replay`` draws it). Positions come from seeded playouts that
+pick random legal actions (attacks and duel cards preferred, so that something
+happens), so the set is the same on every run. :func:`samples` lists them (the render
+tests check the text drawn on each).
 """
 
 from __future__ import annotations
@@ -186,6 +187,8 @@ class HandSample:
     file: str
     cards: tuple[int, ...]
     title: str
+    side: str | None = None
+    """The power holding them (its colour on the image), if any."""
 
 
 Sample = BoardSample | DuelSample | HandSample
@@ -237,11 +240,16 @@ def samples() -> list[Sample]:
 
     figures = [pyramids.cards.parse_card(t) for t in ("J♣", "Q♦", "K♥", "A♠")]
     numbers = [pyramids.cards.parse_card(t) for t in ("7♥", "2♣", "10♠", "5♦")]
-    out.append(HandSample("hand_figures.png", (*figures, *numbers), "Ada's hand — every figure"))
-    for rank in ("J", "Q", "K", "A"):
+    out.append(
+        HandSample(
+            "hand_figures.png", (*figures, *numbers), "Ada's hand — every figure", "france_allies"
+        )
+    )
+    powers = pyramids.load_board("european_war").power_order
+    for rank, power in zip(("J", "Q", "K", "A"), powers, strict=False):
         cards = tuple(pyramids.cards.parse_card(rank + s) for s in "♣♦♥♠")
-        out.append(HandSample(f"hand_{rank}.png", cards, f"Four of {rank}"))
-    out.append(HandSample("hand_full.png", (*range(0, 52, 4), 3, 50), "A long hand"))
+        out.append(HandSample(f"hand_{rank}.png", cards, f"Four of {rank}", power))
+    out.append(HandSample("hand_full.png", (*range(0, 52, 4), 3, 50), "A long hand", powers[-1]))
     out.append(HandSample("hand_empty.png", (), "Eve's hand"))
     return out
 
@@ -252,7 +260,7 @@ def draw(sample: Sample) -> bytes:
         return board_png(sample.view, NAMES, sample.events)
     if isinstance(sample, DuelSample):
         return duel_png(sample.view, NAMES, sample.result, events=sample.events)
-    return hand_png(sample.cards, title=sample.title)
+    return hand_png(sample.cards, title=sample.title, side=sample.side)
 
 
 REPLAY_FILE = "replay_european_war.gif"

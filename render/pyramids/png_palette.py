@@ -153,8 +153,18 @@ def _card_colours() -> list[palette.RGB]:
 
 @lru_cache(maxsize=1)
 def _hand_palette() -> Image.Image:
-    sample = hand_image(list(range(52)), title="Sample hand: 52 cards")
-    return fixed_palette(sample, _card_colours())
+    sides = _sides("european_war")
+    hands = [hand_image(list(range(52)), title="Sample hand: 52 cards")]
+    hands += [hand_image([0], title="Sample", side=side) for side in sides]
+    sample = Image.new("RGB", (max(h.width for h in hands), sum(h.height for h in hands)))
+    top = 0
+    for h in hands:
+        sample.paste(h, (0, top))
+        top += h.height
+    reserved = _card_colours()
+    for pc in (palette.side_colour(side) for side in sides):
+        reserved += [pc.fill, *palette.faces(pc.fill), pc.outline, pc.text]
+    return fixed_palette(sample, reserved)
 
 
 def hand_palette() -> Image.Image:

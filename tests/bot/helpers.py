@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import rules
 from rules import pyramids
 from service import GameService, Outcome
 from service.scheduler import FakeClock
@@ -224,3 +225,21 @@ def check_games(
             if verified is not None:
                 verified.add((gid, version))
     return {"games": len(games), "actions": total}
+
+
+def logged_turn(records: list[Any]) -> tuple[rules.Event, ...]:
+    """The public events of the last turn in a pyramid game's stored log (its action
+    records, in order): of the actions since the one whose events started that turn
+    (``turn_start``; before the first one, the setup's). Read from the log's own events,
+    not from how the service groups them."""
+    started = 0  # the turn of the next action: the latest turn_start before it
+    out: list[rules.Event] = []
+    last = None
+    for r in records:
+        if started != last:
+            out, last = [], started
+        out += [rules.Event.from_dict(e) for e in r.events if e["to"] is None]
+        for e in r.events:
+            if e["kind"] == "turn_start":
+                started = e["data"]["turn"]
+    return tuple(out)

@@ -552,9 +552,10 @@ def test_world_war_5_game_to_the_end(
 def test_a_question_with_one_answer_answers_itself(
     monkeypatch: pytest.MonkeyPatch, paths: dict[str, Path]
 ) -> None:
-    """World War 5's setup goes by size (WW-6): the large has one home territory left."""
+    """World War 5's setup goes by size (WW-6): the large has one home territory left.
+    Each home territory keeps its number: the small takes 1, the medium 2."""
     args = base_args(paths, "--variant", "world-war-5", "--computers", "1")
-    code, out = run(monkeypatch, args, ["1", "1", "quit"])
+    code, out = run(monkeypatch, args, ["1", "2", "quit"])
     assert code == 0
     large = out.index("Place your large on a home territory (WW-6).")
     said = re.compile(r"Only one answer is possible: On ([\w ]+)\.\n(\w+) placed a large on \1\.")

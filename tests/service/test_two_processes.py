@@ -9,10 +9,11 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 
-from service import GameService
+from service import GameService, turns
 from service.postgres_store import PostgresStore
 from service.scheduler import FakeClock
 from tests.bot.helpers import new_game
@@ -57,9 +58,17 @@ async def pair(postgres_server: PostgresServer) -> AsyncIterator[tuple[GameServi
 
 
 async def test_a_game_hosted_elsewhere_is_played_through_the_database_and_its_host_follows(
-    pair: tuple[GameService, GameService],
+    pair: tuple[GameService, GameService], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     host, other = pair
+    replayed: list[int] = []  # a visit leaves the turn's board to the host: no log replayed
+    replay_turn = turns.replay_turn
+
+    def counted(*args: Any) -> turns.TurnEvents | None:
+        replayed.append(1)
+        return replay_turn(*args)
+
+    monkeypatch.setattr(turns, "replay_turn", counted)
     told: list[int] = []
     heard = asyncio.Event()
 
@@ -88,6 +97,7 @@ async def test_a_game_hosted_elsewhere_is_played_through_the_database_and_its_ho
         live = host._games.get(gid)
         assert live is not None and live.version == out.version, "the host reloaded it"
     assert told == [gid, gid, gid]
+    assert replayed == []
 
 
 async def test_answers_from_both_processes_at_once_end_serial(

@@ -190,7 +190,7 @@ def test_every_gallery_duel_draws_its_names_uncut(file: str) -> None:
 def test_every_gallery_hand_draws_its_title_whole(file: str) -> None:
     sample: gallery.HandSample = _sample(file)
     with recording() as drawn:
-        hand_image(sample.cards, title=sample.title)
+        hand_image(sample.cards, title=sample.title, side=sample.side)
     _no_ellipsis(drawn)
     assert drawn[0] == sample.title
 
