@@ -28,9 +28,12 @@ def snapshot(svc: GameService, gid: int) -> dict[str, object]:
     return live.state.to_dict()
 
 
-async def placed(svc: GameService, gid: int) -> tuple[int, Outcome]:
-    """The person asked places (EW-5); returns who and the outcome."""
-    user, version, choice = await first_prompt(svc, gid)
+async def placed(svc: GameService, gid: int, last: bool = False) -> tuple[int, Outcome]:
+    """The person asked places (EW-5; their first choice, or ``last``); returns who and
+    the outcome."""
+    p = (await svc.prompts(gid))[0]
+    user, version, choice = p.user_id, p.version, p.choices[-1 if last else 0]
+    assert user is not None
     out = await svc.answer(gid, user, version, choice)
     assert out.ok, out.error
     return user, out
@@ -217,4 +220,26 @@ async def test_the_board_shows_the_turn_as_it_was_also_after_a_restart(tmp_path:
     assert undone.board_events == first.board_events
     _, last = await placed(svc, gid)
     assert last.board_events == logged_turn(standing(await svc.store.actions(gid)))
+    await svc.close()
+
+
+async def test_a_replay_and_the_log_leave_out_what_was_taken_back(tmp_path: Path) -> None:
+    svc = await make_service(tmp_path / "g.db", FakeClock())
+    gid, _ = await new_game(svc, 2, variant="world_war_5", guild=5)
+    _, first = await placed(svc, gid)
+    user, taken = await placed(svc, gid)
+    assert (await svc.undo(gid, user)).ok
+    _, again = await placed(svc, gid, last=True)
+    assert again.public_lines != taken.public_lines
+    replay = await svc.replay(gid)
+    # the start and two placements: the one taken back is no step of it
+    assert replay.actions == 2 and len(replay.steps) == 3
+    assert replay.steps[-1].view == (await svc.status(gid)).view
+    assert [line for s in replay.steps[1:] for line in s.lines] == [
+        *first.public_lines,
+        *again.public_lines,
+    ]
+    told = await svc.log(gid, 10)
+    assert taken.public_lines[0] not in told
+    assert first.public_lines[0] in told and again.public_lines[0] in told
     await svc.close()
