@@ -189,7 +189,8 @@ def spec_help(variant: str) -> str:
         "the channel. Options autocomplete with what is legal now.",
         "• **/board**, **/hand**, **/status**, **/log** show the game; **/games** your games; "
         "**/rules** the rules; **/replay** and **/export** replay a game of this channel; "
-        "**/draw** proposes a draw; **Rematch** plays again; "
+        "**/undo** (or **Undo** under your move, for 30 s) takes back a move that revealed "
+        "nothing, if nobody moved since; **/draw** proposes a draw; **Rematch** plays again; "
         "**/leaderboard** and **/stats** show the ratings.",
     ]
     return "\n".join(lines)

@@ -1,4 +1,4 @@
-"""Table commands: /resign, /draw, /replace, /pause, /resume, /pings, /settings."""
+"""Table commands: /resign, /draw, /undo, /replace, /pause, /resume, /pings, /settings."""
 
 from __future__ import annotations
 

@@ -281,7 +281,8 @@ EW_HELP = "\n".join(
         "or use **/join**; the host adds computers with **Add computer** or **/addbot** and "
         "starts with **Start** or **/start**.",
         "• At the start you place your large, medium and small on your home fields: use the "
-        "panel I send you by DM, or **/place**.",
+        "panel I send you by DM, or **/place**. **/undo** (or **Undo** under it, for 30 s) "
+        "takes a placement back if nobody moved since; the last one deals the cards.",
         "• On your turn (you are pinged): sabotage (J) and spy (Q) first if you like, then one "
         "action: conscript, move, invade, arm or pass. Press **Your turn** in the channel (or "
         "use the panel I DM you) and click your way through, or type **/sabotage**, **/spy**, "
@@ -306,6 +307,8 @@ WW_HELP = "\n".join(
         "with **Start** or **/start**.",
         "• Setup goes smalls first, then mediums, then larges, in turn order (WW-6): use the "
         "panel I send you, or **/place**.",
+        "• **/undo** (or **Undo** under your move, for 30 s) takes back a placement, grow, "
+        "build, move or pass if nobody moved since; never an invasion.",
         "• On your turn (you are pinged) do exactly one of **/grow** (a home piece one size "
         "larger), **/build** (a small on an empty home territory), **/move** (to an empty "
         "linked territory, sea lanes included) or **/invade** (a linked enemy) (WW-2), or "
