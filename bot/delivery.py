@@ -793,12 +793,13 @@ class Delivery(PrivateDelivery):
         with a later outcome's shows that one's buttons: nothing of this one to take off.
         A restart forgets the timer: the button stays, and answers that it is too late."""
         gid = outcome.game_id or 0
-        if undo_id(gid, outcome.version) not in _custom_ids(msg):
-            return
+        scheduler = self.bot.service.scheduler
+        if undo_id(gid, outcome.version) not in _custom_ids(msg) or scheduler.closed:
+            return  # (sent while the bot stops: the button answers after the restart)
         view.remove_item(undo)
         payload = message_payload(None, view=view if view.children else None, clear_view=True)
         self._undo_offers[gid] = (msg.channel.id, msg.id, payload)
-        self.bot.service.scheduler.schedule(
+        scheduler.schedule(
             (("undo", gid), msg.id),
             outcome.undo_until or 0.0,
             lambda: self._take_off(gid, msg.id),

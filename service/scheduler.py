@@ -140,6 +140,11 @@ class Scheduler:
         self._on_change = on_change or (lambda: None)
         self._closed = False
 
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`close` began: nothing more may be scheduled."""
+        return self._closed
+
     def schedule(self, key: tuple[Hashable, ...], when: float, callback: Callback) -> None:
         """Run ``callback`` at ``when`` under ``key`` (group ``key[0]``), replacing the
         key's waiting timer. A timer at the same instant is left as it is.
