@@ -15,6 +15,8 @@ that already moved makes the undo moot: it is refused, like after any other move
 
 from __future__ import annotations
 
+import logging
+
 import rules
 
 from .core import ServiceBase, ServiceError
@@ -22,6 +24,8 @@ from .live import LiveGame
 from .models import UndoPoint
 from .outcome import Outcome, PrivateNote
 from .play import PlayOps
+
+log = logging.getLogger("service")
 
 
 class UndoOps(ServiceBase):
@@ -138,7 +142,10 @@ class UndoOps(ServiceBase):
         live.turn_events = kept[1] if kept is not None and kept[0] == point.seq else None
         board_events: tuple[rules.Event, ...] = ()
         if self.hosts(live.guild_id, live.channel_id):
-            board_events = (await self._turn_events(live))[1]
+            try:  # written already: a board without the turn's earlier events at worst
+                board_events = (await self._turn_events(live))[1]
+            except Exception:
+                log.exception("game %s: the turn's events after an undo are not known", live.id)
         self._after_change(live)
         view = live.views().of
         prompts = self._prompts(live, point.seat, view)
