@@ -113,8 +113,9 @@ async def test_a_cold_load_costs_the_same_with_100k_finished_games_as_with_10(
 
 
 async def test_the_count_would_catch_a_load_that_grows_with_history(tmp_path: Path) -> None:
-    """The same measure on the schema before the load-path indexes: it grows."""
-    before = MIGRATIONS[:5]
+    """The same measure on the schema without the load-path indexes (migration 6; every
+    other step, so the store's statements find their columns): it grows."""
+    before = tuple(m for m in MIGRATIONS if m.version != 6)
     for name, count in (("a.db", 10), ("b.db", 5_000)):
         await _active_games(tmp_path / name, before)
         fill_history(tmp_path / name, count)
