@@ -1,0 +1,1 @@
+"""Images of Europe at War (filled in below)."""
