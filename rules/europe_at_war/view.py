@@ -75,6 +75,9 @@ class BattleView:
     left: int
     totals: tuple[int, int]
     """(attacker, defender): the totals as the cards everyone has seen leave them."""
+    breakdowns: tuple[dict[str, Any], ...]
+    """(attacker, defender): how those totals are made (EA-20, ``Breakdown.to_dict``);
+    empty once a side has no unit left."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,6 +247,7 @@ def _battle(g: EaState, me: int | None) -> BattleView | None:
         for p in b.plays
         if not hidden or p.seat == me
     )
+    shown = _breakdowns(g, b)
     return BattleView(
         b.at,
         b.attacker,
@@ -255,17 +259,22 @@ def _battle(g: EaState, me: int | None) -> BattleView | None:
         plays,
         dict(b.result),
         b.left,
-        _totals(g, b),
+        (shown[0]["total"], shown[1]["total"]) if shown else (0, 0),
+        shown,
     )
 
 
-def _totals(g: EaState, b: Battle) -> tuple[int, int]:
-    """The totals with the cards everyone has seen (not sealed choices yet to show)."""
+def _breakdowns(g: EaState, b: Battle) -> tuple[dict[str, Any], ...]:
+    """Both sides' Force with the cards everyone has seen (not sealed choices yet to
+    show), attacker first; none once a side has no unit left."""
     if not g.stack(b.at, b.attacker) or not g.stack(b.at, b.defender):
-        return (0, 0)
+        return ()
     shown = b
     if b.stage == "sealed":
         shown = Battle()
         shown.load(b.to_dict())
         shown.plays = []
-    return (breakdown(g, shown, b.attacker).total, breakdown(g, shown, b.defender).total)
+    return (
+        breakdown(g, shown, b.attacker).to_dict(),
+        breakdown(g, shown, b.defender).to_dict(),
+    )

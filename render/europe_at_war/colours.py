@@ -1,0 +1,48 @@
+"""Europe at War's map colours, and each seat's fill and pattern.
+
+A territory is filled in a light tint of its owner's seat colour (the kit's
+colour-blind-checked colours, :mod:`render.palette`) and hatched in the full colour with
+the seat's own pattern, so colour is never the only cue; a territory nobody holds is
+plain parchment.
+"""
+
+from __future__ import annotations
+
+from render.palette import RGB, hex_rgb, mix, piece_colour
+
+SEA: RGB = hex_rgb("#a9cbe3")
+SEA_EDGE: RGB = hex_rgb("#7ea7c7")
+"""The lines between sea zones."""
+SEA_TEXT: RGB = hex_rgb("#2f5d80")
+COAST: RGB = hex_rgb("#4d6f8a")
+NEUTRAL_LAND: RGB = hex_rgb("#d8d3c6")
+"""Land of no country of the game (Morocco, Persia, ...)."""
+NEUTRAL_TEXT: RGB = hex_rgb("#8a8474")
+WASTELAND: RGB = hex_rgb("#bdb5a3")
+"""Land between two territories that are not adjacent."""
+UNHELD: RGB = hex_rgb("#f4eedc")
+"""A territory nobody holds."""
+BORDER: RGB = hex_rgb("#a39a87")
+"""Between two territories of one country."""
+COUNTRY_BORDER: RGB = hex_rgb("#4a4339")
+LINK: RGB = hex_rgb("#5b4636")
+"""Straits and crossings."""
+NAME: RGB = hex_rgb("#2a2620")
+HALO: RGB = hex_rgb("#fbf8ef")
+CITY: RGB = hex_rgb("#2a2620")
+COIN: RGB = hex_rgb("#f2c14e")
+COIN_EDGE: RGB = hex_rgb("#8a6a12")
+BATTLE: RGB = hex_rgb("#e0483e")
+
+PATTERNS: tuple[str, ...] = ("rising", "falling", "dots", "rows", "cross")
+"""Each seat's hatching: rising or falling diagonals, dots, horizontal rows, a cross-hatch."""
+
+
+def fill(seat: int) -> RGB:
+    """The tint a territory of ``seat`` is filled with."""
+    return mix(piece_colour(seat).fill, (255, 255, 255), 0.58)
+
+
+def hatch(seat: int) -> RGB:
+    """The colour of ``seat``'s pattern lines."""
+    return mix(piece_colour(seat).fill, (255, 255, 255), 0.12)
