@@ -218,7 +218,8 @@ def _arrows(view: Any, events: Sequence[Event], shapes: Shapes, f: Frame) -> lis
     places = {tid: f.at(*t.stack) for tid, t in shapes.territories.items()}
     places.update({sid: f.at(*s.label) for sid, s in shapes.seas.items()})
     out = []
-    for order in view.plan or ():
+    shown = view.plan if view.step != "plan" else ()  # a plan being made is its maker's
+    for order in shown or ():
         path = [p for p in order.get("path") or () if p in places]
         if order.get("status") in ("cancelled", "skipped"):
             continue

@@ -85,14 +85,14 @@ RULINGS = {
 
 COMMANDS = (
     CommandSpec(
-        "move",
-        "Order a group to move (EA-10): leader, destination, path, payment",
+        "order",
+        "Order a group to move (EA-10): its General (or fleet), where to, the way, the payment",
         ("move",),
         (
-            CommandOption("group", "The group's leader (or fleet)", ("group",), "word"),
-            CommandOption("dest", "Where it goes", ("dest",), "space"),
-            CommandOption("via", "The path", ("via",), "word"),
-            CommandOption("pay", "free, or a move card", ("pay",), "word"),
+            CommandOption("general", "The group's General (or fleet)", ("group",), "word"),
+            CommandOption("to", "Where it goes", ("dest",), "space"),
+            CommandOption("via", "The way", ("via",), "word"),
+            CommandOption("card", "free (the leader's move), or a move card", ("pay",), "word"),
         ),
     ),
     CommandSpec(

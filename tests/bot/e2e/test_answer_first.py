@@ -274,6 +274,17 @@ async def test_every_interaction_is_answered_while_the_renderer_is_held(held_wor
         (mover, "conscript", {"field": "Narnia"}),
         (mover, "sabotage", {"target": "Narnia"}),
         (mover, "spy", {"player": "nobody-at-all"}),
+        # Europe at War's turn commands, not played at this table
+        (mover, "order", {"general": "General", "to": "Spain", "via": "x", "card": "free"}),
+        (mover, "drop", {"unit": "Hussars", "at": "Spain"}),
+        (mover, "compel", {"card": "Revenge", "at": "Spain", "player": "bob", "dest": "Spain"}),
+        (mover, "submit", {}),
+        (mover, "undo", {}),
+        (mover, "play", {"card": "Recruits"}),
+        (mover, "buy", {"chit": "1", "at": "Spain"}),
+        (mover, "disband", {"unit": "Hussars"}),
+        (mover, "top", {"unit": "Hussars"}),
+        (mover, "done", {}),
     ]
     for user, name, options in refusals:
         res = await rec.slash(user, name, **options)
