@@ -251,6 +251,58 @@ PANELS = {
 commands."""
 
 
+CONTEST_STAGES = ("cards", "sealed", "answer")
+"""A battle's card exchange (EA-18), sealed cards and their Lost Orders answers (EA-36)."""
+CONTEST_STEPS = frozenset({"battle_card", "battle_pass", "sealed_revealed", "timed_out"})
+"""Events that only take a battle's exchange a step further."""
+
+
+class BattleContest:
+    """A battle followed in one channel message, edited at each card or pass, from its
+    start to its result (see :class:`rules.presentation.Contest`); its image is the
+    battle with both stacks and the Force breakdown."""
+
+    def under_way(self, view: Any) -> bool:
+        """A battle in its card exchange."""
+        b = view.battle
+        return b is not None and b.stage in CONTEST_STAGES
+
+    def step(self, events: Sequence[Event]) -> bool:
+        """Only a card, a pass, sealed cards shown or a timeout within the exchange."""
+        return all(e.kind in CONTEST_STEPS for e in events if e.to is None)
+
+    def result(self, events: Sequence[Event]) -> Event | None:
+        """The battle's result (EA-20)."""
+        return next((e for e in events if e.kind == "battle_result" and e.to is None), None)
+
+    def lines(self, view: Any, names: Sequence[str]) -> list[str]:
+        """Each side's Force as the cards shown leave it, and the cards played."""
+        b = view.battle
+        if b is None:
+            return []
+        out = []
+        for seat, side in zip((b.attacker, b.defender), b.breakdowns, strict=False):
+            parts = [f"units {side['unit_sum']}"]
+            if side["leader"]:
+                parts.append(f"leader +{side['leader']}")
+            if side["flat"]:
+                parts.append(f"cards {side['flat']:+d}")
+            if side["multiplier"] != "1":
+                parts.append(f"x{side['multiplier']}")
+            out.append(f"{names[seat]}: Force {side['total']} ({', '.join(parts)}).")
+        played = [
+            f"{names[p['seat']]}: {D.card_name(p['card'])}"
+            + (" (cancelled)" if p["negated"] else "")
+            for p in b.plays
+        ]
+        if played:
+            out.append("Cards played: " + "; ".join(played) + ".")
+        return out
+
+
+CONTEST = BattleContest()
+
+
 class EaWords:
     """The words of Europe at War."""
 
@@ -451,9 +503,9 @@ class EaWords:
         """How each decision is spoken of."""
         return DECISIONS
 
-    def contest(self) -> None:
-        """None: each step of a battle is a message of its own."""
-        return None
+    def contest(self) -> BattleContest:
+        """A battle's card exchange, followed in one channel message."""
+        return CONTEST
 
     def choice_tone(self, kind: str) -> str:
         """Passing quietly, cancelling in red."""
