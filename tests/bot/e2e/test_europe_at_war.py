@@ -1,0 +1,114 @@
+"""Europe at War through the fake Discord with the real client, played only by clicking
+after /newgame: the lobby's Options panel (the EA-36 options), nations by /join, setup
+placement, the move planner, windows, battles, casualties, recruits and upkeep on the
+turn panel and the decision panels, people and computers at one table. The channel
+never shows a hand; each hand goes by DM.
+
+The default run plays the opening of a five-seat game on the compact map; whole games
+(five seats to a winner in 8 rounds, and a full-length two-player game) are behind the
+``slow`` marker."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from ai.europe_at_war import EaPlayer
+from bot.images import BOARD_FILE
+from rules.europe_at_war.data import deck
+from rules.europe_at_war.state import EaState
+from tests.bot.e2e.clicks import Clicker, _engine
+from tests.bot.e2e.harness import World
+
+
+class Heuristic:
+    """People's choices: the game's own computer player, deciding from the seat's view
+    among what the panel offers."""
+
+    def __init__(self, stop_round: int | None = None) -> None:
+        self.steps = 0
+        self.player = EaPlayer()
+        self.kinds: Counter[str] = Counter()
+
+    def choose(self, state: EaState, seat: int, kind: str, choices: list[Any]) -> Any:
+        self.kinds[kind] += 1
+        return self.player.choose(state.view_for(seat), choices, "normal", 7919 * self.steps + 1)
+
+
+async def _table(world: World, computers: int, options: dict[str, list[str]]) -> int:
+    """/newgame variant europe_at_war by ann; bob and cy join by /join with a nation;
+    ann sets the options on the Options panel, adds computers and starts."""
+    res = await world.slash("ann", "newgame", variant="europe_at_war", players=5)
+    assert not res.ephemeral and "Europe at War" in res.content, res.content
+    gid = await world.gid()
+    res = await world.slash("bob", "join", power="britain")
+    assert not res.ephemeral, res.content
+    lobby = world.lobby_message()
+    await world.click("cy", lobby, f"ew:l:{gid}:join")
+    opts = await world.click("ann", lobby, f"ew:l:{gid}:opts")
+    assert opts.ephemeral
+    panel = opts.answer
+    flags = [o["value"] for c in panel.walk_components() for o in c.get("options", [])]
+    for flag in ("compact_map", "sealed_battle_cards", "fast_windows", "leaders_in_play"):
+        assert flag in flags, flags  # the EA-36 options are offered
+    for name, values in options.items():
+        await world.fake.select(world.users["ann"], panel, f"ew:op:{gid}:{name}", values)
+    await world.settle()
+    for _ in range(computers):
+        await world.click("ann", lobby, f"ew:l:{gid}:bot")
+    await world.click("ann", world.lobby_message(), f"ew:l:{gid}:start")
+    return gid
+
+
+def _hand_names(state: EaState) -> dict[int, set[str]]:
+    cards = deck()
+    return {s: {cards[c].name for c in hand} for s, hand in enumerate(state.hands)}
+
+
+async def test_a_five_seat_opening_by_clicking(world: World) -> None:
+    gid = await _table(world, 2, {"flags": ["compact_map"], "rounds": ["8"]})
+    assert world.bot is not None
+    lobby_text = "\n".join(m.content for m in world.fake.messages(world.channel))
+    assert "Europe at War" in lobby_text
+    state = _engine(world, gid)
+    assert state.options.compact_map and state.options.rounds == 8
+    assert "britain" in state.nations and len(state.nations) == 5
+    clicker = Clicker(world, channel_every=3)
+    policy = Heuristic()
+    while state.round < 2 and not state.over:
+        assert await clicker.step(policy)
+        assert policy.steps < 600
+        state = _engine(world, gid)
+    kinds = Counter(d.decision for d in clicker.log)
+    assert kinds["setup"] >= 3 and kinds["turn"] >= 3, kinds
+    assert {d.where for d in clicker.log} == {"dm", "channel"}
+    for d in clicker.log:  # every click answered (acknowledged first: never expired)
+        assert d.clicks >= 1 and len(d.seconds) == d.clicks
+    # the channel saw boards and never a card of anyone's hand
+    channel = world.fake.messages(world.channel)
+    assert any(a.filename == BOARD_FILE for m in channel for a in m.attachments)
+    text = "\n".join(m.content for m in channel)
+    public = {deck()[c].name for c in state.discard + state.table}
+    for seat, names in _hand_names(state).items():
+        shown = {n for n in names - public if n in text}
+        assert not shown, f"seat {seat}'s hand in the channel: {shown}"
+    # each person's hand came by DM
+    for user in (world.users["ann"], world.users["bob"], world.users["cy"]):
+        dms = "\n".join(m.content for m in world.fake.dm_messages(user))
+        assert "hand" in dms.lower(), dms[:500]
+
+
+@pytest.mark.slow
+async def test_three_people_and_two_computers_play_to_a_winner(world: World) -> None:
+    gid = await _table(world, 2, {"flags": ["compact_map"], "rounds": ["8"]})
+    assert world.bot is not None
+    clicker = Clicker(world, channel_every=3)
+    await clicker.play_to_end(gid, Heuristic(), 20_000)
+    st = await world.bot.service.status(gid)
+    assert st.status == "finished", st.lines
+    state = _engine(world, gid)
+    assert state.over and state.winners and state.round <= 8
+    last = world.fake.messages(world.channel)[-1]
+    assert last.component(f"ew:r:{gid}") is not None, last.content
