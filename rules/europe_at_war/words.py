@@ -25,6 +25,7 @@ from ..presentation import (
 from . import describe as D
 from .actions import FLEET, unit_of
 from .data import NATIONS, deck, game_map
+from .typed import READER, EaReader
 
 NATION_NAMES = D.NATION_NAMES
 
@@ -251,6 +252,36 @@ PANELS = {
 commands."""
 
 
+TIMINGS = (
+    ("combat", "battle"),
+    ("own_turn", "own turn"),
+    ("move_plan", "move plan"),
+    ("window_w1", "window W1"),
+    ("window_w2", "window W2"),
+    ("response", "answers"),
+)
+"""When each group of a hand is played (``cards.json`` ``timing``), in the order shown."""
+
+
+def hand_line(hand: Sequence[str]) -> str:
+    """A hand grouped by when its cards are played: "Your hand (5): battle: A, B;
+    own turn: C; ..." ("Your hand: nothing" when empty)."""
+    if not hand:
+        return "Your hand: nothing"
+    cards = deck()
+    groups = []
+    for timing, label in TIMINGS:
+        names = sorted(cards[c].name for c in hand if c in cards and cards[c].timing == timing)
+        if names:
+            groups.append(f"{label}: {', '.join(names)}")
+    other = sorted(
+        D.card_name(c) for c in hand if c not in cards or cards[c].timing not in dict(TIMINGS)
+    )
+    if other:
+        groups.append(", ".join(other))
+    return f"Your hand ({len(hand)}): " + "; ".join(groups)
+
+
 CONTEST_STAGES = ("cards", "sealed", "answer")
 """A battle's card exchange (EA-18), sealed cards and their Lost Orders answers (EA-36)."""
 CONTEST_STEPS = frozenset({"battle_card", "battle_pass", "sealed_revealed", "timed_out"})
@@ -443,7 +474,7 @@ class EaWords:
         plan before it is shown."""
         if view.hand is None:
             return []
-        lines = ["Your hand: " + D.cards_text(view.hand)]
+        lines = [hand_line(view.hand)]
         if view.drawn:
             lines.append("Drawn chits: " + ", ".join(f"{u.name} (u{u.unit})" for u in view.drawn))
         if view.gifts:
@@ -538,9 +569,9 @@ class EaWords:
             return int(key) if key.isdigit() else None
         return key or None
 
-    def reader(self) -> None:
-        """None: commands read from their spec."""
-        return None
+    def reader(self) -> EaReader:
+        """The forgiving reader of typed lines (``order``, ``pass``, ``buy``)."""
+        return READER
 
 
 def _counted(order: dict[str, Any]) -> dict[str, Any]:

@@ -173,5 +173,5 @@ def test_the_game_question_offers_every_registered_game(
     question = capsys.readouterr().out.splitlines()[1]
     assert question == (
         "Which game? 1) European War (cards, duels, diplomacy)  2) World War 5 (dice)  "
-        "3) Europe at War  4) Claim the Line"
+        "3) Europe at War (chits, cards and 176 territories)  4) Claim the Line"
     )

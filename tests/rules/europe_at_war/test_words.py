@@ -243,8 +243,12 @@ def test_private_lines_are_the_viewer_s_and_a_spectator_has_none() -> None:
     keep(g, 0, 1)
     give(g, 0, "forage")
     give(g, 1, "canals")
-    assert WORDS.private_lines(view_for(g, 0), NAMES) == ["Your hand: Forage"]
+    assert WORDS.private_lines(view_for(g, 0), NAMES) == ["Your hand (1): own turn: Forage"]
     assert WORDS.private_lines(view_for(g, None), NAMES) == []
+    give(g, 0, "bayonet_charge")
+    hand = WORDS.private_lines(view_for(g, 0), NAMES)[0]
+    # grouped by when the cards are played, battle cards first
+    assert hand == "Your hand (2): battle: Bayonet Charge; own turn: Forage"
     assert not any("Canals" in line for line in WORDS.summary_lines(view_for(g, None), NAMES))
 
 
