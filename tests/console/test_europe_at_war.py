@@ -64,7 +64,7 @@ def test_order_reads_keys_or_plain_words_against_the_legal_moves() -> None:
     except Unreadable as exc:
         assert "Which general?" in str(exc) or "Where to?" in str(exc)
     else:
-        assert got.dest == target.dest and got.pay == "free"
+        assert isinstance(got, Move) and got.dest == target.dest and got.pay == "free"
     same = [a for a in moves if a.dest == target.dest and a.group == target.group]
     from rules.europe_at_war import describe as D
 
@@ -86,7 +86,7 @@ def test_pass_and_buy() -> None:
     view = typed.view
     buys = [a for a in typed.choices if isinstance(a, Buy)]
     done = READER.read("pass", [], typed)
-    assert done.kind == "done"  # nothing to pass: the step is finished
+    assert done is not None and done.kind == "done"  # nothing to pass: the step is finished
     if buys:
         first = buys[0]
         n = 1 + [f"u{u.unit}" for u in view.drawn].index(first.chit)
