@@ -25,7 +25,7 @@ deadline rules), ``live`` (the in-memory copy of a game).
 from __future__ import annotations
 
 from .admin import AdminOps
-from .choices import ChoiceOps, Offer, UnionCommand, UnionOption, command_union
+from .choices import ChoiceOps, LookedUp, Offer, UnionCommand, UnionOption, command_union
 from .computers import ComputerOps
 from .core import (
     DISK_FULL,
@@ -100,6 +100,7 @@ __all__ = [
     "Hosts",
     "Listener",
     "LobbyInfo",
+    "LookedUp",
     "Nth",
     "Offer",
     "Outcome",

@@ -21,10 +21,12 @@ from ..presentation import (
     DecisionWords,
     OptionSpec,
     RuleSection,
+    Shown,
 )
 from . import describe as D
 from .actions import FLEET, unit_of
 from .data import NATIONS, deck, game_map
+from .lookups import LOOKUPS, look_up
 from .typed import READER, EaReader
 
 NATION_NAMES = D.NATION_NAMES
@@ -523,8 +525,18 @@ class EaWords:
         return (RuleSection("Europe at War", RULINGS),)
 
     def commands(self) -> tuple[CommandSpec, ...]:
-        """The turn commands."""
-        return COMMANDS
+        """The turn commands, then the look-ups (:mod:`.lookups`)."""
+        return COMMANDS + LOOKUPS
+
+    def look_up(
+        self, command: str, typed: Mapping[str, str], view: Any, names: Sequence[str]
+    ) -> Shown:
+        """/map, /stack, /treasury and /card (see :mod:`.lookups`).
+
+        Raises:
+            RulesError: an unknown look-up, or an option naming nothing.
+        """
+        return look_up(command, typed, view, names)
 
     def panel_decisions(self) -> Mapping[str, str]:
         """Decisions answered on a panel."""

@@ -191,3 +191,22 @@ def test_a_default_game_is_played_to_the_end_at_the_keyboard(
     assert keyboard.words.get("buy", 0) >= 1, keyboard.words
     boards = sorted((tmp_path / "boards").glob("game1-*.png"))
     assert len(boards) > 20 and (tmp_path / "boards" / "game1-latest.png").is_file()
+
+
+def test_look_ups_at_the_keyboard(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """/map, /stack, /treasury and /card as console words: words printed, the map's
+    region written as a PNG; a name that names nothing is refused."""
+    from tests.bot.test_console import run
+
+    args = ["--db", str(tmp_path / "games.db"), "--fast", "--seed", "4"]
+    args += ["--out", str(tmp_path / "out"), "--variant", "europe-at-war", "--players", "2"]
+    args += ["--computers", "1", "--name", "Ann"]
+    lines = ["map iberia", "card bayonet", "treasury", "stack paris", "card zzz", "quit"]
+    code, out = run(monkeypatch, args, lines)
+    assert code == 0, out[-2000:]
+    assert "The map: Iberia." in out
+    image = tmp_path / "out" / "game1-map_iberia.png"
+    assert image.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "Bayonet Charge (card" in out and "Played in a battle" in out
+    assert "Ann (France): 0 RP" in out and "Paris (held by Ann)" in out
+    assert "✗ There is no card called 'zzz'." in out

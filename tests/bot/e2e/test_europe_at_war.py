@@ -62,6 +62,31 @@ async def _table(world: World, computers: int, options: dict[str, list[str]]) ->
     return gid
 
 
+async def _look_ups(world: World) -> None:
+    """/map region:, /stack, /treasury and /card name: answer privately; /map with the
+    region's image; a name that names nothing gets a short reason."""
+    count = len(world.fake.messages(world.channel))
+    res = await world.slash("bob", "map", region="iberia")
+    assert res.ephemeral and "Iberia" in res.content, res.content
+    assert res.answer is not None and [a.filename for a in res.answer.attachments] == [
+        "map_iberia.png"
+    ]
+    res = await world.slash("cy", "stack")
+    assert res.ephemeral and res.content.startswith("Your stacks:"), res.content
+    res = await world.slash("cy", "stack", at="london")
+    assert res.ephemeral and res.content.startswith("London (held by bob)"), res.content
+    res = await world.slash("ann", "treasury")
+    assert res.ephemeral and "RP" in res.content
+    ann = world.users["ann"]
+    res = await world.fake.slash(ann, world.channel, "card", options={"name": "bayonet"})
+    await world.settle()
+    assert res.ephemeral and "Bayonet Charge" in res.content
+    res = await world.fake.slash(ann, world.channel, "card", options={"name": "qwerty"})
+    await world.settle()
+    assert res.ephemeral and "no card called" in res.content
+    assert len(world.fake.messages(world.channel)) == count, "look-ups post nothing"
+
+
 def _hand_names(state: EaState) -> dict[int, set[str]]:
     cards = deck()
     return {s: {cards[c].name for c in hand} for s, hand in enumerate(state.hands)}
@@ -81,6 +106,7 @@ async def test_a_five_seat_opening_by_clicking(world: World) -> None:
         assert await clicker.step(policy)
         assert policy.steps < 600
         state = _engine(world, gid)
+    await _look_ups(world)
     kinds = Counter(d.decision for d in clicker.log)
     assert kinds["setup"] >= 3 and kinds["turn"] >= 3, kinds
     assert {d.where for d in clicker.log} == {"dm", "channel"}
