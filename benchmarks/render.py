@@ -317,11 +317,12 @@ def single(runs: int) -> None:
         deflate = partial(write_rows, rows, w, h, [0] * 768, BOARD_LEVEL, band_rows=BAND_ROWS)
         _line("  deflate + PNG", deflate, runs)
     hand = [pyramids.cards.parse_card(c) for c in ("3♣", "7♦", "10♥", "J♠", "Q♥", "K♣", "A♦")]
+    side = "france_allies"  # a seat's hand carries its power's colour
     _line(
         "hand (7 cards)",
-        lambda: render.pyramids.hand_png(hand, title="Your hand"),
+        lambda: render.pyramids.hand_png(hand, title="Your hand", side=side),
         runs,
-        len(render.pyramids.hand_png(hand, title="Your hand")),
+        len(render.pyramids.hand_png(hand, title="Your hand", side=side)),
     )
     duel = _duel_view()
     _line(

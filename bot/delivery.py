@@ -131,6 +131,7 @@ class Delivery(PrivateDelivery):
         self.outbox.on_forbidden = self._forbidden
         self.outbox.prepare = self.prepare_dm
         self.hands_shown = {}
+        self.dm_panels = {}
         self.hands_drawn = 0
         self.hands_late = 0
         self.backlog = backlog
@@ -209,12 +210,15 @@ class Delivery(PrivateDelivery):
         self.refs.pop(game_id, None)
         self._channels.pop(game_id, None)
         self.hands_shown.pop(game_id, None)
+        self.dm_panels.pop(game_id, None)
 
     async def restore_holds(self) -> None:
         """At start-up, before the outbox sends: the channels held for a missing
         permission when the bot stopped stay held, their games paused (until the
         permission is back, see :meth:`permissions_changed`, or /resume)."""
         for cid, gid, paused, missing in await self.bot.db.held_channels():
+            if not await self.bot.service.hosting(gid):
+                continue  # another process's (or gone with its server: released there)
             if await self.bot.service.active_game(cid) != gid:  # the game is over
                 await self._keep(self.bot.db.release_channel(cid), f"channel {cid} released")
                 continue
@@ -223,13 +227,16 @@ class Delivery(PrivateDelivery):
             self.paused_for_permissions[cid] = (gid, paused)
             self._channels[gid] = cid
 
-    async def catch_up(self) -> int:
+    async def catch_up(self, only: int | None = None) -> int:
         """At start-up, once the outbox has what the previous process kept: tell each
         game's channel of the actions it was owed (committed, but the bot stopped before
-        their message was kept or sent), rebuilt from the stored log, with the board as
-        stored. Returns how many games' channels were told."""
+        their message was kept or sent, or another process made them), rebuilt from the
+        stored log, with the board as stored — only this process's games, and with
+        ``only``, that one game. Returns how many games' channels were told."""
         outcomes = []
         for gid, owed_from in await self.bot.db.announcements():
+            if only is not None and gid != only:
+                continue
             try:
                 outcome = await self.bot.service.untold(gid, owed_from)
             except Exception:  # e.g. a snapshot that fails validation: the others go on
@@ -353,6 +360,9 @@ class Delivery(PrivateDelivery):
         if not outcome.ok or outcome.game_id is None:
             return
         gid = outcome.game_id
+        if interaction is not None and not await self.bot.service.hosting(gid):
+            await self._answer_only(outcome, Reply.of(interaction), mode, note)
+            return
         reply = Reply.of(interaction) if interaction is not None else None
         if reply is not None:
             reply.mode = mode
@@ -419,6 +429,23 @@ class Delivery(PrivateDelivery):
             if self._active == 0:
                 self._quiet.set()
 
+    async def _answer_only(self, outcome: Outcome, reply: Reply, mode: str, note: str) -> None:
+        """Answer an interaction about a game another process hosts (a DM's panel, which
+        Discord sends to shard 0): only the one who acted is answered here; the action is
+        owed to the game's channel, and its host, told of the change, says it there and
+        sends the DMs and panels (see :meth:`catch_up`)."""
+        reply.mode = mode
+        try:
+            if mode == "panel":
+                head = self.label(outcome) + "\n" if reply.interaction.guild_id is None else ""
+                await reply.edit_source(
+                    content=f"{head}✔ {note or 'Done.'}", view=None, attachments=[]
+                )
+            elif not reply.answered:
+                await reply.private("Done.")
+        finally:
+            reply.close()
+
     # ------------------------------------------------------------------ images
     @staticmethod
     def _contest(outcome: Outcome) -> Contest | None:
@@ -452,7 +479,7 @@ class Delivery(PrivateDelivery):
                 jobs["board"] = self.images.board(
                     view,
                     names,
-                    outcome.events,
+                    outcome.board_events,
                     game=game,
                     key=(outcome.game_id or 0, outcome.version),
                 )
@@ -460,7 +487,7 @@ class Delivery(PrivateDelivery):
                 result = contest.result(outcome.events) if contest is not None else None
                 if result is not None:
                     jobs[CONTEST] = self.images.contest(
-                        view, names, result, outcome.events, game=game
+                        view, names, result, outcome.board_events, game=game
                     )
         if not jobs:
             return {}
@@ -545,6 +572,7 @@ class Delivery(PrivateDelivery):
         if await within(hands, replies.WORDS_FIRST_AFTER):
             pics = {**pics, **hands.result()}
         await self._private(outcome, pics, reply, note)
+        await self.close_stale_panels(outcome, reply)
         if reply is not None and not reply.answered:
             if reply.mode == "panel":
                 head = self.label(outcome) + "\n" if reply.interaction.guild_id is None else ""

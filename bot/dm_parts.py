@@ -17,9 +17,11 @@ item's ``meta["dm"]`` (JSON, so it survives a restart with the item):
     kept only while its decision is still open and no newer prompt replaced it; a
     panel's buttons are the message's ``components``;
 ``hand`` / ``hand_text`` / ``show_hand`` / ``draw``
-    the player's newest hand (card ids) and its words, whether the words are shown, and
-    whether the hand changed (its image is drawn when the DM is sent, not before: a DM
-    merged away costs no drawing);
+    what the player holds now, as the game's images keep it (:meth:`render.GameImages.holding`:
+    JSON, e.g. the cards and the side whose colour the image carries; a plain list of
+    card numbers in a DM kept by an older version, drawn without that colour) and its
+    words, whether the words are shown, and whether it changed (its image is drawn when
+    the DM is sent, not before: a DM merged away costs no drawing);
 ``game``
     the game's registry name, which the hand's image is drawn for (None: a DM kept by an
     older version, whose hand goes in words).
@@ -32,6 +34,7 @@ summarised in one line (the hand shown with it is current).
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from .texts import clip
@@ -48,7 +51,7 @@ def make_part(
     prompt: str | None = None,
     kind: str | None = None,
     open_kinds: list[str] | None = None,
-    hand: list[int] | None = None,
+    hand: Any = None,
     hand_text: list[str] | None = None,
     show_hand: bool = False,
     draw: bool = False,
@@ -62,12 +65,17 @@ def make_part(
         "prompt": prompt,
         "kind": kind,
         "open": sorted(open_kinds) if open_kinds is not None else None,
-        "hand": sorted(hand) if hand is not None else None,
+        "hand": hand,
         "hand_text": list(hand_text or []),
         "show_hand": show_hand,
         "draw": draw,
         "game": game,
     }
+
+
+def held_key(holding: Any) -> str:
+    """A holding in one canonical string: equal for the same holding, however kept."""
+    return json.dumps(holding, sort_keys=True, separators=(",", ":"))
 
 
 def content(part: dict[str, Any]) -> str:

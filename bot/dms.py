@@ -1,6 +1,13 @@
 """The private half of the delivery: DMs (hands, private lines, panels), the panel a
 player clicked edited in place, and players whose DMs are closed.
 
+A DM's panel stays usable while its decision stands; once the decision is taken
+elsewhere (in the channel's private panel, by a slash command), closed, or replaced by a
+newer one, the DM is edited: its buttons go and a line says why (*Answered in the
+channel.*), so an old DM never offers buttons that would only be refused. The bot
+remembers each player's newest DM panel per game in memory: after a restart an older
+one keeps its buttons, and a click on it gets the out-of-date reason.
+
 A DM refused with HTTP 403 / code 50007 marks the user's DMs closed; the channel is told
 once per game (use /hand and the *Open my panel* buttons), their prompts are offered
 through an *Open my panel* button in the channel (or, for the one who just used a slash
@@ -14,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -25,9 +32,10 @@ from service.models import OutboxFile, OutboxRecord
 
 from . import dm_parts
 from . import reply as replies
+from .dm_parts import held_key
 from .games import decision_name, is_panel, panel_names
 from .images import HAND_FILE, Images, Picture
-from .outbox import NORMAL, URGENT, Outbox, Sent, files_of, message_payload
+from .outbox import BACKGROUND, NORMAL, URGENT, Outbox, Sent, files_of, message_payload
 from .reply import Reply, within
 from .texts import clip, stamp, where_label
 from .views.panels import open_panel_view, panel_content, panel_view
@@ -40,6 +48,26 @@ if TYPE_CHECKING:
 log = logging.getLogger("bot.delivery")
 
 DMS_CLOSED = 50007
+ANSWERED_IN_CHANNEL = "✔ Answered in the channel."
+ANSWERED = "✔ Answered."
+REPLACED = "↪ A newer panel follows."
+CLOSED = "This decision is closed; see the channel."
+OVER = "The game is over."
+CLOSING = (ANSWERED_IN_CHANNEL, ANSWERED, REPLACED, CLOSED, OVER)
+"""The last line of a DM panel whose buttons were taken off (in italics): it keeps the
+words it was sent with (its hand as it was then) above it."""
+
+
+@dataclass(slots=True)
+class DmPanel:
+    """A player's newest DM with buttons answering one of their decisions."""
+
+    channel_id: int
+    message_id: int
+    version: int
+    """The version of the prompt its buttons answer."""
+    content: str
+    """Its words as sent."""
 
 
 class PrivateDelivery:
@@ -51,12 +79,15 @@ class PrivateDelivery:
     """Users a DM reached in this process (their DMs are not waited for)."""
     outbox: Outbox
     images: Images
-    hands_shown: dict[int, dict[int, tuple[int, ...]]]
-    """Game id -> user id -> the hand whose image that player was last sent."""
+    hands_shown: dict[int, dict[int, str]]
+    """Game id -> user id -> the holding whose image that player was last sent (as
+    :func:`bot.dm_parts.held_key` gives it)."""
     hands_drawn: int
     """Hand images drawn for DMs at send time (for tests and benchmarks)."""
     hands_late: int
     """Of those, left out for being late (the renderer saturated)."""
+    dm_panels: dict[int, dict[int, DmPanel]]
+    """Game id -> user id -> that player's newest DM panel still offering its buttons."""
 
     def ref(self, game_id: int) -> GameRefs:  # implemented by Delivery
         raise NotImplementedError
@@ -198,6 +229,8 @@ class PrivateDelivery:
             # hold back the game's later DMs, which could not merge while they wait
             wait = reply is not None and uid not in self.dms_open
             meta = {} if wait else self._fallback(outcome, prompt if wants_panel else None)
+            if panel is not None and prompt is not None:
+                meta["answers"] = prompt.version  # what its buttons answer
             # no hand image here: the outbox has it drawn when the DM is sent (a DM
             # merged into a newer one costs no drawing)
             if await self.dm(
@@ -249,6 +282,15 @@ class PrivateDelivery:
         )
         if not ok:
             await self._dm_user(outcome, uid, prompt, pics, None)
+        elif in_dm and outcome.game_id is not None:
+            clicked = reply.interaction.message
+            if clicked is not None:  # now the player's DM panel, or none
+                live = (
+                    DmPanel(clicked.channel.id, clicked.id, prompt.version, text)
+                    if (panel is not None and prompt is not None)
+                    else None
+                )
+                await self._dm_panel_now(outcome.game_id, uid, live, clicked.id)
 
     def label(self, outcome: Outcome) -> str:
         """'**Server** › #channel · link' for a DM about this game."""
@@ -297,8 +339,8 @@ class PrivateDelivery:
         part = rec.meta.get("dm") or {}
         if not part.get("draw") or part.get("hand") is None or rec.game_id is None:
             return []
-        cards = tuple(part["hand"])
-        if self.hands_shown.get(rec.game_id, {}).get(rec.user_id or 0) == cards:
+        holding = part["hand"]
+        if self.hands_shown.get(rec.game_id, {}).get(rec.user_id or 0) == held_key(holding):
             return []
         game = part.get("game")
         if game is None or not self.images.draws(game):
@@ -307,7 +349,7 @@ class PrivateDelivery:
             rec.payload["content"] = dm_parts.text_of(part)
             return []
         self.hands_drawn += 1
-        drawing = asyncio.ensure_future(self.images.hand(cards, "Your hand", game=game))
+        drawing = asyncio.ensure_future(self.images.hand(holding, "Your hand", game=game))
         if not await within(drawing, replies.WORDS_FIRST_AFTER):
             # the renderer is saturated: the words go now, with the cards listed
             drawing.cancel()
@@ -334,7 +376,14 @@ class PrivateDelivery:
             self.dms_open.add(uid)
             part = rec.meta.get("dm")
             if part and rec.game_id is not None and any(f.filename == HAND_FILE for f in rec.files):
-                self.hands_shown.setdefault(rec.game_id, {})[uid] = tuple(part["hand"] or ())
+                self.hands_shown.setdefault(rec.game_id, {})[uid] = held_key(part["hand"])
+            version, msg = rec.meta.get("answers"), sent.message
+            buttons = bool(rec.payload.get("components"))
+            if part and buttons and rec.game_id is not None and None not in (version, msg):
+                assert msg is not None and version is not None
+                content = str(rec.payload.get("content") or "")
+                live = DmPanel(msg.channel.id, msg.id, int(version), content)
+                await self._dm_panel_now(rec.game_id, uid, live, None)
             if rec.meta.get("reopen"):
                 await self._keep(
                     self.bot.db.set_dms_closed(uid, False), f"that user {uid} has DMs open"
@@ -360,6 +409,75 @@ class PrivateDelivery:
                 view=open_panel_view(self.bot.controls, tell[0], uid),
                 priority=URGENT,
             )
+
+    # ------------------------------------------------------------------ DM panels
+    async def _dm_panel_now(
+        self, gid: int, uid: int, panel: DmPanel | None, clicked: int | None
+    ) -> None:
+        """``panel`` is ``uid``'s DM panel in game ``gid`` now (None: the DM ``clicked``
+        was answered in place and offers none). An older one is closed as replaced; a
+        new one whose decision no longer stands (taken meanwhile, while it waited to be
+        sent) is closed at once."""
+        mine = self.dm_panels.setdefault(gid, {})
+        older = mine.get(uid)
+        if panel is None:
+            if older is not None and older.message_id == clicked:
+                del mine[uid]
+            return
+        mine[uid] = panel
+        if older is not None and older.message_id != panel.message_id:
+            await self._close_dm_panel(older, REPLACED)
+        if not await self.bot.service.prompt_stands(gid, uid, panel.version):
+            if mine.get(uid) is panel:
+                del mine[uid]
+            if not mine:  # e.g. the game ended meanwhile
+                self.dm_panels.pop(gid, None)
+            await self._close_dm_panel(panel, CLOSED)
+
+    async def close_stale_panels(self, outcome: Outcome, reply: Reply | None) -> None:
+        """After ``outcome``: close the DM panels of its game whose decision no longer
+        stands (every one, once the game is over), saying why."""
+        gid = outcome.game_id
+        panels = self.dm_panels.get(gid or 0)
+        if gid is None or not panels:
+            return
+        over = outcome.game_over or outcome.kind in ("cancel", "expired", "archive")
+        actor, clicked, in_dm = None, None, False
+        if reply is not None:
+            actor, in_dm = reply.interaction.user.id, reply.interaction.guild_id is None
+            message = reply.interaction.message if reply.mode == "panel" else None
+            clicked = message.id if message is not None else None
+        for uid, panel in list(panels.items()):
+            if panel.message_id == clicked:
+                continue  # the panel clicked: answered where it is
+            if not over and await self.bot.service.prompt_stands(gid, uid, panel.version):
+                continue
+            if panels.get(uid) is panel:
+                del panels[uid]
+            if over:
+                why = OVER
+            elif uid == actor:
+                why = ANSWERED if in_dm else ANSWERED_IN_CHANNEL
+            elif any(p.user_id == uid for p in outcome.prompts):
+                why = REPLACED
+            else:
+                why = CLOSED
+            await self._close_dm_panel(panel, why)
+        if over:
+            self.dm_panels.pop(gid, None)
+
+    async def _close_dm_panel(self, panel: DmPanel, why: str) -> None:
+        """Take the buttons off a DM panel and say ``why`` under its words."""
+        note = f"_{why}_"
+        content = clip(panel.content, dm_parts.MAX_CONTENT - len(note) - 1) + "\n" + note
+        # no game named: a game's computers need not wait for it (see Delivery.room)
+        await self.outbox.edit(
+            panel.channel_id,
+            panel.message_id,
+            {"content": content, "components": []},
+            [],
+            priority=BACKGROUND,
+        )
 
     async def tell_dms_closed(self, outcome: Outcome, uid: int) -> None:
         """Tell the channel, once per game, that ``uid`` must use /hand and the panels."""

@@ -48,18 +48,20 @@ from PIL import Image, ImageDraw
 
 import render
 import rules
+from render.chart import Series, rating_chart_text
 
 from . import render_worker
 from .config import render_workers
 from .metrics import OFF, Metrics
 from .render_worker import NoImages
 
-__all__ = ["BOARD_FILE", "HAND_FILE", "Images", "NoImages", "Picture", "cores"]
+__all__ = ["BOARD_FILE", "CHART_FILE", "HAND_FILE", "Images", "NoImages", "Picture", "cores"]
 
 log = logging.getLogger("bot.images")
 
 BOARD_FILE = "board.png"
 HAND_FILE = "hand.png"
+CHART_FILE = "rating.png"
 ALT_LIMIT = 1024
 MAX_THREADS = 4
 """Drawing threads at most when ``workers=0``."""
@@ -560,6 +562,21 @@ class Images:
         if name is None:
             return None
         return await self.extra(name, view, names, result, events, game=game)
+
+    async def chart(self, name: str, series: Sequence[Series]) -> Picture:
+        """``name``'s rating over time, a line per game kind (see
+        :func:`render.chart.rating_chart`), with its words as alt text. A chart that
+        could not be drawn is a placeholder pointing at the message's words."""
+        try:
+            data, cpu = await self._run(
+                False, render_worker.chart_job, name, tuple(series), kind="chart"
+            )
+            self._count(cpu)
+        except Exception:
+            log.exception("rating chart failed")
+            self.metrics.error("render_placeholder")
+            data = _placeholder("The ratings are listed in the message.")
+        return Picture(data, CHART_FILE, rating_chart_text(name, series)[:ALT_LIMIT])
 
     def _count(self, cpu: float) -> None:
         self.rendered += 1

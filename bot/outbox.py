@@ -26,7 +26,7 @@ goes through here, so nothing is lost to a rate limit, an outage or a restart:
   question), so a player's backlog stays one DM per game at any load.
 * **Drawn when sent.** A game DM's hand image is drawn by :attr:`Outbox.prepare` just
   before its turn to be sent (:data:`PREPARE_AHEAD` at a time), never for a DM merged
-  away.
+  away: a DM whose image is drawn takes no newer hand (that DM waits behind it).
 * **Never given up on** for a 429, a 5xx or a connection error: the lane backs off
   (exponentially, up to 30 s) and tries again. Final: 404 (the channel or message is
   gone), a DM refused because the person's DMs are closed (403 / 50007), another 4xx.
@@ -207,10 +207,15 @@ class Outbox:
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> int:
-        """Load the items kept by the previous process and start sending. Returns how
-        many were loaded."""
+        """Load the items kept by the previous process (this process's: of its games, see
+        :meth:`bot.client.GameBot.owes`) and start sending. Returns how many were
+        loaded."""
         queued = {i.rec.id for q in self._lanes.values() for i in q}
-        items = [r for r in await self.bot.db.outbox_items() if r.id not in queued]
+        items = [
+            r
+            for r in await self.bot.db.outbox_items()
+            if r.id not in queued and await self.bot.owes(r.game_id)
+        ]
         for rec in items:
             self._enqueue(_Item(rec))
         self._runner = asyncio.get_running_loop().create_task(self._run())
@@ -366,7 +371,8 @@ class Outbox:
 
     async def _merge_dm(self, rec: OutboxRecord) -> asyncio.Future[Sent] | None:
         """Merge game DM ``rec`` into the newest one waiting for the same player and game;
-        None if there is none to merge into (or they cannot share a message)."""
+        None if there is none to merge into, they cannot share a message, or that one's
+        hand image is drawn and ``rec`` brings another hand."""
         lane = self._lanes.get(("u", rec.user_id or 0))
         mine = [i for i in lane or () if i.rec.game_id == rec.game_id]
         last = mine[-1] if mine else None
@@ -383,6 +389,12 @@ class Outbox:
         if joined is None:
             return None
         part, components = joined
+        hand_changed = part.get("hand") != last.rec.meta["dm"].get("hand")
+        if hand_changed and last.prepared and any(f.filename == HAND_FILE for f in last.rec.files):
+            # its hand image is drawn (it waits for a token, a request slot or a retry):
+            # it goes as it is, and the newer hand waits behind it, so no drawing is
+            # thrown away
+            return None
         payload = {**rec.payload, "content": dm_parts.text_of(part)}
         if components:
             payload["components"] = components
@@ -396,9 +408,9 @@ class Outbox:
             meta["panel"] = part["kind"]
         else:
             meta.pop("panel", None)
-        # a hand image drawn already (the DM then failed, or waited for a token) is kept
-        # if it still shows the hand; else it is drawn again
-        if part.get("hand") != last.rec.meta["dm"].get("hand") or not last.prepared:
+        # a hand image drawn already is kept (it still shows the hand); a DM prepared with
+        # none (nothing to draw then) is prepared again for a newer hand
+        if hand_changed or not last.prepared:
             last.rec.files = [f for f in last.rec.files if f.filename != HAND_FILE]
             last.prepared = False
         last.rec.payload, last.rec.meta = payload, meta

@@ -21,6 +21,7 @@ from typing import Any
 
 import render
 import rules
+from render.chart import Series, rating_chart
 from render.pngwrite import use_zlib
 
 from . import deflate
@@ -118,4 +119,16 @@ def extra_job(
     """
     start = time.thread_time()
     data = images(game).extra(name, view, names, result, events)
+    return data, time.thread_time() - start
+
+
+def chart_job(name: str, series: Sequence[Series]) -> tuple[bytes, float]:
+    """Draw a person's rating over time (:func:`render.chart.rating_chart`): (PNG, CPU
+    seconds).
+
+    Raises:
+        ValueError: no series has a point.
+    """
+    start = time.thread_time()
+    data = rating_chart(name, series)
     return data, time.thread_time() - start

@@ -8,9 +8,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from discord.utils import escape_markdown
+
 from rules import contract
 from rules.presentation import Presentation
-from service import DecisionInfo, GameStatus, LobbyInfo
+from service import (
+    DecisionInfo,
+    GameListing,
+    GameStatus,
+    KindStats,
+    Leaderboard,
+    LobbyInfo,
+    PlayerStats,
+    Standing,
+)
 
 from .games import decision_name
 
@@ -128,7 +139,7 @@ def waiting_lines(decisions: Sequence[DecisionInfo], words: Presentation) -> lis
     return out
 
 
-def game_line(st: GameStatus, user_id: int, where: str) -> str:
+def game_line(st: GameStatus | GameListing, user_id: int, where: str) -> str:
     """One game in /games: its title, ``where`` it is (server and channel, linked), and
     who it waits for — ``user_id``'s own decision with its deadline first."""
     head = f"**{variant_name(st.variant)}** · {where}"
@@ -177,9 +188,89 @@ def spec_help(variant: str) -> str:
         "• Decisions out of turn come as private panels by DM, and from **Open my panel** in "
         "the channel. Options autocomplete with what is legal now.",
         "• **/board**, **/hand**, **/status**, **/log** show the game; **/games** your games; "
-        "**/rules** the rules; **/draw** proposes a draw; **Rematch** plays again.",
+        "**/rules** the rules; **/draw** proposes a draw; **Rematch** plays again; "
+        "**/leaderboard** and **/stats** show the ratings.",
     ]
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------- ratings
+def nth(place: int) -> str:
+    """1st, 2nd, 3rd, 4th, … 11th, 12th, 13th, … 21st."""
+    if place % 100 in (11, 12, 13):
+        return f"{place}th"
+    return f"{place}{({1: 'st', 2: 'nd', 3: 'rd'}).get(place % 10, 'th')}"
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """'1 game', '3 games' (``many``: the plural when it is not ``word`` + s)."""
+    return f"{count} {word}" if count == 1 else f"{count} {many or word + 's'}"
+
+
+def rating_words(rating: float) -> str:
+    """A rating as shown (one decimal; OpenSkill's ordinal, 0 for a newcomer; never
+    "-0.0")."""
+    return f"{round(rating, 1) + 0.0:.1f}"
+
+
+def _standing_line(s: Standing, you: bool) -> str:
+    name = escape_markdown(s.name)
+    who = f"**{name}** (you)" if you else name
+    wins = plural(s.wins, "win")
+    return f"{s.place}. {who} — {rating_words(s.rating)} · {plural(s.games, 'game')}, {wins}"
+
+
+def leaderboard_text(board: Leaderboard, where: str, user_id: int) -> str:
+    """/leaderboard: the best ratings of one game kind ``where`` (a server's name, or
+    everyone's), best first, and the asker's own line below when they are further down."""
+    head = f"**{board.title} — leaderboard {where}**"
+    if not board.standings:
+        return (
+            f"{head}\nNobody is rated yet. A game with at least two people is rated when it "
+            "ends; playing computers counts a little."
+        )
+    lines = [f"{head} ({plural(board.total, 'rated player')})"]
+    lines += [_standing_line(s, s.user_id == user_id) for s in board.standings]
+    mine = board.mine
+    if mine is not None and all(s.user_id != mine.user_id for s in board.standings):
+        lines += ["…", _standing_line(mine, True)]
+    lines.append("Ratings are OpenSkill's (skill − 3 × uncertainty): a newcomer starts at 0.")
+    return clip("\n".join(lines))
+
+
+def _kind_lines(k: KindStats) -> list[str]:
+    if k.rating is None:
+        rated = "not rated yet (a game with at least two people is rated)"
+    else:
+        place = f" ({nth(k.place)} of {k.players})" if k.place is not None else ""
+        rated = f"rating **{rating_words(k.rating)}**{place}"
+    counts = [
+        plural(k.wins, "win"),
+        plural(k.shared, "shared win"),
+        plural(k.draws, "draw"),
+        plural(k.losses, "loss", "losses"),
+    ]
+    if k.left:
+        counts.append(f"{k.left} left early")
+    lines = [f"**{k.title}** · {rated}", f"{plural(k.games, 'game')}: " + ", ".join(counts)]
+    if k.favourite:
+        lines.append(f"Favourite side: {k.favourite} ({plural(k.favourite_games, 'game')})")
+    return lines
+
+
+def stats_text(stats: PlayerStats, name: str) -> str:
+    """/stats: ``name``'s record in each game kind (games, wins alone and shared, draws,
+    losses, games left early, favourite side, rating and place) and the hints they took
+    when those are counted."""
+    shown = escape_markdown(stats.name or name)
+    if not stats.kinds:
+        return f"{shown} has not finished a game in a server yet."
+    lines = [f"**Stats of {shown}**"]
+    for k in stats.kinds:
+        lines += _kind_lines(k)
+    if stats.hints is not None:
+        lines.append(f"Hints taken: {stats.hints}")
+    return clip("\n".join(lines))
 
 
 ABOUT = "\n".join(
@@ -189,9 +280,11 @@ ABOUT = "\n".join(
         f"Source: {SOURCE}.",
         "**What is stored:** for each game, the server, channel and thread ids, the Discord "
         "user ids and display names of its players (and whether their DMs are closed), every "
-        "action taken, the game state and the ids of its lobby and duel messages; per server, "
-        "the /settings values; per person who used /pings, that choice. Nothing else: no "
-        "message content is read.",
+        "action taken, the game state and the ids of its lobby and duel messages; for each "
+        "finished game in a server, each player's result, side and rating after it, and per "
+        "person and game their rating (/stats, /leaderboard; worked out from the games); per "
+        "server, the /settings values; per person who used /pings, that choice. Nothing "
+        "else: no message content is read.",
         "**Deletion:** when the bot is removed from a server, that server's games are archived "
         "at once and all its data (games, players, logs, settings) is deleted seven days later. "
         "To have your data deleted sooner, ask the bot's operator.",

@@ -161,11 +161,10 @@ def _reader(ctx: Context) -> Callable[[CommandOption, str], bool]:
 
 
 def _numbered(ctx: Context, number: int) -> Any:
-    if not ctx.choices:
-        raise ParseError("There is nothing to choose right now.")
-    if not 1 <= number <= len(ctx.choices):
-        raise ParseError(f"Choose a number from 1 to {len(ctx.choices)}.")
-    return ctx.choices[number - 1]
+    try:
+        return ctx.numbered(number)
+    except Unreadable as exc:
+        raise ParseError(str(exc)) from None
 
 
 def _check_variant(name: str, variant: str) -> None:

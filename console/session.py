@@ -196,7 +196,7 @@ class Session:
         self.release_private()
         if outcome.board_due:
             self.board_dirty = True
-            self.board_events = list(outcome.events)
+            self.board_events = list(outcome.board_events)
             if (
                 self.board_every_turn
                 and outcome.spectator_view is not None
@@ -373,12 +373,20 @@ class Session:
         if prompt.kind not in words.panel_decisions():
             say(turn_hint(prompt, game))
             return
-        for line in numbered(prompt.labels):
+        for line in numbered(prompt.labels, self.numbers(prompt, view)):
             say(line)
         if reader is None:
             say("Answer with a number (help lists the commands).")
         else:
             say("Answer with a number or the command words (help lists them).")
+
+    def numbers(self, prompt: Prompt, view: Any) -> list[int]:
+        """The number each of ``prompt``'s choices is picked by: the game's, which keep
+        an answer's number in every prompt of one decision (its reader's), else 1, 2, …"""
+        reader = contract.game_named(self.variant).presentation.reader()
+        if reader is None:
+            return list(range(1, len(prompt.choices) + 1))
+        return reader.numbers(prompt.kind, view, prompt.choices)
 
     def context(self, user: int, prompt: Prompt | None) -> Context:
         """What the parser may know for ``user``."""
@@ -393,6 +401,7 @@ class Session:
             prompt_kind=prompt.kind if prompt else None,
             choices=prompt.choices if prompt else (),
             view=uv.view,
+            numbers=self.numbers(prompt, uv.view) if prompt else (),
         )
 
     def handle(self, line: str, user: int, prompt: Prompt | None) -> str:
@@ -485,7 +494,7 @@ class Session:
             if prompt is None:
                 say("You have no open question right now.")
             else:
-                say("\n".join(numbered(prompt.labels)))
+                say("\n".join(numbered(prompt.labels, ctx.numbers)))
         elif name == "hand":
             self.show_hand(user, ctx)
         elif name == "board":

@@ -32,10 +32,11 @@ def turn_hint(prompt: Prompt, game: Game) -> str:
     )
 
 
-def numbered(labels: Sequence[str]) -> list[str]:
-    """``  1) label`` lines."""
-    width = len(str(len(labels)))
-    return [f"  {i:>{width}}) {label}" for i, label in enumerate(labels, start=1)]
+def numbered(labels: Sequence[str], numbers: Sequence[int] = ()) -> list[str]:
+    """``  1) label`` lines, each label with its number (``numbers``; empty: 1, 2, …)."""
+    shown = list(numbers) or list(range(1, len(labels) + 1))
+    width = len(str(max(shown, default=0)))
+    return [f"  {n:>{width}}) {label}" for n, label in zip(shown, labels, strict=True)]
 
 
 def plain(text: str) -> str:

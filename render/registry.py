@@ -39,8 +39,9 @@ class GameImages(Protocol):
             view: any view of the game (a seat's or a spectator's): only its public
                 parts are drawn, so every view of one position gives the same image.
             names: display names by seat.
-            events: the events of the last action; only public ones (``to is None``)
-                may be drawn.
+            events: the events to show: a front end passes those of the turn so far
+                (every action of the turn under way, oldest first); only public ones
+                (``to is None``) may be drawn.
         """
         ...
 
@@ -49,9 +50,11 @@ class GameImages(Protocol):
         ...
 
     def holding(self, view: Any) -> Any:
-        """What the seat of ``view`` holds privately, as JSON-able data (the pyramid
-        games: its card numbers), or ``None`` (a spectator's view; nothing held). A front
-        end may keep it and draw it later with :meth:`private`."""
+        """What the seat of ``view`` holds privately, as JSON-able data, with whatever
+        its image needs besides (the pyramid games: its card numbers and the seat's side,
+        whose colour the image carries), or ``None`` (a spectator's view; nothing held).
+        A front end may keep it and draw it later with :meth:`private`, also after an
+        upgrade: :meth:`private` reads what older versions of the game's images gave."""
         ...
 
     def private(self, holding: Any, title: str = "") -> bytes | None:
@@ -78,7 +81,7 @@ class GameImages(Protocol):
             names: display names by seat.
             result: the event that ended what the image shows, if it has ended (the
                 pyramid duel: ``duel_over``).
-            events: the events of the last action.
+            events: the events of the turn so far, as for :meth:`board`.
 
         Raises:
             KeyError: the game has no extra image of that name.

@@ -362,9 +362,29 @@ class Typed:
     prompt_kind: str | None = None
     """The kind of the player's open decision, or ``None`` when the player need not decide."""
     choices: Sequence[Any] = ()
-    """The open decision's choices (the legal actions; numbered from 1 for the player)."""
+    """The open decision's choices (the legal actions)."""
     view: Any = None
     """The player's view."""
+    numbers: Sequence[int] = ()
+    """The number the player picks each of ``choices`` by (:meth:`LineReader.numbers`);
+    empty: 1, 2, … in order."""
+
+    def numbered(self, number: int) -> Any:
+        """The choice the player picks by ``number``.
+
+        Raises:
+            Unreadable: there is nothing to choose, or no choice has that number (the
+                message says which numbers there are).
+        """
+        if not self.choices:
+            raise Unreadable("There is nothing to choose right now.")
+        numbers = list(self.numbers) or list(range(1, len(self.choices) + 1))
+        if number in numbers:
+            return self.choices[numbers.index(number)]
+        if numbers == list(range(1, len(numbers) + 1)):
+            raise Unreadable(f"Choose a number from 1 to {len(numbers)}.")
+        shown = ", ".join(str(n) for n in numbers[:-1])
+        raise Unreadable(f"Choose one of the numbers shown: {shown} or {numbers[-1]}.")
 
 
 class Unreadable(ValueError):
@@ -425,6 +445,13 @@ class LineReader(Protocol):
     ) -> list[str]:
         """What a text screen shows for a decision of ``kind`` asking ``text`` of
         ``seat`` (``hand_due``: its holding changed since last shown), before its choices."""
+        ...
+
+    def numbers(self, kind: str, view: Any, choices: Sequence[Any]) -> list[int]:
+        """The number a player picks each of ``choices`` by (a decision of ``kind``,
+        offered to the viewer of ``view``): distinct, from 1, and the same for an answer
+        in every prompt of one decision, so numbers may be skipped (a duel's cards keep
+        theirs as cards are played)."""
         ...
 
     def board_lines(self, view: Any, names: Sequence[str]) -> list[str]:

@@ -3,7 +3,8 @@
 Archiving (a channel or thread deleted, the bot removed from a server) keeps the games
 for history in status ``archived`` and stops their timers and computer players. Deleting
 a server's data (some days after the bot left it, see ``/about``) removes its games, their
-seats, logs and deadlines, and its settings.
+seats, logs, deadlines and results, and its settings; the ratings are then rebuilt from
+the games that are left.
 """
 
 from __future__ import annotations
@@ -47,9 +48,13 @@ class AdminOps(ServiceBase):
         return ids
 
     async def delete_guild_data(self, guild_id: int) -> int:
-        """Delete everything stored about a server. Returns how many games were deleted."""
+        """Delete everything stored about a server, its games' part of the ratings too
+        (they are rebuilt from the games left). Returns how many games were deleted."""
         await self.archive_guild(guild_id)
-        return await self.store.delete_guild(guild_id)
+        deleted = await self.store.delete_guild(guild_id)
+        if deleted:
+            await self.rebuild_ratings()
+        return deleted
 
     async def _drop_all(self, ids: list[int]) -> None:
         for gid in ids:

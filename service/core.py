@@ -11,10 +11,15 @@ reloads the game and tries the operation once more against the fresh state.
 
 Front ends share one database (the Discord bot and the terminal console, by default on the
 same file), so each service is told which games it hosts (``hosts``: the bot the games
-with a server, the console its own pseudo channels). Only those are loaded at start,
-cached, driven (computer seats, deadlines, reminders) and given to the listeners; any other
-game is "no such game" to this service, so one front end never drives or delivers
-another front end's games.
+of the servers on its shards, the console its own pseudo channels). Only those are loaded
+at start, cached, driven (computer seats, deadlines, reminders) and given to the
+listeners. A game it does not host but may reach (``visits``: the bot, any server's game,
+for a DM's panel that Discord sent to another bot process than the game's) is acted on
+through the database — loaded fresh for each operation, never cached, timed or driven —
+and after each change its host is told (:meth:`service.store.Store.publish`): the host
+reloads it, re-arms its timers, sets its computers going and tells its channel
+(:meth:`ServiceBase.refresh`). Any other game is "no such game" to this service, so one
+front end never drives or delivers another front end's games.
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ import rules
 from rules import contract
 from rules.presentation import Presentation
 
-from . import computer
+from . import computer, turns
 from .deadlines import decisions_after, diff
 from .live import LiveGame
 from .models import ACTIVE_STATUSES, LOBBY_SEAT, SettingsError
@@ -51,8 +56,15 @@ def every_game(guild_id: int | None, channel_id: int) -> bool:
     return True
 
 
+def no_game(guild_id: int | None, channel_id: int) -> bool:
+    """Host or visit no game (the default of ``visits``)."""
+    return False
+
+
 def server_games(guild_id: int | None, channel_id: int) -> bool:
-    """The Discord bot hosts the games that belong to a server."""
+    """The games that belong to a server: the Discord bot's, never the console's. A bot
+    of one process hosts them all; of several, each process hosts those of the servers
+    on its shards and visits the others."""
     return guild_id is not None
 
 
@@ -109,6 +121,8 @@ class ServiceBase:
         seed_source: gives the seed of each new game (default: ``secrets``).
         hosts: which games this front end hosts, by (guild id, channel id) — see the
             module docstring (default: every game).
+        visits: which games it does not host it may act on through the database (see
+            the module docstring; default: none).
     """
 
     def __init__(
@@ -122,9 +136,16 @@ class ServiceBase:
         computer_time_limit: float = 10.0,
         seed_source: Callable[[], int] | None = None,
         hosts: Hosts = every_game,
+        visits: Hosts = no_game,
     ) -> None:
         self.store = store
         self.hosts = hosts
+        self.visits = visits
+        self.on_changed: Callable[[int], Awaitable[None]] | None = None
+        """Set by a front end: a game it hosts was changed by another process (see
+        :meth:`refresh`); called before the game is reloaded, so the front end can tell
+        its channel what it is owed first."""
+        self._tracked: set[asyncio.Task[None]] = set()
         self.clock: Clock = clock or RealClock()
         self.chooser = chooser
         self.computer_pacing = computer_pacing
@@ -132,6 +153,9 @@ class ServiceBase:
         self.computer_time_limit = computer_time_limit
         self._seed_source = seed_source or (lambda: secrets.randbits(62))
         self._games: dict[int, LiveGame] = {}
+        self._turn_memo: dict[int, tuple[int, contract.State, turns.TurnEvents]] = {}
+        """Game id -> (version, position, the turn's events) of a cached copy dropped
+        while the game goes on (another process wrote, a stale write)."""
         self._channels: dict[int, int] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._listeners: list[Listener] = []
@@ -147,6 +171,8 @@ class ServiceBase:
         self.on_applied: Callable[[str], None] | None = None
         """Set by a front end: told the source (player, computer, timeout, system) of
         every action once it is committed (the bot counts them, see :mod:`bot.metrics`)."""
+        self._rating_lock = asyncio.Lock()
+        """Held while this service writes ratings (see :mod:`service.ratings`)."""
         self.announces = False
         """Set by a front end that keeps what it owes a game's channel across a crash:
         each action is recorded as owed to the channel until the front end says it is
@@ -174,7 +200,62 @@ class ServiceBase:
             self._channels[live.channel_id] = live.id
         for live in list(self._games.values()):
             self._after_change(live)
+        await self.store.subscribe(self._changed_elsewhere)
+        self._track(self._rate_quietly(check_model=True))  # what a crash left unrated
         return len(self._games)
+
+    def _changed_elsewhere(self, game_id: int) -> None:
+        """The store says another process changed ``game_id``."""
+        if self._closing:
+            return
+        self._track(self.refresh(game_id))
+
+    def _track(self, work: Awaitable[Any]) -> None:
+        """Run ``work`` in a task that :meth:`idle` and :meth:`close` wait for."""
+
+        async def run() -> None:
+            await work
+
+        task = asyncio.get_running_loop().create_task(run())
+        self._tracked.add(task)
+
+        def done(t: asyncio.Task[None]) -> None:
+            self._tracked.discard(t)
+            self._notify()
+
+        task.add_done_callback(done)
+
+    async def refresh(self, game_id: int) -> bool:
+        """Another process changed game ``game_id`` through the database: if this service
+        hosts it, drop the cached copy and its timers, let the front end tell what its
+        channel is owed (``on_changed``), then reload it (re-arming its deadlines and
+        setting its computers going). True if the game is hosted here."""
+        async with self._lock(game_id):
+            try:
+                rec = await self.store.load_game(game_id)
+                if rec is None or not self.hosts(rec.guild_id, rec.channel_id):
+                    return False
+                self._forget(game_id)
+                self.scheduler.cancel_group(game_id)
+                if self.on_changed is not None:
+                    await self.on_changed(game_id)
+                if (await self._live(game_id)).status not in ACTIVE_STATUSES:
+                    self._turn_memo.pop(game_id, None)
+                return True
+            except Exception:
+                log.exception(
+                    "game %s: reloading it after another process's change failed", game_id
+                )
+                return False
+            finally:
+                self._notify()
+
+    async def hosting(self, game_id: int) -> bool:
+        """Whether this service hosts game ``game_id`` (False: no such game)."""
+        if game_id in self._games:
+            return True
+        rec = await self.store.load_game(game_id)
+        return rec is not None and self.hosts(rec.guild_id, rec.channel_id)
 
     async def load(self, game_id: int) -> bool:
         """What :meth:`start` does, for one game: take it into memory, re-arm its
@@ -196,6 +277,7 @@ class ServiceBase:
         ``before_store`` (e.g. let the front end's outbox finish), close the store."""
         self._closing = True
         await self.scheduler.close()
+        await asyncio.gather(*self._tracked, return_exceptions=True)
         drivers = list(self._drivers.values())
         for task in drivers:
             task.cancel()
@@ -238,6 +320,7 @@ class ServiceBase:
             return (
                 any(not t.done() for t in self._drivers.values())
                 or any(not t.done() for t in self._emitters.values())
+                or any(not t.done() for t in self._tracked)
                 or any(lock.locked() for lock in self._locks.values())
                 or self.scheduler.busy()
             )
@@ -316,20 +399,29 @@ class ServiceBase:
         if live is not None:
             return live
         rec = await self.store.load_game(game_id)
-        if rec is None or not self.hosts(rec.guild_id, rec.channel_id):
+        if rec is None:
+            raise ServiceError("There is no such game.")
+        hosted = self.hosts(rec.guild_id, rec.channel_id)
+        if not hosted and not self.visits(rec.guild_id, rec.channel_id):
             raise ServiceError("There is no such game.")
         live = LiveGame.from_record(rec)
-        if cache and live.status in ACTIVE_STATUSES:
+        if cache and hosted and live.status in ACTIVE_STATUSES:
             self._games[game_id] = live
             self._channels[live.channel_id] = game_id
             self._after_change(live)
         return live
 
     def _forget(self, game_id: int) -> None:
-        """Drop the cached copy; the next operation reloads the database's truth."""
+        """Drop the cached copy; the next operation reloads the database's truth (and
+        finds its turn's events from where the copy was, see :meth:`_turn_events`)."""
         live = self._games.pop(game_id, None)
         if live is not None and self._channels.get(live.channel_id) == game_id:
             del self._channels[live.channel_id]
+        if live is not None and live.status in ACTIVE_STATUSES and live.state is not None:
+            if live.turn_events is not None:
+                self._turn_memo[game_id] = (live.version, live.state, live.turn_events)
+        else:
+            self._turn_memo.pop(game_id, None)
 
     async def _cancel(
         self, live: LiveGame, reason: dict[str, Any], now: float, kind: str, line: str
@@ -343,13 +435,23 @@ class ServiceBase:
         return self._simple(live, kind, [line])
 
     def _after_change(self, live: LiveGame) -> None:
-        """Bring timers and computer players in line with the (cached) game."""
+        """Bring timers and computer players in line with the (cached) game; a visited
+        game's host is told instead (see the module docstring)."""
+        if not self.hosts(live.guild_id, live.channel_id):
+            self._track(self._publish(live.id))
+            return
         if live.status not in ACTIVE_STATUSES:
             self._forget(live.id)
             self.scheduler.cancel_group(live.id)
             return
         self._rearm(live)
         self._kick(live)
+
+    async def _publish(self, game_id: int) -> None:
+        try:
+            await self.store.publish(game_id)
+        except Exception:
+            log.exception("game %s: its host could not be told of a change", game_id)
 
     @staticmethod
     def _require_host(live: LiveGame, by_user: int, is_admin: bool = False) -> None:
@@ -367,6 +469,15 @@ class ServiceBase:
         raise NotImplementedError
 
     def _kick(self, live: LiveGame) -> None:  # implemented in computers.py
+        raise NotImplementedError
+
+    def _game_over(self) -> None:  # implemented in ratings.py
+        raise NotImplementedError
+
+    async def _rate_quietly(self, check_model: bool = False) -> None:  # in ratings.py
+        raise NotImplementedError
+
+    async def rebuild_ratings(self) -> int:  # implemented in ratings.py
         raise NotImplementedError
 
     async def _choose(  # implemented in computers.py
@@ -450,6 +561,9 @@ class ServiceBase:
         )
         removed, upserted = diff(live.decisions, decisions)
         result = self._result(live, after) if after.over else None
+        turn_events = None  # a visited game's board is its host's to draw
+        if self.hosts(live.guild_id, live.channel_id):
+            turn_events = turns.extend(await self._turn_events(live), before.turn, events)
         last_acted = {**live.last_acted, seat: version} if seat >= 0 else live.last_acted
         nxt = replace(
             live,
@@ -460,6 +574,7 @@ class ServiceBase:
             last_acted=last_acted,
             status="finished" if result is not None else live.status,
             result=result if result is not None else live.result,
+            turn_events=turn_events,
         )
         # The outcome is built before the commit: nothing can fail once it is written.
         outcome = self._play_outcome(nxt, before, events, seat, source)
@@ -495,12 +610,49 @@ class ServiceBase:
             "status",
             "result",
             "cached_views",
+            "turn_events",
         ):
             setattr(live, name, getattr(nxt, name))
         self._after_change(live)
+        if result is not None:
+            self._game_over()
         if self.on_applied is not None:
             self.on_applied(source)
         return outcome
+
+    async def _turn_events(self, live: LiveGame) -> turns.TurnEvents:
+        """The turn of ``live``'s latest action and its public events so far; for a
+        game loaded from the store, found once by playing its log again (off the event
+        loop): the actions since its dropped copy's position if there was one, else the
+        whole log. A log that cannot be played again gives no earlier events: the next
+        action starts them afresh."""
+        if live.turn_events is not None:
+            return live.turn_events
+        version, state = live.version, live.state
+        found = None
+        earlier = self._turn_memo.pop(live.id, None)
+        if earlier is not None and earlier[0] <= version and state is not None:
+            later = await self.store.actions(live.id, earlier[0])
+            records = [r for r in later if r.seq <= version]
+            found = await asyncio.to_thread(
+                turns.play_on, live.game, earlier[1], earlier[2], records, state.to_dict()
+            )
+        rec = await self.store.load_game(live.id) if found is None and live.creation else None
+        if rec is not None and rec.creation is not None and state is not None:
+            records = [r for r in await self.store.actions(live.id) if r.seq <= version]
+            start = [rules.Event.from_dict(e) for e in rec.start_events]
+            found = await asyncio.to_thread(
+                turns.replay_turn, live.game, rec.creation, start, records, state.to_dict()
+            )
+        if found is None:
+            log.warning("game %s: where its turn began is not known; told from now on", live.id)
+            found = (None, ())
+        elif state is not None and self._games.get(live.id) is not live:
+            # a lock-free read's copy (a catch-up): the copy cached next goes on from here
+            self._turn_memo[live.id] = (version, state, found)
+        if live.turn_events is None and live.version == version:  # no action came first
+            live.turn_events = found
+        return found
 
     @staticmethod
     def _current(live: LiveGame, seat: int, version: int) -> bool:
@@ -565,6 +717,7 @@ class ServiceBase:
             private,
             prompts,
             board_due=words.board_changed(earlier.of(None), spectator, public),
+            board_events=live.turn_events[1] if live.turn_events is not None else tuple(public),
         )
 
     def _played(
@@ -577,9 +730,11 @@ class ServiceBase:
         private: dict[int, PrivateNote],
         prompts: tuple[Prompt, ...],
         board_due: bool,
+        board_events: tuple[rules.Event, ...],
     ) -> Outcome:
         """The outcome of moves in a running game: ``lines`` tell the ``public`` events in
-        the channel, ``private`` notes go to players and ``prompts`` ask for decisions."""
+        the channel, ``private`` notes go to players and ``prompts`` ask for decisions;
+        ``board_events`` are the turn's so far, for its board."""
         assert live.state is not None
         return self._outcome(
             live,
@@ -588,6 +743,7 @@ class ServiceBase:
             spectator,
             board_due=board_due,
             events=tuple(public),
+            board_events=board_events,
             private=private,
             prompts=prompts,
             decisions=self._decision_infos(live),

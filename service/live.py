@@ -14,6 +14,7 @@ import rules
 from rules import contract
 
 from .models import DecisionRecord, GameRecord, GameSettings, SeatRecord
+from .turns import TurnEvents
 
 
 class Views:
@@ -58,6 +59,9 @@ class LiveGame:
     result: dict[str, Any] | None = None
     cached_views: Views | None = None
     """The views of ``state`` made so far (see :meth:`views`)."""
+    turn_events: TurnEvents | None = None
+    """The turn of the latest action and its public events so far (see
+    :mod:`service.turns`); None: not known yet (loaded from the store)."""
 
     @staticmethod
     def from_record(rec: GameRecord) -> LiveGame:

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from rules import contract
 
+from . import turns
 from .core import ServiceBase, ServiceError
 from .deadlines import timed
 from .live import LiveGame
@@ -373,6 +374,7 @@ class LobbyOps(ServiceBase):
                 status="running",
                 revision=live.revision + 1,
                 decisions=decisions,
+                turn_events=(None, turns.public(events)),
             )
             outcome = self._play_outcome(nxt, game, events, None, "start")  # before the commit
             await self.store.start_game(
@@ -397,6 +399,7 @@ class LobbyOps(ServiceBase):
                 "revision",
                 "decisions",
                 "cached_views",
+                "turn_events",
             ):
                 setattr(live, name, getattr(nxt, name))
             self._after_change(live)

@@ -91,6 +91,41 @@ What the bot owes a game's channel (migration 8):
     wait and ``paused`` says whether the bot paused the game for it, so after a restart
     the channel stays held, the game paused, and it resumes when the permission is back
     or by /resume.
+
+Several processes on one database (migration 10):
+
+``leases``
+    a named claim (``name``: a shard range, ``leader``) held by one process
+    (``holder``) until ``expires_at`` (wall-clock seconds) unless renewed: a process hosts
+    a shard's games only while it holds that shard's lease, so another with the same
+    range takes over once a dead one's lease expires; the ``leader`` runs the jobs of
+    the whole bot (command sync, the purge of departed servers).
+
+Ratings (migration 11; see :mod:`service.rating`). Everything but ``seat_departures`` is
+derived from the finished games and rebuilt from them:
+
+``seat_departures``
+    each person who left an engine seat of a running game (resigned, or replaced by the
+    host: ``seats`` then names the new holder), with the name they played under and
+    ``left_at``; a finished game rates them as a loss. Deleted with the game.
+``games.rating_seq``
+    a finished game's place in the order games were rated (NULL: not rated yet; games
+    of no server, the console's, are never rated). A rebuild rates the games again in
+    this order.
+``rating_head``
+    one row: ``seq``, the last step of the ratings (a game rated, or a rebuild). Every
+    write of ratings names the step it was computed after and moves it on, so two
+    writers never both write over the same ratings.
+``player_results``
+    per person and finished game: the game kind (``variant``), server, place in the
+    rating order (``seq``), seat and side (``power``), name, ``outcome`` (``win``,
+    ``shared``, ``draw``, ``loss``, ``left``) and the rating after it (``mu``,
+    ``sigma``; NULL when the game was not rated, having fewer than two people). Deleted
+    with the game.
+``ratings``
+    per game kind and person: ``mu``, ``sigma``, the ``ordinal`` ranked by
+    (``mu - 3 sigma``), rated ``games`` and ``wins``, the latest name and when the
+    latest rated game ended (``updated_at``).
 """
 
 from __future__ import annotations
@@ -322,6 +357,76 @@ MIGRATIONS: tuple[Migration, ...] = (
             'diplomacy_seconds', diplomacy_seconds), updated_at FROM guild_settings""",
             "DROP TABLE guild_settings",
             "ALTER TABLE guild_settings_9 RENAME TO guild_settings",
+        ),
+    ),
+    Migration(
+        10,
+        "leases: which process hosts a shard range, which one leads",
+        (
+            """CREATE TABLE leases (
+            name       TEXT PRIMARY KEY,
+            holder     TEXT NOT NULL,
+            expires_at REAL NOT NULL
+        )""",
+        ),
+    ),
+    Migration(
+        11,
+        "ratings: who left a seat, each person's result of each game, ratings",
+        (
+            """CREATE TABLE seat_departures (
+            id           INTEGER PRIMARY KEY,
+            game_id      INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            seat         INTEGER NOT NULL,
+            user_id      INTEGER NOT NULL,
+            display_name TEXT NOT NULL,
+            left_at      REAL NOT NULL
+        )""",
+            "CREATE INDEX seat_departures_by_game ON seat_departures(game_id)",
+            "ALTER TABLE games ADD COLUMN rating_seq INTEGER",
+            """CREATE UNIQUE INDEX games_rating_order ON games(rating_seq)
+           WHERE rating_seq IS NOT NULL""",
+            """CREATE INDEX games_unrated ON games(ended_at, id)
+           WHERE status = 'finished' AND rating_seq IS NULL AND guild_id IS NOT NULL""",
+            """CREATE TABLE rating_head (
+            id  INTEGER PRIMARY KEY CHECK (id = 1),
+            seq INTEGER NOT NULL
+        )""",
+            "INSERT INTO rating_head (id, seq) VALUES (1, 0)",
+            """CREATE TABLE player_results (
+            game_id      INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            user_id      INTEGER NOT NULL,
+            variant      TEXT NOT NULL,
+            guild_id     INTEGER,
+            seq          INTEGER NOT NULL,
+            seat         INTEGER NOT NULL,
+            power        TEXT,
+            display_name TEXT NOT NULL,
+            outcome      TEXT NOT NULL
+                         CHECK (outcome IN ('win', 'shared', 'draw', 'loss', 'left')),
+            ended_at     REAL NOT NULL,
+            mu           REAL,
+            sigma        REAL,
+            PRIMARY KEY (game_id, user_id),
+            CHECK ((mu IS NULL) = (sigma IS NULL))
+        )""",
+            "CREATE INDEX player_results_by_user ON player_results(user_id, seq)",
+            """CREATE INDEX player_results_by_guild ON player_results(variant, guild_id, user_id)
+           WHERE mu IS NOT NULL""",
+            """CREATE TABLE ratings (
+            variant      TEXT NOT NULL,
+            user_id      INTEGER NOT NULL,
+            display_name TEXT NOT NULL,
+            mu           REAL NOT NULL,
+            sigma        REAL NOT NULL,
+            ordinal      REAL NOT NULL,
+            games        INTEGER NOT NULL,
+            wins         INTEGER NOT NULL,
+            updated_at   REAL NOT NULL,
+            PRIMARY KEY (variant, user_id)
+        )""",
+            "CREATE INDEX ratings_by_ordinal ON ratings(variant, ordinal)",
+            "CREATE INDEX ratings_by_user ON ratings(user_id)",
         ),
     ),
 )

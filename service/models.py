@@ -268,6 +268,22 @@ class GameRecord:
     """seat -> the sequence number of its latest action."""
 
 
+@dataclass(slots=True)
+class SeatedGame:
+    """An unfinished game (lobby or running) a user holds a seat in, as a list of their
+    games shows it: where it is, its seats and its open decisions; no position, no log
+    (:meth:`service.store.Store.user_games`)."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    status: str
+    variant: str
+    paused_at: float | None
+    seats: list[SeatRecord] = field(default_factory=list)
+    decisions: list[DecisionRecord] = field(default_factory=list)
+
+
 @dataclass(frozen=True, slots=True)
 class ActionRecord:
     """One row of the action log."""
@@ -315,3 +331,83 @@ class OutboxRecord:
     meta: dict[str, Any]
     created_at: float
     files: list[OutboxFile]
+
+
+# ---------------------------------------------------------------------------- ratings
+OUTCOMES = ("win", "shared", "draw", "loss", "left")
+"""How a game ended for one person: the only winner, one of several winners, a draw, a
+loss, or a loss by leaving (resigned, or handed over by the host) before the end."""
+
+
+@dataclass(frozen=True, slots=True)
+class Departure:
+    """A person who left an engine seat of a running game (resigned, or replaced by the
+    host): kept so a finished game still knows who left it."""
+
+    seat: int
+    user_id: int
+    display_name: str
+    left_at: float
+
+
+@dataclass(slots=True)
+class FinishedGame:
+    """What rating one finished game needs: its seats as they ended, who left them, and
+    how it ended (``result``: the service's JSON, ``winners`` and ``draw``)."""
+
+    id: int
+    variant: str
+    guild_id: int | None
+    ended_at: float
+    result: dict[str, Any] | None
+    seats: list[SeatRecord] = field(default_factory=list)
+    departures: list[Departure] = field(default_factory=list)
+    rating_seq: int | None = None
+    """Its place in the order games were rated (None: not rated yet)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerResult:
+    """One person's end of one finished game, as rated: the outcome, the side played, and
+    the rating after it (``mu`` and ``sigma`` None: the game was not rated, too few
+    people played it)."""
+
+    game_id: int
+    user_id: int
+    variant: str
+    guild_id: int | None
+    seq: int
+    """The game's place in the rating order."""
+    seat: int
+    power: str | None
+    display_name: str
+    outcome: str
+    ended_at: float
+    mu: float | None = None
+    sigma: float | None = None
+
+    @property
+    def ordinal(self) -> float | None:
+        """The rating shown after this game (None: not rated)."""
+        if self.mu is None or self.sigma is None:
+            return None
+        return self.mu - 3 * self.sigma
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """One person's rating in one game kind: OpenSkill's ``mu`` and ``sigma``, the
+    ``ordinal`` shown and ranked by (``mu - 3 sigma``), and the rated games and wins."""
+
+    variant: str
+    user_id: int
+    display_name: str
+    """The name in the person's latest rated game."""
+    mu: float
+    sigma: float
+    ordinal: float
+    games: int
+    wins: int
+    """Rated games won, alone or shared."""
+    updated_at: float
+    """When the latest rated game ended."""

@@ -126,7 +126,12 @@ class Outcome:
     spectator_view: Any = None
     """The game as a spectator sees it (None before the start)."""
     events: tuple[rules.Event, ...] = ()
-    """The public events only (for arrows and highlights on the board)."""
+    """The public events of this operation only."""
+    board_events: tuple[rules.Event, ...] = ()
+    """The public events of the turn so far, oldest first: of every action taken in the
+    turn of this operation's last action, that one included (see :mod:`service.turns`);
+    what a board drawn now tells in words and shows with arrows and highlights. (Of a
+    game another process hosts: this operation's own; its host draws the board.)"""
     private: Mapping[int, PrivateNote] = field(default_factory=dict)
     """user id -> what that user alone may see."""
     prompts: tuple[Prompt, ...] = ()
@@ -173,6 +178,22 @@ class GameStatus:
     view: Any
     """The spectator's view (None before the start)."""
     result: Mapping[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameListing:
+    """``/games``: one unfinished game of a player, read from the store (whichever process
+    hosts it): where it is, who sits there and who it waits for."""
+
+    game_id: int
+    channel_id: int
+    guild_id: int | None
+    status: str
+    variant: str
+    paused: bool
+    seats: tuple[SeatInfo, ...]
+    decisions: tuple[DecisionInfo, ...]
+    """Every open decision with its deadline (None: no limit, or paused)."""
 
 
 @dataclass(frozen=True, slots=True)

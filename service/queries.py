@@ -7,11 +7,13 @@ a commit, so it is always a committed state) or, for a game not in memory, the d
 from __future__ import annotations
 
 import rules
+from rules import contract
+from rules.presentation import Presentation
 
 from .core import ServiceBase, ServiceError, describe_all
 from .live import LiveGame
-from .models import LOBBY_SEAT
-from .outcome import GameStatus, Outcome, Prompt, SeatInfo, UserView
+from .models import LOBBY_SEAT, SeatRecord
+from .outcome import DecisionInfo, GameListing, GameStatus, Outcome, Prompt, SeatInfo, UserView
 
 
 class QueryOps(ServiceBase):
@@ -34,18 +36,7 @@ class QueryOps(ServiceBase):
         live = await self._live(game_id, cache=False)
         g = live.state
         words = live.game.presentation
-        seats = tuple(
-            SeatInfo(
-                seat=s.seat,
-                user_id=s.user_id,
-                name=s.display_name,
-                computer_level=s.computer_level,
-                power=s.power or s.requested_power,
-                power_name=words.side_name(p) if (p := s.power or s.requested_power) else None,
-                agrees_draw=s.agrees_draw,
-            )
-            for s in live.seats
-        )
+        seats = tuple(seat_info(words, s) for s in live.seats)
         lines = [f"{words.title}: {live.status}" + (" (paused)" if live.paused else "")]
         view = live.views().of(None) if g is not None else None
         if g is not None and view is not None:
@@ -105,9 +96,57 @@ class QueryOps(ServiceBase):
                     out.append(self._prompt(live, seat, kind))
         return out
 
-    async def games_of(self, user_id: int) -> list[int]:
-        """Ids of the active games (in memory) where ``user_id`` holds a seat."""
-        return [gid for gid, live in self._games.items() if live.entry_of(user_id)]
+    async def prompt_stands(self, game_id: int, user_id: int, version: int) -> bool:
+        """Whether a prompt made at ``version`` for ``user_id`` still stands: the user holds
+        a seat with an open decision, has not acted since, and none of their decisions
+        opened after it (an answer to it would be taken). False for no such game."""
+        try:
+            live = await self._live(game_id, cache=False)
+        except ServiceError:
+            return False
+        seat = live.seat_of(user_id)
+        if not live.running or seat is None or all(s != seat for s, _ in live.decisions):
+            return False
+        return self._current(live, seat, version)
+
+    async def games_of(self, user_id: int) -> list[GameListing]:
+        """``/games``: this front end's unfinished games where ``user_id`` holds a seat
+        (those it hosts or visits), oldest first, read from the store (so also those
+        another process hosts), each with its seats and open decisions."""
+        out = []
+        for g in await self.store.user_games(user_id):
+            if not (self.hosts(g.guild_id, g.channel_id) or self.visits(g.guild_id, g.channel_id)):
+                continue  # another front end's game
+            try:
+                words = contract.game_named(g.variant).presentation
+            except contract.UnknownGame:
+                continue  # a game this installation does not have
+            by_seat = {s.seat: s for s in g.seats if s.seat is not None}
+            seats = tuple(seat_info(words, s) for s in g.seats)
+            decisions = tuple(
+                DecisionInfo(
+                    d.seat,
+                    d.kind,
+                    by_seat[d.seat].user_id,
+                    by_seat[d.seat].display_name,
+                    d.due_at,
+                )
+                for d in g.decisions
+                if d.seat in by_seat
+            )
+            out.append(
+                GameListing(
+                    g.id,
+                    g.channel_id,
+                    g.guild_id,
+                    g.status,
+                    g.variant,
+                    g.paused_at is not None,
+                    seats,
+                    decisions,
+                )
+            )
+        return out
 
     async def log(
         self,
@@ -148,6 +187,8 @@ class QueryOps(ServiceBase):
             live = await self._live(game_id, cache=False)
         except ServiceError:
             return None
+        if not self.hosts(live.guild_id, live.channel_id):
+            return None  # its host tells it
         g = live.state
         records = await self.store.actions(game_id, owed_from - 1) if g is not None else []
         if g is None or not records:
@@ -155,12 +196,15 @@ class QueryOps(ServiceBase):
         names = live.names()
         words = live.game.presentation
         events = [rules.Event.from_dict(e) for r in records for e in r.events]
+        acted = {r.seat for r in records}
+        # as after an action (see ``_prompts``): the decisions opened since, and those of
+        # the seats that acted and still decide (their panels are out of date)
         prompts = tuple(
             self._prompt(live, d.seat, d.kind)
             for d in sorted(live.decisions.values(), key=lambda d: (d.seat, d.kind))
             if d.seat != LOBBY_SEAT
             and not live.is_computer(d.seat)
-            and d.opened_version >= owed_from
+            and (d.opened_version >= owed_from or d.seat in acted)
         )
         private = {}
         for seat, rec in enumerate(live.seats):
@@ -173,6 +217,7 @@ class QueryOps(ServiceBase):
                 private[rec.user_id] = self._note(live, rec.user_id, seat, lines, False, view)
         public = [e for e in events if e.to is None]
         spectator = live.views().of(None)
+        _, turn = await self._turn_events(live)
         return self._played(
             live,
             records[-1].source if records[-1].source in ("player", "computer") else "timeout",
@@ -182,6 +227,7 @@ class QueryOps(ServiceBase):
             private,
             prompts,
             board_due=True,
+            board_events=turn or tuple(public),
         )
 
     def _open_prompt(self, live: LiveGame, seat: int) -> Prompt | None:
@@ -189,6 +235,20 @@ class QueryOps(ServiceBase):
             if s == seat:
                 return self._prompt(live, s, kind)
         return None
+
+
+def seat_info(words: Presentation, seat: SeatRecord) -> SeatInfo:
+    """A seat (or lobby entry) as anyone may see it, its side named in the game's words."""
+    side = seat.power or seat.requested_power
+    return SeatInfo(
+        seat=seat.seat,
+        user_id=seat.user_id,
+        name=seat.display_name,
+        computer_level=seat.computer_level,
+        power=side,
+        power_name=words.side_name(side) if side else None,
+        agrees_draw=seat.agrees_draw,
+    )
 
 
 def time_left(seconds: float) -> str:

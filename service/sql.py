@@ -1,5 +1,7 @@
-"""Every SQL statement the store runs, by name (RoboDanny style): the schema is in
-``service.migrations``, the transactions that use these in ``service.store``."""
+"""Every SQL statement the stores run, by name (RoboDanny style): the schema is in
+``service.migrations``, the transactions that use these in ``service.sqlite_store`` and
+``service.postgres_store``. The statements are portable SQL (SQLite and PostgreSQL
+alike, with ``?`` placeholders); the PostgreSQL store numbers the placeholders."""
 
 from __future__ import annotations
 
@@ -67,8 +69,10 @@ class Q:
     delete_decision = "DELETE FROM decisions WHERE game_id = ? AND seat = ? AND kind = ?"
     delete_decisions = "DELETE FROM decisions WHERE game_id = ?"
     upsert_decision = (
-        "INSERT OR REPLACE INTO decisions (game_id, seat, kind, opened_version, duration, "
-        "due_at, remind_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+        "INSERT INTO decisions (game_id, seat, kind, opened_version, duration, due_at, "
+        "remind_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, seat, kind) DO UPDATE "
+        "SET opened_version = excluded.opened_version, duration = excluded.duration, "
+        "due_at = excluded.due_at, remind_at = excluded.remind_at"
     )
     mark_reminded = (
         "UPDATE decisions SET remind_at = NULL WHERE game_id = ? AND seat = ? AND kind = ? "
@@ -121,7 +125,25 @@ class Q:
     )
     select_last_actions = (
         "SELECT seq, seat, user_id, source, action, events, created_at FROM ("
-        "SELECT * FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq"
+        "SELECT * FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT ?) AS tail ORDER BY seq"
+    )
+    # a user's unfinished games: their seats by the seats_by_user index, then only
+    # those games' rows (never a snapshot)
+    USER_GAMES = (
+        "SELECT s.game_id FROM seats s JOIN games g ON g.id = s.game_id "
+        "WHERE s.user_id = ? AND g.status IN ('lobby', 'running')"
+    )
+    select_user_games = (
+        "SELECT id, guild_id, channel_id, status, variant, paused_at FROM games "
+        f"WHERE id IN ({USER_GAMES}) ORDER BY id"
+    )
+    select_user_game_seats = (
+        f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id IN ({USER_GAMES}) "
+        "ORDER BY game_id, seat IS NULL, seat, joined_at, id"
+    )
+    select_user_game_decisions = (
+        f"SELECT {DECISION_COLUMNS} FROM decisions WHERE game_id IN ({USER_GAMES}) "
+        "ORDER BY game_id, seat, kind"
     )
     select_active_in_channel = (
         "SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'running')"
@@ -140,12 +162,17 @@ class Q:
         "FROM guild_settings WHERE guild_id = ?"
     )
     upsert_guild_settings = (
-        "INSERT OR REPLACE INTO guild_settings (guild_id, turn_timeout, reminder_lead, "
-        "lobby_expiry, max_games, options, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+        "INSERT INTO guild_settings (guild_id, turn_timeout, reminder_lead, lobby_expiry, "
+        "max_games, options, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT (guild_id) DO UPDATE SET turn_timeout = excluded.turn_timeout, "
+        "reminder_lead = excluded.reminder_lead, lobby_expiry = excluded.lobby_expiry, "
+        "max_games = excluded.max_games, options = excluded.options, "
+        "updated_at = excluded.updated_at"
     )
     delete_guild_departure = "DELETE FROM guild_departures WHERE guild_id = ?"
     insert_guild_departure = (
-        "INSERT OR IGNORE INTO guild_departures (guild_id, left_at) VALUES (?, ?)"
+        "INSERT INTO guild_departures (guild_id, left_at) VALUES (?, ?) "
+        "ON CONFLICT (guild_id) DO NOTHING"
     )
     select_guild_departures = "SELECT guild_id, left_at FROM guild_departures ORDER BY guild_id"
     select_departures_due = (
@@ -226,7 +253,98 @@ class Q:
     upsert_hold = (
         "INSERT INTO permission_holds (channel_id, game_id, paused, missing) VALUES (?, ?, ?, ?) "
         "ON CONFLICT (channel_id) DO UPDATE SET game_id = excluded.game_id, "
-        "paused = MAX(paused, excluded.paused), missing = excluded.missing"
+        "paused = CASE WHEN excluded.paused = 1 THEN 1 ELSE permission_holds.paused END, "
+        "missing = excluded.missing"
     )
     delete_hold = "DELETE FROM permission_holds WHERE channel_id = ?"
     select_holds = "SELECT channel_id, game_id, paused, missing FROM permission_holds"
+
+    # leases (migration 10): taken when free, expired or already the holder's
+    claim_lease = (
+        "INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?) "
+        "ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, "
+        "expires_at = excluded.expires_at "
+        "WHERE leases.holder = excluded.holder OR leases.expires_at <= ?"
+    )
+    release_lease = "DELETE FROM leases WHERE name = ? AND holder = ?"
+    select_lease = "SELECT holder, expires_at FROM leases WHERE name = ?"
+
+    # ratings (migration 11; service.rating, service.ratings)
+    # who left a seat: written in replace_seat's transaction, before the seat changes hands
+    record_departure = (
+        "INSERT INTO seat_departures (game_id, seat, user_id, display_name, left_at) "
+        "SELECT game_id, seat, user_id, display_name, ? FROM seats "
+        "WHERE game_id = ? AND seat = ? AND user_id IS NOT NULL"
+    )
+    FINISHED_COLUMNS = "id, variant, guild_id, ended_at, result, rating_seq"
+    DEPARTURE_COLUMNS = "game_id, seat, user_id, display_name, left_at"
+    # the first finished server games not rated yet, in the order they ended
+    UNRATED = (
+        "SELECT id FROM games WHERE status = 'finished' AND rating_seq IS NULL "
+        "AND guild_id IS NOT NULL ORDER BY ended_at, id LIMIT ?"
+    )
+    select_unrated = (
+        f"SELECT {FINISHED_COLUMNS} FROM games WHERE id IN ({UNRATED}) ORDER BY ended_at, id"
+    )
+    select_unrated_seats = (
+        f"SELECT {SEAT_COLUMNS} FROM seats WHERE seat IS NOT NULL AND game_id IN ({UNRATED})"
+    )
+    select_unrated_departures = (
+        f"SELECT {DEPARTURE_COLUMNS} FROM seat_departures WHERE game_id IN ({UNRATED}) ORDER BY id"
+    )
+    RATED = "SELECT id FROM games WHERE rating_seq IS NOT NULL"
+    select_rated = f"SELECT {FINISHED_COLUMNS} FROM games WHERE rating_seq IS NOT NULL " + (
+        "ORDER BY rating_seq"
+    )
+    select_rated_seats = (
+        f"SELECT {SEAT_COLUMNS} FROM seats WHERE seat IS NOT NULL AND game_id IN ({RATED})"
+    )
+    select_rated_departures = (
+        f"SELECT {DEPARTURE_COLUMNS} FROM seat_departures WHERE game_id IN ({RATED}) ORDER BY id"
+    )
+    select_rating_head = "SELECT seq FROM rating_head WHERE id = 1"
+    move_rating_head = "UPDATE rating_head SET seq = seq + 1 WHERE id = 1 AND seq = ?"
+    set_rating_seq = (
+        "UPDATE games SET rating_seq = ? "
+        "WHERE id = ? AND status = 'finished' AND rating_seq IS NULL"
+    )
+    RESULT_COLUMNS = (
+        "game_id, user_id, variant, guild_id, seq, seat, power, display_name, outcome, "
+        "ended_at, mu, sigma"
+    )
+    insert_player_result = (
+        f"INSERT INTO player_results ({RESULT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    )
+    delete_player_results = "DELETE FROM player_results"
+    select_user_results = (
+        f"SELECT {RESULT_COLUMNS} FROM player_results WHERE user_id = ? ORDER BY seq"
+    )
+    RATING_COLUMNS = "variant, user_id, display_name, mu, sigma, ordinal, games, wins, updated_at"
+    upsert_rating = (
+        f"INSERT INTO ratings ({RATING_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT (variant, user_id) DO UPDATE SET display_name = excluded.display_name, "
+        "mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal, "
+        "games = excluded.games, wins = excluded.wins, updated_at = excluded.updated_at"
+    )
+    delete_ratings = "DELETE FROM ratings"
+    select_rating = f"SELECT {RATING_COLUMNS} FROM ratings WHERE variant = ? AND user_id = ?"
+    select_user_ratings = f"SELECT {RATING_COLUMNS} FROM ratings WHERE user_id = ? ORDER BY variant"
+    # a leaderboard: by the rating shown, then more games, then the older account
+    RANKED = "ORDER BY ordinal DESC, games DESC, user_id"
+    IN_GUILD = (
+        "user_id IN (SELECT user_id FROM player_results WHERE variant = ? AND guild_id = ? "
+        "AND mu IS NOT NULL)"
+    )
+    ABOVE = "(ordinal > ? OR (ordinal = ? AND (games > ? OR (games = ? AND user_id < ?))))"
+    select_leaderboard = f"SELECT {RATING_COLUMNS} FROM ratings WHERE variant = ? {RANKED} LIMIT ?"
+    count_ratings = "SELECT COUNT(*) FROM ratings WHERE variant = ?"
+    count_above = f"SELECT COUNT(*) FROM ratings WHERE variant = ? AND {ABOVE}"
+    select_guild_leaderboard = (
+        f"SELECT {RATING_COLUMNS} FROM ratings WHERE variant = ? AND {IN_GUILD} {RANKED} LIMIT ?"
+    )
+    count_guild_ratings = f"SELECT COUNT(*) FROM ratings WHERE variant = ? AND {IN_GUILD}"
+    count_guild_above = f"SELECT COUNT(*) FROM ratings WHERE variant = ? AND {IN_GUILD} AND {ABOVE}"
+    rated_in_guild = (
+        "SELECT COUNT(*) FROM player_results WHERE variant = ? AND guild_id = ? AND user_id = ? "
+        "AND mu IS NOT NULL"
+    )

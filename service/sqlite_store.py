@@ -43,17 +43,21 @@ from typing import Any, Protocol, TypeVar, cast
 
 import aiosqlite
 
+from . import rows as row
 from .migrations import MIGRATIONS, Migration, migrate
 from .models import (
     ActionRecord,
     DecisionRecord,
+    FinishedGame,
     GameMessages,
     GameRecord,
     GameSettings,
     GuildSettings,
     OutboxFile,
     OutboxRecord,
-    SeatRecord,
+    PlayerResult,
+    Rating,
+    SeatedGame,
 )
 from .sql import Q
 from .store import (
@@ -74,12 +78,7 @@ CHECKPOINT_EVERY = 200
 """Writes between two background WAL checkpoints."""
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
-def _loads(text: str | None) -> Any:
-    return None if text is None else json.loads(text)
+_dumps = row.dumps
 
 
 _Step = tuple[str, str, Any]
@@ -285,6 +284,31 @@ class SqliteStore:
             self.owner.release()
             self.owner = None
 
+    async def claim_lease(self, name: str, holder: str, now: float, ttl: float) -> bool:
+        """Take or renew lease ``name`` for ``holder`` until ``now + ttl`` (see
+        :meth:`service.store.Store.claim_lease`)."""
+        async with self._tx() as conn:
+            cur = await conn.execute(Q.claim_lease, (name, holder, now + ttl, now))
+            return cur.rowcount == 1
+
+    async def release_lease(self, name: str, holder: str) -> None:
+        """Give up ``holder``'s lease ``name``."""
+        async with self._tx() as conn:
+            await conn.execute(Q.release_lease, (name, holder))
+
+    async def lease(self, name: str) -> tuple[str, float] | None:
+        """(holder, expires at) of lease ``name``, or None."""
+        async with self._lock:
+            rows = await self._fetchall(self._conn, Q.select_lease, (name,))
+        return (str(rows[0][0]), float(rows[0][1])) if rows else None
+
+    async def publish(self, game_id: int) -> None:
+        """Nothing: one process owns an SQLite store (the console plays only its own
+        games beside the bot)."""
+
+    async def subscribe(self, handler: Callable[[int], None]) -> None:
+        """Nothing to hear: see :meth:`publish`."""
+
     async def probe_write(self) -> None:
         """Start a write transaction and roll it back (nothing is written): proves that
         no other program holds the write lock beyond the busy timeout.
@@ -409,6 +433,20 @@ class SqliteStore:
             for gid, seat, seq in await self._fetchall(conn, Q.select_active_last_acted):
                 if seq is not None:
                     games[gid].last_acted[int(seat)] = int(seq)
+            return list(games.values())
+
+    async def user_games(self, user_id: int) -> list[SeatedGame]:
+        """The unfinished games where ``user_id`` holds a seat, oldest first, each with
+        its seats and open decisions."""
+        async with self._read() as conn:
+            games = {
+                int(r[0]): row.seated_game(r)
+                for r in await self._fetchall(conn, Q.select_user_games, (user_id,))
+            }
+            for r in await self._fetchall(conn, Q.select_user_game_seats, (user_id,)):
+                games[r[0]].seats.append(self._seat(r))
+            for r in await self._fetchall(conn, Q.select_user_game_decisions, (user_id,)):
+                games[r[0]].decisions.append(self._decision(r))
             return list(games.values())
 
     async def active_game_in_channel(self, channel_id: int) -> int | None:
@@ -744,7 +782,8 @@ class SqliteStore:
         display_name: str,
         now: float,
     ) -> None:
-        """Hand an engine seat to another person or a computer.
+        """Hand an engine seat to another person or a computer (a person who held it is
+        kept as having left it).
 
         Raises:
             StaleVersion: the game changed since ``revision``.
@@ -752,6 +791,7 @@ class SqliteStore:
         """
         async with self._tx() as conn:
             await self._bump(conn, game_id, revision, "running")
+            await conn.execute(Q.record_departure, (now, game_id, seat))
             try:
                 await conn.execute(
                     Q.replace_seat, (user_id, computer_level, display_name, now, game_id, seat)
@@ -768,6 +808,126 @@ class SqliteStore:
         async with self._tx() as conn:
             await self._bump(conn, game_id, revision, "running")
             await conn.execute(Q.set_draw_vote, (int(agree), game_id, seat))
+
+    # ------------------------------------------------------------------ ratings
+    async def unrated_games(self, limit: int) -> list[FinishedGame]:
+        """The first ``limit`` finished server games not rated yet, in the order they
+        ended, with seats and departures."""
+        async with self._read() as conn:
+            games = await self._fetchall(conn, Q.select_unrated, (limit,))
+            seats = await self._fetchall(conn, Q.select_unrated_seats, (limit,))
+            gone = await self._fetchall(conn, Q.select_unrated_departures, (limit,))
+        return row.finished_games(games, seats, gone)
+
+    async def rated_games(self) -> tuple[int, list[FinishedGame]]:
+        """(the ratings' head, every rated game in the rating order)."""
+        async with self._read() as conn:
+            head = await self._fetchall(conn, Q.select_rating_head)
+            games = await self._fetchall(conn, Q.select_rated)
+            seats = await self._fetchall(conn, Q.select_rated_seats)
+            gone = await self._fetchall(conn, Q.select_rated_departures)
+        return int(head[0][0]), row.finished_games(games, seats, gone)
+
+    async def ratings_of(self, variant: str, user_ids: Iterable[int]) -> tuple[int, list[Rating]]:
+        """(the ratings' head, the ratings in ``variant`` of those of ``user_ids`` who
+        have one)."""
+        async with self._read() as conn:
+            head = await self._fetchall(conn, Q.select_rating_head)
+            found = []
+            for uid in sorted(set(user_ids)):
+                found += await self._fetchall(conn, Q.select_rating, (variant, uid))
+        return int(head[0][0]), [row.rating(r) for r in found]
+
+    async def record_ratings(
+        self,
+        game_id: int,
+        head: int,
+        results: Iterable[PlayerResult],
+        ratings: Iterable[Rating],
+    ) -> None:
+        """Rate finished game ``game_id`` as step ``head + 1`` (see
+        :meth:`service.store.Store.record_ratings`).
+
+        Raises:
+            StaleVersion: the ratings moved on since ``head``, or the game is not
+                finished or already rated.
+        """
+        async with self._tx() as conn:
+            await self._move_head(conn, head)
+            cur = await conn.execute(Q.set_rating_seq, (head + 1, game_id))
+            if cur.rowcount != 1:
+                raise StaleVersion(f"game {game_id} is not a finished game waiting for ratings")
+            await conn.executemany(Q.insert_player_result, [row.result_params(r) for r in results])
+            await conn.executemany(Q.upsert_rating, [row.rating_params(r) for r in ratings])
+
+    async def replace_ratings(
+        self, head: int, results: Iterable[PlayerResult], ratings: Iterable[Rating]
+    ) -> None:
+        """Replace every result and rating (a rebuild) as step ``head + 1``.
+
+        Raises:
+            StaleVersion: the ratings moved on since ``head``.
+        """
+        async with self._tx() as conn:
+            await self._move_head(conn, head)
+            await conn.execute(Q.delete_player_results)
+            await conn.execute(Q.delete_ratings)
+            await conn.executemany(Q.insert_player_result, [row.result_params(r) for r in results])
+            await conn.executemany(Q.upsert_rating, [row.rating_params(r) for r in ratings])
+
+    @staticmethod
+    async def _move_head(conn: aiosqlite.Connection, head: int) -> None:
+        cur = await conn.execute(Q.move_rating_head, (head,))
+        if cur.rowcount != 1:
+            raise StaleVersion(f"the ratings moved on since step {head}")
+
+    async def leaderboard(
+        self, variant: str, guild_id: int | None, limit: int
+    ) -> tuple[list[Rating], int]:
+        """(the best ``limit`` ratings in ``variant``, everyone's or of those who played
+        a rated game of it in server ``guild_id``; how many there are)."""
+        async with self._read() as conn:
+            if guild_id is None:
+                found = await self._fetchall(conn, Q.select_leaderboard, (variant, limit))
+                total = await self._fetchall(conn, Q.count_ratings, (variant,))
+            else:
+                scope = (variant, variant, guild_id)
+                found = await self._fetchall(conn, Q.select_guild_leaderboard, (*scope, limit))
+                total = await self._fetchall(conn, Q.count_guild_ratings, scope)
+        return [row.rating(r) for r in found], int(total[0][0])
+
+    async def leaderboard_place(
+        self, variant: str, user_id: int, guild_id: int | None
+    ) -> tuple[int, Rating] | None:
+        """(place, rating) of ``user_id`` on :meth:`leaderboard`'s list, or None."""
+        async with self._read() as conn:
+            found = await self._fetchall(conn, Q.select_rating, (variant, user_id))
+            if not found:
+                return None
+            mine = row.rating(found[0])
+            above = (mine.ordinal, mine.ordinal, mine.games, mine.games, user_id)
+            if guild_id is None:
+                count = await self._fetchall(conn, Q.count_above, (variant, *above))
+            else:
+                here = await self._fetchall(conn, Q.rated_in_guild, (variant, guild_id, user_id))
+                if not here[0][0]:
+                    return None
+                count = await self._fetchall(
+                    conn, Q.count_guild_above, (variant, variant, guild_id, *above)
+                )
+        return int(count[0][0]) + 1, mine
+
+    async def user_ratings(self, user_id: int) -> list[Rating]:
+        """``user_id``'s rating in every game kind they were rated in."""
+        async with self._lock:
+            found = await self._fetchall(self._conn, Q.select_user_ratings, (user_id,))
+        return [row.rating(r) for r in found]
+
+    async def user_results(self, user_id: int) -> list[PlayerResult]:
+        """``user_id``'s result of every finished game the ratings took in."""
+        async with self._lock:
+            found = await self._fetchall(self._conn, Q.select_user_results, (user_id,))
+        return [row.result(r) for r in found]
 
     # ------------------------------------------------------------------ servers
     async def guild_settings(self, guild_id: int) -> GuildSettings:
@@ -963,23 +1123,7 @@ class SqliteStore:
         async with self._read() as conn:
             rows = await self._fetchall(conn, Q.select_outbox)
             files = await self._fetchall(conn, Q.select_outbox_files)
-        items = {
-            int(r[0]): OutboxRecord(
-                int(r[0]),
-                r[1],
-                r[2],
-                r[3],
-                r[4],
-                r[5],
-                int(r[6]),
-                r[7],
-                _loads(r[8]) or {},
-                _loads(r[9]) or {},
-                float(r[10]),
-                [],
-            )
-            for r in rows
-        }
+        items = {int(r[0]): row.outbox(r) for r in rows}
         for item_id, filename, description, data in files:
             if item_id in items:
                 items[item_id].files.append(OutboxFile(filename, bytes(data), description))
@@ -1045,61 +1189,7 @@ class SqliteStore:
             await conn.execute(Q.upsert_meta, (key, value))
 
     # ------------------------------------------------------------------ row mapping
-    @staticmethod
-    def _game(r: Sequence[Any]) -> GameRecord:
-        return GameRecord(
-            id=int(r[0]),
-            guild_id=r[1],
-            channel_id=int(r[2]),
-            status=str(r[3]),
-            variant=str(r[4]),
-            host_id=r[5],
-            settings=GameSettings.from_dict(_loads(r[6])),
-            version=int(r[7]),
-            revision=int(r[8]),
-            created_at=float(r[9]),
-            creation=_loads(r[10]),
-            start_events=_loads(r[11]) or [],
-            state=_loads(r[12]),
-            started_at=r[13],
-            ended_at=r[14],
-            result=_loads(r[15]),
-            paused_at=r[16],
-        )
-
-    @staticmethod
-    def _seat(r: Sequence[Any]) -> SeatRecord:
-        return SeatRecord(
-            id=int(r[1]),
-            user_id=r[2],
-            computer_level=r[3],
-            display_name=str(r[4]),
-            joined_at=float(r[5]),
-            requested_power=r[6],
-            seat=r[7],
-            power=r[8],
-            agrees_draw=bool(r[9]),
-        )
-
-    @staticmethod
-    def _decision(r: Sequence[Any]) -> DecisionRecord:
-        return DecisionRecord(
-            seat=int(r[1]),
-            kind=str(r[2]),
-            opened_version=int(r[3]),
-            duration=r[4],
-            due_at=r[5],
-            remind_at=r[6],
-        )
-
-    @staticmethod
-    def _action(r: Sequence[Any]) -> ActionRecord:
-        return ActionRecord(
-            seq=int(r[0]),
-            seat=int(r[1]),
-            user_id=r[2],
-            source=str(r[3]),
-            action=json.loads(r[4]),
-            events=json.loads(r[5]),
-            created_at=float(r[6]),
-        )
+    _game = staticmethod(row.game)
+    _seat = staticmethod(row.seat)
+    _decision = staticmethod(row.decision)
+    _action = staticmethod(row.action)

@@ -1,7 +1,9 @@
 """The game store's contract: what the service and the front ends keep, whatever keeps it.
 
 :class:`Store` is a typed :class:`~typing.Protocol`; :class:`service.sqlite_store.SqliteStore`
-(one SQLite file through aiosqlite) implements it today. Open one with :func:`open_store`.
+(one SQLite file through aiosqlite, the embedded default) and
+:class:`service.postgres_store.PostgresStore` (one PostgreSQL database shared by several
+processes, through asyncpg) implement it. Open one with :func:`open_store`.
 ``tests/service/store_suite`` runs the same tests against every implementation.
 
 What every implementation promises:
@@ -27,7 +29,7 @@ preferences, the servers it left, facts about itself); the service hands it out 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -35,11 +37,15 @@ from typing import Any, Protocol
 from .models import (
     ActionRecord,
     DecisionRecord,
+    FinishedGame,
     GameMessages,
     GameRecord,
     GameSettings,
     GuildSettings,
     OutboxRecord,
+    PlayerResult,
+    Rating,
+    SeatedGame,
 )
 
 
@@ -240,6 +246,33 @@ class Store(FrontStore, Protocol):
         """The number of the last schema migration applied."""
         ...
 
+    # ---------------------------------------------------------------- leases
+    async def claim_lease(self, name: str, holder: str, now: float, ttl: float) -> bool:
+        """Take or renew the lease ``name`` for ``holder`` until ``now + ttl``: True if
+        it is ``holder``'s now (it was free, expired at ``now``, or ``holder``'s already),
+        False if another holder's lease still runs (nothing changed)."""
+        ...
+
+    async def release_lease(self, name: str, holder: str) -> None:
+        """Give up ``holder``'s lease ``name`` (nothing if it is not ``holder``'s)."""
+        ...
+
+    async def lease(self, name: str) -> tuple[str, float] | None:
+        """(holder, expires at) of lease ``name``, or None if nobody ever held it."""
+        ...
+
+    # ---------------------------------------------------------------- other processes
+    async def publish(self, game_id: int) -> None:
+        """Tell the other processes on this database that game ``game_id`` changed (its
+        host reloads it). A store that only one process writes may do nothing."""
+        ...
+
+    async def subscribe(self, handler: Callable[[int], None]) -> None:
+        """Call ``handler`` with the game id of every change another process publishes
+        (on the event loop), until the store closes. A store that only one process
+        writes may never call it."""
+        ...
+
     # ---------------------------------------------------------------- reading games
     async def load_game(self, game_id: int) -> GameRecord | None:
         """One game (any status) with its seats, open decisions and latest action per
@@ -248,6 +281,12 @@ class Store(FrontStore, Protocol):
 
     async def load_active(self) -> list[GameRecord]:
         """Every lobby and running game, with seats, open decisions and deadlines."""
+        ...
+
+    async def user_games(self, user_id: int) -> list[SeatedGame]:
+        """The unfinished games (lobby or running) where ``user_id`` holds a seat, oldest
+        first, each with its seats and open decisions (what a list of a player's games
+        shows, whichever process hosts them)."""
         ...
 
     async def active_game_in_channel(self, channel_id: int) -> int | None:
@@ -425,7 +464,8 @@ class Store(FrontStore, Protocol):
         now: float,
     ) -> None:
         """Hand an engine seat to another person or a computer (its draw vote and DM
-        flag go with the old occupant).
+        flag go with the old occupant); a person who held it is kept as having left it
+        at ``now`` (see :meth:`unrated_games`).
 
         Raises:
             StaleVersion: the game changed since ``revision`` or is not running.
@@ -439,6 +479,77 @@ class Store(FrontStore, Protocol):
         Raises:
             StaleVersion: the game changed since ``revision`` or is not running.
         """
+        ...
+
+    # ---------------------------------------------------------------- ratings
+    async def unrated_games(self, limit: int) -> list[FinishedGame]:
+        """The first ``limit`` finished games of servers not rated yet, in the order they
+        ended, each with its seats as they ended and the people who left a seat."""
+        ...
+
+    async def rated_games(self) -> tuple[int, list[FinishedGame]]:
+        """(the ratings' head: their last step, every rated game in the order they were
+        rated, with seats and departures as :meth:`unrated_games` gives them), read
+        together: what a rebuild starts from."""
+        ...
+
+    async def ratings_of(self, variant: str, user_ids: Iterable[int]) -> tuple[int, list[Rating]]:
+        """(the ratings' head, the ratings in game kind ``variant`` of those of
+        ``user_ids`` who have one), read together: what rating one game starts from."""
+        ...
+
+    async def record_ratings(
+        self,
+        game_id: int,
+        head: int,
+        results: Iterable[PlayerResult],
+        ratings: Iterable[Rating],
+    ) -> None:
+        """Rate finished game ``game_id`` as step ``head + 1`` of the ratings (its
+        ``rating_seq``): its people's ``results`` are kept and their ``ratings``
+        replaced, all at once.
+
+        Raises:
+            StaleVersion: the ratings moved on since step ``head`` (another writer came
+                first), or the game is not finished or already rated; nothing written.
+        """
+        ...
+
+    async def replace_ratings(
+        self, head: int, results: Iterable[PlayerResult], ratings: Iterable[Rating]
+    ) -> None:
+        """A rebuild: every kept result and rating is replaced by these, as step
+        ``head + 1`` of the ratings (the games keep their places in the order).
+
+        Raises:
+            StaleVersion: the ratings moved on since step ``head``; nothing written.
+        """
+        ...
+
+    async def leaderboard(
+        self, variant: str, guild_id: int | None, limit: int
+    ) -> tuple[list[Rating], int]:
+        """(the best ``limit`` ratings in game kind ``variant``, how many there are):
+        everyone's (``guild_id`` None), or of those who played a rated game of that kind
+        in server ``guild_id``. Best first: by ordinal, then more games, then the lower
+        user id."""
+        ...
+
+    async def leaderboard_place(
+        self, variant: str, user_id: int, guild_id: int | None
+    ) -> tuple[int, Rating] | None:
+        """(place from 1, rating) of ``user_id`` on :meth:`leaderboard`'s list, or None
+        if they are not on it."""
+        ...
+
+    async def user_ratings(self, user_id: int) -> list[Rating]:
+        """``user_id``'s rating in every game kind they were rated in."""
+        ...
+
+    async def user_results(self, user_id: int) -> list[PlayerResult]:
+        """``user_id``'s result of every finished game the ratings took in (one they
+        played alone among computers too, its result without a rating), in the rating
+        order."""
         ...
 
     # ---------------------------------------------------------------- servers
@@ -458,31 +569,46 @@ class Store(FrontStore, Protocol):
         ...
 
     async def delete_guild(self, guild_id: int) -> int:
-        """Delete every game (with seats, log, decisions and message ids), the settings
-        and the recorded departure of a server; return how many games were deleted."""
+        """Delete every game (with seats, log, decisions, message ids and its people's
+        results), the settings and the recorded departure of a server; return how many
+        games were deleted. The ratings are left as they are: rebuild them
+        (:meth:`replace_ratings`) from the games that are left."""
         ...
+
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+"""URL schemes of a PostgreSQL database (:class:`service.postgres_store.PostgresStore`)."""
 
 
 async def open_store(
     where: str | Path, *, synchronous: str = "NORMAL", busy_timeout_ms: int = 10_000
 ) -> Store:
     """Open (creating and migrating it if needed) the store ``where`` names: an SQLite
-    file, as a path or an ``sqlite:///path`` URL. ``synchronous`` and ``busy_timeout_ms``
-    are SQLite's (see :class:`service.sqlite_store.SqliteStore`).
+    file, as a path or an ``sqlite:///path`` URL, or a PostgreSQL database
+    (``postgresql://user:password@host:port/database``, libpq's URL). ``synchronous``
+    and ``busy_timeout_ms`` are SQLite's (see :class:`service.sqlite_store.SqliteStore`).
 
     Raises:
         ValueError: a URL of a database this build cannot open, or an unknown
             ``synchronous`` level.
         service.migrations.MigrationError: the schema cannot be brought up to date.
+        OSError: a PostgreSQL server that cannot be reached (and asyncpg's errors for
+            one that refuses the connection).
     """
-    # imported here, not above: the implementation imports this module's exceptions, and
-    # a store for another database brings its own driver that SQLite users need not have
+    # imported here, not above: the implementations import this module's exceptions, and
+    # each brings its own driver
+    text = str(where)
+    if text.startswith(POSTGRES_SCHEMES):
+        from .postgres_store import PostgresStore
+
+        return await PostgresStore.open(text)
     from .sqlite_store import SqliteStore
 
-    text = str(where)
     if "://" in text:
         if not text.startswith("sqlite:///"):
-            raise ValueError(f"no store for {text.split(':', 1)[0]}: URLs (sqlite:/// only)")
+            raise ValueError(
+                f"no store for {text.split(':', 1)[0]}: URLs (sqlite:/// or postgresql://)"
+            )
         text = text[len("sqlite:///") :]
     return await SqliteStore.open(
         Path(text), synchronous=synchronous, busy_timeout_ms=busy_timeout_ms

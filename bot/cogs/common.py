@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 import discord
 from discord import app_commands
 
+from rules import contract
 from service import GameService, ServiceError, UserView
 
 from ..errors import UserError
@@ -64,3 +65,13 @@ async def my_view(service: GameService, interaction: discord.Interaction, gid: i
         return await service.view(gid, interaction.user.id)
     except ServiceError as exc:
         raise UserError(str(exc), gid) from None
+
+
+async def channel_variant(service: GameService, interaction: discord.Interaction) -> str:
+    """The game kind played in this channel (the first registered game when there is no
+    game here, or in DMs)."""
+    if interaction.guild_id is not None:
+        gid = await service.active_game(interaction.channel_id or 0)
+        if gid is not None:
+            return (await service.status(gid)).variant
+    return contract.game_names()[0]

@@ -13,14 +13,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from rules import contract
-from service import GameStatus, ServiceError, rulebook
+from service import GameListing, rulebook
 
 from ..entry import ANSWER_DIRECT
 from ..reply import Reply, with_picture
 from ..texts import ABOUT, clip, game_line, help_for, jump_url, status_text
 from ..views.panels import panel_view
 from ..views.turn import is_turn, root_step, step_line, step_view
-from .common import MAX_CHOICES, game_here, my_view, safe
+from .common import MAX_CHOICES, channel_variant, game_here, my_view, safe
 
 if TYPE_CHECKING:
     from ..client import GameBot
@@ -40,16 +40,6 @@ class InfoCog(commands.Cog):
         typed = current.strip().lower()
         names = [t for t in rulebook.topics() if not typed or typed in t.lower()]
         return [Choice(name=t[:100], value=t[:100]) for t in names[:MAX_CHOICES]]
-
-    async def channel_variant(self, interaction: discord.Interaction) -> str:
-        """The variant of the game in this channel (the first registered game when there
-        is none)."""
-        if interaction.guild_id is not None:
-            service = self.bot.service
-            gid = await service.active_game(interaction.channel_id or 0)
-            if gid is not None:
-                return (await service.status(gid)).variant
-        return contract.game_names()[0]
 
     @app_commands.command(name="board", description="The current board, with a text summary")
     @app_commands.guild_only()
@@ -123,12 +113,7 @@ class InfoCog(commands.Cog):
             else:
                 st = await service.status(here)
                 lines.append("**In this channel:** " + game_line(st, uid, "here"))
-        mine = []
-        for gid in await service.games_of(uid):
-            try:
-                mine.append(await service.status(gid))
-            except ServiceError:  # gone since it was listed
-                continue
+        mine = await service.games_of(uid)  # from the store: every process's games
         mine.sort(key=lambda st: (not any(d.user_id == uid for d in st.decisions), st.game_id))
         if not mine:
             lines.append("You are not at any table now.")
@@ -137,7 +122,7 @@ class InfoCog(commands.Cog):
             lines += [f"• {game_line(st, uid, self._where(st))}" for st in mine]
         await Reply.of(interaction).private(clip("\n".join(lines)))
 
-    def _where(self, st: GameStatus) -> str:
+    def _where(self, st: GameListing) -> str:
         """A game's server and channel, linked."""
         guild = self.bot.get_guild(st.guild_id or 0)
         channel = self.bot.get_channel(st.channel_id)
@@ -181,13 +166,13 @@ class InfoCog(commands.Cog):
     @app_commands.autocomplete(topic=_topics)
     async def rules(self, interaction: discord.Interaction, topic: str | None = None) -> None:
         """Rules lookup, for the variant played in this channel."""
-        variant = await self.channel_variant(interaction)
+        variant = await channel_variant(self.bot.service, interaction)
         await Reply.of(interaction).private(clip(rulebook.lookup(topic, variant)))
 
     @app_commands.command(name="help", description="How to play with this bot")
     async def help(self, interaction: discord.Interaction) -> None:
         """Help, for the variant played in this channel."""
-        variant = await self.channel_variant(interaction)
+        variant = await channel_variant(self.bot.service, interaction)
         await Reply.of(interaction).private(help_for(variant))
 
     @app_commands.command(

@@ -65,8 +65,9 @@ def board_png(
         view: any view of the game (a seat's or a spectator's): only its public fields
             are drawn, so every seat's view gives the same image.
         names: display names by seat (cleaned of glyphs the font lacks; cut to fit).
-        events: the events of the last action; only public ones (``to is None``) are
-            used: arrows for moves, voyages, attacks and retreats, marks on shrunk,
+        events: the events to show (a front end passes the turn's so far, oldest
+            first); only public ones (``to is None``) are used: told in the last-action
+            box, arrows for moves, voyages, attacks and retreats, marks on shrunk,
             destroyed, sabotaged and new pieces.
         pyramid_arcade: World War 5's Pyramid Arcade printing; ``None`` takes it from
             the view's options (ignored for a board without that printing).
@@ -85,14 +86,15 @@ def board_summary(view: pyramids.View, names: Sequence[str]) -> str:
     return summary(view, names)
 
 
-def hand_png(cards: Sequence[int], *, title: str = "") -> bytes:
+def hand_png(cards: Sequence[int], *, title: str = "", side: str | None = None) -> bytes:
     """A hand of cards as PNG bytes.
 
     Cards are shown in a fixed order: number cards by rank (2 to 10), then the figures
     J, Q, K, A, each rank by suit (♣ ♦ ♥ ♠) — i.e. by card number. An empty hand
-    gives a small "no cards" image. ``title`` (optional) is written above the cards.
+    gives a small "no cards" image. ``title`` (optional) is written above the cards;
+    ``side`` (the power holding them, optional) gives the image its colour.
     """
-    return png_bytes(hand_image(cards, title=title), hand_palette())
+    return png_bytes(hand_image(cards, title=title, side=side), hand_palette())
 
 
 def duel_png(
@@ -146,17 +148,25 @@ class PyramidImages:
         return board_summary(view, names)
 
     def holding(self, view: Any) -> Any:
-        """The seat's card numbers, sorted (``None`` for a spectator)."""
+        """The seat's card numbers, sorted, and its side, whose colour the hand's image
+        carries: ``{"cards": [...], "side": power}`` (``None`` for a spectator)."""
         hand = getattr(view, "hand", None)
-        return None if hand is None else sorted(hand)
+        if hand is None:
+            return None
+        seat = view.viewer
+        side = view.seats[seat].power if seat is not None and 0 <= seat < len(view.seats) else None
+        return {"cards": sorted(hand), "side": side}
 
     def private(self, holding: Any, title: str = "") -> bytes | None:
-        """See :func:`hand_png`."""
-        return hand_png(holding or (), title=title)
+        """See :func:`hand_png` (a holding kept by an older version, a plain list of card
+        numbers, is drawn without a side's colour)."""
+        cards, side = _held(holding)
+        return hand_png(cards, title=title, side=side)
 
     def private_text(self, holding: Any) -> str:
         """The cards by name, lowest first."""
-        return "Your cards: " + (", ".join(card_name(c) for c in sorted(holding or ())) or "none")
+        cards, _ = _held(holding)
+        return "Your cards: " + (", ".join(card_name(c) for c in sorted(cards)) or "none")
 
     def extra(
         self,
@@ -187,6 +197,14 @@ class PyramidImages:
         game, _ = pyramids.new_game(self.game, [None] * 3, seed=1)
         warm_up((game.board.id,))
         board_png(pyramids.view_for(game, None), ["P0", "P1", "P2"])
+
+
+def _held(holding: Any) -> tuple[list[int], str | None]:
+    """The cards and side of a holding (:meth:`PyramidImages.holding`, or the plain list
+    of card numbers that older versions kept)."""
+    if isinstance(holding, dict):
+        return list(holding.get("cards") or ()), holding.get("side")
+    return list(holding or ()), None
 
 
 IMAGES: dict[str, PyramidImages] = {

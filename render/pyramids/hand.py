@@ -2,6 +2,10 @@
 
 Order: number cards by rank (2..10), then figures (J, Q, K, A), each rank by suit
 (♣ ♦ ♥ ♠) — see :func:`render.cards.sort_key`. Up to ``PER_ROW`` cards per row.
+
+The hand of a seat whose side is known carries that side's colour, as its pieces do on
+the board and in the duel: a band of it across the top, and one of its pieces before
+the title.
 """
 
 from __future__ import annotations
@@ -11,9 +15,9 @@ from collections.abc import Sequence
 from PIL import Image
 
 from render.fonts import font
-from render.text import fit, put
+from render.text import fit_text, put
 
-from . import palette
+from . import palette, pyramid
 from .cards import CARD_HEIGHT, CARD_WIDTH, SHADOW, card_sprite, empty_slot, sort_key
 
 PAD = 16
@@ -21,6 +25,12 @@ GAP = 10
 PER_ROW = 8
 TITLE_HEIGHT = 34
 EMPTY_WIDTH = 420
+BAND = 4
+"""Height of the side's colour across the top."""
+PIECE_SCALE = 0.42
+"""The side's piece before the title, at this share of its size on the board."""
+PIECE_ROOM = 30
+"""What the piece takes from the title's line."""
 
 Box = tuple[int, int, int, int]
 
@@ -48,24 +58,26 @@ def ordered(cards: Sequence[int]) -> list[int]:
     return sorted(cards, key=sort_key)
 
 
-def hand_image(cards: Sequence[int], *, title: str = "") -> Image.Image:
-    """Draw a hand (RGB). Raises ValueError for a value that is not a card (0..51)."""
+def hand_image(cards: Sequence[int], *, title: str = "", side: str | None = None) -> Image.Image:
+    """Draw a hand (RGB); ``side`` (a power or continent id) gives it that side's colour.
+    Raises ValueError for a value that is not a card (0..51)."""
     hand = ordered(cards)
     for c in hand:
         if not 0 <= c < 52:
             raise ValueError(f"no card {c}")
     size, boxes = hand_layout(len(hand), bool(title))
     img = Image.new("RGB", size, palette.PANEL_BACKGROUND)
+    if side is not None:
+        img.paste(palette.side_colour(side).fill, (0, 0, size[0], BAND))
     if title:
-        tf = font(18, bold=True)
-        put(
-            img,
-            (PAD, PAD + 10),
-            fit(title, size[0] - 2 * PAD - 80, tf),
-            tf,
-            palette.PANEL_TEXT,
-            "lm",
-        )
+        x = PAD
+        if side is not None:
+            sp = pyramid.sprite(side, pyramid.LARGE, PIECE_SCALE)
+            base = PAD + 22  # where the piece stands: level with the title's baseline
+            img.paste(sp, (PAD - 8, base - round(pyramid.BASE_Y * PIECE_SCALE)), sp)
+            x += PIECE_ROOM
+        text, tf = fit_text((title,), size[0] - x - PAD - 80, (18, 16, 14), bold=True)
+        put(img, (x, PAD + 10), text, tf, palette.PANEL_TEXT, "lm")
         count = f"{len(hand)} card{'s' if len(hand) != 1 else ''}"
         put(img, (size[0] - PAD, PAD + 10), count, font(14), palette.PANEL_MUTED, "rm")
     if not hand:

@@ -412,6 +412,30 @@ class PyramidReader:
             lines.append(hand_line(view.hand))
         return lines
 
+    def numbers(self, kind: str, view: Any, choices: Sequence[Any]) -> list[int]:
+        """A duel's cards by their place in the hand the player began the duel with (as
+        a hand is shown, by rank), *Stop playing* after the last of them; a placement's
+        home fields by their place among the player's three; any other answer by its
+        place in the prompt (a diplomacy window's answers come in a fixed order)."""
+        plain = list(range(1, len(choices) + 1))
+        me = view.viewer if view is not None else None
+        if me is None or not 0 <= me < len(view.seats):
+            return plain
+        if kind == "duel" and view.battle is not None:
+            b = view.battle
+            played = b.attacker_cards if me == b.attacker else b.defender_cards
+            began = sorted({*(view.hand or ()), *played})  # card order is rank order
+            place = {card: n for n, card in enumerate(began, start=1)}
+            stop = len(began) + 1
+            out = [place.get(a.card, 0) if isinstance(a, PlayCard) else stop for a in choices]
+        elif choices and all(isinstance(a, PlacePiece) for a in choices):
+            home = list(_board_of(view).powers[view.seats[me].power].fields)
+            out = [home.index(a.field) + 1 if a.field in home else 0 for a in choices]
+        else:
+            return plain
+        # a choice this numbering does not know (never expected) falls back to places
+        return out if 0 not in out and len(set(out)) == len(out) else plain
+
     def board_lines(self, view: Any, names: Sequence[str]) -> list[str]:
         """Every field with its piece, then the supplies."""
         return board_text(view, _board_of(view), names)
@@ -484,11 +508,7 @@ def _check_answer(word: str, typed: Typed) -> None:
 
 
 def _numbered(typed: Typed, number: int) -> Action:
-    if not typed.choices:
-        raise Unreadable("There is nothing to choose right now.")
-    if not 1 <= number <= len(typed.choices):
-        raise Unreadable(f"Choose a number from 1 to {len(typed.choices)}.")
-    action: Action = typed.choices[number - 1]
+    action: Action = typed.numbered(number)
     return action
 
 

@@ -467,6 +467,20 @@ def test_newcomer_run_with_no_arguments(monkeypatch: pytest.MonkeyPatch, tmp_pat
     assert list((tmp_path / "data" / "boards").glob("game1-*.png"))
 
 
+def test_a_postgresql_database_url_asks_for_a_file(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The bot's processes may share a PostgreSQL database; the console keeps its games in
+    an SQLite file and says so, before anything happens (``--db`` names one)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DATABASE_URL", "postgresql://bot:secret@db/games")
+    assert console.main([]) == 2
+    err = capsys.readouterr().err
+    assert "DATABASE_URL names a PostgreSQL database" in err and "--db" in err
+    assert "secret" not in err
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_newcomer_questions_at_a_terminal(
     monkeypatch: pytest.MonkeyPatch, paths: dict[str, Path]
 ) -> None:
@@ -537,9 +551,10 @@ def test_world_war_5_game_to_the_end(
 def test_a_question_with_one_answer_answers_itself(
     monkeypatch: pytest.MonkeyPatch, paths: dict[str, Path]
 ) -> None:
-    """World War 5's setup goes by size (WW-6): the large has one home territory left."""
+    """World War 5's setup goes by size (WW-6): the large has one home territory left.
+    Each home territory keeps its number: the small takes 1, the medium 2."""
     args = base_args(paths, "--variant", "world-war-5", "--computers", "1")
-    code, out = run(monkeypatch, args, ["1", "1", "quit"])
+    code, out = run(monkeypatch, args, ["1", "2", "quit"])
     assert code == 0
     large = out.index("Place your large on a home territory (WW-6).")
     said = re.compile(r"Only one answer is possible: On ([\w ]+)\.\n(\w+) placed a large on \1\.")

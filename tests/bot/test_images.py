@@ -18,6 +18,7 @@ import pytest
 import render
 from bot.config import load_settings, render_workers
 from bot.images import IN_FLIGHT_PER_WORKER, Images, NoImages, running
+from render.chart import Series, rating_chart, rating_chart_text
 from rules import pyramids
 from service.config import ConfigError
 from tests.render.helpers import decode
@@ -137,7 +138,11 @@ async def test_warm_workers_draw_the_same_bytes_as_this_process(pool: Images) ->
     duel = _duel_view()
     contest = await pool.contest(duel, NAMES, game="european_war")
     assert contest is not None and contest.data == render.pyramids.duel_png(duel, NAMES)
-    assert pool.rendered == before + 4 and pool.cpu_seconds > 0
+    series = (Series("European War", ((1.7e9, 0.0), (1.7e9 + 86400, 2.5))),)
+    chart = await pool.chart("Ada", series)
+    assert chart.data == rating_chart("Ada", series) and chart.filename == "rating.png"
+    assert chart.description == rating_chart_text("Ada", series)
+    assert pool.rendered == before + 5 and pool.cpu_seconds > 0
     assert pool.pools_started == 1
 
 
@@ -196,6 +201,10 @@ async def test_a_failing_drawing_gives_a_placeholder_and_keeps_the_pool(
         picture = await pool.board(bad, NAMES, game="european_war")
     assert decode(picture.data).size == (480, 120)
     assert any("board image failed" in r.getMessage() for r in caplog.records)
+    with caplog.at_level(logging.ERROR, "bot.images"):
+        empty = await pool.chart("Ada", ())  # no point to draw
+    assert decode(empty.data).size == (480, 120)
+    assert any("rating chart failed" in r.getMessage() for r in caplog.records)
     good = await pool.board(_view(), NAMES, game="european_war")
     assert good.data == render.pyramids.board_png(_view(), NAMES) and pool.pools_started == 1
 

@@ -57,9 +57,14 @@ def seed_rows(path: Path, version: int) -> None:
         )
         if version >= 2:
             conn.execute("INSERT INTO decisions VALUES (1, -1, 'lobby', 0, 3600, 3601, NULL)")
-        if version >= 3:  # the columns of migration 3, which migration 9 replaced
+        if 3 <= version < 9:  # the columns of migration 3, which migration 9 replaced
             conn.execute(
                 "INSERT INTO guild_settings VALUES (77, 600.0, 'arm', 45, 0.0, 1800.0, 3, 1.0)"
+            )
+        elif version >= 9:
+            conn.execute(
+                "INSERT INTO guild_settings VALUES (77, 600.0, 0.0, 1800.0, 3, "
+                """'{"turn_timeout_action": "arm", "diplomacy_seconds": 45}', 1.0)"""
             )
         if version >= 4:
             conn.execute("INSERT INTO user_preferences VALUES (9, 0, 1.0)")

@@ -79,11 +79,15 @@ def test_the_registry_gives_the_rooms_images_byte_for_byte() -> None:
     assert images.board(view, NAMES) == render.pyramids.board_png(view, NAMES)
     assert images.board_text(view, NAMES) == render.pyramids.board_summary(view, NAMES)
     holding = images.holding(view)
-    assert (
-        holding == sorted(view.hand or ()) and images.holding(pyramids.view_for(game, None)) is None
+    assert holding == {"cards": sorted(view.hand or ()), "side": view.seats[1].power}
+    assert images.holding(pyramids.view_for(game, None)) is None
+    assert images.private(holding, "Yours") == render.pyramids.hand_png(
+        holding["cards"], title="Yours", side=view.seats[1].power
     )
-    assert images.private(holding, "Yours") == render.pyramids.hand_png(holding, title="Yours")
+    # a holding kept by an older version: the card numbers alone, drawn without a colour
+    assert images.private([3, 9], "Yours") == render.pyramids.hand_png([3, 9], title="Yours")
     assert images.private_text([51, 0]).startswith("Your cards: 2")
+    assert images.private_text({"cards": [51, 0], "side": "europe"}).startswith("Your cards: 2")
     assert images.private_text([]) == "Your cards: none"
     assert images.extras == ("duel",)
     with pytest.raises(KeyError):

@@ -17,6 +17,7 @@ import bot.reply
 import rules
 from bot.images import BOARD_FILE, HAND_FILE, Images, Picture
 from bot.views import codec
+from render.chart import Series
 from rules import contract, pyramids
 from tests.bot.e2e.harness import World, make_world
 from tests.bot.e2e.policy import Policy
@@ -25,7 +26,7 @@ from tests.fake_discord import FakeDiscord, FakeMessage, FakeUser, InteractionRe
 
 
 class HeldImages:
-    """The renderer's public methods (board, hand, duel, warm_up; close; board_text,
+    """The renderer's public methods (board, hand, duel, chart, warm_up; close; board_text,
     draws and holding pass straight through), each drawing
     held at a gate the test controls before it draws for real: a saturated renderer, made
     on purpose."""
@@ -84,6 +85,10 @@ class HeldImages:
     ) -> Picture | None:
         await self._wait()
         return await self.inner.contest(view, names, result, events, game=game)
+
+    async def chart(self, name: str, series: Sequence[Series]) -> Picture:
+        await self._wait()
+        return await self.inner.chart(name, series)
 
     async def warm_up(self) -> None:
         await self._wait()
@@ -168,6 +173,8 @@ async def test_every_interaction_is_answered_while_the_renderer_is_held(held_wor
         ("board", {}),
         ("hand", {}),
         ("log", {}),
+        ("leaderboard", {}),
+        ("stats", {}),
     ):
         res = await rec.slash(ann, name, **options)
         assert res.ephemeral, name
@@ -448,3 +455,4 @@ async def test_a_stop_does_not_wait_for_a_board_still_being_drawn(
     assert any(_has(m, BOARD_FILE) and "placed" in m.content for m in again), [
         m.content for m in again
     ]
+    await world.stop()

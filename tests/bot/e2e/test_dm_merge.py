@@ -4,13 +4,19 @@ is sent, and the merged DM is kept across a restart."""
 
 from __future__ import annotations
 
+import asyncio
+import json
+import sqlite3
 from dataclasses import replace
 from typing import Any
 
 import pytest
 
 import bot.reply
+import render.pyramids
+from bot.dm_parts import held_key
 from bot.images import HAND_FILE, Images, Picture
+from bot.outbox import message_payload
 from service import Outcome, PrivateNote
 from tests.bot.e2e.harness import World
 from tests.bot.e2e.test_dm_backlog import _to_play, _two_player_game
@@ -26,12 +32,26 @@ class CountedHands:
 
     def __init__(self, images: Images) -> None:
         self.images = images
-        self.drawn: list[tuple[int, ...]] = []
+        self.drawn: list[Any] = []
         self._hand = images.hand
 
     async def hand(self, holding: Any, title: str = "", *, game: str) -> Picture:
-        self.drawn.append(tuple(holding))
+        self.drawn.append(holding)
         return await self._hand(holding, title, game=game)
+
+
+class GatedHands(CountedHands):
+    """Counts the hand images asked for, and draws none until the gate opens."""
+
+    def __init__(self, images: Images) -> None:
+        super().__init__(images)
+        self.gate = asyncio.Event()
+        self.asked = asyncio.Event()
+
+    async def hand(self, holding: Any, title: str = "", *, game: str) -> Picture:
+        self.asked.set()
+        await self.gate.wait()
+        return await super().hand(holding, title, game=game)
 
 
 def _count_hands(world: World) -> CountedHands:
@@ -58,11 +78,14 @@ def _spy_parts(world: World, user: FakeUser) -> list[dict[str, Any]]:
 
 
 async def _quiet_but_dms(world: World) -> None:
-    """The bot has done everything but the DMs Discord holds."""
+    """The bot has handed every outcome's messages to its outbox (which may still be
+    sending them: a DM held in flight never ends). Waited for as long as it takes: an
+    outcome's delivery waits up to ``PATIENCE`` for its board, which a loaded machine
+    may well need."""
     bot_ = world.bot
     assert bot_ is not None
     await bot_.service.idle()
-    await world.fake.wait_until(lambda: not bot_.delivery.busy, 10, "deliveries done")
+    await bot_.delivery.idle()
 
 
 async def _game(world: World) -> tuple[int, dict[int, FakeUser]]:
@@ -152,16 +175,19 @@ async def test_waiting_dms_arrive_as_one_with_every_line_and_the_newest_hand(
     images = [a for a in merged.attachments if a.filename == HAND_FILE]
     assert len(images) == 1
     drawn = list(counted.drawn)
-    expected = await counted._hand(tuple(newest["hand"]), "Your hand", game=newest["game"])
+    expected = await counted._hand(newest["hand"], "Your hand", game=newest["game"])
     assert images[0].data == expected.data
 
-    # a hand image drawn only for a DM that was sent: none for the DMs merged away
+    # a hand image drawn only for a DM that was sent: none for the DMs merged away while
+    # the first one was in flight (the other player's DMs go as they come, and one may
+    # merge into the next while it waits for a token: then drawn again, as it changed)
     sent = [
         m
-        for u in players.values()
-        for m in _dms_after(world, u, start[u.id])
+        for m in _dms_after(world, first, start[first.id])
         if any(a.filename == HAND_FILE for a in m.attachments)
     ]
+    side = newest["hand"]["side"]
+    drawn = [holding for holding in drawn if holding["side"] == side]
     assert len(drawn) == len(sent), (drawn, [m.content for m in sent])
     assert sum(1 for p in parts if p["draw"]) > 2  # first's hand changed more than twice…
     assert sum(1 for m in got if m.attachments) <= 2  # …and was drawn for two DMs at most
@@ -178,10 +204,11 @@ async def test_no_hand_image_is_drawn_when_the_hand_did_not_change(world: World)
     own = await svc.view(gid, user.id)
     assert own.seat is not None and own.view is not None
     shown = delivery.hands_shown[gid][user.id]
-    assert shown == tuple(sorted(own.view.hand or ()))  # the hand in the last DM's image
+    variant = (await svc.status(gid)).variant
+    holding = delivery.images.holding(own.view, variant)
+    assert shown == held_key(holding)  # the hand in the last DM's image
     counted = _count_hands(world)
     before = len(fake.dm_messages(user))
-    variant = (await svc.status(gid)).variant
     base = Outcome(
         ok=True, game_id=gid, kind="player", channel_id=world.channel.id, variant=variant
     )
@@ -227,6 +254,105 @@ async def test_merged_dms_are_kept_across_a_restart(world: World) -> None:
     # drawn by the restarted bot, from the hand kept in the store, when it was sent
     assert len(images) == 1 and world.bot.delivery.hands_drawn >= 1
     expected = await world.bot.delivery.images.hand(
-        tuple(parts[-1]["hand"]), "Your hand", game=parts[-1]["game"]
+        parts[-1]["hand"], "Your hand", game=parts[-1]["game"]
     )
     assert images[0].data == expected.data
+
+
+async def test_a_dm_kept_by_an_older_version_still_gets_its_hand(world: World) -> None:
+    """A waiting DM kept across a restart by a version that stored the hand as a plain
+    list of card numbers: sent with its hand image, drawn from those cards without a
+    power's colour (the images of today's DMs carry it)."""
+    fake = world.fake
+    gid, players = await _game(world)
+    first = await _to_play(world, gid, players)
+    parts = _spy_parts(world, first)
+    before = len(fake.dm_messages(first))
+    held = fake.hold("POST", f"/channels/{fake.dm_channel(first).id}/messages")
+    await _play_while_held(world, gid, players, 4, held)
+    assert world.bot is not None
+    kept = [r for r in await world.bot.db.outbox_items() if r.user_id == first.id]
+    holding = parts[-1]["hand"]
+    assert kept[1].meta["dm"]["hand"] == holding and holding["side"]
+    await world.stop()
+    old = {**kept[1].meta, "dm": {**kept[1].meta["dm"], "hand": holding["cards"]}}
+    conn = sqlite3.connect(world.tmp / "games.db")
+    try:
+        conn.execute("UPDATE outbox SET meta = ? WHERE id = ?", (json.dumps(old), kept[1].id))
+        conn.commit()
+    finally:
+        conn.close()
+    held.release()
+    await world.start()
+    await world.settle()
+    assert world.bot is not None
+    got = _dms_after(world, first, before)
+    images = [a for a in got[1].attachments if a.filename == HAND_FILE]
+    assert len(images) == 1
+    assert images[0].data == render.pyramids.hand_png(holding["cards"], title="Your hand")
+    now = await world.bot.delivery.images.hand(holding, "Your hand", game=parts[-1]["game"])
+    assert now.data != images[0].data  # today's carries the power's colour
+
+
+async def test_a_dm_whose_hand_image_is_drawn_keeps_it_and_a_newer_hand_waits_behind(
+    world: World,
+) -> None:
+    """A DM whose hand image is drawn but which cannot go yet (the one request allowed in
+    flight is held) takes no newer hand: that would throw the drawing away and draw
+    again. The newer DM waits behind it; each image drawn is sent, with its own DM."""
+    fake = world.fake
+    await world.stop()
+    await world.start(outbox_options={"concurrency": 1})
+    gid, players = await _game(world)
+    assert world.bot is not None
+    svc, delivery = world.bot.service, world.bot.delivery
+    user = next(iter(players.values()))
+    own = await svc.view(gid, user.id)
+    seat, mine = own.seat, own.view
+    assert seat is not None and mine is not None and mine.hand
+    hands = [tuple(sorted(mine.hand))[1:], tuple(sorted(mine.hand))[2:]]
+    gated = GatedHands(delivery.images)
+    delivery.images.hand = gated.hand  # type: ignore[method-assign]
+    prepared = asyncio.Event()
+    prepare = delivery.outbox.prepare
+    assert prepare is not None
+
+    async def prepare_then_tell(rec: Any) -> Any:
+        files = await prepare(rec)
+        prepared.set()
+        return files
+
+    delivery.outbox.prepare = prepare_then_tell
+    variant = (await svc.status(gid)).variant
+    base = Outcome(
+        ok=True, game_id=gid, kind="player", channel_id=world.channel.id, variant=variant
+    )
+
+    async def dm(line: str, hand: tuple[int, ...]) -> None:
+        note = PrivateNote(user.id, seat, (line,), True, replace(mine, hand=hand))
+        await delivery._private(replace(base, private={user.id: note}), {}, None, "")
+
+    before = len(fake.dm_messages(user))
+    held = fake.hold("POST", f"/channels/{world.channel.id}/messages")
+    await dm("You drew a card.", hands[0])
+    await gated.asked.wait()  # its hand image is being drawn
+    # the one request allowed in flight: held, so the DM cannot go once it is drawn
+    await delivery.outbox.send(world.channel.id, message_payload("A word."), [])
+    await fake.wait_until(lambda: held.waiting == 1, 60, "the channel message in flight")
+    gated.gate.set()
+    await prepared.wait()  # drawn; it waits for the request in flight
+    await dm("You drew another card.", hands[1])
+    held.release()
+    await world.settle()
+
+    got = _dms_after(world, user, before)
+    assert [m.content.splitlines()[1] for m in got] == [
+        "You drew a card.",
+        "You drew another card.",
+    ]
+    assert [tuple(h["cards"]) for h in gated.drawn] == hands  # each hand drawn once…
+    for m, holding in zip(got, gated.drawn, strict=True):  # …and sent, with its own DM
+        images = [a for a in m.attachments if a.filename == HAND_FILE]
+        expected = await gated._hand(holding, "Your hand", game=variant)
+        assert len(images) == 1 and images[0].data == expected.data
+    assert delivery.hands_shown[gid][user.id] == held_key(gated.drawn[1])

@@ -1,13 +1,16 @@
 """/games through the real client and the fake Discord: a player's unfinished games across
 two servers (the game, a link to its channel, whose move, their own deadline first), what
 runs in the channel it is asked in (also a game the asker is not in), a lobby still open,
-and from a DM; privately every time."""
+and from a DM; privately every time; a game another process started on the same
+database too."""
 
 from __future__ import annotations
 
 import re
 
+from service import server_games
 from tests.bot.e2e.harness import World
+from tests.bot.helpers import make_service
 
 
 async def test_games_lists_mine_across_two_servers_and_the_one_here(world: World) -> None:
@@ -59,3 +62,35 @@ async def test_games_lists_mine_across_two_servers_and_the_one_here(world: World
     res = await world.slash(ann, "games", channel=fake.dm_channel(ann))
     assert res.content.splitlines()[0] == "**Your games (2):**"
     assert gid and there
+
+
+async def test_games_lists_a_game_another_process_started_on_the_same_database(
+    world: World,
+) -> None:
+    """/games reads the store, not this process's memory: a table opened and started by
+    another process sharing the database (here a second service on the same file) is
+    listed with whose move it is and the asker's deadline."""
+    fake = world.fake
+    ann, bob = world.users["ann"], world.users["bob"]
+    elsewhere = fake.add_text_channel(world.guild, "elsewhere")
+    other = await make_service(world.tmp / "games.db", world.clock, hosts=server_games)
+    try:
+        opened = await other.open_lobby(
+            channel_id=elsewhere.id, host_id=ann.id, host_name="ann", guild_id=world.guild.id
+        )
+        assert opened.ok and opened.game_id is not None
+        gid = opened.game_id
+        assert (await other.join(gid, bob.id, "bob")).ok
+        assert (await other.add_computer(gid, ann.id)).ok
+        assert (await other.start_game(gid, ann.id, seed=5)).ok
+    finally:
+        await other.close()
+    assert world.bot is not None and gid not in world.bot.service._games
+
+    res = await world.slash(ann, "games", channel=fake.dm_channel(ann))
+    lines = res.content.splitlines()
+    assert lines[0] == "**Your games (1):**"
+    assert f"/{elsewhere.id})" in lines[1] and "Test Server › [#elsewhere]" in lines[1]
+    assert "▶ **you** (placing your pieces, time runs out <t:" in lines[1]
+    res = await world.slash(bob, "games", channel=fake.dm_channel(bob))
+    assert "▶ **you** (placing your pieces" in res.content.splitlines()[1]

@@ -61,9 +61,13 @@ async def _check_all_shown(world: World, tables: list[Table], recorder: Recorder
         assert st.status == "finished", f"game {t.gid} stalled at version {st.version}"
         last = fake.messages(t.channel)[-1]
         assert "Game over" in last.content, last.content
-        dms = fake.dm_messages(t.host)
+        # the setup panel reached the host (its buttons were taken off once answered)
+        sent = fake.requests_to("POST", f"/channels/{fake.dm_channel(t.host).id}/messages")
         assert any(
-            c.get("custom_id", "").startswith("ew:") for m in dms for c in m.walk_components()
+            c.get("custom_id", "").startswith("ew:")
+            for r in sent
+            for row in (r.json or {}).get("components", [])
+            for c in row.get("components", [])
         ), "the setup panel reached the host"
     assert lost_lines(fake, tables, recorder) == []
     assert await bot.db.outbox_items() == []

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.dms import CLOSED
 from bot.views import codec
 from rules import contract, pyramids
 from tests.bot.e2e.harness import World
@@ -184,6 +185,7 @@ async def test_replaced_player_cannot_use_old_panel(world: World) -> None:
     svc = world.bot.service
     bob, dee = world.users["bob"], world.users["dee"]
     panel = next(m for m in reversed(world.fake.dm_messages(bob)) if m.buttons)
+    buttons = panel.components
     st = await svc.status(gid)
     bob_seat = next(i for i, s in enumerate(st.seats) if s.user_id == bob.id)
     res = await world.slash("bob", "replace", seat=str(bob_seat))
@@ -195,6 +197,8 @@ async def test_replaced_player_cannot_use_old_panel(world: World) -> None:
     res = await world.slash("ann", "replace", seat=str(bob_seat), **{"with": dee})
     assert not res.ephemeral and "dee takes over bob's seat" in res.content
     assert any(m.buttons for m in world.fake.dm_messages(dee)), "dee gets the open panel"
+    assert not panel.buttons and panel.content.endswith(f"\n_{CLOSED}_")  # bob's is closed
+    panel.components = buttons  # as a client that has not seen the edit yet shows it
     res = await world.click(bob, panel, panel.buttons[0]["custom_id"])
     assert res.ephemeral and "belongs to a player" in res.content
     # and the host hands dee's seat to a computer, which places at once

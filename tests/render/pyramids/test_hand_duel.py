@@ -76,6 +76,25 @@ def test_hand_rejects_a_non_card() -> None:
         render.pyramids.hand_png([52])
 
 
+@pytest.mark.parametrize("side", pyramids.load_board("european_war").power_order)
+def test_a_hand_carries_its_powers_colour(side: str) -> None:
+    """Across the top, the power's colour exactly (as its pieces have it on the board),
+    and one of its pieces before the title; a hand without a side has neither."""
+    cards = [C.parse_card(n) for n in ("7♥", "K♠")]
+    img = decode(render.pyramids.hand_png(cards, title="Your hand", side=side))
+    plain = decode(render.pyramids.hand_png(cards, title="Your hand"))
+    assert img.size == plain.size
+    fill = palette.side_colour(side).fill
+    assert mapped_colour(fill, hand_palette()) == fill
+    assert {img.getpixel((x, 1)) for x in range(img.width)} == {fill}
+    assert fill not in {plain.getpixel((x, 1)) for x in range(plain.width)}
+    piece = [img.getpixel((x, y)) for x in range(8, 40) for y in range(8, 44)]
+    assert piece.count(fill) > 40
+    assert fill not in [plain.getpixel((x, y)) for x in range(8, 40) for y in range(8, 44)]
+    _, boxes = hand_layout(2, title=True)
+    assert _cards_shown(img, boxes) == 2
+
+
 def test_figures_have_their_power_band() -> None:
     cards = [C.parse_card(n) for n in ("J♣", "Q♦", "K♥", "A♠")]
     img = decode(render.pyramids.hand_png(cards))

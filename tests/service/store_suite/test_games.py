@@ -392,3 +392,46 @@ async def test_times_and_discord_ids_are_kept_exactly(store: Store) -> None:
     )
     assert rec.seats[0].user_id == SNOWFLAKE + 2 and rec.seats[0].joined_at == due
     assert await store.active_game_in_channel(SNOWFLAKE) == gid
+
+
+async def test_a_users_unfinished_games_with_their_seats_and_decisions(store: Store) -> None:
+    """What a list of a player's games needs, from any process: every lobby and running
+    game they sit in (oldest first; not ended ones, not others'), with the seats and the
+    open decisions as a load gives them, and a pause."""
+    playing = await running_game(store, channel=1, guild=SNOWFLAKE)  # user 1 is Ann
+    await act(store, playing)
+    waiting = await lobby(store, channel=2, expiry=EXPIRY)
+    await store.add_seat(waiting, 0, NewSeat(SNOWFLAKE, None, "Gus", "blue", 4.0))
+    ended = await running_game(store, channel=3)
+    rec = await store.load_game(ended)
+    assert rec is not None
+    await store.end_game(ended, rec.revision, "finished", {"draw": True}, 5.0)
+    paused = await running_game(store, channel=4)
+    rec = await store.load_game(paused)
+    assert rec is not None
+    await store.set_paused(
+        paused, rec.revision, 6.0, [DecisionRecord(0, "turn", 0, 600, None, None)]
+    )
+    await lobby(store, channel=5, host=7)  # not Ann's
+
+    mine = await store.user_games(1)
+    assert [g.id for g in mine] == [playing, waiting, paused]
+    for g in mine:
+        full = await store.load_game(g.id)
+        assert full is not None
+        assert (g.guild_id, g.channel_id, g.status, g.variant, g.paused_at) == (
+            full.guild_id,
+            full.channel_id,
+            full.status,
+            full.variant,
+            full.paused_at,
+        )
+        assert g.seats == full.seats
+        assert sorted(g.decisions, key=lambda d: d.key) == sorted(
+            full.decisions, key=lambda d: d.key
+        )
+    assert mine[0].decisions == [DecisionRecord(1, "turn", 1, 600.0, 603.0, None)]
+    assert mine[1].decisions == [EXPIRY] and [s.user_id for s in mine[1].seats] == [1, SNOWFLAKE]
+    assert mine[2].paused_at == 6.0 and mine[2].decisions[0].due_at is None
+    assert [g.id for g in await store.user_games(SNOWFLAKE)] == [waiting]
+    assert await store.user_games(99) == []
