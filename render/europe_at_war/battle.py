@@ -15,10 +15,11 @@ from PIL import Image
 from render import palette as P
 from render.fonts import font
 from render.shapes import paste, rounded
-from render.text import display_name, fit, put
+from render.text import clip, display_name, put
 from rules import Event
 from rules.europe_at_war.data import deck, game_map
 
+from . import colours as C
 from .board import NATION_NAMES, unit_types
 from .icons import icon
 
@@ -51,11 +52,13 @@ def _side(
     winner: int | None,
 ) -> None:
     w = SIZE[0] // 2 - 30
-    colour = P.piece_colour(seat)
+    colour = C.seat_colour(seat)
     paste(img, rounded(w, 430, 10, P.PANEL_CARD), (x, 70))
     img.paste(colour.fill, (x, 70, x + w, 76))
     who = f"{display_name(names, seat)} ({NATION_NAMES.get(view.nations[seat], '')})"
-    put(img, (x + 16, 86), fit(who, w - 32, font(17, bold=True)), font(17, bold=True), P.PANEL_TEXT)
+    put(
+        img, (x + 16, 86), clip(who, w - 32, font(17, bold=True)), font(17, bold=True), P.PANEL_TEXT
+    )
     label = role + ("  — WINS" if winner == seat else "")
     put(img, (x + 16, 112), label, font(13, bold=True), P.GOLD if winner == seat else P.PANEL_MUTED)
     y = 140
@@ -66,7 +69,12 @@ def _side(
         sym = icon(types.get(name, "H"), 18, P.PANEL_TEXT)
         img.paste(sym, (x + 16, y), sym)
         put(
-            img, (x + 44, y + 9), fit(f"{count} × {name}", w - 130, f), f, P.PANEL_TEXT, anchor="lm"
+            img,
+            (x + 44, y + 9),
+            clip(f"{count} × {name}", w - 130, f),
+            f,
+            P.PANEL_TEXT,
+            anchor="lm",
         )
         put(img, (x + w - 16, y + 9), str(force), f, P.PANEL_TEXT, anchor="rm")
         y += 24
@@ -107,7 +115,7 @@ def battle_image(
         attacker, defender = 0, 1
     where = game_map(bool(view.compact)).name(at) if at else ""
     title = f"{KINDS.get(kind, 'Battle')} in {where}" if where else KINDS.get(kind, "Battle")
-    put(img, (24, 20), fit(title, SIZE[0] - 48, font(24, bold=True)), font(24, bold=True), P.GOLD)
+    put(img, (24, 20), clip(title, SIZE[0] - 48, font(24, bold=True)), font(24, bold=True), P.GOLD)
     shown: tuple[dict[str, Any], ...] = ()
     winner: int | None = None
     if result is not None and "attacker" in result.data:
@@ -129,7 +137,7 @@ def battle_image(
             + (" (cancelled)" if p.get("negated") else "")
             for p in plays
         )
-        put(img, (24, y), fit(text, SIZE[0] - 48, font(13)), font(13), P.PANEL_TEXT)
+        put(img, (24, y), clip(text, SIZE[0] - 48, font(13)), font(13), P.PANEL_TEXT)
     elif b is not None:
         put(img, (24, y), "No card played yet.", font(13), P.PANEL_MUTED)
     y += 30
@@ -143,9 +151,11 @@ def battle_image(
                 f"{display_name(names, winner or 0)} wins. {display_name(names, loser)} loses "
                 f"{d.get('loser_loses', 0)} units, the winner {d.get('winner_loses', 0)}."
             )
-        put(img, (24, y), fit(line, SIZE[0] - 48, font(15, bold=True)), font(15, bold=True), P.GOLD)
+        put(
+            img, (24, y), clip(line, SIZE[0] - 48, font(15, bold=True)), font(15, bold=True), P.GOLD
+        )
     elif b is not None and b.stage in ("cards", "sealed"):
         turn = "both" if b.stage == "sealed" else display_name(names, b.next)
         line = f"Cards: {turn} to play. A tie goes to the defender."
-        put(img, (24, y), fit(line, SIZE[0] - 48, font(14)), font(14), P.PANEL_MUTED)
+        put(img, (24, y), clip(line, SIZE[0] - 48, font(14)), font(14), P.PANEL_MUTED)
     return img

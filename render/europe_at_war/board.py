@@ -19,7 +19,7 @@ from render import palette as P
 from render.arrows import Arrow, draw_arrow
 from render.fonts import font
 from render.shapes import paste, rounded
-from render.text import display_name, fit, put
+from render.text import clip, display_name, put
 from rules import Event
 from rules.europe_at_war.data import unit_sets
 
@@ -145,7 +145,7 @@ def _stack_box(
     img: Image.Image, xy: tuple[float, float], seat: int, unit_type: str, count: int, big: bool
 ) -> tuple[int, int, int, int]:
     """A stack's badge centred on ``xy``: its top unit's symbol and its count."""
-    colour = P.piece_colour(seat)
+    colour = C.seat_colour(seat)
     size = 18 if big else 13
     f = font(13 if big else 10, bold=True)
     text = str(count)
@@ -233,7 +233,11 @@ def _arrows(view: Any, events: Sequence[Event], shapes: Shapes, f: Frame) -> lis
             pts = tuple(places[p] for p in path)
             out.append(
                 Arrow(
-                    "sea" if sea else "move", seat, pts[0], pts[-1], via=pts if len(pts) > 2 else ()
+                    "sea" if sea else "move",
+                    C.seat_colour(seat),
+                    pts[0],
+                    pts[-1],
+                    via=pts if len(pts) > 2 else (),
                 )
             )
     for e in events:
@@ -241,11 +245,21 @@ def _arrows(view: Any, events: Sequence[Event], shapes: Shapes, f: Frame) -> lis
             continue
         if e.kind == "retreated" and e.data.get("from") in places and e.data.get("to") in places:
             out.append(
-                Arrow("retreat", int(e.data["seat"]), places[e.data["from"]], places[e.data["to"]])
+                Arrow(
+                    "retreat",
+                    C.seat_colour(int(e.data["seat"])),
+                    places[e.data["from"]],
+                    places[e.data["to"]],
+                )
             )
         if e.kind == "reaction" and e.data.get("at") in places and e.data.get("dest") in places:
             out.append(
-                Arrow("retreat", int(e.data["seat"]), places[e.data["at"]], places[e.data["dest"]])
+                Arrow(
+                    "retreat",
+                    C.seat_colour(int(e.data["seat"])),
+                    places[e.data["at"]],
+                    places[e.data["dest"]],
+                )
             )
     return out
 
@@ -284,7 +298,7 @@ def _panel(img: Image.Image, view: Any, names: Sequence[str], f: Frame) -> None:
     inner = w - 28
     put(img, (pad, 12), "EUROPE AT WAR", font(17, bold=True), P.GOLD)
     where = "Full map" if f.key == "full" else next(r.name for r in REGIONS if r.id == f.key)
-    put(img, (pad, 36), fit(where, inner, font(12)), font(12), P.PANEL_MUTED)
+    put(img, (pad, 36), clip(where, inner, font(12)), font(12), P.PANEL_MUTED)
     y = 60
     round_text = f"Round {max(1, view.round)} of {view.rounds}" if view.step != "setup" else "Setup"
     put(img, (pad, y), round_text, font(15, bold=True), P.PANEL_TEXT)
@@ -292,7 +306,7 @@ def _panel(img: Image.Image, view: Any, names: Sequence[str], f: Frame) -> None:
     put(
         img,
         (pad, y),
-        fit(STEPS.get(view.step, view.step), inner, font(13)),
+        clip(STEPS.get(view.step, view.step), inner, font(13)),
         font(13),
         P.PANEL_MUTED,
     )
@@ -301,10 +315,10 @@ def _panel(img: Image.Image, view: Any, names: Sequence[str], f: Frame) -> None:
     if view.over:
         winners = ", ".join(display_name(names, s) for s in view.winners) or "nobody"
         text = f"Won by {winners}"
-        put(img, (pad, y), fit(text, inner, font(13, bold=True)), font(13, bold=True), P.GOLD)
+        put(img, (pad, y), clip(text, inner, font(13, bold=True)), font(13, bold=True), P.GOLD)
     elif deciders:
         who = ", ".join(display_name(names, s) for s in deciders)
-        put(img, (pad, y), fit("Deciding: " + who, inner, font(13)), font(13), P.PANEL_TEXT)
+        put(img, (pad, y), clip("Deciding: " + who, inner, font(13)), font(13), P.PANEL_TEXT)
     y += 28
     counts = _territory_counts(view)
     units = _unit_counts(view)
@@ -324,7 +338,7 @@ def _panel(img: Image.Image, view: Any, names: Sequence[str], f: Frame) -> None:
         put(
             img,
             (pad + 40, y + 7),
-            fit(label, inner - 50, font(13, bold=True)),
+            clip(label, inner - 50, font(13, bold=True)),
             font(13, bold=True),
             colour,
         )
@@ -334,7 +348,7 @@ def _panel(img: Image.Image, view: Any, names: Sequence[str], f: Frame) -> None:
         )
         if view.out[seat]:
             line = "out of the game"
-        put(img, (pad + 40, y + 27), fit(line, inner - 50, font(11)), font(11), P.PANEL_MUTED)
+        put(img, (pad + 40, y + 27), clip(line, inner - 50, font(11)), font(11), P.PANEL_MUTED)
         y += row_h
     y += 4
     deck_line = f"Deck {view.deck_count} · discards {len(view.discard)}"

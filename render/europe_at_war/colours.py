@@ -1,14 +1,14 @@
 """Europe at War's map colours, and each seat's fill and pattern.
 
-A territory is filled in a light tint of its owner's seat colour (the kit's
-colour-blind-checked colours, :mod:`render.palette`) and hatched in the full colour with
+A territory is filled in a light tint of its owner's seat colour (Okabe-Ito colours,
+chosen to stay apart with colour-vision deficiencies) and hatched in the full colour with
 the seat's own pattern, so colour is never the only cue; a territory nobody holds is
 plain parchment.
 """
 
 from __future__ import annotations
 
-from render.palette import RGB, hex_rgb, mix, piece_colour
+from render.palette import BLACK, DARK_OUTLINE, RGB, WHITE, PieceColour, hex_rgb, mix
 
 SEA: RGB = hex_rgb("#a9cbe3")
 SEA_EDGE: RGB = hex_rgb("#7ea7c7")
@@ -34,15 +34,30 @@ COIN: RGB = hex_rgb("#f2c14e")
 COIN_EDGE: RGB = hex_rgb("#8a6a12")
 BATTLE: RGB = hex_rgb("#e0483e")
 
+SEAT_COLOURS: tuple[PieceColour, ...] = (
+    PieceColour("blue", hex_rgb("#0072b2"), DARK_OUTLINE, WHITE),
+    PieceColour("vermillion", hex_rgb("#d55e00"), DARK_OUTLINE, WHITE),
+    PieceColour("yellow", hex_rgb("#f0e442"), DARK_OUTLINE, BLACK),
+    PieceColour("sky blue", hex_rgb("#56b4e9"), DARK_OUTLINE, BLACK),
+    PieceColour("reddish purple", hex_rgb("#cc79a7"), DARK_OUTLINE, BLACK),
+)
+"""Each seat's piece colours (a table has at most five seats)."""
+
+
+def seat_colour(seat: int) -> PieceColour:
+    """The piece colours of ``seat`` (0-based)."""
+    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
+
 PATTERNS: tuple[str, ...] = ("rising", "falling", "dots", "rows", "cross")
 """Each seat's hatching: rising or falling diagonals, dots, horizontal rows, a cross-hatch."""
 
 
 def fill(seat: int) -> RGB:
     """The tint a territory of ``seat`` is filled with."""
-    return mix(piece_colour(seat).fill, (255, 255, 255), 0.58)
+    return mix(seat_colour(seat).fill, (255, 255, 255), 0.58)
 
 
 def hatch(seat: int) -> RGB:
     """The colour of ``seat``'s pattern lines."""
-    return mix(piece_colour(seat).fill, (255, 255, 255), 0.12)
+    return mix(seat_colour(seat).fill, (255, 255, 255), 0.12)
