@@ -196,6 +196,11 @@ class EaReader:
             lines += EaWords().private_lines(view, names)
         return lines
 
+    def numbers(self, kind: str, view: Any, choices: Sequence[Any]) -> list[int]:
+        """Every answer by its place in the prompt (each decision lists its answers in
+        one fixed order)."""
+        return list(range(1, len(choices) + 1))
+
     def board_lines(self, view: Any, names: Sequence[str]) -> list[str]:
         """Each player's territories and stacks, then the neutral land left."""
         m = game_map(bool(view.compact))
