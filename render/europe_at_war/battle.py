@@ -97,6 +97,10 @@ def _side(
     put(img, (x + w - 16, 462), str(data.get("total", 0)), font(26, bold=True), P.GOLD, anchor="rm")
 
 
+def _units(n: int) -> str:
+    return f"{n} unit" if n == 1 else f"{n} units"
+
+
 def battle_image(
     view: Any, names: Sequence[str], result: Event | None = None, events: Sequence[Event] = ()
 ) -> Image.Image:
@@ -104,10 +108,21 @@ def battle_image(
     event) ended, as an RGB image."""
     img = Image.new("RGB", SIZE, P.PANEL_BACKGROUND)
     b = view.battle
-    start = next((e for e in events if e.kind == "battle" and e.to is None), None)
-    at = b.at if b is not None else start.data["at"] if start is not None else ""
+    shown_events = list(events)
+    if result is not None and result in shown_events:
+        cut = shown_events.index(result)
+        if any(e.kind == "battle" and e.to is None for e in shown_events[cut:]):
+            b = None  # the action that ended this battle began the next one
+        shown_events = shown_events[:cut]
+    start = next((e for e in reversed(shown_events) if e.kind == "battle" and e.to is None), None)
+    if b is None and result is not None and "at" in result.data:
+        at = str(result.data["at"])
+    else:
+        at = b.at if b is not None else start.data["at"] if start is not None else ""
     kind = b.kind if b is not None else start.data["kind"] if start is not None else "battle"
-    if b is not None:
+    if b is None and result is not None and "sides" in result.data:
+        attacker, defender = (int(s) for s in result.data["sides"])
+    elif b is not None:
         attacker, defender = b.attacker, b.defender
     elif start is not None:
         attacker, defender = int(start.data["attacker"]), int(start.data["defender"])
@@ -149,7 +164,8 @@ def battle_image(
             loser = defender if winner == attacker else attacker
             line = (
                 f"{display_name(names, winner or 0)} wins. {display_name(names, loser)} loses "
-                f"{d.get('loser_loses', 0)} units, the winner {d.get('winner_loses', 0)}."
+                f"{_units(int(d.get('loser_loses', 0)))}, the winner "
+                f"{_units(int(d.get('winner_loses', 0)))}."
             )
         put(
             img, (24, y), clip(line, SIZE[0] - 48, font(15, bold=True)), font(15, bold=True), P.GOLD

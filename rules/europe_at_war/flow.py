@@ -784,7 +784,12 @@ def _resolve(g: EaState, events: list[Event]) -> None:
     if not att or not dfn:
         b.winner = b.attacker if att else b.defender
         b.loser = b.other(b.winner)
-        b.result = {"winner": b.winner, "empty": True}
+        b.result = {
+            "winner": b.winner,
+            "empty": True,
+            "at": b.at,
+            "sides": [b.attacker, b.defender],
+        }
         _reputation(g, b)
         events.append(Event("battle_result", dict(b.result)))
         _after_casualties(g, events)
@@ -800,6 +805,8 @@ def _resolve(g: EaState, events: list[Event]) -> None:
     rest = min(max(losses.loser - losses.forts, 0), len(g.stack(b.at, b.loser)))
     b.result = {
         "winner": b.winner,
+        "at": b.at,
+        "sides": [b.attacker, b.defender],
         "attacker": a.to_dict(),
         "defender": d.to_dict(),
         "base": losses.base,

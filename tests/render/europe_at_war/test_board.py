@@ -195,3 +195,25 @@ def test_every_position_of_whole_playouts_draws(players: int) -> None:
             battle_png(view_for(after, None), NAMES, None, events)
 
     play(players, 100 + players, views_every=0, watch=watch)
+
+
+def test_a_battle_decided_after_the_action_that_began_it_shows_its_own_sides() -> None:
+    """The contest's last image: the action that decides a battle holds its result but
+    not its start, and the view holds no battle (or already the next one)."""
+    from render.europe_at_war.gallery import NAMES, _battle_decided, _find
+    from render.text import recording
+
+    game, events = _find(5, _battle_decided)
+    result = next(e for e in events if e.kind == "battle_result")
+    assert not any(e.kind == "battle" for e in events[: events.index(result)])
+    sides = [int(s) for s in result.data["sides"]]
+    view = view_for(game, None)
+    where = game.map.name(str(result.data["at"]))
+    with recording() as drawn:
+        decode(battle_png(view, NAMES, result, events))
+    heads = [t for t in drawn if "(" in t and t.endswith(")")]
+    for seat in sides:
+        assert any(t.startswith(NAMES[seat].split()[0]) for t in heads), (seat, heads)
+    for seat in set(range(5)) - set(sides):
+        assert not any(t.startswith(NAMES[seat].split()[0]) for t in heads), (seat, heads)
+    assert any(where in t for t in drawn), (where, drawn[:3])
