@@ -169,7 +169,7 @@ def _session(
 def test_the_first_rounds_at_the_keyboard(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Setup and the first rounds (the whole game: the slow test below), then the input
     ends: the game is saved, with the command that resumes it."""
-    code, out, keyboard = _session(monkeypatch, tmp_path, 150)
+    code, out, keyboard = _session(monkeypatch, tmp_path, 50)
     assert code == 0, out[-3000:]
     assert "Round 2:" in out and "Game over:" not in out
     assert keyboard.words.get("submit", 0) >= 1, keyboard.words

@@ -5,8 +5,8 @@ turn panel and the decision panels, people and computers at one table. The chann
 never shows a hand; each hand goes by DM.
 
 The default run plays the opening of a five-seat game on the compact map; whole games
-(five seats to a winner in 8 rounds, and a full-length two-player game) are behind the
-``slow`` marker."""
+(five seats to a winner in 8 rounds, and a full-length two-player game) and a restart in
+the middle of a battle (about 20 s) are behind the ``slow`` marker."""
 
 from __future__ import annotations
 
@@ -127,6 +127,67 @@ async def test_a_five_seat_opening_by_clicking(world: World) -> None:
 
 
 @pytest.mark.slow
+async def test_a_restart_mid_battle(world: World) -> None:
+    """The bot stops while a battle's cards are being played and starts again on the same
+    database: the battle is where it was, the decider's panel comes back, the battle's
+    one channel message is edited on (not posted again) to the result."""
+    res = await world.slash("ann", "newgame", variant="europe_at_war", players=2)
+    assert not res.ephemeral, res.content
+    gid = await world.gid()
+    assert not (await world.slash("bob", "join", power="russia")).ephemeral
+    opts = await world.click("ann", world.lobby_message(), f"ew:l:{gid}:opts")
+    await world.fake.select(world.users["ann"], opts.answer, f"ew:op:{gid}:flags", ["compact_map"])
+    await world.settle()
+    await world.click("ann", world.lobby_message(), f"ew:l:{gid}:start")
+    assert world.bot is not None
+    clicker = Clicker(world, channel_every=0)
+    policy = Heuristic()
+    for _ in range(2000):
+        prompts = await world.bot.service.prompts(gid)
+        b = _engine(world, gid).battle
+        if prompts and b is not None and b.plays and b.stage == "cards":
+            break
+        assert await clicker.step(policy)
+    else:
+        raise AssertionError("no battle with a card played")
+    before = _engine(world, gid).to_dict()
+    assert b is not None
+    at, plays = b.at, len(b.plays)
+    contest = (await world.bot.db.game_messages(gid)).duel_message_id
+    assert contest is not None, "the battle has its channel message"
+    user = world.user_of(prompts[0].user_id)
+    dms = len(world.fake.dm_messages(user))
+
+    await world.stop()
+    await world.start()
+    await world.fake.wait_until(
+        lambda: len(world.fake.dm_messages(user)) > dms, what="the battle panel sent again"
+    )
+    await world.settle()
+    assert _engine(world, gid).to_dict() == before, "the game is where it was"
+    again = world.fake.dm_messages(user)[-1]
+    assert again.components, "the open panel comes back"
+    posted = {m.id for m in world.fake.messages(world.channel)}
+    edits = f"/channels/{world.channel.id}/messages/{contest}"
+    edited = len(world.fake.requests_to("PATCH", edits))
+    within = 0  # steps after the restart that keep the exchange going
+    while True:
+        assert await clicker.step(policy)
+        await world.settle()
+        b = _engine(world, gid).battle
+        if b is None or b.at != at or b.stage != "cards":
+            break
+        within += 1
+        assert len(world.fake.requests_to("PATCH", edits)) >= edited + within
+        assert {m.id for m in world.fake.messages(world.channel)} == posted, "edited, not posted"
+    assert b is None or b.at != at or len(b.plays) >= plays
+    assert within >= 1, "the exchange went on after the restart"
+    new = [m for m in world.fake.messages(world.channel) if m.id not in posted]
+    assert any("wins the battle" in m.content for m in new), [m.content for m in new]
+    assert (await world.bot.db.game_messages(gid)).duel_message_id is None, "the battle is over"
+
+
+@pytest.mark.slow
 async def test_three_people_and_two_computers_play_to_a_winner(world: World) -> None:
     gid = await _table(world, 2, {"flags": ["compact_map"], "rounds": ["8"]})
     assert world.bot is not None
@@ -139,3 +200,26 @@ async def test_three_people_and_two_computers_play_to_a_winner(world: World) -> 
     assert "Round 9" not in text
     last = world.fake.messages(world.channel)[-1]
     assert last.component(f"ew:r:{gid}") is not None, last.content
+
+
+@pytest.mark.slow
+async def test_a_full_length_two_player_game(world: World) -> None:
+    """Two people on the default map with the default options (12 rounds), only
+    clicking, to the end."""
+    res = await world.slash("ann", "newgame", variant="europe_at_war", players=2)
+    assert not res.ephemeral, res.content
+    gid = await world.gid()
+    res = await world.slash("bob", "join", power="russia")
+    assert not res.ephemeral, res.content
+    await world.click("ann", world.lobby_message(), f"ew:l:{gid}:start")
+    state = _engine(world, gid)
+    assert len(state.nations) == 2 and "russia" in state.nations
+    assert not state.options.compact_map and state.options.rounds == 12
+    clicker = Clicker(world, channel_every=5)
+    await clicker.play_to_end(gid, Heuristic(), 40_000)
+    assert world.bot is not None
+    st = await world.bot.service.status(gid)
+    assert st.status == "finished", st.lines
+    text = "\n".join(m.content for m in world.fake.messages(world.channel))
+    assert "Game over:" in text
+    assert st.view is not None and st.view.over and st.view.round == 12, st.view

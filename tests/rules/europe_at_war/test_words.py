@@ -316,6 +316,9 @@ def _check_public(prior: EaState, g: EaState, events: list[Event]) -> None:
         found = _words(cards & CARD_NAMES).findall(text)
         assert not found, (found, text)
     if units:
+        # a shown unit's name may hold a hidden one's ("Mounted Chasseurs", "Chasseurs")
+        for name in sorted(shown_before | shown_after, key=len, reverse=True):
+            text = text.replace(name, "")
         found = _words(units & UNIT_NAMES).findall(text)
         assert not found, (found, text)
 
