@@ -17,6 +17,7 @@ import pytest
 
 from ai.europe_at_war import EaPlayer
 from bot.images import BOARD_FILE
+from rules import contract
 from rules.europe_at_war.data import deck
 from rules.europe_at_war.state import EaState
 from tests.bot.e2e.clicks import Clicker, _engine
@@ -126,11 +127,8 @@ async def test_a_five_seat_opening_by_clicking(world: World) -> None:
         assert "hand" in dms.lower(), dms[:500]
 
 
-@pytest.mark.slow
-async def test_a_restart_mid_battle(world: World) -> None:
-    """The bot stops while a battle's cards are being played and starts again on the same
-    database: the battle is where it was, the decider's panel comes back, the battle's
-    one channel message is edited on (not posted again) to the result."""
+async def _two_on_compact(world: World) -> int:
+    """ann and bob (Russia) at a two-seat table on the compact map, started."""
     res = await world.slash("ann", "newgame", variant="europe_at_war", players=2)
     assert not res.ephemeral, res.content
     gid = await world.gid()
@@ -139,6 +137,85 @@ async def test_a_restart_mid_battle(world: World) -> None:
     await world.fake.select(world.users["ann"], opts.answer, f"ew:op:{gid}:flags", ["compact_map"])
     await world.settle()
     await world.click("ann", world.lobby_message(), f"ew:l:{gid}:start")
+    return gid
+
+
+def _select_on(msg: Any, gid: int) -> tuple[str, list[str]]:
+    """The answer select on a decision panel and its values."""
+    for c in msg.walk_components():
+        if c.get("custom_id", "").startswith(f"ew:s:{gid}:") and c.get("type") == 3:
+            return c["custom_id"], [o["value"] for o in c["options"]]
+    raise AssertionError(f"no answer select on {msg.content[:200]!r}")
+
+
+async def test_a_decision_panel_answered_once_and_stale_or_wrong_clicks(world: World) -> None:
+    """The setup placement on its panel: someone else's and a spectator's clicks on the
+    channel's *Open my panel* get a private reason; answered in the DM, the same choice
+    on the panel opened from the channel is out of date and changes nothing."""
+    gid = await _two_on_compact(world)
+    assert world.bot is not None
+    svc = world.bot.service
+    prompt = (await svc.prompts(gid))[0]
+    assert prompt.kind == "setup", prompt.kind
+    user = world.user_of(prompt.user_id)
+    other = next(u for u in (world.users["ann"], world.users["bob"]) if u is not user)
+    assert all(p.user_id != other.id for p in await svc.prompts(gid))
+    opener = next(
+        m for m in reversed(world.fake.messages(world.channel)) if m.component(f"ew:p:{gid}:a")
+    )
+    version = (await svc.status(gid)).version
+    res = await world.click(other, opener, f"ew:p:{gid}:a")
+    assert res.ephemeral and "nothing to decide now (waiting for" in res.content, res.content
+    res = await world.click("spectator", opener, f"ew:p:{gid}:a")
+    assert res.ephemeral and "not playing in this game" in res.content, res.content
+    shown = await world.click(user, opener, f"ew:p:{gid}:a")
+    assert shown.ephemeral and shown.original is not None, shown.content
+    channel_panel = shown.original
+    cid, values = _select_on(channel_panel, gid)
+    assert (await svc.status(gid)).version == version, "nothing is done by opening"
+    dm = next(m for m in reversed(world.fake.dm_messages(user)) if m.walk_components())
+    dm_cid, dm_values = _select_on(dm, gid)
+    assert dm_values == values, "the same choices in the DM and from the channel"
+    await world.fake.select(user, dm, dm_cid, [values[0]])
+    await world.settle()
+    assert (await svc.status(gid)).version == version + 1
+    res = await world.fake.select(user, channel_panel, cid, [values[0]])
+    await world.settle()
+    assert res.ephemeral and "out of date" in res.content, res.content
+    assert (await svc.status(gid)).version == version + 1, "answered once"
+
+    # on to the first turn: the turn panel opened from the channel goes stale once the
+    # turn's first order is given on the DM's panel
+    clicker, policy = Clicker(world, channel_every=0), Heuristic()
+    panels = contract.game_named("europe_at_war").presentation.panel_decisions()
+    while (prompt := (await svc.prompts(gid))[0]).kind in panels:
+        assert await clicker.step(policy) and policy.steps < 100
+    mover = world.user_of(prompt.user_id)
+    waiting = next(u for u in (world.users["ann"], world.users["bob"]) if u is not mover)
+    turn_msg = next(
+        m for m in reversed(world.fake.messages(world.channel)) if m.component(f"ew:p:{gid}:t")
+    )
+    res = await world.click(waiting, turn_msg, f"ew:p:{gid}:t")
+    assert res.ephemeral and "nothing to decide now" in res.content, res.content
+    shown = await world.click(mover, turn_msg, f"ew:p:{gid}:t")
+    assert shown.ephemeral and shown.original is not None
+    stale = shown.original
+    first = next(b["custom_id"] for b in stale.buttons)
+    version = (await svc.status(gid)).version
+    assert await clicker.step(policy)
+    assert (await svc.status(gid)).version == version + 1
+    res = await world.click(mover, stale, first)
+    assert res.ephemeral and "out of date" in res.content, res.content
+    assert (await svc.status(gid)).version == version + 1, "nothing done by the stale panel"
+
+
+@pytest.mark.slow
+async def test_a_restart_mid_battle(world: World) -> None:
+    """The bot stops while a battle's cards are being played and starts again on the same
+    database: the battle is where it was, the decider's panel comes back, the exchange
+    goes on in the battle's one channel message (edited, nothing posted), then the result
+    is posted."""
+    gid = await _two_on_compact(world)
     assert world.bot is not None
     clicker = Clicker(world, channel_every=0)
     policy = Heuristic()
