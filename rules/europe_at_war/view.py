@@ -120,6 +120,9 @@ class EaView:
     frozen: bool
     suggestion: tuple[int, ...]
     """The units the engine suggests discarding, for the player deciding his upkeep."""
+    suggested: Any = None
+    """What the viewer's open decision takes if its time runs out (:mod:`.suggest`), for
+    the decisions where that is a choice worth naming (:data:`SUGGESTED`); else None."""
 
 
 def _unit(g: EaState, uid: int) -> UnitView:
@@ -211,7 +214,26 @@ def view_for(g: EaState, seat: int | None) -> EaView:
         bans=tuple(g.bans),
         frozen=g.frozen,
         suggestion=_suggestion(g, me),
+        suggested=_suggested(g, me),
     )
+
+
+SUGGESTED = frozenset(
+    {"setup", "place", "hand", "loss", "casualties", "capture", "retreat", "upkeep", "deposit"}
+)
+"""Decisions whose timeout answer is the engine's pick among the choices (the others
+pass, finish or submit)."""
+
+
+def _suggested(g: EaState, me: int | None) -> Any:
+    if me is None or g.over:
+        return None
+    from .suggest import default_action
+
+    for d in deciders(g):
+        if d.seat == me and d.kind in SUGGESTED:
+            return default_action(g, me, d.kind)
+    return None
 
 
 def _suggestion(g: EaState, me: int | None) -> tuple[int, ...]:

@@ -28,6 +28,7 @@ from .actions import FLEET, unit_of
 from .data import NATIONS, deck, game_map
 from .lookups import LOOKUPS, look_up
 from .typed import READER, EaReader
+from .view import SUGGESTED
 
 NATION_NAMES = D.NATION_NAMES
 
@@ -414,8 +415,12 @@ class EaWords:
         return str(value)
 
     def prompt(self, kind: str, view: Any, names: Sequence[str]) -> str:
-        """The question a decision asks its decider, with what he needs to know."""
-        return prompt_text(kind, view, names)
+        """The question a decision asks its decider, with what he needs to know and,
+        where the engine picks one when time runs out, its suggestion."""
+        text = prompt_text(kind, view, names)
+        if kind in SUGGESTED and getattr(view, "suggested", None) is not None:
+            text += f" Suggested: {self.action_label(view.suggested, view, names)}."
+        return text
 
     def offered(self, kind: str, legal: Sequence[Any]) -> tuple[Any, ...]:
         """The legal actions."""
