@@ -3,7 +3,7 @@
 
 Writes (all file names start with ``ea_``): the start of a five-player game in the full
 map and each of the nine crops; a position with a battle under way and the plan's arrows
-(``midgame``) in every frame; the crop a channel is sent after that action; the battle under
+(``battle_map``) in every frame; the crop a channel is sent after that action; the battle under
 way and the battle once decided; the compact map of a three-player game with a battle
 under way. Positions come
 from seeded playouts of random legal actions (moves, battles and cards preferred, so
@@ -81,8 +81,8 @@ def samples() -> Iterator[tuple[str, bytes]]:
     mid, events = _find(5, _battle_under_way)
     view = view_for(mid, None)
     for key in FRAMES:
-        yield f"ea_midgame_{key}.png", board_png(view, NAMES, events, key)
-    yield "ea_midgame_after_action.png", board_png(view, NAMES, events)
+        yield f"ea_battle_map_{key}.png", board_png(view, NAMES, events, key)
+    yield "ea_battle_map_after_action.png", board_png(view, NAMES, events)
     yield "ea_battle_under_way.png", battle_png(view, NAMES, None, events)
     decided, events = _find(5, _battle_decided)
     result = next(e for e in events if e.kind == "battle_result")
