@@ -3,12 +3,11 @@
 
 Writes (all file names start with ``ea_``): the start of a five-player game in the full
 map and each of the nine crops; a position with a battle under way and the plan's arrows
-(``battle_map``) in every frame; the crop a channel is sent after that action; the battle under
-way and the battle once decided; the compact map of a three-player game with a battle
-under way. Positions come
-from seeded playouts of random legal actions (moves, battles and cards preferred, so
-that something happens), so the set is the same on every run. :func:`samples` lists
-them.
+(``battle_map``) in every frame; the crop a channel is sent after that action; the
+battle under way and the battle once decided; the compact map of a three-player game
+with a battle under way. Positions come from seeded playouts of random legal actions
+(moves, battles and cards preferred, so that something happens), so the set is the
+same on every run. :func:`samples` lists them.
 """
 
 from __future__ import annotations
