@@ -36,6 +36,7 @@ from . import health
 from .cogs.info import InfoCog
 from .cogs.lobby import LobbyCog
 from .cogs.ratings import RatingsCog
+from .cogs.replays import ReplaysCog
 from .cogs.table import TableCog
 from .cogs.turn import TurnCog
 from .config import Settings
@@ -236,6 +237,7 @@ class GameBot(commands.AutoShardedBot):
             TurnCog(self),
             InfoCog(self),
             RatingsCog(self),
+            ReplaysCog(self),
         ):
             await self.add_cog(cog)
         self.add_dynamic_items(*self.controls.items())

@@ -19,6 +19,9 @@ processes, one per core, so a board never holds the event loop's interpreter loc
   one core, no extra processes; the tests use it for bots they start by the dozen).
 - The board of a game version is cached, so ``/board`` right after an action costs
   nothing.
+- A replay (seconds of work, where a board takes milliseconds) goes to a worker of its
+  own, started at the first replay and run below the others' priority, one replay at a
+  time (see :class:`_Background`), so it never holds up a channel's board.
 - Every image names its game: the pictures come from the render registry
   (:func:`render.images_for`, by the game's registry name). A game that registered none
   has none (:meth:`Images.draws` is False; asking raises :class:`NoImages`): the front
@@ -49,6 +52,7 @@ from PIL import Image, ImageDraw
 import render
 import rules
 from render.chart import Series, rating_chart_text
+from render.replay import Animation, Frame
 
 from . import render_worker
 from .config import render_workers
@@ -240,6 +244,7 @@ class Images:
         self._processes: dict[int, list[BaseProcess]] = {}
         """The worker process of each pool started (by the pool's id)."""
         self._closed = False
+        self._background = _Background(processes=self.workers > 0)
         self.pools_started = 0
         """Times workers were started: the first start of them all, then each worker
         started anew after one died."""
@@ -395,6 +400,7 @@ class Images:
         """Stop the worker processes at once, without waiting for a warm-up to end. An
         image in flight, or asked for later, is drawn in a thread of this process."""
         self._closed = True
+        await self._background.close()
         for starting in list(self._starting.values()):
             with contextlib.suppress(Exception):
                 await asyncio.shield(starting)
@@ -578,6 +584,27 @@ class Images:
             data = _placeholder("The ratings are listed in the message.")
         return Picture(data, CHART_FILE, rating_chart_text(name, series)[:ALT_LIMIT])
 
+    async def replay(
+        self, frames: Sequence[Frame], names: Sequence[str], *, game: str, limit: int
+    ) -> Animation:
+        """The replay of ``frames`` (of ``game``) as an animated GIF of at most ``limit``
+        bytes (see :func:`render.replay.animate`), drawn by the replay worker.
+
+        Raises:
+            NoImages: the game has no images (see :meth:`draws`).
+            render.replay.TooLarge: not even its smallest form fits in ``limit``.
+            RuntimeError: the images are closed (the bot is stopping).
+            BrokenProcessPool: the replay worker died twice in a row.
+        """
+        render_worker.images(game)
+        started = time.perf_counter()
+        animation, cpu = await self._background.run(
+            render_worker.replay_job, game, tuple(frames), tuple(names), limit
+        )
+        self.metrics.rendered("replay", time.perf_counter() - started, cpu)
+        self._count(cpu)
+        return animation
+
     def _count(self, cpu: float) -> None:
         self.rendered += 1
         self.cpu_seconds += cpu
@@ -611,6 +638,83 @@ class Images:
                 if not self._closed or _cancelling():
                     raise
                 return
+
+
+class _Background:
+    """One worker process for long jobs (replays), below the drawing workers' priority:
+    started at its first job (in a thread: spawning must not stall the event loop), one
+    job at a time, started anew once if it dies. Without worker processes
+    (``processes=False``: ``RENDER_WORKERS=0``) the jobs run in a thread."""
+
+    def __init__(self, processes: bool) -> None:
+        self.processes = processes
+        self._pool: ProcessPoolExecutor | None = None
+        self._procs: list[BaseProcess] = []
+        self._lock = asyncio.Lock()
+        self._closed = False
+
+    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` in the worker, after the jobs before it.
+
+        Raises:
+            RuntimeError: closed (a job in flight when it closes raises this too).
+            BrokenProcessPool: the worker died twice in a row.
+            Exception: whatever ``fn`` raised.
+        """
+        async with self._lock:
+            for attempt in (1, 2):
+                if self._closed:
+                    raise RuntimeError("the replay worker is closed")
+                if not self.processes:
+                    return await asyncio.to_thread(fn, *args)
+                pool = self._pool or await self._start()
+                try:
+                    return await asyncio.wrap_future(pool.submit(fn, *args))
+                except BrokenProcessPool:
+                    if self._pool is pool:
+                        self._pool = None
+                        _stop(pool, self._procs)
+                    if self._closed:
+                        raise RuntimeError("the replay worker is closed") from None
+                    if attempt == 2:
+                        raise
+                    log.warning("the replay worker died; starting it anew for the same job")
+        raise AssertionError("unreachable")
+
+    async def _start(self) -> ProcessPoolExecutor:
+        """Start the worker.
+
+        Raises:
+            RuntimeError: closed while it started (it is ended again).
+        """
+        pool, procs = await asyncio.to_thread(self._spawn)
+        if self._closed:
+            await asyncio.to_thread(_join, _stop(pool, procs))
+            raise RuntimeError("the replay worker is closed")
+        self._pool, self._procs = pool, procs
+        return pool
+
+    @staticmethod
+    def _spawn() -> tuple[ProcessPoolExecutor, list[BaseProcess]]:
+        pool = ProcessPoolExecutor(
+            max_workers=1,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=render_worker.start_background,
+        )
+        pool.submit(render_worker.ready)  # the process starts now, in this thread
+        return pool, list((getattr(pool, "_processes", None) or {}).values())
+
+    def pid(self) -> int | None:
+        """The worker's process id, while it runs."""
+        alive = [p.pid for p in self._procs if p.is_alive()] if self._pool is not None else []
+        return alive[0] if alive else None
+
+    async def close(self) -> None:
+        """End the worker at once (a job in flight raises :class:`RuntimeError`)."""
+        self._closed = True
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await asyncio.to_thread(_join, _stop(pool, self._procs))
 
 
 def _cancelling() -> bool:

@@ -83,7 +83,8 @@ class Metrics:
         self.render_seconds = Histogram(
             f"{PREFIX}_render_seconds",
             "Wall time of an image from leaving the render queue to its PNG in the bot "
-            "(kind: board, hand, or an extra image; a worker may have one job ahead of it).",
+            "(kind: board, hand, an extra image, or replay; a worker may have one job ahead "
+            "of it).",
             ["kind"],
             buckets=RENDER_BUCKETS,
             registry=r,

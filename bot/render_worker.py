@@ -21,6 +21,7 @@ from typing import Any
 
 import render
 import rules
+from render import replay
 from render.chart import Series, rating_chart
 from render.pngwrite import use_zlib
 
@@ -64,6 +65,16 @@ def warm() -> None:
             images(game).warm_up()
         except Exception:
             log.exception("warming up the %s images failed", game)
+
+
+def start_background() -> None:
+    """The replay worker's initializer: it runs below the other workers' priority, so a
+    long replay never slows the channels' boards (no warm-up: it builds what the game it
+    first replays needs)."""
+    try:
+        os.nice(10)
+    except OSError:  # not allowed here: it still works, at the same priority
+        log.warning("the replay worker could not lower its priority")
 
 
 def ready() -> int:
@@ -132,3 +143,19 @@ def chart_job(name: str, series: Sequence[Series]) -> tuple[bytes, float]:
     start = time.thread_time()
     data = rating_chart(name, series)
     return data, time.thread_time() - start
+
+
+def replay_job(
+    game: str, frames: Sequence[replay.Frame], names: Sequence[str], limit: int
+) -> tuple[replay.Animation, float]:
+    """Draw the replay of ``frames`` as an animation of at most ``limit`` bytes:
+    (the animation, CPU seconds).
+
+    Raises:
+        NoImages: the game has no images.
+        render.replay.TooLarge: it does not fit in ``limit``.
+    """
+    start = time.thread_time()
+    images(game)
+    animation = replay.animate(game, frames, names, limit=limit)
+    return animation, time.thread_time() - start

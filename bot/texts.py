@@ -188,7 +188,8 @@ def spec_help(variant: str) -> str:
         "• Decisions out of turn come as private panels by DM, and from **Open my panel** in "
         "the channel. Options autocomplete with what is legal now.",
         "• **/board**, **/hand**, **/status**, **/log** show the game; **/games** your games; "
-        "**/rules** the rules; **/draw** proposes a draw; **Rematch** plays again; "
+        "**/rules** the rules; **/replay** and **/export** replay a game of this channel; "
+        "**/draw** proposes a draw; **Rematch** plays again; "
         "**/leaderboard** and **/stats** show the ratings.",
     ]
     return "\n".join(lines)

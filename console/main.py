@@ -8,6 +8,7 @@
     european-war --resume                     # list the unfinished console games, pick one
     european-war --resume 3                   # continue console game #3
     european-war --watch 2 --fast             # computers play two games (a smoke test)
+    european-war --replay 3                   # game #3 step by step, and its animation
 
 It drives the same :class:`~service.GameService` and SQLite store as the Discord bot:
 a console game is an ordinary game row in a pseudo channel of its own (no server, see
@@ -38,8 +39,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from render import images_for
+from render.replay import Frame, animate
 from rules import contract
-from service import GameService, computer
+from service import GameService, ServiceError, computer
 from service.config import ConfigError, database_path
 from service.models import COMPUTER_LEVELS
 from service.store import open_store
@@ -57,7 +60,7 @@ from .games import (
     unfinished,
 )
 from .session import HOST_ID, Plan, Session
-from .terminal import ask, interactive, say
+from .terminal import ask, interactive, open_viewer, say
 from .text import plain
 
 __all__ = [
@@ -160,6 +163,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="computers play N games against each other (a smoke test)",
     )
     p.add_argument("--fast", action="store_true", help="no pause before computer moves")
+    p.add_argument(
+        "--replay",
+        type=int,
+        metavar="ID",
+        help="print game ID of the database (finished or running, console or Discord) "
+        "step by step as its channel saw it, and write its animation to --out "
+        "(replay-ID.gif; not with --no-boards)",
+    )
     return p
 
 
@@ -349,6 +360,33 @@ def repeatable_chooser(inner: computer.Chooser, base: Callable[[], int]) -> comp
 
 
 # ---------------------------------------------------------------------- runs
+async def show_replay(
+    service: GameService, game_id: int, out_dir: Path | None, open_image: bool
+) -> int:
+    """``--replay ID``: print the game step by step as its channel saw it and write its
+    animation (the one ``/replay`` posts, under Discord's limit) into ``out_dir``.
+    Returns 0, or 1 when it cannot be replayed (the reason printed)."""
+    try:
+        replay = await service.replay(game_id)
+    except ServiceError as exc:
+        print(f"european-war: {exc}", file=sys.stderr)
+        return 1
+    for line in replay.text().splitlines():
+        say(plain(line))
+    if out_dir is None or images_for(replay.variant) is None:
+        return 0
+    frames = [Frame(s.view, s.events, s.title, s.caption) for s in replay.steps]
+    animation = await asyncio.to_thread(animate, replay.variant, frames, replay.names)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / f"replay-{game_id}.gif"
+    path.write_bytes(animation.data)
+    left_out = f" ({animation.shown} of {animation.steps} steps)" if animation.sampled else ""
+    say(f"Replay: {path}{left_out}")
+    if open_image and not open_viewer(path):
+        say("(No image viewer found; open the file yourself.)")
+    return 0
+
+
 def watch(session: Session, args: argparse.Namespace) -> int:
     """``--watch N``: computers play N games, printing every move (and with
     ``--boards`` writing the board every turn). Returns 0 when every game finished."""
@@ -516,6 +554,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     launch = launcher()
     out_dir = None if args.no_boards or (args.watch and not args.boards) else args.out
+    if args.replay is not None:
+        return replay_main(db, args.replay, out_dir, args.open)
 
     def hint(game_id: int) -> str:
         return resume_command(game_id, Path(db), out_dir, launch)
@@ -566,6 +606,28 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         finally:
             runner.run(service.close())
+
+
+def replay_main(db: Path, game_id: int, out_dir: Path | None, open_image: bool) -> int:
+    """``--replay ID`` on the database ``db`` (nothing in it changes)."""
+
+    if not db.is_file():
+        print(f"european-war: there is no game database {db}", file=sys.stderr)
+        return 2
+
+    async def run() -> int:
+        try:
+            store = await open_store(db)
+        except Exception as exc:  # a path we cannot read, a newer schema, a broken file
+            print(f"european-war: cannot open the game database {db}: {exc}", file=sys.stderr)
+            return 2
+        service = GameService(store, hosts=console_games)
+        try:
+            return await show_replay(service, game_id, out_dir, open_image)
+        finally:
+            await service.close()
+
+    return asyncio.run(run())
 
 
 if __name__ == "__main__":

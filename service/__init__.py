@@ -16,11 +16,12 @@ Typical use::
     await service.close()
 
 Every operation returns an :class:`Outcome` (``ok`` False with ``error`` in words when
-refused; nothing was changed then). Modules: ``core`` (locks, cache, the apply path),
+refused; nothing was changed then); the read-only queries and replays return their data
+or raise :class:`ServiceError`. Modules: ``core`` (locks, cache, the apply path),
 ``lobby``, ``play``, ``timers`` (deadlines, pause/resume), ``computers`` (computer seats),
-``queries``, ``admin``, ``ratings`` (rating finished games, leaderboards; the model in
-``rating``), ``outcome`` (what a front end delivers), ``deadlines`` (pure deadline
-rules), ``live`` (the in-memory copy of a game).
+``queries``, ``replays`` (a game rebuilt from its log), ``admin``, ``ratings`` (rating
+finished games, leaderboards; the model in ``rating``), ``outcome`` (what a front end
+delivers), ``deadlines`` (pure deadline rules), ``live`` (the in-memory copy of a game).
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ from .outcome import (
 from .play import PlayOps
 from .queries import QueryOps
 from .ratings import KindStats, Leaderboard, PlayerStats, RatingOps, Standing
+from .replays import Replay, ReplayOps, ReplayStep
 from .steps import Nth, Step, StepOps, first_step, kind_offers
 from .store import FrontStore
 from .timers import TimerOps
@@ -69,6 +71,7 @@ class GameService(
     ChoiceOps,
     StepOps,
     RatingOps,
+    ReplayOps,
 ):
     """Hosts games for any front end. See the package docstring and each mixin:
 
@@ -79,6 +82,8 @@ class GameService(
       own and reach the listeners)
     - queries: ``active_game``, ``status``, ``view``, ``prompts``, ``prompt_stands``,
       ``games_of``, ``log``
+    - replays: ``replay`` (a started game step by step, as its channel saw it),
+      ``record`` (its public record as JSON data), ``played_in_channel``
     - choices: ``kinds_now``, ``values_now``, ``offers``, ``act_with``, ``command``
       (structured choices and acting by kind or turn command, :mod:`service.choices`)
     - steps: ``step_now`` (an action built step by step on a panel, :mod:`service.steps`)
@@ -126,6 +131,8 @@ __all__ = [
     "PlayerStats",
     "PrivateNote",
     "Prompt",
+    "Replay",
+    "ReplayStep",
     "SeatInfo",
     "ServiceError",
     "StalePrompt",

@@ -298,6 +298,19 @@ class ActionRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """A game that was started in a channel, as a list of the channel's games shows it."""
+
+    id: int
+    variant: str
+    status: str
+    started_at: float
+    ended_at: float | None
+    names: tuple[str, ...]
+    """Display names by engine seat."""
+
+
+@dataclass(frozen=True, slots=True)
 class GameMessages:
     """The Discord messages kept for one game (``game_messages``), None when unknown."""
 

@@ -49,6 +49,7 @@ from .models import (
     GuildSettings,
     OutboxFile,
     OutboxRecord,
+    PlayedGame,
     PlayerResult,
     Rating,
     SeatedGame,
@@ -436,6 +437,13 @@ class PostgresStore:
         """The id of the channel's lobby or running game, if any."""
         found = await self._pool.fetchval(P["select_active_in_channel"], channel_id)
         return None if found is None else int(found)
+
+    async def played_in_channel(
+        self, guild_id: int, channel_id: int, limit: int
+    ) -> list[PlayedGame]:
+        """The last ``limit`` games started in a server's channel, newest first."""
+        found = await self._pool.fetch(P["select_played_in_channel"], guild_id, channel_id, limit)
+        return row.played(found)
 
     async def actions(self, game_id: int, after: int = 0) -> list[ActionRecord]:
         """The action log of a game from ``seq`` ``after + 1`` on, in order."""

@@ -5,7 +5,7 @@ implementation of :class:`service.store.Store`."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
 from .models import (
@@ -16,6 +16,7 @@ from .models import (
     GameRecord,
     GameSettings,
     OutboxRecord,
+    PlayedGame,
     PlayerResult,
     Rating,
     SeatedGame,
@@ -105,6 +106,25 @@ def action(r: Row) -> ActionRecord:
         events=json.loads(r[5]),
         created_at=float(r[6]),
     )
+
+
+def played(rows: Iterable[Row]) -> list[PlayedGame]:
+    """Rows of ``Q.select_played_in_channel`` (a game's seats in a row, in seat order)
+    as one record per game, in the rows' order."""
+    games: dict[int, tuple[Row, list[str]]] = {}
+    for r in rows:
+        games.setdefault(int(r[0]), (r, []))[1].append(str(r[6]))
+    return [
+        PlayedGame(
+            id=int(r[0]),
+            variant=str(r[1]),
+            status=str(r[2]),
+            started_at=float(r[3]),
+            ended_at=None if r[4] is None else float(r[4]),
+            names=tuple(names),
+        )
+        for r, names in games.values()
+    ]
 
 
 def outbox(r: Row) -> OutboxRecord:

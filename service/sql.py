@@ -148,6 +148,14 @@ class Q:
     select_active_in_channel = (
         "SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'running')"
     )
+    # by the server's index (games_by_guild), then its games in that channel, newest first
+    select_played_in_channel = (
+        "SELECT g.id, g.variant, g.status, g.started_at, g.ended_at, s.seat, s.display_name "
+        "FROM games g JOIN seats s ON s.game_id = g.id "
+        "WHERE g.id IN (SELECT id FROM games WHERE guild_id = ? AND channel_id = ? "
+        "AND started_at IS NOT NULL ORDER BY id DESC LIMIT ?) AND s.seat IS NOT NULL "
+        "ORDER BY g.id DESC, s.seat"
+    )
     select_active_ids_in_guild = (
         "SELECT id FROM games WHERE guild_id = ? AND status IN ('lobby', 'running')"
     )

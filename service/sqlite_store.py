@@ -55,6 +55,7 @@ from .models import (
     GuildSettings,
     OutboxFile,
     OutboxRecord,
+    PlayedGame,
     PlayerResult,
     Rating,
     SeatedGame,
@@ -454,6 +455,16 @@ class SqliteStore:
         async with self._lock:
             rows = await self._fetchall(self._conn, Q.select_active_in_channel, (channel_id,))
             return int(rows[0][0]) if rows else None
+
+    async def played_in_channel(
+        self, guild_id: int, channel_id: int, limit: int
+    ) -> list[PlayedGame]:
+        """The last ``limit`` games started in a server's channel, newest first."""
+        async with self._lock:
+            rows = await self._fetchall(
+                self._conn, Q.select_played_in_channel, (guild_id, channel_id, limit)
+            )
+        return row.played(rows)
 
     async def actions(self, game_id: int, after: int = 0) -> list[ActionRecord]:
         """The action log of a game from ``seq`` ``after + 1`` on, in order."""

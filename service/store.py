@@ -43,6 +43,7 @@ from .models import (
     GameSettings,
     GuildSettings,
     OutboxRecord,
+    PlayedGame,
     PlayerResult,
     Rating,
     SeatedGame,
@@ -291,6 +292,13 @@ class Store(FrontStore, Protocol):
 
     async def active_game_in_channel(self, channel_id: int) -> int | None:
         """The id of the channel's lobby or running game, if any."""
+        ...
+
+    async def played_in_channel(
+        self, guild_id: int, channel_id: int, limit: int
+    ) -> list[PlayedGame]:
+        """The last ``limit`` games started in a server's channel (running, finished or
+        ended otherwise), newest first."""
         ...
 
     async def actions(self, game_id: int, after: int = 0) -> list[ActionRecord]:

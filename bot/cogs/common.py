@@ -20,12 +20,13 @@ MAX_CHOICES = 25
 log = logging.getLogger("bot")
 
 C = TypeVar("C")
+V = TypeVar("V", str, int)
 Completer = Callable[
-    [C, discord.Interaction[Any], str], Coroutine[Any, Any, list[app_commands.Choice[str]]]
+    [C, discord.Interaction[Any], str], Coroutine[Any, Any, list[app_commands.Choice[V]]]
 ]
 
 
-def safe(complete: Completer[C]) -> Completer[C]:
+def safe(complete: Completer[C, V]) -> Completer[C, V]:
     """A cog's autocomplete (``complete(self, interaction, current)``) that never fails
     in the user's face: an error offers nothing (and is logged as a warning with the
     channel)."""
@@ -33,7 +34,7 @@ def safe(complete: Completer[C]) -> Completer[C]:
     @functools.wraps(complete)
     async def wrapper(
         cog: C, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
+    ) -> list[app_commands.Choice[V]]:
         try:
             return await complete(cog, interaction, current)
         except Exception:

@@ -2,10 +2,11 @@
 
 Writes boards (start, mid-game with arrows and marks, a whole turn told in the
 last-action box, the end banner; both variants), duels (in progress and over), hands
-(every figure, a full hand, an empty one; all but the empty one in their power's colour)
-and the rating charts of ``/stats`` (a player of both variants over months, a first
-game). Positions come from seeded playouts
-that pick random legal actions (attacks and duel cards preferred, so that something
+(every figure, a full hand, an empty one; all but the empty one in their power's
+colour), the rating charts of ``/stats`` (a player of both variants over months, a first
+game) and a replay (``replay_european_war.gif``: the first 60 actions of a four-player
+game, as ``/replay`` draws it). Positions come from seeded playouts that pick random
+legal actions (attacks and duel cards preferred, so that something
 happens), so the set is the same on every run. :func:`samples` lists them (the render
 tests check the text drawn on each).
 """
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import rules
+from render.replay import Frame, animate
 from rules import pyramids
 
 from ..chart import Series, rating_chart
@@ -295,14 +297,47 @@ def draw(sample: Sample) -> bytes:
     return hand_png(sample.cards, title=sample.title, side=sample.side)
 
 
+REPLAY_FILE = "replay_european_war.gif"
+
+
+def replay_frames(
+    variant: str = "european_war", players: int = 4, seed: int = 19, actions: int = 60
+) -> list[Frame]:
+    """The first ``actions`` actions of a seeded random game (attacks and duel cards
+    preferred) as replay frames: the start, then the spectator's view, public events
+    and words after each action, as the service rebuilds a stored game."""
+    game, events = pyramids.new_game(variant, [None] * players, seed)
+    words = rules.contract.game_named(variant).presentation
+    rng = random.Random(seed)
+
+    def frame(title: str) -> Frame:
+        view = pyramids.view_for(game, None)
+        public = tuple(e for e in events if e.public)
+        lines = [t for t in (words.describe(e, view, NAMES[:players]) for e in public) if t]
+        return Frame(view, public, title, " ".join(lines) or "(a private decision)")
+
+    out = [frame("Start")]
+    for n in range(1, actions + 1):
+        if game.over:
+            break
+        decision = rng.choice(game.deciders())
+        events = game.apply(decision.seat, _choose(game, decision.seat, rng))
+        out.append(frame(f"{n} / {actions}"))
+    return out
+
+
 def write_gallery(directory: Path) -> list[Path]:
-    """Write the sample images into ``directory`` (created if needed); returns the paths."""
+    """Write the sample images and the replay into ``directory`` (created if needed);
+    returns the paths."""
     directory.mkdir(parents=True, exist_ok=True)
     out: list[Path] = []
     for sample in samples():
         path = directory / sample.file
         path.write_bytes(draw(sample))
         out.append(path)
+    path = directory / REPLAY_FILE
+    path.write_bytes(animate("european_war", replay_frames(), NAMES[:4]).data)
+    out.append(path)
     return out
 
 

@@ -291,7 +291,8 @@ EW_HELP = "\n".join(
         "• Duels, the diplomacy window (stop an attack with a K) and retreats: press **Open my "
         "panel** in the channel, or use the panel I DM you. **/hand** shows your cards.",
         "• **/board**, **/hand**, **/status**, **/log** show the game; **/games** your games; "
-        "**/rules** the rules with their numbers.",
+        "**/rules** the rules with their numbers; **/replay** animates a game of this channel "
+        "and **/export** gives you its public record.",
         "• **/draw** proposes a draw (every person must agree); **/resign** hands your seat to "
         "a computer; the host can **/pause**, **/resume**, **/replace** a seat or **/cancel**. "
         "**Rematch** under the last message plays again. **/pings off** stops my pings.",
@@ -317,7 +318,8 @@ WW_HELP = "\n".join(
         "and you are out (WW-4); hold a whole other continent with a piece at home to win "
         "(WW-5).",
         "• **/board**, **/status**, **/log** show the game; **/games** your games; **/rules** "
-        "the rules with their numbers. **/draw** proposes a draw; **/resign** hands your seat "
+        "the rules with their numbers; **/replay** and **/export** replay a game of this "
+        "channel. **/draw** proposes a draw; **/resign** hands your seat "
         "to a computer; the host can **/pause**, **/resume**, **/replace** a seat or "
         "**/cancel**; **Rematch** under the last message plays again.",
     ]

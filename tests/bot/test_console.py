@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 
 from console import games as games_mod
 from console import main as console
@@ -607,3 +608,42 @@ def test_draw_asks_to_confirm_and_ends_a_game_against_computers_only_when_confir
     assert "The game ended in a draw." in out
     [ended] = games(paths["db"])
     assert ended["status"] == "finished" and json.loads(ended["result"])["draw"]
+
+
+def test_replay_prints_a_stored_game_and_writes_its_animation(
+    monkeypatch: pytest.MonkeyPatch, paths: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    watch = ["--watch", "1", "--fast", "--seed", "1", "--players", "2", "--level", "easy"]
+    code, _ = run(monkeypatch, [*watch, "--no-boards", "--db", str(paths["db"])])
+    [row] = games(paths["db"])
+    assert code == 0 and row["status"] == "finished"
+    actions = row["version"]
+
+    args = ["--db", str(paths["db"]), "--out", str(paths["out"])]
+    code, out = run(monkeypatch, ["--replay", str(row["id"]), *args])
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("European War: ") and lines[1] == f"Finished, {actions} actions."
+    assert lines[3].startswith("Start. Seat order")
+    assert (
+        sum(line.startswith(f"{n} / {actions}. ") for n in range(1, actions + 1) for line in lines)
+        == actions
+    )
+    assert "The game is over" in out
+    gif = paths["out"] / f"replay-{row['id']}.gif"
+    assert f"Replay: {gif}" in out
+    with Image.open(gif) as image:
+        assert getattr(image, "n_frames", 1) == actions + 1
+    assert games(paths["db"]) == [row]  # nothing changed
+
+    gif.unlink()
+    code, out = run(
+        monkeypatch, ["--replay", str(row["id"]), "--no-boards", "--db", str(paths["db"])]
+    )
+    assert code == 0 and "Replay:" not in out and not gif.exists()
+    capsys.readouterr()
+    code, out = run(monkeypatch, ["--replay", "99", *args])
+    assert code == 1 and out == ""
+    assert capsys.readouterr().err == "european-war: There is no game #99.\n"
+    code, _ = run(monkeypatch, ["--replay", "1", "--db", str(paths["db"]) + ".missing"])
+    assert code == 2 and "there is no game database" in capsys.readouterr().err

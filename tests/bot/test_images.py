@@ -10,6 +10,7 @@ import logging
 import multiprocessing
 import os
 from collections.abc import Iterator
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -19,9 +20,10 @@ import render
 from bot.config import load_settings, render_workers
 from bot.images import IN_FLIGHT_PER_WORKER, Images, NoImages, running
 from render.chart import Series, rating_chart, rating_chart_text
+from render.replay import DISCORD_LIMIT, TooLarge, animate
 from rules import pyramids
 from service.config import ConfigError
-from tests.render.helpers import decode
+from tests.render.helpers import decode, replay_frames
 
 NAMES = ("Ada", "Bo", "Cy")
 
@@ -371,3 +373,58 @@ async def test_a_game_without_images_is_refused_before_anything_is_drawn() -> No
         assert images.rendered == 0 and images.pools_started == 0
     finally:
         await images.close()
+
+
+# ---------------------------------------------------------------- replays
+async def test_a_replay_is_drawn_in_a_worker_of_its_own_below_the_others(
+    manager: Any,
+) -> None:
+    images = Images(workers=1, warm=False)
+    try:
+        frames = replay_frames(6)
+        got = await images.replay(frames, NAMES, game="european_war", limit=DISCORD_LIMIT)
+        assert got == animate("european_war", frames, NAMES)  # the same bytes as here
+        pid = images._background.pid()
+        assert pid is not None and pid not in images.worker_pids() + [os.getpid()]
+        assert os.getpriority(os.PRIO_PROCESS, pid) > os.getpriority(os.PRIO_PROCESS, 0)
+        assert images.rendered == 1 and images.cpu_seconds > 0
+        # a replay under way holds up no board: the boards have their own worker
+        event = manager.Event()
+        long_job = asyncio.ensure_future(images._background.run(_wait_for, event))
+        view = _view(seed=3)
+        board = await images.board(view, NAMES, game="european_war")
+        assert board.data == render.pyramids.board_png(view, NAMES) and not long_job.done()
+        event.set()
+        assert await long_job == pid
+        with pytest.raises(TooLarge):
+            await images.replay(frames, NAMES, game="european_war", limit=1000)
+        with pytest.raises(NoImages):
+            await images.replay(frames, NAMES, game="claim_line", limit=DISCORD_LIMIT)
+    finally:
+        await images.close()
+    assert images._background.pid() is None
+    with pytest.raises(RuntimeError):
+        await images.replay(frames, NAMES, game="european_war", limit=DISCORD_LIMIT)
+
+
+async def test_a_dying_replay_worker_is_started_anew_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    images = Images(workers=1, warm=False)
+    try:
+        with caplog.at_level(logging.WARNING, "bot.images"):
+            assert await images._background.run(str, _DieOnce(str(tmp_path / "f"))) == "Cy"
+        assert any("replay worker died" in r.getMessage() for r in caplog.records)
+        with pytest.raises(BrokenProcessPool):
+            await images._background.run(str, _Die())
+        assert await images._background.run(os.getpid) == images._background.pid()
+    finally:
+        await images.close()
+
+
+async def test_without_workers_a_replay_is_drawn_in_a_thread() -> None:
+    images = Images(workers=0)
+    frames = replay_frames(3, game_name="world_war_5")
+    got = await images.replay(frames, NAMES, game="world_war_5", limit=DISCORD_LIMIT)
+    assert got == animate("world_war_5", frames, NAMES) and images._background.pid() is None
+    await images.close()

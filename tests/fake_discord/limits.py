@@ -4,12 +4,16 @@ client applies to what a user types into a slash command (discord.py trusts thos
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tests.fake_discord.models import ApiError, FakeChannel, FakeRole, FakeUser, InvalidInvocation
 
 _MAX = "BASE_TYPE_MAX_LENGTH"
+ATTACHMENT_LIMIT = 10 * 1024 * 1024
+"""The largest file a bot may attach in a server without boosts (bytes): told to the bot
+in every interaction (``attachment_size_limit``), and a larger one is refused with 413
+Request entity too large (40005)."""
 
 
 def _too_long(path: str, limit: int) -> ApiError:
@@ -19,6 +23,12 @@ def _too_long(path: str, limit: int) -> ApiError:
 def _check_len(value: Any, limit: int, path: str) -> None:
     if value is not None and len(value) > limit:
         raise _too_long(path, limit)
+
+
+def check_files(files: Sequence[Any], limit: int = ATTACHMENT_LIMIT) -> None:
+    """Raise :class:`ApiError` (413, 40005) if a file is larger than ``limit`` bytes."""
+    if any(len(f.data) > limit for f in files):
+        raise ApiError(413, 40005, "Request entity too large")
 
 
 def check_message(payload: Mapping[str, Any], n_files: int, *, allow_empty: bool = False) -> None:

@@ -23,8 +23,10 @@ import discord
 from aiohttp import WSMsgType, web
 
 from tests.fake_discord.limits import (
+    ATTACHMENT_LIMIT,
     check_choices,
     check_commands,
+    check_files,
     check_message,
     check_modal,
     check_option_value,
@@ -177,6 +179,8 @@ class FakeDiscord:
         #: An interaction's token (follow-ups, ``@original``) is valid this long (seconds);
         #: after it, 401 Invalid Webhook Token (50027).
         self.followup_lifetime = 15 * 60.0
+        #: The largest file the bot may attach (bytes; told in every interaction).
+        self.attachment_limit = ATTACHMENT_LIMIT
         self.interactions: dict[int, InteractionResult] = {}
         self._by_token: dict[str, InteractionResult] = {}
         self._messages: dict[int, FakeMessage] = {}
@@ -897,7 +901,7 @@ class FakeDiscord:
             "channel": self._channel_payload(channel),
             "app_permissions": str(self._perms(self.bot_user.id, channel)),
             "entitlements": [],
-            "attachment_size_limit": 10 * 1024 * 1024,
+            "attachment_size_limit": self.attachment_limit,
             "context": 0 if guild else 1,
         }
         if guild is not None:
@@ -1570,6 +1574,7 @@ class FakeDiscord:
         headers = self.limits.headers(req.method, req.path)
         it = self._by_token.get(str(params.get("token")))
         try:
+            check_files(req.files, self.attachment_limit)
             status, data = await handler(req, **params)
         except ApiError as err:
             if it is not None:

@@ -590,9 +590,21 @@ async def test_documented_limits_are_enforced(
         await bot.http.request(route, form=params.multipart, files=params.files)
     assert info.value.status == 400
     assert fake_discord.messages(world.games) == []
+    fake_discord.attachment_limit = 1000
+    for size, status in ((1001, 413), (1000, 200)):
+        big = [discord.File(io.BytesIO(b"x" * size), "big.txt")]
+        params = handle_message_parameters(content="a file", files=big)
+        if status != 200:
+            with pytest.raises(discord.HTTPException) as info:
+                await bot.http.request(route, form=params.multipart, files=params.files)
+            assert (info.value.status, info.value.code) == (413, 40005)
+            assert fake_discord.messages(world.games) == []
+        else:
+            await bot.http.request(route, form=params.multipart, files=params.files)
+            assert len(fake_discord.messages(world.games)) == 1
     ok = {"content": "fine", "components": [_row(*[_button(i) for i in range(5)])] * 1}
     await bot.http.request(route, json=ok)
-    assert [m.content for m in fake_discord.messages(world.games)] == ["fine"]
+    assert [m.content for m in fake_discord.messages(world.games)] == ["a file", "fine"]
 
 
 async def test_missing_bot_permissions(

@@ -10,7 +10,8 @@ from collections.abc import Iterator
 from PIL import Image
 
 import rules
-from rules import pyramids
+from render.replay import Frame
+from rules import contract, pyramids
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 NAMES = (
@@ -78,3 +79,23 @@ def made_up_view(
 def ev(kind: str, **data: object) -> rules.Event:
     """A public event."""
     return rules.Event(kind, dict(data))
+
+
+def replay_frames(count: int, seed: int = 4, game_name: str = "european_war") -> list[Frame]:
+    """``count`` frames of a random four-player game: its start, then each action."""
+    game = contract.game_named(game_name)
+    words = game.presentation
+    names = list(NAMES[:4])
+    state, events = game.new_game([None] * 4, seed, game.options_from_dict({}))
+    rng = random.Random(seed)
+    out: list[Frame] = []
+    while len(out) < count:
+        view = state.view_for(None)
+        public = tuple(e for e in events if e.public)
+        said = " ".join(filter(None, (words.describe(e, view, names) for e in public)))
+        out.append(Frame(view, public, f"{len(out)} / {count - 1}", said or "Nothing to see."))
+        d = state.deciders()[0]
+        legal = state.legal_actions(d.seat)
+        events = state.apply(d.seat, legal[rng.randrange(len(legal))])
+        assert not state.over
+    return out

@@ -15,9 +15,11 @@ import pytest
 
 import bot.reply
 import rules
+from bot.cogs.replays import replay_file
 from bot.images import BOARD_FILE, HAND_FILE, Images, Picture
 from bot.views import codec
 from render.chart import Series
+from render.replay import Animation, Frame
 from rules import contract, pyramids
 from tests.bot.e2e.harness import World, make_world
 from tests.bot.e2e.policy import Policy
@@ -26,7 +28,7 @@ from tests.fake_discord import FakeDiscord, FakeMessage, FakeUser, InteractionRe
 
 
 class HeldImages:
-    """The renderer's public methods (board, hand, duel, chart, warm_up; close; board_text,
+    """The renderer's public methods (board, hand, duel, chart, replay, warm_up; close; board_text,
     draws and holding pass straight through), each drawing
     held at a gate the test controls before it draws for real: a saturated renderer, made
     on purpose."""
@@ -102,6 +104,12 @@ class HeldImages:
     async def chart(self, name: str, series: Sequence[Series]) -> Picture:
         await self._wait()
         return await self.inner.chart(name, series)
+
+    async def replay(
+        self, frames: Sequence[Frame], names: Sequence[str], *, game: str, limit: int
+    ) -> Animation:
+        await self._wait()
+        return await self.inner.replay(frames, names, game=game, limit=limit)
 
     async def warm_up(self) -> None:
         await self._wait()
@@ -314,6 +322,12 @@ async def test_every_interaction_is_answered_while_the_renderer_is_held(held_wor
     assert not res.ephemeral and "armed" in res.content and not _has(res.answer, BOARD_FILE)
     late.append(("/arm", _sure(res.answer), BOARD_FILE))
     await rec.slash(ann, "log")
+    # a replay so far: its words now, the animation later; the record at once, privately
+    res = await rec.slash(world.users["spectator"], "replay")
+    assert not res.ephemeral and "is being drawn" in res.content
+    late.append(("/replay", _sure(res.answer), replay_file(gid, "gif")))
+    res = await rec.slash(bob, "export")
+    assert res.ephemeral and _has(res.answer, f"game-{gid}.json")
     # the next turn on the panel from the channel's *Your turn*: words now, the hand later
     st = await svc.status(gid)
     mover = world.user_of(next(d for d in st.decisions if d.kind == "turn").user_id)

@@ -194,6 +194,28 @@ async def test_the_log_reads_from_any_point_and_its_tail(store: Store) -> None:
     assert await store.actions(gid + 1000) == []
 
 
+async def test_a_channel_lists_the_games_started_in_it_newest_first(store: Store) -> None:
+    guild, channel = SNOWFLAKE, SNOWFLAKE + 1
+    first = await running_game(store, channel, guild)
+    await act(store, first, result={"winners": [0]}, now=4.0)
+    never = await lobby(store, channel, guild)  # a lobby that never started: not listed
+    rec = await store.load_game(never)
+    assert rec is not None
+    await store.end_game(never, rec.revision, "cancelled", None, 5.0)
+    second = await running_game(store, channel, guild)
+    await running_game(store, channel + 1, guild)  # another channel
+    played = await store.played_in_channel(guild, channel, 10)
+    assert [(p.id, p.status, p.variant) for p in played] == [
+        (second, "running", "european_war"),
+        (first, "finished", "european_war"),
+    ]
+    assert played[0].names == ("Ann", "Bot") and played[0].ended_at is None
+    assert (played[1].started_at, played[1].ended_at) == (2.0, 4.0)
+    assert [p.id for p in await store.played_in_channel(guild, channel, 1)] == [second]
+    assert await store.played_in_channel(guild, channel + 7, 10) == []
+    assert await store.played_in_channel(guild + 1, channel, 10) == []
+
+
 async def test_a_stale_write_is_refused_and_writes_nothing(store: Store) -> None:
     gid = await running_game(store)
     rec = await store.load_game(gid)
