@@ -107,3 +107,38 @@ async def test_fast_windows_skip_whoever_holds_no_window_card(tmp_path: Path) ->
     prompts = await _until_window(svc, gid, got, any_window)
     assert prompts and all(_window_card(p) for p in prompts), "only holders are asked"
     await svc.close()
+
+
+async def test_a_game_replays_as_its_channel_saw_it(tmp_path: Path) -> None:
+    """/replay's source: every step of a game under way rebuilt from its log (the
+    spectator's view the channel saw, ending where the game stands), drawn as one
+    animation whose frames are all one size."""
+    import io
+
+    from PIL import Image
+
+    from render.replay import Frame, animate
+
+    clock = FakeClock(T0)
+    got, listener = collector()
+    svc = await make_service(tmp_path / "games.db", clock, listener)
+    try:
+        gid = await _table(svc, {"compact_map": True})
+        await _until_window(svc, gid, got, lambda prompts: True)
+        replay = await svc.replay(gid)
+        assert replay.actions == (await svc.status(gid)).version > 20
+        last = replay.steps[-1]
+        engine = svc._games[gid]
+        assert engine.state is not None
+        assert last.view == engine.state.view_for(None), "the replay ends where the game is"
+        frames = [Frame(s.view, s.events, s.title, s.caption) for s in replay.steps]
+        anim = animate("europe_at_war", frames, list(replay.names), max_frames=12)
+        image = Image.open(io.BytesIO(anim.data))
+        count = int(getattr(image, "n_frames", 1))
+        sizes = set()
+        for index in range(count):
+            image.seek(index)
+            sizes.add(image.size)
+        assert count == 12 and len(sizes) == 1
+    finally:
+        await svc.close()
