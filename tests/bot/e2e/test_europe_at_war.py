@@ -151,7 +151,8 @@ def _select_on(msg: Any, gid: int) -> tuple[str, list[str]]:
 async def test_a_decision_panel_answered_once_and_stale_or_wrong_clicks(world: World) -> None:
     """The setup placement on its panel: someone else's and a spectator's clicks on the
     channel's *Open my panel* get a private reason; answered in the DM, the same choice
-    on the panel opened from the channel is out of date and changes nothing."""
+    on the panel opened from the channel is out of date and changes nothing. Then the
+    turn panel: the same for a turn, and a move order taken back with Undo."""
     gid = await _two_on_compact(world)
     assert world.bot is not None
     svc = world.bot.service
@@ -207,6 +208,17 @@ async def test_a_decision_panel_answered_once_and_stale_or_wrong_clicks(world: W
     res = await world.click(mover, stale, first)
     assert res.ephemeral and "out of date" in res.content, res.content
     assert (await svc.status(gid)).version == version + 1, "nothing done by the stale panel"
+
+    # the move planner on the turn panel: an order, then Undo takes it back
+    while (prompt := (await svc.prompts(gid))[0]).kind != "plan" or _engine(world, gid).plan:
+        assert await clicker.step(policy) and policy.steps < 300
+    mover = world.user_of(prompt.user_id)
+    order = next(a for a in prompt.choices if a.kind == "move")
+    await clicker.turn(mover, gid, order, in_channel=False)
+    assert [o.kind for o in _engine(world, gid).plan] == ["move"]
+    undo = next(a for a in (await svc.prompts(gid))[0].choices if a.kind == "undo")
+    await clicker.turn(mover, gid, undo, in_channel=True)
+    assert _engine(world, gid).plan == [], "Undo took the order back"
 
 
 @pytest.mark.slow
