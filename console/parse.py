@@ -172,9 +172,12 @@ def _check_variant(name: str, variant: str) -> None:
     """Refuse a turn command of another game (from the games' specs), or a word only
     another game's reader knows (in this game's words if its reader has them)."""
     game = contract.game_named(variant)
-    if game_of_word(name) and name not in commands_of(game):
-        raise ParseError(not_in_game(game, name, prefix=""))
     reader = reader_of(variant)
+    own = name in commands_of(game) or (reader is not None and name in reader.words())
+    if game_of_word(name) and not own:
+        # another game's command, unless this game's reader has its own word for it
+        why = reader.refusal(name) if reader is not None else None
+        raise ParseError(why or not_in_game(game, name, prefix=""))
     if name in QUERIES:
         why = reader.refusal(name) if reader is not None else None
         if why:

@@ -21,10 +21,11 @@ from typing import Any, TypeVar
 import rules
 from render import images_for
 from rules import contract
-from service import GameService, GameStatus, Outcome, Prompt, rulebook
+from service import GameService, GameStatus, Outcome, Prompt, ServiceError, rulebook
 from service.models import GameSettings
 from service.store import NewSeat
 
+from .commands import commands_of
 from .parse import (
     Command,
     Context,
@@ -435,12 +436,38 @@ class Session:
 
     def command(self, name: str, options: Mapping[str, str], user: int) -> str:
         """A turn command read from its game's spec: the service reads the options and
-        acts; print the refusal or what happened."""
+        acts; print the refusal or what happened. A look-up prints what it shows (its
+        image written as a PNG)."""
+        spec = commands_of(contract.game_named(self.variant)).get(name)
+        if spec is not None and spec.lookup:
+            return self.look_up(name, options, user)
         out = self.run(self.service.command(self.game_id, user, name, options))
         if not out.ok:
             say(f"✗ {plain(out.error or 'Refused.')}")
             return ""
         self.show(out)
+        return ""
+
+    def look_up(self, name: str, options: Mapping[str, str], user: int) -> str:
+        """Print what look-up ``name`` shows ``user``; write its image, if any."""
+        try:
+            looked = self.run(self.service.look_up(self.game_id, user, name, options))
+        except ServiceError as exc:
+            say(f"✗ {plain(str(exc))}")
+            return ""
+        for line in looked.shown.lines:
+            say(plain(line))
+        image = looked.shown.image
+        images = images_for(self.variant)
+        if image is None or images is None or self.out_dir is None:
+            return ""
+        data = images.extra(image, looked.view, list(looked.names))
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        path = self.out_dir / f"game{self.game_id}-{image}.png"
+        path.write_bytes(data)
+        say(f"Image: {path}")
+        if self.open_images and not open_viewer(path):
+            self.open_images = False
         return ""
 
     def act(self, cmd: Command, user: int, prompt: Prompt | None, ctx: Context) -> str:

@@ -11,7 +11,8 @@ The kit (used by every game's room):
   strokes, dashes and curves, antialiased rounded boxes and dice, arrows between points;
 - :mod:`render.chart` — a person's rating over time (``/stats``), for any game.
 
-The rooms: :mod:`render.pyramids` (European War and World War 5). Each registers its
+The rooms: :mod:`render.pyramids` (European War and World War 5) and
+:mod:`render.europe_at_war`. Each registers its
 :class:`~render.registry.GameImages` by the game's registry name; a front end asks
 :func:`images_for` (``None``: the game has no images, show it in words). Importing
 :mod:`render` registers the built-in games' images, as importing :mod:`rules`
@@ -24,6 +25,16 @@ image's bytes depend on its inputs alone (see :mod:`render.pyramids`).
 from __future__ import annotations
 
 from . import pyramids
+
+from . import europe_at_war  # isort: skip  (registered after the pyramid games)
 from .registry import GameImages, drawn_games, images_for, register, unregister
 
-__all__ = ["GameImages", "drawn_games", "images_for", "pyramids", "register", "unregister"]
+__all__ = [
+    "GameImages",
+    "drawn_games",
+    "europe_at_war",
+    "images_for",
+    "pyramids",
+    "register",
+    "unregister",
+]

@@ -5,6 +5,9 @@ Any game with images (:func:`render.images_for`) is replayed the same way: each 
 board is the game's own :meth:`~render.registry.GameImages.board`, drawn from the
 spectator's view and the step's public events only, so a frame shows nothing a
 spectator did not see. The strip names the step (``12 / 60``) and tells it in words.
+A game whose boards differ in size from step to step (a board cropped to where the
+action is) has each board fitted into the first one's size, centred on the panel's
+background.
 
 Why GIF: the boards are palette images of one fixed palette per board, which GIF keeps
 as they are, and Pillow stores each frame as the rectangle that changed since the one
@@ -155,6 +158,8 @@ class _Boards:
         self.palette: Image.Image | None = None
         """A 1x1 image with the palette every frame is put on; None: each its own."""
         self._colours: list[int] | None = None
+        self._size: tuple[int, int] | None = None
+        """Every board's size: the first one's."""
 
     def get(self, index: int) -> Image.Image:
         """The board of frame ``index``: on the shared palette if there is one, else RGB."""
@@ -164,6 +169,10 @@ class _Boards:
             png = self.drawer.board(frame.view, self.names, frame.events)
             image: Image.Image = Image.open(io.BytesIO(png))
             image.load()
+            if self._size is None:
+                self._size = image.size
+            elif image.size != self._size:
+                image = _fitted(image.convert("RGB"), self._size)
             if not self._seen:
                 self._seen = True
                 if image.mode == "P" and "transparency" not in image.info:
@@ -178,6 +187,18 @@ class _Boards:
 
 
 NO_DITHER = Image.Dither.NONE
+
+
+def _fitted(board: Image.Image, size: tuple[int, int]) -> Image.Image:
+    """``board`` (RGB) scaled to fit ``size``, centred on the panel's background."""
+    scale = min(size[0] / board.width, size[1] / board.height)
+    fit = (max(1, round(board.width * scale)), max(1, round(board.height * scale)))
+    out = Image.new("RGB", size, PANEL_BACKGROUND)
+    out.paste(
+        board.resize(fit, Image.Resampling.BILINEAR),
+        ((size[0] - fit[0]) // 2, (size[1] - fit[1]) // 2),
+    )
+    return out
 
 
 def _palette_of(image: Image.Image) -> Image.Image:

@@ -8,7 +8,8 @@ players) reaches a game through :mod:`rules.contract` alone::
     for decision in state.deciders():
         kinds = state.kinds(decision.seat)
 
-Each game lives in its own rooms (``rules/pyramids/`` holds European War and World War 5)
+Each game lives in its own rooms (``rules/pyramids/`` holds European War and World War 5,
+``rules/europe_at_war/`` Europe at War)
 and registers itself with :func:`register` when its package is imported, as the built-in
 games are below.
 """
@@ -17,6 +18,8 @@ from __future__ import annotations
 
 # the built-in games register themselves with the contract's registry
 from . import chance, choices, contract, events, presentation, pyramids
+
+from . import europe_at_war  # isort: skip  (registered after the pyramid games)
 from .contract import (
     SYSTEM,
     ActionKind,
@@ -58,6 +61,7 @@ __all__ = [
     "chance",
     "choices",
     "contract",
+    "europe_at_war",
     "events",
     "game_named",
     "game_names",

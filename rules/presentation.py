@@ -88,17 +88,32 @@ class CommandSpec:
     """One turn command: its ``name`` (no slash), a one-line ``description``, the action
     ``kinds`` it makes (the first one the player may take now is used), its options,
     and ``unavailable``: the refusal when the player may take none of its kinds now
-    (empty: the game's own refusal of the first kind is given)."""
+    (empty: the game's own refusal of the first kind is given).
+
+    With ``lookup`` it is a look-up instead: it makes no action (``kinds`` empty) and
+    :meth:`Presentation.look_up` answers it, privately, at any time, to a player or a
+    spectator; its options are read as typed (a fixed choice's word, or text)."""
 
     name: str
     description: str
     kinds: tuple[str, ...]
     options: tuple[CommandOption, ...] = ()
     unavailable: str = ""
+    lookup: bool = False
 
     def option(self, name: str) -> CommandOption | None:
         """The option called ``name``, if the command has it."""
         return next((o for o in self.options if o.name == name), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What a look-up command shows its asker, privately: ``lines`` of words, and
+    ``image``, the name of one of the game's extra images (``GameImages.extras``) drawn
+    from the asker's view (``None``: words only)."""
+
+    lines: tuple[str, ...]
+    image: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,6 +296,19 @@ class Presentation(Protocol):
 
     def commands(self) -> tuple[CommandSpec, ...]:
         """The turn commands a player types (slash commands, console words), in order."""
+        ...
+
+    def look_up(
+        self, command: str, typed: Mapping[str, str], view: Any, names: Sequence[str]
+    ) -> Shown:
+        """What look-up ``command`` (a :class:`CommandSpec` with ``lookup``) shows the
+        viewer of ``view`` (a spectator's view for someone not playing), given its
+        options as typed.
+
+        Raises:
+            RulesError: the game has no such look-up, or an option names nothing (the
+                message says which, for the asker).
+        """
         ...
 
     def panel_decisions(self) -> Mapping[str, str]:

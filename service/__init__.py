@@ -27,7 +27,7 @@ delivers), ``deadlines`` (pure deadline rules), ``live`` (the in-memory copy of 
 from __future__ import annotations
 
 from .admin import AdminOps
-from .choices import ChoiceOps, Offer, UnionCommand, UnionOption, command_union
+from .choices import ChoiceOps, LookedUp, Offer, UnionCommand, UnionOption, command_union
 from .computers import ComputerOps
 from .core import (
     DISK_FULL,
@@ -127,6 +127,7 @@ __all__ = [
     "Leaderboard",
     "Listener",
     "LobbyInfo",
+    "LookedUp",
     "Nth",
     "Offer",
     "Outcome",

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import rules
 from rules import contract
 from rules.contract import Game, Param, State, Value
-from rules.presentation import CommandOption, CommandSpec, Presentation
+from rules.presentation import CommandOption, CommandSpec, Presentation, Shown
 
 from .core import ServiceBase, ServiceError
 from .outcome import Outcome
@@ -60,12 +60,27 @@ class UnionOption:
 
 @dataclass(frozen=True, slots=True)
 class UnionCommand:
-    """A turn command as every game having it shares it (the first game's words)."""
+    """A turn command as every game having it shares it (the first game's words);
+    ``lookup``: it is a look-up in the first game that has it (it shows, it makes no
+    action: :meth:`ChoiceOps.look_up`)."""
 
     name: str
     description: str
     options: tuple[UnionOption, ...]
     games: tuple[str, ...]
+    lookup: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class LookedUp:
+    """A look-up's answer for its asker: what the game shows, the asker's view any
+    image is drawn from (a spectator's for someone not playing), the seats' names and
+    the game's registry name."""
+
+    shown: Shown
+    view: Any
+    names: tuple[str, ...]
+    variant: str
 
 
 def command_union(names: Iterable[str] | None = None) -> tuple[UnionCommand, ...]:
@@ -92,6 +107,7 @@ def command_union(names: Iterable[str] | None = None) -> tuple[UnionCommand, ...
                 per_game[0][1].description,
                 tuple(options.values()),
                 tuple(g for g, _ in per_game),
+                per_game[0][1].lookup,
             )
         )
     return tuple(out)
@@ -368,11 +384,37 @@ class ChoiceOps(ServiceBase):
             return Outcome.refused(game_id, str(exc))
         return await self.act_with(game_id, user_id, kind, params)
 
+    async def look_up(
+        self, game_id: int, user_id: int, command: str, typed: Mapping[str, str]
+    ) -> LookedUp:
+        """What look-up ``command`` (a command spec with ``lookup``) shows ``user_id``,
+        from the options as typed: the game's answer from the user's view (a
+        spectator's for someone not playing). Changes nothing.
+
+        Raises:
+            ServiceError: the game has not started, it has no such look-up, or an option
+                names nothing (the game's own words).
+        """
+        t = await self._table(game_id, user_id)
+        spec = spec_of(t.game, command)
+        if spec is None or not spec.lookup:
+            raise ServiceError(not_in_game(t.game, command))
+        for name in typed:
+            if spec.option(name) is None:
+                raise ServiceError(f"/{command} has no option `{name}` in {t.words.title}.")
+        try:
+            shown = t.words.look_up(command, typed, t.view, t.names)
+        except rules.RulesError as exc:
+            raise ServiceError(str(exc)) from None
+        return LookedUp(shown, t.view, tuple(t.names), t.game.name)
+
     @staticmethod
     def _resolve(t: _Table, command: str, typed: Mapping[str, str]) -> tuple[str, dict[str, Value]]:
         spec = spec_of(t.game, command)
         if spec is None:
             raise ServiceError(not_in_game(t.game, command))
+        if spec.lookup:
+            raise ServiceError(f"/{command} shows something; it makes no move.")
         for name in typed:
             if spec.option(name) is None:
                 raise ServiceError(f"/{command} has no option `{name}` in {t.words.title}.")

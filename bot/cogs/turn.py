@@ -3,6 +3,7 @@
 /place, /conscript, /move, /invade, /arm, /sabotage, /spy, /pass, /grow and /build).
 
 One slash command per command name across the games (:func:`service.command_union`);
+a look-up (``/map``) shows the asker the game's answer privately instead of acting;
 each option is a string whose :class:`ParamTransformer` (one per parameter kind: space,
 seat, card, flag, word) autocompletes the values that make a legal action now, by their
 words, or offers the option's fixed choices. The command hands the options as typed to
@@ -27,6 +28,8 @@ from service import UnionCommand, command_union
 
 from ..entry import ANSWER_PUBLIC
 from ..errors import expect_ok
+from ..reply import Reply, with_picture
+from ..texts import clip
 from .common import MAX_CHOICES, game_here, log
 
 if TYPE_CHECKING:
@@ -139,6 +142,9 @@ def make_command(bot: GameBot, spec: UnionCommand) -> app_commands.Command[Any, 
     async def callback(interaction: discord.Interaction, **given: str | None) -> None:
         gid = await game_here(bot.service, interaction)
         typed = {real[py]: text for py, text in given.items() if text is not None}
+        if spec.lookup:
+            await look_up(bot, interaction, gid, spec.name, typed)
+            return
         out = expect_ok(await bot.service.command(gid, interaction.user.id, spec.name, typed))
         await bot.delivery.deliver(out, interaction)
 
@@ -153,9 +159,26 @@ def make_command(bot: GameBot, spec: UnionCommand) -> app_commands.Command[Any, 
         name=spec.name,
         description=spec.description[:100],
         callback=func,
-        extras=ANSWER_PUBLIC,
+        extras={} if spec.lookup else ANSWER_PUBLIC,  # a look-up is answered privately
     )
     return app_commands.guild_only()(command)
+
+
+async def look_up(
+    bot: GameBot, interaction: discord.Interaction, gid: int, name: str, typed: dict[str, str]
+) -> None:
+    """Answer look-up ``name`` privately: the game's words, and its image if it names one
+    (drawn from the asker's view; the words go first if it is slow)."""
+    looked = await bot.service.look_up(gid, interaction.user.id, name, typed)
+    reply = Reply.of(interaction)
+    content = clip("\n".join(looked.shown.lines))
+    images = bot.delivery.images
+    image = looked.shown.image
+    if image is None or not images.draws(looked.variant):
+        await reply.private(content)
+        return
+    drawing = images.extra(image, looked.view, list(looked.names), game=looked.variant)
+    await with_picture(reply, content, drawing, bot.delivery.later)
 
 
 class TurnCog(commands.Cog):

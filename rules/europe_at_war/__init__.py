@@ -3,4 +3,13 @@
 
 The ruling book is ``RULES.md`` in the design folder; the data files the rules read are
 in ``data/`` (see :mod:`.data`).
+
+The game registers itself with the contract's registry on import (:data:`GAME`).
 """
+
+from ..contract import register
+from .game import EaGame
+
+GAME = register(EaGame())
+
+__all__ = ["GAME", "EaGame"]

@@ -160,7 +160,10 @@ def options(g: EaState, seat: int, kind: str) -> list[Action]:
             out.append(Done())
     elif kind == "deposit":
         left = _left_to_deposit(g)
-        out = [Deposit(at, n) for at in E.home_cities(g, seat) for n in range(1, left + 1)]
+        # largest first, city by city: a panel shows the first hundred choices, and a
+        # deposit too small to be listed there can still be made in steps
+        cities = E.home_cities(g, seat)
+        out = [Deposit(at, n) for n in range(left, 0, -1) for at in cities]
     if kind in OWN_TURN and not g.interrupts and (kind != "plan" or not g.plan):
         out += C.own_turn_plays(g, seat)
     if kind in OWN_TURN and not g.interrupts:
@@ -784,7 +787,12 @@ def _resolve(g: EaState, events: list[Event]) -> None:
     if not att or not dfn:
         b.winner = b.attacker if att else b.defender
         b.loser = b.other(b.winner)
-        b.result = {"winner": b.winner, "empty": True}
+        b.result = {
+            "winner": b.winner,
+            "empty": True,
+            "at": b.at,
+            "sides": [b.attacker, b.defender],
+        }
         _reputation(g, b)
         events.append(Event("battle_result", dict(b.result)))
         _after_casualties(g, events)
@@ -800,6 +808,8 @@ def _resolve(g: EaState, events: list[Event]) -> None:
     rest = min(max(losses.loser - losses.forts, 0), len(g.stack(b.at, b.loser)))
     b.result = {
         "winner": b.winner,
+        "at": b.at,
+        "sides": [b.attacker, b.defender],
         "attacker": a.to_dict(),
         "defender": d.to_dict(),
         "base": losses.base,

@@ -75,6 +75,9 @@ class BattleView:
     left: int
     totals: tuple[int, int]
     """(attacker, defender): the totals as the cards everyone has seen leave them."""
+    breakdowns: tuple[dict[str, Any], ...]
+    """(attacker, defender): how those totals are made (EA-20, ``Breakdown.to_dict``);
+    empty once a side has no unit left."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +120,9 @@ class EaView:
     frozen: bool
     suggestion: tuple[int, ...]
     """The units the engine suggests discarding, for the player deciding his upkeep."""
+    suggested: Any = None
+    """What the viewer's open decision takes if its time runs out (:mod:`.suggest`), for
+    the decisions where that is a choice worth naming (:data:`SUGGESTED`); else None."""
 
 
 def _unit(g: EaState, uid: int) -> UnitView:
@@ -208,7 +214,26 @@ def view_for(g: EaState, seat: int | None) -> EaView:
         bans=tuple(g.bans),
         frozen=g.frozen,
         suggestion=_suggestion(g, me),
+        suggested=_suggested(g, me),
     )
+
+
+SUGGESTED = frozenset(
+    {"setup", "place", "hand", "loss", "casualties", "capture", "retreat", "upkeep", "deposit"}
+)
+"""Decisions whose timeout answer is the engine's pick among the choices (the others
+pass, finish or submit)."""
+
+
+def _suggested(g: EaState, me: int | None) -> Any:
+    if me is None or g.over:
+        return None
+    from .suggest import default_action
+
+    for d in deciders(g):
+        if d.seat == me and d.kind in SUGGESTED:
+            return default_action(g, me, d.kind)
+    return None
 
 
 def _suggestion(g: EaState, me: int | None) -> tuple[int, ...]:
@@ -244,6 +269,7 @@ def _battle(g: EaState, me: int | None) -> BattleView | None:
         for p in b.plays
         if not hidden or p.seat == me
     )
+    shown = _breakdowns(g, b)
     return BattleView(
         b.at,
         b.attacker,
@@ -255,17 +281,22 @@ def _battle(g: EaState, me: int | None) -> BattleView | None:
         plays,
         dict(b.result),
         b.left,
-        _totals(g, b),
+        (shown[0]["total"], shown[1]["total"]) if shown else (0, 0),
+        shown,
     )
 
 
-def _totals(g: EaState, b: Battle) -> tuple[int, int]:
-    """The totals with the cards everyone has seen (not sealed choices yet to show)."""
+def _breakdowns(g: EaState, b: Battle) -> tuple[dict[str, Any], ...]:
+    """Both sides' Force with the cards everyone has seen (not sealed choices yet to
+    show), attacker first; none once a side has no unit left."""
     if not g.stack(b.at, b.attacker) or not g.stack(b.at, b.defender):
-        return (0, 0)
+        return ()
     shown = b
     if b.stage == "sealed":
         shown = Battle()
         shown.load(b.to_dict())
         shown.plays = []
-    return (breakdown(g, shown, b.attacker).total, breakdown(g, shown, b.defender).total)
+    return (
+        breakdown(g, shown, b.attacker).to_dict(),
+        breakdown(g, shown, b.defender).to_dict(),
+    )

@@ -21,10 +21,14 @@ from ..presentation import (
     DecisionWords,
     OptionSpec,
     RuleSection,
+    Shown,
 )
 from . import describe as D
 from .actions import FLEET, unit_of
 from .data import NATIONS, deck, game_map
+from .lookups import LOOKUPS, look_up
+from .typed import READER, EaReader
+from .view import SUGGESTED
 
 NATION_NAMES = D.NATION_NAMES
 
@@ -85,14 +89,14 @@ RULINGS = {
 
 COMMANDS = (
     CommandSpec(
-        "move",
-        "Order a group to move (EA-10): leader, destination, path, payment",
+        "order",
+        "Order a group to move (EA-10): its General (or fleet), where to, the way, the payment",
         ("move",),
         (
-            CommandOption("group", "The group's leader (or fleet)", ("group",), "word"),
-            CommandOption("dest", "Where it goes", ("dest",), "space"),
-            CommandOption("via", "The path", ("via",), "word"),
-            CommandOption("pay", "free, or a move card", ("pay",), "word"),
+            CommandOption("general", "The group's General (or fleet)", ("group",), "word"),
+            CommandOption("to", "Where it goes", ("dest",), "space"),
+            CommandOption("via", "The way", ("via",), "word"),
+            CommandOption("card", "free (the leader's move), or a move card", ("pay",), "word"),
         ),
     ),
     CommandSpec(
@@ -251,6 +255,88 @@ PANELS = {
 commands."""
 
 
+TIMINGS = (
+    ("combat", "battle"),
+    ("own_turn", "own turn"),
+    ("move_plan", "move plan"),
+    ("window_w1", "window W1"),
+    ("window_w2", "window W2"),
+    ("response", "answers"),
+)
+"""When each group of a hand is played (``cards.json`` ``timing``), in the order shown."""
+
+
+def hand_line(hand: Sequence[str]) -> str:
+    """A hand grouped by when its cards are played: "Your hand (5): battle: A, B;
+    own turn: C; ..." ("Your hand: nothing" when empty)."""
+    if not hand:
+        return "Your hand: nothing"
+    cards = deck()
+    groups = []
+    for timing, label in TIMINGS:
+        names = sorted(cards[c].name for c in hand if c in cards and cards[c].timing == timing)
+        if names:
+            groups.append(f"{label}: {', '.join(names)}")
+    other = sorted(
+        D.card_name(c) for c in hand if c not in cards or cards[c].timing not in dict(TIMINGS)
+    )
+    if other:
+        groups.append(", ".join(other))
+    return f"Your hand ({len(hand)}): " + "; ".join(groups)
+
+
+CONTEST_STAGES = ("cards", "sealed", "answer")
+"""A battle's card exchange (EA-18), sealed cards and their Lost Orders answers (EA-36)."""
+CONTEST_STEPS = frozenset({"battle_card", "battle_pass", "sealed_revealed", "timed_out"})
+"""Events that only take a battle's exchange a step further."""
+
+
+class BattleContest:
+    """A battle followed in one channel message, edited at each card or pass, from its
+    start to its result (see :class:`rules.presentation.Contest`); its image is the
+    battle with both stacks and the Force breakdown."""
+
+    def under_way(self, view: Any) -> bool:
+        """A battle in its card exchange."""
+        b = view.battle
+        return b is not None and b.stage in CONTEST_STAGES
+
+    def step(self, events: Sequence[Event]) -> bool:
+        """Only a card, a pass, sealed cards shown or a timeout within the exchange."""
+        return all(e.kind in CONTEST_STEPS for e in events if e.to is None)
+
+    def result(self, events: Sequence[Event]) -> Event | None:
+        """The battle's result (EA-20)."""
+        return next((e for e in events if e.kind == "battle_result" and e.to is None), None)
+
+    def lines(self, view: Any, names: Sequence[str]) -> list[str]:
+        """Each side's Force as the cards shown leave it, and the cards played."""
+        b = view.battle
+        if b is None:
+            return []
+        out = []
+        for seat, side in zip((b.attacker, b.defender), b.breakdowns, strict=False):
+            parts = [f"units {side['unit_sum']}"]
+            if side["leader"]:
+                parts.append(f"leader +{side['leader']}")
+            if side["flat"]:
+                parts.append(f"cards {side['flat']:+d}")
+            if side["multiplier"] != "1":
+                parts.append(f"x{side['multiplier']}")
+            out.append(f"{names[seat]}: Force {side['total']} ({', '.join(parts)}).")
+        played = [
+            f"{names[p['seat']]}: {D.card_name(p['card'])}"
+            + (" (cancelled)" if p["negated"] else "")
+            for p in b.plays
+        ]
+        if played:
+            out.append("Cards played: " + "; ".join(played) + ".")
+        return out
+
+
+CONTEST = BattleContest()
+
+
 class EaWords:
     """The words of Europe at War."""
 
@@ -329,8 +415,12 @@ class EaWords:
         return str(value)
 
     def prompt(self, kind: str, view: Any, names: Sequence[str]) -> str:
-        """The question a decision asks its decider, with what he needs to know."""
-        return prompt_text(kind, view, names)
+        """The question a decision asks its decider, with what he needs to know and,
+        where the engine picks one when time runs out, its suggestion."""
+        text = prompt_text(kind, view, names)
+        if kind in SUGGESTED and getattr(view, "suggested", None) is not None:
+            text += f" Suggested: {self.action_label(view.suggested, view, names)}."
+        return text
 
     def offered(self, kind: str, legal: Sequence[Any]) -> tuple[Any, ...]:
         """The legal actions."""
@@ -391,7 +481,7 @@ class EaWords:
         plan before it is shown."""
         if view.hand is None:
             return []
-        lines = ["Your hand: " + D.cards_text(view.hand)]
+        lines = [hand_line(view.hand)]
         if view.drawn:
             lines.append("Drawn chits: " + ", ".join(f"{u.name} (u{u.unit})" for u in view.drawn))
         if view.gifts:
@@ -440,8 +530,18 @@ class EaWords:
         return (RuleSection("Europe at War", RULINGS),)
 
     def commands(self) -> tuple[CommandSpec, ...]:
-        """The turn commands."""
-        return COMMANDS
+        """The turn commands, then the look-ups (:mod:`.lookups`)."""
+        return COMMANDS + LOOKUPS
+
+    def look_up(
+        self, command: str, typed: Mapping[str, str], view: Any, names: Sequence[str]
+    ) -> Shown:
+        """/map, /stack, /treasury and /card (see :mod:`.lookups`).
+
+        Raises:
+            RulesError: an unknown look-up, or an option naming nothing.
+        """
+        return look_up(command, typed, view, names)
 
     def panel_decisions(self) -> Mapping[str, str]:
         """Decisions answered on a panel."""
@@ -451,9 +551,9 @@ class EaWords:
         """How each decision is spoken of."""
         return DECISIONS
 
-    def contest(self) -> None:
-        """None: each step of a battle is a message of its own."""
-        return None
+    def contest(self) -> BattleContest:
+        """A battle's card exchange, followed in one channel message."""
+        return CONTEST
 
     def choice_tone(self, kind: str) -> str:
         """Passing quietly, cancelling in red."""
@@ -486,9 +586,9 @@ class EaWords:
             return int(key) if key.isdigit() else None
         return key or None
 
-    def reader(self) -> None:
-        """None: commands read from their spec."""
-        return None
+    def reader(self) -> EaReader:
+        """The forgiving reader of typed lines (``order``, ``pass``, ``buy``)."""
+        return READER
 
 
 def _counted(order: dict[str, Any]) -> dict[str, Any]:

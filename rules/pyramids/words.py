@@ -15,6 +15,7 @@ from importlib import resources
 from typing import Any
 
 from ..contract import Param, Value
+from ..errors import RulesError
 from ..events import Event
 from ..presentation import (
     CommandOption,
@@ -24,6 +25,7 @@ from ..presentation import (
     OptionChoice,
     OptionSpec,
     RuleSection,
+    Shown,
 )
 from .actions import Action, LetPass, PlayCard, StopAttack
 from .board import Board, load_board
@@ -667,6 +669,16 @@ class PyramidWords:
     def commands(self) -> tuple[CommandSpec, ...]:
         """PRODUCT.md's turn commands of this variant."""
         return self._commands
+
+    def look_up(
+        self, command: str, typed: Mapping[str, str], view: Any, names: Sequence[str]
+    ) -> Shown:
+        """No look-up commands: /board, /hand and /status tell everything.
+
+        Raises:
+            RulesError: always.
+        """
+        raise RulesError(f"{self.title} has no /{command}.")
 
     def panel_decisions(self) -> Mapping[str, str]:
         """Setup, duel, diplomacy and retreat go on panels; turns use the commands."""

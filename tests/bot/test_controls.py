@@ -59,11 +59,16 @@ async def test_newgame_offers_the_games_registered_when_it_is_made(claim_line: N
     assert [(c.name, c.value) for c in games.choices] == [
         ("european-war", "european_war"),
         ("world-war-5", "world_war_5"),
+        ("europe-at-war", "europe_at_war"),
         ("claim-line", "claim_line"),
     ]
     nobody = cast(discord.Interaction, None)  # the choice is read without the interaction
     assert await games.transform(nobody, "claim_line") == "claim_line"
     contract.unregister("claim_line")
-    assert [c.value for c in GameChoice().choices] == ["european_war", "world_war_5"]
+    assert [c.value for c in GameChoice().choices] == [
+        "european_war",
+        "world_war_5",
+        "europe_at_war",
+    ]
     with pytest.raises(UserError, match=r"^There is no game 'risk' here: pick one"):
         await games.transform(nobody, "risk")

@@ -5,9 +5,16 @@ from __future__ import annotations
 from service import rulebook
 
 
-def test_every_ruling_of_both_variants_is_there() -> None:
+def test_every_ruling_of_every_game_is_there() -> None:
     numbers = [n for s in rulebook.sections() for n in s.rulings]
-    assert numbers == [f"EW-{i}" for i in range(1, 26)] + [f"WW-{i}" for i in range(1, 7)]
+    assert numbers == (
+        [f"EW-{i}" for i in range(1, 26)]
+        + [f"WW-{i}" for i in range(1, 7)]
+        + [f"EA-{i}" for i in range(1, 37)]
+    )
+    ea20 = rulebook.lookup("EA-20", "europe_at_war")
+    assert ea20.startswith("**EA-20** (Europe at War) Total = ")
+    assert rulebook.lookup("20", "europe_at_war") == ea20
 
 
 def test_lookup_by_number_title_and_word() -> None:

@@ -19,7 +19,6 @@ from bot.views import codec
 from bot.views.controls import Controls
 from bot.views.turn import SELECT_ID, TURN_ID, is_turn, root_step, step_view
 from rules import contract
-from rules.europe_at_war.game import EaGame
 from service.scheduler import FakeClock
 from tests.bot.helpers import HOST, USERS, make_service
 from tests.fake_discord.limits import check_components
@@ -30,7 +29,7 @@ GID = 1
 
 @pytest.fixture
 def games() -> Iterator[list[str]]:
-    extra: list[Any] = [ClaimGame(), EaGame()]
+    extra: list[Any] = [ClaimGame()]
     for game in extra:
         contract.register(game)
     try:

@@ -57,6 +57,7 @@ def test_the_words_of_another_game_are_refused_naming_this_ones(
 ) -> None:
     assert game_of_word("grow") == ("world_war_5",)
     assert game_of_word("move") == ("european_war", "world_war_5")
+    assert game_of_word("order") == ("europe_at_war",)
     assert game_of_word("claim") == ("claim_line",)
     ctx = Context(board=EW_STATE.board, variant="european_war", names=NAMES)
     with pytest.raises(ParseError, match=r"claim is not in this variant.*European War.*conscript"):
@@ -129,7 +130,10 @@ def test_the_console_names_every_registered_game(claim_line: contract.Game) -> N
 
     assert variant_of("claim-line") == "claim_line"
     assert variant_of("ww5") == "world_war_5"
-    with pytest.raises(UsageError, match="european-war or world-war-5 or claim-line"):
+    assert variant_of("europe-at-war") == "europe_at_war"
+    with pytest.raises(
+        UsageError, match="european-war or world-war-5 or europe-at-war or claim-line"
+    ):
         variant_of("chess")
 
 
@@ -157,7 +161,7 @@ def test_the_game_question_offers_every_registered_game(
 
     from console import main
 
-    answers = iter(["3", "1", "1", "", "Ann"])
+    answers = iter(["4", "1", "1", "", "Ann"])
 
     def ask(question: str, default: str, valid: object) -> str:
         print(question)
@@ -169,5 +173,5 @@ def test_the_game_question_offers_every_registered_game(
     question = capsys.readouterr().out.splitlines()[1]
     assert question == (
         "Which game? 1) European War (cards, duels, diplomacy)  2) World War 5 (dice)  "
-        "3) Claim the Line"
+        "3) Europe at War (chits, cards and 176 territories)  4) Claim the Line"
     )

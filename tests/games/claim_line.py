@@ -26,6 +26,7 @@ from rules.presentation import (
     DecisionWords,
     OptionSpec,
     RuleSection,
+    Shown,
 )
 from rules.rng import Rng
 
@@ -456,6 +457,16 @@ class ClaimWords:
     def commands(self) -> tuple[CommandSpec, ...]:
         """/claim (a contest is answered on a panel)."""
         return COMMANDS
+
+    def look_up(
+        self, command: str, typed: Mapping[str, str], view: Any, names: Sequence[str]
+    ) -> Shown:
+        """No look-ups.
+
+        Raises:
+            RulesError: always.
+        """
+        raise RulesError(f"Claim the Line has no /{command}.")
 
     def panel_decisions(self) -> Mapping[str, str]:
         """The contest window (CL-3), on buttons."""

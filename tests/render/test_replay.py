@@ -157,6 +157,33 @@ def test_a_game_drawing_true_colour_boards_is_replayed_a_palette_per_frame() -> 
         render.unregister("true_colour")
 
 
+class Sizes(TrueColour):
+    """A game whose board is a different size at each step (``view``: its colour)."""
+
+    def board(self, view: Any, names: Sequence[str], events: Sequence[rules.Event] = ()) -> bytes:
+        width = 320 if view == (200, 30, 30) else 160
+        out = io.BytesIO()
+        Image.new("RGB", (width, 100 if width == 320 else 200), view).save(out, "PNG")
+        return out.getvalue()
+
+
+def test_boards_of_different_sizes_are_fitted_into_the_first_one_s() -> None:
+    render.register("sizes", Sizes())
+    try:
+        colours = [(200, 30, 30), (30, 200, 30), (30, 30, 200)]
+        frames = [Frame(c, (), str(i), f"Step {i}.") for i, c in enumerate(colours)]
+        shown = list(gif_frames(animate("sizes", frames, ["A"])))
+        assert len({image.size for image, _ in shown}) == 1
+        first, second = shown[0][0], shown[1][0]
+        assert first.getpixel((5, 50)) == colours[0]
+        # a tall board in a wide frame: centred, the sides background, none of the
+        # previous board left over
+        assert second.getpixel((160, 50)) == colours[1]
+        assert second.getpixel((5, 50)) == second.getpixel((314, 50)) != colours[0]
+    finally:
+        render.unregister("sizes")
+
+
 def test_a_game_without_images_or_steps_has_no_animation() -> None:
     with pytest.raises(LookupError):
         animate("no_such_game", replay_frames(1), NAMES[:4])

@@ -119,8 +119,10 @@ class Clicker:
                 None,
             )
             if confirm is not None:
-                path = CONFIRM.fullmatch(confirm["custom_id"])["path"]  # type: ignore[index]
-                assert self._fits(path, action.kind, target) == len(target), (path, action)
+                m = CONFIRM.fullmatch(confirm["custom_id"])
+                assert m is not None
+                n = await self._fits_at(user, gid, int(m["ver"]), m["path"], action.kind, target)
+                assert n == len(target), (m["path"], action)
                 await self._click(user, panel, confirm["custom_id"], decided)
                 await world.settle()
                 return decided
@@ -128,13 +130,16 @@ class Clicker:
             for c in panel.walk_components():
                 cid = c.get("custom_id", "")
                 if (m := TURN.fullmatch(cid)) and int(m["page"]) == 0:
-                    n = self._fits(m["path"], action.kind, target)
+                    n = await self._fits_at(
+                        user, gid, int(m["ver"]), m["path"], action.kind, target
+                    )
                     if n is not None and (best is None or n > best[0]):
                         best = (n, cid, None)
                 elif m := SELECT.fullmatch(cid):
                     for o in c.get("options", []):
                         path = f"{m['path']}.{o['value']}" if m["path"] else o["value"]
-                        n = self._fits(path, action.kind, target)
+                        ver = int(m["ver"])
+                        n = await self._fits_at(user, gid, ver, path, action.kind, target)
                         if n is not None and (best is None or n > best[0]):
                             best = (n, cid, o["value"])
             assert best is not None and best[0] > done, (panel.content, panel.components, action)
@@ -144,6 +149,26 @@ class Clicker:
             else:
                 await self._select(user, panel, best[1], best[2], decided)
         raise AssertionError(f"no Confirm reached for {action}")
+
+    async def _fits_at(
+        self, user: FakeUser, gid: int, version: int, path: str, kind: str, target: list[Any]
+    ) -> int | None:
+        """:meth:`_fits` for a path that may give values by their place among a step's
+        offers (a value too long for a custom id): those are read back as the bot reads
+        them, from the step at the panel's version."""
+        got_kind, values = codec.read_path(path)
+        if got_kind == kind and any(isinstance(v, Nth) for v in values):
+            assert self.world.bot is not None
+            step = await self.world.bot.service.step_now(
+                gid, user.id, version, kind, values, fill=False
+            )
+            game = contract.game_named(_engine(self.world, gid).game_name)
+            params = game.action_kinds[kind].params[: len(values)]
+            values = [step.values[p.name] for p in params]
+            if values != target[: len(values)]:
+                return None
+            return len(values)
+        return self._fits(path, kind, target)
 
     @staticmethod
     def _fits(path: str, kind: str, target: list[Any]) -> int | None:

@@ -88,6 +88,19 @@ class HeldImages:
         await self._wait()
         return await self.inner.contest(view, names, result, events, game=game)
 
+    async def extra(
+        self,
+        name: str,
+        view: Any,
+        names: Sequence[str],
+        result: rules.Event | None = None,
+        events: Sequence[rules.Event] = (),
+        *,
+        game: str,
+    ) -> Picture:
+        await self._wait()
+        return await self.inner.extra(name, view, names, result, events, game=game)
+
     async def chart(self, name: str, series: Sequence[Series]) -> Picture:
         await self._wait()
         return await self.inner.chart(name, series)
@@ -289,6 +302,17 @@ async def test_every_interaction_is_answered_while_the_renderer_is_held(held_wor
         (mover, "conscript", {"field": "Narnia"}),
         (mover, "sabotage", {"target": "Narnia"}),
         (mover, "spy", {"player": "nobody-at-all"}),
+        # Europe at War's turn commands, not played at this table
+        (mover, "order", {"general": "General", "to": "Spain", "via": "x", "card": "free"}),
+        (mover, "drop", {"unit": "Hussars", "at": "Spain"}),
+        (mover, "compel", {"card": "Revenge", "at": "Spain", "player": "bob", "dest": "Spain"}),
+        (mover, "submit", {}),
+        (mover, "retract", {}),
+        (mover, "play", {"card": "Recruits"}),
+        (mover, "buy", {"chit": "1", "at": "Spain"}),
+        (mover, "disband", {"unit": "Hussars"}),
+        (mover, "top", {"unit": "Hussars"}),
+        (mover, "done", {}),
     ]
     for user, name, options in refusals:
         res = await rec.slash(user, name, **options)
@@ -345,6 +369,21 @@ async def test_every_interaction_is_answered_while_the_renderer_is_held(held_wor
     ask = await rec.slash(ann, "cancel")
     res = await rec.click(ann, _sure(ask.answer), _sure(ask.answer).buttons[0]["custom_id"])
     assert "cancelled" in res.content
+
+    # ---- a game's own look-ups (Europe at War's): words now, the map later
+    res = await rec.slash(ann, "newgame", variant="europe_at_war", players=2)
+    assert not res.ephemeral
+    ea = await world.gid()
+    await rec.slash(bob, "join", power="russia")
+    await rec.click(ann, world.lobby_message(), f"ew:l:{ea}:start")
+    res = await rec.slash(bob, "map", region="iberia")
+    assert res.ephemeral and "Iberia" in res.content and not _has(res.answer, "map_iberia.png")
+    late.append(("/map", _sure(res.answer), "map_iberia.png"))
+    assert (await rec.slash(bob, "stack")).ephemeral
+    assert (await rec.slash(bob, "treasury")).ephemeral
+    res = await fake.slash(bob, world.channel, "card", options={"name": "bayonet"})
+    await world.settle()
+    assert rec.check("/card", res).ephemeral  # an option called name: not through slash()
 
     # every slash command of the tree was used
     used = {what[1:] for what, _ in rec.results if what.startswith("/")}

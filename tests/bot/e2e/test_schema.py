@@ -89,7 +89,11 @@ async def test_synced_schema_has_every_command_and_option(world: World) -> None:
     # option details a user relies on
     newgame = {o["name"]: o for o in synced["newgame"]["options"]}
     assert newgame["players"]["min_value"] == 2 and newgame["players"]["max_value"] == 5
-    assert [c["name"] for c in newgame["variant"]["choices"]] == ["european-war", "world-war-5"]
+    assert [c["name"] for c in newgame["variant"]["choices"]] == [
+        "european-war",
+        "world-war-5",
+        "europe-at-war",
+    ]
     for name in ("conscript", "move", "invade", "sabotage", "spy", "grow", "build", "place"):
         assert all(
             o.get("autocomplete")

@@ -513,7 +513,7 @@ def test_ea18_an_emptied_stack_loses_the_battle() -> None:
     battle_phase(g)
     run(g, (0, Destroy("glorious_death", ref(general))), (1, Pass()))
     events = run(g, (0, Pass()))
-    assert result_of(events) == {"winner": 0, "empty": True}
+    assert result_of(events) == {"winner": 0, "empty": True, "at": "swabia", "sides": [0, 1]}
     assert general in g.aside and g.battle is None
 
 

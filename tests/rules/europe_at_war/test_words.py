@@ -243,8 +243,12 @@ def test_private_lines_are_the_viewer_s_and_a_spectator_has_none() -> None:
     keep(g, 0, 1)
     give(g, 0, "forage")
     give(g, 1, "canals")
-    assert WORDS.private_lines(view_for(g, 0), NAMES) == ["Your hand: Forage"]
+    assert WORDS.private_lines(view_for(g, 0), NAMES) == ["Your hand (1): own turn: Forage"]
     assert WORDS.private_lines(view_for(g, None), NAMES) == []
+    give(g, 0, "bayonet_charge")
+    hand = WORDS.private_lines(view_for(g, 0), NAMES)[0]
+    # grouped by when the cards are played, battle cards first
+    assert hand == "Your hand (2): battle: Bayonet Charge; own turn: Forage"
     assert not any("Canals" in line for line in WORDS.summary_lines(view_for(g, None), NAMES))
 
 
@@ -312,6 +316,9 @@ def _check_public(prior: EaState, g: EaState, events: list[Event]) -> None:
         found = _words(cards & CARD_NAMES).findall(text)
         assert not found, (found, text)
     if units:
+        # a shown unit's name may hold a hidden one's ("Mounted Chasseurs", "Chasseurs")
+        for name in sorted(shown_before | shown_after, key=len, reverse=True):
+            text = text.replace(name, "")
         found = _words(units & UNIT_NAMES).findall(text)
         assert not found, (found, text)
 
@@ -335,3 +342,36 @@ def test_the_channel_never_names_a_card_in_a_hand_or_a_hidden_unit(
         **kwargs,
     )
     assert HIDDEN < 0
+
+
+def test_a_prompt_names_what_time_running_out_would_pick() -> None:
+    """Casualties, retreats, placements, upkeep and deposits: the decider's question
+    names the engine's suggestion (what a timeout takes); passing and finishing do not."""
+    import random
+
+    from rules.europe_at_war.game import EaGame
+    from rules.europe_at_war.suggest import default_action
+    from rules.europe_at_war.view import SUGGESTED
+
+    seen: set[str] = set()
+    for seed in range(1, 3):
+        g, _ = EaGame().new_game([None] * 3, seed, Options(compact_map=True))
+        rng = random.Random(seed)
+        for _ in range(1500):
+            if g.over:
+                break
+            d = g.deciders()[0]
+            view = view_for(g, d.seat)
+            text = WORDS.prompt(d.kind, view, NAMES)
+            if d.kind in SUGGESTED:
+                want = default_action(g, d.seat, d.kind)
+                assert view.suggested == want
+                assert text.endswith(f" Suggested: {WORDS.action_label(want, view, NAMES)}.")
+                seen.add(d.kind)
+            else:
+                assert "Suggested:" not in text, text
+            assert view_for(g, None).suggested is None
+            g.apply(d.seat, bot_policy(g, d.seat, d.kind, list(g.legal_actions(d.seat)), rng))
+        if {"casualties", "retreat"} <= seen:
+            break
+    assert {"setup", "casualties", "upkeep", "deposit"} <= seen, seen
