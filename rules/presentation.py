@@ -117,6 +117,29 @@ class Shown:
 
 
 @dataclass(frozen=True, slots=True)
+class TallyGroup:
+    """One type on a counts panel: its ``label``, the choices it stands for (the
+    decision's legal actions of that type, in the order they are taken: counting ``n``
+    takes the first ``n``), and how many the panel starts at (``suggested``)."""
+
+    label: str
+    actions: tuple[Any, ...]
+    suggested: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """A decision answered with a count per type rather than one pick at a time (a
+    battle's casualties): exactly ``total`` choices in all, from ``groups``; ``noun``
+    names what is counted ("casualties"). The panel starts at the game's suggestion
+    (each group's ``suggested``), so a player who agrees confirms in one click."""
+
+    total: int
+    noun: str
+    groups: tuple[TallyGroup, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class RuleSection:
     """One section of the rule book: its title and its rulings by number."""
 
@@ -313,10 +336,20 @@ class Presentation(Protocol):
 
     def panel_decisions(self) -> Mapping[str, str]:
         """The decision kinds answered on a private panel, each with how its choices are
-        shown: ``buttons`` (a select when there are too many) or ``select``. The other
+        shown: ``buttons`` (a select when there are too many), ``select``, or ``counts``
+        (a count per type with + and −, from :meth:`tally`; one pick at a time on a
+        select where it gives none). The other
         decisions (turns) are answered with the turn commands, or on a turn panel made
         from the structured choices (which names a kind with parameters after the
         command that makes it, and asks each parameter with its option's description)."""
+        ...
+
+    def tally(
+        self, kind: str, legal: Sequence[Any], view: Any, names: Sequence[str]
+    ) -> Tally | None:
+        """A decision of ``kind`` shown as ``counts`` (:meth:`panel_decisions`): its
+        ``legal`` actions grouped by type, how many to take in all, and the suggestion
+        the panel starts at; ``None`` when it is not answered by counts now."""
         ...
 
     def decisions(self) -> Mapping[str, DecisionWords]:

@@ -58,6 +58,7 @@ from .ratings import KindStats, Leaderboard, PlayerStats, RatingOps, Standing
 from .replays import Replay, ReplayOps, ReplayStep
 from .steps import Nth, Step, StepOps, first_step, kind_offers
 from .store import FrontStore
+from .tally import Counts, TallyOps, shortfall, suggested
 from .timers import TimerOps
 from .undo import UndoOps
 
@@ -72,6 +73,7 @@ class GameService(
     AdminOps,
     ChoiceOps,
     StepOps,
+    TallyOps,
     RatingOps,
     ReplayOps,
 ):
@@ -90,6 +92,8 @@ class GameService(
     - choices: ``kinds_now``, ``values_now``, ``offers``, ``act_with``, ``command``
       (structured choices and acting by kind or turn command, :mod:`service.choices`)
     - steps: ``step_now`` (an action built step by step on a panel, :mod:`service.steps`)
+    - tallies: ``counts_now``, ``act_counts`` (a decision answered by counts per type,
+      :mod:`service.tally`)
     - ratings: ``leaderboard``, ``player_stats``, ``last_played``, ``rate_finished``,
       ``rebuild_ratings`` (finished games are rated on their own, :mod:`service.ratings`)
     - admin: ``guild_settings``, ``update_guild_settings``, ``archive_channel``,
@@ -118,6 +122,7 @@ __all__ = [
     "DISK_FULL",
     "INTERNAL_ERROR",
     "OLD_BUTTON",
+    "Counts",
     "DecisionInfo",
     "GameListing",
     "GameService",
@@ -141,6 +146,7 @@ __all__ = [
     "StalePrompt",
     "Standing",
     "Step",
+    "TallyOps",
     "UnionCommand",
     "UnionOption",
     "UserView",
@@ -149,4 +155,6 @@ __all__ = [
     "first_step",
     "kind_offers",
     "server_games",
+    "shortfall",
+    "suggested",
 ]

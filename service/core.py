@@ -865,6 +865,9 @@ class ServiceBase:
             choices=tuple(choices),
             labels=tuple(words.action_label(a, view, names) for a in choices),
             deadline=d.due_at if d is not None else None,
+            tally=words.tally(kind, choices, view, names)
+            if words.panel_decisions().get(kind) == "counts"
+            else None,
         )
 
     def _decision_infos(self, live: LiveGame) -> tuple[DecisionInfo, ...]:

@@ -15,10 +15,11 @@ the service used for every line it made.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import rules
+from rules.presentation import Tally
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +70,9 @@ class Prompt:
     choices: tuple[Any, ...]
     labels: tuple[str, ...]
     deadline: float | None
+    tally: Tally | None = None
+    """For a decision the game answers by counts per type (its presentation's ``tally``):
+    the types, how many to choose in all, and the suggestion a panel starts at."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +164,30 @@ class Outcome:
     def refused(game_id: int | None, error: str) -> Outcome:
         """A refusal: nothing changed."""
         return Outcome(ok=False, game_id=game_id, error=error)
+
+    def then(self, later: Outcome) -> Outcome:
+        """This outcome followed by ``later``, from the next action of the same game, as
+        one: the words, events and private lines of both; the rest (the position, the
+        prompts, the decisions) as ``later`` leaves them."""
+        private = dict(later.private)
+        for user, note in self.private.items():
+            last = private.get(user)
+            private[user] = (
+                note
+                if last is None
+                else replace(
+                    last,
+                    lines=note.lines + last.lines,
+                    hand_changed=note.hand_changed or last.hand_changed,
+                )
+            )
+        return replace(
+            later,
+            public_lines=self.public_lines + later.public_lines,
+            board_due=self.board_due or later.board_due,
+            events=self.events + later.events,
+            private=private,
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ import discord
 
 from .bound import bind
 from .confirm import ConfirmButton, KeepButton
+from .counts import CountButton, CountConfirm
 from .lobby import LobbyButton, OptionSelect
 from .panels import AnswerButton, AnswerSelect, OpenPanelButton, PanelOpener
 from .table import DrawButton, RematchButton, UndoButton
@@ -20,8 +21,8 @@ if TYPE_CHECKING:
 
 class Controls:
     """The items of ``bot``: the lobby's buttons and its Options panel's selects, the
-    decision panels' buttons and selects, the turn panel's, *Open my panel* and *Your
-    turn*, the draw vote, *Undo*, *Rematch*, and the confirmations."""
+    decision panels' buttons and selects, the turn panel's, the counts panel's, *Open
+    my panel* and *Your turn*, the draw vote, *Undo*, *Rematch*, and the confirmations."""
 
     def __init__(self, bot: GameBot) -> None:
         self.lobby = bind(LobbyButton, bot)
@@ -33,6 +34,8 @@ class Controls:
         self.turn = bind(TurnButton, bot)
         self.turn_select = bind(TurnSelect, bot)
         self.turn_confirm = bind(TurnConfirm, bot)
+        self.count = bind(CountButton, bot)
+        self.count_confirm = bind(CountConfirm, bot)
         self.draw = bind(DrawButton, bot)
         self.rematch = bind(RematchButton, bot)
         self.undo = bind(UndoButton, bot)
@@ -51,6 +54,8 @@ class Controls:
             self.turn,
             self.turn_select,
             self.turn_confirm,
+            self.count,
+            self.count_confirm,
             self.draw,
             self.rematch,
             self.undo,

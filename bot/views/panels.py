@@ -22,13 +22,14 @@ import discord
 from rules import contract
 from rules.contract import Game
 from rules.presentation import Presentation
-from service import OLD_BUTTON, DecisionInfo, Prompt, ServiceError
+from service import OLD_BUTTON, Counts, DecisionInfo, Prompt, ServiceError, suggested
 
 from ..errors import UserError, guarded
 from ..reply import Reply, with_picture
 from ..texts import clip, stamp
 from . import codec
 from .bound import OfBot
+from .counts import count_line, counts_view
 from .turn import TONES, is_turn, root_step, step_view, with_step
 
 if TYPE_CHECKING:
@@ -49,12 +50,23 @@ def panel_content(
         lines.append(f"Time runs out {stamp(prompt.deadline)}.")
     lines += words.status_lines(view, names)
     lines += words.private_lines(view, names)
+    if prompt.tally is not None:
+        lines.append(count_line(_start(prompt)))
     return "\n".join(lines)
+
+
+def _start(prompt: Prompt) -> Counts:
+    """A counts panel as it opens: at the game's suggestion."""
+    assert prompt.tally is not None
+    return Counts(prompt.version, prompt.tally, suggested(prompt.tally))
 
 
 def panel_view(controls: Controls, prompt: Prompt, game: Game) -> discord.ui.View:
     """Buttons (or selects, when the game shows this decision so or there are too many
-    choices) for ``prompt``'s choices, each carrying its action (:mod:`bot.views.codec`)."""
+    choices) for ``prompt``'s choices, each carrying its action (:mod:`bot.views.codec`);
+    a counts panel (:mod:`bot.views.counts`) for a decision answered by counts."""
+    if prompt.tally is not None:
+        return counts_view(controls, prompt.game_id, _start(prompt))
     view = discord.ui.View(timeout=None)
     pairs = list(zip(prompt.choices, prompt.labels, strict=True))
     shown = game.presentation.panel_decisions().get(prompt.kind, "buttons")

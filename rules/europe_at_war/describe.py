@@ -497,6 +497,13 @@ def unit_label(ref: str, view: Any) -> str:
     return ref
 
 
+def unit_name(ref: str, view: Any) -> str:
+    """What a unit the viewer may see is ("Infantry", a leader's name), or its ref."""
+    uid = unit_of(ref)
+    found = next((u for u in _visible_units(view) if u.unit == uid), None)
+    return found.name if found is not None and uid is not None else ref
+
+
 def _visible_units(view: Any) -> list[Any]:
     out: list[Any] = []
     for s in getattr(view, "stacks", ()):

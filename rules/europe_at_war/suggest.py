@@ -125,11 +125,16 @@ def default_action(g: EaState, seat: int, kind: str) -> Action:
 def casualty(g: EaState) -> int:
     """EA-23: the winner's first pick takes the loser's most valuable unit (a leader,
     unless protected); every other pick is the picker's own weakest unit."""
+    return casualties(g)[0]
+
+
+def casualties(g: EaState) -> list[int]:
+    """EA-23: every casualty the picker has left to choose now, as :func:`casualty`
+    would take them one by one: the most valuable first on the winner's first pick,
+    else the weakest first."""
     from .flow import _casualty_pool
 
     b = g.battle
     assert b is not None
-    pool = _casualty_pool(g)
-    if b.stage == "first":
-        return max(pool, key=lambda u: keep_value(g, u))
-    return min(pool, key=lambda u: keep_value(g, u))
+    ranked = sorted(_casualty_pool(g), key=lambda u: keep_value(g, u), reverse=b.stage == "first")
+    return ranked[: b.left]

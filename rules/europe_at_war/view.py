@@ -123,6 +123,9 @@ class EaView:
     suggested: Any = None
     """What the viewer's open decision takes if its time runs out (:mod:`.suggest`), for
     the decisions where that is a choice worth naming (:data:`SUGGESTED`); else None."""
+    picks: tuple[int, ...] = ()
+    """The casualties the engine suggests for the viewer's open casualty decision, all
+    of those left to choose, in the order it would take them (EA-23)."""
 
 
 def _unit(g: EaState, uid: int) -> UnitView:
@@ -215,6 +218,7 @@ def view_for(g: EaState, seat: int | None) -> EaView:
         frozen=g.frozen,
         suggestion=_suggestion(g, me),
         suggested=_suggested(g, me),
+        picks=_picks(g, me),
     )
 
 
@@ -234,6 +238,14 @@ def _suggested(g: EaState, me: int | None) -> Any:
         if d.seat == me and d.kind in SUGGESTED:
             return default_action(g, me, d.kind)
     return None
+
+
+def _picks(g: EaState, me: int | None) -> tuple[int, ...]:
+    if me is None or g.over or not any(d == Decision(me, "casualties") for d in deciders(g)):
+        return ()
+    from .suggest import casualties
+
+    return tuple(casualties(g))
 
 
 def _suggestion(g: EaState, me: int | None) -> tuple[int, ...]:

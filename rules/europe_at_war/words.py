@@ -22,9 +22,11 @@ from ..presentation import (
     OptionSpec,
     RuleSection,
     Shown,
+    Tally,
+    TallyGroup,
 )
 from . import describe as D
-from .actions import FLEET, unit_of
+from .actions import FLEET, Casualty, unit_of, unit_ref
 from .data import NATIONS, deck, game_map
 from .lookups import LOOKUPS, look_up
 from .typed import READER, EaReader
@@ -240,7 +242,7 @@ PANELS = {
     "answer": "buttons",
     "cards": "select",
     "sealed": "select",
-    "casualties": "select",
+    "casualties": "counts",
     "capture": "select",
     "retreat": "select",
     "battle": "select",
@@ -546,6 +548,30 @@ class EaWords:
     def panel_decisions(self) -> Mapping[str, str]:
         """Decisions answered on a panel."""
         return PANELS
+
+    def tally(
+        self, kind: str, legal: Sequence[Any], view: Any, names: Sequence[str]
+    ) -> Tally | None:
+        """EA-23: a battle's casualties, counted per unit type (a leader by his name),
+        starting at the engine's suggestion."""
+        b = view.battle
+        if kind != "casualties" or b is None:
+            return None
+        picks = [unit_ref(u) for u in view.picks]
+        groups: dict[str, list[Casualty]] = {}
+        for a in sorted(
+            (a for a in legal if isinstance(a, Casualty)),
+            key=lambda a: picks.index(a.unit) if a.unit in picks else len(picks),
+        ):
+            groups.setdefault(D.unit_name(a.unit, view), []).append(a)
+        return Tally(
+            b.left,
+            "casualties",
+            tuple(
+                TallyGroup(name, tuple(acts), sum(a.unit in picks for a in acts))
+                for name, acts in groups.items()
+            ),
+        )
 
     def decisions(self) -> Mapping[str, DecisionWords]:
         """How each decision is spoken of."""

@@ -684,6 +684,10 @@ class PyramidWords:
         """Setup, duel, diplomacy and retreat go on panels; turns use the commands."""
         return PANEL_DECISIONS
 
+    def tally(self, kind: str, legal: Sequence[Any], view: Any, names: Sequence[str]) -> None:
+        """None: no decision is answered by counts."""
+        return None
+
     def decisions(self) -> Mapping[str, DecisionWords]:
         """Turns, setup, the diplomacy window, the duel and the retreat."""
         return DECISIONS

@@ -472,6 +472,10 @@ class ClaimWords:
         """The contest window (CL-3), on buttons."""
         return {"respond": "buttons"}
 
+    def tally(self, kind: str, legal: Sequence[Any], view: Any, names: Sequence[str]) -> None:
+        """None: no decision is answered by counts."""
+        return None
+
     def decisions(self) -> Mapping[str, DecisionWords]:
         """A turn, and the window to contest a claim (CL-3)."""
         return DECISIONS

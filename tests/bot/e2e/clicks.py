@@ -11,11 +11,15 @@ sees it), per action kind, for the tests and ``benchmarks/panels.py``.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot.views import codec
+from bot.views.counts import CONFIRM_ID as COUNT_CONFIRM
+from bot.views.counts import COUNT_ID as COUNT
+from bot.views.counts import PER_PAGE as COUNTS_PER_PAGE
 from bot.views.turn import CONFIRM_ID, SELECT_ID, TURN_ID
 from rules import contract
 from service import Nth, Prompt
@@ -82,7 +86,9 @@ class Clicker:
         in_channel = not user.dms_open or bool(
             self.channel_every and policy.steps % self.channel_every == 0
         )
-        if prompt.kind in game.presentation.panel_decisions():
+        if prompt.tally is not None:
+            decided = await self.count(user, gid, prompt, action, in_channel)
+        elif prompt.kind in game.presentation.panel_decisions():
             decided = await self.answer(user, gid, prompt, action, in_channel)
         else:
             self.turns += 1
@@ -208,6 +214,84 @@ class Clicker:
             await self._select(user, msg, cid, value, decided)
         await world.settle()
         return decided
+
+    # ------------------------------------------------------------------ a counts panel
+    async def count(
+        self, user: FakeUser, gid: int, prompt: Prompt, action: Any, in_channel: bool
+    ) -> Decided:
+        """Answer a decision taken by counts per type: from the suggestion the panel
+        starts at, move one to ``action``'s type if it has none (− on another type, +
+        on it), then Confirm."""
+        world = self.world
+        assert prompt.tally is not None
+        decided = Decided(prompt.kind, action.kind, "channel" if in_channel else "dm", 0)
+        if in_channel:
+            opener = self._newest(world.fake.messages(world.channel), f"ew:p:{gid}:a")
+            res = await self._click(user, opener, f"ew:p:{gid}:a", decided)
+            assert res.ephemeral and res.original is not None, res.content
+            panel = res.original
+        else:
+            panel = self._freshest_counts(user, gid)
+            if panel.ephemeral:
+                decided.where = "channel"
+        groups = prompt.tally.groups
+        counts = [g.suggested for g in groups]
+        mine = next(i for i, g in enumerate(groups) if action in g.actions)
+        if counts[mine] == 0:
+            other = max(i for i, n in enumerate(counts) if n)
+            for i, delta in ((other, -1), (mine, 1)):
+                page = i // COUNTS_PER_PAGE
+                if self._counts_page(panel) != page:
+                    nav = self._counts_button(panel, gid, counts, page)
+                    panel = (await self._click(user, panel, nav, decided)).original or panel
+                counts[i] += delta
+                cid = self._counts_button(panel, gid, counts, page)
+                panel = (await self._click(user, panel, cid, decided)).original or panel
+        confirm = next(
+            c["custom_id"]
+            for c in panel.walk_components()
+            if COUNT_CONFIRM.fullmatch(c.get("custom_id", ""))
+        )
+        assert confirm.endswith(":" + ".".join(map(str, counts))), (confirm, counts)
+        await self._click(user, panel, confirm, decided)
+        await world.settle()
+        return decided
+
+    @staticmethod
+    def _counts_page(panel: FakeMessage) -> int:
+        """The page of types a counts panel shows (that of its − and + buttons)."""
+        pages = [
+            int(m["page"])
+            for c in panel.walk_components()
+            if (m := COUNT.fullmatch(c.get("custom_id", ""))) and m["counts"]
+        ]
+        return Counter(pages).most_common(1)[0][0]
+
+    @staticmethod
+    def _counts_button(panel: FakeMessage, gid: int, counts: list[int], page: int) -> str:
+        """The custom id of the button on ``panel`` leading to ``counts`` on ``page``."""
+        want = f"ew:n:{gid}:"
+        for c in panel.walk_components():
+            cid = c.get("custom_id", "")
+            m = COUNT.fullmatch(cid)
+            same = m is not None and m["counts"] == ".".join(map(str, counts))
+            if cid.startswith(want) and same and m is not None and int(m["page"]) == page:
+                return cid
+        raise AssertionError(f"no button to {counts} on page {page}: {panel.components}")
+
+    def _freshest_counts(self, user: FakeUser, gid: int) -> FakeMessage:
+        """The player's counts panel of the newest version (the DMs, or an ephemeral
+        one)."""
+        best: tuple[int, int, FakeMessage] | None = None
+        for m in self._private(user):
+            for c in m.walk_components():
+                found = COUNT_CONFIRM.fullmatch(c.get("custom_id", ""))
+                if found and int(found["gid"]) == gid:
+                    key = (int(found["ver"]), m.id, m)
+                    if best is None or key[:2] > best[:2]:
+                        best = key
+        assert best is not None, "no counts panel in the DMs or on an open ephemeral panel"
+        return best[2]
 
     # ------------------------------------------------------------------ clicking
     @staticmethod
