@@ -32,6 +32,7 @@ from .duelplay import duel_choice
 from .evaluate import CARD_LIMIT, FIGURE_SHARE, MEAN_CARD, Weights, card_strength, take_chance
 from .outcomes import RetreatChooser, attack_lost, attack_won, spend
 from .placement import placement
+from .sensible import sensible
 
 NEG = -1.0
 
@@ -48,6 +49,7 @@ def normal_action(ctx: Context) -> Action:
         return diplomacy_choice(ctx)
     if g.phase == DUEL:
         return duel_normal(ctx)
+    acts = sensible(ctx, acts)
     if g.phase == RETREAT:
         return retreat_choice(ctx, acts)
     spy = spy_rule(ctx)
@@ -211,6 +213,13 @@ def _battle_ends(ctx: Context) -> tuple[GameState, GameState]:
     return won, lost
 
 
+def attack_makes_me_win(ctx: Context) -> bool:
+    """True when the attack declared (the viewer may stop it) would, if won, end the
+    game with the viewer among the winners."""
+    won, _lost = _battle_ends(ctx)
+    return won.over and ctx.me in won.winners
+
+
 def diplomacy_choice(ctx: Context) -> Action:
     """Stop the attack with K (or A) when it could end the game for someone else, or when
     its expected harm to the viewer is worth more than the card."""
@@ -247,7 +256,7 @@ def duel_normal(ctx: Context) -> Action:
     mine_won = b.attacker == me
     good, bad = (won, lost) if mine_won else (lost, won)
     if good.over or bad.over:
-        return duel_choice(g, me)
+        return duel_choice(g, me, odds=ctx.strength_of)
     u_good = ctx.value(good, me)
     u_bad = ctx.value(bad, me)
     stake = max(0.0, u_good - u_bad)
@@ -255,7 +264,7 @@ def duel_normal(ctx: Context) -> Action:
     per_point = u * (1 - u) * ctx.weights.card_top / 10
     budget = max(4.0, min(99.0, stake / per_point))
     spent = sum(C.duel_value(c) for c in (b.attacker_cards if mine_won else b.defender_cards))
-    return duel_choice(g, me, budget + spent)
+    return duel_choice(g, me, budget + spent, odds=ctx.strength_of)
 
 
 def retreat_choice(ctx: Context, acts: list[Action]) -> Action:
