@@ -8,6 +8,23 @@ one gets :class:`UniformPlayer`. Each game's players live in its own rooms
 
 # the built-in games' players register themselves
 from . import pyramids
-from .players import ComputerPlayer, UniformPlayer, player_for, register
+from .players import (
+    Adviser,
+    ComputerPlayer,
+    Hint,
+    UniformPlayer,
+    adviser_for,
+    player_for,
+    register,
+)
 
-__all__ = ["ComputerPlayer", "UniformPlayer", "player_for", "pyramids", "register"]
+__all__ = [
+    "Adviser",
+    "ComputerPlayer",
+    "Hint",
+    "UniformPlayer",
+    "adviser_for",
+    "player_for",
+    "pyramids",
+    "register",
+]

@@ -153,7 +153,8 @@ def spec_help(variant: str) -> str:
     lines += [
         "• Decisions out of turn come as private panels by DM (or **Open my panel** in the "
         "channel when your DMs are closed). Options autocomplete with what is legal now.",
-        "• **/board**, **/hand**, **/status**, **/log** show the game; **/rules** the rules.",
+        "• **/board**, **/hand**, **/status**, **/log** show the game; **/rules** the rules; "
+        "**/hint** suggests a move for your own decision (only you see it).",
     ]
     return "\n".join(lines)
 
@@ -166,7 +167,8 @@ ABOUT = "\n".join(
         "**What is stored:** for each game, the server, channel and thread ids, the Discord "
         "user ids and display names of its players (and whether their DMs are closed), every "
         "action taken, the game state and the ids of its lobby and duel messages; per server, "
-        "the /settings values; per person who used /pings, that choice. Nothing else: no "
+        "the /settings values; per person who used /pings, that choice; per player and game, "
+        "how many hints (/hint) they took. Nothing else: no "
         "message content is read.",
         "**Deletion:** when the bot is removed from a server, that server's games are archived "
         "at once and all its data (games, players, logs, settings) is deleted seven days later. "

@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 import rules
 from render import images_for
 from rules import contract
-from service import GameService, GameStatus, Outcome, Prompt, rulebook
+from service import GameService, GameStatus, Outcome, Prompt, ServiceError, rulebook
 from service.models import GameSettings
 from service.store import NewSeat
 
@@ -461,6 +461,13 @@ class Session:
                 say("\n".join(numbered(prompt.labels)))
         elif name == "hand":
             self.show_hand(user, ctx)
+        elif name == "hint":
+            try:
+                advice = self.run(self.service.hint(gid, user))
+            except ServiceError as exc:
+                say(f"✗ {exc}")
+            else:
+                say("\n".join(plain(line) for line in advice.lines()))
         elif name == "board":
             st = self.run(self.service.status(gid))
             reader = reader_of(self.variant)

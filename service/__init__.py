@@ -18,8 +18,8 @@ Typical use::
 Every operation returns an :class:`Outcome` (``ok`` False with ``error`` in words when
 refused; nothing was changed then). Modules: ``core`` (locks, cache, the apply path),
 ``lobby``, ``play``, ``timers`` (deadlines, pause/resume), ``computers`` (computer seats),
-``queries``, ``admin``, ``outcome`` (what a front end delivers), ``deadlines`` (pure
-deadline rules), ``live`` (the in-memory copy of a game).
+``queries``, ``hints`` (a person's hint), ``admin``, ``outcome`` (what a front end
+delivers), ``deadlines`` (pure deadline rules), ``live`` (the in-memory copy of a game).
 """
 
 from __future__ import annotations
@@ -38,10 +38,12 @@ from .core import (
     every_game,
     server_games,
 )
+from .hints import HintOps
 from .lobby import LobbyOps
 from .outcome import (
     DecisionInfo,
     GameStatus,
+    HintInfo,
     LobbyInfo,
     Outcome,
     PrivateNote,
@@ -55,7 +57,7 @@ from .store import FrontStore
 from .timers import TimerOps
 
 
-class GameService(LobbyOps, PlayOps, TimerOps, ComputerOps, QueryOps, AdminOps, ChoiceOps):
+class GameService(LobbyOps, PlayOps, TimerOps, ComputerOps, QueryOps, HintOps, AdminOps, ChoiceOps):
     """Hosts games for any front end. See the package docstring and each mixin:
 
     - lobby: ``open_lobby``, ``join``, ``leave``, ``add_computer``, ``remove_computer``,
@@ -64,6 +66,8 @@ class GameService(LobbyOps, PlayOps, TimerOps, ComputerOps, QueryOps, AdminOps, 
     - timers: ``pause``, ``resume`` (deadlines, reminders and lobby expiry fire on their
       own and reach the listeners)
     - queries: ``active_game``, ``status``, ``view``, ``prompts``, ``games_of``, ``log``
+    - hints: ``hint`` (the strongest computer player's choice for a person's own
+      decision, and why; counted per person and game)
     - choices: ``kinds_now``, ``values_now``, ``offers``, ``act_with``, ``command``
       (structured choices and acting by kind or turn command, :mod:`service.choices`)
     - admin: ``guild_settings``, ``update_guild_settings``, ``archive_channel``,
@@ -95,6 +99,7 @@ __all__ = [
     "DecisionInfo",
     "GameService",
     "GameStatus",
+    "HintInfo",
     "Hosts",
     "Listener",
     "LobbyInfo",

@@ -91,6 +91,13 @@ What the bot owes a game's channel (migration 8):
     wait and ``paused`` says whether the bot paused the game for it, so after a restart
     the channel stays held, the game paused, and it resumes when the permission is back
     or by /resume.
+
+Hints (migration 10):
+
+``hints``
+    how many hints (``/hint``, the console's ``hint``) each person (``user_id``) took in
+    each game: a row once the first is taken, ``taken`` counted up by each one after.
+    Deleted with the game.
 """
 
 from __future__ import annotations
@@ -322,6 +329,19 @@ MIGRATIONS: tuple[Migration, ...] = (
             'diplomacy_seconds', diplomacy_seconds), updated_at FROM guild_settings""",
             "DROP TABLE guild_settings",
             "ALTER TABLE guild_settings_9 RENAME TO guild_settings",
+        ),
+    ),
+    Migration(
+        10,
+        "hints taken per person and game",
+        (
+            """CREATE TABLE hints (
+            game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            user_id INTEGER NOT NULL,
+            taken   INTEGER NOT NULL CHECK (taken > 0),
+            PRIMARY KEY (game_id, user_id)
+        ) WITHOUT ROWID""",
+            "CREATE INDEX hints_by_user ON hints(user_id)",
         ),
     ),
 )

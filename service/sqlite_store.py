@@ -769,6 +769,23 @@ class SqliteStore:
             await self._bump(conn, game_id, revision, "running")
             await conn.execute(Q.set_draw_vote, (int(agree), game_id, seat))
 
+    # ------------------------------------------------------------------ hints
+    async def count_hint(self, game_id: int, user_id: int) -> int:
+        """Count one more hint taken by ``user_id`` in ``game_id``; return how many that
+        person has taken in that game now."""
+        async with self._tx() as conn:
+            rows = await self._fetchall(conn, Q.upsert_hint, (game_id, user_id))
+        return int(rows[0][0])
+
+    async def hints_taken(self, user_id: int, game_id: int | None = None) -> int:
+        """How many hints ``user_id`` has taken: in ``game_id``, or in every game."""
+        async with self._lock:
+            if game_id is None:
+                rows = await self._fetchall(self._conn, Q.select_hints_of_user, (user_id,))
+            else:
+                rows = await self._fetchall(self._conn, Q.select_hints_in_game, (game_id, user_id))
+        return int(rows[0][0]) if rows else 0
+
     # ------------------------------------------------------------------ servers
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         """A server's settings (the defaults when it never changed them)."""

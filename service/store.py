@@ -441,6 +441,16 @@ class Store(FrontStore, Protocol):
         """
         ...
 
+    # ---------------------------------------------------------------- hints
+    async def count_hint(self, game_id: int, user_id: int) -> int:
+        """Count one more hint taken by ``user_id`` in ``game_id``; return how many that
+        person has taken in that game now."""
+        ...
+
+    async def hints_taken(self, user_id: int, game_id: int | None = None) -> int:
+        """How many hints ``user_id`` has taken: in ``game_id``, or in every game."""
+        ...
+
     # ---------------------------------------------------------------- servers
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         """A server's settings (the defaults when it never changed them)."""

@@ -51,6 +51,20 @@ class Weights:
 
 DEFAULT_WEIGHTS = Weights()
 
+TERMS = (
+    "home",
+    "occupation",
+    "threat",
+    "pieces",
+    "cards",
+    "tempo",
+    "falling",
+    "enemy_falling",
+)
+"""The parts of a seat's score (see :func:`scores`): its pieces at home, how near it is
+to occupying a power, the chance its next action does, its pips on the board, its hand,
+having the move, the risk that it falls, and the chance that its arch-enemy falls."""
+
 
 def info_of(g: GameState) -> BoardInfo:
     """The board geometry of ``g``."""
@@ -116,8 +130,17 @@ _WW_TAKE = tuple(
 )
 
 
-def scores(g: GameState, observer: int | None = None, w: Weights = DEFAULT_WEIGHTS) -> list[float]:
-    """Each seat's score in logit units (eliminated seats get a very low score)."""
+def scores(
+    g: GameState,
+    observer: int | None = None,
+    w: Weights = DEFAULT_WEIGHTS,
+    terms: list[dict[str, float]] | None = None,
+) -> list[float]:
+    """Each seat's score in logit units (eliminated seats get a very low score).
+
+    ``terms``, if given, receives one dict per seat: the score's parts by name (see
+    :data:`TERMS`), which add up to it.
+    """
     n = len(g.seats)
     info = info_of(g)
     pieces = g.pieces
@@ -155,22 +178,28 @@ def scores(g: GameState, observer: int | None = None, w: Weights = DEFAULT_WEIGH
                 block = _block_chance(g, info, to_move, s, finish, mine, home_n)
                 unopposed = 0.95 if g.next_seat(to_move) == s else 0.7
                 threat *= (1.0 - block) * unopposed + block * 0.15
-        sc = w.home[min(home_n[s], 3)] + w.home_pip * home_pips[s]
-        sc += occ + w.threat * threat
-        sc += w.pip * sum(z for _f, z in mine[s])
-        if ew:
-            sc += _hand_score(g, s, observer, w)
-        if s == to_move:
-            sc += w.tempo
-        score[s] = sc
+        home = w.home[min(home_n[s], 3)] + w.home_pip * home_pips[s]
+        pips = w.pip * sum(z for _f, z in mine[s])
+        hand = _hand_score(g, s, observer, w) if ew else 0.0
+        tempo = w.tempo if s == to_move else 0.0
+        score[s] = home + occ + w.threat * threat + pips + hand + tempo
+        if terms is not None:
+            terms[s].update(
+                home=home, occupation=occ, threat=w.threat * threat, pieces=pips, cards=hand
+            )
+            terms[s]["tempo"] = tempo
     for t in range(n):
         if not alive[t] or fall[t] == 0.0:
             continue
         score[t] -= w.fall * fall[t]
+        if terms is not None:
+            terms[t]["falling"] = terms[t].get("falling", 0.0) - w.fall * fall[t]
         if ew:
             prev = g.previous_seat(t)
             if prev != t:
                 score[prev] += w.fall * fall[t]
+                if terms is not None:
+                    terms[prev]["enemy_falling"] = w.fall * fall[t]
     return score
 
 

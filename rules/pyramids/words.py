@@ -289,7 +289,8 @@ EW_HELP = "\n".join(
         "panels by DM. If your DMs are closed, press **Open my panel** in the channel and use "
         "**/hand** to see your cards.",
         "• **/board**, **/hand**, **/status**, **/log** show the game; **/rules** the rules "
-        "with their numbers.",
+        "with their numbers; **/hint** suggests a move for your own decision (only you see "
+        "it).",
         "• **/resign** hands your seat to a computer; the host can **/pause**, **/resume**, "
         "**/replace** a seat or **/cancel**. **/pings off** stops my pings when it is your move.",
         "World War 5 tables use **/grow**, **/build**, **/move** and **/invade** (no cards).",
@@ -313,8 +314,9 @@ WW_HELP = "\n".join(
         "and you are out (WW-4); hold a whole other continent with a piece at home to win "
         "(WW-5).",
         "• **/board**, **/status**, **/log** show the game; **/rules** the rules with their "
-        "numbers. **/resign** hands your seat to a computer; the host can **/pause**, "
-        "**/resume**, **/replace** a seat or **/cancel**.",
+        "numbers; **/hint** suggests your move (only you see it). **/resign** hands your "
+        "seat to a computer; the host can **/pause**, **/resume**, **/replace** a seat or "
+        "**/cancel**.",
     ]
 )
 """/help of each variant, as a chat server shows it."""

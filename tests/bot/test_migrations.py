@@ -57,9 +57,14 @@ def seed_rows(path: Path, version: int) -> None:
         )
         if version >= 2:
             conn.execute("INSERT INTO decisions VALUES (1, -1, 'lobby', 0, 3600, 3601, NULL)")
-        if version >= 3:  # the columns of migration 3, which migration 9 replaced
+        if 3 <= version < 9:  # the columns of migration 3, which migration 9 replaced
             conn.execute(
                 "INSERT INTO guild_settings VALUES (77, 600.0, 'arm', 45, 0.0, 1800.0, 3, 1.0)"
+            )
+        elif version >= 9:  # the same settings, the option defaults as JSON
+            conn.execute(
+                "INSERT INTO guild_settings VALUES (77, 600.0, 0.0, 1800.0, 3, "
+                """'{"turn_timeout_action": "arm", "diplomacy_seconds": 45}', 1.0)"""
             )
         if version >= 4:
             conn.execute("INSERT INTO user_preferences VALUES (9, 0, 1.0)")
@@ -68,6 +73,8 @@ def seed_rows(path: Path, version: int) -> None:
         if version >= 5:
             conn.execute("INSERT INTO game_messages VALUES (1, 55, 56, 57)")
             conn.execute("UPDATE seats SET dms_closed = 1")
+        if version >= 10:
+            conn.execute("INSERT INTO hints VALUES (1, 9, 2)")
     finally:
         conn.close()
 
@@ -135,6 +142,10 @@ async def test_every_earlier_version_upgrades_keeping_its_data(tmp_path: Path, s
         changed = expected.with_changes(options={"diplomacy_seconds": 50})
         await store.save_guild_settings(changed, 5.0)
         assert (await store.guild_settings(77)).options["diplomacy_seconds"] == 50
+        # migration 10: hints taken per person and game
+        if start >= 1:
+            assert await store.hints_taken(9, 1) == (2 if start >= 10 else 0)
+            assert await store.count_hint(1, 9) == (3 if start >= 10 else 1)
     finally:
         await store.close()
     assert schema(old) == schema(fresh)
