@@ -20,15 +20,24 @@ limit applies to them, not to the answers).
 Games are two-player tables set up through the service (lobby, start, placements), then
 played only through slash commands.
 
-Two processes, as in a deployment: this one runs the fake Discord and the players; the
-bot runs in its own (``benchmarks/bot_side.py``: the real client, the store, and its pool
-of render worker processes, one per core unless ``RENDER_WORKERS`` says otherwise). The
-bot's CPU time is its process's (all its threads; the render workers are not counted)
-and its event loop thread's. ``--profile FILE`` writes cProfile statistics of the bot's
+Separate processes, as in a deployment: this one runs the fake Discord and the players;
+the bot runs in its own (``benchmarks/bot_side.py``: the real client, the store, and its
+pool of render worker processes, one per core unless ``RENDER_WORKERS`` says otherwise).
+The bot's CPU time is its process's (all its threads; the render workers are not
+counted) and its event loop thread's.
+
+The bot keeps its games in an SQLite file of its own, or on PostgreSQL: ``--database
+postgresql://…`` (in a schema of the run's own, dropped after) or ``--postgres`` (a
+throwaway server started from this machine's binaries, fsync on; its CPU time is
+reported too). On PostgreSQL, ``--processes N`` runs the bot as N processes sharing the
+database, each connecting one of N shards, with one server per shard: the games are
+spread over them round robin (the sequential game is shard 0's), and the CPU times
+are those of all N processes together. ``--profile FILE`` writes cProfile statistics of the bot's
 event loop thread during the load phase (profiling slows the loop down); ``--sample
 FILE`` writes where each of its threads was, sampled every 5 ms (waits included).
 
 Run by hand:  python -m benchmarks.bot [--actions 200] [--games 100] [--duration 90]
+              python -m benchmarks.bot --postgres --processes 2
 """
 
 from __future__ import annotations
@@ -50,7 +59,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from benchmarks.postgres import run_schema, server_cpu, throwaway_server
 from benchmarks.stats import percentile
+from service.store import POSTGRES_SCHEMES
 from tests.fake_discord import FakeChannel, FakeDiscord, FakeUser, RecordedRequest
 
 TURN = re.compile(r"<@(\d+)>, your turn")
@@ -96,6 +107,12 @@ class BotProcess:
         return used
 
 
+async def settle(bots: list[BotProcess], wait: bool = True) -> dict[str, float]:
+    """:meth:`BotProcess.settle` of every bot process, their figures added up."""
+    each = await asyncio.gather(*(b.settle(wait) for b in bots))
+    return {k: sum(used.get(k, 0.0) for used in each) for k in each[0]}
+
+
 ACKS: list[float] = []
 """Seconds from each interaction to its acknowledgement (inf: never, or too late)."""
 WORDS: list[float] = []
@@ -135,11 +152,12 @@ def report(title: str, values: list[float]) -> None:
     )
 
 
-def report_cpu(used: dict[str, float], wall: float, actions: int) -> None:
-    """The bot process's CPU time over a phase, and per action."""
+def report_cpu(used: dict[str, float], wall: float, actions: int, processes: int = 1) -> None:
+    """The bot processes' CPU time over a phase, and per action."""
     per, wall = 1000 / max(1, actions), max(wall, 1e-6)
+    who = "bot process" if processes == 1 else f"{processes} bot processes'"
     print(
-        f"  bot process CPU {used['cpu']:.1f} s in {wall:.1f} s "
+        f"  {who} CPU {used['cpu']:.1f} s in {wall:.1f} s "
         f"({used['cpu'] / wall:.0%} of a core; event loop thread {used['loop']:.1f} s, "
         f"{used['loop'] / wall:.0%}); per action {used['cpu'] * per:.1f} ms "
         f"(loop {used['loop'] * per:.1f} ms)   [load average {load()}]",
@@ -165,22 +183,33 @@ def children(pid: int) -> list[int]:
     return out
 
 
-def others_cpu(bot: BotProcess) -> dict[str, float]:
-    """CPU seconds so far of this process (the fake and the players) and of the bot's
-    render workers."""
+def others_cpu(bots: list[BotProcess], postmaster: int | None) -> dict[str, float]:
+    """CPU seconds so far of this process (the fake and the players), of the bot's
+    render workers and of the PostgreSQL server (``postmaster``: its process id, when it
+    runs here)."""
     return {
         "fake": time.process_time(),
-        "workers": sum(proc_cpu(c) for c in children(bot.proc.pid)),
+        "workers": sum(proc_cpu(c) for b in bots for c in children(b.proc.pid)),
+        "postgres": server_cpu(postmaster),
     }
 
 
-def report_others(before: dict[str, float], after: dict[str, float], wall: float) -> None:
-    """The CPU the fake Discord and the render workers used over a phase."""
+def report_others(
+    before: dict[str, float], after: dict[str, float], wall: float, actions: int
+) -> None:
+    """The CPU the fake Discord, the render workers and the PostgreSQL server used over a
+    phase."""
     wall = max(wall, 1e-6)
-    fake, workers = (after[k] - before[k] for k in ("fake", "workers"))
+    fake, workers, server = (after[k] - before[k] for k in ("fake", "workers", "postgres"))
+    database = (
+        f"; PostgreSQL server CPU {server:.1f} s ({server / wall:.0%}, "
+        f"{server * 1000 / max(1, actions):.2f} ms per action)"
+        if after["postgres"]
+        else ""
+    )
     print(
         f"  fake Discord + players process CPU {fake:.1f} s ({fake / wall:.0%} of a core); "
-        f"render workers CPU {workers:.1f} s ({workers / wall:.0%})",
+        f"render workers CPU {workers:.1f} s ({workers / wall:.0%}){database}",
         flush=True,
     )
 
@@ -190,16 +219,25 @@ def load() -> str:
     return ", ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-async def start_bot(fake: FakeDiscord, guild_id: int, max_games: int) -> BotProcess:
-    """Start the bot's process against ``fake`` and wait until it is connected."""
+async def start_bot(
+    fake: FakeDiscord,
+    guild_id: int,
+    max_games: int,
+    database_url: str,
+    shard: tuple[int, int] | None = None,
+) -> BotProcess:
+    """Start a bot process against ``fake`` (``shard``: the one it connects, of how many)
+    and wait until it has started (connecting is the caller's to wait for)."""
     config = {
         "api_base": fake.api_base,
         "gateway_url": fake.gateway_url,
         "token": fake.token,
-        "database": str(Path(tempfile.mkdtemp(prefix="bot-bench-")) / "bench.db"),
+        "database_url": database_url,
         "guild": guild_id,
         "max_games": max_games,
     }
+    if shard is not None:
+        config["shard"], config["shards"] = shard
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
@@ -214,75 +252,123 @@ async def start_bot(fake: FakeDiscord, guild_id: int, max_games: int) -> BotProc
     ready = await asyncio.wait_for(proc.stdout.readline(), 120)
     if not ready:
         raise RuntimeError(f"the bot's process ended (exit {await proc.wait()})")
-    await fake.wait_until(lambda: fake.connected and None in fake.commands, 30, "commands")
     return bot
 
 
 async def make_tables(
-    fake: FakeDiscord, bot: BotProcess, guild_id: int, numbers: range
+    fake: FakeDiscord, bots: list[BotProcess], guild_ids: list[int], numbers: range
 ) -> list[Table]:
-    """Two-player games set up in the bot, one channel each."""
-    guild = fake.guilds[guild_id]
-    tables = [
-        Table(
-            fake.add_text_channel(guild, f"table-{n}"),
-            [fake.add_user(f"p{n}a", guild=guild), fake.add_user(f"p{n}b", guild=guild)],
-        )
-        for n in numbers
-    ]
+    """Two-player games set up in the bots, one channel each: game ``n`` in server
+    ``n % len(bots)``, set up by the bot process of that server's shard."""
+    tables = []
+    for n in numbers:
+        guild = fake.guilds[guild_ids[n % len(bots)]]
+        users = [fake.add_user(f"p{n}a", guild=guild), fake.add_user(f"p{n}b", guild=guild)]
+        tables.append(Table(fake.add_text_channel(guild, f"table-{n}"), users))
     await fake.sync()  # the bot knows the channels before their games open
-    specs = [
-        {"n": n, "guild": guild_id, "channel": t.channel.id, "users": [u.id for u in t.users]}
-        for n, t in zip(numbers, tables, strict=True)
-    ]
-    for t, made in zip(tables, (await bot.call("tables", tables=specs))["tables"], strict=True):
-        t.turn = made["turn"]
+    specs: list[list[dict[str, Any]]] = [[] for _ in bots]
+    for n, t in zip(numbers, tables, strict=True):
+        spec = {"n": n, "channel": t.channel.id, "users": [u.id for u in t.users]}
+        specs[n % len(bots)].append({**spec, "guild": guild_ids[n % len(bots)]})
+    made = await asyncio.gather(
+        *(b.call("tables", tables=s) for b, s in zip(bots, specs, strict=True))
+    )
+    turns = {
+        spec["n"]: table["turn"]
+        for asked, answer in zip(specs, made, strict=True)
+        for spec, table in zip(asked, answer["tables"], strict=True)
+    }
+    for n, t in zip(numbers, tables, strict=True):
+        t.turn = turns[n]
     return tables
 
 
 async def main_async(args: argparse.Namespace) -> None:
-    """Set up the fake and the bot's process, run both phases, print the numbers."""
+    """Set up the database, the fake and the bot's processes, run both phases, print the
+    numbers."""
     logging.basicConfig(level=logging.WARNING)
+    if args.postgres:
+        with throwaway_server() as (url, postmaster):
+            await with_database(args, url, postmaster)
+    elif args.database:
+        url = await run_schema(args.database, create=True)
+        try:
+            await with_database(args, url, None)
+        finally:
+            await run_schema(args.database, create=False)
+    else:
+        folder = Path(tempfile.mkdtemp(prefix="bot-bench-"))
+        await with_database(args, f"sqlite:///{folder / 'bench.db'}", None)
+
+
+async def with_database(args: argparse.Namespace, url: str, postmaster: int | None) -> None:
+    """Start the fake and ``--processes`` bot processes on the database at ``url``, run
+    both phases, stop them."""
+    count = args.processes
     fake = await FakeDiscord().start()
-    guild = fake.add_guild("Bench")
-    bot = await start_bot(fake, guild.id, args.games + 10)
+    fake.shard_count = count
+    guilds = [
+        fake.add_guild(f"Bench {i}", shard=(i, count) if count > 1 else None).id
+        for i in range(count)
+    ]
+    bots: list[BotProcess] = []
     try:
-        await run(fake, bot, guild.id, args)
+        for i, guild in enumerate(guilds):  # one by one: the first leads and syncs
+            shard = (i, count) if count > 1 else None
+            bots.append(await start_bot(fake, guild, args.games + 10, url, shard))
+        await fake.wait_until(
+            lambda: fake.shards_connected() == set(range(count)) and None in fake.commands,
+            60,
+            "every shard connected and the commands synced",
+        )
+        print(
+            f"{count} bot process(es) on {url.split(':', 1)[0]}   [load average {load()}]",
+            flush=True,
+        )
+        await run(fake, bots, guilds, args, postmaster)
     finally:
-        if bot.proc.returncode is None:
-            await bot.call("stop")
-            await bot.proc.wait()
+        for bot in bots:
+            if bot.proc.returncode is None:
+                await bot.call("stop")
+                await bot.proc.wait()
         await fake.stop()
 
 
-async def run(fake: FakeDiscord, bot: BotProcess, guild_id: int, args: argparse.Namespace) -> None:
+async def run(
+    fake: FakeDiscord,
+    bots: list[BotProcess],
+    guild_ids: list[int],
+    args: argparse.Namespace,
+    postmaster: int | None,
+) -> None:
     """The two phases."""
-    (first,) = await make_tables(fake, bot, guild_id, range(1))
+    count = len(bots)
+    (first,) = await make_tables(fake, bots, guild_ids, range(1))
     for _ in range(10):  # warm every image path (board, hand) and the connection pool
         await act(fake, first)
-        await bot.settle()
+        await settle(bots)
     ACKS.clear()
     WORDS.clear()
     seq = []
     began = time.perf_counter()
     for _ in range(args.actions):
         seq.append(await act(fake, first))
-        await bot.call("settle")
-    used = await bot.settle()
+        await bots[0].call("settle")
+    used = await settle(bots)
     report(f"sequential ({args.actions} actions, one at a time)", seq)
     report_acks()
-    report_cpu(used, time.perf_counter() - began, args.actions)
+    report_cpu(used, time.perf_counter() - began, args.actions, count)
 
-    tables = await make_tables(fake, bot, guild_id, range(1, args.games + 1))
-    await bot.settle()
+    tables = await make_tables(fake, bots, guild_ids, range(1, args.games + 1))
+    await settle(bots)
     rng = random.Random(1)
     loaded: list[float] = []
     offered = 0
     if args.profile:
-        await bot.call("profile", start=True)
+        await bots[0].call("profile", start=True)
     if args.sample:
-        await bot.call("sample", start=True)
-    others = others_cpu(bot)
+        await bots[0].call("sample", start=True)
+    others = others_cpu(bots, postmaster)
     first_request = len(fake.requests)
     began = time.perf_counter()
     stop_at = began + args.duration
@@ -298,14 +384,14 @@ async def run(fake: FakeDiscord, bot: BotProcess, guild_id: int, args: argparse.
             when += rng.expovariate(1 / args.interval)
 
     await asyncio.gather(*(player(t) for t in tables))
-    during = await bot.settle(wait=False)
+    during = await settle(bots, wait=False)
     load_wall = time.perf_counter() - began
-    load_others = others_cpu(bot)
+    load_others = others_cpu(bots, postmaster)
     if args.profile:
-        await bot.call("profile", start=False, path=str(Path(args.profile).resolve()))
+        await bots[0].call("profile", start=False, path=str(Path(args.profile).resolve()))
     if args.sample:
-        await bot.call("sample", start=False, path=str(Path(args.sample).resolve()))
-    used = await bot.settle()
+        await bots[0].call("sample", start=False, path=str(Path(args.sample).resolve()))
+    used = await settle(bots)
     wall = time.perf_counter() - began
     print(
         f"under load ({args.games} games, one action every {args.interval:g} s each on "
@@ -316,8 +402,8 @@ async def run(fake: FakeDiscord, bot: BotProcess, guild_id: int, args: argparse.
     report("  board (command to channel image)", loaded)
     report_acks()
     print("  while the players played:", end="")
-    report_cpu(during, load_wall, len(loaded))
-    report_others(others, load_others, load_wall)
+    report_cpu(during, load_wall, len(loaded), count)
+    report_others(others, load_others, load_wall, len(loaded))
     print(
         f"  DMs merged into a waiting one {during.get('merged', 0):.0f}, hand images drawn "
         f"{during.get('hands', 0):.0f} ({during.get('hands', 0) / max(1, len(loaded)):.2f} "
@@ -325,8 +411,8 @@ async def run(fake: FakeDiscord, bot: BotProcess, guild_id: int, args: argparse.
         f"waiting at the end {during.get('queued', 0):.0f}"
     )
     print(f"  then until the bot was quiet ({wall - load_wall:.1f} s more: the outbox's backlog):")
-    report_cpu(used, wall - load_wall, len(loaded))
-    report_others(load_others, others_cpu(bot), wall - load_wall)
+    report_cpu(used, wall - load_wall, len(loaded), count)
+    report_others(load_others, others_cpu(bots, postmaster), wall - load_wall, len(loaded))
     report_requests(fake.requests[first_request:], len(loaded))
 
 
@@ -361,11 +447,28 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--interval", type=float, default=5.0)
     parser.add_argument("--duration", type=float, default=90.0)
-    parser.add_argument("--profile", help="cProfile the bot's event loop under load into FILE")
     parser.add_argument(
-        "--sample", help="sample the bot's threads' stacks under load into FILE (text)"
+        "--profile", help="cProfile the (first) bot's event loop under load into FILE"
+    )
+    parser.add_argument(
+        "--sample", help="sample the (first) bot's threads' stacks under load into FILE (text)"
+    )
+    parser.add_argument(
+        "--database", help="a postgresql:// URL: the bot's games there (a schema of the run's)"
+    )
+    parser.add_argument(
+        "--postgres",
+        action="store_true",
+        help="start a throwaway PostgreSQL server (fsync on) from this machine's binaries",
+    )
+    parser.add_argument(
+        "--processes", type=int, default=1, help="bot processes, one shard each (PostgreSQL)"
     )
     args = parser.parse_args()
+    if args.database and not args.database.startswith(POSTGRES_SCHEMES):
+        parser.error("--database takes a postgresql:// URL (without it: an SQLite file)")
+    if args.processes < 1 or (args.processes > 1 and not (args.postgres or args.database)):
+        parser.error("--processes above 1 needs PostgreSQL (--postgres or --database)")
     asyncio.run(main_async(args))
 
 

@@ -3,8 +3,10 @@ worker pool, pointed at a fake Discord that runs in another process (as a deploy
 talks to a Discord it does not host).
 
 Started by ``benchmarks/bot.py`` with one JSON argument (``api_base``, ``gateway_url``,
-``token``, ``database``, ``max_games``); it takes requests as JSON lines on stdin and
-answers each with one JSON line on stdout (logs go to stderr):
+``token``, ``database_url``, ``guild``, ``max_games``, and for one of several processes
+on PostgreSQL ``shard`` and ``shards``: the shard it connects, of how many); it takes
+requests as JSON lines on stdin and answers each with one JSON line on stdout (logs go
+to stderr):
 
 - ``{"op": "tables", "tables": [{"n", "guild", "channel", "users"}]}``: set each game up
   through the service (lobby, join, start, placements); answers ``{"tables": [{"gid",
@@ -130,13 +132,16 @@ def counts(bot: GameBot) -> dict[str, float]:
 async def serve(config: dict[str, Any]) -> None:
     """Open what the bot runs on, as ``python -m bot`` does, then :func:`answer_requests`."""
     point_discord_at(config["api_base"], config["gateway_url"])
+    shards = config.get("shards")
     settings = Settings(
         discord_token=config["token"],
-        database_url=f"sqlite:///{config['database']}",
+        database_url=config["database_url"],
         dev_guild_id=None,
         log_level="WARNING",
         discord_api_base=None,
         discord_gateway_url=None,
+        shard_count=shards,
+        shard_ids=None if shards is None else (config["shard"],),
     )
     service_options = {"clock": FakeClock(), "computer_pacing": 0}
     async with (
@@ -200,7 +205,9 @@ async def answer_requests(bot: GameBot) -> None:
 def main() -> None:
     """Run the bot side with the JSON configuration in ``argv[1]``."""
     config = json.loads(sys.argv[1])
-    config.setdefault("database", str(Path(tempfile.mkdtemp(prefix="bot-bench-")) / "bench.db"))
+    config.setdefault(
+        "database_url", f"sqlite:///{Path(tempfile.mkdtemp(prefix='bot-bench-')) / 'bench.db'}"
+    )
     configure_logging("WARNING")  # as ``python -m bot`` logs (masking filters included)
     asyncio.run(serve(config))
 

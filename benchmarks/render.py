@@ -18,7 +18,8 @@ worker takes: unpickling the job, drawing and mapping (with the caches as a work
 them), deflating (in bands, reusing those deflated before), pickling the PNG back.
 
 All cores, two workloads, each through :class:`bot.images.Images` with 1 and with N
-worker processes (default: one per core), as the bot sends them:
+worker processes (default: one per core), as the bot sends them (each board with its
+game's key, so a game's boards go to its home worker):
 
 - *games* (the real one): ``--games`` games (both variants, 3 to 5 players, each
   already 0 to 199 actions in) played at random, the board drawn after every action,
@@ -49,9 +50,8 @@ from pathlib import Path
 import render
 import rules
 from bot.images import Images, cores
-from render.encode import DEFAULT_LEVEL
 from render.pngwrite import write_rows
-from render.pyramids import BAND_ROWS
+from render.pyramids import BAND_ROWS, BOARD_LEVEL
 from render.pyramids.board import use_arcade
 from render.pyramids.compose import board_rows
 from render.pyramids.gallery import NAMES, find
@@ -102,12 +102,15 @@ def _duel_view() -> pyramids.View:
     return pyramids.view_for(game, None)
 
 
-def positions(
-    count: int, seed: int = 1
-) -> list[tuple[pyramids.View, list[rules.Event], list[str]]]:
+Board = tuple[pyramids.View, list[rules.Event], list[str], tuple[int, int]]
+"""A board to draw: the view, its last action's public events, the seat names and the
+key the bot caches it by (game id, version)."""
+
+
+def positions(count: int, seed: int = 1) -> list[Board]:
     """``count`` distinct positions of random playouts (every 3rd action), both variants,
     3 to 6 players, each with its last action's events and seat names."""
-    out: list[tuple[pyramids.View, list[rules.Event], list[str]]] = []
+    out: list[Board] = []
     rng = random.Random(seed)
     game_seed = seed
     while len(out) < count:
@@ -123,13 +126,11 @@ def positions(
             events = game.apply(decision.seat, rng.choice(game.legal_actions(decision.seat)))
             step += 1
             if step % 3 == 0:
-                out.append((pyramids.view_for(game, None), list(events), names))
+                out.append((pyramids.view_for(game, None), list(events), names, (game_seed, step)))
     return out
 
 
-def interleaved(
-    count: int, games: int, seed: int = 1
-) -> list[tuple[pyramids.View, list[rules.Event], list[str]]]:
+def interleaved(count: int, games: int, seed: int = 1) -> list[Board]:
     """``count`` boards of ``games`` games played at random, one board after every
     action, the games interleaved (one action of each in turn; a game that ends is
     replaced by a new one). Each game starts 0 to 199 random actions in, so the boards
@@ -137,7 +138,7 @@ def interleaved(
     rng = random.Random(seed)
     next_seed = seed * 10_000
 
-    def new() -> tuple[pyramids.GameState, list[str]]:
+    def new() -> tuple[pyramids.GameState, list[str], int]:
         nonlocal next_seed
         while True:
             next_seed += 1
@@ -152,18 +153,19 @@ def interleaved(
                 decision = rng.choice(game.deciders())
                 game.apply(decision.seat, rng.choice(game.legal_actions(decision.seat)))
             if not game.over:
-                return game, list(NAMES[:players])
+                return game, list(NAMES[:players]), next_seed
 
     tables = [new() for _ in range(games)]
-    out: list[tuple[pyramids.View, list[rules.Event], list[str]]] = []
+    out: list[Board] = []
     while len(out) < count:
-        for i, (game, names) in enumerate(tables):
+        for i, (game, names, game_id) in enumerate(tables):
             if game.over:
-                tables[i] = game, names = new()
+                tables[i] = game, names, game_id = new()
             decision = rng.choice(game.deciders())
             events = game.apply(decision.seat, rng.choice(game.legal_actions(decision.seat)))
             public = [e for e in events if e.to is None]
-            out.append((pyramids.view_for(game, None), public, names))
+            key = (game_id, len(out))
+            out.append((pyramids.view_for(game, None), public, names, key))
             if len(out) == count:
                 break
     return out
@@ -193,9 +195,7 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-async def _all_cores(
-    workers: int, jobs: list[tuple[pyramids.View, list[rules.Event], list[str]]]
-) -> None:
+async def _all_cores(workers: int, jobs: list[Board]) -> None:
     images = Images(workers=workers)
     times = _JobTimes()
     images.metrics = times  # type: ignore[assignment]  # only rendered() and error() are used
@@ -208,7 +208,7 @@ async def _all_cores(
         times.cpu.clear()
         c0, j0, w0 = time.process_time(), images.cpu_seconds, time.perf_counter()
         pictures = await asyncio.gather(
-            *(images.board(v, n, e, game=v.variant) for v, e, n in jobs)
+            *(images.board(v, n, e, game=v.variant, key=k) for v, e, n, k in jobs)
         )
         wall = time.perf_counter() - w0
         parent = time.process_time() - c0
@@ -240,14 +240,14 @@ def split(count: int) -> None:
         "pickle": [],
         "all": [],
     }
-    for view, events, names in jobs:
+    for view, events, names, _key in jobs:
         blob = pickle.dumps((view, names, events))
         t0 = time.thread_time()
         v, n, e = pickle.loads(blob)
         t1 = time.thread_time()
         rows, (w, h) = board_rows(v, n, e, use_arcade(v, None))
         t2 = time.thread_time()
-        data = write_rows(rows, w, h, [0] * 768, DEFAULT_LEVEL, band_rows=BAND_ROWS)
+        data = write_rows(rows, w, h, [0] * 768, BOARD_LEVEL, band_rows=BAND_ROWS)
         t3 = time.thread_time()
         pickle.dumps(data)
         t4 = time.thread_time()
@@ -314,7 +314,7 @@ def single(runs: int) -> None:
         arcade = use_arcade(view, None)
         _line("  draw + map", partial(board_rows, view, NAMES, events, arcade), runs)
         rows, (w, h) = board_rows(view, NAMES, events, arcade)
-        deflate = partial(write_rows, rows, w, h, [0] * 768, DEFAULT_LEVEL, band_rows=BAND_ROWS)
+        deflate = partial(write_rows, rows, w, h, [0] * 768, BOARD_LEVEL, band_rows=BAND_ROWS)
         _line("  deflate + PNG", deflate, runs)
     hand = [pyramids.cards.parse_card(c) for c in ("3♣", "7♦", "10♥", "J♠", "Q♥", "K♣", "A♦")]
     _line(

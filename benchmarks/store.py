@@ -1,6 +1,8 @@
 """Benchmark of the store: persisted actions per second, write latency, CPU, cold loads.
 
-Run: ``.venv/bin/python -m benchmarks.store [--synchronous NORMAL|FULL] [--service]``
+Run: ``.venv/bin/python -m benchmarks.store [--synchronous NORMAL|FULL] [--service]``, or
+on PostgreSQL: ``.venv/bin/python -m benchmarks.store --database postgresql://…`` (or
+``--postgres``: a throwaway server started from this machine's binaries, fsync on).
 
 - *store, burst*: ``--games`` games each append ``--actions`` real actions (payloads of a
   real European War game: action, events, snapshot, decisions) at once through
@@ -18,6 +20,14 @@ Run: ``.venv/bin/python -m benchmarks.store [--synchronous NORMAL|FULL] [--servi
   (engine, outcome building and persist; CPU-bound by the engine, not the store).
 
 Aim (issue 13): >= 2,000 actions/s, p99 <= 10 ms; a cold load flat from 10 to 100k games.
+
+On PostgreSQL (``--database postgresql://…``) the store runs are shared by ``--processes``
+processes (default 2), as several bots share one database: ``--games`` games in all
+(default there 1,000), split between them; each process has its own connection pool. The
+burst and the open loop start in every process at once (this process says when), and the
+latencies of all processes are reported together, the throughput as all actions over the
+longest process's time. Aim (issue 16): median <= 3 ms, p99 <= 15 ms, >= 2,000 actions/s
+over two processes.
 """
 
 from __future__ import annotations
@@ -25,9 +35,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import json
 import os
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -38,11 +50,12 @@ if __package__ in (None, ""):  # run as a file: benchmarks/bot.py must not shado
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 
+from benchmarks.postgres import run_schema, server_cpu, throwaway_server
 from rules import pyramids
 from service import GameService, Outcome, Prompt
 from service.models import DecisionRecord, GameSettings
 from service.sqlite_store import SqliteStore
-from service.store import NewSeat
+from service.store import POSTGRES_SCHEMES, NewSeat, Store, open_store
 from tests.bot.history import fill_history
 
 USERS = (1, 2, 3)
@@ -207,7 +220,7 @@ def payloads(count: int = 60, seed: int = 1) -> list[Payload]:
     return out
 
 
-async def running_games(store: SqliteStore, count: int, first_channel: int = 1) -> list[int]:
+async def running_games(store: Store, count: int, first_channel: int = 1) -> list[int]:
     """``count`` running games at version 0 (revision 1), straight through the store."""
     ids = []
     for i in range(count):
@@ -244,20 +257,21 @@ def arrivals(gid: int, start: float, seconds: float, gap: float) -> list[float]:
 
 
 async def writer(
-    store: SqliteStore,
+    store: Store,
     gid: int,
     moves: list[Payload],
     samples: list[float],
     *,
     count: int | None = None,
     at: list[float] | None = None,
+    version: int = 0,
 ) -> None:
-    """Append actions to one game: ``count`` of them at once, or one at each time of
-    ``at`` (open loop). A write's time runs from its arrival: in the open loop, a write
-    that arrives while the game's previous one is still being written waits for it, and
-    that wait counts."""
-    previous: list[tuple[int, str]] = []
-    revision, version = 1, 0
+    """Append actions to one game at ``version`` (its revision is one more): ``count``
+    of them at once, or one at each time of ``at`` (open loop). A write's time runs from
+    its arrival: in the open loop, a write that arrives while the game's previous one is
+    still being written waits for it, and that wait counts."""
+    previous = moves[(version - 1) % len(moves)][4] if version else []
+    revision = version + 1
     for arrival in at if at is not None else [None] * (count or 0):
         if arrival is not None:
             await asyncio.sleep(arrival - time.perf_counter())
@@ -393,6 +407,124 @@ async def cold_loads(
         )
 
 
+# ---------------------------------------------------------------------- PostgreSQL
+
+
+async def _go() -> None:
+    """Wait for the word to start the next phase (a line on standard input)."""
+    line = await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+    if line.strip() != "go":
+        raise SystemExit(0)
+
+
+async def pg_worker(
+    url: str, games: int, first_channel: int, actions: int, rate: float, seconds: float
+) -> None:
+    """One process of the PostgreSQL runs: its ``games`` games, a burst of ``actions``
+    each, then the open loop at ``rate``; after each phase one JSON line (its latencies,
+    wall and CPU time), each phase started by a ``go`` line from the parent."""
+    store = await open_store(url)
+    moves = payloads()
+    ids = await running_games(store, games, first_channel)
+    print("ready", flush=True)
+    for phase in ("burst", "open"):
+        await _go()
+        samples: list[float] = []
+        t0, cpu0 = time.perf_counter(), time.process_time()
+        if phase == "burst":
+            await asyncio.gather(*(writer(store, g, moves, samples, count=actions) for g in ids))
+        else:
+            start = t0 + 0.05
+            plan = {g: arrivals(g, start, seconds, len(ids) / rate) for g in ids}
+            await asyncio.gather(
+                *(writer(store, g, moves, samples, at=plan[g], version=actions) for g in ids)
+            )
+        elapsed, cpu = time.perf_counter() - t0, time.process_time() - cpu0
+        print(json.dumps({"samples": samples, "elapsed": elapsed, "cpu": cpu}), flush=True)
+    await store.close()
+
+
+def pg_runs(
+    url: str,
+    processes: int,
+    games: int,
+    actions: int,
+    rate: float,
+    seconds: float,
+    postmaster: int | None = None,
+) -> None:
+    """The burst and the open loop on PostgreSQL, shared by ``processes`` processes
+    (``postmaster``: the server's process id, to count its CPU time too)."""
+    root = Path(__file__).resolve().parents[1]
+    mine = asyncio.run(run_schema(url, create=True))
+    share = games // processes
+    workers = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "benchmarks.store",
+                "--worker",
+                "--database",
+                mine,
+                "--games",
+                str(share),
+                "--first-channel",
+                str(1 + i * share),
+                "--actions",
+                str(actions),
+                "--rate",
+                str(rate / processes),
+                "--seconds",
+                str(seconds),
+            ],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=root,
+        )
+        for i in range(processes)
+    ]
+    try:
+        for w in workers:
+            assert w.stdout is not None
+            if w.stdout.readline().strip() != "ready":
+                raise SystemExit("a worker did not start")
+        for phase in ("burst", "open"):
+            server0 = server_cpu(postmaster)
+            for w in workers:
+                assert w.stdin is not None
+                w.stdin.write("go\n")
+                w.stdin.flush()
+            results = [json.loads(w.stdout.readline()) for w in workers if w.stdout]
+            samples = [x for r in results for x in r["samples"]]
+            longest = max(r["elapsed"] for r in results)
+            cpu = sum(r["cpu"] for r in results)
+            server = server_cpu(postmaster) - server0
+            label = (
+                f"{games} games, burst of {actions} each"
+                if phase == "burst"
+                else f"{rate:,.0f}/s offered for {seconds:g} s"
+            )
+            report(f"postgres x{processes}, {label}", samples)
+            print(
+                f"  {len(samples) / longest:,.0f} actions/s persisted over {processes} "
+                f"processes; CPU per action: theirs {cpu / len(samples) * 1000:.3f} ms, "
+                + (
+                    f"the server's {server / len(samples) * 1000:.3f} ms"
+                    if postmaster is not None
+                    else "the server's not known"
+                )
+                + f"; load average {os.getloadavg()[0]:.2f}"
+            )
+    finally:
+        for w in workers:
+            if w.stdin:
+                w.stdin.close()
+            w.wait()
+        asyncio.run(run_schema(url, create=False))
+
+
 def report(name: str, samples: list[float]) -> None:
     print(
         f"{name:<34} n={len(samples):>6}  median {statistics.median(samples) * 1000:6.2f} ms"
@@ -401,9 +533,9 @@ def report(name: str, samples: list[float]) -> None:
     )
 
 
-async def main() -> None:
+def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--games", type=int, default=None, help="200 (SQLite), 1,000 (PostgreSQL)")
     parser.add_argument("--actions", type=int, default=20, help="actions per game (burst)")
     parser.add_argument(
         "--rate", type=float, default=2000.0, help="offered load (actions/s) for the open-loop run"
@@ -424,11 +556,45 @@ async def main() -> None:
     )
     parser.add_argument("--no-cold", action="store_true", help="skip the cold-load lines")
     parser.add_argument("--latency-actions", type=int, default=2000)
+    parser.add_argument(
+        "--database", help="a postgresql:// URL: run the store runs there (a schema of their own)"
+    )
+    parser.add_argument(
+        "--postgres",
+        action="store_true",
+        help="start a throwaway PostgreSQL server (fsync on) from this machine's binaries",
+    )
+    parser.add_argument("--processes", type=int, default=2, help="PostgreSQL: writer processes")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--first-channel", type=int, default=1, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker:
+        asyncio.run(
+            pg_worker(
+                args.database, args.games, args.first_channel, args.actions, args.rate, args.seconds
+            )
+        )
+        return
+    if args.postgres or (args.database or "").startswith(POSTGRES_SCHEMES):
+        games = args.games or 1000
+        print(f"PostgreSQL, load average {os.getloadavg()[0]:.2f}")
+        if args.postgres:
+            with throwaway_server() as (url, postmaster):
+                pg_runs(
+                    url, args.processes, games, args.actions, args.rate, args.seconds, postmaster
+                )
+        else:
+            pg_runs(args.database, args.processes, games, args.actions, args.rate, args.seconds)
+        return
+    asyncio.run(sqlite_main(args, args.games or 200))
+
+
+async def sqlite_main(args: argparse.Namespace, games: int) -> None:
+    """The SQLite runs (see the module docstring)."""
     SYNC[0] = args.synchronous
     print(f"synchronous={args.synchronous}, load average {os.getloadavg()[0]:.2f}")
     with tempfile.TemporaryDirectory() as tmp:
-        await store_runs(Path(tmp) / "store.db", args.games, args.actions, args.rate, args.seconds)
+        await store_runs(Path(tmp) / "store.db", games, args.actions, args.rate, args.seconds)
         if not args.no_cold:
             await cold_loads(Path(tmp))
         if args.service:
@@ -436,10 +602,8 @@ async def main() -> None:
             report("service, cached game", warm)
             cold = await latency(Path(tmp) / "cold.db", args.latency_actions // 2, cold=True)
             report("service, loaded from file each time", cold)
-            elapsed, n, under_load = await throughput(
-                Path(tmp) / "throughput.db", args.games * 5, 5
-            )
-            report(f"service, burst ({args.games * 5} games)", under_load)
+            elapsed, n, under_load = await throughput(Path(tmp) / "throughput.db", games * 5, 5)
+            report(f"service, burst ({games * 5} games)", under_load)
             print(
                 f"  {n / elapsed:,.0f} actions/s; CPU {CPU[0] / n * 1000:.2f} ms per action "
                 "(engine, outcome and persist)"
@@ -448,4 +612,4 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    main()

@@ -98,8 +98,9 @@ def offer_console() -> int:
 
 async def run(settings: Settings) -> None:
     """Run the bot until it is stopped. What it runs on is opened here and handed to it
-    (:mod:`bot.resources`: the store, checked and owned before Discord is contacted, the
-    service, the images, the metrics), and closed after it, in reverse."""
+    (:mod:`bot.resources`: the store, checked (and an SQLite file owned) before Discord is
+    contacted, the service, the images, the metrics, the leases), and closed after it, in
+    reverse."""
     from .client import GameBot
     from .endpoints import point_discord_at
     from .preflight import open_checked

@@ -1,10 +1,12 @@
-"""The Discord client: a ``commands.Bot`` handed what it runs on (the store, the game
-service, the images and the metrics, opened by ``python -m bot``: :mod:`bot.resources`),
-that adds the delivery to Discord, with only non-privileged gateway intents.
+"""The Discord client: a ``commands.AutoShardedBot`` handed what it runs on (the store, the
+game service, the images, the metrics and the leases, opened by ``python -m bot``:
+:mod:`bot.resources`), that adds the delivery to Discord, with only non-privileged
+gateway intents.
 
-``setup_hook`` only wires: it adds the cogs, each given the bot, registers the dynamic
-(restart-proof) buttons bound to it (:class:`bot.views.controls.Controls`) and syncs the
-command tree. :meth:`GameBot.start` then, before the gateway, sends what the outbox still
+``setup_hook`` only wires: it adds the cogs, each given the bot, and registers the
+dynamic (restart-proof) buttons bound to it (:class:`bot.views.controls.Controls`).
+:meth:`GameBot.start` then, before the gateway, holds its shards' leases (PostgreSQL: a
+standby waits here), syncs the command tree if it leads, sends what the outbox still
 owed and tells the channels what a crash left untold, and starts the games (unfinished
 games, their deadlines and computer seats come back); ``on_ready`` re-sends open private
 panels once after a start. A channel or thread deleted, or the bot removed from a server,
@@ -127,14 +129,18 @@ class GameTree(app_commands.CommandTree["GameBot"]):
         await handle_error(interaction, error, self.client.metrics)
 
 
-class GameBot(commands.Bot):
-    """The European War bot.
+class GameBot(commands.AutoShardedBot):
+    """The European War bot. It connects the shards ``SHARD_COUNT`` and ``SHARD_IDS``
+    say (unset: every shard Discord recommends) and hosts the games of the servers on
+    them (see :meth:`bot.config.Settings.hosts`); several processes with different shard
+    ranges share one PostgreSQL database.
 
     Args:
         settings: process settings (dev guild, health file, …).
         resources: what it runs on (:func:`bot.resources.open_resources`): the service
-            (and its store), the images and the metrics.
-        sync: sync the command tree at start-up (as :func:`bot.sync.sync_commands` says).
+            (and its store), the images, the metrics and the leases.
+        sync: sync the command tree at start-up, if this process leads (as
+            :func:`bot.sync.sync_commands` says).
         warm_up: draw a board in the background at start-up so the first image is fast.
         outbox_options: keyword arguments for :class:`bot.outbox.Outbox` (``rate``,
             ``burst``, ``concurrency``; tests lower the rate with the fake's limit).
@@ -157,6 +163,9 @@ class GameBot(commands.Bot):
         **kwargs: Any,
     ) -> None:
         kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        if settings.shard_count is not None:
+            kwargs.setdefault("shard_count", settings.shard_count)
+            kwargs.setdefault("shard_ids", list(settings.shard_ids or ()))
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents(),
@@ -178,6 +187,8 @@ class GameBot(commands.Bot):
         self.delivery.outbox.metrics = self.metrics
         self.service.add_listener(self._deliver_outcome)
         self.service.room = self.delivery.room
+        self.service.on_changed = self._changed_elsewhere
+        self.leases = resources.leases
         self.metrics.watch(
             games=lambda: self.service.running_games() if self.service is not None else 0,
             render_queue=lambda: self.delivery.images.queued,
@@ -210,32 +221,69 @@ class GameBot(commands.Bot):
         return self.service.front_store
 
     # ------------------------------------------------------------------ lifecycle
+    @property
+    def leader(self) -> bool:
+        """Whether this process runs the jobs of the whole bot, command sync and purges
+        (always on SQLite; on PostgreSQL, the holder of the leader's lease)."""
+        return self.leases is None or self.leases.leads
+
     async def setup_hook(self) -> None:
-        """Add the cogs (each given this bot) and the buttons bound to it; sync the
-        command tree."""
+        """Add the cogs (each given this bot) and the buttons bound to it."""
         for cog in (LobbyCog(self), TableCog(self), TurnCog(self), InfoCog(self)):
             await self.add_cog(cog)
         self.add_dynamic_items(*self.controls.items())
-        if self.do_sync:
-            await sync_commands(self)
 
     async def start(self, token: str, *, reconnect: bool = True) -> None:
-        """Log in (``setup_hook`` wires), then :meth:`start_play`, then connect to the
-        gateway and run until closed.
+        """Log in (``setup_hook`` wires), keep the health file, hold this process's
+        shards (:meth:`hold_shards`), sync the command tree if this process leads, then
+        :meth:`start_play`, then connect to the gateway and run until closed.
 
         Raises:
             discord.LoginFailure: Discord refused the token.
         """
         await self.login(token)
+        if self.settings.health_file is not None:
+            self._spawn(health.keep_fresh(self.settings.health_file, self.health_state))
+        await self.hold_shards()
+        if self.do_sync and self.leader:
+            await sync_commands(self)
         await self.start_play()
         await self.connect(reconnect=reconnect)
 
+    async def hold_shards(self) -> None:
+        """On PostgreSQL, hold the leases of this process's shards before hosting their
+        games (while another process holds one, wait: a standby, as the health file
+        says), then keep them (see :mod:`bot.leases`)."""
+        if self.leases is None:
+            return
+        await self.leases.hold_shards(waiting=lambda _: self._write_health())
+        self._spawn(self._keep_leases())
+
+    async def _keep_leases(self) -> None:
+        """Renew the leases every third of their length. Losing a shard's (this process
+        stalled past its lease and another took over) stops the bot: two hosts of one
+        game must never both run. Becoming the leader syncs the command tree."""
+        assert self.leases is not None
+        while True:
+            await asyncio.sleep(self.leases.seconds / 3)
+            was = self.leader
+            try:
+                lost = await self.leases.renew()
+                if lost is not None:
+                    log.error("another process took over %s: stopping", lost)
+                    self._spawn(self.close())
+                    return
+                if self.leader and not was:
+                    log.info("this process now leads (command sync, purges)")
+                    if self.do_sync:
+                        await sync_commands(self)
+            except Exception:
+                log.exception("renewing the leases failed; trying again")
+
     async def start_play(self) -> None:
-        """Once logged in, before the gateway: keep the health file, send what the
-        previous process's outbox still owed and tell the channels what a crash left
-        untold, then start the games."""
-        if self.settings.health_file is not None:
-            self._spawn(health.keep_fresh(self.settings.health_file, self.health_state))
+        """Once logged in and holding its shards, before the gateway: send what the
+        previous process's outbox still owed (of this process's games) and tell the
+        channels what a crash or another process left untold, then start the games."""
         if self.do_warm_up:
             self._spawn(self.delivery.images.warm_up())
         self._playing = True
@@ -253,11 +301,11 @@ class GameBot(commands.Bot):
         re-send every open private panel (they come back after a restart; old panels keep
         working too)."""
         log.info(
-            "ready: european-war-bot %s as %s, database %s, %d shard(s), %d server(s)",
+            "ready: european-war-bot %s as %s, database %s, %s, %d server(s)",
             package_version(),
             self.user,
-            self.settings.database_path.absolute(),
-            self.shard_count or 1,
+            self.settings.database_label,
+            self._shards_line(),
             len(self.guilds),
         )
         self._write_health()
@@ -267,6 +315,26 @@ class GameBot(commands.Bot):
             return
         self._panels_resent = True
         self._spawn(self.resend_panels())
+
+    def _shards_line(self) -> str:
+        """``2 shard(s)`` (all of them), or ``shard(s) 0, 1 of 4`` for a process with a range."""
+        ids = sorted(self.shards)
+        count = self.shard_count or 1
+        if len(ids) == count:
+            return f"{count} shard(s)"
+        return f"shard(s) {', '.join(map(str, ids))} of {count}"
+
+    async def owes(self, game_id: int | None) -> bool:
+        """Whether a message kept in the outbox is this process's to send: one of a game
+        it hosts, or of no game where it connects shard 0 (as DMs arrive there)."""
+        if game_id is None:
+            return self.shard_ids is None or 0 in self.shard_ids
+        return await self.service.hosting(game_id)
+
+    async def _changed_elsewhere(self, game_id: int) -> None:
+        """Another process changed one of this process's games: tell its channel (and
+        its players) what is owed, before the game is reloaded here."""
+        await self.delivery.catch_up(only=game_id)
 
     async def resend_panels(self) -> None:
         """DM every person with an open panel decision its panel again."""
@@ -366,6 +434,11 @@ class GameBot(commands.Bot):
             await stopping  # the service closes the store: queued writes are committed
         # not playing (stopped during start-up): open_resources closes the service
         self.service = None  # type: ignore[assignment]  # closed: unusable from here on
+        if getattr(self, "_AutoShardedClient__queue", None) is None:
+            # never entered nor started (discord.py's sharded close needs the event queue
+            # its setup makes): nothing is connected, only the HTTP session to close
+            await self.http.close()
+            return
         try:
             await asyncio.wait_for(super().close(), DISCONNECT_BUDGET)
         except TimeoutError:
@@ -385,12 +458,16 @@ class GameBot(commands.Bot):
 
     # ------------------------------------------------------------------ health
     def health_state(self) -> str:
-        """The gateway state for the health file (see :mod:`bot.health`)."""
+        """The state for the health file (see :mod:`bot.health`): ``standby`` while
+        another process hosts this one's shards, else the gateway's (every shard's)."""
         if self.is_closed() or self._closing is not None:
             return "stopping"
+        if self.leases is not None and self.leases.waiting:
+            return "standby"
         if not self.is_ready():
             return "connecting"
-        return "connected" if self.ws is not None and self.ws.open else "disconnected"
+        shards = self.shards.values()
+        return "connected" if shards and not any(s.is_closed() for s in shards) else "disconnected"
 
     def _write_health(self) -> None:
         if self.settings.health_file is None or self._closing is not None:
@@ -417,6 +494,11 @@ class GameBot(commands.Bot):
         await self.delivery.outbox.close(grace=max(0.0, min(self.shutdown_grace, left)))
 
     def _spawn(self, coro: Any) -> None:
+        """Run ``coro`` in a background task that a stop cancels; once the stop has begun
+        (an event such as the gateway's READY may still arrive), nothing new starts."""
+        if self._closing is not None:
+            coro.close()
+            return
         task = asyncio.get_running_loop().create_task(coro)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
@@ -495,6 +577,8 @@ class GameBot(commands.Bot):
         while True:
             clock = self.service.clock
             await clock.sleep_until(clock.now() + 3600)
+            if not self.leader:
+                continue  # the leader purges
             try:
                 await self.purge_departed()
             except Exception:

@@ -47,7 +47,7 @@ import discord
 
 from rules import contract
 from rules.presentation import Contest
-from service import LobbyInfo, Outcome
+from service import DecisionInfo, LobbyInfo, Outcome, ServiceError
 from service.models import OutboxRecord
 
 from . import reply as replies
@@ -58,6 +58,8 @@ from .permissions import can_talk, missing_permissions, missing_text
 from .reply import Reply, attach, within
 from .texts import clip, lobby_text, stamp, waiting_lines
 from .views.lobby import lobby_view
+from .views.panels import opener_view
+from .views.table import draw_items
 
 if TYPE_CHECKING:
     from .client import GameBot
@@ -213,6 +215,8 @@ class Delivery(PrivateDelivery):
         permission when the bot stopped stay held, their games paused (until the
         permission is back, see :meth:`permissions_changed`, or /resume)."""
         for cid, gid, paused, missing in await self.bot.db.held_channels():
+            if not await self.bot.service.hosting(gid):
+                continue  # another process's (or gone with its server: released there)
             if await self.bot.service.active_game(cid) != gid:  # the game is over
                 await self._keep(self.bot.db.release_channel(cid), f"channel {cid} released")
                 continue
@@ -221,13 +225,16 @@ class Delivery(PrivateDelivery):
             self.paused_for_permissions[cid] = (gid, paused)
             self._channels[gid] = cid
 
-    async def catch_up(self) -> int:
+    async def catch_up(self, only: int | None = None) -> int:
         """At start-up, once the outbox has what the previous process kept: tell each
         game's channel of the actions it was owed (committed, but the bot stopped before
-        their message was kept or sent), rebuilt from the stored log, with the board as
-        stored. Returns how many games' channels were told."""
+        their message was kept or sent, or another process made them), rebuilt from the
+        stored log, with the board as stored — only this process's games, and with
+        ``only``, that one game. Returns how many games' channels were told."""
         outcomes = []
         for gid, owed_from in await self.bot.db.announcements():
+            if only is not None and gid != only:
+                continue
             try:
                 outcome = await self.bot.service.untold(gid, owed_from)
             except Exception:  # e.g. a snapshot that fails validation: the others go on
@@ -351,6 +358,9 @@ class Delivery(PrivateDelivery):
         if not outcome.ok or outcome.game_id is None:
             return
         gid = outcome.game_id
+        if interaction is not None and not await self.bot.service.hosting(gid):
+            await self._answer_only(outcome, Reply.of(interaction), mode, note)
+            return
         reply = Reply.of(interaction) if interaction is not None else None
         if reply is not None:
             reply.mode = mode
@@ -416,6 +426,23 @@ class Delivery(PrivateDelivery):
             self._active -= 1
             if self._active == 0:
                 self._quiet.set()
+
+    async def _answer_only(self, outcome: Outcome, reply: Reply, mode: str, note: str) -> None:
+        """Answer an interaction about a game another process hosts (a DM's panel, which
+        Discord sends to shard 0): only the one who acted is answered here; the action is
+        owed to the game's channel, and its host, told of the change, says it there and
+        sends the DMs and panels (see :meth:`catch_up`)."""
+        reply.mode = mode
+        try:
+            if mode == "panel":
+                head = self.label(outcome) + "\n" if reply.interaction.guild_id is None else ""
+                await reply.edit_source(
+                    content=f"{head}✔ {note or 'Done.'}", view=None, attachments=[]
+                )
+            elif not reply.answered:
+                await reply.private("Done.")
+        finally:
+            reply.close()
 
     # ------------------------------------------------------------------ images
     @staticmethod
@@ -602,7 +629,8 @@ class Delivery(PrivateDelivery):
                 return msg
         payload = message_payload(clip(full), view=view, mentions=_mentions(pings or set()))
         words = None
-        if tail is not None and not view and len(full) <= 2000:
+        if tail is not None and len(full) <= 2000:
+            # an action message (its buttons are its tail's: a merge keeps the newest)
             words = [content] if content else []
         pending = await self.outbox.send(
             outcome.channel_id or 0,
@@ -662,6 +690,7 @@ class Delivery(PrivateDelivery):
             content,
             files=files,
             pings=pings,
+            view=await self._buttons(outcome, bool(ended)),
             reply=reply,
             wait=contest,
             priority=URGENT,
@@ -679,6 +708,34 @@ class Delivery(PrivateDelivery):
                 await self._save_contest(outcome.game_id or 0, None)
             refs.contest_id, refs.contest_board, refs.contest_log = None, None, []
         return msg
+
+    async def _buttons(self, outcome: Outcome, ended: bool) -> discord.ui.View | None:
+        """A game message's buttons: *Rematch* once the game is over; else *Your turn* /
+        *Open my panel* while people decide, and the vote while a draw is proposed."""
+        gid, controls = outcome.game_id, self.bot.controls
+        if gid is None or outcome.kind == "pause":
+            return None
+        if ended:
+            if not outcome.game_over:
+                return None
+            rematch = discord.ui.View(timeout=None)
+            rematch.add_item(controls.rematch(gid))
+            return rematch
+        view = opener_view(controls, gid, outcome.decisions, outcome.variant)
+        if outcome.kind == "draw" and await self._draw_proposed(gid):
+            view = view or discord.ui.View(timeout=None)
+            for item in draw_items(controls, gid):
+                view.add_item(item)
+        return view
+
+    async def _draw_proposed(self, gid: int) -> bool:
+        """Some people at the table agree to a draw, not all yet."""
+        try:
+            seats = (await self.bot.service.status(gid)).seats
+        except ServiceError:  # gone meanwhile: nothing to vote on
+            return False
+        votes = [s.agrees_draw for s in seats if s.user_id is not None and s.seat is not None]
+        return any(votes) and not all(votes)
 
     async def _attach_when_sent(
         self,
@@ -799,7 +856,12 @@ class Delivery(PrivateDelivery):
         if refs.contest_id is None:
             await self._new_contest(outcome, refs, content, picture, announces=not late)
             return
-        payload = message_payload(clip(content), mentions=_mentions(set()))
+        buttons = opener_view(
+            self.bot.controls, outcome.game_id or 0, outcome.decisions, outcome.variant
+        )
+        payload = message_payload(
+            clip(content), view=buttons, clear_view=True, mentions=_mentions(set())
+        )
         payload["attachments"] = [refs.contest_board.to_dict()] if refs.contest_board else []
         # a contest message deleted meanwhile is posted afresh (see _settled)
         await self.outbox.edit(
@@ -827,6 +889,9 @@ class Delivery(PrivateDelivery):
             outcome,
             content,
             files=[picture] if picture else [],
+            view=opener_view(
+                self.bot.controls, outcome.game_id or 0, outcome.decisions, outcome.variant
+            ),
             wait=True,
             priority=URGENT,
             meta={"remember": CONTEST},
@@ -860,10 +925,12 @@ class Delivery(PrivateDelivery):
                 continue
             until = f" Time runs out {stamp(p.deadline)}." if p.deadline else ""
             ping = await self.pings(p.user_id)
+            mine = [DecisionInfo(p.seat, p.kind, p.user_id, "", p.deadline)]
             await self.post(
                 outcome,
                 f"⏰ <@{p.user_id}>, a reminder: {p.text}{until}",
                 pings={p.user_id} if ping else set(),
+                view=opener_view(self.bot.controls, outcome.game_id or 0, mine, outcome.variant),
             )
 
     # ------------------------------------------------------------------ lobby

@@ -31,6 +31,7 @@ from .outbox import NORMAL, URGENT, Outbox, Sent, files_of, message_payload
 from .reply import Reply, within
 from .texts import clip, stamp, where_label
 from .views.panels import open_panel_view, panel_content, panel_view
+from .views.turn import is_turn, root_step, step_view, with_step
 
 if TYPE_CHECKING:
     from .client import GameBot
@@ -95,9 +96,7 @@ class PrivateDelivery:
         for p in outcome.prompts:
             if p.user_id is not None:
                 prompts[p.user_id] = p
-        missing = {
-            uid: p for uid, p in prompts.items() if uid not in outcome.private and is_panel(p.kind)
-        }
+        missing = {uid: p for uid, p in prompts.items() if uid not in outcome.private}
         if missing and outcome.game_id is not None:  # e.g. a seat handed over, a resume
             private = dict(outcome.private)
             for uid, p in missing.items():
@@ -135,9 +134,15 @@ class PrivateDelivery:
         view_for = note.view if note is not None else None
         panel, text, kind, show_hand = None, None, None, False
         game = contract.game_named(outcome.variant) if outcome.variant else None
-        if prompt is not None and is_panel(prompt.kind) and view_for is not None and game:
+        if prompt is not None and view_for is not None and game and outcome.game_id:
             text = panel_content(prompt, view_for, names, game.presentation)
-            kind, panel = prompt.kind, panel_view(self.bot.controls, prompt, game)
+            kind = prompt.kind
+            if is_turn(game, prompt.kind):
+                step = root_step(prompt, game)
+                text = with_step(text, step)
+                panel = step_view(self.bot.controls, outcome.game_id, step)
+            else:
+                panel = panel_view(self.bot.controls, prompt, game)
         else:
             if prompt is not None:
                 until = f" Time runs out {stamp(prompt.deadline)}." if prompt.deadline else ""
@@ -182,7 +187,7 @@ class PrivateDelivery:
         note = outcome.private.get(uid)
         wants_panel = prompt is not None and is_panel(prompt.kind)
         has_news = note is not None and (note.hand_changed or bool(note.lines))
-        if not (wants_panel or has_news or (prompt is not None and prompt.kind == "turn")):
+        if not (prompt is not None or has_news):
             return
         hand = pics.get(("hand", uid))
         if uid not in self.dms_closed:
@@ -365,8 +370,8 @@ class PrivateDelivery:
         await self.post(
             outcome,
             f"<@{uid}>, I cannot send you direct messages. Use /hand to "
-            "see your cards, and the **Open my panel** buttons here for your "
-            "decisions (or open your DMs to this server).",
+            "see your cards, and the **Your turn** and **Open my panel** buttons here for "
+            "your decisions (or open your DMs to this server).",
             pings={uid},
         )
 

@@ -1,11 +1,12 @@
 """The health file: the running bot rewrites it every :data:`BEAT` seconds with its gateway
 state; ``python -m bot.health`` (Docker's ``HEALTHCHECK``) exits 0 when it is fresh and
-says ``connected``, 1 otherwise, with one line saying why.
+says ``connected`` or ``standby``, 1 otherwise, with one line saying why.
 
 The file (``HEALTH_FILE``) is one JSON object: ``{"state": ..., "time": ..., "pid": ...}``
 where ``state`` is ``connecting`` (start-up), ``connected``, ``disconnected`` (discord.py
-is reconnecting) or ``stopping``; it is removed when the bot stops. This module imports
-no Discord code, so the check is quick.
+is reconnecting), ``standby`` (waiting, healthy, while another process hosts its shards:
+see :mod:`bot.leases`) or ``stopping``; it is removed when the bot stops. This module
+imports no Discord code, so the check is quick.
 """
 
 from __future__ import annotations
@@ -25,6 +26,11 @@ BEAT = 15.0
 """Seconds between two writes while the bot runs."""
 MAX_AGE = 60.0
 """A file older than this is stale (four beats missed: the event loop is stuck)."""
+HEALTHY_STATES = {
+    "connected": "connected",
+    "standby": "standby: another process hosts this one's shards; it takes over if that one stops",
+}
+"""The states that pass the check, with how the check says them."""
 
 
 def write(path: Path, state: str, now: float | None = None) -> None:
@@ -45,7 +51,7 @@ def remove(path: Path) -> None:
 
 def check(path: Path, now: float | None = None, max_age: float = MAX_AGE) -> tuple[bool, str]:
     """(healthy, one line why): healthy means written under ``max_age`` seconds ago
-    with the state ``connected``."""
+    with a state of :data:`HEALTHY_STATES`."""
     now = time.time() if now is None else now
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -57,9 +63,9 @@ def check(path: Path, now: float | None = None, max_age: float = MAX_AGE) -> tup
     age = now - written
     if age > max_age:
         return False, f"stale: last written {age:.0f} s ago (state {state})"
-    if state != "connected":
+    if state not in HEALTHY_STATES:
         return False, f"not connected to Discord: {state} ({age:.0f} s ago)"
-    return True, f"connected ({age:.0f} s ago)"
+    return True, f"{HEALTHY_STATES[state]} ({age:.0f} s ago)"
 
 
 async def keep_fresh(path: Path, state: Callable[[], str], interval: float = BEAT) -> None:

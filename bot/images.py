@@ -1,14 +1,19 @@
-"""The bot's one door to the renderer: every image is drawn and encoded in a pool of worker
+"""The bot's one door to the renderer: every image is drawn and encoded in worker
 processes, one per core, so a board never holds the event loop's interpreter lock
 (ARCHITECTURE rule 7) and a 2-core machine draws twice what one core does.
 
-- The pool is started lazily (by :meth:`Images.warm_up` at start-up, else by the first
-  image) and never blocks the event loop: worker processes are *spawned* (nothing of the
-  bot is inherited) and each warms the renderer's caches in its initializer.
-- A gate keeps at most one job per worker in flight and serves channel images (boards,
+- The workers are started lazily (by :meth:`Images.warm_up` at start-up, else by the
+  first image) and never block the event loop: they are *spawned* (nothing of the bot
+  is inherited), each in a pool of its own, and each warms the renderer's caches in its
+  initializer.
+- A gate keeps at most two jobs per worker in flight and serves channel images (boards,
   contests) before hands.
-- A worker that dies (a crash, the OOM killer) does not stop games: the pool is started
-  anew and the image tried once more; if that fails too, or drawing raises (a renderer
+- A game's boards go to one worker (its *home*, chosen when the game's first board is
+  drawn: the worker with the fewest games), so that worker's caches hold the game's
+  panel parts and deflated bands; a job goes to another worker only when nothing
+  waiting is for that one (see :class:`_Gate`).
+- A worker that dies (a crash, the OOM killer) does not stop games: it is started anew
+  and the image tried once more; if that fails too, or drawing raises (a renderer
   bug), a small plain placeholder is sent instead and the fault is logged.
 - ``workers=0`` draws in threads of the bot's own process instead (``RENDER_WORKERS=0``:
   one core, no extra processes; the tests use it for bots they start by the dozen).
@@ -24,14 +29,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import heapq
 import io
 import logging
 import multiprocessing
 import os
-import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -99,51 +102,99 @@ def _extra_file(name: str) -> str:
 IN_FLIGHT_PER_WORKER = 2
 """Jobs handed to each worker process at once (see :class:`Images`)."""
 
+HOMES_KEPT = 10_000
+"""Games whose home worker is remembered (the least recently drawn are forgotten)."""
+
 
 class _Gate:
-    """At most ``slots`` drawings at once; channel images (urgent) go before hands.
+    """Job slots: ``per_worker`` jobs at once on each of ``workers`` workers; channel
+    images (urgent) go before hands.
 
-    With worker processes, a job waiting here rather than in the pool's queue can still
-    be overtaken by a more urgent one; with threads, drawing holds the GIL much of the
-    time, so more threads than cores only slow every drawing down and starve the event
-    loop."""
+    A job may name the worker it prefers (its game's home). A slot that frees up on a
+    worker goes to the oldest waiting job of the highest urgency that prefers that
+    worker or none; only when no such job waits does it go to the oldest job of that
+    urgency preferring another worker (a busy home must not leave a worker idle). With
+    worker processes, a job waiting here rather than in a worker's queue can still be
+    overtaken by a more urgent one; with threads (one worker, several slots), drawing
+    holds the GIL much of the time, so more threads than cores only slow every drawing
+    down and starve the event loop."""
 
-    def __init__(self, slots: int) -> None:
-        self.free = slots
-        self.waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+    def __init__(self, workers: int, per_worker: int) -> None:
+        self.free = [per_worker] * workers
+        """Free slots of each worker."""
         self.order = 0
+        self.waiting: tuple[dict[int | None, deque[tuple[int, asyncio.Future[int]]]], ...] = (
+            {},
+            {},
+        )
+        """Per urgency (0: urgent, 1: not), the waiting jobs by the worker they prefer
+        (``None``: any), each as (arrival order, the future that gets its worker)."""
 
-    async def acquire(self, urgent: bool) -> None:
-        """Wait for a slot (urgent first, then in arrival order)."""
-        if self.free > 0 and not self.waiting:
-            self.free -= 1
-            return
-        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    def __len__(self) -> int:
+        """Jobs waiting for a slot (some may have been cancelled meanwhile)."""
+        return sum(len(q) for by in self.waiting for q in by.values())
+
+    def pending(self) -> list[tuple[int, int | None]]:
+        """(urgency, preferred worker) of every job still waiting: urgent ones first,
+        each urgency oldest first."""
+        out = [
+            (urgency, order, prefer)
+            for urgency, by in enumerate(self.waiting)
+            for prefer, q in by.items()
+            for order, fut in q
+            if not fut.done()
+        ]
+        return [(urgency, prefer) for urgency, _, prefer in sorted(out)]
+
+    async def acquire(self, urgent: bool, prefer: int | None = None) -> int:
+        """Wait for a slot and return its worker: ``prefer`` if it has one free, else
+        the worker with the most free slots; once all are taken, see the class doc."""
+        if prefer is not None and self.free[prefer] > 0:
+            self.free[prefer] -= 1
+            return prefer
+        best = max(range(len(self.free)), key=lambda i: self.free[i])
+        if self.free[best] > 0:  # a free slot: nobody is waiting (release hands slots on)
+            self.free[best] -= 1
+            return best
+        fut: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         self.order += 1
-        heapq.heappush(self.waiting, (0 if urgent else 1, self.order, fut))
+        self.waiting[0 if urgent else 1].setdefault(prefer, deque()).append((self.order, fut))
         try:
-            await fut
+            return await fut
         except asyncio.CancelledError:
             if fut.done() and not fut.cancelled():
-                self.release()
+                self.release(fut.result())
             raise
 
-    def release(self) -> None:
-        """Give a slot back (to the first waiter, if any)."""
-        while self.waiting:
-            _, _, fut = heapq.heappop(self.waiting)
-            if not fut.done():
-                fut.set_result(None)
-                return
-        self.free += 1
+    def _next(self, worker: int) -> asyncio.Future[int] | None:
+        """Take the waiting job that gets a slot freed on ``worker`` (see the class doc)."""
+        for by in self.waiting:
+            while True:
+                own = [q for q in (by.get(worker), by.get(None)) if q]
+                queues = own or [q for q in by.values() if q]
+                if not queues:
+                    break
+                q = min(queues, key=lambda q: q[0][0])
+                _, fut = q.popleft()
+                if not fut.done():
+                    return fut
+        return None
+
+    def release(self, worker: int) -> None:
+        """Give a slot of ``worker`` back (to the next waiting job, if any)."""
+        fut = self._next(worker)
+        if fut is None:
+            self.free[worker] += 1
+        else:
+            fut.set_result(worker)
 
     async def __call__(self, urgent: bool, fn: Any, *args: Any) -> Any:
         """Run ``fn(*args)`` in a thread once a slot is free."""
-        await self.acquire(urgent)
+        worker = await self.acquire(urgent)
         try:
             return await asyncio.to_thread(fn, *args)
         finally:
-            self.release()
+            self.release(worker)
 
 
 class Images:
@@ -170,17 +221,26 @@ class Images:
         # two jobs in flight per worker: the next job is already in the worker's pipe
         # when one ends (one per worker left each idle for the round trip: 30 boards/s
         # with one worker, 65 with two in flight); more would only delay urgent images
-        slots = IN_FLIGHT_PER_WORKER * self.workers or max(1, min(MAX_THREADS, cores()))
-        self._gate = _Gate(slots)
+        if self.workers:
+            self._gate = _Gate(self.workers, IN_FLIGHT_PER_WORKER)
+        else:
+            self._gate = _Gate(1, max(1, min(MAX_THREADS, cores())))
+        self._homes: OrderedDict[Any, int] = OrderedDict()
+        """The home worker of each game drawn lately (see :meth:`_home`)."""
+        self._home_counts = [0] * max(1, self.workers)
         self._warm = warm
-        self._pool: ProcessPoolExecutor | None = None
-        self._starting: asyncio.Future[None] | None = None
+        self._pools: list[ProcessPoolExecutor | None] | None = None
+        """One pool of one worker process per worker (None: not started; a pool whose
+        worker died is None until started anew)."""
+        self._starting: dict[int | None, asyncio.Future[None]] = {}
+        """Starts under way: of every worker (key None), or of one worker anew."""
         self._ready: list[Future[int]] = []
         self._processes: dict[int, list[BaseProcess]] = {}
-        """The worker processes of each pool started (by the pool's id)."""
+        """The worker process of each pool started (by the pool's id)."""
         self._closed = False
         self.pools_started = 0
-        """Pools started so far (more than one means a worker died and was replaced)."""
+        """Times workers were started: the first start of them all, then each worker
+        started anew after one died."""
         self.rendered = 0
         """Images drawn (placeholders not counted)."""
         self.cpu_seconds = 0.0
@@ -191,100 +251,140 @@ class Images:
     @property
     def queued(self) -> int:
         """Images waiting for a free worker (or thread)."""
-        return len(self._gate.waiting)
+        return len(self._gate)
+
+    def _home(self, game: Any) -> int | None:
+        """The worker that draws ``game``'s boards (a game id; ``None``: any worker). A
+        game drawn for the first time (or not lately) gets the worker with the fewest
+        games."""
+        if game is None or self.workers < 2:
+            return None
+        home = self._homes.get(game)
+        if home is None:
+            home = min(range(self.workers), key=lambda i: self._home_counts[i])
+            self._homes[game] = home
+            self._home_counts[home] += 1
+            if len(self._homes) > HOMES_KEPT:
+                _, gone = self._homes.popitem(last=False)
+                self._home_counts[gone] -= 1
+        else:
+            self._homes.move_to_end(game)
+        return home
 
     # ------------------------------------------------------------------ the pool
-    async def _executor(self) -> ProcessPoolExecutor | None:
-        """The running pool, started if there is none (once, however many ask); None
-        once closed."""
-        while self._pool is None and not self._closed:
-            if self._starting is None:
-                self._starting = asyncio.ensure_future(self._start())
-            await asyncio.shield(self._starting)
-        return None if self._closed else self._pool
+    async def _executor(self, worker: int) -> ProcessPoolExecutor | None:
+        """The running pool of ``worker``, started if there is none (once, however many
+        ask): every worker's at the first call, else that one anew; None once closed."""
+        while not self._closed:
+            pools = self._pools
+            if pools is not None and pools[worker] is not None:
+                return pools[worker]
+            which = None if pools is None else worker
+            if which not in self._starting:
+                self._starting[which] = asyncio.ensure_future(self._start(which))
+            await asyncio.shield(self._starting[which])
+        return None
 
-    async def _start(self) -> None:
+    async def _start(self, which: int | None) -> None:
         try:
             # spawning a process takes ~15 ms: done in a thread, all of them now, so no
             # later submit spawns one on the event loop
-            pool, ready = await asyncio.to_thread(self._spawn)
+            count = self.workers if which is None else 1
+            started = await asyncio.to_thread(self._spawn, count)
             self.pools_started += 1
-            self._pool, self._ready = pool, ready
+            if which is None:
+                self._pools = [pool for pool, _ in started]
+                self._ready = [ready for _, ready in started]
+            else:
+                # set: a worker is started anew only once all were, and close() waits
+                # for every start before it drops them
+                assert self._pools is not None
+                self._pools[which] = started[0][0]
         finally:
-            self._starting = None
+            del self._starting[which]
 
-    def _spawn(self) -> tuple[ProcessPoolExecutor, list[Future[int]]]:
+    def _spawn(self, count: int) -> list[tuple[ProcessPoolExecutor, Future[int]]]:
         ctx = multiprocessing.get_context("spawn")
-        pool = ProcessPoolExecutor(
-            max_workers=self.workers,
-            mp_context=ctx,
-            initializer=render_worker.start,
-            initargs=(self._warm, ctx.Barrier(self.workers)),
-        )
-        # the roll call, one job per worker: every worker starts now (no later submit
-        # spawns one on the event loop), and the jobs end when all are warm
-        ready = [pool.submit(render_worker.ready) for _ in range(self.workers)]
-        # remembered here: the pool forgets its processes once it is shut down
-        self._processes[id(pool)] = list((getattr(pool, "_processes", None) or {}).values())
-        return pool, ready
+        out = []
+        for _ in range(count):
+            pool = ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=ctx,
+                initializer=render_worker.start,
+                initargs=(self._warm,),
+            )
+            # a first job: the worker starts now (no later submit spawns one on the
+            # event loop), and the job ends once the worker is warm
+            ready = pool.submit(render_worker.ready)
+            # remembered here: the pool forgets its process once it is shut down
+            self._processes[id(pool)] = list((getattr(pool, "_processes", None) or {}).values())
+            out.append((pool, ready))
+        return out
 
-    def _discard(self, pool: ProcessPoolExecutor) -> None:
-        """Drop a broken pool (if it is still the current one) and end its workers."""
-        if self._pool is pool:
-            self._pool, self._ready = None, []
+    def _discard(self, worker: int, pool: ProcessPoolExecutor) -> None:
+        """Drop a broken pool (if it is still the worker's) and end its process."""
+        if self._pools is not None and self._pools[worker] is pool:
+            self._pools[worker] = None
         _stop(pool, self._processes.pop(id(pool), []))
 
     def worker_pids(self) -> list[int]:
-        """Process ids of the running workers (none before the pool starts)."""
-        procs = getattr(self._pool, "_processes", None) or {}
-        return sorted(p.pid for p in procs.values() if p.is_alive() and p.pid)
+        """Process ids of the running workers (none before they start)."""
+        pids = []
+        for pool in self._pools or []:
+            procs = getattr(pool, "_processes", None) or {}
+            pids += [p.pid for p in procs.values() if p.is_alive() and p.pid]
+        return sorted(pids)
 
     async def _run(
-        self, urgent: bool, fn: Callable[..., Any], *args: Any, kind: str | None = None
+        self,
+        urgent: bool,
+        fn: Callable[..., Any],
+        *args: Any,
+        kind: str | None = None,
+        home: int | None = None,
     ) -> Any:
-        """``fn(*args)`` in a worker (or a thread), once the gate lets it through. With a
-        ``kind`` (board, hand, an extra image), its wall time from then on goes to the metrics with
-        the CPU time the job reports (the last item of its result).
+        """``fn(*args)`` in a worker (or a thread), once the gate lets it through (to
+        the ``home`` worker if it can). With a ``kind`` (board, hand, an extra image), its
+        wall time from then on goes to the metrics with the CPU time the job reports (the
+        last item of its result).
 
-        A pool whose worker died is replaced and the job sent again, once; after
+        A worker that died is started anew and the job sent again, once; after
         :meth:`close` the job is done in a thread.
 
         Raises:
-            BrokenProcessPool: a worker died in two pools in a row.
+            BrokenProcessPool: the worker died twice in a row.
             Exception: whatever ``fn`` raised.
         """
-        await self._gate.acquire(urgent)
+        worker = await self._gate.acquire(urgent, home)
         try:
             started = time.perf_counter()
-            result = await self._draw(fn, *args)
+            result = await self._draw(worker, fn, *args)
             if kind is not None:
                 self.metrics.rendered(kind, time.perf_counter() - started, result[-1])
             return result
         finally:
-            self._gate.release()
+            self._gate.release(worker)
 
-    async def _draw(self, fn: Callable[..., Any], *args: Any) -> Any:
+    async def _draw(self, worker: int, fn: Callable[..., Any], *args: Any) -> Any:
         broken = 0
         while True:
             if self.workers == 0 or self._closed:
                 return await asyncio.to_thread(fn, *args)
-            pool = await self._executor()
+            pool = await self._executor(worker)
             if pool is None:
                 continue
             try:
                 job = pool.submit(fn, *args)
                 return await asyncio.wrap_future(job)
             except BrokenProcessPool:
-                self._discard(pool)
+                self._discard(worker, pool)
                 if self._closed:  # ended by close(): drawn in a thread instead
                     continue
                 self.metrics.error("render_worker_died")
                 broken += 1
                 if broken == 2:
                     raise
-                log.warning(
-                    "a render worker died; starting new workers and drawing the image again"
-                )
+                log.warning("a render worker died; starting it anew and drawing the image again")
             except asyncio.CancelledError:
                 if not (self._closed and job.cancelled() and not _cancelling()):
                     raise
@@ -293,12 +393,16 @@ class Images:
         """Stop the worker processes at once, without waiting for a warm-up to end. An
         image in flight, or asked for later, is drawn in a thread of this process."""
         self._closed = True
-        if self._starting is not None:
+        for starting in list(self._starting.values()):
             with contextlib.suppress(Exception):
-                await asyncio.shield(self._starting)
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            await asyncio.to_thread(_join, _stop(pool, self._processes.pop(id(pool), [])))
+                await asyncio.shield(starting)
+        pools, self._pools = self._pools or [], None
+        procs = []
+        for pool in pools:
+            if pool is not None:
+                procs += _stop(pool, self._processes.pop(id(pool), []))
+        if procs:
+            await asyncio.to_thread(_join, procs)
 
     # ------------------------------------------------------------------ images
     @staticmethod
@@ -331,7 +435,8 @@ class Images:
         key: tuple[int, int] | None = None,
     ) -> Picture:
         """The board PNG of ``game`` with its text summary as alt text. ``key`` (game id,
-        version) caches it; a cached board is reused only when no events are to be drawn.
+        version) caches it (a cached board is reused only when no events are to be
+        drawn), and its game id sends it to that game's home worker.
 
         Raises:
             NoImages: the game has no images (see :meth:`draws`).
@@ -341,7 +446,8 @@ class Images:
         if cached is not None and not events:
             data, alt = cached
         else:
-            data, alt = await self._draw_board(game, view, tuple(names), tuple(events))
+            home = self._home(key[0] if key is not None else None)
+            data, alt = await self._draw_board(game, view, tuple(names), tuple(events), home)
             if key is not None:
                 self._boards[key] = (data, alt)
                 self._boards.move_to_end(key)
@@ -358,11 +464,16 @@ class Images:
         return render_worker.images(game).board_text(view, names)
 
     async def _draw_board(
-        self, game: str, view: Any, names: tuple[str, ...], events: tuple[rules.Event, ...]
+        self,
+        game: str,
+        view: Any,
+        names: tuple[str, ...],
+        events: tuple[rules.Event, ...],
+        home: int | None,
     ) -> tuple[bytes, str]:
         try:
             data, summary, fault, cpu = await self._run(
-                True, render_worker.board_job, game, view, names, events, kind="board"
+                True, render_worker.board_job, game, view, names, events, kind="board", home=home
             )
         except Exception:
             log.exception("board image failed")
@@ -464,27 +575,25 @@ class Images:
             await asyncio.to_thread(render_worker.warm)
             return
         try:
-            pool = await self._executor()
+            if await self._executor(0) is None:
+                return
         except Exception:
             log.exception("the render workers could not be started")
             return
-        if pool is None:
-            return
-        try:
-            await asyncio.gather(*(asyncio.wrap_future(f) for f in self._ready))
-        except BrokenProcessPool:
-            self._discard(pool)
-            if not self._closed:
-                log.warning(
-                    "a render worker died while warming up; new ones start with the next image"
-                )
-        except threading.BrokenBarrierError:
-            log.warning(
-                "the render workers were not all warm after %.0f s", render_worker.ROLL_CALL_TIMEOUT
-            )
-        except asyncio.CancelledError:
-            if not self._closed or _cancelling():
-                raise
+        for worker, (pool, ready) in enumerate(zip(self._pools or [], self._ready, strict=False)):
+            try:
+                await asyncio.wrap_future(ready)
+            except BrokenProcessPool:
+                if pool is not None:
+                    self._discard(worker, pool)
+                if not self._closed:
+                    log.warning(
+                        "a render worker died while warming up; it starts anew with its next image"
+                    )
+            except asyncio.CancelledError:
+                if not self._closed or _cancelling():
+                    raise
+                return
 
 
 def _cancelling() -> bool:

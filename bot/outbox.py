@@ -207,10 +207,15 @@ class Outbox:
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> int:
-        """Load the items kept by the previous process and start sending. Returns how
-        many were loaded."""
+        """Load the items kept by the previous process (this process's: of its games, see
+        :meth:`bot.client.GameBot.owes`) and start sending. Returns how many were
+        loaded."""
         queued = {i.rec.id for q in self._lanes.values() for i in q}
-        items = [r for r in await self.bot.db.outbox_items() if r.id not in queued]
+        items = [
+            r
+            for r in await self.bot.db.outbox_items()
+            if r.id not in queued and await self.bot.owes(r.game_id)
+        ]
         for rec in items:
             self._enqueue(_Item(rec))
         self._runner = asyncio.get_running_loop().create_task(self._run())

@@ -1,7 +1,10 @@
 """Open the bot's database before anything talks to Discord, and say plainly what is wrong.
 
-:func:`open_checked` is what ``python -m bot`` runs first. It refuses to start — with
-one line naming the problem and the file, and without changing the file — when:
+:func:`open_checked` is what ``python -m bot`` runs first. A PostgreSQL database (which
+several bot processes share) is connected to and migrated, or refused in one line (the
+server cannot be reached, refuses the user, or holds a newer schema). An SQLite file is
+refused — with one line naming the problem and the file, and without changing the file —
+when:
 
 - the folder of an explicitly configured ``DATABASE_URL`` does not exist (a volume not
   mounted must not turn into a fresh, empty database; the default ``./data`` is created
@@ -32,11 +35,12 @@ from pathlib import Path
 from urllib.parse import quote
 
 import aiosqlite
+import asyncpg
 
 from service.config import DEFAULT_DATABASE_URL
-from service.migrations import LATEST, MigrationError, current_version
+from service.migrations import LATEST, MIGRATIONS, MigrationError, applied_versions, unknown_steps
 from service.sqlite_store import SqliteStore
-from service.store import StoreFull
+from service.store import Store, StoreFull, open_store
 
 from .config import Settings
 
@@ -108,13 +112,16 @@ def _holder(fd: int) -> str:
         return "a process that is still starting (its details are not written yet)"
 
 
-async def open_checked(settings: Settings, *, busy_timeout_ms: int = 10_000) -> SqliteStore:
-    """Check and open the bot's database, owned by this process (released when the store
-    closes). Nothing here touches the network.
+async def open_checked(settings: Settings, *, busy_timeout_ms: int = 10_000) -> Store:
+    """Check and open the bot's database: an SQLite file owned by this process (released
+    when the store closes; nothing here touches the network), or a PostgreSQL database
+    that several processes share (connected and migrated).
 
     Raises:
         StartupError: the database cannot be used; the message says what and where.
     """
+    if settings.postgres:
+        return await _open_postgres(settings)
     path = settings.database_path
     folder = path.parent
     if not folder.is_dir():
@@ -145,6 +152,19 @@ async def open_checked(settings: Settings, *, busy_timeout_ms: int = 10_000) -> 
         raise
     store.owner = lock
     return store
+
+
+async def _open_postgres(settings: Settings) -> Store:
+    """Connect to and migrate the PostgreSQL database, or say plainly why not."""
+    where = settings.database_label
+    try:
+        return await open_store(settings.database_url)
+    except MigrationError as exc:
+        raise StartupError(f"The database {where} cannot be upgraded: {exc}.") from exc
+    except (TimeoutError, OSError) as exc:
+        raise StartupError(f"Cannot reach the PostgreSQL server of {where}: {exc}.") from exc
+    except asyncpg.PostgresError as exc:
+        raise StartupError(f"PostgreSQL refused {where}: {exc}.") from exc
 
 
 def _check_file(path: Path) -> None:
@@ -188,10 +208,10 @@ async def _check_contents(path: Path, busy_timeout_ms: int) -> None:
         raise StartupError(f"Cannot open the database {path}: {exc}.") from exc
     try:
         await conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-        version = await current_version(conn)
-        if version > LATEST:
+        applied = await applied_versions(conn)
+        if unknown_steps(applied, MIGRATIONS) is not None:
             raise StartupError(
-                f"The database {path} is at schema version {version}, newer than this "
+                f"The database {path} is at schema version {max(applied)}, newer than this "
                 f"release ({LATEST}): run a newer release."
             )
         if path.stat().st_size <= QUICK_CHECK_LIMIT:
@@ -201,7 +221,7 @@ async def _check_contents(path: Path, busy_timeout_ms: int) -> None:
                 raise StartupError(
                     f"The database {path} is damaged ({problems[0]}): restore it from a backup."
                 )
-        if version == LATEST:
+        if applied == {m.version for m in MIGRATIONS}:
             await SqliteStore(conn, path).load_active()
     except sqlite3.OperationalError as exc:
         if _code(exc) not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):

@@ -3,11 +3,11 @@
 :class:`bot.images.Images` sends these functions to its worker processes (or runs them in
 a thread when it has no workers). Each job names its game; the images come from the
 render registry (:func:`render.images_for`), which importing :mod:`render` fills with the
-built-in games' images. The module imports only the renderer, the rules and zlib-ng
-(every PNG it writes is deflated with zlib-ng, see :func:`render.pngwrite.use_zlib`),
-so a freshly spawned worker starts in a fraction of a second. Each job returns the CPU
-time it used (its thread's CPU time), which the bot adds up (see
-:attr:`bot.images.Images.cpu_seconds`).
+built-in games' images. The module imports only the renderer, the rules and the bot's
+deflater (every PNG it writes is deflated by :mod:`bot.deflate`: ISA-L for boards,
+zlib-ng for the rest, see :func:`render.pngwrite.use_zlib`), so a freshly spawned
+worker starts in a fraction of a second. Each job returns the CPU time it used (its
+thread's CPU time), which the bot adds up (see :attr:`bot.images.Images.cpu_seconds`).
 """
 
 from __future__ import annotations
@@ -19,23 +19,17 @@ import traceback
 from collections.abc import Sequence
 from typing import Any
 
-from zlib_ng import zlib_ng
-
 import render
 import rules
 from render.pngwrite import use_zlib
 
+from . import deflate
+
 log = logging.getLogger("bot.render_worker")
 
 # every process that draws for the bot (its workers, or the bot itself when it has none)
-# imports this module: all of them deflate with zlib-ng, so they give the same bytes
-use_zlib(zlib_ng)
-
-ROLL_CALL_TIMEOUT = 300.0
-"""Seconds a warm worker waits at the roll call for the others before giving up."""
-
-_roll_call: Any = None
-"""This worker's pool's barrier (see :func:`start` and :func:`ready`)."""
+# imports this module: all of them deflate alike, so they give the same bytes
+use_zlib(deflate)
 
 
 class NoImages(LookupError):
@@ -54,11 +48,8 @@ def images(game: str) -> render.GameImages:
     return found
 
 
-def start(warm_caches: bool, roll_call: Any = None) -> None:
-    """A worker's initializer: keep the pool's ``roll_call`` (a ``Barrier`` of as many
-    parties as workers) for :func:`ready`, then (``warm_caches``) :func:`warm`."""
-    global _roll_call
-    _roll_call = roll_call
+def start(warm_caches: bool) -> None:
+    """A worker's initializer: (``warm_caches``) :func:`warm`."""
     if warm_caches:
         warm()
 
@@ -75,15 +66,8 @@ def warm() -> None:
 
 
 def ready() -> int:
-    """The roll call: returns this worker's pid once every worker of the pool has
-    finished its initializer (each waits at the barrier in one ``ready`` job, so as many
-    of these jobs as workers come back only when all are warm).
-
-    Raises:
-        threading.BrokenBarrierError: a worker did not arrive in ``ROLL_CALL_TIMEOUT``.
-    """
-    if _roll_call is not None:
-        _roll_call.wait(ROLL_CALL_TIMEOUT)
+    """This worker's pid (a worker runs it after its initializer: it comes back once
+    the worker is warm)."""
     return os.getpid()
 
 

@@ -10,7 +10,9 @@ from collections.abc import Iterable, Sequence
 
 from rules import contract
 from rules.presentation import Presentation
-from service import DecisionInfo, LobbyInfo
+from service import DecisionInfo, GameStatus, LobbyInfo
+
+from .games import decision_name
 
 CONTENT_LIMIT = 2000
 SOURCE = (
@@ -126,6 +128,23 @@ def waiting_lines(decisions: Sequence[DecisionInfo], words: Presentation) -> lis
     return out
 
 
+def game_line(st: GameStatus, user_id: int, where: str) -> str:
+    """One game in /games: its title, ``where`` it is (server and channel, linked), and
+    who it waits for — ``user_id``'s own decision with its deadline first."""
+    head = f"**{variant_name(st.variant)}** · {where}"
+    if st.status == "lobby":
+        return f"{head} — a table still open ({len(st.seats)} seated)."
+    mine = [d for d in st.decisions if d.user_id == user_id]
+    others = sorted({d.name for d in st.decisions if d.user_id != user_id})
+    paused = " (paused)" if st.paused else ""
+    if mine:
+        deadline = min((d.deadline for d in mine if d.deadline), default=None)
+        spoken = ", ".join(sorted({decision_name(st.variant, d.kind) for d in mine}))
+        until = f", time runs out {stamp(deadline)}" if deadline else ""
+        return f"{head} — ▶ **you** ({spoken}{until}){paused}."
+    return f"{head} — waiting for {', '.join(others) or 'nobody'}{paused}."
+
+
 def status_text(lines: Iterable[str]) -> str:
     """``/status`` output."""
     return clip("\n".join(lines))
@@ -147,14 +166,19 @@ def spec_help(variant: str) -> str:
         "or use **/join**; the host adds computers with **Add computer** or **/addbot** and "
         "starts with **Start** or **/start**.",
     ]
+    lines.append(
+        "• On your turn press **Your turn** in the channel (or use the panel I DM you) and "
+        "click your way through, or type its command:"
+    )
     for c in words.commands():
         options = " ".join(o.name if o.required else f"[{o.name}]" for o in c.options)
         lines.append(f"• **/{c.name}** {options}".rstrip() + f" — {c.description}.")
     lines += [
-        "• Decisions out of turn come as private panels by DM (or **Open my panel** in the "
-        "channel when your DMs are closed). Options autocomplete with what is legal now.",
-        "• **/board**, **/hand**, **/status**, **/log** show the game; **/rules** the rules; "
-        "**/hint** suggests a move for your own decision (only you see it).",
+        "• Decisions out of turn come as private panels by DM, and from **Open my panel** in "
+        "the channel. Options autocomplete with what is legal now.",
+        "• **/board**, **/hand**, **/status**, **/log** show the game; **/games** your games; "
+        "**/rules** the rules; **/hint** suggests a move for your own decision (only you see "
+        "it); **/draw** proposes a draw; **Rematch** plays again.",
     ]
     return "\n".join(lines)
 

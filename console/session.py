@@ -490,7 +490,9 @@ class Session:
         elif name == "rules":
             say(plain(rulebook.lookup(cmd.arg.strip() or None, self.variant)))
         elif name == "draw":
-            self.report(self.run(self.service.agree_draw(gid, user)))
+            question = self.draw_question(gid, user)
+            if question is None or confirm(question):
+                self.report(self.run(self.service.agree_draw(gid, user)))
         elif name == "resign":
             if confirm("Resign and hand your seat to a computer for the rest of the game?"):
                 out = self.run(self.service.resign(gid, user))
@@ -501,6 +503,26 @@ class Session:
         elif name == "quit":
             return "quit"
         return ""
+
+    def draw_question(self, gid: int, user: int) -> str | None:
+        """What ``draw`` asks before ``user``'s vote counts (None: the service refuses it
+        and says why). Computer players are never asked: alone with them, the vote ends
+        the game at once."""
+        st = self.run(self.service.status(gid))
+        people = [s for s in st.seats if s.user_id is not None and s.seat is not None]
+        game = contract.game_named(st.variant)
+        if st.status != "running" or game.agreed_draw() is None:
+            return None
+        if not any(s.user_id == user for s in people):
+            return None
+        yes = sum(1 for s in people if s.agrees_draw and s.user_id != user)
+        if yes == len(people) - 1:
+            alone = " (computer players are not asked)" if len(people) == 1 else ""
+            return f"End the game in a draw now{alone}?"
+        return (
+            "Agree to a draw? The game ends so once every person at the table agrees "
+            f"({yes} of {len(people)} so far)."
+        )
 
     def report(self, out: Outcome) -> None:
         """Print an outcome, or its refusal."""

@@ -82,7 +82,7 @@ def help_text(variant: str) -> str:
         ("hint", "what the strongest computer would do in your place, and why"),
         ("log", "the last events (log 20: the last 20)"),
         ("rules", f"the rules (rules TOPIC: a ruling's number{number} or a word)"),
-        ("draw", "agree to a draw (every person at the table must)"),
+        ("draw", "agree to a draw, once confirmed (every person at the table must)"),
         ("resign", "a computer takes your seat for the rest of the game"),
         ("quit", "stop here; the game is saved (continue with --resume)"),
     ]

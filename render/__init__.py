@@ -4,7 +4,7 @@ The kit (used by every game's room):
 
 - :mod:`render.text` and :mod:`render.fonts` — the shipped fonts, text that fits, cached
   glyph masks;
-- :mod:`render.palette` — colour arithmetic, the seats' colour-blind-checked colours and
+- :mod:`render.palette` — colour arithmetic, contrast, a side's piece colours and
   the side panel's interface colours;
 - :mod:`render.encode` and :mod:`render.pngwrite` — palette-mode PNG encoding;
 - :mod:`render.drawing`, :mod:`render.shapes` and :mod:`render.arrows` — polygons,

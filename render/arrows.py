@@ -4,14 +4,16 @@ Arrows go from one field's anchor to another's, gently curved, stopping short of
 piece boxes so that no piece is covered. Each is drawn on a small supersampled overlay
 (antialiased) and pasted onto the board. Styles:
 
-- ``move``: a solid arrow in the mover's colour;
-- ``sea``: the same, dashed, with an anchor badge half-way (a voyage between harbours);
+- ``move``: a solid arrow in the mover's colour (its side's piece colours);
+- ``sea``: the same, dashed, with an anchor badge half-way (a voyage between harbours,
+  along its sea route);
 - ``attack``: a broad arrow in the attacker's colour (the board adds a crossed-swords
   badge on the attacked field);
 - ``retreat``: a thin dashed arrow in the defender's colour.
 
 A link that crosses the map's east-west edge (World War 5's Pacific lanes) is drawn as
-two halves: out of the map on one side, back in on the other.
+two halves: out of the map on one side, back in on the other. An arrow given a route
+(over land, round the sea) follows it.
 """
 
 from __future__ import annotations
@@ -71,17 +73,22 @@ STYLES: dict[str, Style] = {
 
 @dataclass(frozen=True)
 class Arrow:
-    """An arrow to draw: kind (a key of :data:`STYLES`), seat (colour), ends in pixels."""
+    """An arrow to draw: kind (a key of :data:`STYLES`), colours (the fill and outline of
+    the side that acted), ends in pixels."""
 
     kind: str
-    seat: int
+    colour: palette.PieceColour
     src: Point
     dst: Point
     wraps: bool = False
     """The link crosses the map's east-west edge."""
+    exits: tuple[float, float] | None = None
+    """For a link across the edge: the y where it leaves the map on ``src``'s side and
+    where it comes back on ``dst``'s (none: where the straight line crosses)."""
     via: tuple[Point, ...] = ()
-    """A voyage's sea route, harbour to harbour (drawn instead of ``src`` - ``dst``);
-    none: a gentle curve between the anchors."""
+    """A route to follow instead of ``src`` - ``dst``: a voyage's, harbour to harbour
+    (``sea``), or one over land, anchor to anchor (other kinds); none: a gentle curve
+    between the anchors."""
 
 
 def _covered(pts: Sequence[Point], avoid: Sequence[Box], pad: float) -> int:
@@ -110,13 +117,17 @@ def path(arrow: Arrow, frame: Frame, avoid: Sequence[Box] = ()) -> list[list[Poi
         b_shift = (b[0] + width, b[1]) if east_first else (b[0] - width, b[1])
         edge_x = east if east_first else west
         t = (edge_x - a[0]) / (b_shift[0] - a[0])
-        y_edge = a[1] + t * (b[1] - a[1])
-        out = trim_polyline([a, (edge_x, y_edge)], START_GAP, 0.0)
-        back = trim_polyline([(west + east - edge_x, y_edge), b], 0.0, END_GAP)
+        y_out = y_back = a[1] + t * (b[1] - a[1])
+        if arrow.exits is not None:
+            y_out, y_back = arrow.exits
+        out = trim_polyline([a, (edge_x, y_out)], START_GAP, 0.0)
+        back = trim_polyline([(west + east - edge_x, y_back), b], 0.0, END_GAP)
         return [p for p in (out, back) if len(p) >= 2]
     if len(arrow.via) >= 2:
-        # a voyage: from harbour symbol to harbour symbol (each next to its piece)
-        routed = trim_polyline(list(arrow.via), HARBOUR_GAP, HARBOUR_GAP + 2)
+        # a voyage: from harbour symbol to harbour symbol (each next to its piece);
+        # a route over land: from anchor to anchor, clear of both pieces
+        gaps = (HARBOUR_GAP, HARBOUR_GAP + 2) if arrow.kind == "sea" else (START_GAP, END_GAP)
+        routed = trim_polyline(list(arrow.via), *gaps)
         if len(routed) >= 2:
             return [routed]
     length = math.dist(a, b)
@@ -279,7 +290,7 @@ def draw_arrow(
     parts = path(arrow, frame, avoid)
     if not parts:
         return None
-    colour = palette.piece_colour(arrow.seat)
+    colour = arrow.colour
     margin = style.head_width + 16
     xs = [x for part in parts for x, _ in part]
     ys = [y for part in parts for _, y in part]

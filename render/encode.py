@@ -17,7 +17,8 @@ the standard zlib at the same level, ~0.5x at level 1, ~0.4x at level 2, ~0.7x a
 map (:mod:`render.pyramids.static_layer`), CPU median and PNG size median / max: level 1 1.6 ms,
 115 / 130 KB; level 2 2.4 ms, 90 / 100 KB; level 3 3.6 ms, 87 / 97 KB; level 4 4.6 ms,
 84 / 94 KB (the RLE strategy: 2.2 ms but up to 124 KB). Level 4 is the default (as with
-the standard zlib before). No dithering: flat map colours stay flat and
+the standard zlib before); boards, drawn after every action, use level 2
+(:data:`render.pyramids.BOARD_LEVEL`). No dithering: flat map colours stay flat and
 compress well. A board is deflated in one piece: split in two bands on two threads it
 finished sooner alone, but in the bot's pool of one worker process per core the second
 thread only competes with the other workers and costs ~0.7 ms more CPU per board.

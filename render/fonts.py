@@ -15,7 +15,6 @@ REGULAR: Path = FONT_DIR / "DejaVuSans.ttf"
 BOLD: Path = FONT_DIR / "DejaVuSans-Bold.ttf"
 
 
-@lru_cache(maxsize=64)
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     """Return DejaVu Sans (or DejaVu Sans Bold) at ``size`` pixels, cached per process.
 
@@ -32,4 +31,10 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     """
     if size < 1:
         raise ValueError(f"font size must be at least 1, not {size}")
+    return _font(int(size), bool(bold))
+
+
+@lru_cache(maxsize=64)
+def _font(size: int, bold: bool) -> ImageFont.FreeTypeFont:
+    # one object per face and size however it is asked for: the text caches key on it
     return ImageFont.truetype(str(BOLD if bold else REGULAR), size)

@@ -1,19 +1,10 @@
-"""Colours every game's images share: colour arithmetic, the seats' colours and the
-dark side panel's interface colours.
+"""Colours every game's images share: colour arithmetic, contrast, piece colours and
+the dark side panel's interface colours.
 
-- Seats: one colour per seat (up to 6), from the Okabe-Ito palette, which was designed
-  to stay distinguishable with colour-vision deficiencies. How the six were checked:
-  each colour was passed through the Machado et al. (2009) simulation matrices for
-  protanopia, deuteranopia and tritanopia (severity 1.0, in linear RGB) and the
-  CIELAB distance (CIE76) of every pair was computed; the six chosen (of the eight
-  Okabe-Ito colours) maximise the smallest distance, which is 20.7 (normal vision:
-  larger). Every seat colour has an outline whose WCAG contrast ratio with it is at
-  least 3 (WCAG 2.1's non-text contrast for graphical objects; most are far above).
-  ``tests/render/test_palette.py`` recomputes both.
+- Pieces: :func:`piece` makes a side's :class:`PieceColour` (fill, outline, text) from
+  its one colour. Which colour each side has is its game's choice (a colour belongs to a
+  side, not to a seat), made in the game's room, e.g. :mod:`render.pyramids.palette`.
 - Interface: the side panel's background, boxes, text shades and accents.
-
-A game's own colours (its map, its powers, its cards) live in its room, e.g.
-:mod:`render.pyramids.palette`.
 """
 
 from __future__ import annotations
@@ -48,10 +39,10 @@ HALO: RGB = WHITE
 """The light halo around dark text."""
 
 
-# --------------------------------------------------------------------------- seats
+# --------------------------------------------------------------------------- pieces
 @dataclass(frozen=True)
 class PieceColour:
-    """A seat's piece colours: fill, outline (clearly different) and text on the fill."""
+    """A side's piece colours: fill, outline (clearly different) and text on the fill."""
 
     name: str
     fill: RGB
@@ -59,28 +50,34 @@ class PieceColour:
     text: RGB
 
 
-_DARK_OUTLINE: RGB = hex_rgb("#141414")
-
-PIECE_COLOURS: tuple[PieceColour, ...] = (
-    PieceColour("blue", hex_rgb("#0072b2"), _DARK_OUTLINE, WHITE),
-    PieceColour("vermillion", hex_rgb("#d55e00"), _DARK_OUTLINE, WHITE),
-    PieceColour("yellow", hex_rgb("#f0e442"), _DARK_OUTLINE, BLACK),
-    PieceColour("sky blue", hex_rgb("#56b4e9"), _DARK_OUTLINE, BLACK),
-    PieceColour("reddish purple", hex_rgb("#cc79a7"), _DARK_OUTLINE, BLACK),
-    PieceColour("black", hex_rgb("#000000"), hex_rgb("#e8e8e8"), WHITE),
-)
-"""Piece colours by seat index (0..5), Okabe-Ito based; see the module docstring."""
+DARK_OUTLINE: RGB = hex_rgb("#141414")
+LIGHT_OUTLINE: RGB = hex_rgb("#e8e8e8")
 
 
-def piece_colour(seat: int) -> PieceColour:
-    """Return the piece colours of seat ``seat`` (0-based).
+def _linear(channel: int) -> float:
+    v = channel / 255
+    return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
 
-    Raises:
-        IndexError: if ``seat`` is not in 0..5.
-    """
-    if not 0 <= seat < len(PIECE_COLOURS):
-        raise IndexError(f"seat {seat} out of range 0..{len(PIECE_COLOURS) - 1}")
-    return PIECE_COLOURS[seat]
+
+def luminance(colour: RGB) -> float:
+    """WCAG 2.1 relative luminance of an sRGB colour (0 black .. 1 white)."""
+    r, g, b = (_linear(c) for c in colour)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: RGB, b: RGB) -> float:
+    """WCAG 2.1 contrast ratio of two colours (1 .. 21)."""
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def piece(name: str, fill_hex: str) -> PieceColour:
+    """The piece colours of a side whose colour is ``fill_hex``: a dark outline (a light
+    one on a fill too dark for it) and white or black text, whichever contrasts more."""
+    fill = hex_rgb(fill_hex)
+    outline = DARK_OUTLINE if contrast(fill, DARK_OUTLINE) >= 3 else LIGHT_OUTLINE
+    text = WHITE if contrast(fill, WHITE) >= contrast(fill, BLACK) else BLACK
+    return PieceColour(name, fill, outline, text)
 
 
 # --------------------------------------------------------------------------- interface

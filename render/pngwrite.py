@@ -2,16 +2,17 @@
 
 The standard library's :mod:`zlib` by default; a front end may swap in a faster module
 with the same interface once per process (:func:`use_zlib`): the bot's drawing
-processes use zlib-ng, which makes the same zlib streams about twice as fast at the same
-level on a board (SIMD match finding and hashing). The image is deflated on the calling
-thread: the bot draws in a pool of worker processes, one per core, so splitting one
-image over threads would only add work (see :mod:`render.encode` for the numbers).
+processes use :mod:`bot.deflate` (zlib-ng, which makes the same zlib streams about twice
+as fast at the same level on a board, with SIMD match finding and hashing; and ISA-L
+for boards). The image is deflated on the calling thread: the bot draws in worker
+processes, one per core, so splitting one image over threads would only add work (see
+:mod:`render.encode` for the numbers).
 
 The output is a plain PNG (IHDR, PLTE, one IDAT, IEND) with no row filters, which suits
 palette images (Up, Sub and Average filters made boards 15-55% larger and were no faster
 to deflate). :func:`write_rows` takes scanlines already laid out (boards: see
-:mod:`render.pyramids.compose`). Equal images give equal bytes for one zlib (zlib-ng:
-for one build and CPU family, as it picks its match finder by CPU features at run time).
+:mod:`render.pyramids.compose`). Equal images give equal bytes for one zlib (zlib-ng and
+ISA-L: for one build and CPU family, as they pick their code by CPU features at run time).
 
 **Bands** (``band_rows``, for images drawn again and again with small changes, such as
 a game's boards): the scanlines are cut into bands of that many rows, each deflated on

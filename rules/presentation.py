@@ -286,7 +286,9 @@ class Presentation(Protocol):
     def panel_decisions(self) -> Mapping[str, str]:
         """The decision kinds answered on a private panel, each with how its choices are
         shown: ``buttons`` (a select when there are too many) or ``select``. The other
-        decisions are answered with the turn commands."""
+        decisions (turns) are answered with the turn commands, or on a turn panel made
+        from the structured choices (which names a kind with parameters after the
+        command that makes it, and asks each parameter with its option's description)."""
         ...
 
     def decisions(self) -> Mapping[str, DecisionWords]:

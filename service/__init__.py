@@ -53,11 +53,14 @@ from .outcome import (
 )
 from .play import PlayOps
 from .queries import QueryOps
+from .steps import Nth, Step, StepOps, first_step, kind_offers
 from .store import FrontStore
 from .timers import TimerOps
 
 
-class GameService(LobbyOps, PlayOps, TimerOps, ComputerOps, QueryOps, HintOps, AdminOps, ChoiceOps):
+class GameService(
+    LobbyOps, PlayOps, TimerOps, ComputerOps, QueryOps, HintOps, AdminOps, ChoiceOps, StepOps
+):
     """Hosts games for any front end. See the package docstring and each mixin:
 
     - lobby: ``open_lobby``, ``join``, ``leave``, ``add_computer``, ``remove_computer``,
@@ -70,6 +73,7 @@ class GameService(LobbyOps, PlayOps, TimerOps, ComputerOps, QueryOps, HintOps, A
       decision, and why; counted per person and game)
     - choices: ``kinds_now``, ``values_now``, ``offers``, ``act_with``, ``command``
       (structured choices and acting by kind or turn command, :mod:`service.choices`)
+    - steps: ``step_now`` (an action built step by step on a panel, :mod:`service.steps`)
     - admin: ``guild_settings``, ``update_guild_settings``, ``archive_channel``,
       ``archive_guild``, ``delete_guild_data``
     - lifecycle: ``start``, ``load``, ``close``, ``add_listener``, ``remove_listener``,
@@ -103,6 +107,7 @@ __all__ = [
     "Hosts",
     "Listener",
     "LobbyInfo",
+    "Nth",
     "Offer",
     "Outcome",
     "PrivateNote",
@@ -110,10 +115,13 @@ __all__ = [
     "SeatInfo",
     "ServiceError",
     "StalePrompt",
+    "Step",
     "UnionCommand",
     "UnionOption",
     "UserView",
     "command_union",
     "every_game",
+    "first_step",
+    "kind_offers",
     "server_games",
 ]

@@ -1,6 +1,7 @@
 """The settings every front end reads, from the environment and an optional ``.env`` file
-(no extra dependency): today the game database, ``DATABASE_URL``. Each front end adds
-its own on top (the bot's are in ``bot.config``).
+(no extra dependency): today the game database, ``DATABASE_URL`` (an SQLite file, or a
+PostgreSQL database several bot processes share). Each front end adds its own on top (the
+bot's are in ``bot.config``).
 
 Precedence: a variable set in the real environment wins over the same name in ``.env``;
 names missing from both get their defaults. ``.env`` syntax is the usual subset::
@@ -16,6 +17,8 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
+
+from .store import POSTGRES_SCHEMES
 
 DEFAULT_DATABASE_URL = "sqlite:///data/european_war.db"
 
@@ -75,28 +78,43 @@ def sqlite_path(url: str) -> Path:
     ``sqlite:////var/x.db`` is ``/var/x.db`` (absolute); a bare path is taken as is.
 
     Raises:
-        ConfigError: another scheme (PostgreSQL is a later step) or an empty path.
+        ConfigError: another scheme or an empty path.
     """
     if "://" not in url:
         path = url
     elif url.startswith("sqlite:///"):
         path = url[len("sqlite:///") :]
     else:
-        raise ConfigError(f"DATABASE_URL must be sqlite:///path (got {url.split(':', 1)[0]}:…)")
+        raise ConfigError(
+            "DATABASE_URL must be sqlite:///path or postgresql://user:password@host/database "
+            f"(got {url.split(':', 1)[0]}:…)"
+        )
     if not path or path == ":memory:":
         raise ConfigError("DATABASE_URL needs a file path (a game store must survive restarts)")
     return Path(path)
 
 
+def is_postgres(url: str) -> bool:
+    """Whether a ``DATABASE_URL`` names a PostgreSQL database (else an SQLite file)."""
+    return url.startswith(POSTGRES_SCHEMES)
+
+
 def database_url(values: Mapping[str, str]) -> str:
-    """``DATABASE_URL`` among ``values`` (see :func:`environment`), checked; the default
-    when it is not set.
+    """``DATABASE_URL`` among ``values`` (see :func:`environment`), checked: an SQLite
+    file (see :func:`sqlite_path`) or a PostgreSQL URL with a host; the default when it
+    is not set.
 
     Raises:
-        ConfigError: an unsupported URL (see :func:`sqlite_path`).
+        ConfigError: another scheme, no file path, or a PostgreSQL URL without a host.
     """
     url = values.get("DATABASE_URL") or DEFAULT_DATABASE_URL
-    sqlite_path(url)  # refused now rather than when the store opens
+    # refused now rather than when the store opens
+    if is_postgres(url):
+        host = url.split("://", 1)[1].split("/", 1)[0].rsplit("@", 1)[-1]
+        if not host:
+            raise ConfigError("DATABASE_URL: a postgresql:// URL needs a host")
+        return url
+    sqlite_path(url)
     return url
 
 
@@ -104,9 +122,17 @@ def database_path(
     environ: Mapping[str, str] | None = None, env_file: str | Path | None = ".env"
 ) -> Path:
     """The SQLite file ``DATABASE_URL`` names (the default's when it is not set), read as
-    :func:`environment` says.
+    :func:`environment` says: for a front end that keeps its games in a file (the
+    console), which a PostgreSQL ``DATABASE_URL`` (the bot's, shared by its processes)
+    does not name.
 
     Raises:
-        ConfigError: an unreadable ``.env`` line or an unsupported URL.
+        ConfigError: an unreadable ``.env`` line, an unsupported URL, or a PostgreSQL one.
     """
-    return sqlite_path(database_url(environment(environ, env_file)))
+    url = database_url(environment(environ, env_file))
+    if is_postgres(url):
+        raise ConfigError(
+            "DATABASE_URL names a PostgreSQL database; this keeps its games in an SQLite "
+            "file (sqlite:///path, or --db)"
+        )
+    return sqlite_path(url)

@@ -11,10 +11,15 @@ reloads the game and tries the operation once more against the fresh state.
 
 Front ends share one database (the Discord bot and the terminal console, by default on the
 same file), so each service is told which games it hosts (``hosts``: the bot the games
-with a server, the console its own pseudo channels). Only those are loaded at start,
-cached, driven (computer seats, deadlines, reminders) and given to the listeners; any other
-game is "no such game" to this service, so one front end never drives or delivers
-another front end's games.
+of the servers on its shards, the console its own pseudo channels). Only those are loaded
+at start, cached, driven (computer seats, deadlines, reminders) and given to the
+listeners. A game it does not host but may reach (``visits``: the bot, any server's game,
+for a DM's panel that Discord sent to another bot process than the game's) is acted on
+through the database — loaded fresh for each operation, never cached, timed or driven —
+and after each change its host is told (:meth:`service.store.Store.publish`): the host
+reloads it, re-arms its timers, sets its computers going and tells its channel
+(:meth:`ServiceBase.refresh`). Any other game is "no such game" to this service, so one
+front end never drives or delivers another front end's games.
 """
 
 from __future__ import annotations
@@ -51,8 +56,15 @@ def every_game(guild_id: int | None, channel_id: int) -> bool:
     return True
 
 
+def no_game(guild_id: int | None, channel_id: int) -> bool:
+    """Host or visit no game (the default of ``visits``)."""
+    return False
+
+
 def server_games(guild_id: int | None, channel_id: int) -> bool:
-    """The Discord bot hosts the games that belong to a server."""
+    """The games that belong to a server: the Discord bot's, never the console's. A bot
+    of one process hosts them all; of several, each process hosts those of the servers
+    on its shards and visits the others."""
     return guild_id is not None
 
 
@@ -110,6 +122,8 @@ class ServiceBase:
         seed_source: gives the seed of each new game (default: ``secrets``).
         hosts: which games this front end hosts, by (guild id, channel id) — see the
             module docstring (default: every game).
+        visits: which games it does not host it may act on through the database (see
+            the module docstring; default: none).
     """
 
     def __init__(
@@ -124,9 +138,16 @@ class ServiceBase:
         computer_time_limit: float = 10.0,
         seed_source: Callable[[], int] | None = None,
         hosts: Hosts = every_game,
+        visits: Hosts = no_game,
     ) -> None:
         self.store = store
         self.hosts = hosts
+        self.visits = visits
+        self.on_changed: Callable[[int], Awaitable[None]] | None = None
+        """Set by a front end: a game it hosts was changed by another process (see
+        :meth:`refresh`); called before the game is reloaded, so the front end can tell
+        its channel what it is owed first."""
+        self._tracked: set[asyncio.Task[None]] = set()
         self.clock: Clock = clock or RealClock()
         self.chooser = chooser
         self.adviser = adviser
@@ -177,7 +198,60 @@ class ServiceBase:
             self._channels[live.channel_id] = live.id
         for live in list(self._games.values()):
             self._after_change(live)
+        await self.store.subscribe(self._changed_elsewhere)
         return len(self._games)
+
+    def _changed_elsewhere(self, game_id: int) -> None:
+        """The store says another process changed ``game_id``."""
+        if self._closing:
+            return
+        self._track(self.refresh(game_id))
+
+    def _track(self, work: Awaitable[Any]) -> None:
+        """Run ``work`` in a task that :meth:`idle` and :meth:`close` wait for."""
+
+        async def run() -> None:
+            await work
+
+        task = asyncio.get_running_loop().create_task(run())
+        self._tracked.add(task)
+
+        def done(t: asyncio.Task[None]) -> None:
+            self._tracked.discard(t)
+            self._notify()
+
+        task.add_done_callback(done)
+
+    async def refresh(self, game_id: int) -> bool:
+        """Another process changed game ``game_id`` through the database: if this service
+        hosts it, drop the cached copy and its timers, let the front end tell what its
+        channel is owed (``on_changed``), then reload it (re-arming its deadlines and
+        setting its computers going). True if the game is hosted here."""
+        async with self._lock(game_id):
+            try:
+                rec = await self.store.load_game(game_id)
+                if rec is None or not self.hosts(rec.guild_id, rec.channel_id):
+                    return False
+                self._forget(game_id)
+                self.scheduler.cancel_group(game_id)
+                if self.on_changed is not None:
+                    await self.on_changed(game_id)
+                await self._live(game_id)
+                return True
+            except Exception:
+                log.exception(
+                    "game %s: reloading it after another process's change failed", game_id
+                )
+                return False
+            finally:
+                self._notify()
+
+    async def hosting(self, game_id: int) -> bool:
+        """Whether this service hosts game ``game_id`` (False: no such game)."""
+        if game_id in self._games:
+            return True
+        rec = await self.store.load_game(game_id)
+        return rec is not None and self.hosts(rec.guild_id, rec.channel_id)
 
     async def load(self, game_id: int) -> bool:
         """What :meth:`start` does, for one game: take it into memory, re-arm its
@@ -199,6 +273,7 @@ class ServiceBase:
         ``before_store`` (e.g. let the front end's outbox finish), close the store."""
         self._closing = True
         await self.scheduler.close()
+        await asyncio.gather(*self._tracked, return_exceptions=True)
         drivers = list(self._drivers.values())
         for task in drivers:
             task.cancel()
@@ -241,6 +316,7 @@ class ServiceBase:
             return (
                 any(not t.done() for t in self._drivers.values())
                 or any(not t.done() for t in self._emitters.values())
+                or any(not t.done() for t in self._tracked)
                 or any(lock.locked() for lock in self._locks.values())
                 or self.scheduler.busy()
             )
@@ -319,10 +395,13 @@ class ServiceBase:
         if live is not None:
             return live
         rec = await self.store.load_game(game_id)
-        if rec is None or not self.hosts(rec.guild_id, rec.channel_id):
+        if rec is None:
+            raise ServiceError("There is no such game.")
+        hosted = self.hosts(rec.guild_id, rec.channel_id)
+        if not hosted and not self.visits(rec.guild_id, rec.channel_id):
             raise ServiceError("There is no such game.")
         live = LiveGame.from_record(rec)
-        if cache and live.status in ACTIVE_STATUSES:
+        if cache and hosted and live.status in ACTIVE_STATUSES:
             self._games[game_id] = live
             self._channels[live.channel_id] = game_id
             self._after_change(live)
@@ -346,13 +425,23 @@ class ServiceBase:
         return self._simple(live, kind, [line])
 
     def _after_change(self, live: LiveGame) -> None:
-        """Bring timers and computer players in line with the (cached) game."""
+        """Bring timers and computer players in line with the (cached) game; a visited
+        game's host is told instead (see the module docstring)."""
+        if not self.hosts(live.guild_id, live.channel_id):
+            self._track(self._publish(live.id))
+            return
         if live.status not in ACTIVE_STATUSES:
             self._forget(live.id)
             self.scheduler.cancel_group(live.id)
             return
         self._rearm(live)
         self._kick(live)
+
+    async def _publish(self, game_id: int) -> None:
+        try:
+            await self.store.publish(game_id)
+        except Exception:
+            log.exception("game %s: its host could not be told of a change", game_id)
 
     @staticmethod
     def _require_host(live: LiveGame, by_user: int, is_admin: bool = False) -> None:
@@ -433,12 +522,8 @@ class ServiceBase:
             raise ServiceError("This game is not running.")
         if exact is not None and live.version != exact:
             raise StalePrompt(OLD_BUTTON)
-        if expect is not None:
-            opened = max(
-                (d.opened_version for (s, _), d in live.decisions.items() if s == seat), default=-1
-            )
-            if live.last_acted.get(seat, 0) > expect or opened > expect:
-                raise StalePrompt(OLD_BUTTON)
+        if expect is not None and not self._current(live, seat, expect):
+            raise StalePrompt(OLD_BUTTON)
         before = live.state
         after = before.copy()
         events = after.apply(seat, action)
@@ -508,6 +593,15 @@ class ServiceBase:
         if self.on_applied is not None:
             self.on_applied(source)
         return outcome
+
+    @staticmethod
+    def _current(live: LiveGame, seat: int, version: int) -> bool:
+        """True while a prompt made at ``version`` for ``seat`` still stands: the seat has
+        not acted since, and none of its open decisions opened after it."""
+        opened = max(
+            (d.opened_version for (s, _), d in live.decisions.items() if s == seat), default=-1
+        )
+        return live.last_acted.get(seat, 0) <= version and opened <= version
 
     @staticmethod
     def _result(live: LiveGame, g: contract.State) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""The lobby: open, join, leave, computer seats, options, start.
+"""The lobby: open, join, leave, computer seats, options, start, a rematch.
 
 A lobby is a ``games`` row in status ``lobby`` with its entries in ``seats`` (join order).
 The database allows one active game per channel and counts a server's active games in
@@ -403,6 +403,76 @@ class LobbyOps(ServiceBase):
             return outcome
 
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
+
+    async def rematch(self, game_id: int, user_id: int) -> Outcome:
+        """A new table for finished game ``game_id``, in its channel, with the same seats:
+        the same people and computers (at their levels), each asking for the side it
+        played, and the same table settings and options; a new seed once it starts.
+        ``user_id``, one of its players, hosts it. Anyone who does not want to play
+        again leaves it as any lobby.
+
+        Returns the lobby outcome, or a refusal (the game is not over, the user did not
+        play in it, the channel already has a game, the server is at its cap).
+        """
+
+        async def body() -> Outcome:
+            old = await self._live(game_id, cache=False)
+            if old.status != "finished":
+                raise ServiceError(
+                    "A rematch is offered once the game is over."
+                    if old.status in ("lobby", "running")
+                    else "This game did not finish; open a new table with /newgame."
+                )
+            host = old.entry_of(user_id)
+            if host is None:
+                raise ServiceError("Only a player of that game can ask for a rematch.")
+            gs = (
+                await self.store.guild_settings(old.guild_id)
+                if old.guild_id is not None
+                else GuildSettings(0)
+            )
+            now = self.clock.now()
+            try:
+                game_id_new = await self.store.create_lobby(
+                    guild_id=old.guild_id,
+                    channel_id=old.channel_id,
+                    host_id=user_id,
+                    variant=old.variant,
+                    settings=old.settings,
+                    host_seat=None,
+                    expiry=self._expiry_of(old.settings, now),
+                    max_games=gs.max_games if old.guild_id is not None else None,
+                    now=now,
+                )
+            except ChannelBusy:
+                raise ServiceError(
+                    "A game is already open in this channel (perhaps the rematch): join it there."
+                ) from None
+            except GuildFull:
+                raise ServiceError(
+                    f"This server already runs {gs.max_games} games, its limit (see /settings)."
+                ) from None
+            live = await self._live(game_id_new)
+            computers = 0
+            for entry in sorted(old.seats, key=lambda e: e.seat if e.seat is not None else 0):
+                name = entry.display_name
+                if entry.is_computer:
+                    computers += 1
+                    name = f"Computer {computers} ({entry.computer_level})"
+                seat = NewSeat(entry.user_id, entry.computer_level, name, entry.power, now)
+                await self.store.add_seat(live.id, live.revision, seat, self._expiry(live, now))
+                live = await self._reload(live)
+            title = live.game.presentation.title
+            return self._lobby_outcome(
+                live,
+                [
+                    f"{host.display_name} asks for a rematch: a new {title} table with the "
+                    "same seats. Anyone who would rather not play presses Leave; the host "
+                    "starts with Start."
+                ],
+            )
+
+        return await self._guarded(None, body)
 
     async def lobby_info(self, game_id: int) -> LobbyInfo:
         """The lobby as its message shows it (read-only: for a front end that redraws the

@@ -6,6 +6,12 @@ all, so a crash mid-upgrade leaves the file at the previous version. The version
 re-read inside the transaction, so two processes starting at once apply each step once.
 SQLite DDL is transactional, which is what makes this safe.
 
+Numbers are distinct and increasing but may skip one reserved for a step still being
+written elsewhere: a database records each step it applied, and :func:`migrate` applies
+every step it lacks, in order, so a skipped number applied later (once its step lands)
+finds the database the same. A database holding a step this code does not know is
+refused.
+
 Never edit a released migration: add a new one. The schema after the last migration:
 
 ``games``
@@ -92,7 +98,16 @@ What the bot owes a game's channel (migration 8):
     the channel stays held, the game paused, and it resumes when the permission is back
     or by /resume.
 
-Hints (migration 10):
+Several processes on one database (migration 10):
+
+``leases``
+    a named claim (``name``: a shard range, ``leader``) held by one process
+    (``holder``) until ``expires_at`` (wall-clock seconds) unless renewed: a process hosts
+    a shard's games only while it holds that shard's lease, so another with the same
+    range takes over once a dead one's lease expires; the ``leader`` runs the jobs of
+    the whole bot (command sync, the purge of departed servers).
+
+Hints (migration 12; 11 is the ratings'):
 
 ``hints``
     how many hints (``/hint``, the console's ``hint``) each person (``user_id``) took in
@@ -333,6 +348,17 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     Migration(
         10,
+        "leases: which process hosts a shard range, which one leads",
+        (
+            """CREATE TABLE leases (
+            name       TEXT PRIMARY KEY,
+            holder     TEXT NOT NULL,
+            expires_at REAL NOT NULL
+        )""",
+        ),
+    ),
+    Migration(
+        12,
         "hints taken per person and game",
         (
             """CREATE TABLE hints (
@@ -350,15 +376,47 @@ LATEST = MIGRATIONS[-1].version
 
 
 async def current_version(conn: aiosqlite.Connection) -> int:
-    """The schema version recorded in the database (0 for an empty file)."""
+    """The schema version recorded in the database (0 for an empty file): its newest
+    applied step."""
+    return max(await applied_versions(conn), default=0)
+
+
+async def applied_versions(conn: aiosqlite.Connection) -> set[int]:
+    """The numbers of every step applied to the database (none for an empty file)."""
     cur = await conn.execute(
         "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
     )
     if await cur.fetchone() is None:
-        return 0
-    cur = await conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
-    row = await cur.fetchone()
-    return int(row[0]) if row else 0
+        return set()
+    cur = await conn.execute("SELECT version FROM schema_migrations")
+    return {int(row[0]) for row in await cur.fetchall()}
+
+
+def ordered(migrations: Sequence[Migration]) -> list[Migration]:
+    """``migrations`` in order of their numbers, checked distinct and positive.
+
+    Raises:
+        MigrationError: two steps share a number, or one is below 1.
+    """
+    steps = sorted(migrations, key=lambda m: m.version)
+    numbers = [m.version for m in steps]
+    if len(set(numbers)) != len(numbers) or (numbers and numbers[0] < 1):
+        raise MigrationError("migrations must have distinct numbers from 1 up")
+    return steps
+
+
+def unknown_steps(applied: set[int], steps: Sequence[Migration]) -> str | None:
+    """Why a database that applied ``applied`` is newer than this code's ``steps``, or
+    None when every applied step is one of them."""
+    unknown = sorted(applied - {m.version for m in steps})
+    if not unknown:
+        return None
+    newest = steps[-1].version if steps else 0
+    return (
+        f"the database is at schema version {max(applied)}, newer than this code ({newest}): "
+        f"it has step(s) {', '.join(map(str, unknown))} this code does not know; "
+        "run a newer release"
+    )
 
 
 async def migrate(
@@ -366,32 +424,29 @@ async def migrate(
     target: int | None = None,
     migrations: Sequence[Migration] = MIGRATIONS,
 ) -> int:
-    """Apply every migration above the recorded version, up to ``target`` (default: all).
+    """Apply every migration the database lacks, in order, up to ``target`` (default: all).
 
     ``conn`` must be in autocommit mode (``isolation_level=None``). Returns the version
-    reached.
+    reached (the newest step applied).
 
     Raises:
         MigrationError: the database is newer than this code, or a step failed (that
-            step was rolled back; the database stays at the version before it).
+            step was rolled back; the database stays as it was before it).
     """
-    steps = sorted(migrations, key=lambda m: m.version)
-    if [m.version for m in steps] != list(range(1, len(steps) + 1)):
-        raise MigrationError("migrations must be numbered 1, 2, 3 … without gaps")
+    steps = ordered(migrations)
     newest = steps[-1].version if steps else 0
     target = newest if target is None else target
-    found = await current_version(conn)
-    if found > newest:
-        raise MigrationError(
-            f"the database is at schema version {found}, newer than this code ({newest}); "
-            "run a newer release"
-        )
+    why = unknown_steps(await applied_versions(conn), steps)
+    if why is not None:
+        raise MigrationError(why)
     for step in steps:
-        if step.version > target or step.version <= found:
+        if step.version > target:
+            break
+        if step.version in await applied_versions(conn):
             continue
         await conn.execute("BEGIN IMMEDIATE")
         try:
-            if await current_version(conn) >= step.version:  # another process was first
+            if step.version in await applied_versions(conn):  # another process was first
                 await conn.execute("COMMIT")
                 continue
             for sql in step.statements:

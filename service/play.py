@@ -1,4 +1,5 @@
-"""Playing: actions and prompt answers, resigning, seat replacement, agreed draws, cancel.
+"""Playing: actions and prompt answers, resigning, seat replacement, agreed (or refused)
+draws, cancel.
 
 Every action goes through ``ServiceBase._apply``: the engine checks it against a copy of
 the cached state, the store writes the action row, the new snapshot, the version bump and
@@ -167,6 +168,27 @@ class PlayOps(ServiceBase):
                 return self._simple(live, "draw", [line])
             outcome = await self._apply(live, rules.SYSTEM, draw, user_id=None, source="system")
             return _prefixed(outcome, line)
+
+        return await self._guarded(game_id, lambda: self._retrying(game_id, body))
+
+    async def refuse_draw(self, game_id: int, user_id: int) -> Outcome:
+        """``user_id`` refuses the draw proposed at the table: every vote for it is
+        withdrawn, and the game goes on (a later proposal starts again from none).
+
+        Returns the outcome, or a refusal (not a player, no draw proposed).
+        """
+
+        async def body(live: LiveGame) -> Outcome:
+            seat = self._seat_of(live, user_id)
+            voters = [s for s in live.humans() if live.seats[s].agrees_draw]
+            if not voters:
+                raise ServiceError("Nobody has proposed a draw.")
+            for voter in voters:
+                await self.store.set_draw_vote(live.id, live.revision, voter, False)
+                live.revision += 1
+                live.seats[voter].agrees_draw = False
+            name = live.seats[seat].display_name
+            return self._simple(live, "draw", [f"{name} refuses a draw; the game goes on."])
 
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
 

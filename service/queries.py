@@ -148,6 +148,8 @@ class QueryOps(ServiceBase):
             live = await self._live(game_id, cache=False)
         except ServiceError:
             return None
+        if not self.hosts(live.guild_id, live.channel_id):
+            return None  # its host tells it
         g = live.state
         records = await self.store.actions(game_id, owed_from - 1) if g is not None else []
         if g is None or not records:
@@ -155,12 +157,15 @@ class QueryOps(ServiceBase):
         names = live.names()
         words = live.game.presentation
         events = [rules.Event.from_dict(e) for r in records for e in r.events]
+        acted = {r.seat for r in records}
+        # as after an action (see ``_prompts``): the decisions opened since, and those of
+        # the seats that acted and still decide (their panels are out of date)
         prompts = tuple(
             self._prompt(live, d.seat, d.kind)
             for d in sorted(live.decisions.values(), key=lambda d: (d.seat, d.kind))
             if d.seat != LOBBY_SEAT
             and not live.is_computer(d.seat)
-            and d.opened_version >= owed_from
+            and (d.opened_version >= owed_from or d.seat in acted)
         )
         private = {}
         for seat, rec in enumerate(live.seats):

@@ -1,5 +1,7 @@
-"""Every SQL statement the store runs, by name (RoboDanny style): the schema is in
-``service.migrations``, the transactions that use these in ``service.store``."""
+"""Every SQL statement the stores run, by name (RoboDanny style): the schema is in
+``service.migrations``, the transactions that use these in ``service.sqlite_store`` and
+``service.postgres_store``. The statements are portable SQL (SQLite and PostgreSQL
+alike, with ``?`` placeholders); the PostgreSQL store numbers the placeholders."""
 
 from __future__ import annotations
 
@@ -67,8 +69,10 @@ class Q:
     delete_decision = "DELETE FROM decisions WHERE game_id = ? AND seat = ? AND kind = ?"
     delete_decisions = "DELETE FROM decisions WHERE game_id = ?"
     upsert_decision = (
-        "INSERT OR REPLACE INTO decisions (game_id, seat, kind, opened_version, duration, "
-        "due_at, remind_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+        "INSERT INTO decisions (game_id, seat, kind, opened_version, duration, due_at, "
+        "remind_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, seat, kind) DO UPDATE "
+        "SET opened_version = excluded.opened_version, duration = excluded.duration, "
+        "due_at = excluded.due_at, remind_at = excluded.remind_at"
     )
     mark_reminded = (
         "UPDATE decisions SET remind_at = NULL WHERE game_id = ? AND seat = ? AND kind = ? "
@@ -121,7 +125,7 @@ class Q:
     )
     select_last_actions = (
         "SELECT seq, seat, user_id, source, action, events, created_at FROM ("
-        "SELECT * FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq"
+        "SELECT * FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT ?) AS tail ORDER BY seq"
     )
     select_active_in_channel = (
         "SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'running')"
@@ -140,12 +144,17 @@ class Q:
         "FROM guild_settings WHERE guild_id = ?"
     )
     upsert_guild_settings = (
-        "INSERT OR REPLACE INTO guild_settings (guild_id, turn_timeout, reminder_lead, "
-        "lobby_expiry, max_games, options, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+        "INSERT INTO guild_settings (guild_id, turn_timeout, reminder_lead, lobby_expiry, "
+        "max_games, options, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT (guild_id) DO UPDATE SET turn_timeout = excluded.turn_timeout, "
+        "reminder_lead = excluded.reminder_lead, lobby_expiry = excluded.lobby_expiry, "
+        "max_games = excluded.max_games, options = excluded.options, "
+        "updated_at = excluded.updated_at"
     )
     delete_guild_departure = "DELETE FROM guild_departures WHERE guild_id = ?"
     insert_guild_departure = (
-        "INSERT OR IGNORE INTO guild_departures (guild_id, left_at) VALUES (?, ?)"
+        "INSERT INTO guild_departures (guild_id, left_at) VALUES (?, ?) "
+        "ON CONFLICT (guild_id) DO NOTHING"
     )
     select_guild_departures = "SELECT guild_id, left_at FROM guild_departures ORDER BY guild_id"
     select_departures_due = (
@@ -159,7 +168,7 @@ class Q:
     )
     upsert_hint = (
         "INSERT INTO hints (game_id, user_id, taken) VALUES (?, ?, 1) "
-        "ON CONFLICT (game_id, user_id) DO UPDATE SET taken = taken + 1 RETURNING taken"
+        "ON CONFLICT (game_id, user_id) DO UPDATE SET taken = hints.taken + 1 RETURNING taken"
     )
     select_hints_of_user = "SELECT COALESCE(SUM(taken), 0) FROM hints WHERE user_id = ?"
     select_hints_in_game = "SELECT taken FROM hints WHERE game_id = ? AND user_id = ?"
@@ -232,7 +241,18 @@ class Q:
     upsert_hold = (
         "INSERT INTO permission_holds (channel_id, game_id, paused, missing) VALUES (?, ?, ?, ?) "
         "ON CONFLICT (channel_id) DO UPDATE SET game_id = excluded.game_id, "
-        "paused = MAX(paused, excluded.paused), missing = excluded.missing"
+        "paused = CASE WHEN excluded.paused = 1 THEN 1 ELSE permission_holds.paused END, "
+        "missing = excluded.missing"
     )
     delete_hold = "DELETE FROM permission_holds WHERE channel_id = ?"
     select_holds = "SELECT channel_id, game_id, paused, missing FROM permission_holds"
+
+    # leases (migration 10): taken when free, expired or already the holder's
+    claim_lease = (
+        "INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?) "
+        "ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, "
+        "expires_at = excluded.expires_at "
+        "WHERE leases.holder = excluded.holder OR leases.expires_at <= ?"
+    )
+    release_lease = "DELETE FROM leases WHERE name = ? AND holder = ?"
+    select_lease = "SELECT holder, expires_at FROM leases WHERE name = ?"

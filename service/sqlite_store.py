@@ -43,6 +43,7 @@ from typing import Any, Protocol, TypeVar, cast
 
 import aiosqlite
 
+from . import rows as row
 from .migrations import MIGRATIONS, Migration, migrate
 from .models import (
     ActionRecord,
@@ -53,7 +54,6 @@ from .models import (
     GuildSettings,
     OutboxFile,
     OutboxRecord,
-    SeatRecord,
 )
 from .sql import Q
 from .store import (
@@ -74,12 +74,7 @@ CHECKPOINT_EVERY = 200
 """Writes between two background WAL checkpoints."""
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
-def _loads(text: str | None) -> Any:
-    return None if text is None else json.loads(text)
+_dumps = row.dumps
 
 
 _Step = tuple[str, str, Any]
@@ -284,6 +279,31 @@ class SqliteStore:
         if self.owner is not None:
             self.owner.release()
             self.owner = None
+
+    async def claim_lease(self, name: str, holder: str, now: float, ttl: float) -> bool:
+        """Take or renew lease ``name`` for ``holder`` until ``now + ttl`` (see
+        :meth:`service.store.Store.claim_lease`)."""
+        async with self._tx() as conn:
+            cur = await conn.execute(Q.claim_lease, (name, holder, now + ttl, now))
+            return cur.rowcount == 1
+
+    async def release_lease(self, name: str, holder: str) -> None:
+        """Give up ``holder``'s lease ``name``."""
+        async with self._tx() as conn:
+            await conn.execute(Q.release_lease, (name, holder))
+
+    async def lease(self, name: str) -> tuple[str, float] | None:
+        """(holder, expires at) of lease ``name``, or None."""
+        async with self._lock:
+            rows = await self._fetchall(self._conn, Q.select_lease, (name,))
+        return (str(rows[0][0]), float(rows[0][1])) if rows else None
+
+    async def publish(self, game_id: int) -> None:
+        """Nothing: one process owns an SQLite store (the console plays only its own
+        games beside the bot)."""
+
+    async def subscribe(self, handler: Callable[[int], None]) -> None:
+        """Nothing to hear: see :meth:`publish`."""
 
     async def probe_write(self) -> None:
         """Start a write transaction and roll it back (nothing is written): proves that
@@ -980,23 +1000,7 @@ class SqliteStore:
         async with self._read() as conn:
             rows = await self._fetchall(conn, Q.select_outbox)
             files = await self._fetchall(conn, Q.select_outbox_files)
-        items = {
-            int(r[0]): OutboxRecord(
-                int(r[0]),
-                r[1],
-                r[2],
-                r[3],
-                r[4],
-                r[5],
-                int(r[6]),
-                r[7],
-                _loads(r[8]) or {},
-                _loads(r[9]) or {},
-                float(r[10]),
-                [],
-            )
-            for r in rows
-        }
+        items = {int(r[0]): row.outbox(r) for r in rows}
         for item_id, filename, description, data in files:
             if item_id in items:
                 items[item_id].files.append(OutboxFile(filename, bytes(data), description))
@@ -1062,61 +1066,7 @@ class SqliteStore:
             await conn.execute(Q.upsert_meta, (key, value))
 
     # ------------------------------------------------------------------ row mapping
-    @staticmethod
-    def _game(r: Sequence[Any]) -> GameRecord:
-        return GameRecord(
-            id=int(r[0]),
-            guild_id=r[1],
-            channel_id=int(r[2]),
-            status=str(r[3]),
-            variant=str(r[4]),
-            host_id=r[5],
-            settings=GameSettings.from_dict(_loads(r[6])),
-            version=int(r[7]),
-            revision=int(r[8]),
-            created_at=float(r[9]),
-            creation=_loads(r[10]),
-            start_events=_loads(r[11]) or [],
-            state=_loads(r[12]),
-            started_at=r[13],
-            ended_at=r[14],
-            result=_loads(r[15]),
-            paused_at=r[16],
-        )
-
-    @staticmethod
-    def _seat(r: Sequence[Any]) -> SeatRecord:
-        return SeatRecord(
-            id=int(r[1]),
-            user_id=r[2],
-            computer_level=r[3],
-            display_name=str(r[4]),
-            joined_at=float(r[5]),
-            requested_power=r[6],
-            seat=r[7],
-            power=r[8],
-            agrees_draw=bool(r[9]),
-        )
-
-    @staticmethod
-    def _decision(r: Sequence[Any]) -> DecisionRecord:
-        return DecisionRecord(
-            seat=int(r[1]),
-            kind=str(r[2]),
-            opened_version=int(r[3]),
-            duration=r[4],
-            due_at=r[5],
-            remind_at=r[6],
-        )
-
-    @staticmethod
-    def _action(r: Sequence[Any]) -> ActionRecord:
-        return ActionRecord(
-            seq=int(r[0]),
-            seat=int(r[1]),
-            user_id=r[2],
-            source=str(r[3]),
-            action=json.loads(r[4]),
-            events=json.loads(r[5]),
-            created_at=float(r[6]),
-        )
+    _game = staticmethod(row.game)
+    _seat = staticmethod(row.seat)
+    _decision = staticmethod(row.decision)
+    _action = staticmethod(row.action)

@@ -1,7 +1,9 @@
 """The game store's contract: what the service and the front ends keep, whatever keeps it.
 
 :class:`Store` is a typed :class:`~typing.Protocol`; :class:`service.sqlite_store.SqliteStore`
-(one SQLite file through aiosqlite) implements it today. Open one with :func:`open_store`.
+(one SQLite file through aiosqlite, the embedded default) and
+:class:`service.postgres_store.PostgresStore` (one PostgreSQL database shared by several
+processes, through asyncpg) implement it. Open one with :func:`open_store`.
 ``tests/service/store_suite`` runs the same tests against every implementation.
 
 What every implementation promises:
@@ -27,7 +29,7 @@ preferences, the servers it left, facts about itself); the service hands it out 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -238,6 +240,33 @@ class Store(FrontStore, Protocol):
 
     async def schema_version(self) -> int:
         """The number of the last schema migration applied."""
+        ...
+
+    # ---------------------------------------------------------------- leases
+    async def claim_lease(self, name: str, holder: str, now: float, ttl: float) -> bool:
+        """Take or renew the lease ``name`` for ``holder`` until ``now + ttl``: True if
+        it is ``holder``'s now (it was free, expired at ``now``, or ``holder``'s already),
+        False if another holder's lease still runs (nothing changed)."""
+        ...
+
+    async def release_lease(self, name: str, holder: str) -> None:
+        """Give up ``holder``'s lease ``name`` (nothing if it is not ``holder``'s)."""
+        ...
+
+    async def lease(self, name: str) -> tuple[str, float] | None:
+        """(holder, expires at) of lease ``name``, or None if nobody ever held it."""
+        ...
+
+    # ---------------------------------------------------------------- other processes
+    async def publish(self, game_id: int) -> None:
+        """Tell the other processes on this database that game ``game_id`` changed (its
+        host reloads it). A store that only one process writes may do nothing."""
+        ...
+
+    async def subscribe(self, handler: Callable[[int], None]) -> None:
+        """Call ``handler`` with the game id of every change another process publishes
+        (on the event loop), until the store closes. A store that only one process
+        writes may never call it."""
         ...
 
     # ---------------------------------------------------------------- reading games
@@ -473,26 +502,39 @@ class Store(FrontStore, Protocol):
         ...
 
 
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+"""URL schemes of a PostgreSQL database (:class:`service.postgres_store.PostgresStore`)."""
+
+
 async def open_store(
     where: str | Path, *, synchronous: str = "NORMAL", busy_timeout_ms: int = 10_000
 ) -> Store:
     """Open (creating and migrating it if needed) the store ``where`` names: an SQLite
-    file, as a path or an ``sqlite:///path`` URL. ``synchronous`` and ``busy_timeout_ms``
-    are SQLite's (see :class:`service.sqlite_store.SqliteStore`).
+    file, as a path or an ``sqlite:///path`` URL, or a PostgreSQL database
+    (``postgresql://user:password@host:port/database``, libpq's URL). ``synchronous``
+    and ``busy_timeout_ms`` are SQLite's (see :class:`service.sqlite_store.SqliteStore`).
 
     Raises:
         ValueError: a URL of a database this build cannot open, or an unknown
             ``synchronous`` level.
         service.migrations.MigrationError: the schema cannot be brought up to date.
+        OSError: a PostgreSQL server that cannot be reached (and asyncpg's errors for
+            one that refuses the connection).
     """
-    # imported here, not above: the implementation imports this module's exceptions, and
-    # a store for another database brings its own driver that SQLite users need not have
+    # imported here, not above: the implementations import this module's exceptions, and
+    # each brings its own driver
+    text = str(where)
+    if text.startswith(POSTGRES_SCHEMES):
+        from .postgres_store import PostgresStore
+
+        return await PostgresStore.open(text)
     from .sqlite_store import SqliteStore
 
-    text = str(where)
     if "://" in text:
         if not text.startswith("sqlite:///"):
-            raise ValueError(f"no store for {text.split(':', 1)[0]}: URLs (sqlite:/// only)")
+            raise ValueError(
+                f"no store for {text.split(':', 1)[0]}: URLs (sqlite:/// or postgresql://)"
+            )
         text = text[len("sqlite:///") :]
     return await SqliteStore.open(
         Path(text), synchronous=synchronous, busy_timeout_ms=busy_timeout_ms

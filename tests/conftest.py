@@ -3,10 +3,31 @@
 Dozens of tests start a bot each, and a pool of worker processes per bot would cost
 seconds of warm-up every time; the worker pool itself is tested in
 ``tests/bot/test_images.py``. ``RENDER_WORKERS=2 pytest`` runs the suite on real pools.
+
+The PostgreSQL tests share one server per run (``postgres_server``).
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+
+import pytest
+
+from tests.postgres import PostgresServer, find_binaries
 
 os.environ.setdefault("RENDER_WORKERS", "0")
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """One PostgreSQL server for the whole run (see :mod:`tests.postgres`); tests that
+    need it are skipped, saying why, only when this machine has no PostgreSQL binaries."""
+    binaries = find_binaries()
+    if binaries is None:
+        pytest.skip(
+            "no PostgreSQL server binaries (initdb, pg_ctl) on PATH or in "
+            "/usr/lib/postgresql/*/bin; install Debian's postgresql package"
+        )
+    with PostgresServer(binaries) as server:
+        yield server

@@ -1,9 +1,9 @@
 """Imports point down only (ARCHITECTURE.md): rules/ is standard library only; ai/ sees
 rules/; render/ sees rules/ and Pillow; service/ sees rules/, ai/ (the computer players it
-seats) and aiosqlite; bot/ and console/ sit on top of them, side by side, and never import
-each other — with one edge on purpose: the bot's launcher offers the console when no
-Discord token is set. Lazy imports inside functions count too: every import statement in
-a file is checked, wherever it stands."""
+seats), aiosqlite and asyncpg (the two stores' drivers); bot/ and console/ sit on top of
+them, side by side, and never import each other — with one edge on purpose: the bot's
+launcher offers the console when no Discord token is set. Lazy imports inside functions
+count too: every import statement in a file is checked, wherever it stands."""
 
 from __future__ import annotations
 
@@ -18,14 +18,16 @@ ALLOWED = {
     "rules": {"rules"},
     "ai": {"ai", "rules"},
     "render": {"render", "rules", "PIL"},
-    "service": {"service", "rules", "ai", "aiosqlite"},
+    "service": {"service", "rules", "ai", "aiosqlite", "asyncpg"},
     "console": {"console", "service", "rules", "render", "ai"},
     "bot": {
         *("bot", "service", "rules", "render", "ai"),
         # Discord and its transport; Pillow (a placeholder for an image that failed) and
-        # zlib-ng (deflating in the drawing processes); prometheus-client serves the
-        # metrics; aiosqlite: the start-up check of the SQLite file (bot/preflight.py)
-        *("discord", "aiohttp", "yarl", "PIL", "zlib_ng", "prometheus_client", "aiosqlite"),
+        # zlib-ng and ISA-L (deflating in the drawing processes); prometheus-client serves
+        # the metrics; aiosqlite and asyncpg: the start-up check of the database, an SQLite
+        # file or a PostgreSQL server (bot/preflight.py)
+        *("discord", "aiohttp", "yarl", "PIL", "zlib_ng", "isal", "prometheus_client"),
+        *("aiosqlite", "asyncpg"),
     },
 }
 SIDE_EDGES = {("bot/__main__.py", "console.main")}

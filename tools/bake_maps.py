@@ -52,7 +52,7 @@ from pathlib import Path
 from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-BOARDS_DIR = REPO_ROOT / "rules" / "boards"
+BOARDS_DIR = REPO_ROOT / "rules" / "pyramids" / "boards"
 DATA_DIR = REPO_ROOT / "render" / "pyramids" / "data"
 DEFAULT_SOURCE_DIR = Path(
     os.environ.get(

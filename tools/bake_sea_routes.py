@@ -1,10 +1,12 @@
-"""Bake the voyage arrows' sea routes (a development-time tool).
+"""Bake the arrows' routes: voyages round the land, land links round the sea (a
+development-time tool).
 
-Searching a route around the land costs 10-46 ms, so the routes of every pair of
-harbours a voyage may join are written to ``render/pyramids/data/<board>_sea_routes.json``
+Searching a route costs up to ~46 ms, so the routes of every pair of harbours a voyage
+may join, and of every land link whose straight line crosses the sea, are written to
+``render/pyramids/data/<board>_sea_routes.json`` and ``<board>_land_routes.json``
 (committed) and read at run time. Run again after changing the baked map, the harbour
-symbols or the search in ``render/searoutes.py``
-(``tests/render/pyramids/test_sea_routes.py`` fails until then)::
+symbols, the links or the searches in ``render/pyramids/searoutes.py`` and
+``landroutes.py`` (``tests/render/pyramids/test_sea_routes.py`` fails until then)::
 
     .venv/bin/python -m tools.bake_sea_routes
 """
@@ -13,14 +15,16 @@ from __future__ import annotations
 
 import sys
 
-from render.pyramids.searoutes import bake, voyage_pairs
+from render.pyramids import landroutes, searoutes
 
 
 def main(boards: list[str]) -> None:
-    """Bake the routes of each board that has voyages between harbour symbols."""
+    """Bake the routes of each board: voyages between harbour symbols, land links."""
     for board_id in boards:
-        if voyage_pairs(board_id):
-            print(bake(board_id))
+        if searoutes.voyage_pairs(board_id):
+            print(searoutes.bake(board_id))
+        if landroutes.land_pairs(board_id):
+            print(landroutes.bake(board_id))
 
 
 if __name__ == "__main__":

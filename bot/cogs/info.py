@@ -1,5 +1,5 @@
-"""Information commands: /board, /hand, /hint, /status, /log, /rules, /help, /about. All
-answer ephemerally (only the asker sees them); /hand and /hint are the ones with private
+"""Information commands: /board, /hand, /games, /hint, /status, /log, /rules, /help, /about.
+All answer ephemerally (only the asker sees them); /hand and /hint are the ones with private
 content.
 
 Each is acknowledged privately on entry (``/about`` answers at once); an image that is not
@@ -14,14 +14,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from rules import contract
-from service import ServiceError, rulebook
+from service import GameStatus, ServiceError, rulebook
 
 from ..entry import ANSWER_DIRECT
 from ..errors import UserError
-from ..games import is_panel
 from ..reply import Reply, with_picture
-from ..texts import ABOUT, clip, help_for, status_text
+from ..texts import ABOUT, clip, game_line, help_for, jump_url, status_text
 from ..views.panels import panel_view
+from ..views.turn import is_turn, root_step, step_line, step_view
 from .common import MAX_CHOICES, game_here, my_view, safe
 
 if TYPE_CHECKING:
@@ -96,7 +96,11 @@ class InfoCog(commands.Cog):
         prompt = uv.prompt
         if prompt is not None:
             lines.append(f"**{prompt.text}**")
-            if is_panel(prompt.kind):
+            if is_turn(game, prompt.kind):
+                step = root_step(prompt, game)
+                lines.append(step_line(step))
+                kwargs["view"] = step_view(bot.controls, gid, step)
+            else:
                 kwargs["view"] = panel_view(bot.controls, prompt, game)
         images = bot.delivery.images
         holding = images.holding(uv.view, status.variant)
@@ -120,6 +124,43 @@ class InfoCog(commands.Cog):
         except ServiceError as exc:
             raise UserError(str(exc), gid) from None
         await Reply.of(interaction).private(clip("\n".join(advice.lines())))
+
+    @app_commands.command(
+        name="games", description="Your games in every server, and the game in this channel"
+    )
+    async def games(self, interaction: discord.Interaction) -> None:
+        """The asker's unfinished games anywhere (where, whose move, their own deadline),
+        and what runs in this channel, privately."""
+        service, uid = self.bot.service, interaction.user.id
+        lines = []
+        if interaction.guild_id is not None:
+            here = await service.active_game(interaction.channel_id or 0)
+            if here is None:
+                lines.append("**In this channel:** no game. /newgame opens one.")
+            else:
+                st = await service.status(here)
+                lines.append("**In this channel:** " + game_line(st, uid, "here"))
+        mine = []
+        for gid in await service.games_of(uid):
+            try:
+                mine.append(await service.status(gid))
+            except ServiceError:  # gone since it was listed
+                continue
+        mine.sort(key=lambda st: (not any(d.user_id == uid for d in st.decisions), st.game_id))
+        if not mine:
+            lines.append("You are not at any table now.")
+        else:
+            lines.append(f"**Your games ({len(mine)}):**")
+            lines += [f"• {game_line(st, uid, self._where(st))}" for st in mine]
+        await Reply.of(interaction).private(clip("\n".join(lines)))
+
+    def _where(self, st: GameStatus) -> str:
+        """A game's server and channel, linked."""
+        guild = self.bot.get_guild(st.guild_id or 0)
+        channel = self.bot.get_channel(st.channel_id)
+        server = guild.name if guild is not None else "a server"
+        name = getattr(channel, "name", None) or str(st.channel_id)
+        return f"{server} › [#{name}]({jump_url(st.guild_id, st.channel_id)})"
 
     @app_commands.command(
         name="status", description="Whose turn, phase, hand sizes, deck, discard, timers and seats"

@@ -1,4 +1,4 @@
-"""Table commands: /resign, /replace, /pause, /resume, /settings."""
+"""Table commands: /resign, /draw, /replace, /pause, /resume, /pings, /settings."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from ..games import offered_options, option_value
 from ..reply import Reply
 from ..texts import duration_words
 from ..views.confirm import confirm_view
+from ..views.table import ask_draw
 from .common import MAX_CHOICES, game_here, safe
 from .lobby import LEVEL_CHOICES, TIMEOUT_CHOICES
 
@@ -136,6 +137,16 @@ class TableCog(commands.Cog):
             "Resign? A computer player takes over your seat for the rest of the game.",
             view=confirm_view(bot.controls, "resign", gid, interaction.user.id, "Resign"),
         )
+
+    @app_commands.command(
+        name="draw",
+        description="Propose or agree to a draw: the game ends so once every person agrees",
+    )
+    @app_commands.guild_only()
+    async def draw(self, interaction: discord.Interaction) -> None:
+        """Ask to confirm agreeing to a draw (computer players are never asked)."""
+        gid = await game_here(self.bot.service, interaction)
+        await ask_draw(self.bot, interaction, gid)
 
     @app_commands.command(
         name="replace",

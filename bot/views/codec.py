@@ -9,6 +9,11 @@ id as it is (``a-z0-9_``), a whole number as ``#12``, yes / no as ``+`` / ``-``,
 other text as ``%`` and its UTF-8 in hex. An action too long for that
 is written as ``h`` and a digest, found again among the prompt's current choices (a
 digest that matches none is an old button).
+
+A turn panel's components carry a *path* instead (:func:`fit_path`): where the player
+stands in building an action, the kind and the values chosen so far, in the same tokens;
+a value whose token would not fit in the custom id is written ``@`` and its place among
+the offers of its step (:class:`service.Nth`).
 """
 
 from __future__ import annotations
@@ -16,16 +21,21 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from rules.contract import Game, Value
+from service import Nth
 
 MAX_CODE = 64
 """The longest code written out; a game id and a version fit beside it in 100 chars."""
 _PLAIN = re.compile(r"[a-z0-9_]+")
 CODE = r"[a-z0-9_.#+%-]+"
 """A pattern matching every code (for the components' templates)."""
+PATH = r"[a-z0-9_.#+%@-]*"
+"""A pattern matching every path (empty: nothing chosen yet)."""
+MAX_ID = 100
+"""Discord's longest custom id."""
 
 
 def _value(value: Value) -> str:
@@ -88,3 +98,48 @@ def decode(code: str, game: Game, offered: Iterable[Any] = ()) -> tuple[str, dic
     if spec is None or len(tokens) != len(spec.params):
         raise ValueError(f"{game.name} has no choice {code!r}")
     return kind, {p.name: _read(t) for p, t in zip(spec.params, tokens, strict=True)}
+
+
+def token(value: Value) -> str:
+    """One value as a path or code token."""
+    return _value(value)
+
+
+def fit_path(prefix: str, kind: str, values: Sequence[Value], places: Sequence[int]) -> str:
+    """The path of action ``kind`` with its first parameters' ``values`` for a custom id
+    that starts with ``prefix``, within Discord's 100 characters: the longest tokens
+    that do not fit are written as their ``places`` among their step's offers.
+
+    Raises:
+        ValueError: not even the kind and the places fit.
+    """
+    head = _value(kind)
+    tokens = [_value(v) for v in values]
+    while len(prefix) + len(".".join([head, *tokens])) > MAX_ID:
+        plain = [i for i, t in enumerate(tokens) if not t.startswith("@")]
+        if not plain:
+            raise ValueError(f"a path of {kind!r} does not fit in a custom id")
+        longest = max(plain, key=lambda i: len(tokens[i]))
+        tokens[longest] = f"@{places[longest]}"
+    return ".".join([head, *tokens])
+
+
+def read_path(path: str) -> tuple[str | None, list[Value | Nth]]:
+    """The kind and values of a path (:func:`fit_path`; empty: nothing chosen).
+
+    Raises:
+        ValueError: a malformed path.
+    """
+    if not path:
+        return None, []
+    head, *tokens = path.split(".")
+    kind = _read(head)
+    if not isinstance(kind, str) or not kind:
+        raise ValueError(f"bad kind {head!r}")
+    out: list[Value | Nth] = []
+    for t in tokens:
+        if t.startswith("@") and t[1:].isdigit():
+            out.append(Nth(int(t[1:])))
+        else:
+            out.append(_read(t))
+    return kind, out

@@ -1,4 +1,5 @@
-"""Confirmation buttons for /cancel and /resign (ephemeral; only the asker may press).
+"""Confirmation buttons for /cancel, /resign and agreeing to a draw (ephemeral; only the
+asker may press).
 Confirm is acknowledged on entry as an update of its message; Keep answers at once. Both
 answer for the bot they were bound to (:mod:`bot.views.bound`)."""
 
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 
 
 def confirm_view(controls: Controls, what: str, gid: int, uid: int, label: str) -> discord.ui.View:
-    """Confirm (danger) and Keep buttons for ``what`` ('cancel' or 'resign')."""
+    """Confirm (danger) and Keep buttons for ``what`` ('cancel', 'resign' or 'draw')."""
     view = discord.ui.View(timeout=None)
     view.add_item(controls.confirm(what, gid, uid, label))
     view.add_item(controls.keep(uid))
@@ -42,9 +43,9 @@ class ConfirmButton(
     OfBot,
     _ForOneUser,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"ew:y:(?P<what>cancel|resign):(?P<gid>\d+):(?P<uid>\d+)",
+    template=r"ew:y:(?P<what>cancel|resign|draw):(?P<gid>\d+):(?P<uid>\d+)",
 ):
-    """Carries out a confirmed /cancel or /resign."""
+    """Carries out a confirmed /cancel, /resign or agreement to a draw."""
 
     def __init__(self, what: str, gid: int, uid: int, label: str = "Confirm") -> None:
         super().__init__(
@@ -75,6 +76,9 @@ class ConfirmButton(
                 await bot.service.cancel(self.gid, self.uid, is_admin=perms.manage_channels)
             )
             done = "You cancelled the game."
+        elif self.what == "draw":
+            out = expect_ok(await bot.service.agree_draw(self.gid, self.uid))
+            done = "The game ended in a draw." if out.game_over else "You agreed to a draw."
         else:
             out = expect_ok(await bot.service.resign(self.gid, self.uid))
             done = "You resigned; a computer plays your seat now."

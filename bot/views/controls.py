@@ -10,7 +10,9 @@ import discord
 from .bound import bind
 from .confirm import ConfirmButton, KeepButton
 from .lobby import LobbyButton, OptionSelect
-from .panels import AnswerButton, AnswerSelect, OpenPanelButton
+from .panels import AnswerButton, AnswerSelect, OpenPanelButton, PanelOpener
+from .table import DrawButton, RematchButton
+from .turn import TurnButton, TurnConfirm, TurnSelect
 
 if TYPE_CHECKING:
     from ..client import GameBot
@@ -18,7 +20,8 @@ if TYPE_CHECKING:
 
 class Controls:
     """The items of ``bot``: the lobby's buttons and its Options panel's selects, the
-    decision panels' buttons and selects, *Open my panel*, and the confirmations."""
+    decision panels' buttons and selects, the turn panel's, *Open my panel* and *Your
+    turn*, the draw vote, *Rematch*, and the confirmations."""
 
     def __init__(self, bot: GameBot) -> None:
         self.lobby = bind(LobbyButton, bot)
@@ -26,6 +29,12 @@ class Controls:
         self.answer = bind(AnswerButton, bot)
         self.answer_select = bind(AnswerSelect, bot)
         self.open_panel = bind(OpenPanelButton, bot)
+        self.opener = bind(PanelOpener, bot)
+        self.turn = bind(TurnButton, bot)
+        self.turn_select = bind(TurnSelect, bot)
+        self.turn_confirm = bind(TurnConfirm, bot)
+        self.draw = bind(DrawButton, bot)
+        self.rematch = bind(RematchButton, bot)
         self.confirm = bind(ConfirmButton, bot)
         self.keep = bind(KeepButton, bot)
 
@@ -37,6 +46,12 @@ class Controls:
             self.answer,
             self.answer_select,
             self.open_panel,
+            self.opener,
+            self.turn,
+            self.turn_select,
+            self.turn_confirm,
+            self.draw,
+            self.rematch,
             self.confirm,
             self.keep,
         )

@@ -1,18 +1,20 @@
 """Private prompt panels: the decisions a game answers on panels (its presentation's
 ``panel_decisions``; the pyramid games: setup placements, duel cards, diplomacy, retreat).
 
-A panel goes by DM (or, for a player whose DMs are closed, ephemerally from an *Open my
-panel* button in the channel). Every component is a :class:`discord.ui.DynamicItem` whose
-custom id names the game, the prompt's version and the action, so panels keep working
-after a restart; the service refuses an out-of-date version (a stale or double click),
-answered ephemerally with nothing changed. A choice is acknowledged on entry as an update
-of its panel; *Open my panel* privately (:mod:`bot.reply`). Each is answered by the bot it
-was bound to (:mod:`bot.views.bound`).
+A panel goes by DM, and ephemerally from the *Open my panel* button on the game's messages
+in the channel (:class:`PanelOpener`, which opens a turn's panel too, as *Your turn*; and,
+for a player whose DMs are closed, from a button of their own). Every component is a
+:class:`discord.ui.DynamicItem` whose custom id names the game, the prompt's version and
+the action, so panels keep working after a restart; the service refuses an out-of-date
+version (a stale or double click), answered ephemerally with nothing changed. A choice is
+acknowledged on entry as an update of its panel; the openers privately (:mod:`bot.reply`).
+Each is answered by the bot it was bound to (:mod:`bot.views.bound`).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -20,25 +22,20 @@ import discord
 from rules import contract
 from rules.contract import Game
 from rules.presentation import Presentation
-from service import OLD_BUTTON, Prompt, ServiceError
+from service import OLD_BUTTON, DecisionInfo, Prompt, ServiceError
 
 from ..errors import UserError, guarded
-from ..games import is_panel
 from ..reply import Reply, with_picture
-from ..texts import stamp
+from ..texts import clip, stamp
 from . import codec
 from .bound import OfBot
+from .turn import TONES, is_turn, root_step, step_view, with_step
 
 if TYPE_CHECKING:
     from ..client import GameBot
     from .controls import Controls
 
 MAX_BUTTONS = 20
-TONES = {
-    "primary": discord.ButtonStyle.primary,
-    "secondary": discord.ButtonStyle.secondary,
-    "danger": discord.ButtonStyle.danger,
-}
 
 
 def panel_content(
@@ -207,26 +204,94 @@ def open_panel_view(controls: Controls, gid: int, uid: int) -> discord.ui.View:
 
 
 async def open_panel(bot: GameBot, interaction: discord.Interaction, gid: int) -> None:
-    """Show the user's open prompt (if any) as an ephemeral panel, with their hand."""
-    uv = await bot.service.view(gid, interaction.user.id)
+    """Show the user's open decision (if any) as an ephemeral panel, with their hand: a
+    turn's panel (:mod:`bot.views.turn`), or the panel of a decision the game answers on
+    one.
+
+    Raises:
+        UserError: the game is over, the user holds no seat or has nothing to decide.
+    """
+    try:
+        status = await bot.service.status(gid)
+        uv = await bot.service.view(gid, interaction.user.id)
+    except ServiceError as exc:
+        raise UserError(str(exc), gid) from None
+    if status.status != "running":
+        raise UserError("This game is over.", gid)
+    if uv.seat is None:
+        raise UserError("You are not playing in this game.", gid)
     prompt = uv.prompt
-    if prompt is None or not is_panel(prompt.kind):
-        raise UserError(
-            "You have nothing to decide on a panel right now"
-            + (" — it is your turn: use the slash commands." if prompt else ".")
-        )
-    status = await bot.service.status(gid)
+    if prompt is None:
+        awaited = ", ".join(sorted({d.name for d in status.decisions})) or "nobody"
+        raise UserError(f"You have nothing to decide now (waiting for {awaited}).", gid)
     names = [s.name for s in status.seats]
     game = contract.game_named(status.variant)
     content = panel_content(prompt, uv.view, names, game.presentation)
-    panel = panel_view(bot.controls, prompt, game)
+    if is_turn(game, prompt.kind):
+        step = root_step(prompt, game)
+        content, panel = with_step(content, step), step_view(bot.controls, gid, step)
+    else:
+        panel = panel_view(bot.controls, prompt, game)
     images = bot.delivery.images
     holding = images.holding(uv.view, status.variant)
     if holding is None:  # a game without images, or nothing held
-        await Reply.of(interaction).say(content, view=panel)
+        await Reply.of(interaction).say(clip(content), view=panel)
         return
     drawing = images.hand(holding, "Your hand", game=status.variant)
-    await with_picture(Reply.of(interaction), content, drawing, bot.delivery.later, view=panel)
+    await with_picture(
+        Reply.of(interaction), clip(content), drawing, bot.delivery.later, view=panel
+    )
+
+
+def opener_view(
+    controls: Controls, gid: int, decisions: Iterable[DecisionInfo], variant: str
+) -> discord.ui.View | None:
+    """Buttons for a channel message while people decide: *Your turn* when a person's
+    turn is open, *Open my panel* when a decision the game answers on a panel is (each
+    opens the clicker's own, privately); None when no person decides."""
+    game = contract.game_named(variant)
+    kinds = {d.kind for d in decisions if d.user_id is not None}
+    view = discord.ui.View(timeout=None)
+    if any(is_turn(game, k) for k in kinds):
+        view.add_item(controls.opener(gid, "t"))
+    if any(not is_turn(game, k) for k in kinds):
+        view.add_item(controls.opener(gid, "a"))
+    return view if view.children else None
+
+
+class PanelOpener(
+    OfBot,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ew:p:(?P<gid>\d+):(?P<what>[ta])",
+):
+    """In the channel, on a game's message: opens the clicker's own open decision
+    privately (*Your turn* for a turn, *Open my panel* for a decision the game answers
+    on a panel)."""
+
+    LABELS = {
+        "t": ("Your turn", discord.ButtonStyle.success),
+        "a": ("Open my panel", discord.ButtonStyle.primary),
+    }
+
+    def __init__(self, gid: int, what: str) -> None:
+        label, style = self.LABELS[what]
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=f"ew:p:{gid}:{what}")
+        )
+        self.gid, self.what = gid, what
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> PanelOpener:
+        return cls(int(match["gid"]), match["what"])
+
+    @guarded("private")
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await open_panel(self.bot, interaction, self.gid)
 
 
 async def answer(

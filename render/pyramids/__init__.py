@@ -39,6 +39,18 @@ BAND_ROWS = 16
 deflated again (:mod:`render.pngwrite`): successive boards of a game share about half
 of them, and 16 rows matched more than 32 (42%) and cost less than 8 (more flushes)."""
 
+BOARD_LEVEL = 2
+"""zlib level of board PNGs. Over the bands a board deflates anew (zlib-ng, 100 games
+played at random), level 2 against 4: ~0.5 ms less CPU a board (3.0 against 3.5 ms in
+all), and PNGs of 94 / 103 / 108 KB median / p90 / max against 90 / 98 / 103. Level 1
+is faster still but makes boards of up to 135 KB. The bot deflates this level with
+ISA-L (:mod:`bot.deflate`): ~0.4 ms less again, boards of 99 / 108 / 114 KB. Hands and
+duels, small and drawn far less often, stay at :data:`render.encode.DEFAULT_LEVEL`."""
+
+BOARD_MAX_BYTES = 120 * 1024
+"""The most bytes a board's PNG may take: a larger one is deflated again at
+:data:`render.encode.DEFAULT_LEVEL` (none was, of 5,400 boards of random playouts)."""
+
 
 def board_png(
     view: pyramids.View,
@@ -62,7 +74,10 @@ def board_png(
     arcade = use_arcade(view, pyramid_arcade)
     rows, (width, height) = board_rows(view, names, events, arcade)
     colours = board_palette(view.board_id, arcade).getpalette() or [0, 0, 0]
-    return write_rows(rows, width, height, colours, DEFAULT_LEVEL, band_rows=BAND_ROWS)
+    png = write_rows(rows, width, height, colours, BOARD_LEVEL, band_rows=BAND_ROWS)
+    if len(png) > BOARD_MAX_BYTES:
+        png = write_rows(rows, width, height, colours, DEFAULT_LEVEL, band_rows=BAND_ROWS)
+    return png
 
 
 def board_summary(view: pyramids.View, names: Sequence[str]) -> str:

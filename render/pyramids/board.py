@@ -19,14 +19,15 @@ import rules
 from render import shapes
 from render.arrows import Arrow, draw_arrow
 from render.fonts import font
-from render.text import fit, put, short_name
+from render.text import display_name, fit_text, name_levels, put, short_name
 from rules import pyramids
 
 from . import layout, marks, palette, pyramid
 from .boards import has_arcade_variant
+from .landroutes import land_route
 from .panel import Element, draw_panel
 from .searoutes import sea_route
-from .static_layer import fixed_label_boxes, name_labels, static_board
+from .static_layer import edge_links, fixed_label_boxes, name_labels, static_board
 from .status import TITLES, end_reason, status, winners_text
 
 
@@ -50,8 +51,12 @@ def _anchor(b: pyramids.Board, fid: str) -> tuple[float, float] | None:
     return layout.to_px(f.x, f.y) if f is not None else None
 
 
-def _wraps(b: pyramids.Board, a: str, c: str) -> bool:
-    return any(lk.wraps_map_edge and {lk.a, lk.b} == {a, c} for lk in b.links)
+def _exits(board_id: str, src: str, dst: str) -> tuple[float, float] | None:
+    """For a link across the map's edge: where it leaves and comes back, as drawn."""
+    for edge in edge_links(board_id):
+        if {edge.west, edge.east} == {src, dst}:
+            return edge.exits(src)
+    return None
 
 
 def last_action(
@@ -68,8 +73,13 @@ def last_action(
         if not 0 <= seat < len(view.seats):
             return
         seen.add((kind, src, dst))
-        via = sea_route(view.board_id, src, dst) if kind == "sea" else ()
-        out.arrows.append(Arrow(kind, seat, a, c, _wraps(b, src, dst), via))
+        if kind == "sea":
+            via = sea_route(view.board_id, src, dst)
+        else:
+            via = land_route(view.board_id, src, dst)
+        colour = palette.side_colour(pyramid.side_of(view, seat))
+        exits = _exits(view.board_id, src, dst)
+        out.arrows.append(Arrow(kind, colour, a, c, exits is not None, exits, via))
         if kind == "attack":
             out.attacked.add(dst)
 
@@ -155,15 +165,14 @@ def _draw_banner(
 ) -> tuple[int, int, int, int]:
     """The game-over banner, on the emptiest part of the map; returns its box."""
     title = "DRAW" if view.draw or not view.winners else "VICTORY"
-    line = (
-        winners_text(view, names)
-        if title == "VICTORY"
-        else (end_reason(view).capitalize() or "Nobody wins")
-    )
+    if title == "VICTORY":
+        levels = name_levels([display_name(names, s) for s in range(len(view.seats))])
+        lines = tuple(dict.fromkeys(winners_text(view, level) for level in levels))
+    else:
+        lines = (end_reason(view).capitalize() or "Nobody wins",)
     winners = list(view.winners)[:6] if title == "VICTORY" else []
     icons = 26 * len(winners) + (8 if winners else 0)
-    sub = font(17, bold=True)
-    need = sub.getlength(line) + icons + 56
+    need = font(17, bold=True).getlength(lines[0]) + icons + 56
     width = next((w for w in BANNER_WIDTHS if w >= need), BANNER_WIDTHS[-1])
     left, top, _, _ = banner_box(view, b, width)
     shapes.paste(
@@ -181,10 +190,10 @@ def _draw_banner(
         palette.GOLD,
         "mm",
     )
-    text = fit(line, width - 48 - icons, sub)
+    text, sub = fit_text(lines, width - 48 - icons, (17, 16, 15), bold=True)
     x = left + (width - sub.getlength(text) - icons) / 2
     for seat in winners:
-        pyramid.paste(canvas, seat, 3, (x + 12, top + 48), scale=0.42)
+        pyramid.paste(canvas, pyramid.side_of(view, seat), 3, (x + 12, top + 48), scale=0.42)
         x += 26
     if winners:
         x += 8
@@ -195,16 +204,16 @@ def _draw_banner(
 def _restore_names(
     canvas: Image.Image, board_id: str, arcade: bool, drawn: Sequence[tuple[int, int, int, int]]
 ) -> None:
-    """Put field names back over the arrows drawn in the ``drawn`` boxes (names stay
-    readable; the arrow seems to pass under the name). Names never cover piece boxes,
-    so no piece is touched."""
+    """Put field names and edge tags back over the arrows drawn in the ``drawn`` boxes
+    (they stay readable; the arrow seems to pass under them). Pieces are drawn after."""
     static = static_board(board_id, arcade)
-    for lab in name_labels(board_id):
+    tags = [t.box for e in edge_links(board_id, arcade) for t in (e.west_tag, e.east_tag)]
+    for label in [lab.box for lab in name_labels(board_id)] + tags:
         box = (
-            math.floor(lab.box[0]),
-            math.floor(lab.box[1]),
-            math.ceil(lab.box[2]),
-            math.ceil(lab.box[3]),
+            math.floor(label[0]),
+            math.floor(label[1]),
+            math.ceil(label[2]),
+            math.ceil(label[3]),
         )
         if any(_overlap(box, d) for d in drawn):
             canvas.paste(static.crop(box), box)
@@ -233,8 +242,8 @@ class Drawn:
 
     canvas: Image.Image
     dirty: list[Box] = field(default_factory=list)
-    lone: list[tuple[str, int, int, Box]] = field(default_factory=list)
-    """(field, seat, size, box) of each piece left off the canvas."""
+    lone: list[tuple[str, str, int, Box]] = field(default_factory=list)
+    """(field, side, size, box) of each piece left off the canvas."""
 
 
 def _sprite_box(sprite: Image.Image, centre: tuple[float, float]) -> Box:
@@ -312,11 +321,11 @@ def draw_board(
     out.dirty += drawn
     if drawn:
         _restore_names(canvas, view.board_id, arcade, drawn)
-    ghosts: list[tuple[int, int, tuple[float, float]]] = []
+    ghosts: list[tuple[str, int, tuple[float, float]]] = []
     for fid, (seat, from_size, _to) in act.shrunk.items():
         a = _anchor(b, fid)
         if a is not None and 0 <= seat < len(view.seats) and from_size in (1, 2, 3):
-            ghosts.append((seat, from_size, a))
+            ghosts.append((pyramid.side_of(view, seat), from_size, a))
     for fid, (seat, size) in act.destroyed.items():
         a = _anchor(b, fid)
         if (
@@ -325,10 +334,10 @@ def draw_board(
             and 0 <= seat < len(view.seats)
             and size in (1, 2, 3)
         ):
-            ghosts.append((seat, size, a))
-    for seat, size, a in ghosts:
-        out.dirty.append(_sprite_box(pyramid.sprite(seat, size, ghost=True), a))
-        pyramid.paste(canvas, seat, size, a, ghost=True)
+            ghosts.append((pyramid.side_of(view, seat), size, a))
+    for side, size, a in ghosts:
+        out.dirty.append(_sprite_box(pyramid.sprite(side, size, ghost=True), a))
+        pyramid.paste(canvas, side, size, a, ghost=True)
     overlays = _marks(view, act, b)
     out.dirty += [_sprite_box(sprite, at) for sprite, at in overlays]
     pieces = []
@@ -337,9 +346,10 @@ def draw_board(
         if piece is not None:
             a = _anchor(b, fid)
             assert a is not None
-            pieces.append((fid, piece[0], piece[1], _sprite_box(pyramid.sprite(*piece), a), a))
+            side = pyramid.side_of(view, piece[0])
+            pieces.append((fid, side, piece[1], _sprite_box(pyramid.sprite(side, piece[1]), a), a))
     others_drawn = list(out.dirty)
-    for i, (fid, seat, size, box, a) in enumerate(pieces):
+    for i, (fid, side, size, box, a) in enumerate(pieces):
         if (
             lone_pieces
             and not view.over
@@ -347,10 +357,10 @@ def draw_board(
             and not any(_meets(box, d) for d in others_drawn)
             and not any(_meets(box, p[3]) for j, p in enumerate(pieces) if j != i)
         ):
-            out.lone.append((fid, seat, size, box))
+            out.lone.append((fid, side, size, box))
             continue
         out.dirty.append(box)
-        pyramid.paste(canvas, seat, size, a)
+        pyramid.paste(canvas, side, size, a)
     for sprite, at in overlays:
         marks.paste_centred(canvas, sprite, at)
     if view.over:

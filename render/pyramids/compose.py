@@ -62,11 +62,11 @@ def static_rows(board_id: str, arcade: bool) -> Image.Image:
 
 
 @lru_cache(maxsize=4096)
-def piece_patch(board_id: str, arcade: bool, box: Box, seat: int, size: int) -> Image.Image:
+def piece_patch(board_id: str, arcade: bool, box: Box, side: str, size: int) -> Image.Image:
     """A piece over the static layer in ``box``, mapped onto the palette (cached; a few
-    KB each, at most fields x 6 seats x 3 sizes per board)."""
+    KB each, at most fields x 6 sides x 3 sizes per board)."""
     patch = static_board(board_id, arcade).crop(box)
-    sprite = pyramid.sprite(seat, size)
+    sprite = pyramid.sprite(side, size)
     patch.paste(sprite, (0, 0), sprite)
     return _map(patch, board_palette(board_id, arcade))
 
@@ -202,8 +202,8 @@ def board_rows(
     for box in merge(drawn.dirty + fresh, layout.BOARD_SIZE):
         rows.paste(_map(canvas.crop(box), pal), (box[0] + 1, box[1]))
     _give_back(canvas, view.board_id, arcade, drawn.dirty + fresh + parts_drawn)
-    for _field, seat, size, box in drawn.lone:
-        patches.append((piece_patch(view.board_id, arcade, box, seat, size), box))
+    for _field, side, size, box in drawn.lone:
+        patches.append((piece_patch(view.board_id, arcade, box, side, size), box))
     for part, box in patches:
         rows.paste(part, (box[0] + 1, box[1]))
     return rows.tobytes(), canvas.size

@@ -16,7 +16,7 @@ from PIL import Image
 import rules
 from render import shapes
 from render.fonts import font
-from render.text import display_name, fit, put
+from render.text import display_name, fit_name, fit_text, name_levels, put
 from rules import pyramids
 from rules.pyramids import cards as C
 
@@ -162,8 +162,9 @@ def _column(
     outline = palette.GOLD if won else None
     box = shapes.rounded(COLUMN_WIDTH, 388, 12, palette.PANEL_CARD, outline, 3 if won else 1)
     shapes.paste(img, box, (x0, 76))
-    colour = palette.piece_colour(side.seat)
-    pyramid.paste(img, side.seat, side.size, (x0 + 52, 130), scale=1.25)
+    power = pyramid.side_of(view, side.seat)
+    colour = palette.side_colour(power)
+    pyramid.paste(img, power, side.size, (x0 + 52, 130), scale=1.25)
     tx = x0 + 104
     role = "ATTACKER" if attacker else "DEFENDER"
     put(
@@ -173,30 +174,18 @@ def _column(
         font(12, bold=True),
         palette.on_dark(colour.fill) if max(colour.fill) > 60 else palette.PANEL_MUTED,
     )
-    nf = font(24, bold=True)
-    put(
-        img,
-        (tx, 132),
-        fit(display_name(names, side.seat), x0 + COLUMN_WIDTH - tx - 14, nf),
-        nf,
-        palette.PANEL_TEXT,
-        "ls",
+    name, nf = fit_name(
+        display_name(names, side.seat), x0 + COLUMN_WIDTH - tx - 14, NAME_SIZES, bold=True
     )
+    put(img, (tx, 132), name, nf, palette.PANEL_TEXT, "ls")
     where = (
         f"from {field_name(view, duel.src)}"
         if attacker
         else f"holding {field_name(view, duel.dst)}"
     )
     size_word = pyramid.SIZE_NAMES[side.size]
-    sub = font(14)
-    put(
-        img,
-        (tx, 156),
-        fit(f"{size_word} piece {where}", x0 + COLUMN_WIDTH - tx - 14, sub),
-        sub,
-        palette.PANEL_MUTED,
-        "ls",
-    )
+    text, sub = fit_text((f"{size_word} piece {where}",), x0 + COLUMN_WIDTH - tx - 14, (14, 13, 12))
+    put(img, (tx, 156), text, sub, palette.PANEL_MUTED, "ls")
     put(
         img,
         (tx, 176),
@@ -235,40 +224,55 @@ def _column(
     )
 
 
-def _footer(img: Image.Image, names: Sequence[str], duel: Duel) -> None:
+NAME_SIZES = (24, 22, 20)
+"""Sizes a player's name (bold) and the footer's line may shrink to."""
+LINE_SIZES = NAME_SIZES
+SUB_SIZES = (15, 14, 13)
+
+
+def _footer_words(names: Sequence[str], duel: Duel) -> tuple[str, str, bool]:
+    """The footer's line and sub-line with these ``names``, and whether it is the result."""
     att, dfn = duel.attacker, duel.defender
     a_name, d_name = display_name(names, att.seat), display_name(names, dfn.seat)
-    cx = SIZE[0] / 2
-    big = font(24, bold=True)
-    small = font(15)
     if duel.stage == "over" or duel.attacker_won is not None:
         if duel.attacker_won:
-            line = f"{a_name} wins {att.total} to {dfn.total}"
-            sub = f"{d_name}'s piece retreats, or shrinks if it cannot"
-        else:
-            tie = att.total == dfn.total
-            line = f"{d_name} holds {dfn.total} to {att.total}"
-            sub = (
-                "A tie: the attacker needs strictly more (EW-18); nothing moves"
-                if tie
-                else "The attack fails; nothing moves"
+            return (
+                f"{a_name} wins {att.total} to {dfn.total}",
+                f"{d_name}'s piece retreats, or shrinks if it cannot",
+                True,
             )
-        put(img, (cx, 506), fit(line, SIZE[0] - 60, big), big, palette.GOLD, "ms")
-        put(img, (cx, 534), fit(sub, SIZE[0] - 60, small), small, palette.PANEL_MUTED, "ms")
-        return
+        tie = att.total == dfn.total
+        sub = (
+            "A tie: the attacker needs strictly more (EW-18); nothing moves"
+            if tie
+            else "The attack fails; nothing moves"
+        )
+        return (f"{d_name} holds {dfn.total} to {att.total}", sub, True)
     if duel.stage == "diplomacy":
         line = "Diplomacy: anyone else may stop the attack with a K"
         sub = f"Waiting for {names_of(names, duel.waiting_for)}" if duel.waiting_for else ""
-    elif duel.stage == "retreat":
-        line = f"{a_name} won: {d_name} chooses where to retreat"
-        sub = ""
-    else:
-        turn = duel.to_play if duel.to_play is not None else att.seat
-        line = f"{display_name(names, turn)} to play"
-        sub = "Cards are played face up; figures count 4; the attacker needs more to win"
-    put(img, (cx, 506), fit(line, SIZE[0] - 60, big), big, palette.PANEL_TEXT, "ms")
-    if sub:
-        put(img, (cx, 534), fit(sub, SIZE[0] - 60, small), small, palette.PANEL_MUTED, "ms")
+        return (line, sub, False)
+    if duel.stage == "retreat":
+        return (f"{a_name} won: {d_name} chooses where to retreat", "", False)
+    turn = duel.to_play if duel.to_play is not None else att.seat
+    sub = "Cards are played face up; figures count 4; the attacker needs more to win"
+    return (f"{display_name(names, turn)} to play", sub, False)
+
+
+def _footer(img: Image.Image, names: Sequence[str], duel: Duel) -> None:
+    seats = max(duel.attacker.seat, duel.defender.seat, *duel.waiting_for, 0) + 1
+    levels = [
+        _footer_words(level, duel)
+        for level in name_levels([display_name(names, s) for s in range(seats)])
+    ]
+    over = levels[0][2]
+    cx = SIZE[0] / 2
+    lines = tuple(dict.fromkeys(w[0] for w in levels))
+    line, big = fit_text(lines, SIZE[0] - 60, LINE_SIZES, bold=True)
+    put(img, (cx, 506), line, big, palette.GOLD if over else palette.PANEL_TEXT, "ms")
+    if levels[0][1]:
+        sub, small = fit_text(tuple(dict.fromkeys(w[1] for w in levels)), SIZE[0] - 60, SUB_SIZES)
+        put(img, (cx, 534), sub, small, palette.PANEL_MUTED, "ms")
 
 
 def duel_image(
@@ -293,8 +297,8 @@ def duel_image(
         )
         return img
     title = f"{field_name(view, duel.src)} attacks {field_name(view, duel.dst)}"
-    tf = font(24, bold=True)
-    put(img, (24, 58), fit(title, SIZE[0] - 220, tf), tf, palette.PANEL_TEXT, "ls")
+    text, tf = fit_text((title,), SIZE[0] - 220, (24, 22, 20), bold=True)
+    put(img, (24, 58), text, tf, palette.PANEL_TEXT, "ls")
     score = f"{duel.attacker.total} : {duel.defender.total}"
     put(img, (SIZE[0] - 24, 58), score, font(30, bold=True), palette.PANEL_TEXT, "rs")
     _column(img, view, names, duel, duel.attacker, True)

@@ -1,9 +1,11 @@
-"""Sample images for people to look at: ``python -m render.gallery DIR``.
+"""Sample images for people to look at: ``python -m render.pyramids.gallery DIR``.
 
-Writes boards (start, mid-game with arrows and marks, the end banner; both variants),
-duels (in progress and over) and hands (every figure, a full hand, an empty one).
-Positions come from seeded playouts that pick random legal actions (attacks and duel
-cards preferred, so that something happens), so the set is the same on every run.
+Writes boards (start, mid-game with arrows and marks, a whole turn told in the
+last-action box, the end banner; both variants), duels (in progress and over) and
+hands (every figure, a full hand, an empty one). Positions come from seeded playouts
+that pick random legal actions (attacks and duel cards preferred, so that something
+happens), so the set is the same on every run. :func:`samples` lists them (the render
+tests check the text drawn on each).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import random
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import rules
@@ -120,27 +123,91 @@ def _ww_battle(game: pyramids.GameState, events: list[rules.Event]) -> bool:
     return "dice" in _kinds(events) and any(s.eliminated for s in view.seats)
 
 
-def write_gallery(directory: Path) -> list[Path]:
-    """Write the sample images into ``directory`` (created if needed); returns the paths."""
-    directory.mkdir(parents=True, exist_ok=True)
-    out: list[Path] = []
+def find_turn(
+    variant: str, players: int, want: Want, seeds: Sequence[int] = range(1, 200)
+) -> tuple[pyramids.GameState, list[rules.Event]]:
+    """Like :func:`find`, for a whole turn: the position right after a turn ended, with
+    the public events of every action of that turn (from its ``turn_start`` to the next
+    one), as a front end gathers them for the board it posts then.
 
-    def save(name: str, data: bytes) -> None:
-        path = directory / name
-        path.write_bytes(data)
-        out.append(path)
+    Raises:
+        LookupError: no seed gave such a turn.
+    """
+    for seed in seeds:
+        game, _ = pyramids.new_game(variant, [None] * players, seed)
+        rng = random.Random(seed)
+        turn: list[rules.Event] = []
+        for _ in range(4000):
+            if game.over:
+                break
+            decision = rng.choice(game.deciders())
+            events = game.apply(decision.seat, _choose(game, decision.seat, rng))
+            starts = [i for i, e in enumerate(events) if e.kind == "turn_start"]
+            if not starts:
+                turn += events
+                continue
+            turn += events[: starts[0] + 1]
+            if turn[0].kind == "turn_start" and want(game, turn):
+                return game, [e for e in turn if e.to is None]
+            turn = events[starts[0] :]
+    raise LookupError(f"no {variant} turn found")
+
+
+def _long_turn(game: pyramids.GameState, events: list[rules.Event]) -> bool:
+    kinds = _kinds(events)
+    return {"attack_declared", "duel_over", "retreated"} <= kinds and len(events) >= 8
+
+
+@dataclass(frozen=True)
+class BoardSample:
+    """A board image of the gallery: what it shows."""
+
+    file: str
+    view: pyramids.View
+    events: tuple[rules.Event, ...]
+
+
+@dataclass(frozen=True)
+class DuelSample:
+    """A duel image of the gallery."""
+
+    file: str
+    view: pyramids.View
+    result: rules.Event | None
+    events: tuple[rules.Event, ...]
+
+
+@dataclass(frozen=True)
+class HandSample:
+    """A hand image of the gallery."""
+
+    file: str
+    cards: tuple[int, ...]
+    title: str
+
+
+Sample = BoardSample | DuelSample | HandSample
+
+
+def samples() -> list[Sample]:
+    """Every image of the gallery, in order (drawn with :data:`NAMES`)."""
+    out: list[Sample] = []
 
     def board(
-        name: str, variant: str, players: int, want: Want, options: pyramids.Options | None = None
+        file: str, variant: str, players: int, want: Want, options: pyramids.Options | None = None
     ) -> None:
         game, events = find(variant, players, want, options=options)
-        save(name, board_png(pyramids.view_for(game, None), NAMES, events))
+        out.append(BoardSample(file, pyramids.view_for(game, None), tuple(events)))
 
     board("board_start_european_war.png", "european_war", 4, _started)
     board("board_attack_european_war.png", "european_war", 4, _won_attack)
     board("board_voyage_european_war.png", "european_war", 3, _voyage)
     board(
         "board_loss_european_war.png", "european_war", 5, _loss, pyramids.Options(five_players=True)
+    )
+    game, events = find_turn("european_war", 4, _long_turn)
+    out.append(
+        BoardSample("board_turn_european_war.png", pyramids.view_for(game, None), tuple(events))
     )
     board("board_end_european_war.png", "european_war", 4, _over)
     board("board_start_world_war_5.png", "world_war_5", 4, _started)
@@ -161,27 +228,47 @@ def write_gallery(directory: Path) -> list[Path]:
     )
 
     game, events = find("european_war", 4, _duel_on)
-    save("duel_in_progress.png", duel_png(pyramids.view_for(game, None), NAMES))
+    out.append(DuelSample("duel_in_progress.png", pyramids.view_for(game, None), None, ()))
     game, events = find("european_war", 4, _duel_over)
     result = next(e for e in events if e.kind == "duel_over")
-    save("duel_over.png", duel_png(pyramids.view_for(game, None), NAMES, result, events=events))
+    out.append(DuelSample("duel_over.png", pyramids.view_for(game, None), result, tuple(events)))
 
     figures = [pyramids.cards.parse_card(t) for t in ("J♣", "Q♦", "K♥", "A♠")]
     numbers = [pyramids.cards.parse_card(t) for t in ("7♥", "2♣", "10♠", "5♦")]
-    save("hand_figures.png", hand_png(figures + numbers, title="Ada's hand — every figure"))
+    out.append(HandSample("hand_figures.png", (*figures, *numbers), "Ada's hand — every figure"))
     for rank in ("J", "Q", "K", "A"):
-        cards = [pyramids.cards.parse_card(rank + s) for s in "♣♦♥♠"]
-        save(f"hand_{rank}.png", hand_png(cards, title=f"Four of {rank}"))
-    save("hand_full.png", hand_png(list(range(0, 52, 4)) + [3, 50], title="A long hand"))
-    save("hand_empty.png", hand_png([], title="Eve's hand"))
+        cards = tuple(pyramids.cards.parse_card(rank + s) for s in "♣♦♥♠")
+        out.append(HandSample(f"hand_{rank}.png", cards, f"Four of {rank}"))
+    out.append(HandSample("hand_full.png", (*range(0, 52, 4), 3, 50), "A long hand"))
+    out.append(HandSample("hand_empty.png", (), "Eve's hand"))
+    return out
+
+
+def draw(sample: Sample) -> bytes:
+    """The PNG of one gallery sample."""
+    if isinstance(sample, BoardSample):
+        return board_png(sample.view, NAMES, sample.events)
+    if isinstance(sample, DuelSample):
+        return duel_png(sample.view, NAMES, sample.result, events=sample.events)
+    return hand_png(sample.cards, title=sample.title)
+
+
+def write_gallery(directory: Path) -> list[Path]:
+    """Write the sample images into ``directory`` (created if needed); returns the paths."""
+    directory.mkdir(parents=True, exist_ok=True)
+    out: list[Path] = []
+    for sample in samples():
+        path = directory / sample.file
+        path.write_bytes(draw(sample))
+        out.append(path)
     return out
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Command line: ``python -m render.gallery DIR``."""
+    """Command line: ``python -m render.pyramids.gallery DIR``."""
     args = list(sys.argv[1:] if argv is None else argv)
     if len(args) != 1 or args[0] in ("-h", "--help"):
-        print("usage: python -m render.gallery DIR", file=sys.stderr)
+        print("usage: python -m render.pyramids.gallery DIR", file=sys.stderr)
         return 2
     for path in write_gallery(Path(args[0])):
         print(path)

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from PIL import Image
 
 from render.fonts import font
-from render.text import fit, put
+from render.text import fit_text, put
 
 from . import palette
 from .cards import CARD_HEIGHT, CARD_WIDTH, SHADOW, card_sprite, empty_slot, sort_key
@@ -57,15 +57,8 @@ def hand_image(cards: Sequence[int], *, title: str = "") -> Image.Image:
     size, boxes = hand_layout(len(hand), bool(title))
     img = Image.new("RGB", size, palette.PANEL_BACKGROUND)
     if title:
-        tf = font(18, bold=True)
-        put(
-            img,
-            (PAD, PAD + 10),
-            fit(title, size[0] - 2 * PAD - 80, tf),
-            tf,
-            palette.PANEL_TEXT,
-            "lm",
-        )
+        text, tf = fit_text((title,), size[0] - 2 * PAD - 80, (18, 16, 14), bold=True)
+        put(img, (PAD, PAD + 10), text, tf, palette.PANEL_TEXT, "lm")
         count = f"{len(hand)} card{'s' if len(hand) != 1 else ''}"
         put(img, (size[0] - PAD, PAD + 10), count, font(14), palette.PANEL_MUTED, "rm")
     if not hand:

@@ -1,13 +1,29 @@
 """Colours of the pyramid games' images (the shared ones come from :mod:`render.palette`).
 
 - Map: sea, land, neutral land, borders, links and harbours.
-- Field fills: one colour *family* per European War power and per World War 5
-  continent; a family's fields are light tints of its base colour (three slightly
-  different tints, so neighbouring fields of one power stay distinguishable), its
-  borders a dark shade of it. The base colour itself is for strong accents (the
-  panel, badges).
-- Pieces: each seat's colour (:func:`render.palette.piece_colour`) on a pyramid's two
-  faces (:func:`faces`); marks, cards and dice.
+- Sides: one colour per European War power and per World War 5 continent
+  (:data:`SIDE_COLOURS`). It belongs to the side, not to the seat that plays it: the
+  side's pieces, arrows, panel key and name, its duel column and its home fields' tints
+  all show it, whoever sits where.
+- Field fills: one colour *family* per side; a family's fields are light tints of the
+  side's colour at three clearly different lightnesses (so the fields of one side stay
+  apart, Australia's three too), its borders a dark shade of it.
+- Pieces: the side's colour on a pyramid's two faces (:func:`faces`); marks, cards and
+  dice.
+
+How the side colours were chosen: every pair of sides that can meet in one game (the
+five powers; the six continents) must stay apart for normal vision and for the two
+common colour-vision deficiencies. Each colour is passed through the Machado, Oliveira
+& Fernandes (2009) simulation matrices for protanopia and deuteranopia (severity 1.0,
+in linear RGB) and the CIEDE2000 distance of every pair is computed. A search over
+sRGB colours (each power kept near a colour of its own: Britain the red of its
+uniforms, France a horizon blue, the Central Powers the Habsburg yellow, Russia a
+green, the Ottomans a plum; tints kept off the sea and the neutral land) maximised the
+smallest distance: 22.9 for the powers and 22.0 for the continents (normal vision:
+26.2 and 25.4; tritanopia, rare: 21.6 and 17.3). Colour alone tells the sides apart
+(20 is far above what a glance needs), so pieces carry no second cue. Every colour
+keeps a WCAG contrast of at least 3 with its outline and 4.5 with its pips, and its
+tints 4.5 with the map's dark text. ``tests/render/test_palette.py`` recomputes all of it.
 """
 
 from __future__ import annotations
@@ -16,8 +32,10 @@ from dataclasses import dataclass
 
 from render.palette import ALERT as ALERT
 from render.palette import BLACK as BLACK
+from render.palette import DARK_OUTLINE as DARK_OUTLINE
 from render.palette import GOLD as GOLD
 from render.palette import HALO as HALO
+from render.palette import LIGHT_OUTLINE as LIGHT_OUTLINE
 from render.palette import MARK_TEXT as MARK_TEXT
 from render.palette import PANEL_BACKGROUND as PANEL_BACKGROUND
 from render.palette import PANEL_CARD as PANEL_CARD
@@ -27,15 +45,15 @@ from render.palette import PANEL_FAINT as PANEL_FAINT
 from render.palette import PANEL_MUTED as PANEL_MUTED
 from render.palette import PANEL_RULE as PANEL_RULE
 from render.palette import PANEL_TEXT as PANEL_TEXT
-from render.palette import PIECE_COLOURS as PIECE_COLOURS
 from render.palette import RGB as RGB
 from render.palette import TEXT as TEXT
 from render.palette import WHITE as WHITE
 from render.palette import PieceColour as PieceColour
+from render.palette import contrast as contrast
 from render.palette import hex_rgb as hex_rgb
 from render.palette import mix as mix
 from render.palette import on_dark as on_dark
-from render.palette import piece_colour as piece_colour
+from render.palette import piece as piece
 
 # --------------------------------------------------------------------------- map
 SEA: RGB = hex_rgb("#8bbad4")
@@ -60,9 +78,31 @@ HARBOUR: dict[str, RGB] = {
 HARBOUR_LETTER: dict[str, str] = {"atlantic": "A", "mediterranean": "M"}
 
 
+SIDE_COLOURS: dict[str, str] = {
+    # European War powers
+    "britain_allies": "#e11e1e",
+    "france_allies": "#8787e1",
+    "central_powers": "#e1d21e",
+    "russian_empire": "#87e1c3",
+    "ottoman_empire": "#965a78",
+    # World War 5 continents
+    "north_america": "#d29687",
+    "south_america": "#69e1e1",
+    "europe": "#7887e1",
+    "africa": "#e1e11e",
+    "asia": "#c32d1e",
+    "australia": "#965a78",
+}
+"""Each side's colour, by European War power id and World War 5 continent id (see the
+module docstring)."""
+
+FALLBACK_COLOUR = "#8a8a8a"
+"""The colour of a side this palette does not know."""
+
+
 @dataclass(frozen=True)
 class Family:
-    """A colour family: a strong base colour and what is derived from it."""
+    """A side's colours on the map: its base colour and what is derived from it."""
 
     base: RGB
     fills: tuple[RGB, RGB, RGB]
@@ -71,39 +111,39 @@ class Family:
     """A dark shade, for borders between fields of the same family."""
 
 
+TINTS: tuple[float, float, float] = (0.55, 0.80, 0.32)
+"""How far towards white each of a family's three field fills is (first, second, third
+field): three clearly different lightnesses."""
+
+
 def family(base_hex: str) -> Family:
     """Derive a :class:`Family` from a base colour."""
     base = hex_rgb(base_hex)
-    return Family(
-        base=base,
-        fills=(mix(base, WHITE, 0.48), mix(base, WHITE, 0.60), mix(base, WHITE, 0.36)),
-        border=mix(base, BLACK, 0.35),
-    )
+    a, b, c = (mix(base, WHITE, t) for t in TINTS)
+    return Family(base=base, fills=(a, b, c), border=mix(base, BLACK, 0.45))
 
 
-FAMILIES: dict[str, Family] = {
-    # European War powers
-    "britain_allies": family("#c4473d"),
-    "france_allies": family("#4a5ccc"),
-    "central_powers": family("#b88a1c"),
-    "russian_empire": family("#3f8f4a"),
-    "ottoman_empire": family("#a4478f"),
-    # World War 5 continents
-    "north_america": family("#e07b2e"),
-    "south_america": family("#3c9a5f"),
-    "europe": family("#4a5ccc"),
-    "africa": family("#cfa21f"),
-    "asia": family("#b8434c"),
-    "australia": family("#8757a6"),
-}
+FAMILIES: dict[str, Family] = {side: family(colour) for side, colour in SIDE_COLOURS.items()}
 """Colour family per European War power id and per World War 5 continent id."""
 
-FALLBACK_FAMILY: Family = family("#8a8a8a")
+FALLBACK_FAMILY: Family = family(FALLBACK_COLOUR)
+
+PIECES: dict[str, PieceColour] = {
+    side: piece(side.replace("_", " "), colour) for side, colour in SIDE_COLOURS.items()
+}
+"""Piece colours per side."""
+
+FALLBACK_PIECE: PieceColour = piece("unknown", FALLBACK_COLOUR)
 
 
 def family_for(owner: str) -> Family:
     """Return the colour family of a power / continent id (grey if unknown)."""
     return FAMILIES.get(owner, FALLBACK_FAMILY)
+
+
+def side_colour(side: str) -> PieceColour:
+    """Return the piece colours of a power / continent id (grey if unknown)."""
+    return PIECES.get(side, FALLBACK_PIECE)
 
 
 HIGHLIGHT: RGB = hex_rgb("#fff6b0")

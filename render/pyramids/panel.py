@@ -9,14 +9,29 @@ the game waits for); one row per seat in play order; a footer (deck, or dice).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 import rules
 from render import shapes
 from render.fonts import font
-from render.text import display_name, fit, put, put_words, width, wrap
+from render.text import (
+    clip,
+    display_name,
+    fit_label,
+    fit_name,
+    fit_text,
+    fits,
+    name_forms,
+    name_levels,
+    paragraph,
+    put,
+    put_words,
+    width,
+    wrap_lines,
+)
 from rules import pyramids
 
 from . import layout, palette, pyramid
@@ -113,16 +128,42 @@ def _header(canvas: Image.Image, title: str, big: str, small: str) -> None:
         put(canvas, (RIGHT, 60), small, font(13), palette.PANEL_MUTED, "rs")
 
 
+STATUS_DETAIL: tuple[tuple[int, int, bool], ...] = ((13, 2, False), (12, 2, False), (11, 3, False))
+"""How the status box's detail may be set: (font size, lines, bold), first that fits."""
+DETAIL_STEP: dict[int, int] = {13: 17, 12: 16, 11: 14}
+"""Line step of the status detail, by font size."""
+
+
+def seat_names(view: pyramids.View, names: Sequence[str]) -> list[str]:
+    """Every seat's display name (cleaned, or "Seat N")."""
+    return [display_name(names, s) for s in range(len(view.seats))]
+
+
 def _status_key(
     view: pyramids.View, names: Sequence[str]
-) -> tuple[palette.RGB, palette.RGB, str, tuple[str, ...]]:
-    """(accent, headline colour, headline, detail lines) of the status box."""
-    st = status(view, names)
-    accent = palette.GOLD if view.over or st.seat is None else palette.piece_colour(st.seat).fill
-    x = LEFT + 22
-    headline = fit(st.headline, RIGHT - x - 10, font(18, bold=True))
-    lines = tuple(wrap(st.detail, RIGHT - x - 10, font(13), 2))
-    return (accent, palette.GOLD if view.over else palette.PANEL_TEXT, headline, lines)
+) -> tuple[palette.RGB, palette.RGB, str, int, tuple[str, ...], int]:
+    """(accent, headline colour, headline, its size, detail lines, their size) of the
+    status box: the names in the longest forms that let each fit."""
+    levels = [status(view, level) for level in name_levels(seat_names(view, names))]
+    st = levels[0]
+    accent = (
+        palette.GOLD
+        if view.over or st.seat is None
+        else palette.side_colour(pyramid.side_of(view, st.seat)).fill
+    )
+    text_width = RIGHT - (LEFT + 22) - 10
+    headlines = tuple(dict.fromkeys(level.headline for level in levels))
+    headline, head_font = fit_text(headlines, text_width, (18, 17, 16), bold=True)
+    details = tuple(dict.fromkeys(level.detail for level in levels))
+    lines, detail_font = paragraph(details, text_width, STATUS_DETAIL)
+    return (
+        accent,
+        palette.GOLD if view.over else palette.PANEL_TEXT,
+        headline,
+        int(head_font.size),
+        lines,
+        int(detail_font.size),
+    )
 
 
 def _status_box(
@@ -130,7 +171,9 @@ def _status_box(
     accent: palette.RGB,
     head_colour: palette.RGB,
     headline: str,
+    head_size: int,
     lines: tuple[str, ...],
+    detail_size: int,
 ) -> None:
     shapes.paste(
         canvas, shapes.rounded(WIDTH, STATUS_HEIGHT, 8, palette.PANEL_CARD), (LEFT, STATUS_TOP)
@@ -139,15 +182,18 @@ def _status_box(
         canvas, shapes.rounded(5, STATUS_HEIGHT - 16, 2, accent), (LEFT + 8, STATUS_TOP + 8)
     )
     x = LEFT + 22
-    put(canvas, (x, STATUS_TOP + 10), headline, font(18, bold=True), head_colour)
-    detail_font = font(13)
+    baseline = STATUS_TOP + 10 + font(18, bold=True).getmetrics()[0]
+    put(canvas, (x, baseline), headline, font(head_size, bold=True), head_colour, "ls")
+    detail_font = font(detail_size)
+    step = DETAIL_STEP.get(detail_size, detail_size + 4)
+    first = STATUS_TOP + (38 if len(lines) < 3 else 36)
     for i, line in enumerate(lines):
-        put_words(canvas, (x, STATUS_TOP + 38 + i * 17), line, detail_font, palette.PANEL_MUTED)
+        put_words(canvas, (x, first + i * step), line, detail_font, palette.PANEL_MUTED)
 
 
 def _supply(
     canvas: Image.Image,
-    seat: int,
+    side: str,
     supply: tuple[int, int, int],
     x: float,
     base: float,
@@ -161,7 +207,7 @@ def _supply(
     ink = palette.PANEL_FAINT if dim else palette.PANEL_TEXT
     scale = SUPPLY_SCALE
     for size, count in zip((1, 2, 3), supply, strict=True):
-        sp = pyramid.sprite(seat, size, scale, ghost=not count)
+        sp = pyramid.sprite(side, size, scale, ghost=not count)
         top = base - pyramid.BASE_Y * scale
         sx = x - sp.width / 2 + pyramid.PYRAMID_SIZE[size][0] * scale / 2
         canvas.paste(sp, (round(sx), round(top)), sp)
@@ -215,12 +261,11 @@ def _seat_row(
     if active:
         shapes.paste(canvas, shapes.rounded(4, height - 16, 2, palette.GOLD), (LEFT + 3, top + 8))
     key_scale = 0.62 if height >= 70 else 0.52
-    sp = pyramid.sprite(seat, 3, key_scale)
+    sp = pyramid.sprite(sv.power, 3, key_scale)
     canvas.paste(sp, (LEFT + 10, round(top + height / 2 - sp.height / 2) + 1), sp)
     x = LEFT + 54
     text_right = RIGHT - 10
     ink = palette.PANEL_FAINT if sv.eliminated else palette.PANEL_TEXT
-    name_font = font(17, bold=True)
     line1 = top + 25
     line2 = top + (46 if cards else 48)
     right1: float = text_right
@@ -239,27 +284,45 @@ def _seat_row(
             tag_right = _pill(canvas, label, text_right, line2 - 14, *bg_ink) - 6
         else:
             right1 = _pill(canvas, label, text_right, line1 - 15, *bg_ink) - 6
-    name = fit(own_name, right1 - x, name_font)
+    name, name_font = fit_name(own_name, right1 - x, NAME_SIZES, bold=True)
     put(canvas, (x, line1), name, name_font, ink, "ls")
     if sv.eliminated:
         w = width(name, name_font)
         draw.line([(x, line1 - 6), (x + w, line1 - 6)], fill=palette.PANEL_MUTED, width=2)
     fam = palette.family_for(sv.power)
     power_colour = palette.PANEL_FAINT if dim else palette.on_dark(fam.base)
-    pf = font(13)
     if cards:
-        put(canvas, (x, line2), fit(sv.power_name, tag_right - x, pf), pf, power_colour, "ls")
+        power, pf = fit_label(sv.power_name, tag_right - x, POWER_SIZES)
+        put(canvas, (x, line2), power, pf, power_colour, "ls")
         line3 = top + height - 12
-        end = _supply(canvas, seat, sv.supply, x, line3, dim)
+        end = _supply(canvas, sv.power, sv.supply, x, line3, dim)
         if foe is not None:
-            ff = font(12)
-            label = fit(f"foe: {foe}", text_right - end - 10, ff)
-            if len(label) > 6:
-                put(canvas, (text_right, line3), label, ff, palette.PANEL_MUTED, "rs")
+            label, ff = _foe_label(foe, text_right - end - 10)
+            put(canvas, (text_right, line3), label, ff, palette.PANEL_MUTED, "rs")
     else:
         sx = text_right - supply_width()
-        put(canvas, (x, line2), fit(sv.power_name, sx - x - 8, pf), pf, power_colour, "ls")
-        _supply(canvas, seat, sv.supply, sx, line2, dim)
+        power, pf = fit_label(sv.power_name, sx - x - 8, POWER_SIZES)
+        put(canvas, (x, line2), power, pf, power_colour, "ls")
+        _supply(canvas, sv.power, sv.supply, sx, line2, dim)
+
+
+NAME_SIZES = (17, 16, 15, 14)
+"""Sizes a seat's name may shrink to before it is abbreviated (bold)."""
+POWER_SIZES = (13, 12, 11)
+FOE_SIZES = (12, 11)
+FOE = "foe: "
+
+
+@lru_cache(maxsize=512)
+def _foe_label(foe: str, max_width: float) -> tuple[str, ImageFont.FreeTypeFont]:
+    """ "foe: " and the arch-enemy's name in the longest form that fits."""
+    for form in name_forms(foe):
+        for size in FOE_SIZES:
+            if width(FOE + form, font(size)) <= max_width:
+                return FOE + form, font(size)
+    f = font(FOE_SIZES[-1])
+    short, _ = fit_name(foe, max_width - width(FOE, f), FOE_SIZES[-1:])
+    return FOE + short, f
 
 
 DECK_HEIGHT = 62
@@ -300,8 +363,8 @@ def _deck_footer(canvas: Image.Image, pile: int, discards: int, top_card: int | 
         put(canvas, (x + 52, top + 50), label, small, palette.PANEL_MUTED, "ls")
 
 
-Side = tuple[int, tuple[int, ...], str]
-"""One side of the last battle: seat, dice, display name."""
+Side = tuple[str, tuple[int, ...], str]
+"""One side of the last battle: the seat's side (power), dice, display name."""
 
 
 def _dice_key(view: pyramids.View, names: Sequence[str]) -> tuple[bool, Side, Side] | None:
@@ -313,7 +376,7 @@ def _dice_key(view: pyramids.View, names: Sequence[str]) -> tuple[bool, Side, Si
     for side in ("attacker", "defender"):
         seat = int(roll[side])
         dice = tuple(int(v) for v in roll.get(f"{side}_dice", []))
-        sides.append((seat, dice, display_name(names, seat)))
+        sides.append((pyramid.side_of(view, seat), dice, display_name(names, seat)))
     return (bool(roll.get("attacker_won")), sides[0], sides[1])
 
 
@@ -332,8 +395,8 @@ def _dice_footer(canvas: Image.Image, battle: tuple[bool, Side, Side] | None) ->
         return
     won, attacker, defender = battle
     y = top + 32
-    for role, (seat, dice, name) in (("attacker", attacker), ("defender", defender)):
-        sp = pyramid.sprite(seat, max(1, min(3, len(dice) or 1)), 0.42)
+    for role, (side, dice, name) in (("attacker", attacker), ("defender", defender)):
+        sp = pyramid.sprite(side, max(1, min(3, len(dice) or 1)), 0.42)
         canvas.paste(sp, (LEFT + 6, y - 6), sp)
         x = LEFT + 40
         for v in dice:
@@ -352,9 +415,9 @@ def _dice_footer(canvas: Image.Image, battle: tuple[bool, Side, Side] | None) ->
             palette.PANEL_TEXT,
             "ls",
         )
-        nf = font(12)
-        who = fit(f"{name} ({role})", RIGHT - (LEFT + 186) - 6, nf)
-        put(canvas, (LEFT + 186, y + 17), who, nf, palette.PANEL_MUTED, "ls")
+        who, nf = fit_name(name, RIGHT - (LEFT + 186) - 6, (12, 11))
+        put(canvas, (LEFT + 186, y + 11), who, nf, palette.PANEL_TEXT, "ls")
+        put(canvas, (LEFT + 186, y + 24), role, font(10), palette.PANEL_MUTED, "ls")
         y += 32
     verdict = "Attacker wins" if won else "Defence holds"
     put(
@@ -374,7 +437,8 @@ SKIPPED_EVENTS = frozenset({"turn_start", "let_pass", "setup_done"})
 def last_action_lines(
     view: pyramids.View, names: Sequence[str], events: Sequence[rules.Event]
 ) -> list[str]:
-    """The public events of the last action in words (``pyramids.describe``, channel view)."""
+    """The public events of the last action in words (``pyramids.describe``, channel
+    view), one sentence each, oldest first; ``names`` are used as they are given."""
     from rules.pyramids.describe import describe_all
 
     shown = [e for e in events if e.to is None and e.kind not in SKIPPED_EVENTS]
@@ -387,35 +451,72 @@ def last_action_lines(
         return []  # an event of an unexpected shape: say nothing rather than fail
 
 
-LINE_HEIGHT = 17
+ACTION_SIZES = (13, 12, 11)
+"""Font sizes of the last-action box, largest first."""
+ACTION_TOP = 28
+"""From the box's top to its first line (the title is above)."""
+ACTION_PAD = 6
+"""Below the last line."""
+
+
+def _action_step(size: int) -> int:
+    return size + 4
 
 
 def _last_action_key(
     view: pyramids.View, names: Sequence[str], events: Sequence[rules.Event], top: int, bottom: int
-) -> tuple[str, ...]:
-    """The lines of the last-action box that fit between ``top`` and ``bottom`` (none:
-    no box)."""
-    sentences = last_action_lines(view, names, events)
-    if not sentences or bottom - top < 30 + 2 * LINE_HEIGHT:
-        return ()
-    f = font(13)
+) -> tuple[int, tuple[str, ...]]:
+    """The font size and lines of the last-action box between ``top`` and ``bottom``
+    (no lines: no box). The events are told oldest first, each sentence from a new line,
+    none cut: when they do not all fit, the names take shorter forms, then the font
+    shrinks (and the names again), then the oldest whole sentences are left out (the
+    newest always stays)."""
+    levels = [
+        last_action_lines(view, level, events) for level in name_levels(seat_names(view, names))
+    ]
+    count = len(levels[0])
+    smallest = _action_step(ACTION_SIZES[-1])
+    if not count or bottom - top < ACTION_TOP + 2 * smallest + ACTION_PAD:
+        return (0, ())
     text_width = WIDTH - 24
-    room = (bottom - top - 36) // LINE_HEIGHT
-    lines: list[str] = []
-    for sentence in sentences:
-        lines += wrap(sentence, text_width, f, 99)
-    if len(lines) > room:
-        lines = lines[:room]
-        lines[-1] = fit(lines[-1] + " …", text_width, f)
-    return tuple(lines)
+    wrapped: dict[tuple[int, int], list[list[str]]] = {}
+
+    def lines_of(level: int, size: int) -> list[list[str]]:
+        key = (level, size)
+        if key not in wrapped:
+            f = font(size)
+            wrapped[key] = [
+                lines if fits(lines, text_width, f) else []
+                for lines in (wrap_lines(sentence, text_width, f) for sentence in levels[level])
+            ]
+        return wrapped[key]
+
+    for dropped in range(count):
+        for size in ACTION_SIZES:
+            for level in range(len(levels)):
+                room = (bottom - top - ACTION_TOP - ACTION_PAD) // _action_step(size)
+                kept = lines_of(level, size)[dropped:]
+                if all(kept) and sum(len(lines) for lines in kept) <= room:
+                    return (size, tuple(line for lines in kept for line in lines))
+    # not even the newest sentence fits: its first lines, the last clipped at a word
+    size = ACTION_SIZES[-1]
+    room = (bottom - top - ACTION_TOP - ACTION_PAD) // _action_step(size)
+    f = font(size)
+    newest = wrap_lines(levels[-1][-1], text_width, f)
+    first = newest[: room - 1] + [" ".join(newest[room - 1 :])]
+    return (size, tuple(clip(line, text_width, f) for line in first))
 
 
-def _last_action_box(canvas: Image.Image, lines: tuple[str, ...], top: int) -> None:
-    f = font(13)
-    height = 36 + len(lines) * LINE_HEIGHT
-    _titled_card(canvas, top, height, "LAST ACTION")
+def _action_height(size: int, lines: tuple[str, ...]) -> int:
+    return ACTION_TOP + len(lines) * _action_step(size) + ACTION_PAD
+
+
+def _last_action_box(canvas: Image.Image, size: int, lines: tuple[str, ...], top: int) -> None:
+    f = font(size)
+    step = _action_step(size)
+    _titled_card(canvas, top, _action_height(size, lines), "LAST ACTION")
     for i, line in enumerate(lines):
-        put_words(canvas, (LEFT + 12, top + 30 + i * LINE_HEIGHT), line, f, palette.PANEL_TEXT)
+        put_words(canvas, (LEFT + 12, top + ACTION_TOP + i * step), line, f, palette.PANEL_TEXT)
 
 
 def draw_panel(
@@ -466,14 +567,14 @@ def draw_panel(
             lambda row=row: _seat_row(canvas, *row),  # type: ignore[misc]
         )
     rows_end = ROWS_TOP + n * (height + ROW_GAP) + 6
-    lines = _last_action_key(view, names, events, rows_end, BOTTOM - footer - 12)
+    size, lines = _last_action_key(view, names, events, rows_end, BOTTOM - footer - 12)
     if lines:
         _element(
             element,
             canvas,
-            ("last action", rows_end, *lines),
-            (BOX_LEFT, rows_end, right, rows_end + 36 + len(lines) * LINE_HEIGHT),
-            lambda: _last_action_box(canvas, lines, rows_end),
+            ("last action", rows_end, size, *lines),
+            (BOX_LEFT, rows_end, right, rows_end + _action_height(size, lines)),
+            lambda: _last_action_box(canvas, size, lines, rows_end),
         )
     if view.variant == "european_war":
         deck = _deck_key(view)

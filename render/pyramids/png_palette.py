@@ -40,10 +40,16 @@ os.register_at_fork(after_in_child=_fresh_lock)
 SAMPLE_SEATS: dict[str, int] = {"european_war": 5, "world_war_5": 6}
 
 
-def reserved_colours() -> list[palette.RGB]:
-    """Colours that must survive palette mapping exactly."""
+def _sides(board_id: str) -> tuple[str, ...]:
+    """The sides whose pieces a board shows (its powers or continents)."""
+    return pyramids.load_board(board_id).power_order
+
+
+def reserved_colours(board_id: str) -> list[palette.RGB]:
+    """Colours that must survive mapping onto a board's palette exactly."""
     out: list[palette.RGB] = []
-    for pc in palette.PIECE_COLOURS:
+    for side in _sides(board_id):
+        pc = palette.side_colour(side)
         out += [pc.fill, *palette.faces(pc.fill), pc.outline, pc.text]
     out += [
         palette.PANEL_BACKGROUND,
@@ -73,8 +79,8 @@ def reserved_colours() -> list[palette.RGB]:
         palette.FIGURE_BANDS[11],
         palette.CARD_BADGE,
     ]
-    for fam in palette.FAMILIES.values():
-        out.append(palette.on_dark(fam.base))
+    for side in _sides(board_id):
+        out.append(palette.on_dark(palette.family_for(side).base))
     # antialiasing ramps of panel text over the panel's boxes
     for bg in (palette.PANEL_BACKGROUND, palette.PANEL_CARD, palette.PANEL_CARD_ACTIVE):
         for ink in (palette.PANEL_TEXT, palette.PANEL_MUTED):
@@ -115,7 +121,7 @@ def _sample_image(board_id: str, arcade: bool) -> Image.Image:
 
 @lru_cache(maxsize=8)
 def _board_palette(board_id: str, arcade: bool) -> Image.Image:
-    return fixed_palette(_sample_image(board_id, arcade), reserved_colours())
+    return fixed_palette(_sample_image(board_id, arcade), reserved_colours(board_id))
 
 
 def board_palette(board_id: str, pyramid_arcade: bool = False) -> Image.Image:
@@ -197,7 +203,7 @@ def _duel_palette() -> Image.Image:
     for i, img in enumerate(duels):
         sample.paste(img, (0, i * img.height))
     reserved = _card_colours()
-    for pc in palette.PIECE_COLOURS:
+    for pc in (palette.side_colour(side) for side in _sides("european_war")):
         reserved += [
             pc.fill,
             *palette.faces(pc.fill),

@@ -1,10 +1,11 @@
 """Looney pyramids: a piece seen from the side, in its owner's colour, with its pips.
 
-A piece is a triangle split into two faces (the left, lit one in the seat's own
-colour, the right one in its shade), outlined in the seat's outline colour, with 1, 2
-or 3 pips along its base. The three sizes have clearly different heights (small 30, medium 46, large
-62 pixels at board scale), so size reads from the height and the pips, and the owner
-from a colour-blind-checked colour (:mod:`render.palette`).
+A piece is a triangle split into two faces (the left, lit one in its side's colour,
+the right one in its shade), outlined in the side's outline colour, with 1, 2 or 3
+pips along its base. The three sizes have clearly different heights (small 30, medium
+46, large 62 pixels at board scale), so size reads from the height and the pips, and
+the side (a power or a continent) from its colour-blind-checked colour
+(:mod:`render.pyramids.palette`).
 
 Pieces are drawn once per process into small RGBA *sprites* (4x supersampled, then
 reduced) that are pasted onto board images; sprites are cached and never modified.
@@ -15,6 +16,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFilter
+
+from rules import pyramids
 
 from . import layout, palette
 
@@ -65,13 +68,14 @@ def pip_centres(
 
 
 def draw_pyramid(
-    draw: ImageDraw.ImageDraw, size: int, seat: int, cx: float, base_y: float, scale: float = 1.0
+    draw: ImageDraw.ImageDraw, size: int, side: str, cx: float, base_y: float, scale: float = 1.0
 ) -> None:
-    """Draw a piece directly (no antialiasing) with its base centred at ``(cx, base_y)``.
+    """Draw a piece of ``side`` (a power or continent id) directly (no antialiasing) with
+    its base centred at ``(cx, base_y)``.
 
     ``scale`` multiplies every length (use the canvas's supersampling factor).
     """
-    colour = palette.piece_colour(seat)
+    colour = palette.side_colour(side)
     left, front, right, apex = corners(size, cx, base_y, scale)
     lit, shade = palette.faces(colour.fill)
     draw.polygon([left, front, apex], fill=lit)
@@ -91,9 +95,9 @@ def draw_pyramid(
 
 
 def _draw_ghost(
-    draw: ImageDraw.ImageDraw, size: int, seat: int, cx: float, base_y: float, scale: float
+    draw: ImageDraw.ImageDraw, size: int, side: str, cx: float, base_y: float, scale: float
 ) -> None:
-    colour = palette.piece_colour(seat)
+    colour = palette.side_colour(side)
     left, front, right, apex = corners(size, cx, base_y, scale)
     draw.polygon([left, front, right, apex], fill=(*colour.fill, 90))
     dash = [left, front, right, apex, left]
@@ -116,18 +120,16 @@ def _draw_ghost(
 
 
 @lru_cache(maxsize=256)
-def sprite(seat: int, size: int, scale: float = 1.0, ghost: bool = False) -> Image.Image:
-    """Return a cached RGBA sprite of one piece (do not modify it).
+def sprite(side: str, size: int, scale: float = 1.0, ghost: bool = False) -> Image.Image:
+    """Return a cached RGBA sprite of one piece of ``side`` (do not modify it).
 
     The sprite is the piece box (``SPRITE_SIZE`` times ``scale``): paste it with its top
     left at ``anchor - box / 2`` so the piece stands on its field's anchor. A ``ghost``
     is a faint dashed outline, for a piece that is no longer there (or no longer that big).
 
     Raises:
-        IndexError: seat outside 0..5.
         KeyError: size outside 1..3.
     """
-    palette.piece_colour(seat)  # validates the seat
     if size not in PYRAMID_SIZE:
         raise KeyError(size)
     w = round(SPRITE_SIZE[0] * scale)
@@ -144,22 +146,29 @@ def sprite(seat: int, size: int, scale: float = 1.0, ghost: bool = False) -> Ima
         big = Image.alpha_composite(big, shadow.filter(ImageFilter.GaussianBlur(1.6 * k)))
     draw = ImageDraw.Draw(big)
     if ghost:
-        _draw_ghost(draw, size, seat, cx, base, k)
+        _draw_ghost(draw, size, side, cx, base, k)
     else:
-        draw_pyramid(draw, size, seat, cx, base, k)
+        draw_pyramid(draw, size, side, cx, base, k)
     return big.reduce(_SS)
 
 
 def paste(
     canvas: Image.Image,
-    seat: int,
+    side: str,
     size: int,
     centre: tuple[float, float],
     scale: float = 1.0,
     ghost: bool = False,
 ) -> None:
-    """Paste a piece onto ``canvas`` (RGB or RGBA) with its box centred on ``centre``."""
-    sp = sprite(seat, size, scale, ghost)
+    """Paste a piece of ``side`` onto ``canvas`` (RGB or RGBA) with its box centred on
+    ``centre``."""
+    sp = sprite(side, size, scale, ghost)
     x = round(centre[0] - sp.width / 2)
     y = round(centre[1] - sp.height / 2)
     canvas.paste(sp, (x, y), sp)
+
+
+def side_of(view: pyramids.View, seat: int) -> str:
+    """The side (power or continent id) that ``seat`` plays in ``view``: what colours its
+    pieces ("" for a seat the view does not have: the fallback grey)."""
+    return view.seats[seat].power if 0 <= seat < len(view.seats) else ""

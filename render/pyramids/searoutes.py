@@ -71,19 +71,31 @@ def _nearest_water(grid: bytes, width: int, height: int, x: int, y: int) -> tupl
     return x, y
 
 
-def _line_clear(grid: bytes, width: int, a: tuple[int, int], b: tuple[int, int]) -> bool:
+def line_clear(
+    grid: bytes, width: int, a: tuple[int, int], b: tuple[int, int], clear: bytes = b"\x01\x02"
+) -> bool:
+    """Whether every cell on the straight line from ``a`` to ``b`` holds a value of
+    ``clear`` (by default: water)."""
     steps = max(abs(b[0] - a[0]), abs(b[1] - a[1]), 1)
     for i in range(steps + 1):
         x = round(a[0] + (b[0] - a[0]) * i / steps)
         y = round(a[1] + (b[1] - a[1]) * i / steps)
-        if not grid[y * width + x]:
+        if grid[y * width + x] not in clear:
             return False
     return True
 
 
-def _astar(
-    grid: bytes, width: int, height: int, start: tuple[int, int], goal: tuple[int, int]
+def astar(
+    grid: bytes,
+    width: int,
+    height: int,
+    start: tuple[int, int],
+    goal: tuple[int, int],
+    costs: tuple[float, ...] = _COSTS,
 ) -> list[tuple[int, int]] | None:
+    """The cheapest 8-connected path of cells from ``start`` to ``goal``: a step onto a
+    cell holding value ``v`` costs ``costs[v]`` (times 1.414 diagonally); ``None`` when
+    there is none."""
     moves = [
         (-1, 0, 1.0),
         (1, 0, 1.0),
@@ -113,7 +125,7 @@ def _astar(
             nx, ny = x + dx, y + dy
             if not (0 <= nx < width and 0 <= ny < height):
                 continue
-            ng = g + step * _COSTS[grid[ny * width + nx]]
+            ng = g + step * costs[grid[ny * width + nx]]
             if ng < cost.get((nx, ny), math.inf):
                 cost[(nx, ny)] = ng
                 came[(nx, ny)] = node
@@ -122,7 +134,8 @@ def _astar(
     return None
 
 
-def _chaikin(pts: list[Point], rounds: int = 2) -> list[Point]:
+def chaikin(pts: list[Point], rounds: int = 2) -> list[Point]:
+    """``pts`` rounded off by Chaikin's corner cutting (its ends kept)."""
     for _ in range(rounds):
         if len(pts) < 3:
             return pts
@@ -195,16 +208,16 @@ def search_route(board_id: str, src: str, dst: str) -> tuple[Point, ...]:
 
     a = _nearest_water(grid, width, height, *cell(spots[src]))
     b = _nearest_water(grid, width, height, *cell(spots[dst]))
-    path = _astar(grid, width, height, a, b)
+    path = astar(grid, width, height, a, b)
     if path is None:
         return ()
     pulled = [path[0]]
     i = 0
     while i < len(path) - 1:
         j = len(path) - 1
-        while j > i + 1 and not _line_clear(grid, width, path[i], path[j]):
+        while j > i + 1 and not line_clear(grid, width, path[i], path[j]):
             j -= 1
         pulled.append(path[j])
         i = j
     centre = [((x + 0.5) * CELL, (y + 0.5) * CELL) for x, y in pulled]
-    return tuple(_chaikin([spots[src], *centre, spots[dst]]))
+    return tuple(chaikin([spots[src], *centre, spots[dst]]))

@@ -1,9 +1,10 @@
 """The static board layer: everything on the board image that never changes in a game.
 
 Sea, neutral land, the fields in their power's (continent's) colours with their borders,
-straits and sea lanes, harbour symbols, sea and neutral-area labels, field names, and
-the empty side panel. Drawn once per process at ``layout.SUPERSAMPLE`` times the size
-and downscaled once (antialiasing); callers ``.copy()`` it and draw pieces on top.
+straits and sea lanes, harbour symbols and their legend, sea and neutral-area labels,
+field names, and the empty side panel. Drawn once per process at
+``layout.SUPERSAMPLE`` times the size and downscaled once (antialiasing); callers
+``.copy()`` it and draw pieces on top.
 
 The geography is flat colour with crisp edges (one sea colour, one fill per field,
 coasts and borders snapped to their own colours): every board PNG carries this layer,
@@ -13,6 +14,7 @@ antialiased.
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -27,9 +29,10 @@ from render.drawing import (
 )
 from render.fonts import font
 
-from . import layout, palette
+from . import edges, layout, palette
 from .boards import board as load_board
 from .boards import harbour_icons, lonlat_to_norm
+from .edges import EdgeLink
 from .labels import Label, LabelStyle, Rect, measure, place_names
 from .regions import Regions, load_regions
 
@@ -143,11 +146,30 @@ def _snap(canvas: Image.Image, colours: list[palette.RGB]) -> Image.Image:
     return small.convert("RGB").resize(canvas.size, Image.Resampling.NEAREST)
 
 
+@lru_cache(maxsize=8)
+def edge_links(board_id: str, pyramid_arcade: bool = False) -> tuple[EdgeLink, ...]:
+    """The board's links across the map's east-west edge, with their tags (see
+    :mod:`render.pyramids.edges`), placed clear of every piece spot, name, label,
+    harbour symbol and legend.
+
+    Raises:
+        rules.BoardError: unknown board.
+    """
+    b = load_board(board_id, pyramid_arcade)
+    anchors = {fid: _px(f.x, f.y) for fid, f in b.fields.items()}
+    names = {lab.key: lab.box for lab in _name_labels(board_id)}
+    obstacles: list[Rect] = [layout.piece_box(f.x, f.y) for f in b.fields.values()]
+    obstacles += [*names.values(), *_fixed_boxes(board_id)]
+    return edges.edge_links(b, anchors, obstacles, names)
+
+
 def _links(board_id: str, pyramid_arcade: bool) -> list[list[tuple[float, float]]]:
-    """Polylines (board pixels) of the links drawn as dashes: straits and sea lanes."""
+    """Polylines (board pixels) of the links drawn as dashes: straits and sea lanes (a
+    lane across the map's edge: its two halves, each to its tag)."""
     b = load_board(board_id, pyramid_arcade)
     base_pairs = {frozenset((lk.a, lk.b)) for lk in load_board(board_id).links}
     width = float(layout.MAP_WIDTH)
+    halves = {frozenset((e.west, e.east)): e for e in edge_links(board_id, pyramid_arcade)}
     out: list[list[tuple[float, float]]] = []
     for lk in b.links:
         pair = frozenset((lk.a, lk.b))
@@ -156,14 +178,13 @@ def _links(board_id: str, pyramid_arcade: bool) -> list[list[tuple[float, float]
         fa, fb = b.fields[lk.a], b.fields[lk.b]
         a, c = _px(fa.x, fa.y), _px(fb.x, fb.y)
         if lk.wraps_map_edge:
-            if a[0] > c[0]:
-                a, c = c, a
-            # a is the western end: its half-line leaves westwards, c's eastwards.
-            c_west = (c[0] - width, c[1])
-            t = a[0] / (a[0] - c_west[0])
-            y_edge = a[1] + t * (c[1] - a[1])
-            for start, edge in ((a, (0.0, y_edge)), (c, (width, y_edge))):
-                out.append(trim_polyline([start, edge], LINK_TRIM, 0.0))
+            edge = halves[pair]
+            west, east = b.fields[edge.west], b.fields[edge.east]
+            for start, end in (
+                (_px(west.x, west.y), (0.0, edge.west_tag.centre_y)),
+                (_px(east.x, east.y), (width, edge.east_tag.centre_y)),
+            ):
+                out.append(trim_polyline([start, end], LINK_TRIM, 0.0))
             continue
         if pair in STRAIT_VIA:
             via = _px(*lonlat_to_norm(b, *STRAIT_VIA[pair]))
@@ -215,25 +236,89 @@ def _harbour_boxes(board_id: str) -> dict[str, Rect]:
     return {fid: (x - r, y - r, x + r, y + r) for fid, (x, y) in harbour_spots(board_id).items()}
 
 
+def _harbour_symbol(draw: ImageDraw.ImageDraw, centre: tuple[float, float], group: str) -> None:
+    """One harbour symbol (a disc in the group's colour with its letter), centred on
+    ``centre`` in board pixels, on a canvas ``S`` times larger."""
+    colour = palette.HARBOUR.get(group, palette.LINK)
+    px, py = centre[0] * S, centre[1] * S
+    r = HARBOUR_RADIUS * S
+    draw.ellipse((px - r, py - r, px + r, py + r), fill=colour, outline=palette.WHITE, width=2 * S)
+    draw.text(
+        (px, py + S),
+        palette.HARBOUR_LETTER.get(group, "?"),
+        font=font(12 * S, bold=True),
+        fill=palette.WHITE,
+        anchor="mm",
+    )
+
+
 def _draw_harbours(canvas: Image.Image, board_id: str) -> None:
     b = load_board(board_id)
     draw = ImageDraw.Draw(canvas)
-    letter_font = font(12 * S, bold=True)
-    for fid, (x, y) in harbour_spots(board_id).items():
-        group = b.fields[fid].harbour or ""
-        colour = palette.HARBOUR.get(group, palette.LINK)
-        px, py = x * S, y * S
-        r = HARBOUR_RADIUS * S
-        draw.ellipse(
-            (px - r, py - r, px + r, py + r), fill=colour, outline=palette.WHITE, width=2 * S
-        )
-        draw.text(
-            (px, py + S),
-            palette.HARBOUR_LETTER.get(group, "?"),
-            font=letter_font,
-            fill=palette.WHITE,
-            anchor="mm",
-        )
+    for fid, centre in harbour_spots(board_id).items():
+        _harbour_symbol(draw, centre, b.fields[fid].harbour or "")
+
+
+LEGEND_AT: dict[str, tuple[float, float]] = {"european_war": (8.0, 8.0)}
+"""Top left corner (board pixels) of the harbour legend, per board with harbours: open
+sea, clear of every piece spot, name and symbol (a test checks it)."""
+LEGEND_GROUPS: dict[str, str] = {"atlantic": "Atlantic", "mediterranean": "Mediterranean"}
+LEGEND_ROW = 24
+LEGEND_NOTE = "Sail only between harbours of one letter"
+STRAIT_NOTE = "Strait: a land link"
+
+
+def _legend_groups(board_id: str) -> list[str]:
+    b = load_board(board_id)
+    return [g for g in LEGEND_GROUPS if g in b.harbour_groups]
+
+
+def legend_box(board_id: str) -> Rect | None:
+    """The harbour legend's box (board pixels), or ``None`` for a board without one."""
+    at = LEGEND_AT.get(board_id)
+    groups = _legend_groups(board_id)
+    if at is None or not groups:
+        return None
+    label, note = font(12), font(10)
+    width = max(
+        *(36 + label.getlength(f"{LEGEND_GROUPS[g]} harbour") for g in groups),
+        10 + note.getlength(LEGEND_NOTE),
+        40 + note.getlength(STRAIT_NOTE),
+    )
+    height = 24 + len(groups) * LEGEND_ROW + 34
+    return (at[0], at[1], at[0] + math.ceil(width) + 10, at[1] + height)
+
+
+def _draw_legend(canvas: Image.Image, board_id: str) -> None:
+    """The harbour legend: each group's symbol and name, how ships sail, and the dashed
+    straits (land links)."""
+    box = legend_box(board_id)
+    if box is None:
+        return
+    left, top, right, bottom = box
+    draw = ImageDraw.Draw(canvas)
+    draw.rounded_rectangle(
+        (left * S, top * S, right * S - 1, bottom * S - 1),
+        radius=8 * S,
+        fill=palette.WHITE,
+        outline=palette.COAST,
+        width=S,
+    )
+    small = font(10 * S, bold=True)
+    draw.text(((left + 10) * S, (top + 8) * S), "HARBOURS", font=small, fill=palette.SEA_LABEL)
+    label = font(12 * S)
+    y = top + 24
+    for group in _legend_groups(board_id):
+        _harbour_symbol(draw, (left + 20, y + HARBOUR_RADIUS), group)
+        name = f"{LEGEND_GROUPS[group]} harbour"
+        draw.text(((left + 36) * S, (y + 3) * S), name, font=label, fill=palette.TEXT)
+        y += LEGEND_ROW
+    note = font(10 * S)
+    draw.text(((left + 10) * S, (y + 1) * S), LEGEND_NOTE, font=note, fill=palette.TEXT)
+    y += 16
+    line = [((left + 10) * S, (y + 7) * S), ((left + 34) * S, (y + 7) * S)]
+    dashed_line(draw, line, palette.LINK, 2 * S, 9.0 * S, 5.0 * S)
+    draw.text(((left + 40) * S, (y + 1) * S), STRAIT_NOTE, font=note, fill=palette.TEXT)
 
 
 def _spaced(text: str) -> str:
@@ -253,15 +338,23 @@ def _sea_labels(board_id: str) -> list[Label]:
     return out
 
 
+def _fixed_boxes(board_id: str) -> list[Rect]:
+    boxes = [lab.box for lab in _sea_labels(board_id)]
+    boxes += [lab.box for lab in _neutral_labels(load_regions(board_id))]
+    legend = legend_box(board_id)
+    boxes += [legend] if legend is not None else []
+    return boxes + list(_harbour_boxes(board_id).values())
+
+
 def fixed_label_boxes(board_id: str) -> list[Rect]:
-    """Boxes (board pixels) of the sea and neutral-area labels and the harbour symbols.
+    """Boxes (board pixels) of the sea and neutral-area labels, the harbour legend and
+    symbols, and the tags of links across the map's edge.
 
     Raises:
         rules.BoardError: unknown board.
     """
-    boxes = [lab.box for lab in _sea_labels(board_id)]
-    boxes += [lab.box for lab in _neutral_labels(load_regions(board_id))]
-    return boxes + list(_harbour_boxes(board_id).values())
+    tags = [t.box for e in edge_links(board_id) for t in (e.west_tag, e.east_tag)]
+    return _fixed_boxes(board_id) + tags
 
 
 def _neutral_labels(regions: Regions) -> list[Label]:
@@ -293,6 +386,8 @@ def _name_labels(board_id: str) -> tuple[Label, ...]:
     obstacles = list(_harbour_boxes(board_id).values())
     obstacles += [lab.box for lab in _sea_labels(board_id)]
     obstacles += [lab.box for lab in _neutral_labels(regions)]
+    legend = legend_box(board_id)
+    obstacles += [legend] if legend is not None else []
     names = [(fid, f.name, *_px(f.x, f.y)) for fid, f in b.fields.items()]
     return tuple(place_names(names, _name_style(board_id), obstacles))
 
@@ -331,6 +426,29 @@ def _draw_labels(canvas: Image.Image, board_id: str, regions: Regions) -> None:
         )
 
 
+def _draw_edge_tags(canvas: Image.Image, board_id: str, pyramid_arcade: bool) -> None:
+    """The tags where links leave the map's edge, each naming where its link goes."""
+    draw = ImageDraw.Draw(canvas)
+    tag_font = font(edges.TAG_SIZE * S)
+    for edge in edge_links(board_id, pyramid_arcade):
+        for tag in (edge.west_tag, edge.east_tag):
+            left, top, right, bottom = (v * S for v in tag.box)
+            draw.rounded_rectangle(
+                (left, top, right - 1, bottom - 1),
+                radius=4 * S,
+                fill=palette.WHITE,
+                outline=palette.LINK,
+                width=S,
+            )
+            draw.text(
+                ((left + right) / 2, (top + bottom) / 2),
+                tag.text,
+                font=tag_font,
+                fill=palette.LINK,
+                anchor="mm",
+            )
+
+
 def _draw_panel(canvas: Image.Image) -> None:
     draw = ImageDraw.Draw(canvas)
     left, top, right, bottom = (v * S for v in layout.PANEL_BOX)
@@ -364,11 +482,39 @@ def static_board(board_id: str, pyramid_arcade: bool = False) -> Image.Image:
     canvas = _snap(canvas, _geography_colours(board_id, fills))
     _draw_links(canvas, _links(board_id, pyramid_arcade))
     _draw_harbours(canvas, board_id)
+    _draw_legend(canvas, board_id)
     _draw_labels(canvas, board_id, regions)
+    _draw_edge_tags(canvas, board_id, pyramid_arcade)
     _draw_panel(canvas)
     # A box filter (each pixel the mean of its S x S block): as smooth as Lanczos here,
     # without its ringing, whose extra in-between colours made the board PNG ~30% larger.
-    return canvas.reduce(S)
+    small = canvas.reduce(S)
+    _snap_tags(small, board_id, pyramid_arcade)
+    return small
+
+
+TAG_INKS = 4
+"""Shades of the tags' words (white to the link colour): their antialiasing in four
+steps instead of every shade made the board PNG ~1.5 KB smaller, and reads the same."""
+
+
+def _snap_tags(image: Image.Image, board_id: str, pyramid_arcade: bool) -> None:
+    """Snap the inside of each edge tag (its words on white) to ``TAG_INKS`` shades."""
+    shades = [palette.mix(palette.WHITE, palette.LINK, i / (TAG_INKS - 1)) for i in range(TAG_INKS)]
+    pal = Image.new("P", (1, 1))
+    flat = [v for c in shades for v in c]
+    pal.putpalette(flat + flat[:3] * (256 - len(shades)))
+    for edge in edge_links(board_id, pyramid_arcade):
+        for tag in (edge.west_tag, edge.east_tag):
+            # inside its rounded border
+            box = (
+                math.ceil(tag.box[0]) + 2,
+                math.ceil(tag.box[1]) + 2,
+                math.floor(tag.box[2]) - 2,
+                math.floor(tag.box[3]) - 2,
+            )
+            inside = image.crop(box).quantize(palette=pal, dither=Image.Dither.NONE)
+            image.paste(inside.convert("RGB"), box)
 
 
 def anchor_px(board_id: str, field_id: str) -> tuple[float, float]:
@@ -383,9 +529,11 @@ def anchor_px(board_id: str, field_id: str) -> tuple[float, float]:
 
 __all__ = [
     "anchor_px",
+    "edge_links",
     "field_fill",
     "fixed_label_boxes",
     "harbour_spots",
+    "legend_box",
     "name_labels",
     "static_board",
 ]

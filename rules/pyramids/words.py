@@ -282,17 +282,18 @@ EW_HELP = "\n".join(
         "starts with **Start** or **/start**.",
         "• At the start you place your large, medium and small on your home fields: use the "
         "panel I send you by DM, or **/place**.",
-        "• On your turn (you are pinged): **/sabotage** (J) and **/spy** (Q) first if you like, "
-        "then one action: **/conscript**, **/move**, **/invade**, **/arm** or **/pass**. Field "
-        "options autocomplete with what is legal right now.",
-        "• Duels, the diplomacy window (stop an attack with a K) and retreats come as private "
-        "panels by DM. If your DMs are closed, press **Open my panel** in the channel and use "
-        "**/hand** to see your cards.",
-        "• **/board**, **/hand**, **/status**, **/log** show the game; **/rules** the rules "
-        "with their numbers; **/hint** suggests a move for your own decision (only you see "
-        "it).",
-        "• **/resign** hands your seat to a computer; the host can **/pause**, **/resume**, "
-        "**/replace** a seat or **/cancel**. **/pings off** stops my pings when it is your move.",
+        "• On your turn (you are pinged): sabotage (J) and spy (Q) first if you like, then one "
+        "action: conscript, move, invade, arm or pass. Press **Your turn** in the channel (or "
+        "use the panel I DM you) and click your way through, or type **/sabotage**, **/spy**, "
+        "**/conscript**, **/move**, **/invade**, **/arm** or **/pass**.",
+        "• Duels, the diplomacy window (stop an attack with a K) and retreats: press **Open my "
+        "panel** in the channel, or use the panel I DM you. **/hand** shows your cards.",
+        "• **/board**, **/hand**, **/status**, **/log** show the game; **/games** your games; "
+        "**/rules** the rules with their numbers; **/hint** suggests a move for your own "
+        "decision (only you see it).",
+        "• **/draw** proposes a draw (every person must agree); **/resign** hands your seat to "
+        "a computer; the host can **/pause**, **/resume**, **/replace** a seat or **/cancel**. "
+        "**Rematch** under the last message plays again. **/pings off** stops my pings.",
         "World War 5 tables use **/grow**, **/build**, **/move** and **/invade** (no cards).",
     ]
 )
@@ -307,16 +308,18 @@ WW_HELP = "\n".join(
         "panel I send you, or **/place**.",
         "• On your turn (you are pinged) do exactly one of **/grow** (a home piece one size "
         "larger), **/build** (a small on an empty home territory), **/move** (to an empty "
-        "linked territory, sea lanes included) or **/invade** (a linked enemy) (WW-2). If your "
-        "time runs out, a computer move is made for you.",
+        "linked territory, sea lanes included) or **/invade** (a linked enemy) (WW-2), or "
+        "click it on the panel **Your turn** opens. If your time runs out, a computer move is "
+        "made for you.",
         "• Invasions are dice: one die per pip, the attacker needs a strictly higher total; a "
         "beaten defender retreats along any link or shrinks (WW-3). Lose every piece at home "
         "and you are out (WW-4); hold a whole other continent with a piece at home to win "
         "(WW-5).",
-        "• **/board**, **/status**, **/log** show the game; **/rules** the rules with their "
-        "numbers; **/hint** suggests your move (only you see it). **/resign** hands your "
-        "seat to a computer; the host can **/pause**, **/resume**, **/replace** a seat or "
-        "**/cancel**.",
+        "• **/board**, **/status**, **/log** show the game; **/games** your games; **/rules** "
+        "the rules with their numbers; **/hint** suggests your move (only you see it). "
+        "**/draw** proposes a draw; **/resign** hands your seat to a computer; the host can "
+        "**/pause**, **/resume**, **/replace** a seat or **/cancel**; **Rematch** under the "
+        "last message plays again.",
     ]
 )
 """/help of each variant, as a chat server shows it."""
@@ -457,7 +460,7 @@ PANEL_DECISIONS = {
     "retreat": "select",
 }
 """Decisions answered on a private panel (the retreat field from a select); turns are
-played with the commands."""
+played with the commands, or on the turn panel made from them."""
 _COMPUTER_TO_PLAY = "▶ {who} is to play."  # its name says it is a computer
 _RUNS_OUT = " — time runs out {time}"
 _UNTIL = " (until {time})"

@@ -1,7 +1,8 @@
 """Child process of the crash-safety test: plays random legal moves in a loop, game after
-game in one channel, until it is killed (SIGKILL, at a random moment).
+game in one channel, until it is killed (SIGKILL, at a random moment). Each action the
+service acknowledged (committed) is printed as ``ack GAME VERSION`` before the next.
 
-Usage: python crash_child.py DATABASE SEED
+Usage: python crash_child.py DATABASE SEED (an SQLite file or a postgresql:// URL)
 """
 
 from __future__ import annotations
@@ -11,11 +12,11 @@ import random
 import sys
 
 from service import GameService
-from service.sqlite_store import SqliteStore
+from service.store import open_store
 
 
-async def main(path: str, seed: int) -> None:
-    store = await SqliteStore.open(path)
+async def main(where: str, seed: int) -> None:
+    store = await open_store(where)
     svc = GameService(store, computer_pacing=0, seed_source=lambda: seed)
     await svc.start()
     rng = random.Random(seed)
@@ -37,7 +38,9 @@ async def main(path: str, seed: int) -> None:
             continue
         p = rng.choice(prompts)
         for action in rng.sample(p.choices, len(p.choices)):
-            if (await svc.answer(gid, p.user_id or 0, p.version, action)).ok:
+            out = await svc.answer(gid, p.user_id or 0, p.version, action)
+            if out.ok:
+                print(f"ack {gid} {out.version}", flush=True)
                 break
 
 

@@ -121,54 +121,106 @@ async def play_until(
     raise AssertionError(f"phase {want_phase} not reached")
 
 
+Row = tuple[Any, ...]
+
+
 def check_database(
     path: Path,
     verified: set[tuple[int, int]] | None = None,
 ) -> dict[str, int]:
-    """Everything that must hold in a game file at any instant: integrity, no partial
-    rows (each game's log contiguous from 1, version == number of actions), the snapshot
-    equal to replaying exactly the committed actions, and open decisions matching the
-    replayed game's deciders. Returns counts for the caller.
-
-    ``verified`` (game id, version) of finished games already replayed: they cannot
-    change, so their replay is skipped (and new ones are added)."""
+    """Everything that must hold in a game file at any instant: SQLite's integrity and
+    foreign keys, then :func:`check_games`. Returns counts for the caller."""
     conn = sqlite3.connect(path)
     try:
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
-        games = conn.execute("SELECT id, status, version, creation, state FROM games").fetchall()
-        total = 0
-        for gid, status, version, creation, state in games:
-            rows = conn.execute(
+        return check_games(
+            conn.execute("SELECT id, status, version, creation, state FROM games").fetchall(),
+            lambda gid: conn.execute(
                 "SELECT seq, seat, action FROM actions WHERE game_id = ? ORDER BY seq", (gid,)
-            ).fetchall()
-            assert [r[0] for r in rows] == list(range(1, len(rows) + 1)), gid
-            assert version == len(rows), (gid, version, len(rows))
-            total += len(rows)
-            if creation is None:
-                assert status in ("lobby", "cancelled", "archived") and not rows
-                continue
-            if verified is not None and (gid, version) in verified:
-                assert status == "finished"
-                continue
-            game = pyramids.replay(
-                json.loads(creation),
-                [(seat, pyramids.action_from_dict(json.loads(a))) for _, seat, a in rows],
-            )
-            assert game.to_dict() == json.loads(state), f"game {gid} snapshot != replay"
-            stored = {
-                (s, k)
-                for s, k in conn.execute(
-                    "SELECT seat, kind FROM decisions WHERE game_id = ?", (gid,)
-                )
-            }
-            if status == "running":
-                assert stored == {(d.seat, d.kind) for d in game.deciders()}, gid
-                assert not game.over
-            else:
-                assert status == "finished" and game.over and not stored, gid
-                if verified is not None:
-                    verified.add((gid, version))
-        return {"games": len(games), "actions": total}
+            ).fetchall(),
+            lambda gid: conn.execute(
+                "SELECT seat, kind FROM decisions WHERE game_id = ?", (gid,)
+            ).fetchall(),
+            verified,
+        )
     finally:
         conn.close()
+
+
+async def check_postgres(url: str, verified: set[tuple[int, int]] | None = None) -> dict[str, int]:
+    """:func:`check_games` on a PostgreSQL database (one snapshot of it)."""
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        async with conn.transaction(isolation="repeatable_read", readonly=True):
+            games = [
+                tuple(r)
+                for r in await conn.fetch("SELECT id, status, version, creation, state FROM games")
+            ]
+            actions = {
+                gid: [
+                    tuple(r)
+                    for r in await conn.fetch(
+                        "SELECT seq, seat, action FROM actions WHERE game_id = $1 ORDER BY seq",
+                        gid,
+                    )
+                ]
+                for gid, *_ in games
+            }
+            decisions = {
+                gid: [
+                    tuple(r)
+                    for r in await conn.fetch(
+                        "SELECT seat, kind FROM decisions WHERE game_id = $1", gid
+                    )
+                ]
+                for gid, *_ in games
+            }
+    finally:
+        await conn.close()
+    return check_games(games, actions.__getitem__, decisions.__getitem__, verified)
+
+
+def check_games(
+    games: list[Row],
+    actions_of: Callable[[int], list[Row]],
+    decisions_of: Callable[[int], list[Row]],
+    verified: set[tuple[int, int]] | None = None,
+) -> dict[str, int]:
+    """Everything that must hold of the stored games at any instant: no partial rows
+    (each game's log contiguous from 1, version == number of actions), the snapshot
+    equal to replaying exactly the committed actions, and open decisions matching the
+    replayed game's deciders. ``games`` are (id, status, version, creation, state) rows;
+    ``actions_of`` and ``decisions_of`` give a game's (seq, seat, action) and (seat,
+    kind) rows. Returns counts for the caller.
+
+    ``verified`` (game id, version) of finished games already replayed: they cannot
+    change, so their replay is skipped (and new ones are added)."""
+    total = 0
+    for gid, status, version, creation, state in games:
+        rows = actions_of(gid)
+        assert [r[0] for r in rows] == list(range(1, len(rows) + 1)), gid
+        assert version == len(rows), (gid, version, len(rows))
+        total += len(rows)
+        if creation is None:
+            assert status in ("lobby", "cancelled", "archived") and not rows
+            continue
+        if verified is not None and (gid, version) in verified:
+            assert status == "finished"
+            continue
+        game = pyramids.replay(
+            json.loads(creation),
+            [(seat, pyramids.action_from_dict(json.loads(a))) for _, seat, a in rows],
+        )
+        assert game.to_dict() == json.loads(state), f"game {gid} snapshot != replay"
+        stored = {(s, k) for s, k in decisions_of(gid)}
+        if status == "running":
+            assert stored == {(d.seat, d.kind) for d in game.deciders()}, gid
+            assert not game.over
+        else:
+            assert status == "finished" and game.over and not stored, gid
+            if verified is not None:
+                verified.add((gid, version))
+    return {"games": len(games), "actions": total}

@@ -468,6 +468,20 @@ def test_newcomer_run_with_no_arguments(monkeypatch: pytest.MonkeyPatch, tmp_pat
     assert list((tmp_path / "data" / "boards").glob("game1-*.png"))
 
 
+def test_a_postgresql_database_url_asks_for_a_file(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The bot's processes may share a PostgreSQL database; the console keeps its games in
+    an SQLite file and says so, before anything happens (``--db`` names one)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DATABASE_URL", "postgresql://bot:secret@db/games")
+    assert console.main([]) == 2
+    err = capsys.readouterr().err
+    assert "DATABASE_URL names a PostgreSQL database" in err and "--db" in err
+    assert "secret" not in err
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_newcomer_questions_at_a_terminal(
     monkeypatch: pytest.MonkeyPatch, paths: dict[str, Path]
 ) -> None:
@@ -594,3 +608,20 @@ def test_hint_gives_the_strongest_choice_for_the_open_question_and_counts(
     assert "**" not in out.split("Hint: ", 1)[1]
     with sqlite3.connect(paths["db"]) as conn:
         assert conn.execute("SELECT user_id, taken FROM hints").fetchall() == [(HOST_ID, 2)]
+
+
+def test_draw_asks_to_confirm_and_ends_a_game_against_computers_only_when_confirmed(
+    monkeypatch: pytest.MonkeyPatch, paths: dict[str, Path]
+) -> None:
+    code, out = run(
+        monkeypatch, base_args(paths, "--computers", "2"), ["1", "draw", "n", "status", "quit"]
+    )
+    assert code == 0
+    assert "End the game in a draw now (computer players are not asked)? [y/N]" in out
+    [kept] = games(paths["db"])
+    assert kept["status"] == "running" and kept["result"] is None, "nothing changed"
+    code, out = run(monkeypatch, base_args(paths, "--resume"), ["draw", "y"])
+    assert code == 0
+    assert "The game ended in a draw." in out
+    [ended] = games(paths["db"])
+    assert ended["status"] == "finished" and json.loads(ended["result"])["draw"]

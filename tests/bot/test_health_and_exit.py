@@ -24,10 +24,19 @@ def test_a_fresh_connected_file_is_healthy(tmp_path: Path) -> None:
     assert not (tmp_path / "h" / "health.json.tmp").exists()
 
 
+def test_a_fresh_standby_file_is_healthy(tmp_path: Path) -> None:
+    """A process waiting for its shards (another one hosts them) is as it should be."""
+    path = tmp_path / "health.json"
+    health.write(path, "standby", now=1000.0)
+    healthy, text = health.check(path, now=1005.0)
+    assert healthy and text.startswith("standby: another process hosts this one's shards")
+
+
 @pytest.mark.parametrize(
     ("state", "age", "why"),
     [
         ("connected", 61.0, "stale: last written 61 s ago"),
+        ("standby", 61.0, "stale: last written 61 s ago"),
         ("connecting", 1.0, "not connected to Discord: connecting"),
         ("disconnected", 1.0, "not connected to Discord: disconnected"),
     ],

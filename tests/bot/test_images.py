@@ -141,6 +141,20 @@ async def test_warm_workers_draw_the_same_bytes_as_this_process(pool: Images) ->
     assert pool.pools_started == 1
 
 
+async def test_each_game_has_a_home_worker_that_draws_its_boards(pool: Images) -> None:
+    homes = [pool._home(("home test", g)) for g in range(4)]
+    assert sorted(h for h in homes if h is not None) == [0, 0, 1, 1]  # fewest games first
+    assert pool._home(("home test", 0)) == homes[0]  # kept
+    for home in (0, 1):
+        worker = pool._pools[home] if pool._pools else None
+        assert worker is not None
+        (process,) = worker._processes.values()
+        assert await pool._run(True, os.getpid, home=home) == process.pid
+    view = _view(seed=9)
+    drawn = await pool.board(view, NAMES, game="european_war", key=(9001, 1))
+    assert 9001 in pool._homes and drawn.data == render.pyramids.board_png(view, NAMES)
+
+
 async def test_channel_images_go_before_hands(pool: Images, manager: Any) -> None:
     slots = IN_FLIGHT_PER_WORKER * pool.workers
     events = [manager.Event() for _ in range(slots)]
@@ -160,14 +174,14 @@ async def test_channel_images_go_before_hands(pool: Images, manager: Any) -> Non
     await asyncio.sleep(0)
     waiting.append(asyncio.ensure_future(board()))
     await asyncio.sleep(0)
-    assert pool._gate.free == 0 and len(pool._gate.waiting) == 2  # every slot taken
+    assert pool._gate.free == [0, 0] and pool.queued == 2  # every slot taken
     events[0].set()  # one slot frees up: the board, asked for last, takes it
     await busy[0]
     for _ in range(100):
-        if len(pool._gate.waiting) == 1:
+        if pool.queued == 1:
             break
         await asyncio.sleep(0)
-    assert [urgency for urgency, _, _ in pool._gate.waiting] == [1]  # the hand still waits
+    assert [urgency for urgency, _ in pool._gate.pending()] == [1]  # the hand still waits
     for event in events[1:]:
         event.set()
     await asyncio.gather(*busy, *waiting)
@@ -214,9 +228,8 @@ async def test_a_dying_worker_is_replaced_and_the_image_drawn_again(
 async def test_close_ends_the_workers_even_while_they_warm_up() -> None:
     images = Images(workers=2)
     warming = asyncio.ensure_future(images.warm_up())
-    pool = await images._executor()
-    assert pool is not None
-    procs = list(pool._processes.values())
+    assert await images._executor(0) is not None
+    procs = [p for pool in images._pools or [] if pool for p in pool._processes.values()]
     assert len(procs) == 2
     view = _view()
     waiting = asyncio.ensure_future(
@@ -276,35 +289,36 @@ async def test_the_bot_takes_its_workers_from_the_settings(tmp_path: Path) -> No
     assert resources.images._closed
 
 
-def test_the_bots_drawing_processes_deflate_with_zlib_ng() -> None:
+def test_the_bots_drawing_processes_deflate_boards_with_isal_and_the_rest_with_zlib_ng() -> None:
     import struct
+    import zlib
 
+    from isal import isal_zlib
     from zlib_ng import zlib_ng
 
     import bot.render_worker  # noqa: F401  (sets the deflater of every drawing process)
+    from render import pngwrite
     from render.pngwrite import write_rows
+    from render.pyramids import BOARD_LEVEL
 
     width, height = 1751, 8  # each row: a filter byte (0 here), then 1,751 pixels
     rows = (bytes(range(256)) * 40 + bytes(4000))[: height * (width + 1)]
     png = write_rows(rows, width, height, [0, 0, 0] * 256)
     at = png.index(b"IDAT")
     (length,) = struct.unpack(">I", png[at - 4 : at])
-    assert png[at + 4 : at + 4 + length] == zlib_ng.compress(rows, 4)
-    # boards go in bands, deflated with zlib-ng too (the standard zlib's bytes differ)
-    import zlib
-
-    from render import pngwrite
-
-    banded = pngwrite.deflate_bands(rows, 4 * (width + 1), 4)
+    assert png[at + 4 : at + 4 + length] == zlib_ng.compress(rows, 4)  # hands, duels
+    # boards go in bands at their level, deflated by ISA-L (zlib-ng's bytes differ), each
+    # band a segment of its own: the segments join into one valid stream
+    band = 4 * (width + 1)
+    banded = pngwrite.deflate_bands(rows, band, BOARD_LEVEL)
     assert zlib.decompress(banded) == rows
-    c = zlib_ng.compressobj(4, zlib_ng.DEFLATED, -15)
-    assert banded[2:].startswith(
-        c.compress(rows[: 4 * (width + 1)]) + c.flush(zlib_ng.Z_FULL_FLUSH)
-    )
-    std = zlib.compressobj(4, zlib.DEFLATED, -15)
-    assert not banded[2:].startswith(
-        std.compress(rows[: 4 * (width + 1)]) + std.flush(zlib.Z_FULL_FLUSH)
-    )
+    segments = []
+    for start in (0, band):
+        c = isal_zlib.compressobj(1, isal_zlib.DEFLATED, -15)
+        segments.append(c.compress(rows[start : start + band]) + c.flush(isal_zlib.Z_FULL_FLUSH))
+    assert banded[2:-6] == b"".join(segments)
+    ng = zlib_ng.compressobj(BOARD_LEVEL, zlib_ng.DEFLATED, -15)
+    assert not banded[2:].startswith(ng.compress(rows[:band]) + ng.flush(zlib_ng.Z_FULL_FLUSH))
 
 
 async def test_the_bot_asks_the_registry_by_the_games_name() -> None:

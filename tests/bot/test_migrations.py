@@ -15,6 +15,7 @@ from service.migrations import (
     MIGRATIONS,
     Migration,
     MigrationError,
+    applied_versions,
     current_version,
     migrate,
 )
@@ -73,14 +74,18 @@ def seed_rows(path: Path, version: int) -> None:
         if version >= 5:
             conn.execute("INSERT INTO game_messages VALUES (1, 55, 56, 57)")
             conn.execute("UPDATE seats SET dms_closed = 1")
-        if version >= 10:
+        if version >= 12:
             conn.execute("INSERT INTO hints VALUES (1, 9, 2)")
     finally:
         conn.close()
 
 
-async def test_latest_is_the_last_migration_and_numbering_is_contiguous() -> None:
-    assert [m.version for m in MIGRATIONS] == list(range(1, LATEST + 1))
+NUMBERS = [m.version for m in MIGRATIONS]
+"""Every step's number, in order (11 is reserved for a step written elsewhere)."""
+
+
+async def test_latest_is_the_last_migration_and_numbers_increase() -> None:
+    assert sorted(set(NUMBERS)) == NUMBERS and NUMBERS[0] == 1 and NUMBERS[-1] == LATEST
 
 
 async def test_an_empty_file_migrates_to_the_latest(tmp_path: Path) -> None:
@@ -92,10 +97,10 @@ async def test_an_empty_file_migrates_to_the_latest(tmp_path: Path) -> None:
     conn = sqlite3.connect(tmp_path / "new.db")
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     versions = [r[0] for r in conn.execute("SELECT version FROM schema_migrations")]
-    assert versions == list(range(1, LATEST + 1))
+    assert versions == NUMBERS
 
 
-@pytest.mark.parametrize("start", range(LATEST))
+@pytest.mark.parametrize("start", [0, *NUMBERS[:-1]])
 async def test_every_earlier_version_upgrades_keeping_its_data(tmp_path: Path, start: int) -> None:
     fresh = tmp_path / "fresh.db"
     store = await SqliteStore.open(fresh)
@@ -142,10 +147,10 @@ async def test_every_earlier_version_upgrades_keeping_its_data(tmp_path: Path, s
         changed = expected.with_changes(options={"diplomacy_seconds": 50})
         await store.save_guild_settings(changed, 5.0)
         assert (await store.guild_settings(77)).options["diplomacy_seconds"] == 50
-        # migration 10: hints taken per person and game
+        # migration 12: hints taken per person and game
         if start >= 1:
-            assert await store.hints_taken(9, 1) == (2 if start >= 10 else 0)
-            assert await store.count_hint(1, 9) == (3 if start >= 10 else 1)
+            assert await store.hints_taken(9, 1) == (2 if start >= 12 else 0)
+            assert await store.count_hint(1, 9) == (3 if start >= 12 else 1)
     finally:
         await store.close()
     assert schema(old) == schema(fresh)
@@ -191,4 +196,39 @@ async def test_two_processes_migrating_at_once_apply_each_step_once(tmp_path: Pa
         await s.close()
     conn = sqlite3.connect(path)
     versions = [r[0] for r in conn.execute("SELECT version FROM schema_migrations")]
-    assert versions == list(range(1, LATEST + 1))
+    assert versions == NUMBERS
+
+
+async def test_a_skipped_number_is_applied_once_its_step_lands(tmp_path: Path) -> None:
+    path = tmp_path / "x.db"
+    skipped = Migration(LATEST + 1, "written elsewhere", ("CREATE TABLE elsewhere (x)",))
+    later = Migration(LATEST + 2, "written here", ("CREATE TABLE here (x)",))
+    store = await SqliteStore.open(path, migrations=(*MIGRATIONS, later))
+    await store.close()
+    store = await SqliteStore.open(path, migrations=(*MIGRATIONS, skipped, later))
+    try:
+        assert await store.schema_version() == LATEST + 2
+    finally:
+        await store.close()
+    conn = await aiosqlite.connect(path, isolation_level=None)
+    try:
+        assert await applied_versions(conn) == {*NUMBERS, LATEST + 1, LATEST + 2}
+    finally:
+        await conn.close()
+    assert {"elsewhere", "here"} <= {r[1] for r in schema(path)}
+
+
+async def test_a_database_with_a_step_this_code_lacks_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "x.db"
+    skipped = Migration(LATEST + 1, "written elsewhere", ("CREATE TABLE elsewhere (x)",))
+    later = Migration(LATEST + 2, "written here", ("CREATE TABLE here (x)",))
+    store = await SqliteStore.open(path, migrations=(*MIGRATIONS, skipped))
+    await store.close()
+    with pytest.raises(MigrationError, match=f"step\\(s\\) {LATEST + 1} this code does not know"):
+        await SqliteStore.open(path, migrations=(*MIGRATIONS, later))
+
+
+async def test_two_steps_with_one_number_are_refused(tmp_path: Path) -> None:
+    twice = (*MIGRATIONS, Migration(LATEST, "again", ("CREATE TABLE again (x)",)))
+    with pytest.raises(MigrationError, match="distinct numbers"):
+        await SqliteStore.open(tmp_path / "x.db", migrations=twice)

@@ -32,7 +32,7 @@ from discord.ext import commands
 from bot.endpoints import point_discord_at
 from tests.fake_discord.server import FakeDiscord
 
-BotT = TypeVar("BotT", bound=commands.Bot)
+BotT = TypeVar("BotT", bound=commands.Bot | commands.AutoShardedBot)
 
 
 class _ErrorCollector(logging.Handler):

@@ -64,7 +64,8 @@ def _walk(components: list[dict]) -> list[dict]:
 
 
 def check_components(rows: list[dict], *, v2: bool = False) -> None:
-    """Action rows (5 max, 5 buttons or 1 select each), select options, ids and labels."""
+    """Action rows (5 max, 5 buttons or 1 select each), select options (1-25, labels and
+    values, values unique, a placeholder, how many may be picked), ids and labels."""
     if not v2:
         _check_len(rows, 5, "components")
         for i, row in enumerate(rows):
@@ -95,9 +96,24 @@ def check_components(rows: list[dict], *, v2: bool = False) -> None:
             if not options:
                 raise ApiError.invalid_form("components.options", "Select needs options")
             _check_len(options, 25, "components.options")
+            _check_len(c.get("placeholder"), 150, "components.placeholder")
+            low, high = c.get("min_values", 1), c.get("max_values", 1)
+            if not 0 <= low <= high <= min(25, len(options)):
+                raise ApiError.invalid_form(
+                    "components.max_values", "min_values and max_values must fit the options"
+                )
             for o in options:
+                if not o.get("label"):
+                    raise ApiError.invalid_form(
+                        "components.options.label", "Must be between 1 and 100 in length."
+                    )
                 _check_len(o.get("label"), 100, "components.options.label")
                 _check_len(o.get("value"), 100, "components.options.value")
+            values = [o.get("value") for o in options]
+            if len(values) != len(set(values)):
+                raise ApiError.invalid_form(
+                    "components.options", "Select option values must be unique"
+                )
 
 
 def check_choices(choices: list[dict]) -> None:

@@ -64,10 +64,15 @@ class SnowflakeFactory:
     def __init__(self) -> None:
         self._last = 0
 
-    def __call__(self) -> int:
-        """Return a new snowflake."""
+    def __call__(self, shard: tuple[int, int] | None = None) -> int:
+        """Return a new snowflake; with ``shard`` (id, count), one of a server whose
+        events Discord sends on that shard (``(id >> 22) % count``: a later millisecond)."""
         now = (int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22
         self._last = max(self._last + 1, now)
+        if shard is not None:
+            shard_id, count = shard
+            while (self._last >> 22) % count != shard_id:
+                self._last = ((self._last >> 22) + 1) << 22
         return self._last
 
 

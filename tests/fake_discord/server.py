@@ -81,6 +81,14 @@ def _acked(session: _Session, seq: int) -> Callable[[], bool]:
     return lambda: session.acked_seq >= seq
 
 
+def _guild_of(event: str, data: dict) -> int | None:
+    """The server a gateway event belongs to (None: a DM's, or no server's)."""
+    if event in ("GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"):
+        return int(data["id"])
+    guild = data.get("guild_id")
+    return int(guild) if guild is not None else None
+
+
 def _key(thing: FakeMessage | InteractionResult) -> tuple[str, int]:
     """What keyed waiters on ``thing`` wait for (see :meth:`FakeDiscord.wait_until`)."""
     return ("interaction" if isinstance(thing, InteractionResult) else "message", thing.id)
@@ -96,6 +104,16 @@ class _Session:
     acked_seq: int = 0
     intents: int = 0
     identified: bool = False
+    shard: tuple[int, int] | None = None
+    """(shard id, shard count) the client identified with (None: unsharded, shard 0 of 1)."""
+
+    def on_shard(self, guild_id: int | None) -> bool:
+        """Whether this session gets a server's events (``guild_id`` None: a DM's, which
+        Discord sends on shard 0 only)."""
+        if self.shard is None:
+            return True
+        shard_id, count = self.shard
+        return shard_id == (0 if guild_id is None else (guild_id >> 22) % count)
 
 
 @dataclass(eq=False)
@@ -178,6 +196,8 @@ class FakeDiscord:
         self._touched: set[tuple[str, int]] = set()
         self._runner: web.AppRunner | None = None
         self.port = 0
+        #: The shard count ``GET /gateway/bot`` recommends.
+        self.shard_count = 1
         self._routes = self._build_routes()
 
     # ------------------------------------------------------------------ lifecycle
@@ -232,6 +252,10 @@ class FakeDiscord:
         """A bot has identified on the gateway."""
         return any(s.identified for s in self._sessions)
 
+    def shards_connected(self) -> set[int]:
+        """The shard ids identified now (0 for an unsharded session)."""
+        return {s.shard[0] if s.shard else 0 for s in self._sessions if s.identified}
+
     # ------------------------------------------------------------------ world setup
 
     def add_user(
@@ -256,10 +280,12 @@ class FakeDiscord:
         *,
         owner: FakeUser | None = None,
         bot_permissions: PermsLike = DEFAULT_BOT_PERMISSIONS,
+        shard: tuple[int, int] | None = None,
     ) -> FakeGuild:
-        """Create a guild with @everyone, the bot (with a managed role) and an owner member."""
+        """Create a guild with @everyone, the bot (with a managed role) and an owner member
+        (``shard``: (id, count) of the shard its events go to)."""
         owner = owner or self.add_user(f"{name} owner")
-        guild = FakeGuild(self._snow(), name, owner.id)
+        guild = FakeGuild(self._snow(shard), name, owner.id)
         guild.roles[guild.id] = FakeRole(
             guild.id, guild.id, "@everyone", DEFAULT_EVERYONE_PERMISSIONS
         )
@@ -954,8 +980,9 @@ class FakeDiscord:
         intent: int = 0,
         transform: Callable[[_Session, dict], dict] | None = None,
     ) -> None:
+        guild = _guild_of(event, data)
         for s in self._sessions:
-            if s.identified and (not intent or s.intents & intent):
+            if s.identified and (not intent or s.intents & intent) and s.on_shard(guild):
                 s.seq += 1
                 d = transform(s, data) if transform else data
                 s.queue.put_nowait({"op": 0, "t": event, "s": s.seq, "d": d})
@@ -995,6 +1022,9 @@ class FakeDiscord:
                 await session.ws.close(code=4004, message=b"Authentication failed.")
                 return
             session.intents, session.identified = d.get("intents", 0), True
+            shard = d.get("shard")
+            if shard is not None:
+                session.shard = (int(shard[0]), int(shard[1]))
             session.seq += 1
             session.queue.put_nowait(
                 {
@@ -1007,8 +1037,9 @@ class FakeDiscord:
                         "guilds": [
                             {"id": str(g), "unavailable": True}
                             for g, guild in self.guilds.items()
-                            if guild.bot_present
+                            if guild.bot_present and session.on_shard(g)
                         ],
+                        **({"shard": list(session.shard)} if session.shard else {}),
                         "session_id": secrets.token_hex(16),
                         "resume_gateway_url": self.gateway_url,
                         "application": {"id": str(self.application_id), "flags": 0},
@@ -1018,7 +1049,7 @@ class FakeDiscord:
                 }
             )
             for guild in self.guilds.values():
-                if guild.bot_present:
+                if guild.bot_present and session.on_shard(guild.id):
                     session.seq += 1
                     session.queue.put_nowait(
                         {
@@ -1625,7 +1656,11 @@ class FakeDiscord:
 
     async def _r_gateway(self, req: RecordedRequest) -> tuple[int, Any]:
         limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
-        return 200, {"url": self.gateway_url, "shards": 1, "session_start_limit": limit}
+        return 200, {
+            "url": self.gateway_url,
+            "shards": self.shard_count,
+            "session_start_limit": limit,
+        }
 
     async def _r_user(self, req: RecordedRequest, uid: int) -> tuple[int, Any]:
         if uid not in self.users:

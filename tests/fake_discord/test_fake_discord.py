@@ -528,6 +528,11 @@ def _button(i: int, **extra: Any) -> dict:
     return {"type": 2, "style": 1, "custom_id": f"b{i}", "label": "ok", **extra}
 
 
+def _select(values: list[str], **extra: Any) -> dict:
+    options = [{"label": v, "value": v or "x"} for v in values]
+    return {"type": 3, "custom_id": "s", "options": options, **extra}
+
+
 LIMIT_CASES: list[tuple[str, dict]] = [
     ("content", {"content": "x" * 2001}),
     ("empty", {"content": ""}),
@@ -562,6 +567,10 @@ LIMIT_CASES: list[tuple[str, dict]] = [
         },
     ),
     ("custom_id 101", {"components": [_row(_button(0, custom_id="c" * 101))]}),
+    ("placeholder 151", {"components": [_row(_select(["a"], placeholder="p" * 151))]}),
+    ("duplicate option values", {"components": [_row(_select(["a", "a"]))]}),
+    ("empty option label", {"components": [_row(_select([""]))]}),
+    ("more values than options", {"components": [_row(_select(["a"], max_values=2))]}),
     ("label 81", {"components": [_row(_button(0, label="l" * 81))]}),
     ("duplicate ids", {"components": [_row(_button(0), _button(0))]}),
 ]

@@ -11,6 +11,7 @@ from service.config import (
     DEFAULT_DATABASE_URL,
     ConfigError,
     database_path,
+    database_url,
     environment,
     parse_env_file,
     sqlite_path,
@@ -46,7 +47,20 @@ def test_the_database_defaults_to_a_file_under_data() -> None:
     )
 
 
-@pytest.mark.parametrize("url", ["postgresql://x/y", "sqlite:///:memory:", "sqlite:///"])
+@pytest.mark.parametrize(
+    "url", ["mysql://x/y", "postgresql:///games", "sqlite:///:memory:", "sqlite:///"]
+)
 def test_a_database_url_this_build_cannot_keep_games_in_is_refused(url: str) -> None:
     with pytest.raises(ConfigError, match="DATABASE_URL"):
+        database_url({"DATABASE_URL": url})
+    with pytest.raises(ConfigError, match="DATABASE_URL"):
+        database_path({"DATABASE_URL": url}, None)
+
+
+@pytest.mark.parametrize("url", ["postgresql://bot:pw@db:5432/games", "postgres://db/games"])
+def test_a_postgresql_url_is_a_database_but_not_a_file(url: str) -> None:
+    """The bot's processes share a PostgreSQL database; a front end that keeps its games
+    in a file (the console) is told to name one."""
+    assert database_url({"DATABASE_URL": url}) == url
+    with pytest.raises(ConfigError, match=r"PostgreSQL database.*--db"):
         database_path({"DATABASE_URL": url}, None)

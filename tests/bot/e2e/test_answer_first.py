@@ -283,13 +283,35 @@ async def test_every_interaction_is_answered_while_the_renderer_is_held(held_wor
     assert not res.ephemeral and "armed" in res.content and not _has(res.answer, BOARD_FILE)
     late.append(("/arm", _sure(res.answer), BOARD_FILE))
     await rec.slash(ann, "log")
+    # the next turn on the panel from the channel's *Your turn*: words now, the hand later
+    st = await svc.status(gid)
+    mover = world.user_of(next(d for d in st.decisions if d.kind == "turn").user_id)
+    turn_msg = next(
+        m for m in reversed(fake.messages(world.channel)) if m.component(f"ew:p:{gid}:t")
+    )
+    shown = await rec.click(mover, turn_msg, f"ew:p:{gid}:t")
+    panel = _sure(shown.answer)
+    assert shown.ephemeral and not _has(panel, HAND_FILE)
+    late.append(("the turn panel", panel, HAND_FILE))
+    passing = next(b["custom_id"] for b in panel.buttons if b.get("label") == "Pass")
+    await rec.click(mover, panel, passing)
+    confirm = next(
+        b["custom_id"] for b in fake.message(panel.id).buttons if "Confirm" in b["label"]
+    )
+    res = await rec.click(mover, fake.message(panel.id), confirm)
+    assert "✔ Pass" in fake.message(panel.id).content
+    await rec.slash(ann, "games")
+    st = await svc.status(gid)
+    asker = world.user_of(next(d for d in st.decisions if d.kind == "turn").user_id)
+    res = await rec.slash(asker, "hint")  # the search runs after the acknowledgement
+    assert res.ephemeral and "Hint" in res.content, res.content
 
     # ---- the table: pause, resume, replace, resign and cancel with Keep and Confirm
     await rec.slash(ann, "pause")
     await rec.slash(ann, "resume")
     res = await rec.slash(bob, "replace", seat="0")
     assert res.ephemeral
-    for name in ("resign", "cancel"):
+    for name in ("resign", "cancel", "draw"):
         user = bob if name == "resign" else ann
         ask = await rec.slash(user, name)
         assert ask.ephemeral and _sure(ask.answer).buttons
@@ -419,3 +441,4 @@ async def test_a_stop_does_not_wait_for_a_board_still_being_drawn(
     assert any(_has(m, BOARD_FILE) and "placed" in m.content for m in again), [
         m.content for m in again
     ]
+    await world.stop()

@@ -17,6 +17,9 @@ from tests.bot.e2e.test_dm_backlog import _to_play, _two_player_game
 from tests.fake_discord import FakeUser
 from tests.fake_discord.server import Hold
 
+PATIENCE = 60.0
+"""How long an image may take here: it is always waited for (no timing)."""
+
 
 class CountedHands:
     """Counts the hand images the bot asks its renderer for (and draws them for real)."""
@@ -77,7 +80,10 @@ async def _play(world: World, gid: int, players: dict[int, FakeUser], n: int) ->
     """``n`` turns through slash commands (``/arm`` by one player, ``/pass`` by the other)."""
     for i in range(n):
         user = await _to_play(world, gid, players)
-        res = await world.fake.slash(user, world.channel, "arm" if i % 2 == 0 else "pass")
+        command = "arm" if i % 2 == 0 else "pass"
+        # the answer waits for its board (WORDS_FIRST_AFTER is raised below), which on a
+        # loaded machine can take longer than the fake's usual wait for an answer
+        res = await world.fake.slash(user, world.channel, command, timeout=PATIENCE)
         assert res.answer is not None and not res.answer.ephemeral, res.content
         await _quiet_but_dms(world)
 
@@ -95,7 +101,7 @@ async def _play_while_held(
 @pytest.fixture(autouse=True)
 def _patient_hands(monkeypatch: pytest.MonkeyPatch) -> None:
     """A hand image always makes it (no timing: a slow machine never leaves it out)."""
-    monkeypatch.setattr(bot.reply, "WORDS_FIRST_AFTER", 60.0)
+    monkeypatch.setattr(bot.reply, "WORDS_FIRST_AFTER", PATIENCE)
 
 
 def _dms_after(world: World, user: FakeUser, before: int) -> list[Any]:

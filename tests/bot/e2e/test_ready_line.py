@@ -144,3 +144,32 @@ async def test_a_stop_while_the_script_imports_discord_exits_0(
     assert proc.returncode == 0, (proc.returncode, err.decode())
     assert err.decode() == ""
     assert fake_discord.requests == [], "stopped before it contacted Discord"
+
+
+async def test_a_ready_that_arrives_while_the_bot_stops_starts_nothing(
+    fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord's READY may come after a stop began (a signal right after connecting): the
+    ready line is said, but the panels are not re-sent from a service being closed."""
+    world = await make_world(fake_discord, tmp_path, start=False)
+    resent: list[bool] = []
+
+    async def resend_panels() -> None:
+        resent.append(True)
+
+    try:
+        bot = await world.start()
+        await bot.settle()
+        monkeypatch.setattr(bot, "resend_panels", resend_panels)
+        bot._panels_resent = False  # as before this process's first READY
+        stopping = asyncio.ensure_future(world.stop())
+        # past the stop's first steps (its background tasks cancelled), the service closing
+        await fake_discord.wait_until(
+            lambda: bot.resources.service_closed, 10, "the stop to close the service"
+        )
+        await bot.on_ready()
+        await stopping
+        await asyncio.sleep(0)  # a task it started would have run by now
+        assert resent == []
+    finally:
+        await world.stop()

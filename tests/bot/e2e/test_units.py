@@ -48,7 +48,7 @@ def test_codec_rejects_garbage_cleanly(code: str) -> None:
 
 
 async def test_gate_keeps_to_its_slots_and_serves_urgent_first() -> None:
-    gate = _Gate(1)
+    gate = _Gate(1, 1)
     order: list[str] = []
     started, release = threading.Event(), threading.Event()
     running = 0
@@ -74,6 +74,32 @@ async def test_gate_keeps_to_its_slots_and_serves_urgent_first() -> None:
     release.set()
     assert await asyncio.gather(first, hand, board) == ["first", "hand", "board"]
     assert order == ["first", "board", "hand"] and most == 1
+
+
+async def test_gate_gives_a_freed_slot_to_a_job_for_that_worker_else_lends_it() -> None:
+    gate = _Gate(2, 1)
+    assert await gate.acquire(True, 0) == 0
+    assert await gate.acquire(True, 0) == 1  # its home is busy, the other idle: lent
+    a = asyncio.ensure_future(gate.acquire(True, 1))
+    b = asyncio.ensure_future(gate.acquire(True, 0))
+    c = asyncio.ensure_future(gate.acquire(False, 0))
+    gone = asyncio.ensure_future(gate.acquire(True, 0))
+    d = asyncio.ensure_future(gate.acquire(True, None))
+    await asyncio.sleep(0)
+    gone.cancel()
+    await asyncio.sleep(0)
+    assert gate.pending() == [(0, 1), (0, 0), (0, None), (1, 0)] and len(gate) == 5
+    gate.release(0)  # the oldest urgent job for worker 0 (or for any)
+    assert await b == 0 and not a.done()
+    gate.release(1)
+    assert await a == 1
+    gate.release(0)  # the cancelled one is passed over
+    assert await d == 0 and not c.done()
+    gate.release(1)  # nothing left for worker 1: the hand for worker 0 borrows it
+    assert await c == 1 and gate.pending() == []
+    gate.release(0)  # d and c are done
+    gate.release(1)
+    assert gate.free == [1, 1] and len(gate) == 0
 
 
 def test_texts() -> None:

@@ -1,5 +1,5 @@
 """The board image: every position of random playouts renders; nothing private is drawn;
-pieces stand where the view says, in their seat's colour and at three distinct sizes."""
+pieces stand where the view says, in their side's colour and at three distinct sizes."""
 
 from __future__ import annotations
 
@@ -71,7 +71,7 @@ def test_every_position_of_random_playouts_renders(variant: str, players: int, s
         data = render.pyramids.board_png(view, NAMES, events)
         img = decode(data)
         assert img.size == layout.BOARD_SIZE
-        assert len(data) < 200_000
+        assert len(data) <= render.pyramids.BOARD_MAX_BYTES
         text = render.pyramids.board_summary(view, NAMES)
         assert 0 < len(text) <= 1024
         renders += 1
@@ -109,7 +109,7 @@ def test_the_board_is_the_same_from_every_seat_and_ignores_private_events() -> N
             )
 
 
-def test_each_piece_shows_its_seat_colour_on_its_field() -> None:
+def test_each_piece_shows_its_sides_colour_on_its_field() -> None:
     checked = 0
     for variant, players, seed in PLAYOUTS[::3]:
         for game, _events in playout_positions(variant, players, seed, every=9):
@@ -118,19 +118,38 @@ def test_each_piece_shows_its_seat_colour_on_its_field() -> None:
                 continue  # its arrow, in the attacker's colour, may pass any box
             img = decode(render.pyramids.board_png(view, NAMES))
             for field, (seat, size) in view.pieces.items():
-                own = palette.piece_colour(seat).fill
+                own = palette.side_colour(view.seats[seat].power).fill
                 box = _box(view.board_id, field)
-                # at least a third of the lit face (or shaded one, for black)
+                # at least a third of the lit face
                 w, h = pyramid.PYRAMID_SIZE[size]
                 mine = _count(img, box, own, view.board_id)
                 assert mine >= w * h * 0.55 / 2 / 3, (field, seat, size)
-                for other in range(len(view.seats)):
-                    if other != seat and other != 5:  # black is also some pieces' pips
-                        # (a few edge pixels may blend into another seat's colour)
-                        theirs = palette.piece_colour(other).fill
+                for other in view.seats:
+                    if other.seat != seat:
+                        # (a few edge pixels may blend into another side's colour)
+                        theirs = palette.side_colour(other.power).fill
                         assert _count(img, box, theirs, view.board_id) < mine / 4
                 checked += 1
     assert checked > 100
+
+
+def test_a_sides_colour_does_not_depend_on_its_seat() -> None:
+    """France's pieces are France's colour whether France sits first or third."""
+    france = palette.side_colour("france_allies").fill
+    for powers in (
+        ["france_allies", "britain_allies", "central_powers"],
+        ["central_powers", "britain_allies", "france_allies"],
+    ):
+        game, _ = pyramids.new_game("european_war", list(powers), seed=3, arranged=True)
+        seat = powers.index("france_allies")
+        view = dataclasses.replace(
+            pyramids.view_for(game, None), pieces={"italy": (seat, 3)}, phase="turn"
+        )
+        img = decode(render.pyramids.board_png(view, NAMES))
+        assert _count(img, _box("european_war", "italy"), france) > 300, powers
+        # and the seat's row on the panel shows the same colour as its key
+        panel = (layout.PANEL_BOX[0], 0, layout.BOARD_SIZE[0], layout.BOARD_SIZE[1])
+        assert _count(img, panel, france) > 100, powers
 
 
 def test_three_sizes_are_clearly_different() -> None:
@@ -142,7 +161,9 @@ def test_three_sizes_are_clearly_different() -> None:
     heights = []
     for field in fields:
         crop = img.crop(_box("european_war", field))
-        colour = mapped_colour(palette.piece_colour(0).fill, board_palette("european_war"))
+        colour = mapped_colour(
+            palette.side_colour(view.seats[0].power).fill, board_palette("european_war")
+        )
         rows = [
             y
             for y in range(crop.height)
@@ -165,7 +186,7 @@ def test_last_action_marks_and_arrows_are_drawn_from_public_events_only() -> Non
     a, b = _anchor("european_war", "france_benelux"), _anchor("european_war", "germany")
     mid = (round((a[0] + b[0]) / 2) - 30, round((a[1] + b[1]) / 2) - 30)
     box = (mid[0], mid[1], mid[0] + 60, mid[1] + 60)
-    colour = palette.piece_colour(0).fill
+    colour = palette.side_colour(view.seats[0].power).fill
     assert _count(with_arrow, box, colour) > 40 > _count(plain, box, colour)
     # a destroyed piece leaves a red cross on its empty field
     crossed = decode(
@@ -245,8 +266,8 @@ def test_pyramid_arcade_board_and_option() -> None:
     )
 
 
-def test_a_cached_arrow_draws_what_a_fresh_one_draws_in_each_seats_colour() -> None:
-    """Arrows keep their masks per process: a repeated arrow (any seat) is the same
+def test_a_cached_arrow_draws_what_a_fresh_one_draws_in_each_sides_colour() -> None:
+    """Arrows keep their masks per process: a repeated arrow (any side) is the same
     pixels as one drawn with nothing cached."""
     from render import arrows
 
@@ -255,10 +276,15 @@ def test_a_cached_arrow_draws_what_a_fresh_one_draws_in_each_seats_colour() -> N
     for cached in (False, True):
         if not cached:
             arrows._layers.cache_clear()
-        for seat, kind in ((0, "sea"), (3, "sea"), (1, "attack")):
+        for side, kind in (
+            ("britain_allies", "sea"),
+            ("russian_empire", "sea"),
+            ("france_allies", "attack"),
+        ):
             canvas = static_board("european_war").copy()
-            arrows.draw_arrow(canvas, arrows.Arrow(kind, seat, a, b), layout.MAP_BOX)
+            colour = palette.side_colour(side)
+            arrows.draw_arrow(canvas, arrows.Arrow(kind, colour, a, b), layout.MAP_BOX)
             canvases.append(canvas.tobytes())
     assert canvases[:3] == canvases[3:]
-    assert canvases[0] != canvases[1]  # the same masks, painted in another seat's colour
+    assert canvases[0] != canvases[1]  # the same masks, painted in another side's colour
     assert arrows._layers.cache_info().hits >= 3

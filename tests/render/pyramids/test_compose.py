@@ -142,3 +142,13 @@ def test_merge_clips_and_covers_every_box() -> None:
     assert (0, 0, 20, 10) in merged  # near neighbours are mapped as one
     assert (500, 500, 560, 570) in merged  # a far one stays apart
     assert compose.merge([(5, 5, 5, 9), (2000, 0, 2100, 10)], (1280, 800)) == []
+
+
+def test_a_board_over_the_size_limit_is_deflated_again_harder(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    view, events, names = next(_positions("world_war_5", 5, 61, every=5))
+    usual = render.pyramids.board_png(view, names, events)
+    monkeypatch.setattr(render.pyramids, "BOARD_MAX_BYTES", len(usual) - 1)
+    harder = render.pyramids.board_png(view, names, events)
+    assert len(harder) < len(usual) and _indices(harder) == _indices(usual)

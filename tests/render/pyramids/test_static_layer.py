@@ -18,7 +18,7 @@ from render.pyramids.regions import (
     region_distance,
     regions_path,
 )
-from render.pyramids.static_layer import harbour_spots, name_labels, static_board
+from render.pyramids.static_layer import harbour_spots, legend_box, name_labels, static_board
 
 BOARDS = ("european_war", "world_war_5")
 
@@ -251,3 +251,25 @@ def test_static_layer_renders_from_a_fresh_image_copy() -> None:
     assert isinstance(image, Image.Image)
     image.putpixel((10, 10), (0, 0, 0))
     assert static_board("european_war").getpixel((10, 10)) != (0, 0, 0)
+
+
+def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def test_the_harbour_legend_explains_both_groups_clear_of_everything() -> None:
+    box = legend_box("european_war")
+    assert box is not None and legend_box("world_war_5") is None  # no harbours there
+    left, top, right, bottom = box
+    assert left >= 0 and top >= 0 and right <= layout.MAP_WIDTH and bottom <= layout.MAP_HEIGHT
+    b = board("european_war")
+    for f in b.fields.values():
+        assert not _overlap(box, layout.piece_box(f.x, f.y)), f.id
+    for lab in name_labels("european_war"):
+        assert not _overlap(box, lab.box), lab.key
+    for fid, (x, y) in harbour_spots("european_war").items():
+        assert not _overlap(box, (x - 11, y - 11, x + 11, y + 11)), fid
+    # it shows each group's symbol in its colour
+    crop = static_board("european_war").crop((round(left), round(top), round(right), round(bottom)))
+    for colour in palette.HARBOUR.values():
+        assert sum(1 for px in crop.get_flattened_data() if px == colour) > 100

@@ -16,8 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from service.postgres_store import PostgresStore
 from service.sqlite_store import SqliteStore
 from service.store import Store
+from tests.postgres import PostgresServer
 
 Opener = Callable[[], Awaitable[Store]]
 """Opens the test's database (again): a new store object on the same data."""
@@ -33,7 +35,23 @@ def sqlite_file(request: pytest.FixtureRequest) -> Opener:
     return open_it
 
 
-BACKENDS: dict[str, Callable[[pytest.FixtureRequest], Opener]] = {"sqlite": sqlite_file}
+def postgres_schema(request: pytest.FixtureRequest) -> Opener:
+    """PostgreSQL: a fresh schema of the run's server (``postgres_server``)."""
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    url: list[str] = []
+
+    async def open_it() -> Store:
+        if not url:
+            url.append(await server.fresh_url())
+        return await PostgresStore.open(url[0])
+
+    return open_it
+
+
+BACKENDS: dict[str, Callable[[pytest.FixtureRequest], Opener]] = {
+    "sqlite": sqlite_file,
+    "postgres": postgres_schema,
+}
 
 
 @pytest.fixture(params=sorted(BACKENDS))

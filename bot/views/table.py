@@ -1,0 +1,167 @@
+"""Buttons about the table rather than a move: the draw vote (*Agree to a draw* and
+*Refuse* under a proposal in the channel; /draw asks the same) and *Rematch* on a
+finished game's last message.
+
+A draw is a vote of every person at the table (computers are never asked, so they never
+block one): agreeing is confirmed privately first (:mod:`bot.views.confirm`), each vote
+is shown in the channel, and one refusal withdraws them all. *Rematch* opens a table in
+the same channel with the same seats (:meth:`service.GameService.rematch`), started at
+once when the one who asked is its only person. Each answers for the bot it was bound to
+(:mod:`bot.views.bound`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from rules import contract
+from service import ServiceError
+
+from ..errors import UserError, expect_ok, guarded
+from ..reply import Reply
+from .bound import OfBot
+from .confirm import confirm_view
+
+if TYPE_CHECKING:
+    from ..client import GameBot
+    from .controls import Controls
+
+
+async def ask_draw(
+    bot: GameBot, interaction: discord.Interaction, gid: int, *, proposed: bool = False
+) -> None:
+    """Ask the user privately to confirm agreeing to a draw of game ``gid`` (``proposed``:
+    from a proposal's button, which needs a proposal still open).
+
+    Raises:
+        UserError: the game is not running or cannot be drawn, the user is not one of its
+            people, already agrees, or (``proposed``) no draw is proposed any more.
+    """
+    try:
+        status = await bot.service.status(gid)
+    except ServiceError as exc:
+        raise UserError(str(exc), gid) from None
+    if status.status != "running":
+        raise UserError(
+            "This game is over." if status.status != "lobby" else "The game has not started.",
+            gid,
+        )
+    uid = interaction.user.id
+    people = [s for s in status.seats if s.user_id is not None and s.seat is not None]
+    me = next((s for s in people if s.user_id == uid), None)
+    if me is None:
+        raise UserError("You are not playing in this game.", gid)
+    words = contract.game_named(status.variant).presentation
+    if contract.game_named(status.variant).agreed_draw() is None:
+        raise UserError(f"{words.title} cannot end in a draw by agreement.", gid)
+    yes = [s for s in people if s.agrees_draw]
+    if me.agrees_draw:
+        waiting = ", ".join(s.name for s in people if not s.agrees_draw)
+        raise UserError(
+            f"You already agree to a draw ({len(yes)} of {len(people)}); waiting for {waiting}.",
+            gid,
+        )
+    if proposed and not yes:
+        raise UserError("No draw is proposed now: /draw proposes one.", gid)
+    if len(yes) == len(people) - 1:
+        text = "End the game in a draw now? " + (
+            "Every other person at the table agrees."
+            if yes
+            else "Computer players are not asked; the game ends at once."
+        )
+        label = "End in a draw"
+    elif yes:
+        text = f"Agree to a draw? {len(yes)} of {len(people)} people at the table agree so far."
+        label = "Agree to a draw"
+    else:
+        text = (
+            "Propose a draw? The game ends in a draw once every person at the table agrees "
+            "(computer players are not asked); until then it goes on."
+        )
+        label = "Propose a draw"
+    await Reply.of(interaction).private(
+        text, view=confirm_view(bot.controls, "draw", gid, uid, label)
+    )
+
+
+def draw_items(controls: Controls, gid: int) -> list[discord.ui.Item[Any]]:
+    """A proposal's buttons: agree (confirmed privately), or refuse."""
+    return [controls.draw(gid, "yes"), controls.draw(gid, "no")]
+
+
+class DrawButton(
+    OfBot,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ew:d:(?P<gid>\d+):(?P<what>yes|no)",
+):
+    """Under a draw proposal in the channel: agree (asks to confirm) or refuse."""
+
+    LABELS = {
+        "yes": ("Agree to a draw", discord.ButtonStyle.secondary),
+        "no": ("Refuse", discord.ButtonStyle.secondary),
+    }
+
+    def __init__(self, gid: int, what: str) -> None:
+        label, style = self.LABELS[what]
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=f"ew:d:{gid}:{what}")
+        )
+        self.gid, self.what = gid, what
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> DrawButton:
+        return cls(int(match["gid"]), match["what"])
+
+    @guarded("private")
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if self.what == "yes":
+            await ask_draw(self.bot, interaction, self.gid, proposed=True)
+            return
+        out = expect_ok(await self.bot.service.refuse_draw(self.gid, interaction.user.id))
+        await Reply.of(interaction).private("You refused the draw; the game goes on.")
+        await self.bot.delivery.deliver(out)
+
+
+class RematchButton(
+    OfBot,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ew:r:(?P<gid>\d+)",
+):
+    """On a finished game's last message: a new table here with the same seats."""
+
+    def __init__(self, gid: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Rematch", style=discord.ButtonStyle.primary, custom_id=f"ew:r:{gid}"
+            )
+        )
+        self.gid = gid
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> RematchButton:
+        return cls(int(match["gid"]))
+
+    @guarded("public")
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot, uid = self.bot, interaction.user.id
+        out = expect_ok(await bot.service.rematch(self.gid, uid))
+        await bot.delivery.deliver(out, interaction)
+        info, gid = out.lobby, out.game_id
+        if info is None or gid is None or any(s.user_id not in (None, uid) for s in info.seats):
+            return  # the others decide whether to play again; the host starts
+        started = await bot.service.start_game(gid, uid)
+        if started.ok:
+            await bot.delivery.deliver(started)
