@@ -34,6 +34,7 @@ async def test_a_hint_is_the_askers_own_decision_with_why_and_is_counted(
     svc: GameService,
 ) -> None:
     gid, _ = await new_game(svc, humans=2, computers=1)
+    await svc.idle(gid)  # the computer has placed: nothing moves the game meanwhile
     for user in USERS[:2]:
         uv = await svc.view(gid, user)
         assert uv.prompt is not None and uv.seat is not None
