@@ -11,8 +11,9 @@ from rules.pyramids import Action, View
 from ..players import HINT_LEVEL, Hint
 from .context import Context
 from .easy import easy_action
+from .evaluate import DEFAULT_WEIGHTS
 from .explain import explain
-from .ismcts import search
+from .hard import hard_action, hard_weights
 from .normal import normal_action
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
@@ -79,14 +80,14 @@ def _decide(
     rng = random.Random(
         f"{seed}/{view.turn}/{view.phase}/{len(view.discard)}/{view.pile_size}/{level}"
     )
-    ctx = Context(view, rng)
+    ctx = Context(view, rng, hard_weights(view.variant) if level == "hard" else DEFAULT_WEIGHTS)
     if level == "easy":
         action = easy_action(ctx.g, ctx.me, rng)
     elif level == "normal":
         action = normal_action(ctx)
     else:
         budget = DEFAULT_ITERATIONS["hard"] if iterations is None else max(1, iterations)
-        action = search(ctx, rng, budget, deadline)
+        action = hard_action(ctx, rng, budget, deadline)
     legal = ctx.g.legal_actions(ctx.me)
     if action not in legal:  # a safety net: never hand the service an illegal action
         raise AssertionError(f"computer chose an illegal action {action!r}")

@@ -1,4 +1,5 @@
-"""The hard level: information-set Monte Carlo tree search (single observer).
+"""The hard level's tree search (its duels and placements; :mod:`ai.pyramids.hard`):
+information-set Monte Carlo tree search (single observer).
 
 Each iteration deals a fresh determinization of the hidden cards (and of the dice and
 reshuffles to come) from the player's view, then walks one tree shared by all of them:
