@@ -4,7 +4,9 @@ evaluation weights learnt from self-play (:mod:`ai.pyramids.learned`); the duel 
 rest go to the tree search (:mod:`ai.pyramids.ismcts`).
 
 The budget is counted in iterations, as the search's: the lookahead follows
-``iterations // ITERATIONS_PER_DEAL`` determinizations (at least one) of every candidate.
+``iterations // ITERATIONS_PER_DEAL`` determinizations (at least one) of every candidate
+with two players in, proportionally fewer with more (a round of more players costs
+more to follow).
 """
 
 from __future__ import annotations
@@ -25,8 +27,8 @@ from .sensible import sensible
 WIDTH = 6
 """Turn actions followed: the normal level's best estimates."""
 ITERATIONS_PER_DEAL = 36
-"""Iterations of the budget one determinization of the lookahead stands for (the
-default 300 make 8)."""
+"""Iterations of the budget one determinization of the lookahead stands for with two
+players (the default 300 make 8; with four players, 4)."""
 
 
 def hard_weights(variant: str) -> Weights:
@@ -34,9 +36,10 @@ def hard_weights(variant: str) -> Weights:
     return LEARNED.get(variant, DEFAULT_WEIGHTS)
 
 
-def deals_for(iterations: int) -> int:
-    """Determinizations the lookahead follows for a budget of ``iterations``."""
-    return max(1, iterations // ITERATIONS_PER_DEAL)
+def deals_for(iterations: int, players: int = 2) -> int:
+    """Determinizations the lookahead follows for a budget of ``iterations`` with
+    ``players`` still in the game."""
+    return max(1, 2 * iterations // (ITERATIONS_PER_DEAL * max(2, players)))
 
 
 def hard_action(
@@ -48,16 +51,17 @@ def hard_action(
     legal = g.legal_actions(me)
     if len(legal) == 1:
         return legal[0]
+    deals = deals_for(iterations, sum(1 for out in g.eliminated if not out))
     if g.phase == TURN:
         spy = spy_rule(ctx)
         if spy is not None:
             return spy
-        return lookahead(ctx, rng, WIDTH, deals_for(iterations), deadline)
+        return lookahead(ctx, rng, WIDTH, deals, deadline)
     if g.phase in (DIPLOMACY, RETREAT):
         acts = sensible(ctx, legal)
         if len(acts) == 1:
             return acts[0]
         if g.phase == DIPLOMACY and attack_makes_me_win(ctx):
             return LetPass()
-        return compare(ctx, acts, rng, deals_for(iterations), deadline)
+        return compare(ctx, acts, rng, deals, deadline)
     return search(ctx, rng, iterations, deadline)
