@@ -8,12 +8,16 @@ draws (with their interval) and the rounds, and the CPU time of its decisions (m
 90th and 99th percentile: each game runs in one process on one core, so CPU time is what
 a decision costs whatever else the machine is doing). Example::
 
-    .venv/bin/python benchmarks/ai_tournament.py --games 40 --workers 2
-    .venv/bin/python benchmarks/ai_tournament.py --aims   # 40 games a table, the aims
+    .venv/bin/python -m benchmarks.ai_tournament --games 40 --workers 2
+    .venv/bin/python -m benchmarks.ai_tournament --aims   # 40 games a table, the aims
+    .venv/bin/python -m benchmarks.ai_tournament --aims --minutes 20   # what fits
 
 ``--aims`` plays the match-ups the computer players are held to and ends with a table of
 :data:`AIMS`, each with its measured value, its interval and whether it is met. The
-machine's load average is printed at the start and the end.
+machine's load average is printed at the start and the end. The tables' games are played
+in turn (game 1 of every table, then game 2, ...), so ``--minutes`` — no game is started
+after that many minutes; those under way are finished — leaves every table with about
+as many games, and says how many were played.
 
 Every game is seeded (game ``i`` of a match-up uses seed ``base + i``), so a run is
 reproducible given the same options (decisions are capped only by iterations here, never
@@ -26,7 +30,7 @@ import argparse
 import statistics
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from math import sqrt
 from pathlib import Path
@@ -157,7 +161,12 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def _run(args: tuple[str, str, int, tuple[str, ...], int | None, int]) -> GameResult:
+Job = tuple[str, str, int, tuple[str, ...], int | None, int]
+"""One game to play: match-up, variant, seed, the level in each seat, hard's iterations,
+the round limit."""
+
+
+def _run(args: Job) -> GameResult:
     return play_game(*args)
 
 
@@ -167,16 +176,46 @@ def schedule(
     base_seed: int,
     iterations: int | None,
     round_limit: int,
-) -> list[tuple[str, str, int, tuple[str, ...], int | None, int]]:
-    """The games to play at each (match-up, variant) table: seats rotated game by game."""
+) -> list[Job]:
+    """The games to play at each (match-up, variant) table: seats rotated game by game,
+    the tables in turn (every table's first game, then every table's second, ...)."""
     jobs = []
-    for name, variant in tables:
-        lineup = MATCHUPS[name]
-        for i in range(games):
+    for i in range(games):
+        for name, variant in tables:
+            lineup = MATCHUPS[name]
             r = i % len(lineup)
             levels = lineup[r:] + lineup[:r]
             jobs.append((name, variant, base_seed + i, levels, iterations, round_limit))
     return jobs
+
+
+def play_all(jobs: list[Job], workers: int, stop_at: float | None) -> list[GameResult]:
+    """Play ``jobs`` on ``workers`` processes, starting none after ``stop_at`` (a
+    ``time.time()`` value; None: all), and print the progress every ten games."""
+    start = time.time()
+    results: list[GameResult] = []
+    pending = iter(jobs)
+    running: set[Future[GameResult]] = set()
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+
+        def fill() -> None:
+            while len(running) < workers and (stop_at is None or time.time() < stop_at):
+                job = next(pending, None)
+                if job is None:
+                    return
+                running.add(pool.submit(_run, job))
+
+        fill()
+        while running:
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                running.remove(future)
+                results.append(future.result())
+                k = len(results)
+                if k % 10 == 0 or k == len(jobs):
+                    print(f"  {k}/{len(jobs)} games, {time.time() - start:.0f} s", flush=True)
+            fill()
+    return results
 
 
 def _ms(values: list[float], q: float) -> float:
@@ -253,13 +292,13 @@ def measured(results: list[GameResult], aim: Aim) -> tuple[float, str]:
 
 
 def report_aims(results: list[GameResult], out: TextIO = sys.stdout) -> None:
-    """Print each aim of :data:`AIMS` the results can measure, its value and whether it
-    is met."""
+    """Print each aim of :data:`AIMS`: its value and whether it is met, or that no game
+    measured it."""
     print("\nAims", file=out)
     for aim in AIMS:
-        if aim.table is not None and not table_of(results, *aim.table):
-            continue
-        if aim.table is None and not any(r.times.get("hard") for r in results):
+        unplayed = aim.table is not None and not table_of(results, *aim.table)
+        if unplayed or not any(r.times.get("hard") for r in results):
+            print(f"  ----  {aim.label():<44} not measured (no game)", file=out)
             continue
         value, spread = measured(results, aim)
         met = aim.met(value)
@@ -310,6 +349,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--round-limit", type=int, default=200, help="rounds before a draw")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first game")
     parser.add_argument("--workers", type=int, default=2, help="parallel processes")
+    parser.add_argument(
+        "--minutes",
+        type=float,
+        default=None,
+        help="start no game after this many minutes (those under way finish)",
+    )
     args = parser.parse_args(argv)
     if args.aims:
         tables = list(AIM_TABLES)
@@ -329,12 +374,13 @@ def main(argv: list[str] | None = None) -> None:
         flush=True,
     )
     start = time.time()
-    results: list[GameResult] = []
-    with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        for k, res in enumerate(pool.map(_run, jobs), 1):
-            results.append(res)
-            if k % 10 == 0 or k == len(jobs):
-                print(f"  {k}/{len(jobs)} games, {time.time() - start:.0f} s", flush=True)
+    stop_at = None if args.minutes is None else start + 60 * args.minutes
+    results = play_all(jobs, args.workers, stop_at)
+    if len(results) < len(jobs):
+        print(
+            f"  stopped after {args.minutes:g} minutes: {len(results)} of {len(jobs)} games played",
+            flush=True,
+        )
     report(results)
     if args.aims:
         report_aims(results)
