@@ -54,11 +54,14 @@ def battle_png(
 
 
 def warm_up() -> None:
-    """Build the full map's static layers now (about 0.2 s); the crops' are built when
-    first drawn (about 0.15 s each)."""
-    from .static import static
+    """Build the full map's static layers and the seats' pattern masks now (about
+    0.2 s); the crops' layers are built when first drawn (about 0.15 s each)."""
+    from .colours import PATTERNS
+    from .static import hatch, static
 
     static("full", False)
+    for pattern in range(len(PATTERNS)):
+        hatch(pattern)
 
 
 class EaImages:

@@ -30,6 +30,7 @@ from .shapes import Shapes, load_shapes
 from .static import (
     COAST,
     COUNTRY_BORDER,
+    HATCHED,
     NEUTRAL,
     SEA_EDGE,
     TERRITORY_BORDER,
@@ -110,7 +111,13 @@ def choose_frame(view: Any, events: Sequence[Event]) -> Frame:
 def map_layer(key: str, compact: bool, owners: tuple[int, ...]) -> Image.Image:
     """The map of frame ``key`` with every territory in its owner's tint and pattern
     (``owners[k]``: the seat holding the k-th territory, -1: nobody). Cached: callers
-    copy it."""
+    copy it.
+
+    Drawn as palette indices, then turned to RGB once: the label image gives each
+    territory's fill (its label's palette entry is its owner's tint), and each seat's
+    hatched pixels are set to an index of their own (:data:`HATCHED` + seat) whose
+    entry is the seat's pattern colour. Setting indices is a fraction of the cost of
+    pasting colours into an RGB image."""
     st = static(key, compact)
     colours: list[tuple[int, int, int]] = [C.SEA] * 256
     for k, seat in enumerate(owners):
@@ -122,17 +129,17 @@ def map_layer(key: str, compact: bool, owners: tuple[int, ...]) -> Image.Image:
     colours[WASTELAND] = C.WASTELAND
     colours[NEUTRAL] = C.NEUTRAL_LAND
     indexed = st.label.copy()
-    indexed.putpalette([v for c in colours for v in c])
-    rgb = indexed.convert("RGB")
     for seat in sorted({s for s in owners if s >= 0}):
         lut = [0] * 256
         for k, s in enumerate(owners):
             if s == seat:
                 lut[k + 1] = 255
         pattern = hatch(seat % len(C.PATTERNS)).crop((0, 0, *st.label.size))
-        mask = ImageChops.multiply(st.label.point(lut), pattern)
-        rgb.paste(C.hatch(seat), (0, 0), mask)
-    return rgb
+        # both masks are 0 or 255: the darker of the two is where both are set
+        indexed.paste(HATCHED + seat, (0, 0), ImageChops.darker(st.label.point(lut), pattern))
+        colours[HATCHED + seat] = C.hatch(seat)
+    indexed.putpalette([v for c in colours for v in c])
+    return indexed.convert("RGB")
 
 
 def _owners(view: Any, order: Sequence[str]) -> tuple[int, ...]:

@@ -28,6 +28,9 @@ from .layout import Frame, frame
 from .shapes import Shapes, load_shapes
 
 SEA = 0
+HATCHED = 232
+"""Not in the label image: ``HATCHED + seat`` marks a seat's pattern lines on a board's
+map (:func:`.board.map_layer`); territories' labels stay below it."""
 SEA_EDGE = 248
 TERRITORY_BORDER = 250
 COUNTRY_BORDER = 251
@@ -271,6 +274,8 @@ def static(key: str, compact: bool) -> Static:
     shapes = load_shapes(compact)
     f = frame(key, compact)
     order = tuple(shapes.territories)
+    if len(order) >= HATCHED:
+        raise ValueError(f"{len(order)} territories: labels would reach {HATCHED}")
     return Static(
         f,
         order,
