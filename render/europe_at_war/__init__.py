@@ -9,10 +9,11 @@ bytes, registered for the game (:data:`IMAGES`, :mod:`render.registry`).
 
 The shapes come from Natural Earth, cut into the map's territories by
 ``tools/bake_europe_at_war.py`` (:mod:`.shapes`). Static layers (the label image, the
-hatch masks, the names) are drawn once per process; the map of a position is one
-palette lookup over the label image plus a pattern per seat, cached for the last few
-positions' owners (:mod:`.board`). Caches only save work: an image's bytes depend on its
-inputs alone.
+hatch masks, the names) are drawn once per process; the map of a position is the label
+image with each seat's pattern set as palette indices, repainted from the frame's last
+map where territories changed hands, turned to RGB by one palette lookup and cached for
+the last few positions' owners (:mod:`.board`). Caches only save work: an image's bytes
+depend on its inputs alone.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
-"""The map layer (territories in their owners' tints and patterns) is pixel for pixel
-what filling each territory and pasting each seat's pattern colour through its pattern
-gives, however it is built or cached."""
+"""The map layer (territories in their owners' tints and patterns, names and cities on
+top) is pixel for pixel what filling each territory and pasting each seat's pattern
+colour through its pattern gives, whether drawn anew or repainted from the frame's last
+map where territories changed hands."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import random
 import pytest
 from PIL import Image, ImageChops
 
-from render.europe_at_war import board
+from render.europe_at_war import FRAMES, board
 from render.europe_at_war import colours as C
 from render.europe_at_war.static import (
     COAST,
@@ -46,11 +47,19 @@ def reference(key: str, compact: bool, owners: tuple[int, ...]) -> Image.Image:
         lut = [255 if 0 < v <= len(owners) and owners[v - 1] == seat else 0 for v in range(256)]
         pattern = hatch(seat).crop((0, 0, *label.size))
         rgb.paste(C.hatch(seat), (0, 0), ImageChops.multiply(label.point(lut), pattern))
+    for xy, tile in static(key, compact).overlay:
+        rgb.paste(tile, xy, tile)
     return rgb
 
 
 def _owners(key: str, compact: bool, rng: random.Random, seats: int) -> tuple[int, ...]:
     return tuple(rng.randrange(-1, seats) for _ in static(key, compact).territories)
+
+
+def _fresh() -> None:
+    """Forget every map drawn, so the next is drawn anew."""
+    board.map_layer.cache_clear()
+    board._last.clear()
 
 
 def _same(a: Image.Image, b: Image.Image) -> bool:
@@ -64,5 +73,37 @@ def test_the_map_layer_is_each_territory_in_its_owners_tint_and_pattern(
     rng = random.Random(key)
     for seats in (2, 5):
         owners = _owners(key, compact, rng, seats)
-        board.map_layer.cache_clear()
+        _fresh()
         assert _same(board.map_layer(key, compact, owners), reference(key, compact, owners))
+
+
+@pytest.mark.parametrize(("key", "compact"), [("full", True), ("france", False)])
+def test_a_map_repainted_where_territories_changed_hands_is_the_same(
+    key: str, compact: bool
+) -> None:
+    rng = random.Random(key)
+    _fresh()
+    owners = list(_owners(key, compact, rng, 5))
+    board.map_layer(key, compact, tuple(owners))
+    for changes in (1, 3, board.REPAINT_MAX, 1, board.REPAINT_MAX + 1, 2):
+        for k in rng.sample(range(len(owners)), changes):
+            owners[k] = rng.choice([s for s in range(-1, 5) if s != owners[k]])
+        board.map_layer.cache_clear()  # the frame's last indices stay: a repaint
+        drawn = board.map_layer(key, compact, tuple(owners))
+        assert _same(drawn, reference(key, compact, tuple(owners))), changes
+
+
+@pytest.mark.parametrize("compact", [False, True])
+def test_each_territorys_box_holds_all_its_pixels(compact: bool) -> None:
+    for key in FRAMES:
+        st = static(key, compact)
+        for k in range(len(st.territories)):
+            lut = [0] * 256
+            lut[k + 1] = 255
+            found = st.label.point(lut).getbbox()
+            box = board._territory_box(key, compact, k)
+            if found is None:
+                continue
+            assert box is not None, (key, st.territories[k])
+            assert box[0] <= found[0] and box[1] <= found[1], (key, st.territories[k])
+            assert found[2] <= box[2] and found[3] <= box[3], (key, st.territories[k])
