@@ -183,6 +183,13 @@ def _indices(key: str, compact: bool, owners: tuple[int, ...]) -> Image.Image:
     return indexed
 
 
+def forget_maps() -> None:
+    """Forget every map drawn in this process, so the next of each frame is painted
+    anew (as a worker's first board is)."""
+    map_layer.cache_clear()
+    _last.clear()
+
+
 @lru_cache(maxsize=4096)
 def _territory_box(key: str, compact: bool, k: int) -> tuple[int, int, int, int] | None:
     """A box of frame ``key`` holding every pixel of the k-th territory (its outline's

@@ -56,12 +56,6 @@ def _owners(key: str, compact: bool, rng: random.Random, seats: int) -> tuple[in
     return tuple(rng.randrange(-1, seats) for _ in static(key, compact).territories)
 
 
-def _fresh() -> None:
-    """Forget every map drawn, so the next is drawn anew."""
-    board.map_layer.cache_clear()
-    board._last.clear()
-
-
 def _same(a: Image.Image, b: Image.Image) -> bool:
     return a.size == b.size and a.tobytes() == b.tobytes()
 
@@ -73,7 +67,7 @@ def test_the_map_layer_is_each_territory_in_its_owners_tint_and_pattern(
     rng = random.Random(key)
     for seats in (2, 5):
         owners = _owners(key, compact, rng, seats)
-        _fresh()
+        board.forget_maps()
         assert _same(board.map_layer(key, compact, owners), reference(key, compact, owners))
 
 
@@ -82,7 +76,7 @@ def test_a_map_repainted_where_territories_changed_hands_is_the_same(
     key: str, compact: bool
 ) -> None:
     rng = random.Random(key)
-    _fresh()
+    board.forget_maps()
     owners = list(_owners(key, compact, rng, 5))
     board.map_layer(key, compact, tuple(owners))
     for changes in (1, 3, board.REPAINT_MAX, 1, board.REPAINT_MAX + 1, 2):
