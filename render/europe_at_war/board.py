@@ -144,7 +144,8 @@ _last: dict[tuple[str, bool], tuple[tuple[int, ...], Image.Image]] = {}
 
 def _indices(key: str, compact: bool, owners: tuple[int, ...]) -> Image.Image:
     """The ``L`` image of the map's palette indices for ``owners``: the label image with
-    each seat's pattern lines set to ``HATCHED + seat`` over its territories.
+    each seat's pattern lines set to ``HATCHED + seat`` over its territories (seats a
+    table of five apart share colours and pattern).
 
     Made from the frame's last one by repainting only the territories whose owner
     changed (a game's successive boards differ by a few), or anew when many did."""
@@ -165,19 +166,20 @@ def _indices(key: str, compact: bool, owners: tuple[int, ...]) -> Image.Image:
             lut[k + 1] = 255
             mask = st.label.crop(box).point(lut)
             indexed.paste(k + 1, box, mask)
-            seat = owners[k]
+            seat = owners[k] % len(C.PATTERNS) if owners[k] >= 0 else -1
             if seat >= 0:
-                pattern = hatch(seat % len(C.PATTERNS)).crop(box)
+                pattern = hatch(seat).crop(box)
                 # both masks are 0 or 255: the darker of the two is where both are set
                 indexed.paste(HATCHED + seat, box, ImageChops.darker(mask, pattern))
     else:
         indexed = st.label.copy()
-        for seat in sorted({s for s in owners if s >= 0}):
+        patterns = len(C.PATTERNS)
+        for seat in sorted({s % patterns for s in owners if s >= 0}):
             lut = [0] * 256
             for k, s in enumerate(owners):
-                if s == seat:
+                if s >= 0 and s % patterns == seat:
                     lut[k + 1] = 255
-            pattern = hatch(seat % len(C.PATTERNS)).crop((0, 0, *st.label.size))
+            pattern = hatch(seat).crop((0, 0, *st.label.size))
             indexed.paste(HATCHED + seat, (0, 0), ImageChops.darker(st.label.point(lut), pattern))
     _last[(key, compact)] = (owners, indexed)
     return indexed
