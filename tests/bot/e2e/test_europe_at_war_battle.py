@@ -2,7 +2,8 @@
 battle's card panel offers only the decider's legal battle cards and Pass; a card not
 held, a panel answered already, and a player who is not the decider are refused with a
 short private reason that changes nothing; a card played shows in the battle's public
-message. Then the retreat panel: only the legal spaces, answered once.
+message. Then the retreat panel: only the legal spaces (another refused, as is someone
+else), answered once.
 
 About 15 s: behind the ``slow`` marker."""
 
@@ -14,6 +15,7 @@ import pytest
 
 from bot.views import codec
 from rules import contract
+from rules.europe_at_war.actions import Retreat
 from rules.europe_at_war.data import deck
 from service import Prompt
 from tests.bot.e2e.clicks import Clicker, _engine
@@ -130,6 +132,15 @@ async def test_battle_cards_and_retreat_by_clicking(world: World) -> None:
     battle = _engine(world, gid).battle
     assert battle is not None and battle.stage == "retreat"
     cid, first = _select_id(panel), codec.encode(prompt.choices[0], game)
+    legal = {a.dest for a in prompt.choices}
+    elsewhere = next(s for s in ("london", "madrid", "moscow", "paris") if s not in legal)
+    assert await _refused(world, user, cid, codec.encode(Retreat(elsewhere), game), gid)
+    opener = next(
+        m for m in reversed(world.fake.messages(world.channel)) if m.component(f"ew:p:{gid}:a")
+    )
+    other = next(world.users[n] for n in PEOPLE if world.users[n].id != user.id)
+    res = await world.click(other, opener, f"ew:p:{gid}:a")
+    assert res.ephemeral and "nothing to decide now" in res.content, res.content
     await world.fake.select(user, panel, cid, [first])
     await world.settle()
     after = _engine(world, gid)

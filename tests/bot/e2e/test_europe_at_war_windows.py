@@ -167,10 +167,17 @@ async def test_fast_windows_ask_only_those_holding_a_card(world: World) -> None:
     waiting = next(
         m.content for m in reversed(world.fake.messages(world.channel)) if "Window W" in m.content
     )
-    for name in ("ann", "bob", "cy"):
+    assert world.bot is not None
+    live = world.bot.service._games[gid]
+    current = _engine(world, gid).current
+    skipped = [
+        n
+        for n in ("ann", "bob", "cy")
+        if world.users[n].id not in asked and live.seat_of(world.users[n].id) != current
+    ]
+    assert skipped, "someone holding no window card was left out"
+    for name in skipped:
         user = world.users[name]
-        if user.id in asked:
-            continue
         newest = [m for m in world.fake.dm_messages(user) if m.walk_components()]
         assert not any(
             c.get("custom_id", "").startswith(f"ew:s:{gid}:{version}:")
