@@ -103,6 +103,7 @@ async def test_a_window_offers_only_legal_cards_and_waits_the_same_for_all(
     res = await world.fake.select(user, forged, cid, [forged_code])
     await world.settle()
     assert res.ephemeral and len(res.content) < 200, res.content
+    assert "cannot be played in this window" in res.content, res.content
     assert (await svc.status(gid)).version == version, "the card not held changed nothing"
     window = _engine(world, gid).window
     assert window is not None and stranger not in [r.card for r in window.reactions]
