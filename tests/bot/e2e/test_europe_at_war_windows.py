@@ -16,6 +16,7 @@ import re
 from bot.views import codec
 from rules import contract
 from rules.europe_at_war.data import deck
+from rules.europe_at_war.windows import LOST_ORDERS
 from service import Prompt
 from tests.bot.e2e.clicks import Clicker, _engine
 from tests.bot.e2e.harness import World
@@ -187,3 +188,57 @@ async def test_fast_windows_ask_only_those_holding_a_card(world: World) -> None:
         assert name not in waiting.split("waiting for", 1)[-1], waiting
     for p in prompts:  # those asked have their panel
         assert any(title in m.content for m in world.fake.dm_messages(world.user_of(p.user_id)))
+
+
+async def test_the_answer_round_asks_everyone_with_a_target_for_the_same_time(
+    world: World,
+) -> None:
+    """After cards are shown in a window, everyone who could answer one with Lost Orders
+    is asked on a panel of buttons, whether or not they hold Lost Orders, all with one
+    deadline; Pass answers once, and the Pass button pressed again is out of date."""
+    gid = await _table(world, 2, {"flags": ["compact_map"], "rounds": ["8"]})
+    assert world.bot is not None
+    svc = world.bot.service
+    game = contract.game_named("europe_at_war")
+    clicker, policy = Clicker(world, channel_every=3), Heuristic()
+    while (prompts := await svc.prompts(gid))[0].kind != "answer" or _engine(
+        world, gid
+    ).step != "window":
+        assert await clicker.step(policy) and policy.steps < 300
+    state = _engine(world, gid)
+    assert len(prompts) >= 2, [p.seat for p in prompts]
+    assert all(LOST_ORDERS not in state.hands[p.seat] for p in prompts), "asked, holding none"
+    assert len({p.deadline for p in prompts}) == 1 and prompts[0].deadline is not None
+    first = prompts[0]
+    user = world.user_of(first.user_id)
+    code = codec.encode(first.choices[-1], game)
+    assert [a.kind for a in first.choices] == ["pass"]
+    panel = next(
+        m
+        for m in reversed(world.fake.dm_messages(user))
+        if any(
+            re.fullmatch(rf"ew:a:{gid}:\d+:{re.escape(code)}", b["custom_id"]) for b in m.buttons
+        )
+    )
+    button = next(b["custom_id"] for b in panel.buttons if b["custom_id"].endswith(f":{code}"))
+    version = (await svc.status(gid)).version
+    await world.click(user, panel, button)
+    assert (await svc.status(gid)).version == version + 1
+    assert all(p.user_id != user.id or p.kind != "answer" for p in await svc.prompts(gid))
+    again = world.fake._create_message(
+        world.fake.dm_channel(user),
+        world.fake.bot_user,
+        {
+            "content": "a panel",
+            "components": [
+                {
+                    "type": 1,
+                    "components": [{"type": 2, "style": 1, "label": "x", "custom_id": button}],
+                }
+            ],
+        },
+        [],
+    )
+    res = await world.click(user, again, button)
+    assert res.ephemeral and "out of date" in res.content, res.content
+    assert (await svc.status(gid)).version == version + 1
