@@ -26,12 +26,13 @@ from tests.fake_discord import FakeMessage, FakeUser
 PEOPLE = ("ann", "bob", "cy")
 
 
-def _panel(world: World, user: FakeUser, gid: int) -> FakeMessage:
-    """The newest answer panel in ``user``'s DMs."""
-    for m in reversed(world.fake.dm_messages(user)):
+def _panel(clicker: Clicker, user: FakeUser, gid: int) -> FakeMessage:
+    """The newest answer panel ``user`` sees: in the DMs, or an ephemeral one that a
+    click in the channel left open (the DM's then says a newer panel follows)."""
+    for m in sorted(clicker._private(user), key=lambda m: m.id, reverse=True):
         if any(c.get("custom_id", "").startswith(f"ew:s:{gid}:") for c in m.walk_components()):
             return m
-    raise AssertionError(f"no answer panel in {user.name}'s DMs")
+    raise AssertionError(f"no answer panel shown to {user.name}")
 
 
 def _offered(panel: FakeMessage) -> list[str]:
@@ -87,7 +88,7 @@ async def test_battle_cards_and_retreat_by_clicking(world: World) -> None:
     prompt = await _until(world, gid, clicker, policy, "cards")
     state = _engine(world, gid)
     decider = world.user_of(prompt.user_id)
-    panel = _panel(world, decider, gid)
+    panel = _panel(clicker, decider, gid)
     assert _offered(panel) == [codec.encode(a, game) for a in prompt.choices]
     assert [a.kind for a in prompt.choices][-1] == "pass"
     cards = [a for a in prompt.choices if a.kind == "battle_card"]
@@ -127,7 +128,7 @@ async def test_battle_cards_and_retreat_by_clicking(world: World) -> None:
     # the retreat: only the legal spaces, answered once
     prompt = await _until(world, gid, clicker, policy, "retreat")
     user = world.user_of(prompt.user_id)
-    panel = _panel(world, user, gid)
+    panel = _panel(clicker, user, gid)
     assert _offered(panel) == [codec.encode(a, game) for a in prompt.choices]
     battle = _engine(world, gid).battle
     assert battle is not None and battle.stage == "retreat"
@@ -146,3 +147,42 @@ async def test_battle_cards_and_retreat_by_clicking(world: World) -> None:
     after = _engine(world, gid)
     assert after.battle is None or after.battle.at != battle.at or after.battle.stage != "retreat"
     assert "out of date" in await _refused(world, user, cid, first, gid)
+
+
+@pytest.mark.slow
+async def test_sealed_battle_cards_by_clicking(world: World) -> None:
+    """With Sealed battle cards on, each side of a battle chooses on a private panel of
+    its own legal cards and Pass, for one length of time; a card not held is refused,
+    and the other side's choice is not shown before both have chosen."""
+    gid = await _table(world, 2, {"flags": ["compact_map", "sealed_battle_cards"], "rounds": ["8"]})
+    assert world.bot is not None
+    svc = world.bot.service
+    game = contract.game_named("europe_at_war")
+    clicker, policy = Clicker(world, channel_every=3), Heuristic()
+    prompt = await _until(world, gid, clicker, policy, "sealed")
+    state = _engine(world, gid)
+    battle = state.battle
+    assert battle is not None and battle.stage == "sealed"
+    asked = [p for p in await svc.prompts(gid) if p.kind == "sealed"]
+    assert len({p.deadline for p in asked}) == 1, "one deadline for both sides"
+    user = world.user_of(prompt.user_id)
+    panel = _panel(clicker, user, gid)
+    assert _offered(panel) == [codec.encode(a, game) for a in prompt.choices]
+    cards = [a for a in prompt.choices if getattr(a, "card", None)]
+    assert cards and all(a.card in state.hands[prompt.seat] for a in cards)
+    cid = _select_id(panel)
+    stranger = next(c for c in deck() if c not in state.hands[prompt.seat])
+    forged = codec.encode(dataclasses.replace(cards[0], card=stranger), game)
+    await _refused(world, user, cid, forged, gid)
+    before = len(world.fake.messages(world.channel))
+    await world.fake.select(user, panel, cid, [codec.encode(cards[0], game)])
+    await world.settle()
+    name = deck()[cards[0].card].name
+    after = _engine(world, gid).battle
+    assert after is not None and after.stage == "sealed", "the other side still chooses"
+    battle_msg = (await world.bot.db.game_messages(gid)).duel_message_id
+    channel = world.fake.messages(world.channel)
+    seen = [m.content for m in channel[before:]] + [
+        m.content for m in channel if m.id == battle_msg
+    ]
+    assert not any(name in text for text in seen), "a sealed card is not shown before both chose"
