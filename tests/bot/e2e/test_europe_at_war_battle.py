@@ -3,9 +3,10 @@ battle's card panel offers only the decider's legal battle cards and Pass; a car
 held, a panel answered already, and a player who is not the decider are refused with a
 short private reason that changes nothing; a card played shows in the battle's public
 message. Then the retreat panel: only the legal spaces (another refused, as is someone
-else), answered once.
+else), answered once. With Sealed battle cards, each side chooses in secret on its own
+panel.
 
-About 15 s: behind the ``slow`` marker."""
+Each test plays some 15 s to reach its battle: behind the ``slow`` marker."""
 
 from __future__ import annotations
 
