@@ -10,11 +10,22 @@ one gets :class:`UniformPlayer`. Each game's players live in its own rooms
 from . import pyramids
 
 from . import europe_at_war  # isort: skip  (registered after the pyramid games)
-from .players import ComputerPlayer, UniformPlayer, player_for, register
+from .players import (
+    Adviser,
+    ComputerPlayer,
+    Hint,
+    UniformPlayer,
+    adviser_for,
+    player_for,
+    register,
+)
 
 __all__ = [
+    "Adviser",
     "ComputerPlayer",
+    "Hint",
     "UniformPlayer",
+    "adviser_for",
     "europe_at_war",
     "player_for",
     "pyramids",

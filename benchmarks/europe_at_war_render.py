@@ -5,8 +5,11 @@ Run by hand:  python -m benchmarks.europe_at_war_render [--positions 120] [--pla
 
 Static layers (label images, hatch masks, names) are built before timing, as a worker
 process does once. Each position is drawn once per frame, in order, so the map layer
-(the owners' fills, cached for the last few positions) is rebuilt whenever territories
-changed hands: these are the real costs of a game's boards, not a warm cache's. Each
+(the owners' fills, cached for the last few positions) is repainted where territories
+changed hands since the frame's last board: these are the real costs of a game's
+boards, not a warm cache's. The ``new map`` lines draw each position with no map of
+it or of any other position kept (a worker's first board of a frame, or a board of a
+game other than the last one drawn there): the worst case. Each
 line gives the median and 90th percentile of wall time and of this thread's CPU time
 (PNG bytes included), then the PNG size (median, p90, max). Aims (issue 21): full map
 <= 60 ms; a crop <= 30 ms and <= 300 KB.
@@ -23,6 +26,7 @@ from typing import Any
 from ai.europe_at_war import EaPlayer
 from benchmarks.stats import percentile
 from render.europe_at_war import FRAMES, battle_png, board_png, warm_up
+from render.europe_at_war.board import forget_maps
 from render.europe_at_war.static import static
 from rules import Event
 from rules.europe_at_war.game import EaGame
@@ -97,6 +101,15 @@ def main(argv: list[str] | None = None) -> None:
                     return board_png(view, NAMES, events, key)
 
                 _line(key, draw, range(len(found)))
+            for key in ("full", "germany"):
+                it = iter(found)
+
+                def anew(key: str = key, it: Any = it) -> bytes:
+                    view, events = next(it)
+                    forget_maps()
+                    return board_png(view, NAMES, events, key)
+
+                _line(f"{key}, new map", anew, range(len(found)))
             it = iter(found)
 
             def after_action(it: Any = it) -> bytes:

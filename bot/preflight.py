@@ -38,7 +38,7 @@ import aiosqlite
 import asyncpg
 
 from service.config import DEFAULT_DATABASE_URL
-from service.migrations import LATEST, MigrationError, current_version
+from service.migrations import LATEST, MIGRATIONS, MigrationError, applied_versions, unknown_steps
 from service.sqlite_store import SqliteStore
 from service.store import Store, StoreFull, open_store
 
@@ -208,10 +208,10 @@ async def _check_contents(path: Path, busy_timeout_ms: int) -> None:
         raise StartupError(f"Cannot open the database {path}: {exc}.") from exc
     try:
         await conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-        version = await current_version(conn)
-        if version > LATEST:
+        applied = await applied_versions(conn)
+        if unknown_steps(applied, MIGRATIONS) is not None:
             raise StartupError(
-                f"The database {path} is at schema version {version}, newer than this "
+                f"The database {path} is at schema version {max(applied)}, newer than this "
                 f"release ({LATEST}): run a newer release."
             )
         if path.stat().st_size <= QUICK_CHECK_LIMIT:
@@ -221,7 +221,7 @@ async def _check_contents(path: Path, busy_timeout_ms: int) -> None:
                 raise StartupError(
                     f"The database {path} is damaged ({problems[0]}): restore it from a backup."
                 )
-        if version == LATEST:
+        if applied == {m.version for m in MIGRATIONS}:
             await SqliteStore(conn, path).load_active()
     except sqlite3.OperationalError as exc:
         if _code(exc) not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):

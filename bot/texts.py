@@ -188,7 +188,8 @@ def spec_help(variant: str) -> str:
         "• Decisions out of turn come as private panels by DM, and from **Open my panel** in "
         "the channel. Options autocomplete with what is legal now.",
         "• **/board**, **/hand**, **/status**, **/log** show the game; **/games** your games; "
-        "**/rules** the rules; **/replay** and **/export** replay a game of this channel; "
+        "**/rules** the rules; **/hint** suggests a move for your own decision (only you see "
+        "it); **/replay** and **/export** replay a game of this channel; "
         "**/undo** (or **Undo** under your move, for 30 s) takes back a move that revealed "
         "nothing, if nobody moved since; **/draw** proposes a draw; **Rematch** plays again; "
         "**/leaderboard** and **/stats** show the ratings.",
@@ -262,15 +263,15 @@ def _kind_lines(k: KindStats) -> list[str]:
 
 def stats_text(stats: PlayerStats, name: str) -> str:
     """/stats: ``name``'s record in each game kind (games, wins alone and shared, draws,
-    losses, games left early, favourite side, rating and place) and the hints they took
-    when those are counted."""
+    losses, games left early, favourite side, rating and place) and the hints they took,
+    if any."""
     shown = escape_markdown(stats.name or name)
     if not stats.kinds:
         return f"{shown} has not finished a game in a server yet."
     lines = [f"**Stats of {shown}**"]
     for k in stats.kinds:
         lines += _kind_lines(k)
-    if stats.hints is not None:
+    if stats.hints:
         lines.append(f"Hints taken: {stats.hints}")
     return clip("\n".join(lines))
 
@@ -285,8 +286,8 @@ ABOUT = "\n".join(
         "action taken, the game state and the ids of its lobby and duel messages; for each "
         "finished game in a server, each player's result, side and rating after it, and per "
         "person and game their rating (/stats, /leaderboard; worked out from the games); per "
-        "server, the /settings values; per person who used /pings, that choice. Nothing "
-        "else: no message content is read.",
+        "server, the /settings values; per person who used /pings, that choice; per player "
+        "and game, how many hints (/hint) they took. Nothing else: no message content is read.",
         "**Deletion:** when the bot is removed from a server, that server's games are archived "
         "at once and all its data (games, players, logs, settings) is deleted seven days later. "
         "To have your data deleted sooner, ask the bot's operator.",

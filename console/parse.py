@@ -29,6 +29,7 @@ Context = Typed
 
 QUERY_ALIASES: dict[str, tuple[str, ...]] = {
     "hand": (),
+    "hint": ("suggest",),
     "board": (),
     "status": (),
     "log": (),

@@ -513,6 +513,13 @@ class Session:
                 say("\n".join(numbered(prompt.labels, ctx.numbers)))
         elif name == "hand":
             self.show_hand(user, ctx)
+        elif name == "hint":
+            try:
+                advice = self.run(self.service.hint(gid, user))
+            except ServiceError as exc:
+                say(f"✗ {exc}")
+            else:
+                say("\n".join(plain(line) for line in advice.lines()))
         elif name == "board":
             st = self.run(self.service.status(gid))
             reader = reader_of(self.variant)

@@ -80,6 +80,7 @@ def help_text(variant: str) -> str:
         ("board", "the board, as text and as an image"),
         ("status", "the table: whose turn it is, where everyone stands"),
         ("hand", "what only you can see"),
+        ("hint", "what the strongest computer would do in your place, and why"),
         ("log", "the last events (log 20: the last 20)"),
         ("rules", f"the rules (rules TOPIC: a ruling's number{number} or a word)"),
         ("draw", "agree to a draw, once confirmed (every person at the table must)"),

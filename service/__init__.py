@@ -19,8 +19,9 @@ Every operation returns an :class:`Outcome` (``ok`` False with ``error`` in word
 refused; nothing was changed then); the read-only queries and replays return their data
 or raise :class:`ServiceError`. Modules: ``core`` (locks, cache, the apply path),
 ``lobby``, ``play``, ``timers`` (deadlines, pause/resume), ``computers`` (computer seats),
-``undo``, ``queries``, ``replays`` (a game rebuilt from its log), ``admin``, ``ratings`` (rating
-finished games, leaderboards; the model in ``rating``), ``outcome`` (what a front end
+``undo``, ``queries``, ``hints`` (a person's hint), ``replays`` (a game rebuilt from its
+log), ``admin``, ``ratings`` (rating finished games, leaderboards; the model in
+``rating``), ``outcome`` (what a front end
 delivers), ``deadlines`` (pure deadline rules), ``live`` (the in-memory copy of a game).
 """
 
@@ -40,11 +41,13 @@ from .core import (
     every_game,
     server_games,
 )
+from .hints import HintOps
 from .lobby import LobbyOps
 from .outcome import (
     DecisionInfo,
     GameListing,
     GameStatus,
+    HintInfo,
     LobbyInfo,
     Outcome,
     PrivateNote,
@@ -70,6 +73,7 @@ class GameService(
     TimerOps,
     ComputerOps,
     QueryOps,
+    HintOps,
     AdminOps,
     ChoiceOps,
     StepOps,
@@ -89,6 +93,8 @@ class GameService(
       ``games_of``, ``log``
     - replays: ``replay`` (a started game step by step, as its channel saw it),
       ``record`` (its public record as JSON data), ``played_in_channel``
+    - hints: ``hint`` (the strongest computer player's choice for a person's own
+      decision, and why; counted per person and game)
     - choices: ``kinds_now``, ``values_now``, ``offers``, ``act_with``, ``command``
       (structured choices and acting by kind or turn command, :mod:`service.choices`)
     - steps: ``step_now`` (an action built step by step on a panel, :mod:`service.steps`)
@@ -127,6 +133,7 @@ __all__ = [
     "GameListing",
     "GameService",
     "GameStatus",
+    "HintInfo",
     "Hosts",
     "KindStats",
     "Leaderboard",

@@ -1,4 +1,5 @@
-"""The computer-seat chooser: the one function through which computer players decide.
+"""The computer-seat chooser: the one function through which computer players decide
+(and :func:`advise`, through which a person's hint is worked out the same way).
 
 ``choose(game, view, legal_actions, level, seed) -> Action`` sees only what its seat may
 see (the game's view for that seat) and asks the computer player registered in the
@@ -21,6 +22,8 @@ import ai
 
 Chooser = Callable[[str, Any, Sequence[Any], str, int], Any]
 """``chooser(game, view, legal_actions, level, seed) -> action``."""
+Advise = Callable[[str, Any, Sequence[Any], int], ai.Hint]
+"""``advise(game, view, legal_actions, seed) -> hint`` for the seat whose view it is."""
 
 _MASK = (1 << 64) - 1
 
@@ -53,6 +56,24 @@ def choose(game: str, view: Any, legal_actions: Sequence[Any], level: str, seed:
     if action not in legal_actions:
         raise ValueError(f"the computer chose {action!r}, which is not legal here")
     return action
+
+
+def advise(game: str, view: Any, legal_actions: Sequence[Any], seed: int) -> ai.Hint:
+    """The hint for the seat whose ``view`` this is: ``game``'s adviser (the strongest
+    computer player's choice and why), searching at most :data:`DECISION_SECONDS`.
+
+    Raises:
+        ValueError: ``legal_actions`` is empty (the seat need not decide), or the adviser
+            chose an action that is not legal.
+    """
+    if not legal_actions:
+        raise ValueError("no legal action to choose from")
+    hint = ai.adviser_for(game).hint(
+        view, legal_actions, seed, deadline=time.monotonic() + DECISION_SECONDS
+    )
+    if hint.action not in legal_actions:
+        raise ValueError(f"the adviser chose {hint.action!r}, which is not legal here")
+    return hint
 
 
 def uniform(game: str, view: Any, legal_actions: Sequence[Any], level: str, seed: int) -> Any:

@@ -112,6 +112,7 @@ class ServiceBase:
         store: an open :class:`~service.store.Store`.
         clock: wall time and sleeping (a :class:`~bot.scheduler.FakeClock` in tests).
         chooser: the computer-seat chooser, ``choose(game, view, legal, level, seed)``.
+        adviser: works out a person's hint, ``advise(game, view, legal, seed)``.
         computer_pacing: seconds a computer waits before each move, so a channel can
             follow (0 in tests).
         computer_answer_delay: (low, high) seconds of the seeded delay before a computer
@@ -133,6 +134,7 @@ class ServiceBase:
         *,
         clock: Clock | None = None,
         chooser: computer.Chooser = computer.choose,
+        adviser: computer.Advise = computer.advise,
         computer_pacing: float = 1.5,
         computer_answer_delay: tuple[float, float] = (1.0, 5.0),
         computer_time_limit: float = 10.0,
@@ -151,6 +153,7 @@ class ServiceBase:
         self._tracked: set[asyncio.Task[None]] = set()
         self.clock: Clock = clock or RealClock()
         self.chooser = chooser
+        self.adviser = adviser
         self.computer_pacing = computer_pacing
         self.computer_answer_delay = computer_answer_delay
         self.computer_time_limit = computer_time_limit

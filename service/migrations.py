@@ -6,6 +6,12 @@ all, so a crash mid-upgrade leaves the file at the previous version. The version
 re-read inside the transaction, so two processes starting at once apply each step once.
 SQLite DDL is transactional, which is what makes this safe.
 
+Numbers are distinct and increasing but may skip one reserved for a step still being
+written elsewhere: a database records each step it applied, and :func:`migrate` applies
+every step it lacks, in order, so a skipped number applied later (once its step lands)
+finds the database the same. A database holding a step this code does not know is
+refused.
+
 Never edit a released migration: add a new one. The schema after the last migration:
 
 ``games``
@@ -127,6 +133,13 @@ derived from the finished games and rebuilt from them:
     (``mu - 3 sigma``), rated ``games`` and ``wins``, the latest name and when the
     latest rated game ended (``updated_at``).
 
+Hints (migration 12):
+
+``hints``
+    how many hints (``/hint``, the console's ``hint``) each person (``user_id``) took in
+    each game: a row once the first is taken, ``taken`` counted up by each one after.
+    Deleted with the game.
+
 Taking an action back (migration 13; see :mod:`service.undo`):
 
 ``actions.undoes``
@@ -139,10 +152,6 @@ Taking an action back (migration 13; see :mod:`service.undo`):
     state and the open decisions before it, who took it, when, and the revision it
     left): written with every action (NULL unless the game says it is undoable, and for
     an action that ends the game) and cleared by the undo.
-
-Migrations are numbered in increasing order; a number may be missing from a release (it
-belongs to a change not merged yet), and a database is brought up by applying every step
-it has not recorded, in order, whatever its highest number.
 """
 
 from __future__ import annotations
@@ -447,6 +456,19 @@ MIGRATIONS: tuple[Migration, ...] = (
         ),
     ),
     Migration(
+        12,
+        "hints taken per person and game",
+        (
+            """CREATE TABLE hints (
+            game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            user_id INTEGER NOT NULL,
+            taken   INTEGER NOT NULL CHECK (taken > 0),
+            PRIMARY KEY (game_id, user_id)
+        ) WITHOUT ROWID""",
+            "CREATE INDEX hints_by_user ON hints(user_id)",
+        ),
+    ),
+    Migration(
         13,
         "taking an action back: the log's undo rows, the latest action's before-image",
         (
@@ -460,36 +482,47 @@ LATEST = MIGRATIONS[-1].version
 
 
 async def current_version(conn: aiosqlite.Connection) -> int:
-    """The schema version recorded in the database (0 for an empty file)."""
+    """The schema version recorded in the database (0 for an empty file): its newest
+    applied step."""
+    return max(await applied_versions(conn), default=0)
+
+
+async def applied_versions(conn: aiosqlite.Connection) -> set[int]:
+    """The numbers of every step applied to the database (none for an empty file)."""
     cur = await conn.execute(
         "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
     )
     if await cur.fetchone() is None:
-        return 0
-    cur = await conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
-    row = await cur.fetchone()
-    return int(row[0]) if row else 0
-
-
-async def applied_versions(conn: aiosqlite.Connection) -> set[int]:
-    """The migrations recorded in the database (none for an empty file)."""
-    if await current_version(conn) == 0:
         return set()
     cur = await conn.execute("SELECT version FROM schema_migrations")
-    return {int(r[0]) for r in await cur.fetchall()}
+    return {int(row[0]) for row in await cur.fetchall()}
 
 
-def check_numbering(migrations: Sequence[Migration]) -> list[Migration]:
-    """``migrations`` in order of their numbers.
+def ordered(migrations: Sequence[Migration]) -> list[Migration]:
+    """``migrations`` in order of their numbers, checked distinct and positive.
 
     Raises:
-        MigrationError: a number is used twice or is not positive.
+        MigrationError: two steps share a number, or one is below 1.
     """
     steps = sorted(migrations, key=lambda m: m.version)
     numbers = [m.version for m in steps]
     if len(set(numbers)) != len(numbers) or (numbers and numbers[0] < 1):
-        raise MigrationError("migrations must be numbered 1, 2, 3 … each once")
+        raise MigrationError("migrations must have distinct numbers from 1 up")
     return steps
+
+
+def unknown_steps(applied: set[int], steps: Sequence[Migration]) -> str | None:
+    """Why a database that applied ``applied`` is newer than this code's ``steps``, or
+    None when every applied step is one of them."""
+    unknown = sorted(applied - {m.version for m in steps})
+    if not unknown:
+        return None
+    newest = steps[-1].version if steps else 0
+    return (
+        f"the database is at schema version {max(applied)}, newer than this code ({newest}): "
+        f"it has step(s) {', '.join(map(str, unknown))} this code does not know; "
+        "run a newer release"
+    )
 
 
 async def migrate(
@@ -497,27 +530,25 @@ async def migrate(
     target: int | None = None,
     migrations: Sequence[Migration] = MIGRATIONS,
 ) -> int:
-    """Apply every migration above the recorded version, up to ``target`` (default: all).
+    """Apply every migration the database lacks, in order, up to ``target`` (default: all).
 
     ``conn`` must be in autocommit mode (``isolation_level=None``). Returns the version
-    reached.
+    reached (the newest step applied).
 
     Raises:
         MigrationError: the database is newer than this code, or a step failed (that
-            step was rolled back; the database stays at the version before it).
+            step was rolled back; the database stays as it was before it).
     """
-    steps = check_numbering(migrations)
+    steps = ordered(migrations)
     newest = steps[-1].version if steps else 0
     target = newest if target is None else target
-    found = await current_version(conn)
-    if found > newest:
-        raise MigrationError(
-            f"the database is at schema version {found}, newer than this code ({newest}); "
-            "run a newer release"
-        )
-    applied = await applied_versions(conn)
+    why = unknown_steps(await applied_versions(conn), steps)
+    if why is not None:
+        raise MigrationError(why)
     for step in steps:
-        if step.version > target or step.version in applied:
+        if step.version > target:
+            break
+        if step.version in await applied_versions(conn):
             continue
         await conn.execute("BEGIN IMMEDIATE")
         try:

@@ -240,3 +240,28 @@ class UserView:
     """The registry name of the game."""
     private_lines: tuple[str, ...] = ()
     """What the user alone knows (its hand), in words; empty for a spectator."""
+
+
+@dataclass(frozen=True, slots=True)
+class HintInfo:
+    """``/hint``: what the strongest computer player would do in the asker's place, for
+    the asker's own open decision (worked out from the asker's view alone)."""
+
+    game_id: int
+    seat: int
+    kind: str
+    """The decision it is for."""
+    action: Any
+    label: str
+    """The action in the game's words."""
+    why: tuple[str, ...]
+    """One or two sentences why (none when the game's player cannot say)."""
+    taken: int | None
+    """Hints the asker has taken in this game, this one included (None: not counted)."""
+
+    def lines(self) -> list[str]:
+        """The hint in Markdown lines: the action, why, and the count."""
+        out = [f"**Hint:** {self.label}", *self.why]
+        if self.taken is not None:
+            out.append(f"(Hints you took in this game: {self.taken}.)")
+        return out

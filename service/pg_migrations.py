@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 import asyncpg
 
-from .migrations import MIGRATIONS, Migration, MigrationError, check_numbering
+from .migrations import MIGRATIONS, Migration, MigrationError, ordered, unknown_steps
 
 if TYPE_CHECKING:  # generic only in asyncpg's stubs
     from asyncpg.pool import PoolConnectionProxy
@@ -270,6 +270,15 @@ DIALECT: dict[int, tuple[str, ...]] = {
         "CREATE INDEX ratings_by_ordinal ON ratings(variant, ordinal)",
         "CREATE INDEX ratings_by_user ON ratings(user_id)",
     ),
+    12: (
+        """CREATE TABLE hints (
+            game_id BIGINT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            user_id BIGINT NOT NULL,
+            taken   INTEGER NOT NULL CHECK (taken > 0),
+            PRIMARY KEY (game_id, user_id)
+        )""",
+        "CREATE INDEX hints_by_user ON hints(user_id)",
+    ),
 }
 """Per migration number, its statements in PostgreSQL's dialect; a number not here runs
 SQLite's statements verbatim (they are portable)."""
@@ -285,10 +294,16 @@ def statements(step: Migration) -> tuple[str, ...]:
 
 
 async def current_version(conn: Connection) -> int:
-    """The schema version recorded in the database (0 for an empty one)."""
+    """The schema version recorded in the database (0 for an empty one): its newest
+    applied step."""
+    return max(await applied_versions(conn), default=0)
+
+
+async def applied_versions(conn: Connection) -> set[int]:
+    """The numbers of every step applied to the database (none for an empty one)."""
     if await conn.fetchval("SELECT to_regclass($1) IS NULL", MIGRATIONS_TABLE):
-        return 0
-    return int(await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_migrations"))
+        return set()
+    return {int(r[0]) for r in await conn.fetch("SELECT version FROM schema_migrations")}
 
 
 async def migrate(
@@ -296,31 +311,27 @@ async def migrate(
     target: int | None = None,
     migrations: Sequence[Migration] = MIGRATIONS,
 ) -> int:
-    """Apply every migration above the recorded version, up to ``target`` (default: all),
-    holding the migration lock; returns the version reached.
+    """Apply every migration the database lacks, in order, up to ``target`` (default:
+    all), holding the migration lock; returns the version reached (the newest step
+    applied). Numbers may skip one (see :mod:`service.migrations`).
 
     Raises:
         MigrationError: the database is newer than this code, or a step failed (that step
-            was rolled back; the database stays at the version before it).
+            was rolled back; the database stays as it was before it).
     """
-    steps = check_numbering(migrations)
+    steps = ordered(migrations)
     newest = steps[-1].version if steps else 0
     target = newest if target is None else target
     await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
     try:
-        found = await current_version(conn)
-        if found > newest:
-            raise MigrationError(
-                f"the database is at schema version {found}, newer than this code "
-                f"({newest}); run a newer release"
-            )
-        applied = (
-            {int(r[0]) for r in await conn.fetch("SELECT version FROM schema_migrations")}
-            if found
-            else set()
-        )
+        applied = await applied_versions(conn)
+        why = unknown_steps(applied, steps)
+        if why is not None:
+            raise MigrationError(why)
         for step in steps:
-            if step.version > target or step.version in applied:
+            if step.version > target:
+                break
+            if step.version in applied:
                 continue
             try:
                 async with conn.transaction():

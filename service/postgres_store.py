@@ -971,6 +971,21 @@ class PostgresStore:
         """``user_id``'s result of every finished game the ratings took in."""
         return [row.result(r) for r in await self._pool.fetch(P["select_user_results"], user_id)]
 
+    # ------------------------------------------------------------------ hints
+    async def count_hint(self, game_id: int, user_id: int) -> int:
+        """Count one more hint taken by ``user_id`` in ``game_id``; return how many that
+        person has taken in that game now."""
+        async with self._tx() as conn:
+            return int(await conn.fetchval(P["upsert_hint"], game_id, user_id))
+
+    async def hints_taken(self, user_id: int, game_id: int | None = None) -> int:
+        """How many hints ``user_id`` has taken: in ``game_id``, or in every game."""
+        if game_id is None:
+            found = await self._pool.fetchval(P["select_hints_of_user"], user_id)
+        else:
+            found = await self._pool.fetchval(P["select_hints_in_game"], game_id, user_id)
+        return 0 if found is None else int(found)
+
     # ------------------------------------------------------------------ servers
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         """A server's settings (the defaults when it never changed them)."""

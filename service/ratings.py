@@ -121,8 +121,8 @@ class PlayerStats:
     name: str | None
     """The name of their latest finished game (None: no game yet)."""
     kinds: tuple[KindStats, ...]
-    hints: int | None = None
-    """Hints taken in every game (None: the store does not count hints)."""
+    hints: int = 0
+    """Hints taken in every game (``/hint``)."""
 
 
 def title_of(variant: str) -> str:
@@ -278,7 +278,7 @@ class RatingOps(ServiceBase):
         """``user_id``'s record in every game kind they finished a game of (the kinds in
         the registry's order, then any no longer registered): games, wins alone and
         shared, draws, losses, games left, favourite side, rating, place and the rating
-        after each rated game; and the hints they took, if the store counts them."""
+        after each rated game; and the hints they took."""
         results = await self.store.user_results(user_id)
         ratings = {r.variant: r for r in await self.store.user_ratings(user_id)}
         by_kind: dict[str, list[PlayerResult]] = {}
@@ -295,16 +295,7 @@ class RatingOps(ServiceBase):
                 players = (await self.store.leaderboard(variant, None, 0))[1]
             kinds.append(kind_stats(variant, by_kind[variant], rating, place, players))
         name = results[-1].display_name if results else None
-        return PlayerStats(user_id, name, tuple(kinds), await self._hints_taken(user_id))
-
-    async def _hints_taken(self, user_id: int) -> int | None:
-        """How many hints ``user_id`` took in every game, if the store counts them
-        (``Store.hints_taken``, added with the hints' migration 12), else None.
-
-        Looked up by name so that /stats shows them as soon as the store has the method;
-        once it is in the Store Protocol, call it directly."""
-        count = getattr(self.store, "hints_taken", None)
-        return None if count is None else int(await count(user_id))
+        return PlayerStats(user_id, name, tuple(kinds), await self.store.hints_taken(user_id))
 
 
 def _standing(place: int, r: Rating) -> Standing:

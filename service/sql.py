@@ -204,6 +204,12 @@ class Q:
         "ON CONFLICT (user_id) DO UPDATE SET pings = excluded.pings, "
         "updated_at = excluded.updated_at"
     )
+    upsert_hint = (
+        "INSERT INTO hints (game_id, user_id, taken) VALUES (?, ?, 1) "
+        "ON CONFLICT (game_id, user_id) DO UPDATE SET taken = hints.taken + 1 RETURNING taken"
+    )
+    select_hints_of_user = "SELECT COALESCE(SUM(taken), 0) FROM hints WHERE user_id = ?"
+    select_hints_in_game = "SELECT taken FROM hints WHERE game_id = ? AND user_id = ?"
     select_meta = "SELECT value FROM bot_meta WHERE key = ?"
     upsert_meta = (
         "INSERT INTO bot_meta (key, value) VALUES (?, ?) "

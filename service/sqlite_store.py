@@ -983,6 +983,23 @@ class SqliteStore:
             found = await self._fetchall(self._conn, Q.select_user_results, (user_id,))
         return [row.result(r) for r in found]
 
+    # ------------------------------------------------------------------ hints
+    async def count_hint(self, game_id: int, user_id: int) -> int:
+        """Count one more hint taken by ``user_id`` in ``game_id``; return how many that
+        person has taken in that game now."""
+        async with self._tx() as conn:
+            rows = await self._fetchall(conn, Q.upsert_hint, (game_id, user_id))
+        return int(rows[0][0])
+
+    async def hints_taken(self, user_id: int, game_id: int | None = None) -> int:
+        """How many hints ``user_id`` has taken: in ``game_id``, or in every game."""
+        async with self._lock:
+            if game_id is None:
+                rows = await self._fetchall(self._conn, Q.select_hints_of_user, (user_id,))
+            else:
+                rows = await self._fetchall(self._conn, Q.select_hints_in_game, (game_id, user_id))
+        return int(rows[0][0]) if rows else 0
+
     # ------------------------------------------------------------------ servers
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         """A server's settings (the defaults when it never changed them)."""

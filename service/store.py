@@ -589,6 +589,15 @@ class Store(FrontStore, Protocol):
         """``user_id``'s result of every finished game the ratings took in (one they
         played alone among computers too, its result without a rating), in the rating
         order."""
+
+    # ---------------------------------------------------------------- hints
+    async def count_hint(self, game_id: int, user_id: int) -> int:
+        """Count one more hint taken by ``user_id`` in ``game_id``; return how many that
+        person has taken in that game now."""
+        ...
+
+    async def hints_taken(self, user_id: int, game_id: int | None = None) -> int:
+        """How many hints ``user_id`` has taken: in ``game_id``, or in every game."""
         ...
 
     # ---------------------------------------------------------------- servers

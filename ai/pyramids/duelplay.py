@@ -1,20 +1,42 @@
 """A sensible way to play a duel's cards (EW-16..EW-18), used by normal and in playouts.
 
-The side to play works out what it needs: to get ahead now (strictly for the attacker, a
-tie is enough for the defender) and, when the opponent will still be able to answer
-after its own last card, a margin covering the opponent's expected best answer. It then
-plays the biggest card of the cheapest set of cards that does it; it stops when the duel
-cannot be won, is safely won, or would cost more than ``budget`` duel points.
+The side to play first asks whether its cards can still change the duel: if even its
+best cards within its limit would lose to the opponent's best answer nearly always
+(:data:`HOPELESS`), or the duel is already won with the opponent out of it, it plays no
+more (the attacker's one card that must be played is then its cheapest). Otherwise it
+works out what it needs: to get ahead now (strictly for the attacker, a tie is enough
+for the defender) and, when the opponent will still be able to answer after its own
+last card, a margin covering the opponent's expected best answer. It then plays the
+biggest card of the cheapest set of cards that does it; it stops when the duel cannot
+be won, is safely won, or would cost more than ``budget`` duel points.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rules.pyramids import Action, GameState, PlayCard, StopPlaying
 from rules.pyramids import cards as C
 
-from .duelmath import mean_strength
+from .duelmath import FULL_DECK_COUNTS, mean_strength, strength_dist, top_sum
 
 CARD_LIMIT = (0, 1, 2, 3)
+HOPELESS = 0.1
+"""A duel won less often than this, with both sides' best cards from here on, is not
+worth another card."""
+
+Odds = Callable[[int, int], tuple[float, ...]]
+"""``odds(seat, slots)``: the distribution of the best ``slots`` duel values ``seat``
+holds (index = sum), as the player deciding judges it."""
+
+
+def blind_odds(g: GameState) -> Odds:
+    """Odds from hand sizes alone: each hand as if dealt from a full deck."""
+
+    def odds(seat: int, slots: int) -> tuple[float, ...]:
+        return strength_dist(FULL_DECK_COUNTS, min(len(g.hands[seat]), 52), slots)
+
+    return odds
 
 
 def duel_state(g: GameState, seat: int) -> tuple[bool, int, int, int, int, int]:
@@ -88,10 +110,34 @@ def cheapest_set(hand: list[int], size: int, target: int) -> list[int] | None:
     return out
 
 
-def duel_choice(g: GameState, seat: int, budget: float = 99.0, caution: float = 0.8) -> Action:
+def best_case_chance(g: GameState, seat: int, odds: Odds | None = None) -> float:
+    """``seat``'s chance (it is to play in the duel) of winning if both sides play their
+    best cards from here on: its own best cards within its limit against the opponent's
+    best answer as ``odds`` judge it (default: :func:`blind_odds`)."""
+    b = g.battle
+    assert b is not None
+    attacker, mine, theirs, my_left, their_left, _h = duel_state(g, seat)
+    best = mine + top_sum(g.hands[seat], my_left)
+    if their_left <= 0:
+        return 1.0 if (best > theirs if attacker else best >= theirs) else 0.0
+    other = b.defender if attacker else b.attacker
+    dist = (odds or blind_odds(g))(other, their_left)
+    # the opponent's final total is theirs + x; the attacker needs strictly more
+    room = best - theirs if attacker else best - theirs + 1
+    return sum(dist[: max(0, min(room, len(dist)))])
+
+
+def duel_choice(
+    g: GameState,
+    seat: int,
+    budget: float = 99.0,
+    caution: float = 0.8,
+    odds: Odds | None = None,
+) -> Action:
     """The card ``seat`` plays next (or a stop). ``budget``: the most duel points the
     whole duel is worth to ``seat``; ``caution``: the share of the opponent's expected
-    best answer a lead must cover."""
+    best answer a lead must cover; ``odds``: how ``seat`` judges the opponent's cards
+    (default: from its hand size)."""
     b = g.battle
     assert b is not None
     attacker, mine, theirs, my_left, their_left, their_hand = duel_state(g, seat)
@@ -99,6 +145,8 @@ def duel_choice(g: GameState, seat: int, budget: float = 99.0, caution: float = 
     must_play = attacker and not b.attacker_cards
     if not hand or my_left <= 0:
         return StopPlaying()
+    if best_case_chance(g, seat, odds) < HOPELESS:
+        return PlayCard(_cheapest(hand)) if must_play else StopPlaying()
     need = theirs - mine + (1 if attacker else 0)
     answer = caution * mean_strength(their_hand, their_left) if their_left > 0 else 0.0
     if need <= 0:

@@ -31,11 +31,11 @@ FIGURE_SHARE = 8 / 52
 
 @dataclass(frozen=True, slots=True)
 class Weights:
-    """The evaluator's weights (logit units)."""
+    """The evaluator's weights (logit units): the coefficients of :data:`FEATURES` (see
+    :meth:`coefficients`), and the two shapes of ``near``."""
 
     home: tuple[float, float, float, float] = (0.0, 0.0, 0.1, 0.15)
     """By the number of own pieces on own home fields."""
-    home_pip: float = 0.0
     occupation: float = 5.0
     second_target: float = 0.2
     closeness: float = 0.35
@@ -46,10 +46,101 @@ class Weights:
     card_stop: float = 0.2
     threat: float = 4.0
     fall: float = 3.0
+    enemy_fall: float = 3.0
     tempo: float = 0.1
+
+    def coefficients(self) -> tuple[float, ...]:
+        """The weight of each of :data:`FEATURES`, in order."""
+        return (
+            self.home[2] - self.home[1],
+            self.home[3] - self.home[1],
+            self.occupation,
+            -self.turn_cost,
+            self.threat,
+            self.pip,
+            self.card_top,
+            self.card_count,
+            self.card_stop,
+            self.tempo,
+            -self.fall,
+            self.enemy_fall,
+        )
+
+    @staticmethod
+    def from_coefficients(
+        coefficients: tuple[float, ...], closeness: float = 0.35, second_target: float = 0.2
+    ) -> Weights:
+        """The weights whose :meth:`coefficients` these are."""
+        h2, h3, occ, turns, threat, pip, top, count, stop, tempo, fall, enemy = coefficients
+        return Weights(
+            (0.0, 0.0, h2, h3),
+            occ,
+            second_target,
+            closeness,
+            -turns,
+            pip,
+            top,
+            count,
+            stop,
+            threat,
+            -fall,
+            enemy,
+            tempo,
+        )
 
 
 DEFAULT_WEIGHTS = Weights()
+
+FEATURES = (
+    "home2",
+    "home3",
+    "near",
+    "turns",
+    "threat",
+    "pips",
+    "top",
+    "count",
+    "stops",
+    "tempo",
+    "falling",
+    "enemy_falling",
+)
+"""What a seat's score is made of: two or three own pieces at home, how near it is to
+occupying a power (``near``: its nearest and second-nearest targets, ``turns``: the
+estimated turns to the nearest, at most 12), the chance its next action completes an
+occupation (``threat``), its pips on the board, its hand (the best three duel values /
+10, the number of cards up to 7, the stop cards up to 2; European War), having the
+move, the risk that it falls, and the risk that its arch-enemy falls (EW-21)."""
+
+TERMS = (
+    "home",
+    "occupation",
+    "threat",
+    "pieces",
+    "cards",
+    "tempo",
+    "falling",
+    "enemy_falling",
+)
+"""The parts of a seat's score (see :func:`scores`): its pieces at home, how near it is
+to occupying a power, the chance its next action does, its pips on the board, its hand,
+having the move, the risk that it falls, and the chance that its arch-enemy falls."""
+
+_TERM_OF = (
+    "home",
+    "home",
+    "occupation",
+    "occupation",
+    "threat",
+    "pieces",
+    "cards",
+    "cards",
+    "cards",
+    "tempo",
+    "falling",
+    "enemy_falling",
+)
+"""The term of :data:`TERMS` each of :data:`FEATURES` counts in."""
 
 
 def info_of(g: GameState) -> BoardInfo:
@@ -73,16 +164,18 @@ def card_strength(values: list[float], w: Weights) -> float:
     return w.card_top * sum(top) / 10 + w.card_count * min(len(values), 7)
 
 
-def _hand_score(g: GameState, seat: int, observer: int | None, w: Weights) -> float:
+def _hand_features(g: GameState, seat: int, observer: int | None) -> tuple[float, float, float]:
+    """``seat``'s hand as (best three duel values / 10, cards up to 7, stop cards up to
+    2); another seat's hand, for an observer, from its size (and what espionage showed)."""
     hand = g.hands[seat]
     if observer is not None and seat != observer:
         h = len(hand)
         known = g.knowledge[observer].get(seat, []) if 0 <= observer < len(g.seats) else []
-        base = w.card_top * mean_strength(h, 3) / 10 + w.card_count * min(h, 7)
         stops = sum(1 for c in known if C.rank(c) >= C.KING) + FIGURE_SHARE * (h - len(known))
-        return base + w.card_stop * min(stops, 2)
+        return mean_strength(h, 3) / 10, float(min(h, 7)), min(stops, 2)
     stops = sum(1 for c in hand if C.rank(c) >= C.KING)
-    return card_strength([C.duel_value(c) for c in hand], w) + w.card_stop * min(stops, 2)
+    top = sorted((C.duel_value(c) for c in hand), reverse=True)[:3]
+    return sum(top) / 10, float(min(len(hand), 7)), float(min(stops, 2))
 
 
 def take_chance(variant: str, attacker_size: int, defender_size: int) -> float:
@@ -116,9 +209,16 @@ _WW_TAKE = tuple(
 )
 
 
-def scores(g: GameState, observer: int | None = None, w: Weights = DEFAULT_WEIGHTS) -> list[float]:
-    """Each seat's score in logit units (eliminated seats get a very low score)."""
+def seat_features(
+    g: GameState, observer: int | None = None, w: Weights = DEFAULT_WEIGHTS
+) -> list[list[float] | None]:
+    """Each seat's :data:`FEATURES` (``None`` for a seat out of the game; zeros during
+    setup); with an ``observer``, the other hands are judged from their sizes alone.
+    ``w`` gives the shapes of ``near``."""
     n = len(g.seats)
+    zeros = [0.0] * len(FEATURES)
+    if g.phase == SETUP:
+        return [None if g.eliminated[s] else zeros[:] for s in range(n)]
     info = info_of(g)
     pieces = g.pieces
     ew = g.variant == "european_war"
@@ -128,50 +228,70 @@ def scores(g: GameState, observer: int | None = None, w: Weights = DEFAULT_WEIGH
         mine[s].append((f, z))
     homes = [g.home_fields(s) for s in range(n)]
     home_n = [0] * n
-    home_pips = [0] * n
     for s in range(n):
         for f in homes[s]:
             p = pieces.get(f)
             if p is not None and p[0] == s:
                 home_n[s] += 1
-                home_pips[s] += p[1]
     to_move = g.current if g.phase == TURN else -1
-    score = [0.0] * n
+    out: list[list[float] | None] = [None] * n
     fall = [0.0] * n
     for s in range(n):
+        if alive[s]:
+            fall[s] = _fall_risk(g, info, s, homes[s], home_n[s], mine, alive)
+    for s in range(n):
         if not alive[s]:
-            score[s] = -50.0
             continue
-        if g.phase == SETUP:
-            continue
-        fall[s] = _fall_risk(g, info, s, homes[s], home_n[s], mine, alive)
-        occ, threat, finish = _occupation(g, info, s, mine, home_n[s], w)
-        if threat > 0.0:
-            if s == to_move:
-                threat *= 1.0
-            elif to_move < 0:
+        near, turns, threat, finish = _occupation(g, info, s, mine, home_n[s], w)
+        if threat > 0.0 and s != to_move:
+            if to_move < 0:
                 threat *= 0.6
             else:
                 block = _block_chance(g, info, to_move, s, finish, mine, home_n)
                 unopposed = 0.95 if g.next_seat(to_move) == s else 0.7
                 threat *= (1.0 - block) * unopposed + block * 0.15
-        sc = w.home[min(home_n[s], 3)] + w.home_pip * home_pips[s]
-        sc += occ + w.threat * threat
-        sc += w.pip * sum(z for _f, z in mine[s])
-        if ew:
-            sc += _hand_score(g, s, observer, w)
-        if s == to_move:
-            sc += w.tempo
-        score[s] = sc
-    for t in range(n):
-        if not alive[t] or fall[t] == 0.0:
+        top, count, stops = _hand_features(g, s, observer) if ew else (0.0, 0.0, 0.0)
+        enemy = g.next_seat(s)
+        out[s] = [
+            1.0 if home_n[s] == 2 else 0.0,
+            1.0 if home_n[s] >= 3 else 0.0,
+            near,
+            turns,
+            threat,
+            float(sum(z for _f, z in mine[s])),
+            top,
+            count,
+            stops,
+            1.0 if s == to_move else 0.0,
+            fall[s],
+            fall[enemy] if ew and enemy != s else 0.0,
+        ]
+    return out
+
+
+def scores(
+    g: GameState,
+    observer: int | None = None,
+    w: Weights = DEFAULT_WEIGHTS,
+    terms: list[dict[str, float]] | None = None,
+) -> list[float]:
+    """Each seat's score in logit units: its :data:`FEATURES` weighted by ``w`` (a seat
+    out of the game gets a very low score).
+
+    ``terms``, if given, receives one dict per seat: the score's parts by name (see
+    :data:`TERMS`), which add up to it.
+    """
+    coefficients = w.coefficients()
+    out = []
+    for s, feats in enumerate(seat_features(g, observer, w)):
+        if feats is None:
+            out.append(-50.0)
             continue
-        score[t] -= w.fall * fall[t]
-        if ew:
-            prev = g.previous_seat(t)
-            if prev != t:
-                score[prev] += w.fall * fall[t]
-    return score
+        out.append(sum(c * f for c, f in zip(coefficients, feats, strict=True)))
+        if terms is not None:
+            for name, c, f in zip(_TERM_OF, coefficients, feats, strict=True):
+                terms[s][name] = terms[s].get(name, 0.0) + c * f
+    return out
 
 
 def utilities(
@@ -240,13 +360,13 @@ def _occupation(
     mine: list[list[tuple[str, int]]],
     home_n: int,
     w: Weights,
-) -> tuple[float, float, list[str]]:
-    """How close ``s`` is to holding all three fields of another power (a score from
-    the estimated turns it needs), the chance that its next action does it, and the
-    fields that action could take."""
+) -> tuple[float, float, float, list[str]]:
+    """How close ``s`` is to holding all three fields of another power (``near`` and the
+    estimated turns to the nearest, see :data:`FEATURES`), the chance that its next
+    action does it, and the fields that action could take."""
     my = mine[s]
     if not my or home_n == 0:
-        return 0.0, 0.0, []
+        return 0.0, 0.0, 0.0, []
     home = g.home_fields(s)
     own_power = g.seats[s]
     small_supply = 3 - sum(1 for _f, z in my if z == 1)
@@ -267,7 +387,7 @@ def _occupation(
                 finish.append(missing)
                 threat = max(threat, chance)
     near = exp(-w.closeness * best) + w.second_target * exp(-w.closeness * second)
-    return w.occupation * near - w.turn_cost * min(best, 12.0), threat, finish
+    return near, min(best, 12.0), threat, finish
 
 
 def turns_to_occupy(

@@ -1,4 +1,5 @@
-"""The hard level: information-set Monte Carlo tree search (single observer).
+"""The hard level's tree search (its duels and placements; :mod:`ai.pyramids.hard`):
+information-set Monte Carlo tree search (single observer).
 
 Each iteration deals a fresh determinization of the hidden cards (and of the dice and
 reshuffles to come) from the player's view, then walks one tree shared by all of them:
@@ -24,14 +25,15 @@ import random
 import time
 from math import log, sqrt
 
-from rules.pyramids import Action, GameState, Spy
+from rules.pyramids import Action, GameState, LetPass, Spy
 from rules.pyramids.state import DIPLOMACY, DUEL, RETREAT, SETUP, TURN
 
 from .context import Context
 from .evaluate import Weights, utilities
 from .light import light_action
-from .normal import normal_action, spy_rule, turn_values
+from .normal import attack_makes_me_win, normal_action, spy_rule, turn_values
 from .placement import placement
+from .sensible import sensible, worth_a_card
 
 EXPLORATION = 0.5
 PRIOR_VISITS = 4.0
@@ -98,6 +100,11 @@ def search(
         spy = spy_rule(ctx)
         if spy is not None:
             return spy
+    if g0.phase == DUEL and not worth_a_card(ctx):
+        return normal_action(ctx)
+    if g0.phase == DIPLOMACY and attack_makes_me_win(ctx):
+        return LetPass()
+    acts = sensible(ctx, acts)
     root = Node()
     candidates = _root_candidates(ctx, acts, root)
     if len(candidates) == 1:

@@ -5,9 +5,12 @@ other hands valued from their sizes only). Attacks are weighed as a lottery: the
 that some player stops it with K, the chance of winning the duel (exact card odds from
 what the player has seen, or the dice), and the positions after a win and after a loss.
 The special phase: a sabotage is scored like an action; a look (espionage) is taken by
-a rule — a spare Q, a big hand and a neighbour whose hand is unknown. Diplomacy stops an
-attack that would end the game for someone else, or whose expected harm exceeds the
-K's worth; the duel is played by :mod:`ai.duelplay` with a budget set by the stakes.
+a rule — a spare Q, a big hand and a neighbour whose hand is unknown. Armament is worth
+nothing from :data:`FULL_HAND` cards on. An attack is weighed with the cards it is
+likely to cost (the cheapest that beat the defender's expected best). Diplomacy stops an
+attack that would end the game for someone else, or whose expected harm clearly exceeds
+the K's worth; the duel is played by :mod:`ai.duelplay` with a budget set by the stakes,
+each duel point priced by what the hand would lose.
 """
 
 from __future__ import annotations
@@ -28,12 +31,20 @@ from rules.pyramids import cards as C
 from rules.pyramids.state import DIPLOMACY, DUEL, RETREAT, SETUP
 
 from .context import Context
-from .duelplay import duel_choice
+from .duelmath import mean_strength
+from .duelplay import cheapest_set, duel_choice
 from .evaluate import CARD_LIMIT, FIGURE_SHARE, MEAN_CARD, Weights, card_strength, take_chance
 from .outcomes import RetreatChooser, attack_lost, attack_won, spend
 from .placement import placement
+from .sensible import sensible
 
 NEG = -1.0
+FULL_HAND = 8
+"""From this many cards on, drawing more is worth nothing: the cards are better used."""
+STOP_FLOOR = 0.05
+"""A K is spent on an attack that does not end the game only when its expected harm
+exceeds the card's worth by this much of the viewer's winning chance: small harms are
+let pass (each stop keeps a game going)."""
 
 
 def normal_action(ctx: Context) -> Action:
@@ -48,6 +59,7 @@ def normal_action(ctx: Context) -> Action:
         return diplomacy_choice(ctx)
     if g.phase == DUEL:
         return duel_normal(ctx)
+    acts = sensible(ctx, acts)
     if g.phase == RETREAT:
         return retreat_choice(ctx, acts)
     spy = spy_rule(ctx)
@@ -81,6 +93,8 @@ def defender_retreat(ctx: Context) -> RetreatChooser:
 
 def arm_bonus(g: GameState, seat: int, w: Weights) -> float:
     """Logits that two more cards of average value add to ``seat``'s hand score."""
+    if len(g.hands[seat]) >= FULL_HAND:
+        return -0.01
     vals: list[float] = [C.duel_value(c) for c in g.hands[seat]]
     stops = sum(1 for c in g.hands[seat] if C.rank(c) >= C.KING)
     more = card_strength([*vals, MEAN_CARD, MEAN_CARD], w) - card_strength(vals, w)
@@ -139,7 +153,8 @@ def attack_value(ctx: Context, a: Attack, stopped_value: float) -> float:
     hand = g.hands[me]
     n_spend = max(1, min(k_a, k_d + 1, len(hand)))
     top = _top(hand, k_a)
-    win_cards = top[:n_spend]
+    expected = mean_strength(len(g.hands[defender]), k_d)
+    win_cards = cheapest_set(hand, k_a, round(expected) + 1) or top[:n_spend]
     lose_cards = sorted(top, key=lambda c: (C.duel_value(c), c))[: max(1, n_spend - 1)]
     d_cards = g.hands[defender][: min(k_d, len(g.hands[defender]))]
     won = attack_won(g, me, a.src, a.dst, win_cards, d_cards, chooser)
@@ -211,9 +226,17 @@ def _battle_ends(ctx: Context) -> tuple[GameState, GameState]:
     return won, lost
 
 
+def attack_makes_me_win(ctx: Context) -> bool:
+    """True when the attack declared (the viewer may stop it) would, if won, end the
+    game with the viewer among the winners."""
+    won, _lost = _battle_ends(ctx)
+    return won.over and ctx.me in won.winners
+
+
 def diplomacy_choice(ctx: Context) -> Action:
     """Stop the attack with K (or A) when it could end the game for someone else, or when
-    its expected harm to the viewer is worth more than the card."""
+    its expected harm to the viewer is clearly worth more than the card
+    (:data:`STOP_FLOOR`)."""
     g, me = ctx.g, ctx.me
     hand = g.hands[me]
     kings = [c for c in hand if C.rank(c) == C.KING]
@@ -235,11 +258,22 @@ def diplomacy_choice(ctx: Context) -> Action:
     without = lost.copy()
     spend(without, me, [(kings or aces)[0]])
     cost = ctx.value(lost, me) - ctx.value(without, me)
-    return stop if p_win * harm > 1.3 * max(cost, 0.0) + 0.01 else LetPass()
+    return stop if p_win * harm > 1.3 * max(cost, 0.0) + STOP_FLOOR else LetPass()
+
+
+def _point_cost(hand: list[int], w: Weights) -> float:
+    """Logits a duel point costs ``hand``: what giving up its best card takes from the
+    hand's score, per point of that card (little in a big hand that has others as good)."""
+    if not hand:
+        return w.card_top / 10
+    vals: list[float] = sorted((C.duel_value(c) for c in hand), reverse=True)
+    drop = card_strength(vals, w) - card_strength(vals[1:], w)
+    return max(drop, 0.0) / vals[0]
 
 
 def duel_normal(ctx: Context) -> Action:
-    """Play the duel with a budget in duel points set by what is at stake."""
+    """Play the duel with a budget in duel points set by what is at stake, each point
+    priced by what the hand would lose (:func:`_point_cost`)."""
     g, me = ctx.g, ctx.me
     b = g.battle
     assert b is not None
@@ -247,15 +281,15 @@ def duel_normal(ctx: Context) -> Action:
     mine_won = b.attacker == me
     good, bad = (won, lost) if mine_won else (lost, won)
     if good.over or bad.over:
-        return duel_choice(g, me)
+        return duel_choice(g, me, odds=ctx.strength_of)
     u_good = ctx.value(good, me)
     u_bad = ctx.value(bad, me)
     stake = max(0.0, u_good - u_bad)
     u = max(0.02, min(0.98, u_bad))
-    per_point = u * (1 - u) * ctx.weights.card_top / 10
-    budget = max(4.0, min(99.0, stake / per_point))
+    per_point = u * (1 - u) * _point_cost(g.hands[me], ctx.weights)
+    budget = max(4.0, min(99.0, stake / max(per_point, 1e-4)))
     spent = sum(C.duel_value(c) for c in (b.attacker_cards if mine_won else b.defender_cards))
-    return duel_choice(g, me, budget + spent)
+    return duel_choice(g, me, budget + spent, odds=ctx.strength_of)
 
 
 def retreat_choice(ctx: Context, acts: list[Action]) -> Action:

@@ -1,5 +1,6 @@
-"""Information commands: /board, /hand, /games, /status, /log, /rules, /help, /about. All answer
-ephemerally (only the asker sees them); /hand is the only one with private content.
+"""Information commands: /board, /hand, /games, /hint, /status, /log, /rules, /help, /about.
+All answer ephemerally (only the asker sees them); /hand and /hint are the ones with private
+content.
 
 Each is acknowledged privately on entry (``/about`` answers at once); an image that is not
 drawn quickly follows its words by an edit (:func:`bot.reply.with_picture`)."""
@@ -13,9 +14,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from rules import contract
-from service import GameListing, rulebook
+from service import GameListing, ServiceError, rulebook
 
 from ..entry import ANSWER_DIRECT
+from ..errors import UserError
 from ..reply import Reply, with_picture
 from ..texts import ABOUT, clip, game_line, help_for, jump_url, status_text
 from ..views.panels import panel_view
@@ -97,6 +99,21 @@ class InfoCog(commands.Cog):
             return
         drawing = images.hand(holding, "Your hand", game=status.variant)
         await with_picture(reply, clip("\n".join(lines)), drawing, bot.delivery.later, **kwargs)
+
+    @app_commands.command(
+        name="hint", description="What the strongest computer would do in your place (only you)"
+    )
+    @app_commands.guild_only()
+    async def hint(self, interaction: discord.Interaction) -> None:
+        """The hard computer player's choice for the asker's own decision, and why,
+        privately (acknowledged on entry: the search may take a second)."""
+        service = self.bot.service
+        gid = await game_here(service, interaction)
+        try:
+            advice = await service.hint(gid, interaction.user.id)
+        except ServiceError as exc:
+            raise UserError(str(exc), gid) from None
+        await Reply.of(interaction).private(clip("\n".join(advice.lines())))
 
     @app_commands.command(
         name="games", description="Your games in every server, and the game in this channel"

@@ -9,10 +9,11 @@ bytes, registered for the game (:data:`IMAGES`, :mod:`render.registry`).
 
 The shapes come from Natural Earth, cut into the map's territories by
 ``tools/bake_europe_at_war.py`` (:mod:`.shapes`). Static layers (the label image, the
-hatch masks, the names) are drawn once per process; the map of a position is one
-palette lookup over the label image plus a pattern per seat, cached for the last few
-positions' owners (:mod:`.board`). Caches only save work: an image's bytes depend on its
-inputs alone.
+hatch masks, the names) are drawn once per process; the map of a position is the label
+image with each seat's pattern set as palette indices, repainted from the frame's last
+map where territories changed hands, turned to RGB by one palette lookup and cached for
+the last few positions' owners (:mod:`.board`). Caches only save work: an image's bytes
+depend on its inputs alone.
 """
 
 from __future__ import annotations
@@ -54,11 +55,17 @@ def battle_png(
 
 
 def warm_up() -> None:
-    """Build the full map's static layers now (about 0.2 s); the crops' are built when
-    first drawn (about 0.15 s each)."""
-    from .static import static
+    """Build the full map's static layers, the seats' pattern masks and the battle's
+    side cards now (about 0.25 s); the crops' layers are built when first drawn (about
+    0.15 s each)."""
+    from .battle import side_card
+    from .colours import PATTERNS
+    from .static import hatch, static
 
     static("full", False)
+    for pattern in range(len(PATTERNS)):
+        hatch(pattern)
+    side_card()
 
 
 class EaImages:

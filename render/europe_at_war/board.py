@@ -9,6 +9,7 @@ its contents, hands or drawn chits, so every view of one position gives the same
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -30,6 +31,7 @@ from .shapes import Shapes, load_shapes
 from .static import (
     COAST,
     COUNTRY_BORDER,
+    HATCHED,
     NEUTRAL,
     SEA_EDGE,
     TERRITORY_BORDER,
@@ -109,30 +111,105 @@ def choose_frame(view: Any, events: Sequence[Event]) -> Frame:
 @lru_cache(maxsize=6)
 def map_layer(key: str, compact: bool, owners: tuple[int, ...]) -> Image.Image:
     """The map of frame ``key`` with every territory in its owner's tint and pattern
-    (``owners[k]``: the seat holding the k-th territory, -1: nobody). Cached: callers
-    copy it."""
+    (``owners[k]``: the seat holding the k-th territory, -1: nobody), and the static
+    overlay (names, cities, links) on top. Cached: callers copy it.
+
+    Drawn as palette indices (:func:`_indices`), then turned to RGB once: a territory's
+    label indexes its owner's tint, and ``HATCHED + seat`` the seat's pattern colour."""
     st = static(key, compact)
     colours: list[tuple[int, int, int]] = [C.SEA] * 256
     for k, seat in enumerate(owners):
         colours[k + 1] = C.fill(seat) if seat >= 0 else C.UNHELD
+    for seat in range(len(C.PATTERNS)):
+        colours[HATCHED + seat] = C.hatch(seat)
     colours[SEA_EDGE] = C.SEA_EDGE
     colours[TERRITORY_BORDER] = C.BORDER
     colours[COUNTRY_BORDER] = C.COUNTRY_BORDER
     colours[COAST] = C.COAST
     colours[WASTELAND] = C.WASTELAND
     colours[NEUTRAL] = C.NEUTRAL_LAND
-    indexed = st.label.copy()
+    indexed = _indices(key, compact, owners).copy()
     indexed.putpalette([v for c in colours for v in c])
     rgb = indexed.convert("RGB")
-    for seat in sorted({s for s in owners if s >= 0}):
-        lut = [0] * 256
-        for k, s in enumerate(owners):
-            if s == seat:
-                lut[k + 1] = 255
-        pattern = hatch(seat % len(C.PATTERNS)).crop((0, 0, *st.label.size))
-        mask = ImageChops.multiply(st.label.point(lut), pattern)
-        rgb.paste(C.hatch(seat), (0, 0), mask)
+    for xy, tile in st.overlay:
+        rgb.paste(tile, xy, tile)
     return rgb
+
+
+REPAINT_MAX = 32
+"""More territories than this changed hands since a frame's last map: paint it anew."""
+_last: dict[tuple[str, bool], tuple[tuple[int, ...], Image.Image]] = {}
+"""Each frame's last map indices and the owners they show (never changed in place)."""
+
+
+def _indices(key: str, compact: bool, owners: tuple[int, ...]) -> Image.Image:
+    """The ``L`` image of the map's palette indices for ``owners``: the label image with
+    each seat's pattern lines set to ``HATCHED + seat`` over its territories (seats a
+    table of five apart share colours and pattern).
+
+    Made from the frame's last one by repainting only the territories whose owner
+    changed (a game's successive boards differ by a few), or anew when many did."""
+    st = static(key, compact)
+    last = _last.get((key, compact))
+    changed = (
+        [k for k, (a, b) in enumerate(zip(last[0], owners, strict=True)) if a != b]
+        if last is not None and len(last[0]) == len(owners)
+        else None
+    )
+    if last is not None and changed is not None and len(changed) <= REPAINT_MAX:
+        indexed = last[1].copy()
+        for k in changed:
+            box = _territory_box(key, compact, k)
+            if box is None:
+                continue
+            lut = [0] * 256
+            lut[k + 1] = 255
+            mask = st.label.crop(box).point(lut)
+            indexed.paste(k + 1, box, mask)
+            seat = owners[k] % len(C.PATTERNS) if owners[k] >= 0 else -1
+            if seat >= 0:
+                pattern = hatch(seat).crop(box)
+                # both masks are 0 or 255: the darker of the two is where both are set
+                indexed.paste(HATCHED + seat, box, ImageChops.darker(mask, pattern))
+    else:
+        indexed = st.label.copy()
+        patterns = len(C.PATTERNS)
+        for seat in sorted({s % patterns for s in owners if s >= 0}):
+            lut = [0] * 256
+            for k, s in enumerate(owners):
+                if s >= 0 and s % patterns == seat:
+                    lut[k + 1] = 255
+            pattern = hatch(seat).crop((0, 0, *st.label.size))
+            indexed.paste(HATCHED + seat, (0, 0), ImageChops.darker(st.label.point(lut), pattern))
+    _last[(key, compact)] = (owners, indexed)
+    return indexed
+
+
+def forget_maps() -> None:
+    """Forget every map drawn in this process, so the next of each frame is painted
+    anew (as a worker's first board is)."""
+    map_layer.cache_clear()
+    _last.clear()
+
+
+@lru_cache(maxsize=4096)
+def _territory_box(key: str, compact: bool, k: int) -> tuple[int, int, int, int] | None:
+    """A box of frame ``key`` holding every pixel of the k-th territory (its outline's
+    bounds, a pixel wider each side), or ``None`` when it is outside the frame."""
+    st = static(key, compact)
+    f = st.frame
+    region = load_shapes(compact).territories[st.territories[k]].region
+    rings = [ring for poly in region for ring in poly]
+    points = [f.at(ring[i], ring[i + 1]) for ring in rings for i in range(0, len(ring), 2)]
+    xs = [x for x, _ in points]
+    ys = [y for _, y in points]
+    box = (
+        max(0, math.floor(min(xs)) - 1),
+        max(0, math.floor(min(ys)) - 1),
+        min(f.size[0], math.ceil(max(xs)) + 2),
+        min(f.size[1], math.ceil(max(ys)) + 2),
+    )
+    return box if box[0] < box[2] and box[1] < box[3] else None
 
 
 def _owners(view: Any, order: Sequence[str]) -> tuple[int, ...]:
@@ -400,8 +477,6 @@ def board_image(
     st = static(f.key, compact)
     img = Image.new("RGB", f.image_size, P.PANEL_BACKGROUND)
     img.paste(map_layer(f.key, compact, _owners(view, st.territories)), (0, 0))
-    for xy, tile in st.overlay:
-        img.paste(tile, xy, tile)
     _draw_deposits(img, view, shapes, f)
     sites = _battle_sites(view, events)
     places = _places(view, shapes, f)

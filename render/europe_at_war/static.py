@@ -2,9 +2,10 @@
 
 - The **label image**: one byte per pixel naming what is there: a territory (its index
   + 1 in the shapes' order), or one of the codes below (sea, a sea zone's edge, neutral
-  land, wasteland, borders, coast). A board is this image with a palette that gives
-  each territory its owner's tint (:func:`coloured`), so a position's fills cost one
-  palette lookup, however many territories changed hands.
+  land, wasteland, borders, coast). A board's map is this image with each seat's
+  pattern lines set to an index of their own and a palette that gives each territory
+  its owner's tint (:func:`.board.map_layer`), so a position's fills cost one palette
+  lookup.
 - The **hatch masks**: each seat's pattern (one per process, cut to each frame).
 - The **overlay**: names, cities, straits and crossings, as small tiles pasted through
   their alpha (most of a frame has none).
@@ -28,6 +29,9 @@ from .layout import Frame, frame
 from .shapes import Shapes, load_shapes
 
 SEA = 0
+HATCHED = 232
+"""Not in the label image: ``HATCHED + seat`` marks a seat's pattern lines on a board's
+map (:func:`.board.map_layer`); territories' labels stay below it."""
 SEA_EDGE = 248
 TERRITORY_BORDER = 250
 COUNTRY_BORDER = 251
@@ -271,6 +275,8 @@ def static(key: str, compact: bool) -> Static:
     shapes = load_shapes(compact)
     f = frame(key, compact)
     order = tuple(shapes.territories)
+    if len(order) >= HATCHED:
+        raise ValueError(f"{len(order)} territories: labels would reach {HATCHED}")
     return Static(
         f,
         order,

@@ -551,6 +551,8 @@ def action_label(action: Any, view: Any, names: Sequence[str]) -> str:
         return f"leave {a.amount} RP in {space(a.at)}"
     if k == "pay_loss":
         return f"pay {a.amount} RP from {space(a.at)}"
+    if k == "done" and getattr(view, "window", None) is not None:
+        return QUIET["pass"]  # finishing a window is passing in it
     return _card_action_label(a, space, who, view)
 
 

@@ -130,6 +130,10 @@ class Battle:
         return b
 
 
+_RULES: dict[str, VariantRules] = {}
+"""The rules object of each variant asked for so far (see :attr:`GameState.rules`)."""
+
+
 class GameState:
     """Everything about one game. Mutated only through :meth:`apply`.
 
@@ -207,10 +211,13 @@ class GameState:
     # ------------------------------------------------------------------ rules access
     @property
     def rules(self) -> VariantRules:
-        """The variant's rules object."""
-        from .variant import rules_for
+        """The variant's rules object (looked up once per variant: playouts ask often)."""
+        found = _RULES.get(self.variant)
+        if found is None:
+            from .variant import rules_for
 
-        return rules_for(self.variant)
+            found = _RULES[self.variant] = rules_for(self.variant)
+        return found
 
     @property
     def over(self) -> bool:

@@ -292,7 +292,8 @@ EW_HELP = "\n".join(
         "• Duels, the diplomacy window (stop an attack with a K) and retreats: press **Open my "
         "panel** in the channel, or use the panel I DM you. **/hand** shows your cards.",
         "• **/board**, **/hand**, **/status**, **/log** show the game; **/games** your games; "
-        "**/rules** the rules with their numbers; **/replay** animates a game of this channel "
+        "**/rules** the rules with their numbers; **/hint** suggests a move for your own "
+        "decision (only you see it); **/replay** animates a game of this channel "
         "and **/export** gives you its public record.",
         "• **/draw** proposes a draw (every person must agree); **/resign** hands your seat to "
         "a computer; the host can **/pause**, **/resume**, **/replace** a seat or **/cancel**. "
@@ -322,9 +323,10 @@ WW_HELP = "\n".join(
         "(WW-5).",
         "• **/board**, **/status**, **/log** show the game; **/games** your games; **/rules** "
         "the rules with their numbers; **/replay** and **/export** replay a game of this "
-        "channel. **/draw** proposes a draw; **/resign** hands your seat "
-        "to a computer; the host can **/pause**, **/resume**, **/replace** a seat or "
-        "**/cancel**; **Rematch** under the last message plays again.",
+        "channel; **/hint** suggests your move (only you see it). **/draw** proposes a "
+        "draw; **/resign** hands your seat to a computer; the host can **/pause**, "
+        "**/resume**, **/replace** a seat or **/cancel**; **Rematch** under the last "
+        "message plays again.",
     ]
 )
 """/help of each variant, as a chat server shows it."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +14,8 @@ import pytest
 
 import ai
 import ai.pyramids
-from ai.pyramids import ismcts
+from ai.pyramids import ismcts, lookahead
+from ai.pyramids.context import Context
 from rules import pyramids
 from tests.ai.support import EW, SMALL_BUDGET, WW
 
@@ -87,17 +89,33 @@ class CountingClock:
         return float(self.readings)
 
 
-def test_deadline_cuts_the_search_short(monkeypatch: pytest.MonkeyPatch) -> None:
+def _first_turn() -> tuple[pyramids.GameState, int]:
     game, _ = pyramids.new_game(WW, [None, None, None], 3)
     while game.phase == "setup":
         seat = game.deciders()[0].seat
         game.apply(seat, ai.pyramids.choose(pyramids.view_for(game, seat), "easy", 0))
-    seat = game.deciders()[0].seat
-    view = pyramids.view_for(game, seat)
+    return game, game.deciders()[0].seat
+
+
+def test_deadline_cuts_the_lookahead_short(monkeypatch: pytest.MonkeyPatch) -> None:
+    game, seat = _first_turn()
+    clock = CountingClock()
+    monkeypatch.setattr(lookahead, "time", clock)
+    # the lookahead looks at the clock after each deal: past the deadline at the 3rd look
+    action = ai.pyramids.choose(
+        pyramids.view_for(game, seat), "hard", 1, iterations=2_000, deadline=2.5
+    )
+    assert clock.readings == 3, "the lookahead stopped at its deadline, not its budget"
+    assert action in game.legal_actions(seat)
+
+
+def test_deadline_cuts_the_search_short(monkeypatch: pytest.MonkeyPatch) -> None:
+    game, seat = _first_turn()
     clock = CountingClock()
     monkeypatch.setattr(ismcts, "time", clock)
+    ctx = Context(pyramids.view_for(game, seat), random.Random(1))
     # the search looks at the clock every 4 iterations: past the deadline at the 3rd look
-    action = ai.pyramids.choose(view, "hard", 1, iterations=2_000, deadline=2.5)
+    action = ismcts.search(ctx, random.Random(1), 2_000, deadline=2.5)
     assert clock.readings == 3, "the search stopped at its deadline, not its budget"
     assert action in game.legal_actions(seat)
 

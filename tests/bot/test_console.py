@@ -25,6 +25,7 @@ from PIL import Image
 
 from console import games as games_mod
 from console import main as console
+from console.session import HOST_ID
 from service.models import GameSettings
 from service.store import open_store
 
@@ -591,6 +592,24 @@ def test_open_without_a_viewer_says_so_once(
     code, out = run(monkeypatch, base_args(paths, "--open", boards=True), ["1", "quit"])
     assert code == 0
     assert out.count("(No image viewer found; open the file yourself.)") == 1
+
+
+def test_hint_gives_the_strongest_choice_for_the_open_question_and_counts(
+    monkeypatch: pytest.MonkeyPatch, paths: dict[str, Path]
+) -> None:
+    code, out = run(monkeypatch, base_args(paths, "--computers", "1"), ["hint", "suggest", "quit"])
+    assert code == 0
+    hints = re.findall(r"^Hint: (.+)$", out, re.M)
+    assert len(hints) == 2 and hints[0] == hints[1]
+    assert re.match(r"Large on .+, medium on .+, small on .+", hints[0])
+    lines = out.splitlines()
+    why = lines[lines.index(f"Hint: {hints[0]}") + 1]
+    assert why.endswith(".") and "pieces" in why
+    assert "(Hints you took in this game: 1.)" in out
+    assert "(Hints you took in this game: 2.)" in out
+    assert "**" not in out.split("Hint: ", 1)[1]
+    with sqlite3.connect(paths["db"]) as conn:
+        assert conn.execute("SELECT user_id, taken FROM hints").fetchall() == [(HOST_ID, 2)]
 
 
 def test_draw_asks_to_confirm_and_ends_a_game_against_computers_only_when_confirmed(

@@ -15,6 +15,7 @@ from service.migrations import (
     MIGRATIONS,
     Migration,
     MigrationError,
+    applied_versions,
     current_version,
     migrate,
 )
@@ -61,7 +62,7 @@ def seed_rows(path: Path, version: int) -> None:
             conn.execute(
                 "INSERT INTO guild_settings VALUES (77, 600.0, 'arm', 45, 0.0, 1800.0, 3, 1.0)"
             )
-        elif version >= 9:
+        elif version >= 9:  # the same settings, the option defaults as JSON
             conn.execute(
                 "INSERT INTO guild_settings VALUES (77, 600.0, 0.0, 1800.0, 3, "
                 """'{"turn_timeout_action": "arm", "diplomacy_seconds": 45}', 1.0)"""
@@ -73,15 +74,18 @@ def seed_rows(path: Path, version: int) -> None:
         if version >= 5:
             conn.execute("INSERT INTO game_messages VALUES (1, 55, 56, 57)")
             conn.execute("UPDATE seats SET dms_closed = 1")
+        if version >= 12:
+            conn.execute("INSERT INTO hints VALUES (1, 9, 2)")
     finally:
         conn.close()
 
 
-VERSIONS = [m.version for m in MIGRATIONS]
+NUMBERS = [m.version for m in MIGRATIONS]
+"""Every step's number, in order."""
 
 
-async def test_latest_is_the_last_migration_and_numbering_increases() -> None:
-    assert sorted(set(VERSIONS)) == VERSIONS and VERSIONS[-1] == LATEST and VERSIONS[0] == 1
+async def test_latest_is_the_last_migration_and_numbers_increase() -> None:
+    assert sorted(set(NUMBERS)) == NUMBERS and NUMBERS[0] == 1 and NUMBERS[-1] == LATEST
 
 
 async def test_an_empty_file_migrates_to_the_latest(tmp_path: Path) -> None:
@@ -93,10 +97,10 @@ async def test_an_empty_file_migrates_to_the_latest(tmp_path: Path) -> None:
     conn = sqlite3.connect(tmp_path / "new.db")
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     versions = [r[0] for r in conn.execute("SELECT version FROM schema_migrations")]
-    assert versions == VERSIONS
+    assert versions == NUMBERS
 
 
-@pytest.mark.parametrize("start", [0, *VERSIONS[:-1]])
+@pytest.mark.parametrize("start", [0, *NUMBERS[:-1]])
 async def test_every_earlier_version_upgrades_keeping_its_data(tmp_path: Path, start: int) -> None:
     fresh = tmp_path / "fresh.db"
     store = await SqliteStore.open(fresh)
@@ -143,6 +147,10 @@ async def test_every_earlier_version_upgrades_keeping_its_data(tmp_path: Path, s
         changed = expected.with_changes(options={"diplomacy_seconds": 50})
         await store.save_guild_settings(changed, 5.0)
         assert (await store.guild_settings(77)).options["diplomacy_seconds"] == 50
+        # migration 12: hints taken per person and game
+        if start >= 1:
+            assert await store.hints_taken(9, 1) == (2 if start >= 12 else 0)
+            assert await store.count_hint(1, 9) == (3 if start >= 12 else 1)
     finally:
         await store.close()
     assert schema(old) == schema(fresh)
@@ -188,25 +196,39 @@ async def test_two_processes_migrating_at_once_apply_each_step_once(tmp_path: Pa
         await s.close()
     conn = sqlite3.connect(path)
     versions = [r[0] for r in conn.execute("SELECT version FROM schema_migrations")]
-    assert versions == VERSIONS
+    assert versions == NUMBERS
 
 
-async def test_a_step_numbered_below_the_newest_applied_is_still_applied(tmp_path: Path) -> None:
-    # a change merged after a later-numbered one: its step runs all the same
+async def test_a_skipped_number_is_applied_once_its_step_lands(tmp_path: Path) -> None:
     path = tmp_path / "x.db"
-    later = (*MIGRATIONS, Migration(LATEST + 2, "later", ("CREATE TABLE later (x)",)))
-    store = await SqliteStore.open(path, migrations=later)
+    skipped = Migration(LATEST + 1, "written elsewhere", ("CREATE TABLE elsewhere (x)",))
+    later = Migration(LATEST + 2, "written here", ("CREATE TABLE here (x)",))
+    store = await SqliteStore.open(path, migrations=(*MIGRATIONS, later))
     await store.close()
-    merged = (*later, Migration(LATEST + 1, "merged late", ("CREATE TABLE merged (x)",)))
-    store = await SqliteStore.open(path, migrations=merged)
+    store = await SqliteStore.open(path, migrations=(*MIGRATIONS, skipped, later))
     try:
         assert await store.schema_version() == LATEST + 2
     finally:
         await store.close()
-    assert {"later", "merged"} <= {r[1] for r in schema(path)}
+    conn = await aiosqlite.connect(path, isolation_level=None)
+    try:
+        assert await applied_versions(conn) == {*NUMBERS, LATEST + 1, LATEST + 2}
+    finally:
+        await conn.close()
+    assert {"elsewhere", "here"} <= {r[1] for r in schema(path)}
 
 
-async def test_a_number_used_twice_is_refused(tmp_path: Path) -> None:
+async def test_a_database_with_a_step_this_code_lacks_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "x.db"
+    skipped = Migration(LATEST + 1, "written elsewhere", ("CREATE TABLE elsewhere (x)",))
+    later = Migration(LATEST + 2, "written here", ("CREATE TABLE here (x)",))
+    store = await SqliteStore.open(path, migrations=(*MIGRATIONS, skipped))
+    await store.close()
+    with pytest.raises(MigrationError, match=f"step\\(s\\) {LATEST + 1} this code does not know"):
+        await SqliteStore.open(path, migrations=(*MIGRATIONS, later))
+
+
+async def test_two_steps_with_one_number_are_refused(tmp_path: Path) -> None:
     twice = (*MIGRATIONS, Migration(LATEST, "again", ("CREATE TABLE again (x)",)))
-    with pytest.raises(MigrationError, match="each once"):
+    with pytest.raises(MigrationError, match="distinct numbers"):
         await SqliteStore.open(tmp_path / "x.db", migrations=twice)

@@ -1,6 +1,6 @@
 """The words of /leaderboard and /stats (``bot.texts``) from the service's records: places,
 plurals, the asker's line below the best, names that cannot break the markdown, a record
-with games left early and no rating yet, hints when counted."""
+with games left early and no rating yet, hints when taken."""
 
 from __future__ import annotations
 

@@ -113,6 +113,22 @@ async def test_a_failing_step_is_rolled_back_and_a_newer_database_refused(
         await PostgresStore.open(url)
 
 
+async def test_a_skipped_number_is_applied_once_its_step_lands(
+    postgres_server: PostgresServer,
+) -> None:
+    url = await postgres_server.fresh_url()
+    skipped = Migration(LATEST + 1, "written elsewhere", ("CREATE TABLE elsewhere (x INTEGER)",))
+    later = Migration(LATEST + 2, "written here", ("CREATE TABLE here (x INTEGER)",))
+    store = await PostgresStore.open(url, migrations=(*MIGRATIONS, later))
+    await store.close()
+    store = await PostgresStore.open(url, migrations=(*MIGRATIONS, skipped, later))
+    assert await store.schema_version() == LATEST + 2
+    await store.close()
+    assert {"elsewhere", "here"} <= set(await columns(url))
+    with pytest.raises(MigrationError, match="this code does not know"):
+        await PostgresStore.open(url, migrations=(*MIGRATIONS, later))
+
+
 async def test_the_action_log_is_append_only_but_goes_with_its_game(
     postgres_server: PostgresServer,
 ) -> None:

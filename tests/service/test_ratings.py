@@ -241,22 +241,18 @@ async def test_a_start_rates_what_was_left_and_rebuilds_another_model_s(tmp_path
         await svc.close()
 
 
-async def test_stats_give_the_hints_taken_once_the_store_counts_them(tmp_path: Path) -> None:
+async def test_stats_give_the_hints_taken_in_every_game(tmp_path: Path) -> None:
     svc = await make_service(tmp_path / "games.db", FakeClock(T0))
     try:
         gid = await table(svc, 2)
         assert await play(svc, gid, {ANN: ["a1", "b1", "c1"], BOB: ["a2", "c2", "a3"]})
         await svc.idle()
-        assert (await svc.player_stats(ANN)).hints is None  # this store counts none
+        assert (await svc.player_stats(ANN)).hints == 0
         assert await svc.last_played(ANN) == "claim_line" and await svc.last_played(DEE) is None
-        asked = []
-
-        async def hints_taken(user_id: int, game_id: int | None = None) -> int:
-            asked.append((user_id, game_id))
-            return 3
-
-        # the method the hints' migration adds to the store, standing in for it here
-        svc.store.hints_taken = hints_taken  # type: ignore[attr-defined]
-        assert (await svc.player_stats(ANN)).hints == 3 and asked == [(ANN, None)]
+        await svc.store.count_hint(gid, ANN)
+        await svc.store.count_hint(gid, ANN)
+        await svc.store.count_hint(gid, BOB)
+        assert (await svc.player_stats(ANN)).hints == 2
+        assert (await svc.player_stats(BOB)).hints == 1
     finally:
         await svc.close()

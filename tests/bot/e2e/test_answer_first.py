@@ -348,6 +348,10 @@ async def test_every_interaction_is_answered_while_the_renderer_is_held(held_wor
     res = await rec.click(mover, fake.message(panel.id), confirm)
     assert "✔ Pass" in fake.message(panel.id).content
     await rec.slash(ann, "games")
+    st = await svc.status(gid)
+    asker = world.user_of(next(d for d in st.decisions if d.kind == "turn").user_id)
+    res = await rec.slash(asker, "hint")  # the search runs after the acknowledgement
+    assert res.ephemeral and "Hint" in res.content, res.content
 
     # ---- the table: pause, resume, replace, resign and cancel with Keep and Confirm
     await rec.slash(ann, "pause")

@@ -3,11 +3,17 @@ information commands, World War 5's commands, and `python -m bot` without a toke
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
+import threading
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
+import ai
+import rules
 from rules import pyramids
 from tests.bot.e2e.harness import World
 from tests.bot.e2e.policy import Policy
@@ -215,3 +221,60 @@ async def test_a_world_war_5_game_to_the_end(world: World) -> None:
     text = "\n".join(m.content for m in world.fake.messages(world.channel))
     assert "Dice:" in text and "Game over" in text
     assert "♠" not in text and "♥" not in text, "no cards in World War 5"
+
+
+async def test_hint_answers_privately_first_and_only_for_ones_own_decision(
+    world: World,
+) -> None:
+    gid, mover, state = await _turn(world)
+    assert world.bot is not None
+    svc = world.bot.service
+    seat = state.current
+    names = [s.name for s in (await svc.status(gid)).seats]
+    words = rules.game_named("european_war").presentation
+    view = state.view_for(seat)
+    labels = {words.action_label(a, view, names) for a in state.legal_actions(seat)}
+
+    # the search waits until the interaction is acknowledged: the answer comes after
+    release = threading.Event()
+    real = svc.adviser
+
+    def held(game: str, view: Any, legal: Sequence[Any], seed: int) -> ai.Hint:
+        release.wait(10)
+        return real(game, view, legal, seed)
+
+    svc.adviser = held
+    try:
+        asking = asyncio.ensure_future(
+            world.fake.slash(world.users[mover], world.channel, "hint", timeout=15)
+        )
+        for _ in range(1000):  # until the bot acknowledged it
+            pending = [i for i in world.fake.interactions.values() if i.data.get("name") == "hint"]
+            if pending and pending[-1].acknowledged_at is not None:
+                break
+            await asyncio.sleep(0.005)
+        assert pending and pending[-1].answered_at is None, "acknowledged before the answer"
+        release.set()
+        res = await asking
+    finally:
+        release.set()
+        svc.adviser = real
+    await world.settle()
+    assert res.ephemeral and res.ack_delay is not None
+    assert res.ack_delay < world.fake.interaction_deadline
+    first, *why = res.content.splitlines()
+    assert first.startswith("**Hint:** ") and first.removeprefix("**Hint:** ") in labels
+    assert why[-1] == "(Hints you took in this game: 1.)" and len(why) >= 2
+    assert await svc.store.hints_taken(world.users[mover].id, gid) == 1
+
+    # nobody else gets a hint for this decision
+    other = next(n for n in ("ann", "bob", "cy") if n != mover)
+    res = await world.slash(other, "hint")
+    assert res.ephemeral and "no decision to make now" in res.content
+    res = await world.slash("spectator", "hint")
+    assert res.ephemeral and "not playing in this game" in res.content
+    quiet = world.fake.add_text_channel(world.guild, "quiet-hints")
+    await world.fake.sync()
+    res = await world.slash(mover, "hint", channel=quiet)
+    assert res.ephemeral and "no game in this channel" in res.content
+    assert await svc.store.hints_taken(world.users[other].id) == 0

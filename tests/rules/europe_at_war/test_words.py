@@ -15,6 +15,7 @@ from rules.europe_at_war.actions import (
     ACTION_TYPES,
     BattleCard,
     Casualty,
+    Done,
     Drop,
     LostOrders,
     Move,
@@ -183,6 +184,22 @@ def test_every_action_kind_has_a_label_and_own_units_go_by_name() -> None:
     assert label == f"General ({ref(general)}) to {g.map.name('turin')} (Canals)"
     assert WORDS.action_label(Submit(), view, NAMES) == "show the plan"
     assert {cls.kind for cls in ACTION_TYPES.values()} <= set(_labelled())
+
+
+def test_finishing_a_window_is_labelled_pass_and_other_steps_done() -> None:
+    """In W1 and W2 the one way to play no card reads "pass" on the panel; finishing
+    another step (discards, recruiting) stays "done"."""
+    g = table("france", "austria")
+    keep(g, 1)
+    add(g, 0, "General", "lyon")
+    new_turn(g)
+    g.step = "plan"
+    assert WORDS.action_label(Done(), view_for(g, 1), NAMES) == "done"
+    g.apply(0, Submit())
+    assert g.step == "window" and g.deciders(), g.step
+    d = g.deciders()[0]
+    assert d.kind == "w1" and Done() in g.legal_actions(d.seat)
+    assert WORDS.action_label(Done(), view_for(g, d.seat), NAMES) == "pass"
 
 
 def _labelled() -> set[str]:
