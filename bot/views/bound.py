@@ -9,8 +9,9 @@ views are made of them (:class:`bot.views.controls.Controls`).
 
 from __future__ import annotations
 
+import re
 import types
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar, cast
 
 import discord
 
@@ -21,9 +22,49 @@ D = TypeVar("D", bound=discord.ui.DynamicItem[Any])
 
 
 class OfBot:
-    """A dynamic item of one bot (made by :func:`bind`)."""
+    """A dynamic item of one bot (made by :func:`bind`); each says in :meth:`from_match`
+    what a click on it stands for."""
 
     bot: ClassVar[GameBot]
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        """discord.py's hook, on every click (after a restart too): :meth:`from_match`."""
+        return cls.from_match(match, item)
+
+    @classmethod
+    def from_match(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
+        """The item clicked: ``item`` as discord.py rebuilt it from the message, whose
+        custom id matched the class's template as ``match``."""
+        raise NotImplementedError
+
+
+def button_of(item: discord.ui.Item[Any]) -> discord.ui.Button[Any]:
+    """``item`` as the button a button's template matched.
+
+    Raises:
+        TypeError: it is not a button.
+    """
+    if not isinstance(item, discord.ui.Button):
+        raise TypeError(f"{item!r} is not a button")
+    return item
+
+
+def select_of(item: discord.ui.Item[Any]) -> discord.ui.Select[Any]:
+    """``item`` as the select a select's template matched.
+
+    Raises:
+        TypeError: it is not a select.
+    """
+    if not isinstance(item, discord.ui.Select):
+        raise TypeError(f"{item!r} is not a select")
+    return item
 
 
 def bind(item: type[D], bot: GameBot) -> type[D]:

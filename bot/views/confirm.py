@@ -12,7 +12,7 @@ import discord
 
 from ..errors import UserError, expect_ok, guarded
 from ..reply import Reply
-from .bound import OfBot
+from .bound import OfBot, button_of
 
 if TYPE_CHECKING:
     from .controls import Controls
@@ -56,15 +56,9 @@ class ConfirmButton(
         self.what, self.gid, self.uid = what, gid, uid
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-    ) -> ConfirmButton:
-        if not isinstance(item, discord.ui.Button):  # the template matches only our buttons
-            raise TypeError(f"{item!r} is not a button")
-        return cls(match["what"], int(match["gid"]), int(match["uid"]), item.label or "Confirm")
+    def from_match(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> ConfirmButton:
+        button = button_of(item)
+        return cls(match["what"], int(match["gid"]), int(match["uid"]), button.label or "Confirm")
 
     @guarded("update")
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -103,12 +97,7 @@ class KeepButton(
         self.uid = uid
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-    ) -> KeepButton:
+    def from_match(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> KeepButton:
         return cls(int(match["uid"]))
 
     @guarded("direct")

@@ -22,7 +22,7 @@ from service import Counts, ServiceError, shortfall
 
 from ..errors import UserError, guarded
 from ..reply import Reply
-from .bound import OfBot
+from .bound import OfBot, button_of
 from .turn import STEP_MARK, head_of
 
 if TYPE_CHECKING:
@@ -152,21 +152,15 @@ class CountButton(
         self.gid, self.version, self.page, self.counts = gid, version, page, counts
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-    ) -> CountButton:
-        if not isinstance(item, discord.ui.Button):  # the template matches only our buttons
-            raise TypeError(f"{item!r} is not a button")
+    def from_match(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> CountButton:
+        button = button_of(item)
         return cls(
             int(match["gid"]),
             int(match["ver"]),
             int(match["page"]),
             match["counts"],
-            item.label or "?",
-            item.style,
+            button.label or "?",
+            button.style,
         )
 
     @guarded("update")
@@ -195,12 +189,7 @@ class CountConfirm(
         self.gid, self.version, self.counts = gid, version, counts
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-    ) -> CountConfirm:
+    def from_match(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> CountConfirm:
         return cls(int(match["gid"]), int(match["ver"]), match["counts"])
 
     @guarded("update")

@@ -18,7 +18,7 @@ from service import LobbyInfo, ServiceError
 from ..errors import UserError, expect_ok, guarded
 from ..reply import Reply
 from ..texts import duration_words
-from .bound import OfBot
+from .bound import OfBot, button_of, select_of
 
 if TYPE_CHECKING:
     from .controls import Controls
@@ -63,15 +63,9 @@ class LobbyButton(
         self.gid, self.what = gid, what
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-    ) -> LobbyButton:
-        if not isinstance(item, discord.ui.Button):  # the template matches only our buttons
-            raise TypeError(f"{item!r} is not a button")
-        return cls(int(match["gid"]), match["what"], item.label or "?", item.style)
+    def from_match(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> LobbyButton:
+        button = button_of(item)
+        return cls(int(match["gid"]), match["what"], button.label or "?", button.style)
 
     async def _check_host(self, interaction: discord.Interaction) -> LobbyInfo | None:
         """Start, Add computer and Options are the host's; Join and Leave anyone's (the
@@ -248,20 +242,14 @@ class OptionSelect(
         self.gid, self.name = gid, name
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-    ) -> OptionSelect:
-        if not isinstance(item, discord.ui.Select):  # the template matches only our selects
-            raise TypeError(f"{item!r} is not a select")
+    def from_match(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> OptionSelect:
+        select = select_of(item)
         return cls(
             int(match["gid"]),
             match["name"],
-            list(item.options),
-            min_values=item.min_values,
-            max_values=item.max_values,
+            list(select.options),
+            min_values=select.min_values,
+            max_values=select.max_values,
         )
 
     async def _option(self, value: str) -> dict[str, Any]:

@@ -28,7 +28,7 @@ from ..errors import UserError, guarded
 from ..reply import Reply, with_picture
 from ..texts import clip, stamp
 from . import codec
-from .bound import OfBot
+from .bound import OfBot, button_of, select_of
 from .counts import count_line, counts_view
 from .turn import TONES, is_turn, root_step, step_view, with_step
 
@@ -106,16 +106,10 @@ class AnswerButton(
         self.gid, self.version, self.code = gid, version, code
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-    ) -> AnswerButton:
-        if not isinstance(item, discord.ui.Button):  # the template matches only our buttons
-            raise TypeError(f"{item!r} is not a button")
+    def from_match(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> AnswerButton:
+        button = button_of(item)
         return cls(
-            int(match["gid"]), int(match["ver"]), match["code"], item.label or "?", item.style
+            int(match["gid"]), int(match["ver"]), match["code"], button.label or "?", button.style
         )
 
     @guarded("update")
@@ -144,15 +138,9 @@ class AnswerSelect(
         self.gid, self.version = gid, version
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-    ) -> AnswerSelect:
-        if not isinstance(item, discord.ui.Select):  # the template matches only our selects
-            raise TypeError(f"{item!r} is not a select")
-        return cls(int(match["gid"]), int(match["ver"]), int(match["n"]), list(item.options))
+    def from_match(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> AnswerSelect:
+        select = select_of(item)
+        return cls(int(match["gid"]), int(match["ver"]), int(match["n"]), list(select.options))
 
     @guarded("update")
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -177,12 +165,7 @@ class OpenPanelButton(
         self.gid, self.uid = gid, uid
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-    ) -> OpenPanelButton:
+    def from_match(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> OpenPanelButton:
         return cls(int(match["gid"]), int(match["uid"]))
 
     @guarded("private")
@@ -293,12 +276,7 @@ class PanelOpener(
         self.gid, self.what = gid, what
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-    ) -> PanelOpener:
+    def from_match(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> PanelOpener:
         return cls(int(match["gid"]), match["what"])
 
     @guarded("private")

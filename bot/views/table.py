@@ -113,12 +113,7 @@ class DrawButton(
         self.gid, self.what = gid, what
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-    ) -> DrawButton:
+    def from_match(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> DrawButton:
         return cls(int(match["gid"]), match["what"])
 
     @guarded("private")
@@ -148,12 +143,7 @@ class UndoButton(
         self.gid, self.seq = gid, seq
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-    ) -> UndoButton:
+    def from_match(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> UndoButton:
         return cls(int(match["gid"]), int(match["seq"]))
 
     @guarded("public")
@@ -184,12 +174,7 @@ class RematchButton(
         self.gid = gid
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-    ) -> RematchButton:
+    def from_match(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> RematchButton:
         return cls(int(match["gid"]))
 
     @guarded("public")

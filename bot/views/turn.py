@@ -27,7 +27,7 @@ from service import Nth, Offer, Prompt, ServiceError, Step, first_step
 from ..errors import UserError, guarded
 from ..reply import Reply
 from . import codec
-from .bound import OfBot
+from .bound import OfBot, button_of, select_of
 
 if TYPE_CHECKING:
     from ..client import GameBot
@@ -253,21 +253,15 @@ class TurnButton(
         self.gid, self.version, self.page, self.path = gid, version, page, path
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-    ) -> TurnButton:
-        if not isinstance(item, discord.ui.Button):  # the template matches only our buttons
-            raise TypeError(f"{item!r} is not a button")
+    def from_match(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> TurnButton:
+        button = button_of(item)
         return cls(
             int(match["gid"]),
             int(match["ver"]),
             int(match["page"]),
             match["path"],
-            item.label or "?",
-            item.style,
+            button.label or "?",
+            button.style,
         )
 
     @guarded("update")
@@ -303,16 +297,14 @@ class TurnSelect(
         self.gid, self.version, self.path = gid, version, path
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-    ) -> TurnSelect:
-        if not isinstance(item, discord.ui.Select):  # the template matches only our selects
-            raise TypeError(f"{item!r} is not a select")
+    def from_match(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> TurnSelect:
+        select = select_of(item)
         return cls(
-            int(match["gid"]), int(match["ver"]), int(match["n"]), match["path"], list(item.options)
+            int(match["gid"]),
+            int(match["ver"]),
+            int(match["n"]),
+            match["path"],
+            list(select.options),
         )
 
     @guarded("update")
@@ -340,12 +332,7 @@ class TurnConfirm(
         self.gid, self.version, self.path = gid, version, path
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-    ) -> TurnConfirm:
+    def from_match(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> TurnConfirm:
         return cls(int(match["gid"]), int(match["ver"]), match["path"])
 
     @guarded("update")
