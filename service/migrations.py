@@ -542,13 +542,14 @@ async def migrate(
     steps = ordered(migrations)
     newest = steps[-1].version if steps else 0
     target = newest if target is None else target
-    why = unknown_steps(await applied_versions(conn), steps)
+    applied = await applied_versions(conn)
+    why = unknown_steps(applied, steps)
     if why is not None:
         raise MigrationError(why)
     for step in steps:
         if step.version > target:
             break
-        if step.version in await applied_versions(conn):
+        if step.version in applied:
             continue
         await conn.execute("BEGIN IMMEDIATE")
         try:
