@@ -7,6 +7,7 @@ import pytest
 from rules import pyramids
 from rules.pyramids import Attack, Move, StopAttack, StopPlaying
 from rules.pyramids.state import DIPLOMACY, DUEL
+from tests.ai.scenes import britain_must_stop, france_must_block, russia_wins_in_one
 from tests.ai.support import WW, decide
 from tests.rules.positions import BRIT, FRAN, RUSS, cards, position
 
@@ -15,21 +16,7 @@ SMART = ("normal", "hard")
 
 @pytest.mark.parametrize("level", SMART)
 def test_takes_a_win_in_one(level: str) -> None:
-    # Russia holds Germany and Austria (Central Powers, unplayed) and can walk into Hungary.
-    g = position(
-        [RUSS, FRAN],
-        {
-            "north_russia": (0, 3),
-            "west_russia": (0, 2),
-            "germany": (0, 1),
-            "austria": (0, 2),
-            "south_balkans": (0, 1),
-            "france_benelux": (1, 3),
-            "italy": (1, 2),
-            "north_africa": (1, 1),
-        },
-        hands=[cards("2C", "3C", "4C", "5C", "6C"), cards("7C", "8C", "9C")],
-    )
+    g = russia_wins_in_one()
     for seed in range(3):
         action = decide(g, 0, level, seed)
         assert action == Move("south_balkans", "hungary")
@@ -59,47 +46,15 @@ def test_takes_a_win_in_one_in_world_war_5(level: str) -> None:
 
 @pytest.mark.parametrize("level", SMART)
 def test_blocks_an_opponent_win_in_one(level: str) -> None:
-    # Russia (to move next) holds Austria and Hungary and can walk into empty Germany;
-    # France has no card (no attack) and only Germany blocks it.
-    g = position(
-        [FRAN, RUSS],
-        {
-            "france_benelux": (0, 3),
-            "italy": (0, 2),
-            "north_africa": (0, 1),
-            "north_russia": (1, 3),
-            "west_russia": (1, 2),
-            "austria": (1, 2),
-            "hungary": (1, 1),
-        },
-        hands=[[], cards("7C", "8C", "9C")],
-    )
+    g = france_must_block()
     for seed in range(3):
         assert decide(g, 0, level, seed) == Move("france_benelux", "germany")
 
 
 @pytest.mark.parametrize("level", SMART)
 def test_stops_an_attack_that_would_make_an_opponent_win(level: str) -> None:
-    # France holds Germany and Austria; beating Russia's small on Hungary wins it the
-    # Central Powers. Britain holds a K.
-    g = position(
-        [FRAN, RUSS, BRIT],
-        {
-            "france_benelux": (0, 3),
-            "germany": (0, 2),
-            "austria": (0, 2),
-            "south_balkans": (0, 3),
-            "north_russia": (1, 3),
-            "west_russia": (1, 2),
-            "hungary": (1, 1),
-            "britain": (2, 3),
-            "spain": (2, 2),
-            "south_scandinavia": (2, 1),
-        },
-        hands=[cards("10C", "10D", "9C", "9D"), cards("2C"), cards("KS", "3C", "4C")],
-    )
-    g.apply(0, Attack("south_balkans", "hungary"))
-    assert g.phase == DIPLOMACY and g.pending == [2]
+    g = britain_must_stop()
+    assert g.pending == [2]
     for seed in range(3):
         assert decide(g, 2, level, seed) == StopAttack(False)
 

@@ -12,10 +12,11 @@ import ai.pyramids
 from ai.players import ChoiceAdviser
 from rules import contract, pyramids
 from rules.pyramids import Attack, Move, StopAttack, StopPlaying
-from rules.pyramids.state import DIPLOMACY, DUEL
+from rules.pyramids.state import DUEL
+from tests.ai.scenes import britain_must_stop, france_must_block, russia_wins_in_one
 from tests.ai.support import SMALL_BUDGET
 from tests.games.claim_line import ClaimGame
-from tests.rules.positions import BRIT, CENT, FRAN, RUSS, cards, position
+from tests.rules.positions import CENT, FRAN, RUSS, cards, position
 
 
 def hint(g: pyramids.GameState, seat: int, seed: int = 0) -> ai.Hint:
@@ -79,39 +80,14 @@ def test_a_hint_depends_only_on_what_the_asker_sees() -> None:
 
 
 def test_a_win_in_one_says_so() -> None:
-    g = position(
-        [RUSS, FRAN],
-        {
-            "north_russia": (0, 3),
-            "west_russia": (0, 2),
-            "germany": (0, 1),
-            "austria": (0, 2),
-            "south_balkans": (0, 1),
-            "france_benelux": (1, 3),
-            "italy": (1, 2),
-            "north_africa": (1, 1),
-        },
-        hands=[cards("2C", "3C", "4C", "5C", "6C"), cards("7C", "8C", "9C")],
-    )
+    g = russia_wins_in_one()
     advice = hint(g, 0)
     assert advice.action == Move("south_balkans", "hungary")
     assert advice.why == ("Hungary completes your hold on Central Powers: you win.",)
 
 
 def test_a_block_says_whose_win_it_stops() -> None:
-    g = position(
-        [FRAN, RUSS],
-        {
-            "france_benelux": (0, 3),
-            "italy": (0, 2),
-            "north_africa": (0, 1),
-            "north_russia": (1, 3),
-            "west_russia": (1, 2),
-            "austria": (1, 2),
-            "hungary": (1, 1),
-        },
-        hands=[[], cards("7C", "8C", "9C")],
-    )
+    g = france_must_block()
     advice = hint(g, 0)
     assert advice.action == Move("france_benelux", "germany")
     assert advice.why == (
@@ -121,24 +97,7 @@ def test_a_block_says_whose_win_it_stops() -> None:
 
 
 def test_a_stop_names_the_win_it_prevents() -> None:
-    g = position(
-        [FRAN, RUSS, BRIT],
-        {
-            "france_benelux": (0, 3),
-            "germany": (0, 2),
-            "austria": (0, 2),
-            "south_balkans": (0, 3),
-            "north_russia": (1, 3),
-            "west_russia": (1, 2),
-            "hungary": (1, 1),
-            "britain": (2, 3),
-            "spain": (2, 2),
-            "south_scandinavia": (2, 1),
-        },
-        hands=[cards("10C", "10D", "9C", "9D"), cards("2C"), cards("KS", "3C", "4C")],
-    )
-    g.apply(0, Attack("south_balkans", "hungary"))
-    assert g.phase == DIPLOMACY
+    g = britain_must_stop()
     advice = hint(g, 2)
     assert advice.action == StopAttack(False)
     assert advice.why == ("If this attack wins, France wins: the game would be over.",)
