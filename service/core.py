@@ -105,6 +105,25 @@ class StalePrompt(ServiceError):
     """The prompt (or button) answered is older than the decision it would act on."""
 
 
+def player_seat(
+    live: LiveGame, user_id: int, not_seated: str = "You are not playing in this game."
+) -> int:
+    """``user_id``'s engine seat in ``live``, a running game.
+
+    Raises:
+        ServiceError: the game has not started or is over, or ``user_id`` holds no seat
+            in it (worded ``not_seated``).
+    """
+    if live.status == "lobby" or live.state is None:
+        raise ServiceError("The game has not started yet.")
+    if not live.running:
+        raise ServiceError("This game is over.")
+    seat = live.seat_of(user_id)
+    if seat is None:
+        raise ServiceError(not_seated)
+    return seat
+
+
 class ServiceBase:
     """Shared state and machinery of :class:`service.GameService`.
 

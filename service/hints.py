@@ -12,7 +12,7 @@ import asyncio
 import logging
 
 from . import computer
-from .core import ServiceBase, ServiceError
+from .core import ServiceBase, ServiceError, player_seat
 from .outcome import HintInfo
 from .store import StoreError
 
@@ -35,14 +35,11 @@ class HintOps(ServiceBase):
                 (the message says which).
         """
         live = await self._live(game_id, cache=False)
+        seat = player_seat(
+            live, user_id, "You are not playing in this game: hints are for players."
+        )
         g = live.state
-        if live.status == "lobby" or g is None:
-            raise ServiceError("The game has not started yet.")
-        if not live.running:
-            raise ServiceError("This game is over.")
-        seat = live.seat_of(user_id)
-        if seat is None:
-            raise ServiceError("You are not playing in this game: hints are for players.")
+        assert g is not None  # a running game's
         decision = next((d for d in g.deciders() if d.seat == seat), None)
         if decision is None:
             raise ServiceError("You have no decision to make now: a hint is for your own.")

@@ -13,7 +13,7 @@ from typing import Any
 
 import rules
 
-from .core import ServiceBase, ServiceError
+from .core import ServiceBase, ServiceError, player_seat
 from .live import LiveGame
 from .outcome import Outcome
 from .store import SeatTaken
@@ -36,7 +36,7 @@ class PlayOps(ServiceBase):
         """
 
         async def body(live: LiveGame) -> Outcome:
-            seat = self._seat_of(live, user_id)
+            seat = player_seat(live, user_id)
             return await self._apply(
                 live, seat, action, user_id=user_id, source="player", expect=version
             )
@@ -56,7 +56,7 @@ class PlayOps(ServiceBase):
         . Returns the outcome, or a refusal."""
 
         async def body(live: LiveGame) -> Outcome:
-            seat = self._seat_of(live, user_id)
+            seat = player_seat(live, user_id)
             old = live.seats[seat].display_name
             name = self._computer_name(live, seat)
             await self.store.replace_seat(
@@ -149,7 +149,7 @@ class PlayOps(ServiceBase):
         """
 
         async def body(live: LiveGame) -> Outcome:
-            seat = self._seat_of(live, user_id)
+            seat = player_seat(live, user_id)
             draw = live.game.agreed_draw()
             if draw is None:
                 raise ServiceError(
@@ -179,7 +179,7 @@ class PlayOps(ServiceBase):
         """
 
         async def body(live: LiveGame) -> Outcome:
-            seat = self._seat_of(live, user_id)
+            seat = player_seat(live, user_id)
             voters = [s for s in live.humans() if live.seats[s].agrees_draw]
             if not voters:
                 raise ServiceError("Nobody has proposed a draw.")
@@ -214,17 +214,6 @@ class PlayOps(ServiceBase):
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
 
     # ------------------------------------------------------------------ helpers
-    @staticmethod
-    def _seat_of(live: LiveGame, user_id: int) -> int:
-        if live.status == "lobby":
-            raise ServiceError("The game has not started yet.")
-        if not live.running:
-            raise ServiceError("This game is over.")
-        seat = live.seat_of(user_id)
-        if seat is None:
-            raise ServiceError("You are not playing in this game.")
-        return seat
-
     @staticmethod
     def _computer_name(live: LiveGame, seat: int) -> str:
         side = live.seats[seat].power

@@ -21,7 +21,7 @@ from rules.errors import RulesError
 from rules.presentation import CommandOption
 
 from .choices import Offer, _Table
-from .core import OLD_BUTTON, ServiceBase, ServiceError, StalePrompt
+from .core import OLD_BUTTON, ServiceBase, ServiceError, StalePrompt, player_seat
 from .live import LiveGame
 
 CHOOSE_KIND = "Choose what to do:"
@@ -177,13 +177,8 @@ class StepOps(ServiceBase):
             ServiceError: the game is not running, the user is not seated or has nothing
                 to decide.
         """
-        if live.state is None:
-            raise ServiceError("The game has not started yet.")
-        if not live.running:
-            raise ServiceError("This game is over.")
-        seat = live.seat_of(user_id)
-        if seat is None:
-            raise ServiceError("You are not playing in this game.")
+        seat = player_seat(live, user_id)
+        assert live.state is not None  # a running game's
         if not any(d.seat == seat for d in live.state.deciders()):
             raise ServiceError("You have nothing to decide now: it is someone else's move.")
         return seat

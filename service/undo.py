@@ -19,11 +19,10 @@ import logging
 
 import rules
 
-from .core import ServiceBase, ServiceError
+from .core import ServiceBase, ServiceError, player_seat
 from .live import LiveGame
 from .models import UndoPoint
 from .outcome import Outcome, PrivateNote
-from .play import PlayOps
 
 log = logging.getLogger("service")
 
@@ -41,7 +40,7 @@ class UndoOps(ServiceBase):
         """
 
         async def body(live: LiveGame) -> Outcome:
-            seat = PlayOps._seat_of(live, user_id)
+            seat = player_seat(live, user_id)
             point = await self._undo_point(live, seat, user_id, seq)
             return await self._take_back(live, point)
 
