@@ -222,21 +222,12 @@ def _walk(t: _Table, version: int, kind: str, chosen: Sequence[Value | Nth], fil
         asked, offers = param, tuple(t.offer(option, param, v) for v in legal)
         break
     name = kind_label(t.game, kind, lambda k: _own_label(t, k))
+    question, label = "", ""
     if asked is not None:
-        return Step(
-            version,
-            t.game.name,
-            kind,
-            name,
-            tuple(said),
-            values,
-            tuple(forced),
-            tuple(places),
-            asked,
-            _question(t, kind, asked),
-            offers,
-        )
-    action = t.game.action_from_dict({"kind": kind, **values})
+        question = _question(t, kind, asked)
+    else:
+        action = t.game.action_from_dict({"kind": kind, **values})
+        label = t.words.action_label(action, t.view, t.names)
     return Step(
         version,
         t.game.name,
@@ -246,10 +237,10 @@ def _walk(t: _Table, version: int, kind: str, chosen: Sequence[Value | Nth], fil
         values,
         tuple(forced),
         tuple(places),
-        None,
-        "",
-        (),
-        t.words.action_label(action, t.view, t.names),
+        asked,
+        question,
+        offers,
+        label,
     )
 
 
