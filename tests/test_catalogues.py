@@ -1,0 +1,94 @@
+"""The message catalogues (i18n): every package's template is extracted from its current
+sources, every language translates every message with the same placeholders, and every
+compiled catalogue is compiled from its ``.po`` (``python -m tools.i18n check`` says the
+same in words)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import i18n
+from tools import i18n as catalogues
+
+DIRS = catalogues.catalogue_dirs()
+UNFINISHED = {"rules/pyramids", "rules/europe_at_war"}
+"""Catalogues whose translations are still being written: checked for all but
+completeness."""
+
+
+def _name(directory: Path) -> str:
+    return directory.relative_to(catalogues.ROOT).as_posix()
+
+
+@pytest.mark.parametrize("directory", DIRS, ids=_name)
+def test_catalogue_is_complete_and_compiled(directory: Path) -> None:
+    found = catalogues.problems(directory)
+    if _name(directory) in UNFINISHED:
+        found = [p for p in found if not p.what.startswith(("lacks", "does not translate"))]
+    assert [str(p) for p in found] == []
+
+
+def test_every_package_with_words_has_a_catalogue() -> None:
+    names = {_name(d) for d in DIRS}
+    assert {"rules", "render", "ai", "service", "bot", "console"} <= names
+
+
+def test_a_missing_translation_and_a_broken_placeholder_are_found(tmp_path: Path) -> None:
+    """The check itself: a catalogue lacking a message, or translating one with another
+    placeholder, is reported."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "catalogue.py").write_text("")
+    (package / "words.py").write_text(
+        'from .catalogue import _\nA = _("{power} takes {field}.")\nB = _("Pass")\n'
+    )
+    po = package / "locale" / "de" / "LC_MESSAGES" / "messages.po"
+    po.parent.mkdir(parents=True)
+    po.write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        'msgid "{power} takes {field}."\nmsgstr "{macht} nimmt {field}."\n',
+        "utf-8",
+    )
+    found = [str(p) for p in catalogues.problems(package, tmp_path)]
+    assert any("lacks 'Pass'" in p for p in found)
+    assert any("placeholders ['field', 'macht']" in p for p in found)
+
+
+def test_languages_follow_the_context() -> None:
+    assert i18n.choose("de-DE") == "de" and i18n.choose("en-GB") == "en"
+    assert i18n.choose("pt-BR", None, "cs") == "cs"
+    assert i18n.choose("ja") == i18n.DEFAULT
+    with i18n.use("fr"):
+        assert i18n.current() == "fr"
+        with i18n.use("cs"):
+            assert i18n.current() == "cs"
+        assert i18n.current() == "fr"
+    assert i18n.current() == i18n.DEFAULT
+
+
+def test_a_catalogue_translates_in_the_context_language(tmp_path: Path) -> None:
+    """A compiled catalogue is read with the standard library: a message, the plural forms
+    of Czech (three), and English where the message is written or a language lacks it."""
+    po = tmp_path / "locale" / "cs" / "LC_MESSAGES" / "messages.po"
+    po.parent.mkdir(parents=True)
+    po.write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n'
+        '"Plural-Forms: nplurals=3; plural=(n==1) ? 0 : (n>=2 && n<=4) ? 1 : 2;\\n"\n\n'
+        'msgid "Pass"\nmsgstr "Pas"\n\n'
+        'msgid "{n} card"\nmsgid_plural "{n} cards"\n'
+        'msgstr[0] "{n} karta"\nmsgstr[1] "{n} karty"\nmsgstr[2] "{n} karet"\n',
+        "utf-8",
+    )
+    po.with_suffix(".mo").write_bytes(catalogues.compiled(po, "cs"))
+    catalogue = i18n.Catalogue(str(tmp_path / "catalogue.py"))
+    with i18n.use("cs"):
+        assert catalogue.gettext("Pass") == "Pas"
+        forms = [catalogue.ngettext("{n} card", "{n} cards", n).format(n=n) for n in (1, 3, 5)]
+        assert forms == ["1 karta", "3 karty", "5 karet"]
+        assert catalogue.gettext("Resign") == "Resign"
+    with i18n.use("de"):
+        assert catalogue.gettext("Pass") == "Pass"
+    assert catalogue.gettext("Pass") == "Pass"
+    assert i18n.translate_any("Pass", "cs") == "Pas"
