@@ -124,11 +124,12 @@ def language(argv: Sequence[str], environ: Mapping[str, str]) -> str:
     """The language of a run: ``--lang`` if given (checked later by the parser), else the
     environment's locale (:data:`LANGUAGE_VARIABLES`) if the product speaks it, else
     English."""
-    early = argparse.ArgumentParser(add_help=False)
+    early = argparse.ArgumentParser(add_help=False, exit_on_error=False)
     early.add_argument("--lang")
-    given, _rest = early.parse_known_args(list(argv))
-    if given.lang:
-        return i18n.choose(given.lang)
+    with contextlib.suppress(argparse.ArgumentError):  # the parser says what is wrong
+        given, _rest = early.parse_known_args(list(argv))
+        if given.lang:
+            return i18n.choose(given.lang)
     for name in LANGUAGE_VARIABLES:
         if environ.get(name):
             return i18n.choose(environ[name])

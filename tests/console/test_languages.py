@@ -110,6 +110,7 @@ def test_the_language_comes_from_lang_then_the_environment() -> None:
     assert console.language([], {"LANG": "ja_JP.UTF-8"}) == "en"
     assert console.language([], {"LC_ALL": "", "LANG": "cs_CZ.UTF-8"}) == "cs"
     assert console.language([], {}) == "en"
+    assert console.language(["--lang"], {"LANG": "fr_FR"}) == "fr"  # refused later, in French
 
 
 @pytest.mark.parametrize("locale", i18n.LOCALES)
