@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+import i18n
 import rules
 from render import images_for
 from rules import contract
@@ -131,7 +132,8 @@ class Session:
     async def open_game(self, plan: Plan, channel_id: int) -> Outcome:
         """Open a table in ``channel_id`` through the store (a console game has no time
         limits, which the service's lobby cannot set), seat everyone through the service
-        and start. Returns the start outcome (refused with the reason on failure)."""
+        and start. Returns the start outcome (refused with the reason on failure). The
+        game speaks the console's language now."""
         store = self.service.store
         game = contract.game_named(plan.variant)
         offered = {o.name for o in game.presentation.options()}
@@ -139,6 +141,7 @@ class Session:
         options = game.options_from_dict({k: v for k, v in wanted.items() if k in offered})
         limits = {t.limit for t in game.timings.values() if t.limit != "turn" and not t.option}
         settings = GameSettings(
+            language=i18n.current(),
             max_players=plan.total,
             options=game.options_to_dict(options),
             turn_timeout=None,
@@ -172,7 +175,9 @@ class Session:
 
     async def adopt(self, game_id: int) -> GameStatus:
         """Take over ``game_id`` (new or resumed): its seats, people and seed; a resumed
-        game's computers carry on where they were stopped."""
+        game's computers carry on where they were stopped. What its people read alone is
+        written in the console's language from now on (what the table shows stays in the
+        game's, fixed when it opened)."""
         self.game_id = game_id
         await self.service.load(game_id)
         st = await self.service.status(game_id)
@@ -182,6 +187,8 @@ class Session:
         self.variant = st.variant
         self.refresh(st)
         self.humans = {s.user_id: s.name for s in st.seats if s.user_id is not None}
+        for user_id in self.humans:  # what each reads alone: the console's language
+            self.service.note_locale(user_id, i18n.current())
         return st
 
     def refresh(self, st: GameStatus) -> None:

@@ -10,6 +10,7 @@ not wait on other packages' translations.
 from __future__ import annotations
 
 import io
+import json
 import sqlite3
 import sys
 from collections.abc import Sequence
@@ -92,6 +93,17 @@ def statuses(db: Path) -> list[str]:
         return [row[0] for row in conn.execute("SELECT status FROM games ORDER BY id")]
 
 
+def languages(db: Path) -> tuple[list[str], dict[int, str]]:
+    """Each game's language, and each person's as the store keeps them."""
+    with sqlite3.connect(db) as conn:
+        games = [
+            json.loads(row[0])["language"]
+            for row in conn.execute("SELECT settings FROM games ORDER BY id")
+        ]
+        people = dict(conn.execute("SELECT user_id, locale FROM user_locales").fetchall())
+    return games, people
+
+
 @pytest.fixture(autouse=True)
 def no_locale(monkeypatch: pytest.MonkeyPatch) -> None:
     """The machine's own locale never chooses the language of a test."""
@@ -126,6 +138,7 @@ def test_a_watched_computer_game_to_its_end_in_every_language(
     args = ["--lang", locale, "--variant", variant, "--watch", "1", "--players", "2", *QUICK]
     code, out = session(monkeypatch, capsys, [*args, "--db", str(db)])
     assert code == 0 and statuses(db) == ["finished"]
+    assert languages(db) == ([locale], {})  # the table speaks it; nobody reads alone
     for words in WATCHED[locale]:
         assert words in out, words
     assert f"{WATCHED[locale][2]}{WINNER[locale]}" in out
@@ -172,7 +185,26 @@ def test_a_game_at_the_keyboard_in_every_language(
         assert statuses(db) == ["running"] and "Game #1 is saved." in out
         return
     assert statuses(db) == ["finished"]
+    assert languages(db) == ([locale], {1: locale})
     assert not [words for words in ENGLISH if words in out]
+
+
+def test_a_game_resumed_in_another_language(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The table keeps the language the game opened in; the console's words and what the
+    person reads alone follow the language of the run."""
+    db = tmp_path / "games.db"
+    args = ["--computers", "1", "--name", "Ann", *QUICK, "--db", str(db)]
+    code, out = session(monkeypatch, capsys, ["--lang", "fr", *args], ["quit"])
+    assert code == 0 and "La partie n°1 est enregistrée." in out
+    assert languages(db) == (["fr"], {1: "fr"})
+    code, out = session(
+        monkeypatch, capsys, ["--lang", "cs", "--resume", "--db", str(db)], ["quit"]
+    )
+    assert code == 0 and "Pokračuje hra č. 1 (European War): Ann" in out
+    assert "Hra č. 1 je uložená." in out
+    assert languages(db) == (["fr"], {1: "cs"})
 
 
 def test_the_environment_chooses_the_language_without_lang(
