@@ -23,6 +23,7 @@ import i18n
 from console import main as console
 from console import session as session_mod
 from render import images_for
+from render.replay import Animation, Frame, animate
 from rules import Event
 
 QUICK = ["--fast", "--seed", "1", "--level", "easy", "--no-boards"]
@@ -146,15 +147,21 @@ def test_a_watched_computer_game_to_its_end_in_every_language(
         assert not [words for words in ENGLISH if words in out]
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("locale", i18n.LOCALES)
+@pytest.mark.parametrize(
+    "locale",
+    [
+        pytest.param(locale, marks=[] if locale == "cs" else [pytest.mark.slow])
+        for locale in i18n.LOCALES
+    ],
+)
 def test_a_watched_europe_at_war_game_in_every_language(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
     tmp_path: Path,
     locale: str,
 ) -> None:
-    """Europe at War's default game (about 3 s on one core, so run by hand)."""
+    """Europe at War's default game (about 3 s of one core: Czech in every run, the other
+    languages by hand with ``-m slow``)."""
     db = tmp_path / "games.db"
     args = ["--lang", locale, "--variant", "europe-at-war", "--watch", "1", "--players", "2"]
     code, out = session(monkeypatch, capsys, [*args, *QUICK, "--db", str(db)])
@@ -200,7 +207,7 @@ def test_a_game_resumed_in_another_language(
     assert code == 0 and "La partie n°1 est enregistrée." in out
     assert languages(db) == (["fr"], {1: "fr"})
     code, out = session(
-        monkeypatch, capsys, ["--lang", "cs", "--resume", "--db", str(db)], ["quit"]
+        monkeypatch, capsys, ["--lang", "cs", "--resume", "--fast", "--db", str(db)], ["quit"]
     )
     assert code == 0 and "Pokračuje hra č. 1 (European War): Ann" in out
     assert "Hra č. 1 je uložená." in out
@@ -269,3 +276,26 @@ def test_boards_are_drawn_in_the_language(
     assert code == 0 and f"Herní plán: {out_dir / 'game1-'}" in out
     assert images.languages and set(images.languages) == {"cs"}
     assert (out_dir / "game1-latest.png").read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.slow
+def test_a_replay_in_the_language(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``--replay``: its lines and its animation (drawn in a worker thread) in the
+    language of the run (a few seconds: every frame of a whole game is drawn)."""
+    db, out_dir = tmp_path / "games.db", tmp_path / "out"
+    args = ["--variant", "world-war-5", "--watch", "1", "--players", "2", *QUICK]
+    assert session(monkeypatch, capsys, [*args, "--db", str(db)])[0] == 0
+    drawn_in: list[str] = []
+
+    def noted(game: str, frames: Sequence[Frame], names: Sequence[str]) -> Animation:
+        drawn_in.append(i18n.current())
+        return animate(game, frames, names)
+
+    monkeypatch.setattr("console.main.animate", noted)
+    replay = ["--lang", "cs", "--replay", "1", "--db", str(db), "--out", str(out_dir)]
+    code, out = session(monkeypatch, capsys, replay)
+    assert code == 0 and f"Záznam: {out_dir / 'replay-1.gif'}" in out
+    assert drawn_in == ["cs"]
+    assert (out_dir / "replay-1.gif").read_bytes()[:6] == b"GIF89a"
