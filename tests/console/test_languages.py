@@ -299,3 +299,29 @@ def test_a_replay_in_the_language(
     assert code == 0 and f"Záznam: {out_dir / 'replay-1.gif'}" in out
     assert drawn_in == ["cs"]
     assert (out_dir / "replay-1.gif").read_bytes()[:6] == b"GIF89a"
+
+
+def test_a_newcomer_answers_in_czech(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The questions in the language, answered in its words (a level, the default taken
+    with Enter) as well as in English ones."""
+    monkeypatch.setattr(console, "interactive", lambda: True)
+    db = tmp_path / "games.db"
+    args = ["--lang", "cs", "--db", str(db), "--no-boards", "--fast"]
+    answers = ["2", "", "2", "těžký", "Zoe", "quit"]  # World War 5, Zoe vs 2 hard computers
+    code, out = session(monkeypatch, capsys, args, answers)
+    assert code == 0
+    assert "Připravíme hru (Enter vybere odpověď v závorkách)." in out
+    assert "Kolik počítačů (1-4)? [2] 2" in out
+    assert "Úroveň počítačů: lehký, normální nebo těžký? [normální] těžký" in out
+    assert "Tvoje jméno?" in out and "Hra č. 1: World War 5" in out
+    with sqlite3.connect(db) as conn:
+        seats = conn.execute("SELECT display_name, computer_level FROM seats ORDER BY id")
+        assert [level for _name, level in seats] == [None, "hard", "hard"]
+    answers = ["nová", "1", "", "1", "", "", "quit"]  # a second game, the defaults
+    code, out = session(monkeypatch, capsys, args, answers)
+    assert code == 0
+    assert "Ve které hře pokračovat (její číslo), nebo nová pro novou hru? [1] nová" in out
+    assert "Úroveň počítačů: lehký, normální nebo těžký? [normální] \n" in out
+    assert "Hra č. 2: European War" in out
