@@ -188,7 +188,7 @@ def build_parser() -> argparse.ArgumentParser:
         add_help=False,
     )
     o = p.add_argument_group(_("options"))
-    o.add_argument("-h", "--help", action="help", help=_("show this help and leave"))
+    o.add_argument("-h", "--help", action="help", help=_("show this help message and exit"))
     names = [n.replace("_", "-") for n in contract.game_names()]
     o.add_argument(
         "--variant",
