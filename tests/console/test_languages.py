@@ -105,13 +105,6 @@ def languages(db: Path) -> tuple[list[str], dict[int, str]]:
     return games, people
 
 
-@pytest.fixture(autouse=True)
-def no_locale(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The machine's own locale never chooses the language of a test."""
-    for name in console.LANGUAGE_VARIABLES:
-        monkeypatch.delenv(name, raising=False)
-
-
 def test_the_language_comes_from_lang_then_the_environment() -> None:
     assert console.language(["--lang", "cs"], {"LANG": "de_DE.UTF-8"}) == "cs"
     assert console.language(["--fast", "--lang=fr"], {}) == "fr"
