@@ -66,7 +66,7 @@ YES = {"en": "j", "de": "j", "fr": "o", "cs": "a"}
 ENGLISH = (
     "=== Game ",
     "Watched ",
-    "is over.",
+    "Game #1 is over.",
     "Type help",
     "Game commands:",
     "Other commands:",
