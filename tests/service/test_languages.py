@@ -153,10 +153,10 @@ async def test_channel_person_and_caller_each_read_their_own_language(tmp_path: 
         # a refusal is in the caller's language, whatever the game's and the person's
         with i18n.use("cs"):
             refused = await svc.act(gid, CAROL, Claim("a1"))
-        assert not refused.ok and refused.error == "V této hře nehrajete."
+        assert not refused.ok and refused.error == "V této hře nehraješ."
         with i18n.use("fr"):
             refused = await svc.act(gid, CAROL, Claim("a1"))
-        assert refused.error == "Vous ne jouez pas dans cette partie."
+        assert refused.error == "Tu ne joues pas dans cette partie."
 
         # Ann's claim opens a window for Bob: his prompt in the game's language
         with i18n.use("en"):

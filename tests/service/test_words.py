@@ -216,9 +216,9 @@ async def test_representative_words_read_as_their_translation(tmp_path: Path) ->
         for locale in ("de", "fr", "cs")
     }
     assert "Bob ist dabei (3/3)." in texts["de"]
-    assert "V této hře nehrajete." in texts["cs"]
+    assert "V této hře nehraješ." in texts["cs"]
     assert "Ke stolu přisedá Počítač 1 (těžký) (3/3)." in texts["cs"]
     assert "Claim the Line : en cours" in texts["fr"]
     assert "La partie a été annulée." in texts["fr"]
     assert "**Tipp:** Claim b2" in texts["de"]
-    assert "(Vaše rady v této hře: 3.)" in texts["cs"]
+    assert "(Tvé rady v této hře: 3.)" in texts["cs"]
