@@ -197,8 +197,10 @@ class GameMap:
         """The space ``text`` names: its id, or its whole name in English or in the
         current language (any case)."""
         key = text.strip().lower()
-        for sid, place in (*self.territories.items(), *self.seas.items()):
-            if key in (sid, place.name.lower(), _(place.name).lower()):
+        names = {sid: t.name for sid, t in self.territories.items()}
+        names.update((sid, z.name) for sid, z in self.seas.items())
+        for sid, name in names.items():
+            if key in (sid, name.lower(), _(name).lower()):
                 return sid
         return None
 
