@@ -156,8 +156,8 @@ def test_a_playout_is_worded_whole_in_every_language(locale: str) -> None:
                 for text in words:
                     assert "{" not in text and "}" not in text, text
             for e in events:
-                text = WORDS.describe(e, view_for(g, e.to), NAMES)
-                assert text is None or "{" not in text, text
+                sentence = WORDS.describe(e, view_for(g, e.to), NAMES)
+                assert sentence is None or "{" not in sentence, sentence
                 seen.add(e.kind)
 
     play(3, 7, Options(), rounds=2, sample=0, views_every=0, watch=watch)
