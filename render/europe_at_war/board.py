@@ -419,13 +419,11 @@ def _panel(img: Image.Image, view: Any, names: Sequence[str], f: Frame) -> None:
             font(13, bold=True),
             colour,
         )
-        line = " · ".join(
-            (
-                _("{n} RP").format(n=view.treasury[seat]),
-                n_("{n} card", "{n} cards", view.hand_sizes[seat]).format(n=view.hand_sizes[seat]),
-                _("{n} terr.").format(n=counts.get(seat, 0)),
-                n_("{n} unit", "{n} units", units.get(seat, 0)).format(n=units.get(seat, 0)),
-            )
+        line = _("{rp} RP · {cards} cards · {terr} terr. · {units} units").format(
+            rp=view.treasury[seat],
+            cards=view.hand_sizes[seat],
+            terr=counts.get(seat, 0),
+            units=units.get(seat, 0),
         )
         if view.out[seat]:
             line = _("out of the game")
