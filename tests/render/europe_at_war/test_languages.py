@@ -80,6 +80,7 @@ def test_the_legend_fits_its_column_in_every_language(locale: str) -> None:
 @pytest.mark.parametrize("locale", TRANSLATED)
 def test_the_battle_image_is_drawn_in_the_readers_language_and_whole(locale: str) -> None:
     view = view_for(position("battle"), None)
+    assert view.battle is not None
     with i18n.use(locale), recording() as drawn:
         battle_image(view, NAMES)
     _no_cut(drawn)
