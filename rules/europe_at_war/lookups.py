@@ -81,10 +81,6 @@ def lookup_commands() -> tuple[CommandSpec, ...]:
     )
 
 
-LOOKUPS = lookup_commands()
-"""The look-ups described in English (:func:`lookup_commands` in the current language)."""
-
-
 def _slug(text: str) -> str:
     return re.sub(r"[^0-9a-z]+", "", text.lower())
 

@@ -285,7 +285,7 @@ def decision_words() -> dict[str, DecisionWords]:
 
 class _Decisions(Mapping[str, DecisionWords]):
     """:func:`decision_words` as a mapping, worded in the language current when an entry
-    is read."""
+    is read (:meth:`EaWords.decisions` gives the words of one language at once)."""
 
     def __getitem__(self, kind: str) -> DecisionWords:
         return decision_words()[kind]
@@ -416,8 +416,16 @@ class EaWords:
     """The words of Europe at War."""
 
     title = "Europe at War"
-    side_word = "nation"
-    space_word = "space"
+
+    @property
+    def side_word(self) -> str:
+        """What a side is called, in the current language."""
+        return _("nation")
+
+    @property
+    def space_word(self) -> str:
+        """What a place on the board is called, in the current language."""
+        return _("space")
 
     def options(self) -> tuple[OptionSpec, ...]:
         """EA-36's options and the windows' length."""
@@ -453,12 +461,13 @@ class EaWords:
         return D.nation_name(side)
 
     def find_side(self, text: str) -> str | None:
-        """A nation by id or name (a unique start will do)."""
+        """A nation by id or name, in English or the current language (a unique start
+        will do)."""
         key = text.strip().lower()
-        found = [
-            n for n in NATIONS if n.startswith(key) or D.nation_name(n).lower().startswith(key)
-        ]
-        found = found if key else []
+        if not key:
+            return None
+        named = {n: (n, D.nation_name(n).lower()) for n in NATIONS}
+        found = [n for n, words in named.items() if any(w.startswith(key) for w in words)]
         return found[0] if len(found) == 1 else None
 
     def computer_name(self, side: str) -> str:
