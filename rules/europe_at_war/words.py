@@ -412,6 +412,18 @@ def cards_played(b: Any, names: Sequence[str]) -> list[str]:
 CONTEST = BattleContest()
 
 
+OPTION_WORDS = {
+    "compact_map": N_("compact map (129 territories)"),
+    "basic_set": N_("every nation uses the basic set"),
+    "teams": N_("two teams (four players)"),
+    "protected_leaders": N_("the winner's first pick is no leader"),
+    "leaders_in_play": N_("every leader starts in play"),
+    "fast_windows": N_("skip players with no window card"),
+    "sealed_battle_cards": N_("battle cards chosen in secret"),
+}
+"""Each flag of EA-36 as a list of the options set names it (in English)."""
+
+
 class EaWords:
     """The words of Europe at War."""
 
@@ -446,9 +458,9 @@ class EaWords:
         out = []
         if options.get("rounds", 12) != 12:
             out.append(_("{n} rounds").format(n=options["rounds"]))
-        for spec in self.options()[1:-1]:
-            if options.get(spec.name):
-                out.append(spec.summary.lower())
+        for name, words in OPTION_WORDS.items():
+            if options.get(name):
+                out.append(_(words))
         out.append(_("{n} s windows").format(n=options.get("window_seconds", 60)))
         return out
 

@@ -185,3 +185,15 @@ def test_commands_options_and_decisions_are_worded_within_discords_limits(locale
             english = {c.name: c.description for c in WORDS.commands()}
         assert all(c.description != english[c.name] for c in commands)
         assert rulebook[0].rulings["EA-24"] != WORDS.rulebook()[0].rulings["EA-24"]
+
+
+def test_the_options_set_are_listed_in_the_readers_language() -> None:
+    chosen = {spec.name: True for spec in WORDS.options() if spec.kind == "flag"}
+    chosen |= {"rounds": 8, "window_seconds": 30}
+    english = WORDS.option_words(chosen)
+    flags = [s.summary.lower() for s in WORDS.options() if s.kind == "flag"]
+    assert english == ["8 rounds", *flags, "30 s windows"]
+    with i18n.use("de"):
+        german = WORDS.option_words(chosen)
+    assert german[0] == "8 Runden" and german[-1] == "Fenster von 30 s"
+    assert "kompakte Karte (129 Gebiete)" in german and len(german) == len(english)
