@@ -188,8 +188,8 @@ def test_commands_options_and_decisions_are_worded_within_discords_limits(locale
 
 
 def test_the_options_set_are_listed_in_the_readers_language() -> None:
-    chosen = {spec.name: True for spec in WORDS.options() if spec.kind == "flag"}
-    chosen |= {"rounds": 8, "window_seconds": 30}
+    chosen: dict[str, object] = {"rounds": 8, "window_seconds": 30}
+    chosen |= {spec.name: True for spec in WORDS.options() if spec.kind == "flag"}
     english = WORDS.option_words(chosen)
     flags = [s.summary.lower() for s in WORDS.options() if s.kind == "flag"]
     assert english == ["8 rounds", *flags, "30 s windows"]
