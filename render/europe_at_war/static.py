@@ -299,6 +299,8 @@ def _labels(key: str, compact: bool) -> Static:
 
 @lru_cache(maxsize=48)
 def _static(key: str, compact: bool, language: str) -> Static:
+    # every frame of both maps in two or three languages (about 11 MB of names a map and
+    # language); a name layer dropped is drawn again in 10-70 ms
     base = _labels(key, compact)
     with i18n.use(language):
         over, names = _overlay(load_shapes(compact), base.frame, base.territories)

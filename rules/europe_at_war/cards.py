@@ -182,7 +182,7 @@ def play_own_turn(g: EaState, seat: int, action: Action, events: list[Event]) ->
         g.gifts = keep
         events.append(Event("chits_drawn", {"seat": seat, "count": len(keep)}))
         if keep:
-            events.append(Event("gifts", {"chits": keep, "names": g.names_of(keep)}, to=seat))
+            events.append(Event("gifts", {"chits": keep[:], "names": g.names_of(keep)}, to=seat))
             g.interrupts.append(Interrupt("place", seat))
     elif e.kind == "draw_cards":
         draw(g, seat, e.count, card.name, events)
