@@ -497,7 +497,7 @@ def _open_window(g: EaState, name: str, events: list[Event]) -> None:
     if g.options.fast_windows:
         seats = [s for s in seats if len(W.submissions(g, s)) > 1]
     w.pending = seats
-    events.append(Event("window", {"window": name, "seats": seats}))
+    events.append(Event("window", {"window": name, "seats": seats[:]}))
 
 
 def _window_progress(g: EaState, events: list[Event]) -> None:
@@ -990,7 +990,7 @@ def _revenue_and_recruit(g: EaState, events: list[Event]) -> None:
 def _announce_draw(g: EaState, seat: int, got: list[int], events: list[Event]) -> None:
     events.append(Event("chits_drawn", {"seat": seat, "count": len(got)}))
     if got:
-        events.append(Event("recruits", {"chits": got, "names": g.names_of(got)}, to=seat))
+        events.append(Event("recruits", {"chits": got[:], "names": g.names_of(got)}, to=seat))
 
 
 def _recruit(g: EaState, seat: int, action: Action, events: list[Event]) -> None:
