@@ -458,8 +458,8 @@ def _card_played(d: dict[str, Any], who: Who, space: Space) -> str:
             who=seat, card=card, target=who(d["target"]), at=space(d["at"])
         )
     if "target" in d:
-        return _("{who} plays {card} on {target}.").format(
-            who=seat, card=card, target=who(d["target"])
+        return _("{who} plays {card} on {player}.").format(
+            who=seat, card=card, player=who(d["target"])
         )
     return _("{who} plays {card}.").format(who=seat, card=card)
 
