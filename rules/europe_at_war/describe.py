@@ -51,7 +51,7 @@ DECISIONS = {
 """What each decision is called (:func:`decision_name` in the current language)."""
 KINDS = {"battle": N_("Battle"), "siege": N_("Siege"), "sea": N_("Sea battle")}
 REASONS = {"territories": N_("most territories"), "last standing": N_("last player standing")}
-WHY = (N_("recruiting"), N_("draw phase"), N_("after battle"))
+WHY = (N_("deal"), N_("recruiting"), N_("draw phase"), N_("after battle"))
 """The reasons a draw or a roll gives other than a card's name."""
 
 

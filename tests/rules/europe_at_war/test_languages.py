@@ -5,11 +5,15 @@ looks up is found by its English or its translated name."""
 
 from __future__ import annotations
 
+import re
+from importlib import resources
+
 import pytest
 
 import i18n
 from rules.contract import Param
 from rules.errors import NotYourTurn, RulesError
+from rules.europe_at_war import describe as D
 from rules.europe_at_war.actions import Done
 from rules.europe_at_war.data import deck, game_map
 from rules.europe_at_war.game import EaGame
@@ -197,3 +201,15 @@ def test_the_options_set_are_listed_in_the_readers_language() -> None:
         german = WORDS.option_words(chosen)
     assert german[0] == "8 Runden" and german[-1] == "Fenster von 30 s"
     assert "kompakte Karte (129 Gebiete)" in german and len(german) == len(english)
+
+
+def test_every_reason_the_engine_draws_or_rolls_for_is_a_message() -> None:
+    """A draw's or a roll's reason is a card's name (a data message) or one of the
+    steps in :data:`describe.WHY`, so it is worded in the reader's language."""
+    package = resources.files("rules.europe_at_war")
+    source = "".join(f.read_text("utf-8") for f in package.iterdir() if f.name.endswith(".py"))
+    given = set(re.findall(r'(?:draw|draw_up_to|roll)\(g, [^()]*?"([a-z ]+)", events\)', source))
+    assert given and given <= set(D.WHY), given - set(D.WHY)
+    with i18n.use("de"):
+        dealt = D.describe(Event("drew", {"seat": 0, "count": 5, "why": "deal"}), None, NAMES)
+    assert dealt == "Ann zieht 5 Karten (Austeilen)."
