@@ -33,8 +33,6 @@ from .lookups import look_up, lookup_commands
 from .typed import READER, EaReader
 from .view import SUGGESTED
 
-NATION_NAMES = D.NATION_NAMES
-
 RULINGS = {
     "EA-1": N_(
         "The module's text overrides the generic Warp Empires rules; this book rules the rest."
