@@ -2,6 +2,7 @@
 battle, and their PNG sizes, over distinct positions of computer-player games.
 
 Run by hand:  python -m benchmarks.europe_at_war_render [--positions 120] [--players 3 5]
+[--language de]
 
 Static layers (label images, hatch masks, names) are built before timing, as a worker
 process does once. Each position is drawn once per frame, in order, so the map layer
@@ -12,7 +13,9 @@ it or of any other position kept (a worker's first board of a frame, or a board 
 game other than the last one drawn there): the worst case. Each
 line gives the median and 90th percentile of wall time and of this thread's CPU time
 (PNG bytes included), then the PNG size (median, p90, max). Aims (issue 21): full map
-<= 60 ms; a crop <= 30 ms and <= 300 KB.
+<= 60 ms; a crop <= 30 ms and <= 300 KB. Everything is drawn in ``--language``; the
+``names in ...`` line first times each frame's names drawn in that language over label
+images already built (what a worker pays once per frame and language).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import i18n
 from ai.europe_at_war import EaPlayer
 from benchmarks.stats import percentile
 from render.europe_at_war import FRAMES, battle_png, board_png, warm_up
@@ -79,16 +83,32 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--positions", type=int, default=120)
     parser.add_argument("--players", type=int, nargs="+", default=[3, 5])
+    parser.add_argument("--language", default=i18n.DEFAULT, choices=i18n.LOCALES)
     args = parser.parse_args(argv)
     warm_up()
     for compact in (False, True):
         for key in FRAMES:
-            static(key, compact)
+            static(key, compact, i18n.DEFAULT)
     with open("/proc/loadavg", encoding="ascii") as fh:
         print(f"load average: {fh.read().strip()}")
-    for players in args.players:
+    if args.language != i18n.DEFAULT:
+        frames = iter([(key, compact) for compact in (False, True) for key in FRAMES])
+
+        def names() -> bytes:
+            key, compact = next(frames)
+            static(key, compact, args.language)
+            return b""
+
+        _line(f"names in {args.language}", names, range(2 * len(FRAMES)))
+    with i18n.use(args.language):
+        _boards(args.positions, args.players)
+
+
+def _boards(count: int, players_counts: Sequence[int]) -> None:
+    """The lines of each table size and map, in the current language."""
+    for players in players_counts:
         for compact in (False, True):
-            found = positions(args.positions, players, compact)
+            found = positions(count, players, compact)
             print(
                 f"--- {players} players, {'compact' if compact else 'default'} map, "
                 f"{len(found)} positions (median / p90)"

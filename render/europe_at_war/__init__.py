@@ -27,6 +27,7 @@ from render.encode import png_bytes
 
 from .battle import battle_image
 from .board import board_image, summary
+from .catalogue import _
 from .layout import REGION_IDS, REGIONS
 
 NAME = "europe_at_war"
@@ -117,11 +118,12 @@ class EaImages:
     def extra_text(self, name: str) -> str:
         """The extra image's alt text."""
         if name == "battle":
-            return "The battle: both stacks, their Force and the cards played."
+            return _("The battle: both stacks, their Force and the cards played.")
         key = name[4:]
         if key == "full":
-            return "The whole map."
-        return "The map: " + next((r.name for r in REGIONS if r.id == key), key) + "."
+            return _("The whole map.")
+        found = next((_(r.name) for r in REGIONS if r.id == key), key)
+        return _("The map: {region}.").format(region=found)
 
     def warm_up(self) -> None:
         """See :func:`warm_up`."""

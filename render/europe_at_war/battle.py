@@ -17,19 +17,17 @@ from render.fonts import font
 from render.shapes import Sprite, paste, rounded
 from render.text import clip, display_name, put
 from rules import Event
-from rules.europe_at_war.data import deck, game_map
+from rules.europe_at_war.data import game_map
+from rules.europe_at_war.describe import card_name, nation_name, unit_word
 
 from . import colours as C
-from .board import NATION_NAMES, unit_types
+from .board import unit_types
+from .catalogue import N_, _, n_
 from .icons import icon
 
 SIZE = (1000, 600)
-KINDS = {"battle": "Battle", "siege": "Siege", "sea": "Sea battle"}
-
-
-def _card(card: str) -> str:
-    c = deck().get(card)
-    return c.name if c else card
+KINDS = {"battle": N_("Battle"), "siege": N_("Siege"), "sea": N_("Sea battle")}
+"""Each kind of battle's title in English (translated where drawn)."""
 
 
 def _grouped(units: Sequence[Sequence[Any]]) -> list[tuple[str, int, int]]:
@@ -61,11 +59,11 @@ def _side(
     colour = C.seat_colour(seat)
     paste(img, side_card(), (x, 70))
     img.paste(colour.fill, (x, 70, x + w, 76))
-    who = f"{display_name(names, seat)} ({NATION_NAMES.get(view.nations[seat], '')})"
+    who = f"{display_name(names, seat)} ({nation_name(view.nations[seat])})"
     put(
         img, (x + 16, 86), clip(who, w - 32, font(17, bold=True)), font(17, bold=True), P.PANEL_TEXT
     )
-    label = role + ("  — WINS" if winner == seat else "")
+    label = _("{role}  — WINS").format(role=role) if winner == seat else role
     put(img, (x + 16, 112), label, font(13, bold=True), P.GOLD if winner == seat else P.PANEL_MUTED)
     y = 140
     types = unit_types()
@@ -77,7 +75,7 @@ def _side(
         put(
             img,
             (x + 44, y + 9),
-            clip(f"{count} × {name}", w - 130, f),
+            clip(f"{count} × {unit_word(name)}", w - 130, f),
             f,
             P.PANEL_TEXT,
             anchor="lm",
@@ -85,26 +83,31 @@ def _side(
         put(img, (x + w - 16, y + 9), str(force), f, P.PANEL_TEXT, anchor="rm")
         y += 24
     if len(rows) > 11:
-        put(img, (x + 44, y + 9), f"and {len(rows) - 11} more", f, P.PANEL_MUTED, anchor="lm")
+        more = _("and {n} more").format(n=len(rows) - 11)
+        put(img, (x + 44, y + 9), more, f, P.PANEL_MUTED, anchor="lm")
     y = 370
     small = font(13)
-    lines = [("Units", str(data.get("unit_sum", 0)))]
+    lines = [(_("Units"), str(data.get("unit_sum", 0)))]
     if data.get("leader"):
-        lines.append(("Leader advantage", f"+{data['leader']}"))
+        lines.append((_("Leader advantage"), f"+{data['leader']}"))
     if data.get("flat"):
-        lines.append(("Cards", f"{int(data['flat']):+d}"))
+        lines.append((_("Cards"), f"{int(data['flat']):+d}"))
     if str(data.get("multiplier", "1")) != "1":
-        lines.append(("Multiplier", f"×{data['multiplier']}"))
+        lines.append((_("Multiplier"), f"×{data['multiplier']}"))
     for label_text, value in lines:
         put(img, (x + 16, y), label_text, small, P.PANEL_MUTED)
         put(img, (x + w - 16, y), value, small, P.PANEL_MUTED, anchor="ra")
         y += 20
-    put(img, (x + 16, 462), "Force", font(18, bold=True), P.PANEL_TEXT, anchor="lm")
+    put(img, (x + 16, 462), _("Force"), font(18, bold=True), P.PANEL_TEXT, anchor="lm")
     put(img, (x + w - 16, 462), str(data.get("total", 0)), font(26, bold=True), P.GOLD, anchor="rm")
 
 
-def _units(n: int) -> str:
-    return f"{n} unit" if n == 1 else f"{n} units"
+def _played(play: dict[str, Any], names: Sequence[str]) -> str:
+    """A card played in the battle, by whom, and whether it was cancelled."""
+    who, card = display_name(names, int(play["seat"])), card_name(str(play["card"]))
+    if play.get("negated"):
+        return _("{who}: {card} (cancelled)").format(who=who, card=card)
+    return f"{who}: {card}"
 
 
 def battle_image(
@@ -135,7 +138,8 @@ def battle_image(
     else:
         attacker, defender = 0, 1
     where = game_map(bool(view.compact)).name(at) if at else ""
-    title = f"{KINDS.get(kind, 'Battle')} in {where}" if where else KINDS.get(kind, "Battle")
+    kind_name = _(KINDS.get(kind, KINDS["battle"]))
+    title = _("{kind} in {at}").format(kind=kind_name, at=where) if where else kind_name
     put(img, (24, 20), clip(title, SIZE[0] - 48, font(24, bold=True)), font(24, bold=True), P.GOLD)
     shown: tuple[dict[str, Any], ...] = ()
     winner: int | None = None
@@ -148,36 +152,41 @@ def battle_image(
         shown = b.breakdowns
     if not shown:
         shown = ({}, {})
-    _side(img, 20, attacker, "ATTACKS", shown[0], view, names, winner)
-    _side(img, SIZE[0] // 2 + 10, defender, "DEFENDS", shown[1], view, names, winner)
+    _side(img, 20, attacker, _("ATTACKS"), shown[0], view, names, winner)
+    _side(img, SIZE[0] // 2 + 10, defender, _("DEFENDS"), shown[1], view, names, winner)
     y = 512
     plays = list(b.plays) if b is not None else []
     if plays:
-        text = "Cards: " + " · ".join(
-            f"{display_name(names, int(p['seat']))}: {_card(str(p['card']))}"
-            + (" (cancelled)" if p.get("negated") else "")
-            for p in plays
-        )
+        played = " · ".join(_played(p, names) for p in plays)
+        text = _("Cards: {cards}").format(cards=played)
         put(img, (24, y), clip(text, SIZE[0] - 48, font(13)), font(13), P.PANEL_TEXT)
     elif b is not None:
-        put(img, (24, y), "No card played yet.", font(13), P.PANEL_MUTED)
+        put(img, (24, y), _("No card played yet."), font(13), P.PANEL_MUTED)
     y += 30
     if result is not None:
         d = result.data
         if d.get("empty"):
-            line = f"{display_name(names, winner or 0)} wins: no opposing unit is left."
+            line = _("{winner} wins: no opposing unit is left.").format(
+                winner=display_name(names, winner or 0)
+            )
         else:
             loser = defender if winner == attacker else attacker
-            line = (
-                f"{display_name(names, winner or 0)} wins. {display_name(names, loser)} loses "
-                f"{_units(int(d.get('loser_loses', 0)))}, the winner "
-                f"{_units(int(d.get('winner_loses', 0)))}."
+            lost, won = int(d.get("loser_loses", 0)), int(d.get("winner_loses", 0))
+            line = _("{winner} wins. {loser} loses {lost}, the winner {winner_lost}.").format(
+                winner=display_name(names, winner or 0),
+                loser=display_name(names, loser),
+                lost=n_("{n} unit", "{n} units", lost).format(n=lost),
+                winner_lost=n_("{n} unit", "{n} units", won).format(n=won),
             )
         put(
             img, (24, y), clip(line, SIZE[0] - 48, font(15, bold=True)), font(15, bold=True), P.GOLD
         )
     elif b is not None and b.stage in ("cards", "sealed"):
-        turn = "both" if b.stage == "sealed" else display_name(names, b.next)
-        line = f"Cards: {turn} to play. A tie goes to the defender."
+        if b.stage == "sealed":
+            line = _("Cards: both to play. A tie goes to the defender.")
+        else:
+            line = _("Cards: {who} to play. A tie goes to the defender.").format(
+                who=display_name(names, b.next)
+            )
         put(img, (24, y), clip(line, SIZE[0] - 48, font(14)), font(14), P.PANEL_MUTED)
     return img

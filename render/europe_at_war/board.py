@@ -16,6 +16,7 @@ from typing import Any
 
 from PIL import Image, ImageChops
 
+import i18n
 from render import palette as P
 from render.arrows import Arrow, draw_arrow
 from render.fonts import font
@@ -23,8 +24,10 @@ from render.shapes import paste, rounded
 from render.text import clip, display_name, put
 from rules import Event
 from rules.europe_at_war.data import unit_sets
+from rules.europe_at_war.describe import nation_name
 
 from . import colours as C
+from .catalogue import N_, _, n_
 from .icons import LEGEND, TYPE_NAMES, icon
 from .layout import PANEL_WIDTH, REGIONS, Frame, covering, frame
 from .shapes import Shapes, load_shapes
@@ -40,26 +43,19 @@ from .static import (
     static,
 )
 
-NATION_NAMES = {
-    "france": "France",
-    "britain": "Britain",
-    "prussia": "Prussia",
-    "austria": "Austria",
-    "russia": "Russia",
-}
 STEPS = {
-    "setup": "Setup",
-    "discard": "Draw Phase",
-    "plan": "Move Phase: the plan",
-    "window": "Move Phase",
-    "battle": "Battle Phase",
-    "fight": "Battle Phase",
-    "recruit": "Recruit Phase",
-    "upkeep": "Upkeep Phase",
-    "deposit": "Upkeep Phase: deposits",
-    "over": "Game over",
+    "setup": N_("Setup"),
+    "discard": N_("Draw Phase"),
+    "plan": N_("Move Phase: the plan"),
+    "window": N_("Move Phase"),
+    "battle": N_("Battle Phase"),
+    "fight": N_("Battle Phase"),
+    "recruit": N_("Recruit Phase"),
+    "upkeep": N_("Upkeep Phase"),
+    "deposit": N_("Upkeep Phase: deposits"),
+    "over": N_("Game over"),
 }
-"""What the panel calls each step of the turn."""
+"""What the panel calls each step of the turn (in English: translated where drawn)."""
 
 SPACE_KEYS = ("at", "dest", "from", "to", "via")
 SPACE_LIST_KEYS = ("path", "taken")
@@ -109,14 +105,17 @@ def choose_frame(view: Any, events: Sequence[Event]) -> Frame:
 
 # ----------------------------------------------------------------------- the map layer
 @lru_cache(maxsize=6)
-def map_layer(key: str, compact: bool, owners: tuple[int, ...]) -> Image.Image:
+def map_layer(
+    key: str, compact: bool, owners: tuple[int, ...], language: str = i18n.DEFAULT
+) -> Image.Image:
     """The map of frame ``key`` with every territory in its owner's tint and pattern
     (``owners[k]``: the seat holding the k-th territory, -1: nobody), and the static
-    overlay (names, cities, links) on top. Cached: callers copy it.
+    overlay (names, cities, links, the names in ``language``) on top. Cached: callers
+    copy it.
 
     Drawn as palette indices (:func:`_indices`), then turned to RGB once: a territory's
     label indexes its owner's tint, and ``HATCHED + seat`` the seat's pattern colour."""
-    st = static(key, compact)
+    st = static(key, compact, language)
     colours: list[tuple[int, int, int]] = [C.SEA] * 256
     for k, seat in enumerate(owners):
         colours[k + 1] = C.fill(seat) if seat >= 0 else C.UNHELD
@@ -374,28 +373,29 @@ def _panel(img: Image.Image, view: Any, names: Sequence[str], f: Frame) -> None:
     pad = x0 + 14
     inner = w - 28
     put(img, (pad, 12), "EUROPE AT WAR", font(17, bold=True), P.GOLD)
-    where = "Full map" if f.key == "full" else next(r.name for r in REGIONS if r.id == f.key)
+    where = _("Full map") if f.key == "full" else _(next(r.name for r in REGIONS if r.id == f.key))
     put(img, (pad, 36), clip(where, inner, font(12)), font(12), P.PANEL_MUTED)
     y = 60
-    round_text = f"Round {max(1, view.round)} of {view.rounds}" if view.step != "setup" else "Setup"
+    if view.step != "setup":
+        round_text = _("Round {round} of {rounds}").format(
+            round=max(1, view.round), rounds=view.rounds
+        )
+    else:
+        round_text = _(STEPS["setup"])
     put(img, (pad, y), round_text, font(15, bold=True), P.PANEL_TEXT)
     y += 22
-    put(
-        img,
-        (pad, y),
-        clip(STEPS.get(view.step, view.step), inner, font(13)),
-        font(13),
-        P.PANEL_MUTED,
-    )
+    step = _(STEPS[view.step]) if view.step in STEPS else view.step
+    put(img, (pad, y), clip(step, inner, font(13)), font(13), P.PANEL_MUTED)
     y += 22
     deciders = sorted({d.seat for d in view.deciders})
     if view.over:
-        winners = ", ".join(display_name(names, s) for s in view.winners) or "nobody"
-        text = f"Won by {winners}"
+        winners = ", ".join(display_name(names, s) for s in view.winners) or _("nobody")
+        text = _("Won by {winners}").format(winners=winners)
         put(img, (pad, y), clip(text, inner, font(13, bold=True)), font(13, bold=True), P.GOLD)
     elif deciders:
         who = ", ".join(display_name(names, s) for s in deciders)
-        put(img, (pad, y), clip("Deciding: " + who, inner, font(13)), font(13), P.PANEL_TEXT)
+        text = _("Deciding: {who}").format(who=who)
+        put(img, (pad, y), clip(text, inner, font(13)), font(13), P.PANEL_TEXT)
     y += 28
     counts = _territory_counts(view)
     units = _unit_counts(view)
@@ -410,7 +410,7 @@ def _panel(img: Image.Image, view: Any, names: Sequence[str], f: Frame) -> None:
         sw = _swatch(seat)
         img.paste(sw, (pad + 8, y + 9))
         name = display_name(names, seat)
-        label = f"{name} ({NATION_NAMES.get(nation, nation)})"
+        label = f"{name} ({nation_name(nation)})"
         colour = P.PANEL_FAINT if view.out[seat] else P.PANEL_TEXT
         put(
             img,
@@ -419,27 +419,31 @@ def _panel(img: Image.Image, view: Any, names: Sequence[str], f: Frame) -> None:
             font(13, bold=True),
             colour,
         )
-        line = (
-            f"{view.treasury[seat]} RP · {view.hand_sizes[seat]} cards · "
-            f"{counts.get(seat, 0)} terr. · {units.get(seat, 0)} units"
+        line = _("{rp} RP · {cards} cards · {terr} terr. · {units} units").format(
+            rp=view.treasury[seat],
+            cards=view.hand_sizes[seat],
+            terr=counts.get(seat, 0),
+            units=units.get(seat, 0),
         )
         if view.out[seat]:
-            line = "out of the game"
+            line = _("out of the game")
         put(img, (pad + 40, y + 27), clip(line, inner - 50, font(11)), font(11), P.PANEL_MUTED)
         y += row_h
     y += 4
-    deck_line = f"Deck {view.deck_count} · discards {len(view.discard)}"
+    deck_line = _("Deck {deck} · discards {discard}").format(
+        deck=view.deck_count, discard=len(view.discard)
+    )
     put(img, (pad, y), deck_line, font(12), P.PANEL_MUTED)
     y += 26
     if y + 170 < h:
-        put(img, (pad, y), "KEY", font(11, bold=True), P.PANEL_FAINT)
+        put(img, (pad, y), _("KEY"), font(11, bold=True), P.PANEL_FAINT)
         y += 18
         for k, t in enumerate(LEGEND):
             col, row = k % 2, k // 2
             xx, yy = pad + col * (inner // 2), y + row * 20
             sym = icon(t, 15, P.PANEL_TEXT)
             img.paste(sym, (xx, yy), sym)
-            put(img, (xx + 20, yy + 8), TYPE_NAMES[t], font(11), P.PANEL_MUTED, anchor="lm")
+            put(img, (xx + 20, yy + 8), _(TYPE_NAMES[t]), font(11), P.PANEL_MUTED, anchor="lm")
 
 
 @lru_cache(maxsize=8)
@@ -476,7 +480,8 @@ def board_image(
     f = frame(key, compact) if key is not None else choose_frame(view, events)
     st = static(f.key, compact)
     img = Image.new("RGB", f.image_size, P.PANEL_BACKGROUND)
-    img.paste(map_layer(f.key, compact, _owners(view, st.territories)), (0, 0))
+    owners = _owners(view, st.territories)
+    img.paste(map_layer(f.key, compact, owners, i18n.current()), (0, 0))
     _draw_deposits(img, view, shapes, f)
     sites = _battle_sites(view, events)
     places = _places(view, shapes, f)
@@ -496,12 +501,21 @@ def summary(view: Any, names: Sequence[str]) -> str:
     """The board in words (alt text, at most 1024 characters)."""
     counts = _territory_counts(view)
     units = _unit_counts(view)
-    parts = [f"Europe at War, round {max(1, view.round)} of {view.rounds}."]
+    parts = [
+        _("Europe at War, round {round} of {rounds}.").format(
+            round=max(1, view.round), rounds=view.rounds
+        )
+    ]
     for seat, nation in enumerate(view.nations):
+        held, count = counts.get(seat, 0), units.get(seat, 0)
         parts.append(
-            f"{display_name(names, seat)} ({NATION_NAMES.get(nation, nation)}): "
-            f"{counts.get(seat, 0)} territories, {units.get(seat, 0)} units, "
-            f"{view.treasury[seat]} RP."
+            _("{who} ({nation}): {territories}, {units}, {money} RP.").format(
+                who=display_name(names, seat),
+                nation=nation_name(nation),
+                territories=n_("{n} territory", "{n} territories", held).format(n=held),
+                units=n_("{n} unit", "{n} units", count).format(n=count),
+                money=view.treasury[seat],
+            )
         )
     text = " ".join(parts)
     return text if len(text) <= 1024 else text[:1023] + "…"

@@ -13,22 +13,25 @@ from PIL import Image, ImageDraw
 
 from render.palette import RGB
 
+from .catalogue import N_
+
 _SS = 4
 
 TYPE_NAMES: dict[str, str] = {
-    "G": "General",
-    "D": "Admiral",
-    "S": "ship",
-    "H": "heavy infantry",
-    "L": "light infantry",
-    "CH": "heavy cavalry",
-    "CL": "light cavalry",
-    "C/H": "dragoons",
-    "C": "cavalry",
-    "A": "artillery",
-    "F": "Fortification",
+    "G": N_("General"),
+    "D": N_("Admiral"),
+    "S": N_("ship"),
+    "H": N_("heavy infantry"),
+    "L": N_("light infantry"),
+    "CH": N_("heavy cavalry"),
+    "CL": N_("light cavalry"),
+    "C/H": N_("dragoons"),
+    "C": N_("cavalry"),
+    "A": N_("artillery"),
+    "F": N_("Fortification"),
 }
-"""What each type's symbol stands for (the panel's legend)."""
+"""What each type's symbol stands for (the panel's legend), in English: translate it
+where it is drawn."""
 
 LEGEND = ("G", "D", "S", "H", "L", "CH", "CL", "C/H", "A", "F")
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .catalogue import N_
 from .shapes import Shapes, load_shapes
 
 PANEL_WIDTH = 300
@@ -21,7 +22,8 @@ CROP_MAX = (1000, 860)
 
 @dataclass(frozen=True)
 class Region:
-    """A regional crop: its id (the ``/map`` choice), its name, and its lon/lat box."""
+    """A regional crop: its id (the ``/map`` choice), its name (in English: translate it
+    where it is shown), and its lon/lat box."""
 
     id: str
     name: str
@@ -32,15 +34,15 @@ class Region:
 
 
 REGIONS: tuple[Region, ...] = (
-    Region("british_isles", "British Isles", -11.0, 3.0, 49.3, 59.5),
-    Region("iberia", "Iberia", -10.2, 4.5, 35.5, 44.3),
-    Region("france", "France and the Low Countries", -5.5, 9.5, 42.0, 54.0),
-    Region("germany", "Germany and the Alps", 4.5, 20.0, 45.3, 55.8),
-    Region("italy", "Italy", 5.5, 19.5, 36.3, 47.6),
-    Region("scandinavia", "Scandinavia and the Baltic", 4.0, 31.0, 53.5, 65.0),
-    Region("poland_russia", "Poland and Russia", 13.5, 45.0, 45.5, 61.0),
-    Region("balkans", "The Balkans and Anatolia", 13.0, 45.0, 33.0, 48.8),
-    Region("north_africa", "North Africa", 7.0, 36.0, 30.0, 38.5),
+    Region("british_isles", N_("British Isles"), -11.0, 3.0, 49.3, 59.5),
+    Region("iberia", N_("Iberia"), -10.2, 4.5, 35.5, 44.3),
+    Region("france", N_("France and the Low Countries"), -5.5, 9.5, 42.0, 54.0),
+    Region("germany", N_("Germany and the Alps"), 4.5, 20.0, 45.3, 55.8),
+    Region("italy", N_("Italy"), 5.5, 19.5, 36.3, 47.6),
+    Region("scandinavia", N_("Scandinavia and the Baltic"), 4.0, 31.0, 53.5, 65.0),
+    Region("poland_russia", N_("Poland and Russia"), 13.5, 45.0, 45.5, 61.0),
+    Region("balkans", N_("The Balkans and Anatolia"), 13.0, 45.0, 33.0, 48.8),
+    Region("north_africa", N_("North Africa"), 7.0, 36.0, 30.0, 38.5),
 )
 """The nine crops, in the order ``/map`` offers them."""
 

@@ -8,7 +8,8 @@
   lookup.
 - The **hatch masks**: each seat's pattern (one per process, cut to each frame).
 - The **overlay**: names, cities, straits and crossings, as small tiles pasted through
-  their alpha (most of a frame has none).
+  their alpha (most of a frame has none). Its names are in a language: a frame's
+  overlay is drawn once per language (the label image once for all).
 
 Borders are found on the label image itself (where the territory, or the country,
 changes from one pixel to the next), so they follow the fills exactly.
@@ -21,6 +22,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageChops, ImageDraw
 
+import i18n
 from render.drawing import Region, dashed_line
 from render.fonts import font
 
@@ -56,6 +58,8 @@ class Static:
     """``L``: what is at each pixel (see the module docstring)."""
     overlay: tuple[tuple[tuple[int, int], Image.Image], ...]
     """(top-left, RGBA tile) pairs of names, cities and links."""
+    names: tuple[str, ...] = ()
+    """Every name the overlay writes, as written (sea zones, then territories)."""
 
 
 def _polygons(
@@ -185,7 +189,10 @@ def _hatch(size: tuple[int, int], pattern: str) -> Image.Image:
     return img
 
 
-def _overlay(shapes: Shapes, f: Frame, order: tuple[str, ...]) -> Image.Image:
+def _overlay(
+    shapes: Shapes, f: Frame, order: tuple[str, ...]
+) -> tuple[Image.Image, tuple[str, ...]]:
+    """The overlay of frame ``f`` in the current language, and the names it writes."""
     from rules.europe_at_war.data import game_map
 
     m = game_map(shapes.map_file == "map_compact.json")
@@ -211,11 +218,13 @@ def _overlay(shapes: Shapes, f: Frame, order: tuple[str, ...]) -> Image.Image:
             )
         else:
             draw.ellipse((x - r, y - r, x + r, y + r), fill=(*C.CITY, 255), outline=(*C.HALO, 255))
+    written: list[str] = []
     sea_font = font(15 if f.detailed else 13, bold=True)
     for sid, sea in shapes.seas.items():
         x, y = f.at(*sea.label)
         if 0 <= x < f.size[0] and 0 <= y < f.size[1]:
-            name = m.seas[sid].name
+            name = m.name(sid)
+            written.append(name)
             half = sea_font.getlength(name) / 2 + 4
             x = min(max(x, half), f.size[0] - half)
             draw.text(
@@ -238,16 +247,18 @@ def _overlay(shapes: Shapes, f: Frame, order: tuple[str, ...]) -> Image.Image:
                 y += 10
             if not (0 <= x < f.size[0] and 0 <= y < f.size[1]):
                 continue
+            name = short_name(m.name(tid))
+            written.append(name)
             draw.text(
                 (x, y),
-                short_name(m.territories[tid].name),
+                name,
                 font=name_font,
                 fill=(*C.NAME, 255),
                 anchor="mm",
                 stroke_width=2,
                 stroke_fill=(*C.HALO, 255),
             )
-    return over
+    return over, tuple(written)
 
 
 def short_name(name: str) -> str:
@@ -269,17 +280,28 @@ def _tiles(over: Image.Image) -> tuple[tuple[tuple[int, int], Image.Image], ...]
     return tuple(tiles)
 
 
+def static(key: str, compact: bool, language: str | None = None) -> Static:
+    """The static layers of frame ``key`` (``full`` or a crop's id), its names in
+    ``language`` (default: the current one), cached per process."""
+    return _static(key, compact, i18n.choose(language or i18n.current()))
+
+
 @lru_cache(maxsize=24)
-def static(key: str, compact: bool) -> Static:
-    """The static layers of frame ``key`` (``full`` or a crop's id), cached per process."""
+def _labels(key: str, compact: bool) -> Static:
+    """Frame ``key``'s label image (the same in every language), without an overlay."""
     shapes = load_shapes(compact)
     f = frame(key, compact)
     order = tuple(shapes.territories)
     if len(order) >= HATCHED:
         raise ValueError(f"{len(order)} territories: labels would reach {HATCHED}")
-    return Static(
-        f,
-        order,
-        _label_image(shapes, f, order),
-        _tiles(_overlay(shapes, f, order)),
-    )
+    return Static(f, order, _label_image(shapes, f, order), ())
+
+
+@lru_cache(maxsize=48)
+def _static(key: str, compact: bool, language: str) -> Static:
+    # every frame of both maps in two or three languages (about 11 MB of names a map and
+    # language); a name layer dropped is drawn again in 10-70 ms
+    base = _labels(key, compact)
+    with i18n.use(language):
+        over, names = _overlay(load_shapes(compact), base.frame, base.territories)
+    return Static(base.frame, base.territories, base.label, _tiles(over), names)

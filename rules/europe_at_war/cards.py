@@ -12,6 +12,7 @@ from __future__ import annotations
 from .. import chance
 from ..events import Event
 from .actions import Action, PlayAt, PlayCard, PlayOn
+from .catalogue import _
 from .data import Card, deck
 from .state import HAND_LIMIT, EaState, Interrupt
 
@@ -26,7 +27,7 @@ ON_STACK = frozenset({"stack_loses_units"})
 def roll(g: EaState, dice: str, why: str, events: list[Event]) -> int:
     """EA-34: roll 1D6 or 2D6 from the seeded generator; the roll is public."""
     count = 2 if dice == "2d6" else 1
-    faces = [chance.below(g, 6, f"{dice} for {why}") + 1 for _ in range(count)]
+    faces = [chance.below(g, 6, f"{dice} for {why}") + 1 for _n in range(count)]
     events.append(Event("rolled", {"seat": g.current, "dice": dice, "faces": faces, "why": why}))
     return sum(faces)
 
@@ -35,7 +36,7 @@ def draw_chits(g: EaState, seat: int, count: int, why: str) -> list[int]:
     """Draw ``count`` random chits from ``seat``'s pile (fewer if it holds fewer)."""
     pile = g.piles[seat]
     got = []
-    for _ in range(min(count, len(pile))):
+    for _n in range(min(count, len(pile))):
         got.append(pile.pop(chance.below(g, len(pile), f"chit for {why}")))
     return got
 
@@ -44,7 +45,7 @@ def draw(g: EaState, seat: int, count: int, why: str, events: list[Event]) -> No
     """Draw ``count`` cards; an empty deck is replaced by the shuffled discard pile
     (EA-5). The cards are told to their drawer only."""
     got: list[str] = []
-    for _ in range(count):
+    for _n in range(count):
         if not g.deck:
             if not g.discard:
                 break
@@ -129,25 +130,21 @@ def check_own_turn(g: EaState, seat: int, action: Action) -> str | None:
     """Why an own-turn card play is refused, or ``None``."""
     card = deck().get(getattr(action, "card", ""))
     if card is None or card.id not in g.hands[seat] or card.timing != "own_turn":
-        return "Play an own-turn card from your hand (EA-32)."
+        return _("Play an own-turn card from your hand (EA-32).")
     kind = card.effect.kind
     if isinstance(action, PlayCard) and kind in NO_TARGET:
         return None
     if isinstance(action, PlayOn) and kind in ON_PLAYER:
-        return None if action.seat in others(g) else "Choose another player still in the game."
+        return None if action.seat in others(g) else _("Choose another player still in the game.")
     if isinstance(action, PlayAt) and kind in ON_STACK:
         if (action.at, action.seat) in stack_targets(g, card):
             return None
-        return "Choose another player's stack with a unit the card can take (EA-32)."
-    return f"{card.name} is played {_how(kind)}."
-
-
-def _how(kind: str) -> str:
+        return _("Choose another player's stack with a unit the card can take (EA-32).")
     if kind in NO_TARGET:
-        return "without a target"
+        return _("{card} is played without a target.").format(card=_(card.name))
     if kind in ON_PLAYER:
-        return "on another player"
-    return "on another player's stack"
+        return _("{card} is played on another player.").format(card=_(card.name))
+    return _("{card} is played on another player's stack.").format(card=_(card.name))
 
 
 def play_own_turn(g: EaState, seat: int, action: Action, events: list[Event]) -> None:
@@ -185,7 +182,7 @@ def play_own_turn(g: EaState, seat: int, action: Action, events: list[Event]) ->
         g.gifts = keep
         events.append(Event("chits_drawn", {"seat": seat, "count": len(keep)}))
         if keep:
-            events.append(Event("gifts", {"chits": keep, "names": g.names_of(keep)}, to=seat))
+            events.append(Event("gifts", {"chits": keep[:], "names": g.names_of(keep)}, to=seat))
             g.interrupts.append(Interrupt("place", seat))
     elif e.kind == "draw_cards":
         draw(g, seat, e.count, card.name, events)
@@ -203,7 +200,7 @@ def play_own_turn(g: EaState, seat: int, action: Action, events: list[Event]) ->
         assert target is not None
         hand = g.hands[target]
         lost = []
-        for _ in range(min(e.count, len(hand))):
+        for _n in range(min(e.count, len(hand))):
             lost.append(hand.pop(chance.below(g, len(hand), f"discard for {card.name}")))
         g.discard += lost
         events.append(Event("discarded", {"seat": target, "cards": lost}))
@@ -211,7 +208,7 @@ def play_own_turn(g: EaState, seat: int, action: Action, events: list[Event]) ->
         assert isinstance(action, PlayAt)
         pool = victims(g, action.at, action.seat, card)
         lost_units = []
-        for _ in range(min(e.count, len(pool))):
+        for _n in range(min(e.count, len(pool))):
             uid = pool.pop(chance.below(g, len(pool), f"unit for {card.name}"))
             lost_units.append(g.kind(uid).name)
             g.remove(uid)

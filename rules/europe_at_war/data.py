@@ -28,6 +28,7 @@ from importlib import resources
 from typing import Any
 
 from ..errors import InvalidState
+from .catalogue import _
 
 ENGLAND = "england"
 LANDLOCKED = frozenset({"warsaw", "switzerland"})
@@ -188,9 +189,20 @@ class GameMap:
         return space in self.seas
 
     def name(self, space: str) -> str:
-        """A space's name for people."""
+        """A space's name for people, in the current language (:mod:`i18n`)."""
         place = self.territories.get(space) or self.seas.get(space)
-        return place.name if place else space
+        return _(place.name) if place else space
+
+    def find(self, text: str) -> str | None:
+        """The space ``text`` names: its id, or its whole name in English or in the
+        current language (any case)."""
+        key = text.strip().lower()
+        names = {sid: t.name for sid, t in self.territories.items()}
+        names.update((sid, z.name) for sid, z in self.seas.items())
+        for sid, name in names.items():
+            if key in (sid, name.lower(), _(name).lower()):
+                return sid
+        return None
 
     def home(self, nation: str) -> Country:
         """The home country of ``nation`` (EA-2)."""

@@ -52,6 +52,7 @@ from .actions import (
     unit_of,
     unit_ref,
 )
+from .catalogue import _
 from .data import deck
 from .moves import Route, carry_out
 from .state import HAND_LIMIT, Battle, EaState, Order, Play, Window
@@ -219,32 +220,34 @@ def check(g: EaState, seat: int, action: Action) -> str | None:
     """Why ``action`` by ``seat`` is refused now, or ``None`` when it is legal."""
     kind = decision_of(g, seat)
     if kind is None:
-        return "It is not your decision now."
+        return _("It is not your decision now.")
     if isinstance(action, Top):
         if kind in OWN_TURN and not g.interrupts and action in _top_options(g, seat):
             return None
-        return "Show one of your units on top of its stack, in your own turn (EA-6)."
+        return _("Show one of your units on top of its stack, in your own turn (EA-6).")
     if kind in OWN_TURN and isinstance(action, (PlayCard, PlayOn, PlayAt)):
         if g.interrupts or (kind == "plan" and g.plan):
-            return "Own-turn cards are played before the plan's first order (EA-15, EA-32)."
+            return _("Own-turn cards are played before the plan's first order (EA-15, EA-32).")
         return C.check_own_turn(g, seat, action)
     if kind == "plan":
         if isinstance(action, Move):
             return (
-                "Winter Quarters: no more moves this turn." if g.frozen else P.check_move(g, action)
+                _("Winter Quarters: no more moves this turn.")
+                if g.frozen
+                else P.check_move(g, action)
             )
         if isinstance(action, Drop):
             unit = unit_of(action.unit)
             if unit is None:
-                return "Name a unit as u<number>."
+                return _("Name a unit as u<number>.")
             return P.check_drop(g, unit, action.at)
         if isinstance(action, Compel):
             return P.check_compel(g, action)
         if isinstance(action, Undo):
-            return None if g.plan else "Your plan has no order to take back."
+            return None if g.plan else _("Your plan has no order to take back.")
         if isinstance(action, Submit):
             return None
-        return "In the Move Phase, give orders (move, drop, compel), undo or submit."
+        return _("In the Move Phase, give orders (move, drop, compel), undo or submit.")
     if kind in ("w1", "w2"):
         return W.check_submission(g, seat, action)
     if action in options(g, seat, kind):
@@ -254,22 +257,22 @@ def check(g: EaState, seat: int, action: Action) -> str | None:
 
 def _refusal(kind: str) -> str:
     return {
-        "setup": "Place one of your drawn units in your home country (EA-3).",
-        "place": "Place the unit in a Major City or Capital you hold (EA-29).",
-        "hand": "Discard a card from your hand (EA-5).",
-        "loss": "Pay from one of your deposits, no more than is owed (EA-28).",
-        "discard": "Discard a card, play an own-turn card, or finish (EA-5).",
-        "answer": "Play Lost Orders on a card it can cancel, or pass (EA-33).",
-        "battle": "Choose one of the battles to fight (EA-16, EA-17).",
-        "cards": "Play a card legal in this battle, or pass (EA-18).",
-        "sealed": "Choose a card legal in this battle, or finish (EA-36).",
-        "casualties": "Choose one of the units that may be lost now (EA-23).",
-        "capture": "Choose one of the beaten player's ships (EA-33).",
-        "retreat": "Retreat to an adjacent space with no other player's units (EA-24).",
-        "recruit": "Buy a drawn chit you can afford and place it in a city you hold (EA-29).",
-        "upkeep": "Disband a unit, or finish once every unit is supplied and paid (EA-30).",
-        "deposit": "Leave RP in a Major City or Capital you hold (EA-28).",
-    }.get(kind, "That action is not legal now.")
+        "setup": _("Place one of your drawn units in your home country (EA-3)."),
+        "place": _("Place the unit in a Major City or Capital you hold (EA-29)."),
+        "hand": _("Discard a card from your hand (EA-5)."),
+        "loss": _("Pay from one of your deposits, no more than is owed (EA-28)."),
+        "discard": _("Discard a card, play an own-turn card, or finish (EA-5)."),
+        "answer": _("Play Lost Orders on a card it can cancel, or pass (EA-33)."),
+        "battle": _("Choose one of the battles to fight (EA-16, EA-17)."),
+        "cards": _("Play a card legal in this battle, or pass (EA-18)."),
+        "sealed": _("Choose a card legal in this battle, or finish (EA-36)."),
+        "casualties": _("Choose one of the units that may be lost now (EA-23)."),
+        "capture": _("Choose one of the beaten player's ships (EA-33)."),
+        "retreat": _("Retreat to an adjacent space with no other player's units (EA-24)."),
+        "recruit": _("Buy a drawn chit you can afford and place it in a city you hold (EA-29)."),
+        "upkeep": _("Disband a unit, or finish once every unit is supplied and paid (EA-30)."),
+        "deposit": _("Leave RP in a Major City or Capital you hold (EA-28)."),
+    }.get(kind, _("That action is not legal now."))
 
 
 # ---------------------------------------------------------------------------- applying
@@ -280,14 +283,14 @@ def apply(g: EaState, seat: int, action: Action) -> list[Event]:
         GameOver, NotYourTurn, IllegalAction: the action is refused; nothing changed.
     """
     if g.over:
-        raise GameOver("The game is over.")
+        raise GameOver(_("The game is over."))
     kind = decision_of(g, seat)
     if kind is None:
-        raise NotYourTurn("It is not your decision now.")
+        raise NotYourTurn(_("It is not your decision now."))
     events: list[Event] = []
     if isinstance(action, Timeout):
         events.append(Event("timed_out", {"seat": seat, "decision": kind}))
-        for _ in range(1000):
+        for _n in range(1000):
             if decision_of(g, seat) != kind or g.over:
                 break
             from .suggest import default_action
@@ -443,7 +446,7 @@ def end_turn(g: EaState, events: list[Event]) -> None:
     ends, and after the last round the game (EA-4, EA-35)."""
     n = g.player_count
     seat = g.current
-    for _ in range(n):
+    for _n in range(n):
         seat = (seat + 1) % n
         if seat == 0:
             if g.round == g.options.rounds:
@@ -478,7 +481,7 @@ def public_plan(g: EaState) -> list[dict[str, object]]:
     for o in g.plan:
         d = o.to_dict()
         drops: dict[str, int] = {}
-        for _, at in o.drops:
+        for _unit, at in o.drops:
             drops[at] = drops.get(at, 0) + 1
         d["drops"] = [[at, n] for at, n in drops.items()]
         out.append(d)
@@ -494,7 +497,7 @@ def _open_window(g: EaState, name: str, events: list[Event]) -> None:
     if g.options.fast_windows:
         seats = [s for s in seats if len(W.submissions(g, s)) > 1]
     w.pending = seats
-    events.append(Event("window", {"window": name, "seats": seats}))
+    events.append(Event("window", {"window": name, "seats": seats[:]}))
 
 
 def _window_progress(g: EaState, events: list[Event]) -> None:
@@ -987,7 +990,7 @@ def _revenue_and_recruit(g: EaState, events: list[Event]) -> None:
 def _announce_draw(g: EaState, seat: int, got: list[int], events: list[Event]) -> None:
     events.append(Event("chits_drawn", {"seat": seat, "count": len(got)}))
     if got:
-        events.append(Event("recruits", {"chits": got, "names": g.names_of(got)}, to=seat))
+        events.append(Event("recruits", {"chits": got[:], "names": g.names_of(got)}, to=seat))
 
 
 def _recruit(g: EaState, seat: int, action: Action, events: list[Event]) -> None:
@@ -1028,7 +1031,7 @@ def _upkeep(g: EaState, seat: int, action: Action, events: list[Event]) -> None:
     count = len(g.units_of(seat))
     g.treasury[seat] -= count
     events.append(Event("upkeep_paid", {"seat": seat, "amount": count}))
-    for space in [s for s, _ in g.deposits.items() if g.control.get(s) == seat]:
+    for space in [s for s, _amount in g.deposits.items() if g.control.get(s) == seat]:
         del g.deposits[space]
     g.step = "deposit"
     g.turn += 1
@@ -1074,7 +1077,7 @@ def _control(g: EaState, events: list[Event]) -> None:
 # ---------------------------------------------------------------------------- advance
 def advance(g: EaState, events: list[Event]) -> None:
     """Run the steps that need no decision until someone must decide (or the game ends)."""
-    for _ in range(10_000):
+    for _n in range(10_000):
         _eliminate(g, events)
         if g.over or g.interrupts:
             return

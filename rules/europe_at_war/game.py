@@ -18,6 +18,7 @@ from ..errors import RulesError
 from ..events import Event
 from ..rng import Rng
 from .actions import ACTION_KINDS, Action, action_from_dict
+from .catalogue import _
 from .data import NATIONS, deck
 from .options import Options
 from .state import NAME, EaState
@@ -125,12 +126,16 @@ class EaGame:
         assert isinstance(options, Options)
         n = len(sides)
         if not 2 <= n <= 5:
-            raise RulesError("Europe at War takes 2 to 5 players (EA-2).")
+            raise RulesError(_("Europe at War takes 2 to 5 players (EA-2)."))
         asked = [s for s in sides if s is not None]
         if any(s not in NATIONS for s in asked) or len(set(asked)) != len(asked):
-            raise RulesError("Each player needs a different nation: " + ", ".join(NATIONS) + ".")
+            raise RulesError(
+                _("Each player needs a different nation: {nations}.").format(
+                    nations=", ".join(NATIONS)
+                )
+            )
         if options.teams and n != 4:
-            raise RulesError("The Teams option needs four players (EA-36).")
+            raise RulesError(_("The Teams option needs four players (EA-36)."))
         free = [s for s in LINEUP if s not in asked]
         by_player = [s if s is not None else free.pop(0) for s in sides]
         order = list(range(n))
@@ -150,7 +155,7 @@ class EaGame:
             g.drawn[seat] = _leaders(g, seat)
             got = []
             pile = g.piles[seat]
-            for _ in range(min(SETUP_CHITS, len(pile))):
+            for _n in range(min(SETUP_CHITS, len(pile))):
                 got.append(pile.pop(chance.below(g, len(pile), "setup chit")))
             g.drawn[seat] += got
             drawn = g.drawn[seat][:]

@@ -13,104 +13,130 @@ from typing import Any
 from ..errors import RulesError
 from ..presentation import CommandOption, CommandSpec, OptionChoice, Shown
 from . import describe as D
+from .catalogue import N_, _, n_
 from .data import deck, game_map
 
 REGIONS: tuple[tuple[str, str], ...] = (
-    ("full", "The whole map"),
-    ("british_isles", "British Isles"),
-    ("iberia", "Iberia"),
-    ("france", "France and the Low Countries"),
-    ("germany", "Germany and the Alps"),
-    ("italy", "Italy"),
-    ("scandinavia", "Scandinavia and the Baltic"),
-    ("poland_russia", "Poland and Russia"),
-    ("balkans", "The Balkans and Anatolia"),
-    ("north_africa", "North Africa"),
+    ("full", N_("The whole map")),
+    ("british_isles", N_("British Isles")),
+    ("iberia", N_("Iberia")),
+    ("france", N_("France and the Low Countries")),
+    ("germany", N_("Germany and the Alps")),
+    ("italy", N_("Italy")),
+    ("scandinavia", N_("Scandinavia and the Baltic")),
+    ("poland_russia", N_("Poland and Russia")),
+    ("balkans", N_("The Balkans and Anatolia")),
+    ("north_africa", N_("North Africa")),
 )
-"""The map's frames ``/map`` offers (the images ``map_<id>``), the whole map first."""
+"""The map's frames ``/map`` offers (the images ``map_<id>``), the whole map first, named
+in English (translated where shown)."""
 
 TIMING_WORDS = {
-    "combat": "in a battle",
-    "own_turn": "in your own turn",
-    "move_plan": "as an order of your move plan",
-    "window_w1": "in window W1 (against another player's plan)",
-    "window_w2": "in window W2 (after another player's moves)",
-    "response": "as an answer to a card",
+    "combat": N_("Played in a battle"),
+    "own_turn": N_("Played in your own turn"),
+    "move_plan": N_("Played as an order of your move plan"),
+    "window_w1": N_("Played in window W1 (against another player's plan)"),
+    "window_w2": N_("Played in window W2 (after another player's moves)"),
+    "response": N_("Played as an answer to a card"),
 }
+"""When a card is played, in English (translated where shown)."""
+CONTEXT_WORDS = {"battle": N_("battle"), "siege": N_("siege"), "sea": N_("sea")}
+"""The kinds of battle a battle card is played in."""
 
-LOOKUPS = (
-    CommandSpec(
-        "map",
-        "Show a region of the map (only you see it)",
-        (),
-        (
-            CommandOption(
-                "region",
-                "Which part of the map (default: all of it)",
-                ("region",),
-                "word",
-                required=False,
-                choices=tuple(OptionChoice(rid, name, rid) for rid, name in REGIONS),
+
+def lookup_commands() -> tuple[CommandSpec, ...]:
+    """The look-ups, described in the current language."""
+    return (
+        CommandSpec(
+            "map",
+            _("Show a region of the map (only you see it)"),
+            (),
+            (
+                CommandOption(
+                    "region",
+                    _("Which part of the map (default: all of it)"),
+                    ("region",),
+                    "word",
+                    required=False,
+                    choices=tuple(OptionChoice(rid, _(name), rid) for rid, name in REGIONS),
+                ),
             ),
+            lookup=True,
         ),
-        lookup=True,
-    ),
-    CommandSpec(
-        "stack",
-        "Your stacks in full, or every stack in one place (only you see it)",
-        (),
-        (CommandOption("at", "A territory or sea zone", ("at",), "word", required=False),),
-        lookup=True,
-    ),
-    CommandSpec("treasury", "Every player's money and deposits", (), lookup=True),
-    CommandSpec(
-        "card",
-        "A card's text and when it is played",
-        (),
-        (CommandOption("name", "The card's name (a start is enough)", ("name",), "word"),),
-        lookup=True,
-    ),
-)
+        CommandSpec(
+            "stack",
+            _("Your stacks in full, or every stack in one place (only you see it)"),
+            (),
+            (CommandOption("at", _("A territory or sea zone"), ("at",), "word", required=False),),
+            lookup=True,
+        ),
+        CommandSpec("treasury", _("Every player's money and deposits"), (), lookup=True),
+        CommandSpec(
+            "card",
+            _("A card's text and when it is played"),
+            (),
+            (CommandOption("name", _("The card's name (a start is enough)"), ("name",), "word"),),
+            lookup=True,
+        ),
+    )
 
 
 def _slug(text: str) -> str:
     return re.sub(r"[^0-9a-z]+", "", text.lower())
 
 
+NAME_A = {
+    "card": N_("Name a card."),
+    "region": N_("Name a region."),
+    "space": N_("Name a territory or sea zone."),
+}
+NO_SUCH = {
+    "card": N_("There is no card called {text}."),
+    "region": N_("There is no region called {text}."),
+    "space": N_("There is no territory or sea zone called {text}."),
+}
+
+
 def _find(text: str, named: Mapping[str, str], what: str) -> str:
-    """The id among ``named`` (id -> name) that ``text`` names: the id or the whole
-    name, else the one name starting so (or with a word starting so).
+    """The id among ``named`` (id -> English name) that ``text`` names: the id or the
+    whole name (in English or in the current language), else the one name starting so
+    (or with a word starting so) in either. ``what`` is ``card``, ``region`` or ``space``.
 
     Raises:
         RulesError: none or several match.
     """
     want = _slug(text)
     if not want:
-        raise RulesError(f"Name a {what}.")
-    exact = [i for i, n in named.items() if want in (_slug(i), _slug(n))]
+        raise RulesError(_(NAME_A[what]))
+    both = {i: (n, _(n)) for i, n in named.items()}
+    exact = [i for i, ns in both.items() if want == _slug(i) or any(want == _slug(n) for n in ns)]
     if len(exact) == 1:
         return exact[0]
-    starts = [i for i, n in named.items() if _slug(n).startswith(want)]
+    starts = [i for i, ns in both.items() if any(_slug(n).startswith(want) for n in ns)]
     if not starts:
         starts = [
             i
-            for i, n in named.items()
-            if any(_slug(w).startswith(want) for w in re.split(r"[\s,&()/-]+", n) if w)
+            for i, ns in both.items()
+            if any(_slug(w).startswith(want) for n in ns for w in re.split(r"[\s,&()/-]+", n) if w)
         ]
     if len(starts) == 1:
         return starts[0]
     if not starts:
-        raise RulesError(f"There is no {what} called {text!r}.")
-    some = ", ".join(sorted(named[i] for i in starts)[:5])
-    raise RulesError(f"{text!r} could be several: {some}{', …' if len(starts) > 5 else ''}.")
+        raise RulesError(_(NO_SUCH[what]).format(text=repr(text)))
+    some = ", ".join(sorted(_(named[i]) for i in starts)[:5])
+    if len(starts) > 5:
+        some += ", …"
+    raise RulesError(_("{text} could be several: {some}.").format(text=repr(text), some=some))
 
 
 def _units(stack: Any) -> str:
     if stack.units is None:
-        return f"{stack.count} units under {stack.top}"
+        return n_("{n} unit under {top}", "{n} units under {top}", stack.count).format(
+            n=stack.count, top=D.unit_word(stack.top)
+        )
     counts: dict[str, int] = {}
     for u in stack.units:
-        name = u.name + (f" (+{u.rep})" if u.rep else "")
+        name = D.unit_word(u.name) + (f" (+{u.rep})" if u.rep else "")
         counts[name] = counts.get(name, 0) + 1
     return ", ".join(f"{n} {name}" if n > 1 else name for name, n in counts.items())
 
@@ -123,19 +149,21 @@ def _stacks(typed: Mapping[str, str], view: Any, names: Sequence[str]) -> list[s
             **{t: x.name for t, x in m.territories.items()},
             **{s: x.name for s, x in m.seas.items()},
         }
-        space = _find(at, spaces, "territory or sea zone")
+        space = _find(at, spaces, "space")
         here = [s for s in view.stacks if s.space == space]
         holder = view.control.get(space)
-        head = m.name(space) + (f" (held by {names[holder]})" if holder is not None else "")
+        head = m.name(space)
+        if holder is not None:
+            head = _("{space} (held by {who})").format(space=head, who=names[holder])
         if not here:
-            return [f"{head}: no units."]
+            return [_("{space}: no units.").format(space=head)]
         return [f"{head}:"] + [f"{names[s.seat]}: {_units(s)}" for s in here]
     if view.viewer is None:
-        return ["You have no stacks here: /stack at:PLACE shows the stacks in a place."]
+        return [_("You have no stacks here: /stack at:PLACE shows the stacks in a place.")]
     mine = [s for s in view.stacks if s.seat == view.viewer]
     if not mine:
-        return ["You have no units on the board."]
-    return ["Your stacks:"] + [f"{m.name(s.space)}: {_units(s)}" for s in mine]
+        return [_("You have no units on the board.")]
+    return [_("Your stacks:")] + [f"{m.name(s.space)}: {_units(s)}" for s in mine]
 
 
 def _treasury(view: Any, names: Sequence[str]) -> list[str]:
@@ -148,10 +176,17 @@ def _treasury(view: Any, names: Sequence[str]) -> list[str]:
             if amount and view.control.get(t) == seat
         ]
         revenue = sum(m.territories[t].revenue for t, s in view.control.items() if s == seat)
-        where = f"; deposits: {', '.join(kept)}" if kept else ""
+        who = f"{names[seat]} ({D.nation_name(nation)})"
+        if kept:
+            line = _(
+                "{who}: {money} RP; deposits: {deposits}; territories worth {revenue} RP a turn."
+            )
+        else:
+            line = _("{who}: {money} RP; territories worth {revenue} RP a turn.")
         lines.append(
-            f"{names[seat]} ({D.NATION_NAMES.get(nation, nation)}): {view.treasury[seat]} RP"
-            f"{where}; territories worth {revenue} RP a turn."
+            line.format(
+                who=who, money=view.treasury[seat], deposits=", ".join(kept), revenue=revenue
+            )
         )
     return lines
 
@@ -159,11 +194,13 @@ def _treasury(view: Any, names: Sequence[str]) -> list[str]:
 def _card(typed: Mapping[str, str]) -> list[str]:
     cards = deck()
     found = cards[_find(typed.get("name", ""), {c.id: c.name for c in cards.values()}, "card")]
-    when = TIMING_WORDS.get(found.timing, found.timing)
-    where = ", ".join(sorted(found.contexts))
+    when = _(TIMING_WORDS[found.timing]) if found.timing in TIMING_WORDS else found.timing
+    where = ", ".join(_(CONTEXT_WORDS.get(c, c)) for c in sorted(found.contexts))
     return [
-        f"**{found.name}** (card {found.n}): {found.text}",
-        f"Played {when}" + (f"; in: {where}." if where else "."),
+        _("**{name}** (card {n}): {text}").format(
+            name=_(found.name), n=found.n, text=_(found.text)
+        ),
+        _("{when}; in: {where}.").format(when=when, where=where) if where else f"{when}.",
     ]
 
 
@@ -178,11 +215,11 @@ def look_up(command: str, typed: Mapping[str, str], view: Any, names: Sequence[s
         ids = dict(REGIONS)
         if region not in ids:
             region = _find(region, ids, "region")
-        return Shown((f"The map: {ids[region]}.",), f"map_{region}")
+        return Shown((_("The map: {region}.").format(region=_(ids[region])),), f"map_{region}")
     if command == "stack":
         return Shown(tuple(_stacks(typed, view, names)))
     if command == "treasury":
         return Shown(tuple(_treasury(view, names)))
     if command == "card":
         return Shown(tuple(_card(typed)))
-    raise RulesError(f"Europe at War has no /{command}.")
+    raise RulesError(_("Europe at War has no /{command}.").format(command=command))

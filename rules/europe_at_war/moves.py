@@ -30,6 +30,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from .actions import FLEET
+from .catalogue import _
 from .data import ENGLAND, Card
 from .state import EaState
 
@@ -252,28 +253,30 @@ def check(
     """
     found = group_start(g, seat, group)
     if found is None:
-        return "You have no such group to move."
+        return _("You have no such group to move.")
     start, leader = found
     if len(path) < 2 or path[0] != start or len(set(path)) != len(path):
-        return "That is not a path from the group's space."
+        return _("That is not a path from the group's space.")
     bans = bans or []
     effect = card.effect if card else None
     forts_pass = bool(effect and effect.may_pass_forts)
     if not listed and path not in _candidates(g, seat, group, path, forts_pass, counted, bans):
-        return "That path is not open to this group (EA-9 to EA-13)."
+        return _("That path is not open to this group (EA-9 to EA-13).")
     if leader is not None and not _can_move(g, leader, counted):
-        return "That leader has already taken part in two moves this turn (EA-10)."
+        return _("That leader has already taken part in two moves this turn (EA-10).")
     route = _members(g, seat, leader, path, counted, drops or [])
     if isinstance(route, str):
         return route
     dest = path[-1]
     if effect is not None:
         if effect.domain == "sea" and route.shape != "ships":
-            return f"{card.name if card else 'That card'} moves only ships (EA-33)."
+            if card is None:
+                return _("That card moves only ships (EA-33).")
+            return _("{card} moves only ships (EA-33).").format(card=_(card.name))
         if effect.must_end_in_battle and not g.foreign(dest, seat):
-            return "That card's move must end where another player has units (EA-33)."
+            return _("That card's move must end where another player has units (EA-33).")
     if must_reach is not None and not g.stack(dest, must_reach):
-        return "Interdiction must end where the active player has units (EA-33)."
+        return _("Interdiction must end where the active player has units (EA-33).")
     return route
 
 
@@ -317,7 +320,7 @@ def _members(
         route = Route(seat, "land", leader, path)
         pool = [u for u in mine if not g.kind(u).fort]
     else:
-        return "Land units never end a move at sea (EA-11)."
+        return _("Land units never end a move at sea (EA-11).")
     if route.shape == "land" and path[1] in g.map.seas:
         route.shape = "sea"
     fast = [
@@ -326,14 +329,14 @@ def _members(
         if _can_move(g, u, counted) and (route.shape == "sea" or g.kind(u).speed >= steps)
     ]
     if leader is not None and leader not in fast:
-        return "The leader is too slow for that path."
+        return _("The leader is too slow for that path.")
     entered = set(path[1:-1]) if route.shape != "sea" else set()
     for uid, at in drops:
         assert isinstance(uid, int) and isinstance(at, str)
         if uid == leader or uid not in fast:
-            return "Only units moving with the group, not its leader, may be dropped off."
+            return _("Only units moving with the group, not its leader, may be dropped off.")
         if at != start and at not in entered:
-            return "Units may be dropped off only at the start or in a space the group enters."
+            return _("Units may be dropped off only at the start or in a space the group enters.")
         if at == start:
             route.stay.append(uid)
         else:
@@ -343,7 +346,7 @@ def _members(
         return _embark(g, seat, route, going, counted)
     route.movers = going
     if not going:
-        return "No units would move."
+        return _("No units would move.")
     return route
 
 
@@ -364,7 +367,7 @@ def _embark(g: EaState, seat: int, route: Route, going: list[int], counted: bool
         and (not route.sail or far or g.kind(u).speed >= lanes)
     ]
     if not ships:
-        return "No ships of yours can make that voyage (EA-12)."
+        return _("No ships of yours can make that voyage (EA-12).")
     ships.sort(key=lambda u: (-g.kind(u).speed, g.kind(u).force, u))
     leader = route.leader
     others = sorted((u for u in going if u != leader), key=lambda u: (-g.kind(u).force, u))

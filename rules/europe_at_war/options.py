@@ -7,6 +7,7 @@ from functools import cache
 from typing import Any
 
 from ..errors import InvalidState, RulesError
+from .catalogue import _
 
 ROUNDS = (8, 12, 16)
 """EA-4, EA-36: the game ends after round 12; 8 (short) and 16 (long) are options."""
@@ -48,11 +49,11 @@ class Options:
             RulesError: an unknown option, or a value of the wrong type or out of range.
         """
         if not isinstance(data, dict):
-            raise RulesError("Europe at War's options must be an object.")
+            raise RulesError(_("Europe at War's options must be an object."))
         known = {f.name for f in fields(Options)}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise RulesError(f"Europe at War has no option {unknown[0]!r}.")
+            raise RulesError(_("Europe at War has no option {name}.").format(name=repr(unknown[0])))
         return Options().with_changes(**data)
 
     def with_changes(self, **changes: Any) -> Options:
@@ -65,12 +66,16 @@ class Options:
         for f in fields(Options):
             want = bool if str(f.type) == "bool" else int
             if type(getattr(new, f.name)) is not want:
-                raise RulesError(f"Option {f.name} must be {want.__name__}.")
+                raise RulesError(
+                    _("Option {name} must be {type}.").format(name=f.name, type=want.__name__)
+                )
         if new.rounds not in ROUNDS:
-            raise RulesError("rounds must be 8, 12 or 16 (EA-4, EA-36).")
+            raise RulesError(_("rounds must be 8, 12 or 16 (EA-4, EA-36)."))
         if not WINDOW_SECONDS[0] <= new.window_seconds <= WINDOW_SECONDS[1]:
             raise RulesError(
-                f"window_seconds must be between {WINDOW_SECONDS[0]} and {WINDOW_SECONDS[1]}."
+                _("window_seconds must be between {low} and {high}.").format(
+                    low=WINDOW_SECONDS[0], high=WINDOW_SECONDS[1]
+                )
             )
         return new
 

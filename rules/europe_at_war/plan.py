@@ -20,6 +20,7 @@ Interpretations:
 from __future__ import annotations
 
 from .actions import Compel, Move
+from .catalogue import _
 from .data import ENGLAND, Card, deck
 from .moves import Route, carry_out, check, paths
 from .state import EaState, Order
@@ -63,11 +64,11 @@ def order_route(g: EaState, order: Order, seat: int, bans: list[int] | None = No
         return route
     if order.pay == "free":
         if route.leader is None:
-            return "Ships without an Admiral move only by a card (C5)."
+            return _("Ships without an Admiral move only by a card (C5).")
         if g.units[route.leader].free_used:
-            return "That leader has already had his free move this turn (EA-10)."
+            return _("That leader has already had his free move this turn (EA-10).")
         if route.shape == "sea" and not g.kind(route.leader).general:
-            return "A sea move is led by a General (EA-12)."
+            return _("A sea move is led by a General (EA-12).")
     return route
 
 
@@ -167,21 +168,21 @@ def check_move(g: EaState, action: Move) -> str | None:
     card = None
     if action.pay != "free":
         if action.pay not in g.hands[seat] or deck()[action.pay].effect.kind != "move":
-            return "Pay with your free move or a move card in your hand."
+            return _("Pay with your free move or a move card in your hand.")
         card = deck()[action.pay]
         uses = card_uses(g, card.id)
         if len(uses) >= card.effect.groups:
-            return f"{card.name} moves no more groups (EA-10(d))."
+            return _("{card} moves no more groups (EA-10(d)).").format(card=_(card.name))
         if any(o.group == action.group for o in uses):
-            return f"{card.name} moves different groups (EA-10(d))."
+            return _("{card} moves different groups (EA-10(d)).").format(card=_(card.name))
     path = (_start(proj, action.group), *action.via.split(">"))
     if path[-1] != action.dest:
-        return "The path must end at the destination."
+        return _("The path must end at the destination.")
     route = check(proj, seat, action.group, path, card=card)
     if isinstance(route, str):
         return route
     if action.pay == "free" and "free" not in pay_options(g, action.group, route):
-        return "That group's leader has no free move left for this (EA-10(c), EA-12)."
+        return _("That group's leader has no free move left for this (EA-10(c), EA-12).")
     return None
 
 
@@ -228,7 +229,7 @@ def drop_options(g: EaState) -> list[tuple[int, str]]:
 def check_drop(g: EaState, unit: int, at: str) -> str | None:
     """Why the drop-off may not be added, or ``None``."""
     if (unit, at) not in drop_options(g):
-        return (
+        return _(
             "Only a unit moving with the last order, not its leader, may be dropped off, "
             "at its start or in a space it enters (EA-10(g))."
         )
@@ -287,14 +288,14 @@ def check_compel(g: EaState, action: Compel) -> str | None:
     """Why the Compel Action or Revenge order may not join the plan, or ``None``."""
     seat = g.current
     if action.card not in g.hands[seat] or deck()[action.card].effect.kind != "compel_move":
-        return "Play Compel Action or Revenge from your hand."
+        return _("Play Compel Action or Revenge from your hand.")
     if card_uses(g, action.card):
-        return "That card is already in your plan."
+        return _("That card is already in your plan.")
     card = deck()[action.card]
     if action.seat == seat or not 0 <= action.seat < g.player_count:
-        return "Choose another player's stack."
+        return _("Choose another player's stack.")
     if action.dest not in compel_dests(projection(g), card, action.at, action.seat, seat):
-        return (
+        return _(
             "That stack cannot be sent there: it needs a General (or ships), one space, "
             "and Revenge must send it into your units (EA-33)."
         )

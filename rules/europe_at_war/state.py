@@ -22,6 +22,7 @@ from ..contract import Decision, OnTimeout, Result, Value
 from ..errors import IllegalAction, InvalidState, RulesError
 from ..events import Event
 from ..rng import Rng
+from .catalogue import _
 from .data import NATIONS, GameMap, UnitKind, game_map, unit_sets
 from .options import Options, options_from_stored
 
@@ -344,7 +345,7 @@ class EaState:
         """Index: space -> seat -> unit numbers (kept in step with ``units``)."""
         self.piles: list[list[int]] = [list(self.chits.of(s)) for s in range(n)]
         self.aside: list[int] = []
-        self.drawn: list[list[int]] = [[] for _ in range(n)]
+        self.drawn: list[list[int]] = [[] for _n in range(n)]
         self.arrived: dict[str, int] = {}
         """``"seat|space"`` -> when that stack came to be (EA-16's attacker)."""
         self.tops: dict[str, int] = {}
@@ -356,12 +357,12 @@ class EaState:
         self.deposits: dict[str, int] = {}
         self.income: dict[str, int] = {}
         self.card_revenue = 0
-        self.hands: list[list[str]] = [[] for _ in range(n)]
+        self.hands: list[list[str]] = [[] for _n in range(n)]
         self.deck: list[str] = []
         self.discard: list[str] = []
         self.table: list[str] = []
         """Cards played and not yet resolved (window reactions, battle cards)."""
-        self.seen: list[dict[str, list[str]]] = [{} for _ in range(n)]
+        self.seen: list[dict[str, list[str]]] = [{} for _n in range(n)]
         """Hands seen with Telescope-type cards: viewer -> {seat: cards} (EA-6)."""
         self.out: list[bool] = [False] * n
         self.round = 0
@@ -739,7 +740,7 @@ class EaState:
         from .flow import apply
 
         if type(action) not in ACTION_TYPES.values():
-            raise IllegalAction("That is not a Europe at War action.")
+            raise IllegalAction(_("That is not a Europe at War action."))
         try:
             events = apply(self, seat, action)
         except RulesError:

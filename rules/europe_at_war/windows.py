@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from ..events import Event
 from .actions import Action, Avoid, Done, Interdict, LostOrders, Negate, Pass, React
+from .catalogue import _
 from .data import deck
 from .moves import carry_out, check, groups_of, paths
 from .plan import planned_cards, sea_order
@@ -93,7 +94,7 @@ def check_submission(g: EaState, seat: int, action: Action) -> str | None:
     """Why a window submission is refused, or ``None``."""
     if isinstance(action, Done) or action in submissions(g, seat):
         return None
-    return "That card cannot be played in this window on that target (EA-15, EA-33)."
+    return _("That card cannot be played in this window on that target (EA-15, EA-33).")
 
 
 def submit(g: EaState, seat: int, action: Action, events: list[Event]) -> None:

@@ -229,7 +229,8 @@ def test_ea32_gain_units_are_placed_free_in_cities() -> None:
     g = table("france", "austria")
     keep(g, 0, 1)
     give(g, 0, "reinforcements")
-    run(g, (0, PlayCard("reinforcements")))
+    gifts = next(e for e in run(g, (0, PlayCard("reinforcements"))) if e.kind == "gifts")
+    told = {k: list(v) for k, v in gifts.data.items()}
     assert [(d.seat, d.kind) for d in g.deciders()] == [(0, "place")]
     assert {a.at for a in g.legal_actions(0) if isinstance(a, Place)} <= {
         "paris",
@@ -241,6 +242,7 @@ def test_ea32_gain_units_are_placed_free_in_cities() -> None:
     }
     run(g, (0, Timeout()))
     assert g.step == "plan" and not g.gifts and g.treasury[0] == 0
+    assert gifts.data == told  # the event keeps what it told, placed or not
 
 
 def test_ea34_dice_are_recorded_chance_and_a_public_roll() -> None:

@@ -392,3 +392,19 @@ def test_a_prompt_names_what_time_running_out_would_pick() -> None:
         if {"casualties", "retreat"} <= seen:
             break
     assert {"setup", "casualties", "upkeep", "deposit"} <= seen, seen
+
+
+def test_an_events_sentence_stays_what_it_was_as_the_game_goes_on() -> None:
+    """An event keeps what it told: its data shares no list with the game's state, so a
+    sentence made again later (a replay, a cached turn) is the one made at the time."""
+    told: list[tuple[Event, str | None]] = []
+
+    def watch(prior: EaState, g: EaState, events: list[Event]) -> None:
+        for e in events:
+            told.append((e, WORDS.describe(e, view_for(g, e.to), NAMES)))
+
+    play(4, 5, Options(), policy=bot_policy, rounds=3, sample=0, views_every=0, watch=watch)
+    kinds = {e.kind for e, _ in told}
+    assert {"recruits", "cards_received", "plan", "control"} <= kinds
+    for e, sentence in told:
+        assert WORDS.describe(e, view_for(table("france", "austria"), e.to), NAMES) == sentence
