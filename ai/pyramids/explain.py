@@ -4,7 +4,8 @@ The reasons come from what decided it, seen from the asker's view only: a win in
 block of an opponent's win, a last home field taken, the odds of a duel, and otherwise
 the evaluation's term that the action improves most (:data:`ai.pyramids.evaluate.TERMS`:
 nearer to holding a power's fields, a safer home, an arch-enemy's home under pressure,
-cards kept for the duels to come, ...). Players are named by their powers.
+cards kept for the duels to come, ...). Players are named by their powers. Each reason
+is one whole message of the package's catalogue, in the reader's language (:mod:`i18n`).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from rules.pyramids import cards as C
 from rules.pyramids.state import TURN
 from rules.pyramids.words import short_power_name
 
+from .catalogue import _, n_
 from .context import Context
 from .duelplay import best_case_chance, duel_state
 from .evaluate import scores, take_chance, turns_to_occupy
@@ -46,8 +48,10 @@ def explain(ctx: Context, action: Action) -> tuple[str, ...]:
     g = ctx.g
     if isinstance(action, PlaceAll | PlacePiece):
         return (
-            "The largest pieces go where enemy pieces can reach your home first, the "
-            "smallest where it is safest.",
+            _(
+                "The largest pieces go where enemy pieces can reach your home first, the "
+                "smallest where it is safest."
+            ),
         )
     if isinstance(action, StopAttack | LetPass):
         return _diplomacy(ctx, action)
@@ -66,11 +70,6 @@ def power_of(g: GameState, seat: int) -> str:
     return short_power_name(g.board.powers[g.seats[seat]].name)
 
 
-def _owner(name: str) -> str:
-    """The possessive of a name: "Russia's", "Central Powers'"."""
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
-
-
 def _power(g: GameState, power: str) -> str:
     return short_power_name(g.board.powers[power].name)
 
@@ -79,18 +78,27 @@ def _field(g: GameState, field: str) -> str:
     return g.board.fields[field].name
 
 
-def _percent(p: float) -> str:
-    return f"{max(1, min(99, round(100 * p)))}%"
+def _percent(p: float) -> int:
+    return max(1, min(99, round(100 * p)))
+
+
+def _partners(g: GameState, h: GameState, me: int) -> str:
+    """The winners of the finished ``h`` besides the viewer, as a list of powers."""
+    return ", ".join(power_of(g, s) for s in h.winners if s != me)
 
 
 def _winners(g: GameState, h: GameState, me: int) -> str:
-    """Who wins when ``h`` is over, in words."""
+    """Who would win when ``h`` is over, as a sentence."""
     others = [power_of(g, s) for s in h.winners if s != me]
     if me in h.winners:
-        return "you win" + (f" (with {' and '.join(others)})" if others else "")
+        if others:
+            return _("You would win, together with {powers}.").format(powers=", ".join(others))
+        return _("You would win.")
     if not others:
-        return "the game is drawn"
-    return f"{' and '.join(others)} {'wins' if len(others) == 1 else 'win'}"
+        return _("The game would be drawn.")
+    return n_("{powers} would win.", "{powers} would win.", len(others)).format(
+        powers=", ".join(others)
+    )
 
 
 # ---------------------------------------------------------------------- the turn
@@ -99,82 +107,127 @@ def _turn(ctx: Context, action: Action) -> tuple[str, ...]:
     if isinstance(action, Attack):
         return _attack(ctx, action)
     h = _after(g, me, action)
-    if h.over:
-        if me in h.winners and isinstance(action, Move):
-            power = g.board.fields[action.dst].owner
-            hold = f"{_field(g, action.dst)} completes your hold on {_power(g, power)}"
-            return (f"{hold}: {_winners(g, h, me)}.",)
-        if me in h.winners:
-            return (f"It ends the game: {_winners(g, h, me)}.",)
-    blocked = _blocked(ctx, h)
+    if h.over and me in h.winners:
+        partners = _partners(g, h, me)
+        if isinstance(action, Move):
+            words = {
+                "field": _field(g, action.dst),
+                "power": _power(g, g.board.fields[action.dst].owner),
+                "powers": partners,
+            }
+            if partners:
+                return (
+                    _(
+                        "{field} completes your hold on {power}: you would win, together "
+                        "with {powers}."
+                    ).format(**words),
+                )
+            return (_("{field} completes your hold on {power}: you would win.").format(**words),)
+        if partners:
+            return (
+                _("It ends the game: you would win, together with {powers}.").format(
+                    powers=partners
+                ),
+            )
+        return (_("It ends the game: you would win."),)
+    blocked = _blocked(ctx, h, attack=False)
     if blocked:
         return (blocked,)
     if isinstance(action, Sabotage):
-        victim = power_of(g, g.pieces[action.target][0])
         return (
-            f"It shrinks {_owner(victim)} piece on your home field {_field(g, action.target)}, "
-            "and a sabotage cannot be stopped.",
+            _(
+                "It shrinks the piece of {power} on your home field {field}, and a sabotage "
+                "cannot be stopped."
+            ).format(power=power_of(g, g.pieces[action.target][0]), field=_field(g, action.target)),
         )
     if isinstance(action, Spy):
         return (
-            f"You see {_owner(power_of(g, action.target))} hand before you decide: its cards "
-            "decide the duels you may fight with it.",
+            _(
+                "You see the hand of {power} before you decide: its cards decide the duels "
+                "you may fight with it."
+            ).format(power=power_of(g, action.target)),
         )
     if isinstance(action, Arm):
         n = len(g.hands[me])
         return (
-            f"You hold {n} card{'s' if n != 1 else ''}; two more strengthen the duels to come.",
+            n_(
+                "You hold {n} card; two more strengthen the duels to come.",
+                "You hold {n} cards; two more strengthen the duels to come.",
+                n,
+            ).format(n=n),
         )
-    first = _main_term(ctx, h)
+    term = _main_term(ctx, h)
     if isinstance(action, Conscript | Build | Grow):
         field = _field(g, action.field)
-        grows = action.field in g.pieces
-        lead = (
-            f"It makes your piece on {field} bigger"
-            if grows
-            else f"A fresh small on {field} adds a piece at home"
-        )
-        return (f"{lead}; this {first}" if first else f"{lead}.",)
+        if action.field in g.pieces:
+            lead = _("It makes your piece on {field} bigger.").format(field=field)
+        else:
+            lead = _("A fresh small on {field} adds a piece at home.").format(field=field)
+        return (lead, term) if term else (lead,)
     if isinstance(action, Pass):
-        return ("Every other action would weaken your position.",)
-    return (f"This {first}",) if first else ()
+        return (_("Every other action would weaken your position."),)
+    return (term,) if term else ()
 
 
 def _attack(ctx: Context, a: Attack) -> tuple[str, ...]:
     g, me = ctx.g, ctx.me
     defender = g.pieces[a.dst][0]
     won = attack_won(g, me, a.src, a.dst, [], [], defender_retreat(ctx))
-    chance = ctx.duel_win_chance(me, a.src, a.dst) if g.variant == "european_war" else _dice(g, a)
-    odds = (
-        f"You win the duel about {_percent(chance)} of the time with your best cards."
-        if g.variant == "european_war"
-        else f"The dice favour you about {_percent(chance)} of the time."
-    )
+    if g.variant == "european_war":
+        odds = _("You win the duel about {percent}% of the time with your best cards.").format(
+            percent=_percent(ctx.duel_win_chance(me, a.src, a.dst))
+        )
+    else:
+        odds = _("The dice favour you about {percent}% of the time.").format(
+            percent=_percent(_dice(g, a))
+        )
     name, field = power_of(g, defender), _field(g, a.dst)
     if won.over and me in won.winners:
-        home = a.dst in g.home_fields(defender) and home_count(g, defender) == 1
-        what = (
-            f"It takes {_owner(name)} last home field: {_winners(g, won, me)}."
-            if home
-            else f"If it wins, {field} completes your hold on "
-            f"{_power(g, g.board.fields[a.dst].owner)}: {_winners(g, won, me)}."
-        )
-        return (what, odds)
-    blocked = _blocked(ctx, won, "winning this attack stops it")
+        return (_finishing(g, won, me, a, defender), odds)
+    blocked = _blocked(ctx, won, attack=True)
     if blocked:
         return (blocked, odds)
-    first = _main_term(ctx, won)
-    lead = f"Beating {_owner(name)} piece on {field}"
-    return (f"{lead} {first}" if first else f"{lead} sets {name} back.", odds)
+    term = _main_term(ctx, won)
+    if term:
+        return (term, odds)
+    return (
+        _("Beating the piece of {power} on {field} sets {power} back.").format(
+            power=name, field=field
+        ),
+        odds,
+    )
+
+
+def _finishing(g: GameState, won: GameState, me: int, a: Attack, defender: int) -> str:
+    """The sentence for an attack that, if won, ends the game with the viewer winning."""
+    partners = _partners(g, won, me)
+    words = {
+        "power": power_of(g, defender),
+        "field": _field(g, a.dst),
+        "target": _power(g, g.board.fields[a.dst].owner),
+        "powers": partners,
+    }
+    if a.dst in g.home_fields(defender) and home_count(g, defender) == 1:
+        if partners:
+            return _(
+                "It takes the last home field of {power}: you would win, together with {powers}."
+            ).format(**words)
+        return _("It takes the last home field of {power}: you would win.").format(**words)
+    if partners:
+        return _(
+            "If it wins, {field} completes your hold on {target}: you would win, together "
+            "with {powers}."
+        ).format(**words)
+    return _("If it wins, {field} completes your hold on {target}: you would win.").format(**words)
 
 
 def _dice(g: GameState, a: Attack) -> float:
     return take_chance(g.variant, g.pieces[a.src][1], g.pieces[a.dst][1])
 
 
-def _blocked(ctx: Context, h: GameState, how: str = "this stops it") -> str | None:
+def _blocked(ctx: Context, h: GameState, attack: bool) -> str | None:
     """A sentence when ``h`` takes away an opponent's win with a move next turn
-    (``how``: the sentence's end)."""
+    (``attack``: ``h`` follows a won attack)."""
     g, me = ctx.g, ctx.me
     for t in range(len(g.seats)):
         if t == me or g.eliminated[t]:
@@ -182,21 +235,29 @@ def _blocked(ctx: Context, h: GameState, how: str = "this stops it") -> str | No
         before = winning_moves(g, ctx.info, t)
         if before and not winning_moves(h, ctx.info, t):
             dst = before[0].dst
-            power = _power(g, g.board.fields[dst].owner)
-            return (
-                f"{power_of(g, t)} could move into {_field(g, dst)} next and hold all of "
-                f"{power}: {how}."
-            )
+            words = {
+                "power": power_of(g, t),
+                "field": _field(g, dst),
+                "target": _power(g, g.board.fields[dst].owner),
+            }
+            if attack:
+                return _(
+                    "{power} could move into {field} next and hold all of {target}: winning "
+                    "this attack stops it."
+                ).format(**words)
+            return _(
+                "{power} could move into {field} next and hold all of {target}: this stops it."
+            ).format(**words)
     return None
 
 
 def _main_term(ctx: Context, h: GameState) -> str:
-    """The evaluation's term that ``h`` improves most for the viewer, against passing
-    (a phrase that follows "It " or a subject)."""
+    """A sentence on the evaluation's term that ``h`` improves most for the viewer,
+    against passing ("" when none does)."""
     g, me = ctx.g, ctx.me
     base = _after(g, me, Pass()) if Pass() in g.legal_actions(me) else g
-    before = [dict[str, float]() for _ in g.seats]
-    after = [dict[str, float]() for _ in g.seats]
+    before = [dict[str, float]() for _seat in g.seats]
+    after = [dict[str, float]() for _seat in g.seats]
     scores(base, me, ctx.weights, before)
     scores(h, me, ctx.weights, after)
     gains = {k: after[me].get(k, 0.0) - before[me].get(k, 0.0) for k in after[me]}
@@ -213,7 +274,9 @@ def _main_term(ctx: Context, h: GameState) -> str:
         setback = sum(before[leader].values()) - sum(after[leader].values())
     best = max(gains, key=lambda k: gains[k], default="")
     if leader is not None and setback > max(gains.get(best, 0.0), 0.05):
-        return f"sets back {power_of(g, leader)}, the player nearest to winning."
+        return _("This sets back {power}, the player nearest to winning.").format(
+            power=power_of(g, leader)
+        )
     if not best or gains[best] <= 0.0:
         return ""
     if best == "occupation" or best == "threat":
@@ -221,23 +284,25 @@ def _main_term(ctx: Context, h: GameState) -> str:
         if target is not None:
             power, turns = target
             if best == "threat":
-                return f"brings you within one action of holding all of {_power(g, power)}."
-            return (
-                f"brings you nearer to holding all of {_power(g, power)} "
-                f"(about {max(1, round(turns))} turns of work left)."
-            )
+                return _("This brings you within one action of holding all of {power}.").format(
+                    power=_power(g, power)
+                )
+            n = max(1, round(turns))
+            return n_(
+                "This brings you nearer to holding all of {power} (about {n} turn of work left).",
+                "This brings you nearer to holding all of {power} (about {n} turns of work left).",
+                n,
+            ).format(power=_power(g, power), n=n)
     if best == "enemy_falling":
-        enemy = g.next_seat(me)
-        return (
-            f"puts pressure on the home of {power_of(g, enemy)}, your arch-enemy: if it "
-            "falls, you win."
-        )
+        return _(
+            "This puts pressure on the home of {power}, your arch-enemy: if it falls, you win."
+        ).format(power=power_of(g, g.next_seat(me)))
     if best in ("falling", "home"):
-        return "makes your home harder to take: without a piece at home you fall."
+        return _("This makes your home harder to take: without a piece at home you fall.")
     if best == "cards":
-        return "keeps your cards for the duels to come."
+        return _("This keeps your cards for the duels to come.")
     if best == "pieces":
-        return "adds weight to your pieces on the board."
+        return _("This adds weight to your pieces on the board.")
     return ""
 
 
@@ -265,25 +330,27 @@ def _diplomacy(ctx: Context, action: Action) -> tuple[str, ...]:
     g, me = ctx.g, ctx.me
     b = g.battle
     assert b is not None
-    attacker = power_of(g, b.attacker)
     won, lost = _battle_ends(ctx)
     ranks = {C.rank(c) for c in g.hands[me]}
     if isinstance(action, StopAttack):
         if won.over:
-            return (f"If this attack wins, {_winners(g, won, me)}: the game would be over.",)
+            return (_("If this attack wins, the game is over."), _winners(g, won, me))
         return (
-            f"If {attacker} wins it, it gains more than your "
-            f"{'A' if action.ace else 'K'} is worth to you.",
+            _("If {power} wins it, it gains more than your {card} is worth to you.").format(
+                power=power_of(g, b.attacker), card="A" if action.ace else "K"
+            ),
         )
     if C.KING not in ranks and C.ACE not in ranks:
-        return ("You hold no K or A to stop it with.",)
+        return (_("You hold no K or A to stop it with."),)
     if won.over and me in won.winners:
-        return (f"If this attack wins, {_winners(g, won, me)}.",)
+        return (_("If this attack wins, the game is over."), _winners(g, won, me))
     if ctx.value(won, me) >= ctx.value(lost, me):
-        return ("Whatever its outcome, the attack does not hurt you.",)
+        return (_("Whatever its outcome, the attack does not hurt you."),)
     return (
-        f"Keep the {'K' if C.KING in ranks else 'A'} for an attack that matters more: this "
-        f"one costs you less than the card is worth.",
+        _(
+            "Keep the {card} for an attack that matters more: this one costs you less than "
+            "the card is worth."
+        ).format(card="K" if C.KING in ranks else "A"),
     )
 
 
@@ -297,26 +364,42 @@ def _duel(ctx: Context, action: Action) -> tuple[str, ...]:
         card = C.card_name(action.card)
         value = C.duel_value(action.card)
         if attacker and not b.attacker_cards and value < behind:
-            return (f"An attack needs at least one card: {card} is the one you can best spare.",)
+            return (
+                _(
+                    "An attack needs at least one card: {card} is the one you can best spare."
+                ).format(card=card),
+            )
         if behind > 0 and value >= behind:
-            cover = their_left and value - behind >= 3
-            room = " with room to spare against their answer" if cover else ""
-            return (f"You need {behind} more to get ahead: {card} does it{room}.",)
-        return (f"{card} raises your total to {mine + value}, on the way to a lead.",)
+            if their_left and value - behind >= 3:
+                return (
+                    _(
+                        "You need {n} more to get ahead: {card} does it with room to spare "
+                        "against their answer."
+                    ).format(n=behind, card=card),
+                )
+            return (
+                _("You need {n} more to get ahead: {card} does it.").format(n=behind, card=card),
+            )
+        return (
+            _("{card} raises your total to {total}, on the way to a lead.").format(
+                card=card, total=mine + value
+            ),
+        )
     if behind <= 0 and their_left == 0:
-        return ("You are ahead and they cannot play again: the duel is yours.",)
+        return (_("You are ahead and they cannot play again: the duel is yours."),)
     if best_case_chance(g, me, ctx.strength_of) < 0.1:
-        return ("Even your best cards would almost surely lose: keep them for later.",)
+        return (_("Even your best cards would almost surely lose: keep them for later."),)
     if behind <= 0:
-        return ("Your lead is likely enough: keep your other cards.",)
-    return ("Winning this duel would cost more cards than it is worth to you.",)
+        return (_("Your lead is likely enough: keep your other cards."),)
+    return (_("Winning this duel would cost more cards than it is worth to you."),)
 
 
 def _retreat(ctx: Context, action: Retreat) -> tuple[str, ...]:
     g, me = ctx.g, ctx.me
     field = _field(g, action.field)
     if action.field in g.home_fields(me):
-        return (f"{field} keeps the piece on your home fields.",)
-    h = _after(g, me, action)
-    first = _main_term(ctx, h)
-    return (f"Retreating to {field} {first}" if first else f"{field} is the safest field for it.",)
+        return (_("{field} keeps the piece on your home fields.").format(field=field),)
+    term = _main_term(ctx, _after(g, me, action))
+    if term:
+        return (term,)
+    return (_("{field} is the safest field for it.").format(field=field),)

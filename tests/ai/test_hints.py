@@ -9,6 +9,7 @@ import pytest
 
 import ai
 import ai.pyramids
+import i18n
 from ai.players import ChoiceAdviser
 from rules import contract, pyramids
 from rules.pyramids import Attack, Move, StopAttack, StopPlaying
@@ -83,7 +84,7 @@ def test_a_win_in_one_says_so() -> None:
     g = russia_wins_in_one()
     advice = hint(g, 0)
     assert advice.action == Move("south_balkans", "hungary")
-    assert advice.why == ("Hungary completes your hold on Central Powers: you win.",)
+    assert advice.why == ("Hungary completes your hold on Central Powers: you would win.",)
 
 
 def test_a_block_says_whose_win_it_stops() -> None:
@@ -100,7 +101,7 @@ def test_a_stop_names_the_win_it_prevents() -> None:
     g = britain_must_stop()
     advice = hint(g, 2)
     assert advice.action == StopAttack(False)
-    assert advice.why == ("If this attack wins, France wins: the game would be over.",)
+    assert advice.why == ("If this attack wins, the game is over.", "France would win.")
 
 
 def test_a_lost_duel_keeps_the_cards_and_says_why() -> None:
@@ -122,3 +123,20 @@ def test_a_lost_duel_keeps_the_cards_and_says_why() -> None:
     advice = hint(g, 1)
     assert advice.action == StopPlaying()
     assert advice.why == ("Even your best cards would almost surely lose: keep them for later.",)
+
+
+def test_reasons_come_in_the_reader_s_language() -> None:
+    scenes = [russia_wins_in_one(), france_must_block(), britain_must_stop()]
+    seats = [0, 0, 2]
+    english = [hint(g, seat).why for g, seat in zip(scenes, seats, strict=True)]
+    for locale in i18n.LOCALES[1:]:
+        with i18n.use(locale):
+            for g, seat, words in zip(scenes, seats, english, strict=True):
+                why = hint(g, seat).why
+                assert len(why) == len(words)
+                for said, plain in zip(why, words, strict=True):
+                    assert said != plain and said.endswith(".") and "{" not in said
+    with i18n.use("de"):
+        assert hint(britain_must_stop(), 2).why[0] == (
+            "Gelingt dieser Angriff, ist die Partie vorbei."
+        )
