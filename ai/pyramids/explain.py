@@ -38,7 +38,7 @@ from .catalogue import _, n_
 from .context import Context
 from .duelplay import best_case_chance, duel_state
 from .evaluate import scores, take_chance, turns_to_occupy
-from .normal import _after, _battle_ends, defender_retreat
+from .normal import _after, battle_ends, defender_retreat
 from .outcomes import attack_won
 from .tactics import home_count, winning_moves
 
@@ -330,7 +330,7 @@ def _diplomacy(ctx: Context, action: Action) -> tuple[str, ...]:
     g, me = ctx.g, ctx.me
     b = g.battle
     assert b is not None
-    won, lost = _battle_ends(ctx)
+    won, lost = battle_ends(ctx)
     ranks = {C.rank(c) for c in g.hands[me]}
     if isinstance(action, StopAttack):
         if won.over:

@@ -208,7 +208,7 @@ def spy_rule(ctx: Context) -> Spy | None:
     return Spy(best[1], False) if best is not None else None
 
 
-def _battle_ends(ctx: Context) -> tuple[GameState, GameState]:
+def battle_ends(ctx: Context) -> tuple[GameState, GameState]:
     """The positions after the declared attack is won and after it is lost, with the
     cards each side is expected to spend if the duel has not started."""
     g = ctx.g
@@ -229,7 +229,7 @@ def _battle_ends(ctx: Context) -> tuple[GameState, GameState]:
 def attack_makes_me_win(ctx: Context) -> bool:
     """True when the attack declared (the viewer may stop it) would, if won, end the
     game with the viewer among the winners."""
-    won, _lost = _battle_ends(ctx)
+    won, _lost = battle_ends(ctx)
     return won.over and ctx.me in won.winners
 
 
@@ -247,7 +247,7 @@ def diplomacy_choice(ctx: Context) -> Action:
     b = g.battle
     assert b is not None
     p_win = ctx.duel_win_chance(b.attacker, b.src, b.dst)
-    won, lost = _battle_ends(ctx)
+    won, lost = battle_ends(ctx)
     if won.over:
         if me in won.winners:
             return LetPass()
@@ -277,7 +277,7 @@ def duel_normal(ctx: Context) -> Action:
     g, me = ctx.g, ctx.me
     b = g.battle
     assert b is not None
-    won, lost = _battle_ends(ctx)
+    won, lost = battle_ends(ctx)
     mine_won = b.attacker == me
     good, bad = (won, lost) if mine_won else (lost, won)
     if good.over or bad.over:

@@ -6,12 +6,31 @@ import pytest
 
 from rules import pyramids
 from rules.pyramids import Attack, Move, StopAttack, StopPlaying
+from rules.pyramids.cards import KING
+from rules.pyramids.cards import rank as cards_rank
 from rules.pyramids.state import DIPLOMACY, DUEL
 from tests.ai.scenes import britain_must_stop, france_must_block, russia_wins_in_one
-from tests.ai.support import WW, decide
+from tests.ai.support import EW, WW, decide
 from tests.rules.positions import BRIT, FRAN, RUSS, cards, position
 
 SMART = ("normal", "hard")
+
+
+def attack_ends_game(g: pyramids.GameState) -> bool:
+    """True when the attack declared in ``g`` would end the game if won (the attacker
+    takes the last field it lacks of a power, or the defender's last home field)."""
+    b = g.battle
+    assert b is not None
+    power = g.board.fields[b.dst].owner
+    held = [
+        f
+        for f in g.board.powers[power].fields
+        if f != b.dst and g.pieces.get(f, (-1, 0))[0] == b.attacker
+    ]
+    if len(held) == 2 and g.board.fields[b.src].owner != power:
+        return True
+    home = g.home_fields(b.defender)
+    return b.dst in home and sum(1 for f in home if g.pieces.get(f, (-1, 0))[0] == b.defender) == 1
 
 
 @pytest.mark.parametrize("level", SMART)
@@ -147,3 +166,26 @@ def test_does_not_leave_home_empty(level: str) -> None:
         h = g.copy()
         h.apply(0, action)
         assert not (h.over and 0 not in h.winners), action
+
+
+def test_hard_keeps_its_k_for_attacks_that_matter() -> None:
+    # Every diplomacy window of a seeded four-player game where a seat could stop an
+    # attack that would not end the game: the hard player, in that seat, stops only those
+    # whose harm it clearly sees (each stop keeps a game going; it stopped about 2 in 5).
+    game, _ = pyramids.new_game(EW, [None] * 4, 2, pyramids.Options(round_limit=30))
+    asked = stopped = step = 0
+    while not game.over:
+        deciders = game.deciders()
+        if game.phase == DIPLOMACY:
+            for d in deciders:
+                if not any(cards_rank(c) >= KING for c in game.hands[d.seat]):
+                    continue
+                if attack_ends_game(game):
+                    continue
+                asked += 1
+                stopped += isinstance(decide(game, d.seat, "hard", step), StopAttack)
+        seat = deciders[0].seat
+        game.apply(seat, decide(game, seat, "normal", step))
+        step += 1
+    assert asked >= 20
+    assert stopped <= asked // 5
