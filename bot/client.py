@@ -46,6 +46,7 @@ from .errors import answer_unknown_component, handle_error
 from .games import is_panel
 from .resources import Resources
 from .sync import sync_commands
+from .translator import CatalogueTranslator
 from .views.controls import Controls
 
 log = logging.getLogger("bot")
@@ -241,6 +242,7 @@ class GameBot(commands.AutoShardedBot):
         ):
             await self.add_cog(cog)
         self.add_dynamic_items(*self.controls.items())
+        await self.tree.set_translator(CatalogueTranslator())
 
     async def start(self, token: str, *, reconnect: bool = True) -> None:
         """Log in (``setup_hook`` wires), keep the health file, hold this process's
