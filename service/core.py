@@ -32,12 +32,15 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
+import i18n
 import rules
 from rules import contract
 from rules.presentation import Presentation
 
 from . import computer, turns
+from .catalogue import N_, _
 from .deadlines import decisions_after, diff
+from .languages import Languages
 from .live import LiveGame
 from .models import ACTIVE_STATUSES, LOBBY_SEAT, SettingsError, UndoPoint, standing
 from .outcome import DecisionInfo, Outcome, PrivateNote, Prompt
@@ -105,22 +108,24 @@ class StalePrompt(ServiceError):
     """The prompt (or button) answered is older than the decision it would act on."""
 
 
-def player_seat(
-    live: LiveGame, user_id: int, not_seated: str = "You are not playing in this game."
-) -> int:
+NOT_PLAYING = N_("You are not playing in this game.")
+
+
+def player_seat(live: LiveGame, user_id: int, not_seated: str = NOT_PLAYING) -> int:
     """``user_id``'s engine seat in ``live``, a running game.
 
     Raises:
         ServiceError: the game has not started or is over, or ``user_id`` holds no seat
-            in it (worded ``not_seated``).
+            in it (worded ``not_seated``, a message marked with ``N_``, in the caller's
+            language).
     """
     if live.status == "lobby" or live.state is None:
-        raise ServiceError("The game has not started yet.")
+        raise ServiceError(_("The game has not started yet."))
     if not live.running:
-        raise ServiceError("This game is over.")
+        raise ServiceError(_("This game is over."))
     seat = live.seat_of(user_id)
     if seat is None:
-        raise ServiceError(not_seated)
+        raise ServiceError(_(not_seated))
     return seat
 
 
@@ -206,6 +211,37 @@ class ServiceBase:
         """Set by a front end that keeps what it owes a game's channel across a crash:
         each action is recorded as owed to the channel until the front end says it is
         kept or sent (see :meth:`service.store.Store.announced`)."""
+        self.languages = Languages()
+        """Each person's client language as last seen (see :mod:`service.languages`)."""
+
+    # ------------------------------------------------------------------ languages
+    def note_locale(self, user_id: int, tag: str | None) -> None:
+        """``user_id``'s client speaks ``tag`` (Discord's locale of an interaction; None:
+        not known, nothing changes): their private notes, prompts and direct messages
+        are written in it from now on, if the product speaks it. A front end calls this
+        on every interaction: it costs a dictionary lookup, and a change is stored in
+        the background (a failed write is logged, and tried again at the next change)."""
+        if tag is None or not self.languages.note(user_id, tag) or self._closing:
+            return
+        self._track(self._save_locale(user_id, tag))
+
+    def locale_of(self, user_id: int) -> str | None:
+        """The product's language of ``user_id``'s client as last seen (None: never
+        seen by this service, or a language the product does not speak)."""
+        return i18n.supported(self.languages.tag_of(user_id))
+
+    async def _save_locale(self, user_id: int, tag: str) -> None:
+        try:
+            await self.store.set_user_locale(user_id, tag, self.clock.now())
+        except Exception:
+            log.exception("the client language of user %s could not be stored", user_id)
+
+    async def _learn_locales(self, user_ids: list[int | None]) -> None:
+        """Read from the store the client languages of those of ``user_ids`` this
+        service has not looked up yet."""
+        unknown = self.languages.unknown(user_ids)
+        if unknown:
+            self.languages.learn(unknown, await self.store.user_locales(unknown))
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> int:
@@ -227,6 +263,7 @@ class ServiceBase:
                 continue
             self._games[live.id] = live
             self._channels[live.channel_id] = live.id
+        await self._learn_locales([s.user_id for g in self._games.values() for s in g.seats])
         for live in list(self._games.values()):
             self._after_change(live)
         await self.store.subscribe(self._changed_elsewhere)
@@ -407,7 +444,7 @@ class ServiceBase:
         self, game_id: int, body: Callable[[LiveGame], Awaitable[Outcome]]
     ) -> Outcome:
         """Load the game and run ``body``; on a stale write reload and run it once more."""
-        for _ in range(3):
+        for _attempt in range(3):
             live = await self._live(game_id)
             try:
                 return await body(live)
@@ -434,6 +471,7 @@ class ServiceBase:
         if not hosted and not self.visits(rec.guild_id, rec.channel_id):
             raise ServiceError("There is no such game.")
         live = LiveGame.from_record(rec)
+        await self._learn_locales([s.user_id for s in live.seats])
         if cache and hosted and live.status in ACTIVE_STATUSES:
             self._games[game_id] = live
             self._channels[live.channel_id] = game_id
@@ -715,7 +753,7 @@ class ServiceBase:
         """True while a prompt made at ``version`` for ``seat`` still stands: the seat has
         not acted since, and none of its open decisions opened after it."""
         opened = max(
-            (d.opened_version for (s, _), d in live.decisions.items() if s == seat), default=-1
+            (d.opened_version for (s, _kind), d in live.decisions.items() if s == seat), default=-1
         )
         return live.last_acted.get(seat, 0) <= version and opened <= version
 
@@ -740,7 +778,8 @@ class ServiceBase:
         kind: str,
     ) -> Outcome:
         """The outcome of a change to a running game from ``before``: an action, or the
-        start (``before`` is then the new game itself)."""
+        start (``before`` is then the new game itself). The channel's words are in the
+        game's language, each player's own in theirs (:mod:`service.languages`)."""
         g = live.state
         assert g is not None
         names = live.names()
@@ -754,20 +793,24 @@ class ServiceBase:
         for seat, rec in enumerate(live.seats):
             if rec.user_id is None:
                 continue
-            lines = tuple(
-                describe_all(words, [e for e in events if e.to == seat], view(seat), names, seat)
-            )
             hand_changed = before is not g and words.hand_changed(earlier.of(seat), view(seat))
+            mine = [e for e in events if e.to == seat]
+            if not (mine or hand_changed or seat in prompt_seats):
+                continue
+            with self.languages.of_person(rec.user_id, live):
+                lines = tuple(describe_all(words, mine, view(seat), names, seat))
             if lines or hand_changed or seat in prompt_seats:
                 private[rec.user_id] = self._note(
                     live, rec.user_id, seat, lines, hand_changed, view(seat)
                 )
         spectator = view(None)
         public = [e for e in events if e.to is None]
+        with self.languages.of_game(live):
+            said = describe_all(words, events, spectator, names, None)
         return self._played(
             live,
             kind,
-            describe_all(words, events, spectator, names, None),
+            said,
             spectator,
             public,
             private,
@@ -810,8 +853,11 @@ class ServiceBase:
     def _outcome(
         self, live: LiveGame, kind: str, lines: Sequence[str], view: Any, **fields: Any
     ) -> Outcome:
-        """An outcome of ``kind`` for ``live``: ``lines`` said in the channel, the public
-        words of the spectator ``view`` (None before the game starts), and ``fields``."""
+        """An outcome of ``kind`` for ``live``: ``lines`` said in the channel (made in
+        the game's language, :meth:`Languages.of_game`), the public words of the
+        spectator ``view`` (None before the game starts), and ``fields``."""
+        with self.languages.of_game(live):
+            public = self._public_words(live, view)
         return Outcome(
             ok=True,
             game_id=live.id,
@@ -823,11 +869,12 @@ class ServiceBase:
             public_lines=tuple(lines),
             spectator_view=view,
             names=tuple(live.names()),
-            **{**self._public_words(live, view), **fields},
+            language=live.settings.language,
+            **{**public, **fields},
         )
 
-    @staticmethod
     def _note(
+        self,
         live: LiveGame,
         user_id: int,
         seat: int,
@@ -835,10 +882,12 @@ class ServiceBase:
         hand_changed: bool,
         view: Any,
     ) -> PrivateNote:
-        """What ``user_id`` at ``seat`` alone learns, with its own view and its words."""
+        """What ``user_id`` at ``seat`` alone learns, with its own view and its words
+        (in that person's language)."""
         words = live.game.presentation
-        mine = tuple(words.private_lines(view, live.names()))
-        return PrivateNote(user_id, seat, lines, hand_changed, view, mine)
+        with self.languages.of_person(user_id, live) as language:
+            mine = tuple(words.private_lines(view, live.names()))
+        return PrivateNote(user_id, seat, lines, hand_changed, view, mine, language)
 
     @staticmethod
     def _public_words(live: LiveGame, spectator: Any) -> dict[str, Any]:
@@ -869,7 +918,7 @@ class ServiceBase:
         return tuple(out)
 
     def _prompt(self, live: LiveGame, seat: int, kind: str, view: Any = None) -> Prompt:
-        """The prompt for ``seat``'s open decision of ``kind``."""
+        """The prompt for ``seat``'s open decision of ``kind``, in its player's language."""
         g = live.state
         assert g is not None
         names = live.names()
@@ -877,20 +926,23 @@ class ServiceBase:
         view = view if view is not None else live.views().of(seat)
         choices = words.offered(kind, g.legal_actions(seat))
         d = live.decisions.get((seat, kind))
-        return Prompt(
-            game_id=live.id,
-            version=live.version,
-            seat=seat,
-            user_id=live.user_of(seat),
-            kind=kind,
-            text=words.prompt(kind, view, names),
-            choices=tuple(choices),
-            labels=tuple(words.action_label(a, view, names) for a in choices),
-            deadline=d.due_at if d is not None else None,
-            tally=words.tally(kind, choices, view, names)
-            if words.panel_decisions().get(kind) == "counts"
-            else None,
-        )
+        user_id = live.user_of(seat)
+        with self.languages.of_person(user_id, live) as language:
+            return Prompt(
+                game_id=live.id,
+                version=live.version,
+                seat=seat,
+                user_id=user_id,
+                kind=kind,
+                text=words.prompt(kind, view, names),
+                choices=tuple(choices),
+                labels=tuple(words.action_label(a, view, names) for a in choices),
+                deadline=d.due_at if d is not None else None,
+                tally=words.tally(kind, choices, view, names)
+                if words.panel_decisions().get(kind) == "counts"
+                else None,
+                language=language,
+            )
 
     def _decision_infos(self, live: LiveGame) -> tuple[DecisionInfo, ...]:
         names = live.names()
@@ -902,7 +954,7 @@ class ServiceBase:
                 names[d.seat] if 0 <= d.seat < len(names) else "",
                 d.due_at,
             )
-            for _, d in sorted(live.decisions.items())
+            for _key, d in sorted(live.decisions.items())
             if d.seat != LOBBY_SEAT
         )
 

@@ -12,12 +12,14 @@ import asyncio
 import logging
 
 from . import computer
+from .catalogue import N_
 from .core import ServiceBase, ServiceError, player_seat
 from .outcome import HintInfo
 from .store import StoreError
 
 log = logging.getLogger("service")
 
+NOT_A_PLAYER = N_("You are not playing in this game: hints are for players.")
 HINT_SALT = 0x41D5
 """Sets a hint's seed apart from the computer move's seed of the same seat."""
 
@@ -35,9 +37,7 @@ class HintOps(ServiceBase):
                 (the message says which).
         """
         live = await self._live(game_id, cache=False)
-        seat = player_seat(
-            live, user_id, "You are not playing in this game: hints are for players."
-        )
+        seat = player_seat(live, user_id, NOT_A_PLAYER)
         g = live.state
         assert g is not None  # a running game's
         decision = next((d for d in g.deciders() if d.seat == seat), None)

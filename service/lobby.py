@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, Literal
 
+import i18n
 from rules import contract
 
 from . import turns
@@ -60,6 +61,7 @@ class LobbyOps(ServiceBase):
         host_joins: bool = True,
         timeouts: Mapping[str, float | None] | None = None,
         reminder_lead: float | None = None,
+        guild_locale: str | None = None,
     ) -> Outcome:
         """Open a lobby of the game registered as ``variant`` (default: the first
         registered) in ``channel_id`` with ``host_id`` as host (and first player).
@@ -69,7 +71,9 @@ class LobbyOps(ServiceBase):
         limit, ``"server"`` for the server's default. ``timeouts`` sets the game's other
         time limits by name (:func:`time_limits`; seconds or ``None`` for none — a
         terminal game without clocks), ``reminder_lead`` the reminder (0: none; default
-        the server's).
+        the server's). ``guild_locale`` is the server's Discord language: the game's
+        channel speaks the server's ``/settings`` language if it has one, else that one
+        if the product speaks it, else English (:attr:`GameSettings.language`).
 
         Returns the lobby outcome (``lobby`` set), or a refusal: the channel already has a
         game, the server is at its cap, an unknown game / side, bad options.
@@ -103,6 +107,7 @@ class LobbyOps(ServiceBase):
                 timeouts=limits,
                 reminder_lead=gs.reminder_lead if reminder_lead is None else reminder_lead,
                 lobby_expiry=gs.lobby_expiry,
+                language=i18n.choose(gs.language, guild_locale),
             )
             settings.check(name)
             now = self.clock.now()
@@ -132,15 +137,14 @@ class LobbyOps(ServiceBase):
                     f"This server already runs {gs.max_games} games, its limit (see /settings)."
                 ) from None
             live = await self._live(game_id)
-            title = game.presentation.title
-            return self._lobby_outcome(
-                live,
-                [
+            with self.languages.of_game(live):
+                title = game.presentation.title
+                line = (
                     f"{_clean(host_name)} opened a {title} table for "
                     f"{game.min_players}–{settings.max_players} "
                     "players. Join with /join; the host starts with /start."
-                ],
-            )
+                )
+            return self._lobby_outcome(live, [line])
 
         return await self._guarded(None, body)
 
@@ -171,9 +175,9 @@ class LobbyOps(ServiceBase):
             except SeatTaken:
                 raise ServiceError("You are already at this table.") from None
             live = await self._reload(live)
-            return self._lobby_outcome(
-                live, [f"{_clean(name)} joined ({len(live.seats)}/{live.settings.max_players})."]
-            )
+            with self.languages.of_game(live):
+                line = f"{_clean(name)} joined ({len(live.seats)}/{live.settings.max_players})."
+            return self._lobby_outcome(live, [line])
 
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
 
@@ -196,22 +200,19 @@ class LobbyOps(ServiceBase):
             others = [s for s in live.seats if s.user_id not in (None, user_id)]
             now = self.clock.now()
             if not others:
-                return await self._cancel(
-                    live,
-                    {"reason": "everyone left"},
-                    now,
-                    "cancel",
-                    f"{entry.display_name} left; nobody is left, so the lobby is closed.",
-                )
+                with self.languages.of_game(live):
+                    line = f"{entry.display_name} left; nobody is left, so the lobby is closed."
+                return await self._cancel(live, {"reason": "everyone left"}, now, "cancel", line)
             old_host = live.host_id
             host = old_host if old_host != user_id else others[0].user_id
             await self.store.remove_seat(
                 live.id, live.revision, entry.id, host, self._expiry(live, now)
             )
             live = await self._reload(live)
-            lines = [f"{entry.display_name} left the table."]
-            if old_host == user_id:
-                lines.append(f"{others[0].display_name} is now the host.")
+            with self.languages.of_game(live):
+                lines = [f"{entry.display_name} left the table."]
+                if old_host == user_id:
+                    lines.append(f"{others[0].display_name} is now the host.")
             return self._lobby_outcome(live, lines)
 
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
@@ -233,7 +234,8 @@ class LobbyOps(ServiceBase):
             self._require_room(live)
             wanted = self._free_side(live, power)
             number = 1 + sum(1 for s in live.seats if s.is_computer)
-            name = f"Computer {number} ({level})"
+            with self.languages.of_game(live):
+                name = f"Computer {number} ({level})"
             now = self.clock.now()
             await self.store.add_seat(
                 live.id,
@@ -242,9 +244,9 @@ class LobbyOps(ServiceBase):
                 self._expiry(live, now),
             )
             live = await self._reload(live)
-            return self._lobby_outcome(
-                live, [f"{name} sits down ({len(live.seats)}/{live.settings.max_players})."]
-            )
+            with self.languages.of_game(live):
+                line = f"{name} sits down ({len(live.seats)}/{live.settings.max_players})."
+            return self._lobby_outcome(live, [line])
 
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
 
@@ -274,7 +276,9 @@ class LobbyOps(ServiceBase):
                 live.id, live.revision, entry.id, live.host_id, self._expiry(live, now)
             )
             live = await self._reload(live)
-            return self._lobby_outcome(live, [f"{entry.display_name} leaves the table."])
+            with self.languages.of_game(live):
+                line = f"{entry.display_name} leaves the table."
+            return self._lobby_outcome(live, [line])
 
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
 
@@ -317,7 +321,9 @@ class LobbyOps(ServiceBase):
                 live.id, live.revision, new, live.host_id, self._expiry(live, now)
             )
             live = await self._reload(live)
-            return self._lobby_outcome(live, ["The table settings changed."])
+            with self.languages.of_game(live):
+                line = "The table settings changed."
+            return self._lobby_outcome(live, [line])
 
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
 
@@ -353,9 +359,12 @@ class LobbyOps(ServiceBase):
             entries = [live.seats[origin] for origin in game.origins]
             names = []
             words = engine.presentation
-            for seat, entry in enumerate(entries):
-                side = game.sides[seat]
-                names.append(words.computer_name(side) if entry.is_computer else entry.display_name)
+            with self.languages.of_game(live):
+                for seat, entry in enumerate(entries):
+                    side = game.sides[seat]
+                    names.append(
+                        words.computer_name(side) if entry.is_computer else entry.display_name
+                    )
             now = self.clock.now()
             timings = engine.timings
             decisions = {
@@ -461,19 +470,19 @@ class LobbyOps(ServiceBase):
                 name = entry.display_name
                 if entry.is_computer:
                     computers += 1
-                    name = f"Computer {computers} ({entry.computer_level})"
+                    with self.languages.of_game(live):
+                        name = f"Computer {computers} ({entry.computer_level})"
                 seat = NewSeat(entry.user_id, entry.computer_level, name, entry.power, now)
                 await self.store.add_seat(live.id, live.revision, seat, self._expiry(live, now))
                 live = await self._reload(live)
-            title = live.game.presentation.title
-            return self._lobby_outcome(
-                live,
-                [
+            with self.languages.of_game(live):
+                title = live.game.presentation.title
+                line = (
                     f"{host.display_name} asks for a rematch: a new {title} table with the "
                     "same seats. Anyone who would rather not play presses Leave; the host "
                     "starts with Start."
-                ],
-            )
+                )
+            return self._lobby_outcome(live, [line])
 
         return await self._guarded(None, body)
 
@@ -543,18 +552,21 @@ class LobbyOps(ServiceBase):
         return found
 
     def _lobby_outcome(self, live: LiveGame, lines: list[str]) -> Outcome:
+        """The lobby's outcome: ``lines`` (made in the game's language) said in the
+        channel, and the lobby as its message shows it."""
         words = contract.game_named(live.variant).presentation
-        seats = tuple(
-            SeatInfo(
-                None,
-                s.user_id,
-                s.display_name,
-                s.computer_level,
-                s.requested_power,
-                words.side_name(s.requested_power) if s.requested_power else None,
+        with self.languages.of_game(live):
+            seats = tuple(
+                SeatInfo(
+                    None,
+                    s.user_id,
+                    s.display_name,
+                    s.computer_level,
+                    s.requested_power,
+                    words.side_name(s.requested_power) if s.requested_power else None,
+                )
+                for s in live.seats
             )
-            for s in live.seats
-        )
         expiry = live.decisions.get((LOBBY_SEAT, "lobby"))
         info = LobbyInfo(
             host_id=live.host_id,
@@ -565,6 +577,7 @@ class LobbyOps(ServiceBase):
             options=dict(live.settings.options),
             turn_timeout=live.settings.turn_timeout,
             expires_at=expiry.due_at if expiry else None,
+            language=live.settings.language,
         )
         return Outcome(
             ok=True,
@@ -577,6 +590,7 @@ class LobbyOps(ServiceBase):
             lobby=info,
             names=tuple(live.names()),
             variant=live.variant,
+            language=live.settings.language,
         )
 
 

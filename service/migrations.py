@@ -152,6 +152,16 @@ Taking an action back (migration 13; see :mod:`service.undo`):
     state and the open decisions before it, who took it, when, and the revision it
     left): written with every action (NULL unless the game says it is undoable, and for
     an action that ends the game) and cleared by the undo.
+
+Languages (migration 14; see :mod:`service.languages`):
+
+``guild_settings.language``
+    the language a server's new games speak in its channels (``/settings``: one of
+    :data:`i18n.LOCALES`); NULL: the server's own Discord language.
+``user_locales``
+    each person's client language (``locale``, Discord's tag such as ``de`` or
+    ``en-US``) as last seen on any interaction, and when (``updated_at``): what their
+    direct messages and private prompts are written in.
 """
 
 from __future__ import annotations
@@ -474,6 +484,18 @@ MIGRATIONS: tuple[Migration, ...] = (
         (
             "ALTER TABLE actions ADD COLUMN undoes INTEGER",
             "ALTER TABLE games ADD COLUMN undo_point TEXT",
+        ),
+    ),
+    Migration(
+        14,
+        "languages: a server's channel language, each person's last seen client language",
+        (
+            "ALTER TABLE guild_settings ADD COLUMN language TEXT",
+            """CREATE TABLE user_locales (
+            user_id    INTEGER PRIMARY KEY,
+            locale     TEXT NOT NULL,
+            updated_at REAL NOT NULL
+        )""",
         ),
     ),
 )

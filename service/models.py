@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+import i18n
 import rules
 from rules import contract
 from rules.contract import Timing
@@ -44,6 +45,13 @@ def _check_range(
         or not low <= value <= high
     ):
         raise SettingsError(f"{name} must be between {low:g} and {high:g}")
+
+
+def _check_language(value: str | None, allow_none: bool = False) -> None:
+    if value is None and allow_none:
+        return
+    if value not in i18n.LOCALES:
+        raise SettingsError(f"language must be one of: {', '.join(i18n.LOCALES)}")
 
 
 def option_specs(name: str) -> list[OptionSpec]:
@@ -86,6 +94,9 @@ class GuildSettings:
     """The server's defaults for game options, by option name: each applies to new
     tables of every game that offers a host an option of that name
     (:meth:`rules.presentation.Presentation.options`)."""
+    language: str | None = None
+    """The language of the server's new games in their channels (one of
+    :data:`i18n.LOCALES`); None: the server's own Discord language."""
 
     def with_changes(self, **changes: Any) -> GuildSettings:
         """A checked copy with ``changes``. ``options`` is merged into the current option
@@ -124,6 +135,7 @@ class GuildSettings:
         _check_range("max_games", self.max_games, 1, 1000)
         if not isinstance(self.max_games, int):
             raise SettingsError("max_games must be a whole number")
+        _check_language(self.language, allow_none=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +156,9 @@ class GameSettings:
     timeouts: Mapping[str, float | None] = field(default_factory=dict)
     reminder_lead: float = DEFAULT_REMINDER_LEAD
     lobby_expiry: float = DEFAULT_LOBBY_EXPIRY
+    language: str = i18n.DEFAULT
+    """The language of the game's channel (one of :data:`i18n.LOCALES`), fixed when its
+    lobby opens; a game stored before it was kept speaks English."""
 
     def duration(self, timing: Timing) -> float | None:
         """The time allowed for a decision timed by ``timing`` (``None``: unlimited)."""
@@ -167,6 +182,7 @@ class GameSettings:
             _check_range(f"the {name} time limit", seconds, 10, 7 * 86400, allow_none=True)
         _check_range("reminder_lead", self.reminder_lead, 0, 86400)
         _check_range("lobby_expiry", self.lobby_expiry, 10, 86400)
+        _check_language(self.language)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-compatible form."""
@@ -178,6 +194,7 @@ class GameSettings:
             "timeouts": dict(self.timeouts),
             "reminder_lead": self.reminder_lead,
             "lobby_expiry": self.lobby_expiry,
+            "language": self.language,
         }
 
     @staticmethod
@@ -201,6 +218,7 @@ class GameSettings:
             raise rules.InvalidState("stored table options must be an object")
         kw["options"] = dict(kw.get("options", {}))
         kw["timeouts"] = timeouts
+        kw["language"] = i18n.choose(kw.get("language"))
         return GameSettings(**kw)
 
 

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import i18n
 import rules
 from rules.presentation import Tally
 
@@ -73,6 +74,9 @@ class Prompt:
     tally: Tally | None = None
     """For a decision the game answers by counts per type (its presentation's ``tally``):
     the types, how many to choose in all, and the suggestion a panel starts at."""
+    language: str = i18n.DEFAULT
+    """The language its words are in (its player's, see :mod:`service.languages`): what
+    a front end writes its own words about it in."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +94,8 @@ class PrivateNote:
     private_lines: tuple[str, ...] = ()
     """What the player alone knows now, in words (its hand): the presentation's
     ``private_lines`` of ``view``."""
+    language: str = i18n.DEFAULT
+    """The language its words are in (its player's, see :mod:`service.languages`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +110,8 @@ class LobbyInfo:
     options: Mapping[str, Any]
     turn_timeout: float | None
     expires_at: float | None
+    language: str = i18n.DEFAULT
+    """The language of the game's channel."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +167,9 @@ class Outcome:
     undo_until: float | None = None
     """The action may be taken back by the person who took it (:meth:`GameService.undo`)
     until this wall-clock time, unless someone acts first: a front end offers Undo."""
+    language: str = i18n.DEFAULT
+    """The language of the game's channel: its public words are in it, and a front end
+    writes what it shows there itself (a board's text, the waiting lines) in it too."""
 
     @staticmethod
     def refused(game_id: int | None, error: str) -> Outcome:
@@ -209,6 +220,8 @@ class GameStatus:
     view: Any
     """The spectator's view (None before the start)."""
     result: Mapping[str, Any] | None
+    language: str = i18n.DEFAULT
+    """The language of the game's channel (``lines`` are in the caller's)."""
 
 
 @dataclass(frozen=True, slots=True)

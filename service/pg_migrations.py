@@ -279,6 +279,14 @@ DIALECT: dict[int, tuple[str, ...]] = {
         )""",
         "CREATE INDEX hints_by_user ON hints(user_id)",
     ),
+    14: (
+        "ALTER TABLE guild_settings ADD COLUMN language TEXT",
+        """CREATE TABLE user_locales (
+            user_id    BIGINT PRIMARY KEY,
+            locale     TEXT NOT NULL,
+            updated_at double precision NOT NULL
+        )""",
+    ),
 }
 """Per migration number, its statements in PostgreSQL's dialect; a number not here runs
 SQLite's statements verbatim (they are portable)."""

@@ -58,7 +58,8 @@ class PlayOps(ServiceBase):
         async def body(live: LiveGame) -> Outcome:
             seat = player_seat(live, user_id)
             old = live.seats[seat].display_name
-            name = self._computer_name(live, seat)
+            with self.languages.of_game(live):
+                name = self._computer_name(live, seat)
             await self.store.replace_seat(
                 live.id,
                 live.revision,
@@ -69,11 +70,9 @@ class PlayOps(ServiceBase):
                 now=self.clock.now(),
             )
             self._seat_changed(live, seat, None, "normal", name)
-            return self._simple(
-                live,
-                "seat",
-                [f"{old} resigned; a computer now plays their seat as {name}."],
-            )
+            with self.languages.of_game(live):
+                line = f"{old} resigned; a computer now plays their seat as {name}."
+            return self._simple(live, "seat", [line])
 
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
 
@@ -109,7 +108,8 @@ class PlayOps(ServiceBase):
             else:
                 if level not in ("easy", "normal", "hard"):
                     raise ServiceError("Computer level must be easy, normal or hard.")
-                new_name, new_level = self._computer_name(live, seat), level
+                with self.languages.of_game(live):
+                    new_name, new_level = self._computer_name(live, seat), level
             try:
                 await self.store.replace_seat(
                     live.id,
@@ -128,10 +128,12 @@ class PlayOps(ServiceBase):
                 for d in live.decisions.values()
                 if d.seat == seat and user_id is not None
             )
+            with self.languages.of_game(live):
+                line = f"{new_name} takes over {old}'s seat."
             return self._simple(
                 live,
                 "seat",
-                [f"{new_name} takes over {old}'s seat."],
+                [line],
                 prompts=prompts,
                 mentions=(user_id,) if prompts else (),
             )
@@ -161,10 +163,13 @@ class PlayOps(ServiceBase):
             name = live.seats[seat].display_name
             humans = live.humans()
             yes = sum(1 for s in humans if live.seats[s].agrees_draw)
-            if not agree:
-                return self._simple(live, "draw", [f"{name} no longer agrees to a draw."])
-            line = f"{name} agrees to a draw ({yes} of {len(humans)})."
-            if yes < len(humans):
+            with self.languages.of_game(live):
+                line = (
+                    f"{name} agrees to a draw ({yes} of {len(humans)})."
+                    if agree
+                    else f"{name} no longer agrees to a draw."
+                )
+            if not agree or yes < len(humans):
                 return self._simple(live, "draw", [line])
             outcome = await self._apply(live, rules.SYSTEM, draw, user_id=None, source="system")
             return _prefixed(outcome, line)
@@ -188,7 +193,9 @@ class PlayOps(ServiceBase):
                 live.revision += 1
                 live.seats[voter].agrees_draw = False
             name = live.seats[seat].display_name
-            return self._simple(live, "draw", [f"{name} refuses a draw; the game goes on."])
+            with self.languages.of_game(live):
+                line = f"{name} refuses a draw; the game goes on."
+            return self._simple(live, "draw", [line])
 
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
 
@@ -203,13 +210,10 @@ class PlayOps(ServiceBase):
             self._require_host(live, by_user, is_admin)
             if live.status not in ("lobby", "running"):
                 raise ServiceError("This game is already over.")
-            return await self._cancel(
-                live,
-                {"reason": "cancelled", "by": by_user},
-                self.clock.now(),
-                "cancel",
-                "The game was cancelled.",
-            )
+            with self.languages.of_game(live):
+                line = "The game was cancelled."
+            reason = {"reason": "cancelled", "by": by_user}
+            return await self._cancel(live, reason, self.clock.now(), "cancel", line)
 
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
 

@@ -992,9 +992,15 @@ class PostgresStore:
         found = await self._pool.fetchrow(P["select_guild_settings"], guild_id)
         if found is None:
             return GuildSettings(guild_id)
-        g, turn, lead, expiry, cap, options = found
+        g, turn, lead, expiry, cap, options, language = found
         return GuildSettings(
-            int(g), float(turn), float(lead), float(expiry), int(cap), row.loads(options)
+            int(g),
+            float(turn),
+            float(lead),
+            float(expiry),
+            int(cap),
+            row.loads(options),
+            None if language is None else str(language),
         )
 
     async def save_guild_settings(self, settings: GuildSettings, now: float) -> None:
@@ -1009,6 +1015,7 @@ class PostgresStore:
                 s.lobby_expiry,
                 s.max_games,
                 row.dumps(dict(s.options)),
+                s.language,
                 now,
             )
 
@@ -1195,6 +1202,19 @@ class PostgresStore:
         """Turn ``user_id``'s turn pings on or off."""
         async with self._tx() as conn:
             await conn.execute(P["upsert_user_pings"], user_id, int(on), now)
+
+    async def user_locales(self, user_ids: Iterable[int]) -> dict[int, str]:
+        """The client language last seen of each of ``user_ids`` who was ever seen."""
+        found = await self._pool.fetch(
+            "SELECT user_id, locale FROM user_locales WHERE user_id = ANY($1::bigint[])",
+            sorted(set(user_ids)),
+        )
+        return {int(r[0]): str(r[1]) for r in found}
+
+    async def set_user_locale(self, user_id: int, locale: str, now: float) -> None:
+        """Remember ``locale`` as ``user_id``'s client language, seen at ``now``."""
+        async with self._tx() as conn:
+            await conn.execute(P["upsert_user_locale"], user_id, locale, now)
 
     async def meta(self, key: str) -> str | None:
         """A fact the bot keeps about itself (``bot_meta``), or None."""

@@ -59,6 +59,7 @@ class QueryOps(ServiceBase):
             lines=tuple(lines),
             view=view,
             result=live.result,
+            language=live.settings.language,
         )
 
     async def view(self, game_id: int, user_id: int | None) -> UserView:
@@ -199,11 +200,6 @@ class QueryOps(ServiceBase):
         names = live.names()
         words = live.game.presentation
         events = [rules.Event.from_dict(e) for r in records for e in r.events]
-        took_back = [
-            f"{names[r.seat]} took back an action."
-            for r in logged
-            if r.undoes is not None and r.undoes < owed_from and 0 <= r.seat < len(names)
-        ]
         acted = {r.seat for r in logged}
         # as after an action (see ``_prompts``): the decisions opened since, and those of
         # the seats that acted and still decide (their panels are out of date)
@@ -220,16 +216,24 @@ class QueryOps(ServiceBase):
                 continue
             view = live.views().of(seat)
             mine = [e for e in events if e.to == seat]
-            lines = tuple(describe_all(words, mine, view, names, seat))
+            with self.languages.of_person(rec.user_id, live):
+                lines = tuple(describe_all(words, mine, view, names, seat))
             if lines or any(p.seat == seat for p in prompts):
                 private[rec.user_id] = self._note(live, rec.user_id, seat, lines, False, view)
         public = [e for e in events if e.to is None]
         spectator = live.views().of(None)
         _, turn = await self._turn_events(live)
+        with self.languages.of_game(live):
+            took_back = [
+                f"{names[r.seat]} took back an action."
+                for r in logged
+                if r.undoes is not None and r.undoes < owed_from and 0 <= r.seat < len(names)
+            ]
+            said = [*took_back, *describe_all(words, public, spectator, names, None)]
         return self._played(
             live,
             logged[-1].source if logged[-1].source in ("player", "computer") else "timeout",
-            [*took_back, *describe_all(words, public, spectator, names, None)],
+            said,
             spectator,
             public,
             private,

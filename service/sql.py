@@ -178,16 +178,16 @@ class Q:
     delete_guild_games = "DELETE FROM games WHERE guild_id = ?"
     delete_guild_settings = "DELETE FROM guild_settings WHERE guild_id = ?"
     select_guild_settings = (
-        "SELECT guild_id, turn_timeout, reminder_lead, lobby_expiry, max_games, options "
-        "FROM guild_settings WHERE guild_id = ?"
+        "SELECT guild_id, turn_timeout, reminder_lead, lobby_expiry, max_games, options, "
+        "language FROM guild_settings WHERE guild_id = ?"
     )
     upsert_guild_settings = (
         "INSERT INTO guild_settings (guild_id, turn_timeout, reminder_lead, lobby_expiry, "
-        "max_games, options, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) "
+        "max_games, options, language, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
         "ON CONFLICT (guild_id) DO UPDATE SET turn_timeout = excluded.turn_timeout, "
         "reminder_lead = excluded.reminder_lead, lobby_expiry = excluded.lobby_expiry, "
         "max_games = excluded.max_games, options = excluded.options, "
-        "updated_at = excluded.updated_at"
+        "language = excluded.language, updated_at = excluded.updated_at"
     )
     delete_guild_departure = "DELETE FROM guild_departures WHERE guild_id = ?"
     insert_guild_departure = (
@@ -202,6 +202,12 @@ class Q:
     upsert_user_pings = (
         "INSERT INTO user_preferences (user_id, pings, updated_at) VALUES (?, ?, ?) "
         "ON CONFLICT (user_id) DO UPDATE SET pings = excluded.pings, "
+        "updated_at = excluded.updated_at"
+    )
+    select_user_locale = "SELECT locale FROM user_locales WHERE user_id = ?"
+    upsert_user_locale = (
+        "INSERT INTO user_locales (user_id, locale, updated_at) VALUES (?, ?, ?) "
+        "ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale, "
         "updated_at = excluded.updated_at"
     )
     upsert_hint = (

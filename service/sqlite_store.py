@@ -1007,9 +1007,15 @@ class SqliteStore:
             rows = await self._fetchall(self._conn, Q.select_guild_settings, (guild_id,))
         if not rows:
             return GuildSettings(guild_id)
-        g, turn, lead, expiry, cap, options = rows[0]
+        g, turn, lead, expiry, cap, options, language = rows[0]
         return GuildSettings(
-            int(g), float(turn), float(lead), float(expiry), int(cap), json.loads(options)
+            int(g),
+            float(turn),
+            float(lead),
+            float(expiry),
+            int(cap),
+            json.loads(options),
+            None if language is None else str(language),
         )
 
     async def save_guild_settings(self, settings: GuildSettings, now: float) -> None:
@@ -1025,6 +1031,7 @@ class SqliteStore:
                     s.lobby_expiry,
                     s.max_games,
                     _dumps(dict(s.options)),
+                    s.language,
                     now,
                 ),
             )
@@ -1247,6 +1254,21 @@ class SqliteStore:
         """Turn ``user_id``'s turn pings on or off."""
         async with self._tx() as conn:
             await conn.execute(Q.upsert_user_pings, (user_id, int(on), now))
+
+    async def user_locales(self, user_ids: Iterable[int]) -> dict[int, str]:
+        """The client language last seen of each of ``user_ids`` who was ever seen."""
+        found = {}
+        async with self._lock:
+            for uid in sorted(set(user_ids)):
+                rows = await self._fetchall(self._conn, Q.select_user_locale, (uid,))
+                if rows:
+                    found[uid] = str(rows[0][0])
+        return found
+
+    async def set_user_locale(self, user_id: int, locale: str, now: float) -> None:
+        """Remember ``locale`` as ``user_id``'s client language, seen at ``now``."""
+        async with self._tx() as conn:
+            await conn.execute(Q.upsert_user_locale, (user_id, locale, now))
 
     async def meta(self, key: str) -> str | None:
         """A fact the bot keeps about itself (``bot_meta``), or None."""

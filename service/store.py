@@ -600,6 +600,16 @@ class Store(FrontStore, Protocol):
         """How many hints ``user_id`` has taken: in ``game_id``, or in every game."""
         ...
 
+    # ---------------------------------------------------------------- languages
+    async def user_locales(self, user_ids: Iterable[int]) -> dict[int, str]:
+        """The client language (Discord's tag) last seen of each of ``user_ids`` who was
+        ever seen; the others are left out."""
+        ...
+
+    async def set_user_locale(self, user_id: int, locale: str, now: float) -> None:
+        """Remember ``locale`` as ``user_id``'s client language, seen at ``now``."""
+        ...
+
     # ---------------------------------------------------------------- servers
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         """A server's settings (the defaults when it never changed them)."""

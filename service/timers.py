@@ -104,13 +104,12 @@ class TimerOps(ServiceBase):
         ):
             return Outcome(ok=True, game_id=live.id)  # nothing to do (kind "" : not emitted)
         if seat == LOBBY_SEAT:
-            return await self._cancel(
-                live,
-                {"reason": "lobby expired"},
-                now,
-                "expired",
-                "The lobby expired without starting; it is closed. Open a new one with /newgame.",
-            )
+            with self.languages.of_game(live):
+                line = (
+                    "The lobby expired without starting; it is closed. "
+                    "Open a new one with /newgame."
+                )
+            return await self._cancel(live, {"reason": "lobby expired"}, now, "expired", line)
         assert live.state is not None
         rule = live.state.on_timeout(rules.Decision(seat, kind))
         if rule.computer:
@@ -134,7 +133,8 @@ class TimerOps(ServiceBase):
             live, seat, action, user_id=None, source="timeout", exact=live.version
         )
         words = live.game.presentation
-        note = words.timeout_note(kind, live.names()[seat])
+        with self.languages.of_game(live):
+            note = words.timeout_note(kind, live.names()[seat])
         if note is None:
             return outcome
         return replace(outcome, public_lines=(note, *outcome.public_lines))
@@ -164,9 +164,9 @@ class TimerOps(ServiceBase):
 
         async def body(live: LiveGame) -> Outcome:
             self._require_host(live, by_user, is_admin)
-            return await self._pause(
-                live, "The game is paused: no timer runs until the host uses /resume."
-            )
+            with self.languages.of_game(live):
+                line = "The game is paused: no timer runs until the host uses /resume."
+            return await self._pause(live, line)
 
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
 
@@ -177,11 +177,9 @@ class TimerOps(ServiceBase):
         paused; /resume (or :meth:`resume` once the permission is back) restarts it."""
 
         async def body(live: LiveGame) -> Outcome:
-            return await self._pause(
-                live,
-                f"The game is paused: the bot is missing a permission here ({missing}).",
-                hold=(live.channel_id, missing),
-            )
+            with self.languages.of_game(live):
+                line = f"The game is paused: the bot is missing a permission here ({missing})."
+            return await self._pause(live, line, hold=(live.channel_id, missing))
 
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
 
@@ -226,8 +224,8 @@ class TimerOps(ServiceBase):
                 for d in new.values()
                 if d.seat != LOBBY_SEAT and not live.is_computer(d.seat)
             )
-            return self._simple(
-                live, "resume", ["The game resumes; every timer restarts."], prompts=prompts
-            )
+            with self.languages.of_game(live):
+                line = "The game resumes; every timer restarts."
+            return self._simple(live, "resume", [line], prompts=prompts)
 
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))

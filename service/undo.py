@@ -113,7 +113,6 @@ class UndoOps(ServiceBase):
         game = live.game
         before = game.load(point.state)
         action = game.action_from_dict(point.action)
-        label = game.presentation.action_label(action, before.view_for(point.seat), live.names())
         now = self.clock.now()
         version = live.version + 1
         await self.store.record_undo(
@@ -156,10 +155,13 @@ class UndoOps(ServiceBase):
                 )
         name = live.names()[point.seat]
         spectator = view(None)
+        with self.languages.of_game(live):
+            label = game.presentation.action_label(action, view(point.seat), live.names())
+            line = f"{name} took back: {label}."
         return self._played(
             live,
             "undo",
-            [f"{name} took back: {label}."],
+            [line],
             spectator,
             [],
             private,

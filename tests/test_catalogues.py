@@ -92,3 +92,18 @@ def test_a_catalogue_translates_in_the_context_language(tmp_path: Path) -> None:
         assert catalogue.gettext("Pass") == "Pass"
     assert catalogue.gettext("Pass") == "Pass"
     assert i18n.translate_any("Pass", "cs") == "Pas"
+
+
+def test_a_translators_file_fills_what_is_missing(tmp_path: Path) -> None:
+    """``take``: a translator's file fills the catalogue's empty messages, leaves the
+    translated ones alone, and the result is compiled."""
+    header = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+    po = tmp_path / "locale" / "fr" / "LC_MESSAGES" / "messages.po"
+    po.parent.mkdir(parents=True)
+    po.write_text(header + 'msgid "Pass"\nmsgstr "Passer"\n\nmsgid "Resign"\nmsgstr ""\n', "utf-8")
+    given = tmp_path / "given.po"
+    given.write_text(header + 'msgid "Pass"\nmsgstr "X"\n\nmsgid "Resign"\nmsgstr "Abandonner"\n')
+    assert catalogues.take(given, tmp_path, "fr") == 1
+    filled = {m.id: m.string for m in catalogues.read(po, "fr") if m.id}
+    assert filled == {"Pass": "Passer", "Resign": "Abandonner"}
+    assert po.with_suffix(".mo").read_bytes() == catalogues.compiled(po, "fr")

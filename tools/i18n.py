@@ -13,6 +13,7 @@ Usage::
     .venv/bin/python -m tools.i18n update    # extract each messages.pot, merge it into every .po
     .venv/bin/python -m tools.i18n compile   # write each .mo from its .po
     .venv/bin/python -m tools.i18n check     # what tests/test_catalogues.py holds, in words
+    .venv/bin/python -m tools.i18n take FILE.po rules/pyramids de   # fill from a translator's file
 
 A translator fills the ``msgstr`` of each ``locale/<lang>/LC_MESSAGES/messages.po``, then
 runs ``compile``.
@@ -189,6 +190,23 @@ def compile_all() -> None:
                 path.with_suffix(".mo").write_bytes(compiled(path, locale))
 
 
+def take(source: Path, directory: Path, locale: str) -> int:
+    """Fill the untranslated messages of ``directory``'s ``locale`` catalogue from the
+    ``.po`` file ``source`` (a translator's file); compile it. Returns how many it filled."""
+    given = {_key(m): m.string for m in read(source, locale) if m.id and all(_strings(m))}
+    path = _po(directory, locale)
+    catalog = read(path, locale)
+    filled = 0
+    for message in catalog:
+        if message.id and not all(_strings(message)) and _key(message) in given:
+            message.string = given[_key(message)]
+            message.flags.discard("fuzzy")
+            filled += 1
+    _write(catalog, path)
+    path.with_suffix(".mo").write_bytes(compiled(path, locale))
+    return filled
+
+
 def fields(text: str) -> set[str]:
     """The names of ``text``'s ``{placeholders}``.
 
@@ -277,12 +295,14 @@ def problems(directory: Path, root: Path = ROOT) -> list[Problem]:
 
 
 def main(argv: list[str]) -> int:
-    """The command line: ``update``, ``compile`` or ``check``."""
+    """The command line: ``update``, ``compile``, ``check`` or ``take``."""
     command = argv[0] if argv else "check"
     if command == "update":
         update()
     elif command == "compile":
         compile_all()
+    elif command == "take" and len(argv) == 4:
+        print(take(Path(argv[1]), Path(argv[2]).resolve(), argv[3]), "messages filled")
     elif command == "check":
         wrong = [p for d in catalogue_dirs() for p in problems(d)]
         for problem in wrong:

@@ -22,6 +22,7 @@ async def lobby(
     max_games: int | None = None,
     expiry: DecisionRecord | None = None,
     now: float = 0.0,
+    settings: GameSettings | None = None,
 ) -> int:
     """A lobby with its host seated; returns the game id."""
     return await store.create_lobby(
@@ -29,7 +30,7 @@ async def lobby(
         channel_id=channel,
         host_id=host,
         variant="european_war",
-        settings=GameSettings(),
+        settings=settings or GameSettings(),
         host_seat=NewSeat(host, None, "Ann", None, now),
         expiry=expiry,
         max_games=max_games,
