@@ -41,7 +41,7 @@ from .cogs.table import TableCog
 from .cogs.turn import TurnCog
 from .config import Settings
 from .delivery import Delivery
-from .entry import command_entry
+from .entry import command_entry, speak_their_language
 from .errors import answer_unknown_component, handle_error
 from .games import is_panel
 from .resources import Resources
@@ -191,6 +191,7 @@ class GameBot(commands.AutoShardedBot):
         self.service.add_listener(self._deliver_outcome)
         self.service.room = self.delivery.room
         self.service.on_changed = self._changed_elsewhere
+        speak_their_language(self._connection, self.service.note_locale)
         self.leases = resources.leases
         self.metrics.watch(
             games=lambda: self.service.running_games() if self.service is not None else 0,
@@ -368,6 +369,7 @@ class GameBot(commands.AutoShardedBot):
                 prompts=(prompt,),
                 names=tuple(s.name for s in status.seats),
                 private={prompt.user_id: note},
+                language=status.language,
             )
             await self.delivery.deliver(outcome)
 

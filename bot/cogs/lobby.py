@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
+import i18n
 from rules import contract
 from service import ServiceError
 
@@ -218,6 +219,7 @@ class LobbyCog(commands.Cog):
             variant=chosen,
             max_players=players,
             turn_timeout=timeout,
+            guild_locale=str(interaction.guild_locale) if interaction.guild_locale else None,
         )
         if not out.ok and new_thread is not None:
             try:
@@ -230,13 +232,13 @@ class LobbyCog(commands.Cog):
         )
         if new_thread is not None:
             await bot.delivery.deliver(out)
-            await Reply.of(interaction).public(
-                content=_("{who} opened a {game} table in {thread}: join it there.").format(
+            with i18n.use(out.language):  # said in the channel: the game's language
+                opened = _("{who} opened a {game} table in {thread}: join it there.").format(
                     who=interaction.user.mention,
                     game=variant_name(chosen),
                     thread=new_thread.mention,
                 )
-            )
+            await Reply.of(interaction).public(content=opened)
         else:
             await bot.delivery.deliver(out, interaction)
         await bot.delivery.check_dms(out, interaction.user.id)

@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import i18n
 from service.models import GuildSettings
 
 from ..catalogue import N_, _
@@ -33,6 +34,12 @@ MINUTES = [
     Choice(name=N_("3 hours"), value=180),
     Choice(name=N_("12 hours"), value=720),
 ]
+FOLLOW_SERVER = "server"
+"""The ``language`` choice of /settings that follows the server's Discord language."""
+LANGUAGES: list[Choice[str]] = [
+    Choice(name=N_("the server's Discord language"), value=FOLLOW_SERVER),
+    *(Choice(name=name, value=code) for code, name in i18n.NAMES.items()),
+]
 LOBBY_MINUTES = [
     Choice(name=N_("15 minutes"), value=15),
     Choice(name=N_("1 hour"), value=60),
@@ -49,6 +56,9 @@ def settings_text(gs: GuildSettings) -> str:
         for name, spec in offered.items()
         if name in gs.options
     ]
+    language = (
+        i18n.NAMES[gs.language] if gs.language in i18n.NAMES else _("the server's Discord language")
+    )
     reminder = duration_words(gs.reminder_lead) if gs.reminder_lead else _("off")
     return "\n".join(
         [
@@ -61,6 +71,7 @@ def settings_text(gs: GuildSettings) -> str:
             _("Reminder before a deadline: {duration}").format(duration=reminder),
             _("Lobby expiry: {duration}").format(duration=duration_words(gs.lobby_expiry)),
             _("Games at once in this server: {n}").format(n=gs.max_games),
+            _("Language of new games in their channels: {language}").format(language=language),
         ]
     )
 
@@ -265,10 +276,12 @@ class TableCog(commands.Cog):
         reminder=N_("Reminder before a deadline"),
         lobby_expiry=N_("An unstarted lobby closes after"),
         games=N_("Most games running at once in this server"),
+        language=N_("The language new games speak in their channel"),
     )
     @app_commands.choices(
         turn_timeout=TIMEOUT_CHOICES[:-1], reminder=MINUTES, lobby_expiry=LOBBY_MINUTES
     )
+    @app_commands.choices(language=LANGUAGES)
     @app_commands.autocomplete(option=_option_names, value=_option_values)
     async def settings(
         self,
@@ -279,6 +292,7 @@ class TableCog(commands.Cog):
         reminder: Choice[int] | None = None,
         lobby_expiry: Choice[int] | None = None,
         games: app_commands.Range[int, 1, 1000] | None = None,
+        language: Choice[str] | None = None,
     ) -> None:
         """Show or change the server's defaults."""
         if not interaction.permissions.manage_guild:
@@ -305,6 +319,8 @@ class TableCog(commands.Cog):
             changes["lobby_expiry"] = float(lobby_expiry.value * 60)
         if games is not None:
             changes["max_games"] = games
+        if language is not None:
+            changes["language"] = None if language.value == FOLLOW_SERVER else language.value
         if changes:
             gs = await bot.service.update_guild_settings(guild, **changes)
             head = _("Saved. New games in this server use these defaults.") + "\n"
