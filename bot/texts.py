@@ -82,12 +82,12 @@ def duration_words(seconds: float | None) -> str:
     if seconds is None:
         return _("no limit")
     if seconds >= 86400 and seconds % 86400 == 0:
-        return f"{int(seconds // 86400)} d"
+        return p_("a duration", "{n} d").format(n=int(seconds // 86400))
     if seconds >= 3600 and seconds % 3600 == 0:
-        return f"{int(seconds // 3600)} h"
+        return p_("a duration", "{n} h").format(n=int(seconds // 3600))
     if seconds >= 60 and seconds % 60 == 0:
-        return f"{int(seconds // 60)} min"
-    return f"{seconds:g} s"
+        return p_("a duration", "{n} min").format(n=int(seconds // 60))
+    return p_("a duration", "{n} s").format(n=f"{seconds:g}")
 
 
 # ---------------------------------------------------------------------- lobby
