@@ -72,6 +72,27 @@ def clip(text: str, limit: int = CONTENT_LIMIT) -> str:
     return "…" + text[-(limit - 1) :]
 
 
+def pages(text: str, limit: int = CONTENT_LIMIT) -> list[str]:
+    """``text`` in messages of at most ``limit`` characters, cut between lines (a line
+    longer than that is cut where it must)."""
+    out: list[str] = []
+    page = ""
+    for line in text.split("\n"):
+        while len(line) > limit:
+            if page:
+                out.append(page)
+                page = ""
+            out.append(line[:limit])
+            line = line[limit:]
+        if page and len(page) + 1 + len(line) > limit:
+            out.append(page)
+            page = line
+        else:
+            page = f"{page}\n{line}" if page else line
+    out.append(page)
+    return out
+
+
 def mention(user_id: int | None, name: str) -> str:
     """``<@id>`` for a person, the name for a computer."""
     return f"<@{user_id}>" if user_id is not None else name

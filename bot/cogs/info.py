@@ -20,7 +20,7 @@ from ..catalogue import N_, _
 from ..entry import ANSWER_DIRECT
 from ..errors import UserError
 from ..reply import Reply, with_picture
-from ..texts import about, clip, game_line, help_for, jump_url, status_text
+from ..texts import about, clip, game_line, help_for, jump_url, pages, status_text
 from ..views.panels import panel_view
 from ..views.turn import is_turn, root_step, step_line, step_view
 from .common import MAX_CHOICES, channel_variant, game_here, my_view, safe
@@ -197,7 +197,8 @@ class InfoCog(commands.Cog):
     async def help(self, interaction: discord.Interaction) -> None:
         """Help, for the variant played in this channel."""
         variant = await channel_variant(self.bot.service, interaction)
-        await Reply.of(interaction).private(help_for(variant))
+        for page in pages(help_for(variant)):  # a long help (a long language) in parts
+            await Reply.of(interaction).private(page)
 
     @app_commands.command(
         name="about",

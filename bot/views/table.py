@@ -72,7 +72,16 @@ async def ask_draw(
         )
     if proposed and not yes:
         raise UserError(_("No draw is proposed now: /draw proposes one."), gid)
-    if len(yes) == len(people) - 1:
+    text, label = draw_question(len(yes), len(people))
+    await Reply.of(interaction).private(
+        text, view=confirm_view(bot.controls, "draw", gid, uid, label)
+    )
+
+
+def draw_question(yes: int, people: int) -> tuple[str, str]:
+    """What a person is asked before agreeing to a draw when ``yes`` of the ``people`` at
+    the table agree already, and the label of the button that agrees."""
+    if yes == people - 1:
         text = (
             _("End the game in a draw now? Every other person at the table agrees.")
             if yes
@@ -80,21 +89,17 @@ async def ask_draw(
                 "End the game in a draw now? Computer players are not asked; the game ends at once."
             )
         )
-        label = _("End in a draw")
-    elif yes:
+        return text, _("End in a draw")
+    if yes:
         text = _("Agree to a draw? {yes} of {all} people at the table agree so far.").format(
-            yes=len(yes), all=len(people)
+            yes=yes, all=people
         )
-        label = _("Agree to a draw")
-    else:
-        text = _(
-            "Propose a draw? The game ends in a draw once every person at the table agrees "
-            "(computer players are not asked); until then it goes on."
-        )
-        label = _("Propose a draw")
-    await Reply.of(interaction).private(
-        text, view=confirm_view(bot.controls, "draw", gid, uid, label)
+        return text, _("Agree to a draw")
+    text = _(
+        "Propose a draw? The game ends in a draw once every person at the table agrees "
+        "(computer players are not asked); until then it goes on."
     )
+    return text, _("Propose a draw")
 
 
 def draw_items(controls: Controls, gid: int) -> list[discord.ui.Item[Any]]:
