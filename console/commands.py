@@ -15,6 +15,8 @@ from rules import contract
 from rules.contract import Game
 from rules.presentation import CommandOption, CommandSpec
 
+from .catalogue import _
+
 Readable = Callable[[CommandOption, str], bool]
 """Whether the typed text names a value of the option (the game's words read it)."""
 MAX_WORDS = 10
@@ -69,9 +71,13 @@ def split_options(spec: CommandSpec, words: Sequence[str], readable: Readable) -
     """
     required = [o for o in spec.options if o.required]
     if len(words) > MAX_WORDS:
-        raise ArgumentError(f"Too many words: {usage(spec)}.")
+        raise ArgumentError(_("Too many words: {usage}.").format(usage=usage(spec)))
     if len(words) < len(required):
-        raise ArgumentError(f"Say {' '.join(o.name.upper() for o in required)}: {usage(spec)}.")
+        raise ArgumentError(
+            _("Say {options}: {usage}.").format(
+                options=" ".join(o.name.upper() for o in required), usage=usage(spec)
+            )
+        )
     fits: list[dict[str, str]] = []
     for count in range(len(required), len(spec.options) + 1):
         options = spec.options[:count]
@@ -90,9 +96,9 @@ def split_options(spec: CommandSpec, words: Sequence[str], readable: Readable) -
         return fits[0]
     if fits:
         shown = "; ".join(" / ".join(f.values()) for f in fits[:4])
-        raise ArgumentError(f"Which do you mean: {shown}?")
+        raise ArgumentError(_("Which do you mean: {readings}?").format(readings=shown))
     if len(words) == len(spec.options) or (not spec.options and not words):
         return {o.name: w for o, w in zip(spec.options, words, strict=True)}
     if len(words) == len(required):
         return {o.name: w for o, w in zip(required, words, strict=True)}
-    raise ArgumentError(f"That does not fit {usage(spec)}.")
+    raise ArgumentError(_("That does not fit {usage}.").format(usage=usage(spec)))

@@ -21,6 +21,8 @@ from rules import contract
 from service.models import GameRecord
 from service.store import Store
 
+from .catalogue import _
+
 CONSOLE_CHANNEL_ID = 1
 """The pseudo channel of the first console game (the next ones take 3, 4, …)."""
 WATCH_CHANNEL_ID = 2
@@ -56,7 +58,9 @@ class Unfinished:
     def line(self) -> str:
         """``#3  <game> · Ann (<side>), <computer> · last played 2025-05-01 14:03``."""
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(self.last_played))
-        return f"#{self.game_id}  {self.title} · {', '.join(self.seats)} · last played {when}"
+        return _("#{id}  {game} · {seats} · last played {when}").format(
+            id=self.game_id, game=self.title, seats=", ".join(self.seats), when=when
+        )
 
 
 async def console_records(store: Store) -> list[GameRecord]:

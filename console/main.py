@@ -9,6 +9,7 @@
     european-war --resume 3                   # continue console game #3
     european-war --watch 2 --fast             # computers play two games (a smoke test)
     european-war --replay 3                   # game #3 step by step, and its animation
+    european-war --lang cs                    # in Czech (else LC_ALL / LC_MESSAGES / LANG)
 
 It drives the same :class:`~service.GameService` and SQLite store as the Discord bot:
 a console game is an ordinary game row in a pseudo channel of its own (no server, see
@@ -23,6 +24,9 @@ nothing moves while you think (a console game has no time limits; its diplomacy 
 the longest allowed) and output never interleaves with your typing. After each of your
 actions the loop runs until the computers are done and it is someone's turn at this
 keyboard again.
+
+The whole run speaks one language (:func:`language`): the console's own words, the
+game's and the service's, and the boards it writes.
 """
 
 from __future__ import annotations
@@ -33,12 +37,14 @@ import contextlib
 import getpass
 import hashlib
 import logging
+import os
 import secrets
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
+import i18n
 from render import images_for
 from render.replay import Frame, animate
 from rules import contract
@@ -47,6 +53,7 @@ from service.config import ConfigError, database_path
 from service.models import COMPUTER_LEVELS
 from service.store import open_store
 
+from .catalogue import _, n_, p_
 from .games import (
     CONSOLE_CHANNEL_ID,
     WATCH_CHANNEL_ID,
@@ -60,8 +67,8 @@ from .games import (
     unfinished,
 )
 from .session import HOST_ID, Plan, Session
-from .terminal import ask, interactive, open_viewer, say
-from .text import plain
+from .terminal import ask, interactive, open_viewer, say, yes_words
+from .text import level_name, plain, status_word
 
 __all__ = [
     "CONSOLE_CHANNEL_ID",
@@ -107,69 +114,154 @@ def titles() -> list[str]:
     return [contract.game_named(n).presentation.title for n in contract.game_names()]
 
 
+# ---------------------------------------------------------------------- the language
+LANGUAGE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
+"""The environment's locale variables, the one that decides messages' language first
+(POSIX: the first one set wins, even ``C``)."""
+
+
+def language(argv: Sequence[str], environ: Mapping[str, str]) -> str:
+    """The language of a run: ``--lang`` if given (checked later by the parser), else the
+    environment's locale (:data:`LANGUAGE_VARIABLES`) if the product speaks it, else
+    English."""
+    early = argparse.ArgumentParser(add_help=False, exit_on_error=False)
+    early.add_argument("--lang")
+    with contextlib.suppress(argparse.ArgumentError):  # the parser says what is wrong
+        given, _rest = early.parse_known_args(list(argv))
+        if given.lang:
+            return i18n.choose(given.lang)
+    for name in LANGUAGE_VARIABLES:
+        if environ.get(name):
+            return i18n.choose(environ[name])
+    return i18n.DEFAULT
+
+
 # ---------------------------------------------------------------------- the plan
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help with its usage line's word in the reader's language."""
+
+    def add_usage(
+        self,
+        usage: str | None,
+        actions: Any,
+        groups: Any,
+        prefix: str | None = None,
+    ) -> None:
+        super().add_usage(usage, actions, groups, _("usage: ") if prefix is None else prefix)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, saying its errors in the reader's language (argparse's own
+    account of what is wrong stays English)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(
+            2, _("{program}: error: {message}").format(program=self.prog, message=message) + "\n"
+        )
+
+
+def whole_number(text: str) -> int:
+    """An option's number, as typed.
+
+    Raises:
+        argparse.ArgumentTypeError: not a whole number.
+    """
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            _("{value} is not a whole number").format(value=repr(text))
+        ) from None
+
+
 def build_parser() -> argparse.ArgumentParser:
-    """The command line of ``python -m console`` / ``european-war``."""
-    p = argparse.ArgumentParser(
+    """The command line of ``python -m console`` / ``european-war`` (its help in the
+    current language)."""
+    p = _Parser(
         prog="european-war",
-        description=f"Play {' or '.join(titles())} in the terminal, against computer "
-        "players or with friends at one keyboard. Same rules, storage and board "
-        "images as the Discord bot.",
+        description=_(
+            "Play {games} in the terminal, against computer players or with friends at one "
+            "keyboard. Same rules, storage and board images as the Discord bot."
+        ).format(games=_(" or ").join(titles())),
+        formatter_class=_Formatter,
+        add_help=False,
     )
+    o = p.add_argument_group(_("options"))
+    o.add_argument("-h", "--help", action="help", help=_("show this help message and exit"))
     names = [n.replace("_", "-") for n in contract.game_names()]
-    p.add_argument("--variant", help=f"{names[0]} (default) or " + " or ".join(names[1:]))
-    p.add_argument("--players", type=int, help="seats at the table (2-5)")
-    p.add_argument("--computers", type=int, help="how many of them are computers")
-    p.add_argument(
-        "--level", help="computer level: easy, normal or hard (or one per computer: easy,hard)"
+    o.add_argument(
+        "--variant",
+        help=_("{first} (default) or {others}").format(
+            first=names[0], others=_(" or ").join(names[1:])
+        ),
     )
-    p.add_argument(
-        "--hotseat", action="store_true", help="several people take turns at this keyboard"
+    o.add_argument("--players", type=whole_number, help=_("seats at the table (2-5)"))
+    o.add_argument("--computers", type=whole_number, help=_("how many of them are computers"))
+    o.add_argument(
+        "--level", help=_("computer level: easy, normal or hard (or one per computer: easy,hard)")
     )
-    p.add_argument("--name", help="your name (hot-seat: the names, comma separated)")
-    p.add_argument("--power", help="the power (or continent) you want, e.g. russia")
-    p.add_argument("--seed", type=int, help="deal and computer choices repeat for a seed")
-    p.add_argument(
+    o.add_argument(
+        "--hotseat", action="store_true", help=_("several people take turns at this keyboard")
+    )
+    o.add_argument("--name", help=_("your name (hot-seat: the names, comma separated)"))
+    o.add_argument("--power", help=_("the power (or continent) you want, e.g. russia"))
+    o.add_argument(
+        "--seed", type=whole_number, help=_("deal and computer choices repeat for a seed")
+    )
+    o.add_argument(
         "--resume",
         nargs="?",
-        type=int,
+        type=whole_number,
         const=0,
         metavar="ID",
-        help="continue unfinished console game ID (without ID: list them and choose)",
+        help=_("continue unfinished console game ID (without ID: list them and choose)"),
     )
-    p.add_argument(
-        "--db", type=Path, help="the SQLite file (default: DATABASE_URL, i.e. data/european_war.db)"
+    o.add_argument(
+        "--db",
+        type=Path,
+        help=_("the SQLite file (default: DATABASE_URL, i.e. data/european_war.db)"),
     )
-    p.add_argument(
+    o.add_argument(
         "--out",
         type=Path,
         default=Path("data/boards"),
-        help="where board images go (default data/boards)",
+        help=_("where board images go (default data/boards)"),
     )
-    boards = p.add_mutually_exclusive_group()
+    boards = o.add_mutually_exclusive_group()
     boards.add_argument(
         "--boards",
         action="store_true",
-        help="write board images (the default when you play; with --watch, one every turn)",
+        help=_("write board images (the default when you play; with --watch, one every turn)"),
     )
-    boards.add_argument("--no-boards", action="store_true", help="write no board images")
-    p.add_argument(
-        "--open", action="store_true", help="show each board image with the system viewer"
+    boards.add_argument("--no-boards", action="store_true", help=_("write no board images"))
+    o.add_argument(
+        "--open", action="store_true", help=_("show each board image with the system viewer")
     )
-    p.add_argument(
+    o.add_argument(
         "--watch",
-        type=int,
+        type=whole_number,
         metavar="N",
-        help="computers play N games against each other (a smoke test)",
+        help=_("computers play N games against each other (a smoke test)"),
     )
-    p.add_argument("--fast", action="store_true", help="no pause before computer moves")
-    p.add_argument(
+    o.add_argument("--fast", action="store_true", help=_("no pause before computer moves"))
+    o.add_argument(
         "--replay",
-        type=int,
+        type=whole_number,
         metavar="ID",
-        help="print game ID of the database (finished or running, console or Discord) "
-        "step by step as its channel saw it, and write its animation to --out "
-        "(replay-ID.gif; not with --no-boards)",
+        help=_(
+            "print game ID of the database (finished or running, console or Discord) "
+            "step by step as its channel saw it, and write its animation to --out "
+            "(replay-ID.gif; not with --no-boards)"
+        ),
+    )
+    o.add_argument(
+        "--lang",
+        choices=i18n.LOCALES,
+        help=_(
+            "the language to play in: {languages} (default: the environment's LC_ALL, "
+            "LC_MESSAGES or LANG, else en)"
+        ).format(languages=", ".join(f"{code} ({i18n.NAMES[code]})" for code in i18n.LOCALES)),
     )
     return p
 
@@ -187,18 +279,25 @@ def variant_of(text: str | None) -> str:
         return default_variant()
     found = variant_names().get(text.strip().lower())
     if found is None:
-        known = " or ".join(n.replace("_", "-") for n in contract.game_names())
-        raise UsageError(f"Unknown variant {text!r}: use {known}.")
+        known = _(" or ").join(n.replace("_", "-") for n in contract.game_names())
+        raise UsageError(
+            _("Unknown variant {name}: use {known}.").format(name=repr(text), known=known)
+        )
     return found
 
 
 def default_name() -> str:
-    """The login name, capitalised, or ``Player``."""
+    """The login name, capitalised, or ``Player`` (in the reader's language)."""
     with contextlib.suppress(Exception):
         name = getpass.getuser().strip()
         if name and name != "root":
             return name[:1].upper() + name[1:]
-    return "Player"
+    return _("Player")
+
+
+def player_name(number: int) -> str:
+    """The name of the ``number``-th person at the keyboard who gave none."""
+    return _("Player {number}").format(number=number)
 
 
 def plan_from_args(args: argparse.Namespace) -> Plan:
@@ -211,23 +310,27 @@ def plan_from_args(args: argparse.Namespace) -> Plan:
     levels = [x.strip().lower() for x in (args.level or "normal").split(",") if x.strip()]
     for level in levels:
         if level not in COMPUTER_LEVELS:
-            raise UsageError(f"Unknown level {level!r}: use easy, normal or hard.")
+            raise UsageError(
+                _("Unknown level {level}: use easy, normal or hard.").format(level=repr(level))
+            )
     names = [n.strip() for n in (args.name or "").split(",") if n.strip()]
     listed = len(levels) if args.level and "," in args.level else None
     if args.hotseat:
         computers = args.computers if args.computers is not None else (listed or 0)
         people = (args.players - computers) if args.players else max(2, len(names))
         if people < 1:
-            raise UsageError("--players must leave a seat for at least one person.")
-        names += [f"Player {i}" for i in range(len(names) + 1, people + 1)]
+            raise UsageError(_("--players must leave a seat for at least one person."))
+        names += [player_name(i) for i in range(len(names) + 1, people + 1)]
         names = names[:people]
     else:
         if args.computers is not None:
             computers = args.computers
             if args.players is not None and args.players != computers + 1:
                 raise UsageError(
-                    "Without --hotseat you play alone against the computers, "
-                    "so --players is --computers + 1 (or use --hotseat)."
+                    _(
+                        "Without --hotseat you play alone against the computers, "
+                        "so --players is --computers + 1 (or use --hotseat)."
+                    )
                 )
         elif args.players is not None:
             computers = args.players - 1
@@ -235,7 +338,13 @@ def plan_from_args(args: argparse.Namespace) -> Plan:
             computers = listed or 2
         names = names[:1] or [default_name()]
     if listed is not None and listed != computers:
-        raise UsageError(f"--level lists {listed} levels for {computers} computers.")
+        raise UsageError(
+            n_(
+                "--level lists {levels} levels for {n} computer.",
+                "--level lists {levels} levels for {n} computers.",
+                computers,
+            ).format(levels=listed, n=computers)
+        )
     levels = levels if listed is not None else levels[:1] * computers
     plan = Plan(
         variant,
@@ -266,24 +375,27 @@ def check_plan(plan: Plan) -> None:
     most = most_players(plan.variant)
     if not game.min_players <= plan.total <= most:
         raise UsageError(
-            f"{words.title} is for {game.min_players} to {most} players "
-            f"(you asked for {plan.total})."
+            _("{game} is for {low} to {high} players (you asked for {total}).").format(
+                game=words.title, low=game.min_players, high=most, total=plan.total
+            )
         )
     if plan.power:
         found = words.find_side(plan.power)
         if found is None:
             sides = game.sides(game.options_from_dict({}))
             raise UsageError(
-                f"Unknown {words.side_word} {plan.power!r}; choose one of "
-                + ", ".join(words.side_name(s) for s in sides)
-                + "."
+                _("Unknown {side_word} {name}; choose one of {sides}.").format(
+                    side_word=words.side_word,
+                    name=repr(plan.power),
+                    sides=", ".join(words.side_name(s) for s in sides),
+                )
             )
         plan.power = found
 
 
 def plan_by_questions(args: argparse.Namespace) -> Plan:
     """Ask a newcomer what to play; Enter takes the suggested answer each time."""
-    say("Let's set up a game (press Enter to take the answer in brackets).")
+    say(_("Let's set up a game (press Enter to take the answer in brackets)."))
     games = contract.game_names()
     offers = []
     for number, name in enumerate(games, start=1):
@@ -292,50 +404,63 @@ def plan_by_questions(args: argparse.Namespace) -> Plan:
         tagline = f" ({reader.tagline})" if reader is not None and reader.tagline else ""
         offers.append(f"{number}) {words.title}{tagline}")
     v = ask(
-        "Which game? " + "  ".join(offers),
+        _("Which game? {offers}").format(offers="  ".join(offers)),
         "1",
         lambda a: a.isdigit() and 1 <= int(a) <= len(games),
     )
     variant = games[int(v) - 1]
     most = most_players(variant)
     who = ask(
-        "Who plays? 1) you against computers  2) several people at this keyboard",
+        _("Who plays? 1) you against computers  2) several people at this keyboard"),
         "1",
         lambda a: a in ("1", "2"),
     )
     if who == "1":
         people = []
+        high = min(4, most - 1)
         count = int(
             ask(
-                "How many computer players (1-4)?",
+                _("How many computer players ({low}-{high})?").format(low=1, high=high),
                 "2",
-                lambda a: a.isdigit() and 1 <= int(a) <= min(4, most - 1),
+                lambda a: a.isdigit() and 1 <= int(a) <= high,
             )
         )
     else:
         n = int(
-            ask(f"How many people (2-{most})?", "2", lambda a: a.isdigit() and 2 <= int(a) <= most)
+            ask(
+                _("How many people ({low}-{high})?").format(low=2, high=most),
+                "2",
+                lambda a: a.isdigit() and 2 <= int(a) <= most,
+            )
         )
         people = [
-            ask(f"Name of player {i}?", f"Player {i}", lambda a: 0 < len(a) <= 40)
+            ask(
+                _("Name of player {number}?").format(number=i),
+                player_name(i),
+                lambda a: 0 < len(a) <= 40,
+            )
             for i in range(1, n + 1)
         ]
         count = int(
             ask(
-                f"And computer players (0-{most - n})?",
+                _("And computer players ({low}-{high})?").format(low=0, high=most - n),
                 "0",
                 lambda a: a.isdigit() and 0 <= int(a) <= most - n,
             )
         )
     level = "normal"
     if count:
-        level = ask(
-            "Computer level: easy, normal or hard?",
-            "normal",
-            lambda a: a.lower() in COMPUTER_LEVELS,
-        ).lower()
+        levels = {name: name for name in COMPUTER_LEVELS}
+        levels |= {level_name(name).lower(): name for name in COMPUTER_LEVELS}
+        level = levels[
+            ask(
+                _("Computer level: easy, normal or hard?"),
+                level_name("normal"),
+                lambda a: a.lower() in levels,
+            ).lower()
+        ]
     if not people:
-        people = [ask("Your name?", default_name(), lambda a: 0 < len(a) <= 40)]
+        people = [ask(_("Your name?"), default_name(), lambda a: 0 < len(a) <= 40)]
     plan = Plan(
         variant,
         people,
@@ -380,10 +505,16 @@ async def show_replay(
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / f"replay-{game_id}.gif"
     path.write_bytes(animation.data)
-    left_out = f" ({animation.shown} of {animation.steps} steps)" if animation.sampled else ""
-    say(f"Replay: {path}{left_out}")
+    if animation.sampled:
+        say(
+            _("Replay: {path} ({shown} of {steps} steps)").format(
+                path=path, shown=animation.shown, steps=animation.steps
+            )
+        )
+    else:
+        say(_("Replay: {path}").format(path=path))
     if open_image and not open_viewer(path):
-        say("(No image viewer found; open the file yourself.)")
+        say(_("(No image viewer found; open the file yourself.)"))
     return 0
 
 
@@ -405,8 +536,18 @@ def watch(session: Session, args: argparse.Namespace) -> int:
         if stale is not None:
             session.run(session.service.cancel(stale, HOST_ID))
         say(
-            f"=== Game {i + 1} of {args.watch}: {contract.game_named(variant).presentation.title}, "
-            f"{count} computers ({', '.join(levels[:count])}), seed {plan.seed} ==="
+            n_(
+                "=== Game {number} of {games}: {game}, {n} computer ({levels}), seed {seed} ===",
+                "=== Game {number} of {games}: {game}, {n} computers ({levels}), seed {seed} ===",
+                count,
+            ).format(
+                number=i + 1,
+                games=args.watch,
+                game=contract.game_named(variant).presentation.title,
+                n=count,
+                levels=", ".join(level_name(level) for level in levels[:count]),
+                seed=plan.seed,
+            )
         )
         out = session.run(session.open_game(plan, WATCH_CHANNEL_ID))
         if not out.ok:
@@ -416,11 +557,17 @@ def watch(session: Session, args: argparse.Namespace) -> int:
         session.show(out)
         st = session.run(session.settle())
         if st.status == "running":
-            say(f"Game #{session.game_id} stopped moving; it is left unfinished.")
+            say(_("Game #{id} stopped moving; it is left unfinished.").format(id=session.game_id))
             continue
         session.finish(st)
         finished += st.status == "finished"
-    say(f"Watched {args.watch} game(s); {finished} finished.")
+    say(
+        n_(
+            "Watched {n} game(s); {finished} finished.",
+            "Watched {n} game(s); {finished} finished.",
+            args.watch,
+        ).format(n=args.watch, finished=finished)
+    )
     return 0 if finished == args.watch else 1
 
 
@@ -446,14 +593,18 @@ def start_or_resume(session: Session, args: argparse.Namespace) -> int | None:
         chosen = args.resume
     elif args.resume is not None:
         if not waiting:
-            say("There is no unfinished console game to resume; start one without --resume.")
+            say(_("There is no unfinished console game to resume; start one without --resume."))
             return None
         chosen = choose_game(waiting, offer_new=False)
     elif waiting and not flags:
         chosen = choose_game(waiting, offer_new=True)
     elif waiting:
         ids = ", ".join(f"#{u.game_id}" for u in waiting)
-        say(f"(Your unfinished console games stay as they are: {ids}; --resume lists them.)")
+        say(
+            _(
+                "(Your unfinished console games stay as they are: {ids}; --resume lists them.)"
+            ).format(ids=ids)
+        )
     if chosen is not None:
         return resume(session, chosen)
     plan = plan_by_questions(args) if not flags and interactive() else plan_from_args(args)
@@ -463,9 +614,11 @@ def start_or_resume(session: Session, args: argparse.Namespace) -> int | None:
         return None
     session.run(session.adopt(session.game_id))
     say(
-        f"Game #{session.game_id}: {contract.game_named(plan.variant).presentation.title}, "
-        f"seed {plan.seed}. "
-        "Type help for the commands."
+        _("Game #{id}: {game}, seed {seed}. Type help for the commands.").format(
+            id=session.game_id,
+            game=contract.game_named(plan.variant).presentation.title,
+            seed=plan.seed,
+        )
     )
     session.show(out)
     return session.game_id
@@ -477,14 +630,25 @@ def choose_game(waiting: list[Unfinished], offer_new: bool) -> int | None:
     ``new`` (or no) starts a new game instead: returns None."""
     latest = waiting[0].game_id
     if len(waiting) == 1 and not offer_new:
-        say(f"Your unfinished console game: {waiting[0].line()}")
+        say(_("Your unfinished console game: {game}").format(game=waiting[0].line()))
         return latest
-    say("Your unfinished console games:" if len(waiting) > 1 else "Your unfinished console game:")
+    say(
+        _("Your unfinished console games:")
+        if len(waiting) > 1
+        else _("Your unfinished console game:")
+    )
     for game in waiting:
         say(f"  {game.line()}")
     ids = {str(u.game_id) for u in waiting}
-    question = "Resume which game (its number)" + (", or new for a new game?" if offer_new else "?")
-    yes, new, leave = ("y", "yes"), ("new", "n", "no"), ("quit", "q", "exit")
+    question = (
+        _("Resume which game (its number), or new for a new game?")
+        if offer_new
+        else _("Resume which game (its number)?")
+    )
+    yes = yes_words()
+    words = (p_("answer", "new"), p_("answer", "n"), p_("answer", "no"))
+    new = {"new", "n", "no"} | {word.lower() for word in words}
+    leave = {"quit", "q", "exit"}
 
     def valid(answer: str) -> bool:
         a = answer.strip().lower().lstrip("#")
@@ -503,26 +667,36 @@ async def not_resumable(session: Session, game_id: int, waiting: list[int]) -> s
     rec = await session.service.store.load_game(game_id)
     db = session.database
     if rec is None:
-        why = f"There is no game #{game_id} in {db}."
+        why = _("There is no game #{id} in {database}.").format(id=game_id, database=db)
     elif not console_games(rec.guild_id, rec.channel_id):
-        why = f"Game #{game_id} is a Discord game: it is played in its channel, not here."
+        why = _("Game #{id} is a Discord game: it is played in its channel, not here.").format(
+            id=game_id
+        )
     elif rec.channel_id == WATCH_CHANNEL_ID:
-        why = f"Game #{game_id} was a --watch game of computers; nobody resumes it."
+        why = _("Game #{id} was a --watch game of computers; nobody resumes it.").format(id=game_id)
     else:
-        why = f"Game #{game_id} is {rec.status}: there is nothing left to play."
+        why = _("Game #{id} is {status}: there is nothing left to play.").format(
+            id=game_id, status=status_word(rec.status)
+        )
     if waiting:
         ids = ", ".join(f"#{g}" for g in sorted(waiting))
-        return f"{why} Unfinished console games: {ids} (--resume alone lists them)."
-    return f"{why} There is no unfinished console game; start one without --resume."
+        return _("{why} Unfinished console games: {ids} (--resume alone lists them).").format(
+            why=why, ids=ids
+        )
+    return _("{why} There is no unfinished console game; start one without --resume.").format(
+        why=why
+    )
 
 
 def resume(session: Session, game_id: int) -> int:
     """Take over ``game_id`` and show where it stands."""
     st = session.run(session.adopt(game_id))
     say(
-        f"Resuming game #{game_id} ({contract.game_named(st.variant).presentation.title}): "
-        + ", ".join(s.name for s in session.seats)
-        + "."
+        _("Resuming game #{id} ({game}): {seats}.").format(
+            id=game_id,
+            game=contract.game_named(st.variant).presentation.title,
+            seats=", ".join(s.name for s in session.seats),
+        )
     )
     viewer = session.holder or min(session.humans or {HOST_ID: ""})
     for line in session.run(session.service.log(game_id, 6, viewer)):
@@ -532,9 +706,16 @@ def resume(session: Session, game_id: int) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the console (``python -m console``, ``european-war``). Returns the exit
-    status: 0 after a finished or saved game, 1 when there was nothing to play, 2 for
-    bad options."""
+    """Run the console (``python -m console``, ``european-war``) in its language
+    (:func:`language`). Returns the exit status: 0 after a finished or saved game, 1 when
+    there was nothing to play, 2 for bad options."""
+    argv = sys.argv[1:] if argv is None else argv
+    with i18n.use(language(argv, os.environ)):
+        return run(argv)
+
+
+def run(argv: list[str]) -> int:
+    """The console's run, in the language set around it (see :func:`main`)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if not logging.getLogger().handlers:
@@ -542,7 +723,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         db = args.db or database_path()
         if args.watch is not None and args.watch < 1:
-            raise UsageError("--watch needs a number of games, at least 1.")
+            raise UsageError(_("--watch needs a number of games, at least 1."))
         if (
             not args.watch
             and args.resume is None
@@ -564,7 +745,8 @@ def main(argv: list[str] | None = None) -> int:
         try:
             store = runner.run(open_store(db))
         except Exception as exc:  # a path we cannot write, a newer schema, a broken file
-            print(f"european-war: cannot open the game database {db}: {exc}", file=sys.stderr)
+            why = _("cannot open the game database {database}: {error}")
+            print(f"european-war: {why.format(database=db, error=exc)}", file=sys.stderr)
             return 2
         service = GameService(
             store,
@@ -592,12 +774,15 @@ def main(argv: list[str] | None = None) -> int:
             return session.play()
         except KeyboardInterrupt:
             if session.game_id and not args.watch:
-                say(f"\nStopped. Continue with: {hint(session.game_id)}")
+                say(
+                    "\n"
+                    + _("Stopped. Continue with: {command}").format(command=hint(session.game_id))
+                )
             else:
-                say("\nStopped.")
+                say("\n" + _("Stopped."))
             return 130
         except EOFError:
-            say("(The input ended before a game began.)")
+            say(_("(The input ended before a game began.)"))
             return 1
         except Quit:
             return 0
@@ -612,14 +797,16 @@ def replay_main(db: Path, game_id: int, out_dir: Path | None, open_image: bool) 
     """``--replay ID`` on the database ``db`` (nothing in it changes)."""
 
     if not db.is_file():
-        print(f"european-war: there is no game database {db}", file=sys.stderr)
+        why = _("there is no game database {database}").format(database=db)
+        print(f"european-war: {why}", file=sys.stderr)
         return 2
 
     async def run() -> int:
         try:
             store = await open_store(db)
         except Exception as exc:  # a path we cannot read, a newer schema, a broken file
-            print(f"european-war: cannot open the game database {db}: {exc}", file=sys.stderr)
+            why = _("cannot open the game database {database}: {error}")
+            print(f"european-war: {why.format(database=db, error=exc)}", file=sys.stderr)
             return 2
         service = GameService(store, hosts=console_games)
         try:

@@ -22,6 +22,7 @@ from service import command_union
 from service.choices import not_in_game
 from service.rulebook import topics
 
+from .catalogue import _
 from .commands import ArgumentError, commands_of, game_of_word, split_options
 
 Context = Typed
@@ -127,7 +128,9 @@ def parse(line: str, ctx: Context) -> Command:
         return Command("act", _numbered(ctx, int(head)), words=tuple(words))
     name = command_words().get(head)
     if name is None:
-        raise ParseError(f"Unknown command {words[0]!r}. Type help for the list.")
+        raise ParseError(
+            _("Unknown command {word}. Type help for the list.").format(word=repr(words[0]))
+        )
     _check_variant(name, ctx.variant)
     if name in QUERIES:
         return Command(name, None, " ".join(rest), tuple(words))
@@ -141,7 +144,7 @@ def parse(line: str, ctx: Context) -> Command:
             return Command(name, action, words=tuple(words))
     spec = commands_of(contract.game_named(ctx.variant)).get(name)
     if spec is None:
-        raise ParseError(f"{name!r} cannot be played here.")
+        raise ParseError(_("{command} cannot be played here.").format(command=repr(name)))
     try:
         options = split_options(spec, rest, _reader(ctx))
     except ArgumentError as exc:
@@ -190,7 +193,10 @@ def _check_variant(name: str, variant: str) -> None:
         return
     why = reader.refusal(name) if reader is not None else None
     raise ParseError(
-        why or f"{name!r} is not in this variant: this table plays {game.presentation.title}."
+        why
+        or _("{command} is not in this variant: this table plays {game}.").format(
+            command=repr(name), game=game.presentation.title
+        )
     )
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+import i18n
 import rules
 from render import images_for
 from rules import contract
@@ -25,6 +26,7 @@ from service import GameService, GameStatus, Outcome, Prompt, ServiceError, rule
 from service.models import GameSettings
 from service.store import NewSeat
 
+from .catalogue import _
 from .commands import commands_of
 from .parse import (
     Command,
@@ -37,7 +39,7 @@ from .parse import (
     slug,
 )
 from .terminal import confirm, interactive, open_viewer, read_line, say
-from .text import help_text, numbered, plain, result_text, turn_hint
+from .text import help_text, numbered, plain, result_text, status_word, turn_hint
 
 T = TypeVar("T")
 
@@ -130,7 +132,8 @@ class Session:
     async def open_game(self, plan: Plan, channel_id: int) -> Outcome:
         """Open a table in ``channel_id`` through the store (a console game has no time
         limits, which the service's lobby cannot set), seat everyone through the service
-        and start. Returns the start outcome (refused with the reason on failure)."""
+        and start. Returns the start outcome (refused with the reason on failure). The
+        game speaks the console's language now."""
         store = self.service.store
         game = contract.game_named(plan.variant)
         offered = {o.name for o in game.presentation.options()}
@@ -138,6 +141,7 @@ class Session:
         options = game.options_from_dict({k: v for k, v in wanted.items() if k in offered})
         limits = {t.limit for t in game.timings.values() if t.limit != "turn" and not t.option}
         settings = GameSettings(
+            language=i18n.current(),
             max_players=plan.total,
             options=game.options_to_dict(options),
             turn_timeout=None,
@@ -171,7 +175,9 @@ class Session:
 
     async def adopt(self, game_id: int) -> GameStatus:
         """Take over ``game_id`` (new or resumed): its seats, people and seed; a resumed
-        game's computers carry on where they were stopped."""
+        game's computers carry on where they were stopped. What its people read alone is
+        written in the console's language from now on (what the table shows stays in the
+        game's, fixed when it opened)."""
         self.game_id = game_id
         await self.service.load(game_id)
         st = await self.service.status(game_id)
@@ -181,6 +187,8 @@ class Session:
         self.variant = st.variant
         self.refresh(st)
         self.humans = {s.user_id: s.name for s in st.seats if s.user_id is not None}
+        for user_id in self.humans:  # what each reads alone: the console's language
+            self.service.note_locale(user_id, i18n.current())
         return st
 
     def refresh(self, st: GameStatus) -> None:
@@ -219,9 +227,12 @@ class Session:
         for uid in list(self.unseen):
             if self.hotseat and uid != self.holder:
                 continue
-            who = "you" if not self.hotseat else self.humans.get(uid, "?")
             for line in self.unseen.pop(uid):
-                say(f"  (only {who}) {plain(line)}")
+                if self.hotseat:
+                    shown = _("  (only {name}) {line}")
+                    say(shown.format(name=self.humans.get(uid, "?"), line=plain(line)))
+                else:
+                    say(_("  (only you) {line}").format(line=plain(line)))
 
     def flush(self) -> None:
         """Print every queued computer move or timeout."""
@@ -246,12 +257,16 @@ class Session:
             (self.out_dir / f"game{self.game_id}-latest.png").write_bytes(data)
         except Exception as exc:  # an image must never stop a game
             log.exception("board image failed")
-            say(f"(The board image could not be written: {exc}. `board` shows it as text.)")
+            say(
+                _(
+                    "(The board image could not be written: {error}. `board` shows it as text.)"
+                ).format(error=exc)
+            )
             return None
-        say(f"Board: {path}")
+        say(_("Board: {path}").format(path=path))
         if self.open_images and not open_viewer(path):
             self.open_images = False
-            say("(No image viewer found; open the file yourself.)")
+            say(_("(No image viewer found; open the file yourself.)"))
         return path
 
     # ------------------------------------------------------------------ waiting
@@ -264,7 +279,7 @@ class Session:
             self.flush()
             idle = asyncio.ensure_future(self.service.idle(gid))
             news = asyncio.ensure_future(self.arrived.wait())
-            done, _ = await asyncio.wait(
+            done, _pending = await asyncio.wait(
                 {idle, news}, timeout=STUCK_AFTER, return_when=asyncio.FIRST_COMPLETED
             )
             idle.cancel()
@@ -301,7 +316,7 @@ class Session:
             if self.board_dirty:
                 self.write_board(st.view, f"{st.version:04d}")
             if not self.humans:
-                say("Nobody at this keyboard plays any more; the computers finish the game.")
+                say(_("Nobody at this keyboard plays any more; the computers finish the game."))
                 self.service.computer_pacing = 0
                 self.service.computer_answer_delay = (0.0, 0.0)
                 continue
@@ -313,8 +328,14 @@ class Session:
                     continue  # the one who just moved took it back
                 self.holder = user
                 if prompt is None:
-                    waiting = ", ".join(sorted({d.name for d in st.decisions})) or "nobody"
-                    say(f"Waiting for {waiting}. Press Enter to look again, or quit.")
+                    waiting = ", ".join(sorted({d.name for d in st.decisions}))
+                    say(
+                        _("Waiting for {names}. Press Enter to look again, or quit.").format(
+                            names=waiting
+                        )
+                        if waiting
+                        else _("Waiting for nobody. Press Enter to look again, or quit.")
+                    )
                 elif len(prompt.choices) == 1 and self.answer_alone(prompt, user):
                     continue
                 elif self.shown != (prompt.version, prompt.seat, prompt.kind):
@@ -325,8 +346,9 @@ class Session:
                 say()
             if self.handle(line, user, prompt) == "quit":
                 say(
-                    f"Game #{self.game_id} is saved. Continue it with: "
-                    f"{self.resume_hint(self.game_id)}"
+                    _("Game #{id} is saved. Continue it with: {command}").format(
+                        id=self.game_id, command=self.resume_hint(self.game_id)
+                    )
                 )
                 return 0
 
@@ -334,7 +356,7 @@ class Session:
         """A question with one answer answers itself, saying what it chose. Returns
         whether it was answered (if refused, the player is asked after all)."""
         self.show_prompt(prompt, choices=False)
-        say(f"Only one answer is possible: {prompt.labels[0]}.")
+        say(_("Only one answer is possible: {answer}.").format(answer=prompt.labels[0]))
         out = self.run(
             self.service.act(self.game_id, user, prompt.choices[0], version=prompt.version)
         )
@@ -352,7 +374,12 @@ class Session:
         else:
             say("-" * 60)
         name = self.humans[user]
-        line = read_line(f"Pass the keyboard to {name}. Press Enter when only {name} is looking. ")
+        line = read_line(
+            _("Pass the keyboard to {name}. Press Enter when only {name} is looking.").format(
+                name=name
+            )
+            + " "
+        )
         last = self.holder
         if last is not None and command_words().get(line.strip().lower()) == "undo":
             self.report(self.run(self.service.undo(self.game_id, last)))
@@ -392,9 +419,9 @@ class Session:
         for line in numbered(prompt.labels, self.numbers(prompt, view)):
             say(line)
         if reader is None:
-            say("Answer with a number (help lists the commands).")
+            say(_("Answer with a number (help lists the commands)."))
         else:
-            say("Answer with a number or the command words (help lists them).")
+            say(_("Answer with a number or the command words (help lists them)."))
 
     def numbers(self, prompt: Prompt, view: Any) -> list[int]:
         """The number each of ``prompt``'s choices is picked by: the game's, which keep
@@ -443,7 +470,7 @@ class Session:
             return self.look_up(name, options, user)
         out = self.run(self.service.command(self.game_id, user, name, options))
         if not out.ok:
-            say(f"✗ {plain(out.error or 'Refused.')}")
+            say(f"✗ {plain(out.error or _('Refused.'))}")
             return ""
         self.show(out)
         return ""
@@ -465,7 +492,7 @@ class Session:
         self.out_dir.mkdir(parents=True, exist_ok=True)
         path = self.out_dir / f"game{self.game_id}-{image}.png"
         path.write_bytes(data)
-        say(f"Image: {path}")
+        say(_("Image: {path}").format(path=path))
         if self.open_images and not open_viewer(path):
             self.open_images = False
         return ""
@@ -476,7 +503,7 @@ class Session:
         assert action is not None
         question = self.regret(action, ctx)
         if question is not None and not confirm(question):
-            say("Nothing done.")
+            say(_("Nothing done."))
             return ""
         reader = reader_of(self.variant)
         note = reader.note(action, ctx) if reader is not None else None
@@ -485,7 +512,7 @@ class Session:
         version = prompt.version if prompt is not None and action in prompt.choices else None
         out = self.run(self.service.act(self.game_id, user, action, version=version))
         if not out.ok:
-            say(f"✗ {plain(out.error or 'Refused.')}")
+            say(f"✗ {plain(out.error or _('Refused.'))}")
             return ""
         self.show(out)
         return ""
@@ -508,7 +535,7 @@ class Session:
             say(help_text(self.variant))
         elif name == "choices":
             if prompt is None:
-                say("You have no open question right now.")
+                say(_("You have no open question right now."))
             else:
                 say("\n".join(numbered(prompt.labels, ctx.numbers)))
         elif name == "hand":
@@ -548,7 +575,7 @@ class Session:
         elif name == "undo":
             self.report(self.run(self.service.undo(gid, user)))
         elif name == "resign":
-            if confirm("Resign and hand your seat to a computer for the rest of the game?"):
+            if confirm(_("Resign and hand your seat to a computer for the rest of the game?")):
                 out = self.run(self.service.resign(gid, user))
                 self.report(out)
                 if out.ok:
@@ -570,20 +597,21 @@ class Session:
         if not any(s.user_id == user for s in people):
             return None
         yes = sum(1 for s in people if s.agrees_draw and s.user_id != user)
+        if yes == len(people) - 1 and len(people) == 1:
+            return _("End the game in a draw now (computer players are not asked)?")
         if yes == len(people) - 1:
-            alone = " (computer players are not asked)" if len(people) == 1 else ""
-            return f"End the game in a draw now{alone}?"
-        return (
+            return _("End the game in a draw now?")
+        return _(
             "Agree to a draw? The game ends so once every person at the table agrees "
-            f"({yes} of {len(people)} so far)."
-        )
+            "({agreed} of {people} so far)."
+        ).format(agreed=yes, people=len(people))
 
     def report(self, out: Outcome) -> None:
         """Print an outcome, or its refusal."""
         if out.ok:
             self.show(out)
         else:
-            say(f"✗ {plain(out.error or 'Refused.')}")
+            say(f"✗ {plain(out.error or _('Refused.'))}")
 
     def show_hand(self, user: int, ctx: Context) -> None:
         """``hand``: the cards in words, what espionage showed, and the hand image."""
@@ -592,7 +620,7 @@ class Session:
         if reader is None:
             words = contract.game_named(self.variant).presentation
             lines = words.private_lines(uv.view, self.names)
-            say("\n".join(plain(line) for line in lines) or "You hold nothing secret.")
+            say("\n".join(plain(line) for line in lines) or _("You hold nothing secret."))
         else:
             say("\n".join(reader.hand_lines(uv.view, self.names)))
         images = images_for(self.variant)
@@ -601,7 +629,8 @@ class Session:
             return
         path = self.out_dir / f"game{self.game_id}-hand-{slug(self.humans.get(user, 'you'))}.png"
         try:
-            data = images.private(holding, title=f"{self.humans.get(user, '')}'s hand")
+            title = _("{name}'s hand").format(name=self.humans.get(user, ""))
+            data = images.private(holding, title=title)
             if data is None:  # the game shows it in words only
                 return
             self.out_dir.mkdir(parents=True, exist_ok=True)
@@ -609,16 +638,20 @@ class Session:
         except Exception:  # an image must never stop a game
             log.exception("hand image failed")
             return
-        say(f"Hand image: {path}")
+        say(_("Hand image: {path}").format(path=path))
 
     def finish(self, st: GameStatus) -> int:
         """The game is over: say how it ended, leave the last board."""
         if st.view is not None and self.board_dirty:
             self.write_board(st.view, "final")
         if st.status == "finished":
-            say(f"Game #{self.game_id} is over. {result_text(st.result, self.names)}")
+            say(
+                _("Game #{id} is over. {result}").format(
+                    id=self.game_id, result=result_text(st.result, self.names)
+                )
+            )
         else:
-            say(f"Game #{self.game_id} is {st.status}.")
+            say(_("Game #{id} is {status}.").format(id=self.game_id, status=status_word(st.status)))
         return 0
 
     # ------------------------------------------------------------------ completion

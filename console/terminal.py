@@ -10,6 +10,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from .catalogue import _, p_
+
 
 # ---------------------------------------------------------------------- images
 def open_viewer(path: Path) -> bool:
@@ -68,21 +70,28 @@ def read_line(prompt: str) -> str:
     return line
 
 
-def ask(question: str, default: str, valid: Callable[[str], bool] = lambda _: True) -> str:
+def ask(question: str, default: str, valid: Callable[[str], bool] = lambda _answer: True) -> str:
     """Ask until the answer is valid; Enter takes ``default``."""
     while True:
         answer = read_line(f"{question} [{default}] ").strip() or default
         if valid(answer):
             return answer
-        say("  Please answer again.")
+        say(_("  Please answer again."))
+
+
+def yes_words() -> set[str]:
+    """The answers that mean yes: English ``y`` and ``yes``, and the reader's language's."""
+    return {"y", "yes", p_("answer", "y").lower(), p_("answer", "yes").lower()}
 
 
 def confirm(question: str) -> bool:
-    """A yes/no question, no by default."""
+    """A yes/no question, no by default (``[y/N]`` in the reader's language)."""
+    choices = p_("answer", "[y/N]")
     try:
-        return read_line(f"{question} [y/N] ").strip().lower() in ("y", "yes")
+        answer = read_line(f"{question} {choices} ")
     except EOFError:
         return False
+    return answer.strip().lower() in yes_words()
 
 
 # ---------------------------------------------------------------------- the session

@@ -14,6 +14,7 @@ from rules.contract import Game
 from service import Prompt
 from service.rulebook import topics
 
+from .catalogue import _, n_, p_
 from .commands import help_lines, usage
 from .parse import QUERIES, playable
 
@@ -25,11 +26,11 @@ def turn_hint(prompt: Prompt, game: Game) -> str:
         n = sum(action.kind in spec.kinds for action in prompt.choices)
         words = usage(spec, required_only=True)
         if n:
-            parts.append(words if n == 1 or " " not in words else f"{words} ({n} ways)")
-    return (
-        "You can: " + " · ".join(parts) + ". Type `choices` for every legal move, "
-        "`help` for all commands."
-    )
+            ways = n_("{usage} ({n} way)", "{usage} ({n} ways)", n).format(usage=words, n=n)
+            parts.append(words if n == 1 or " " not in words else ways)
+    return _(
+        "You can: {moves}. Type `choices` for every legal move, `help` for all commands."
+    ).format(moves=" · ".join(parts))
 
 
 def numbered(labels: Sequence[str], numbers: Sequence[int] = ()) -> list[str]:
@@ -41,9 +42,9 @@ def numbered(labels: Sequence[str], numbers: Sequence[int] = ()) -> list[str]:
 
 def plain(text: str) -> str:
     """Discord markup made terminal-friendly: no bold, ``/rules`` written as the console
-    command, relative timestamps as clock times."""
+    command (its option's hint in any language), relative timestamps as clock times."""
     text = text.replace("**", "")
-    text = re.sub(r"`/rules topic:<name or number>`", "`rules TOPIC`", text)
+    text = re.sub(r"`/rules topic:<[^<>`]*>`", "`rules TOPIC`", text)
     text = text.replace("`/rules`", "`rules`")
 
     def stamp(match: re.Match[str]) -> str:
@@ -52,16 +53,41 @@ def plain(text: str) -> str:
     return re.sub(r"<t:(\d+):[A-Za-z]>", stamp, text)
 
 
+def level_name(level: str) -> str:
+    """A computer level (``easy``, ``normal``, ``hard``) in the reader's language."""
+    names = {
+        "easy": p_("computer level", "easy"),
+        "normal": p_("computer level", "normal"),
+        "hard": p_("computer level", "hard"),
+    }
+    return names.get(level, level)
+
+
+def status_word(status: str) -> str:
+    """A game's stored status (``lobby``, ``running``, ``finished``, ``cancelled``,
+    ``archived``) in the reader's language."""
+    words = {
+        "lobby": p_("game status", "in its lobby"),
+        "running": p_("game status", "running"),
+        "finished": p_("game status", "finished"),
+        "cancelled": p_("game status", "cancelled"),
+        "archived": p_("game status", "archived"),
+    }
+    return words.get(status, status)
+
+
 def result_text(result: Mapping[str, Any] | None, names: Sequence[str]) -> str:
     """The end of a game in one line, from the stored result."""
     if not result:
-        return "The game is over."
+        return _("The game is over.")
     if result.get("draw"):
-        return "The game ended in a draw."
+        return _("The game ended in a draw.")
     winners = [names[s] for s in result.get("winners", []) if 0 <= s < len(names)]
     if not winners:
-        return "The game ended in a draw."
-    return ("Winner: " if len(winners) == 1 else "Winners: ") + ", ".join(winners) + "."
+        return _("The game ended in a draw.")
+    return n_("Winner: {names}.", "Winners: {names}.", len(winners)).format(
+        names=", ".join(winners)
+    )
 
 
 def help_text(variant: str) -> str:
@@ -73,20 +99,24 @@ def help_text(variant: str) -> str:
     actions = help_lines(game) + (reader.help_lines() if reader is not None else [])
     rulings = [t for t in topics(variant) if any(ch.isdigit() for ch in t)]
     example = rulings[len(rulings) // 2] if rulings else ""
-    number = f" ({example.rsplit('-', 1)[-1]} or {example})" if "-" in example else ""
+    if "-" in example:
+        rules = _("the rules (rules TOPIC: a ruling's number ({short} or {full}) or a word)")
+        rules = rules.format(short=example.rsplit("-", 1)[-1], full=example)
+    else:
+        rules = _("the rules (rules TOPIC: a ruling's number or a word)")
     info = [
-        ("NUMBER", "pick a numbered choice of the open question"),
-        ("choices", "list every legal move, numbered"),
-        ("board", "the board, as text and as an image"),
-        ("status", "the table: whose turn it is, where everyone stands"),
-        ("hand", "what only you can see"),
-        ("hint", "what the strongest computer would do in your place, and why"),
-        ("log", "the last events (log 20: the last 20)"),
-        ("rules", f"the rules (rules TOPIC: a ruling's number{number} or a word)"),
-        ("draw", "agree to a draw, once confirmed (every person at the table must)"),
-        ("undo", "take back your last action (within 30 s, if it revealed nothing)"),
-        ("resign", "a computer takes your seat for the rest of the game"),
-        ("quit", "stop here; the game is saved (continue with --resume)"),
+        ("NUMBER", _("pick a numbered choice of the open question")),
+        ("choices", _("list every legal move, numbered")),
+        ("board", _("the board, as text and as an image")),
+        ("status", _("the table: whose turn it is, where everyone stands")),
+        ("hand", _("what only you can see")),
+        ("hint", _("what the strongest computer would do in your place, and why")),
+        ("log", _("the last events (log 20: the last 20)")),
+        ("rules", rules),
+        ("draw", _("agree to a draw, once confirmed (every person at the table must)")),
+        ("undo", _("take back your last action (within 30 s, if it revealed nothing)")),
+        ("resign", _("a computer takes your seat for the rest of the game")),
+        ("quit", _("stop here; the game is saved (continue with --resume)")),
     ]
     own = [(w, what) for w, what in info if w not in QUERIES or playable(w, variant)]
     rows = [_columns(line) for line in actions] + own
@@ -98,9 +128,9 @@ def help_text(variant: str) -> str:
 
     return "\n".join(
         [
-            "Game commands:",
+            _("Game commands:"),
             *(line(*_columns(a)) for a in actions),
-            "Other commands:",
+            _("Other commands:"),
             *(line(w, what) for w, what in own),
             *notes,
         ]

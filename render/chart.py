@@ -4,7 +4,8 @@ the caller names the kinds.
 
 The lines are drawn at :data:`SUPERSAMPLE` times the size and scaled down, so they are
 smooth; the text is drawn at full size through :func:`render.text.put` (a test records
-it). Equal inputs give equal bytes.
+it), in the current language (:mod:`i18n`): its words, dates and decimal separator.
+Equal inputs in one language give equal bytes.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from datetime import UTC, datetime
 
 from PIL import Image, ImageDraw, ImageFont
 
+from .catalogue import _, n_, p_
 from .encode import png_bytes
 from .fonts import font
 from .palette import RGB, hex_rgb, mix
@@ -36,7 +38,6 @@ COLOURS: tuple[RGB, ...] = tuple(
     hex_rgb(c) for c in ("#2f6db5", "#d9822b", "#3d9a50", "#9b59b6", "#c0392b", "#16a085")
 )
 """The lines' colours, one per game kind in order (repeated past six)."""
-MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 DAY = 86400.0
 LEFT, RIGHT, TOP, BOTTOM = 52, 16, 58, 30
 """The plot's margins: rating labels on the left, the title and legend above, dates
@@ -54,7 +55,32 @@ class Series:
 
 
 def _title_forms(name: str) -> tuple[str, ...]:
-    return tuple(f"{n} — rating over time" for n in name_forms(name)) + ("Rating over time",)
+    titled = _("{name} — rating over time")
+    return tuple(titled.format(name=n) for n in name_forms(name)) + (_("Rating over time"),)
+
+
+def _month(number: int) -> str:
+    """The month ``number`` (1-12), abbreviated as a date on the chart writes it."""
+    months = (
+        p_("month", "Jan"),
+        p_("month", "Feb"),
+        p_("month", "Mar"),
+        p_("month", "Apr"),
+        p_("month", "May"),
+        p_("month", "Jun"),
+        p_("month", "Jul"),
+        p_("month", "Aug"),
+        p_("month", "Sep"),
+        p_("month", "Oct"),
+        p_("month", "Nov"),
+        p_("month", "Dec"),
+    )
+    return months[number - 1]
+
+
+def _decimal(text: str) -> str:
+    """A number written with the language's decimal separator."""
+    return text.replace(".", p_("decimal separator", "."))
 
 
 def _step(span: float, ticks: int = 5) -> float:
@@ -85,14 +111,16 @@ def _date(when: float, span: float) -> str:
     """A tick's date (with the time of day, in UTC, on a chart of less than two days)."""
     t = datetime.fromtimestamp(when, UTC)
     if span < 2 * DAY:
-        return f"{t.day} {MONTHS[t.month - 1]}, {t.hour:02d}:{t.minute:02d} UTC"
-    return f"{t.day} {MONTHS[t.month - 1]} {t.year}"
+        return _("{day} {month}, {time} UTC").format(
+            day=t.day, month=_month(t.month), time=f"{t.hour:02d}:{t.minute:02d}"
+        )
+    return _("{day} {month} {year}").format(day=t.day, month=_month(t.month), year=t.year)
 
 
 def _number(value: float, step: float) -> str:
     """A tick's rating (never "-0")."""
     value = 0.0 if abs(value) < step / 1000 else value
-    return f"{value:.0f}" if step >= 1 else f"{value:.1f}"
+    return f"{value:.0f}" if step >= 1 else _decimal(f"{value:.1f}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,8 +151,8 @@ class Axes:
 
 def axes(series: Sequence[Series]) -> Axes:
     """The axes of a chart of ``series`` (at least one point among them)."""
-    values = [v for s in series for _, v in s.points]
-    times = [t for s in series for t, _ in s.points]
+    values = [v for s in series for _t, v in s.points]
+    times = [t for s in series for t, _v in s.points]
     return Axes(*_time_range(times), *_value_range(values))
 
 
@@ -153,7 +181,7 @@ def rating_chart(name: str, series: Sequence[Series]) -> bytes:
         draw.line((x0 + 1, y, x1 - 1, y), fill=ZERO if abs(tick) < frame.step / 2 else GRID)
         put(image, (x0 - 6, y), _number(tick, frame.step), small, MUTED, anchor="rm")
 
-    _date_ticks(image, frame.x, [t for s in lines for t, _ in s.points], small)
+    _date_ticks(image, frame.x, [t for s in lines for t, _v in s.points], small)
     _legend(image, lines, y0 - 8)
     _lines(image, lines, frame.x, frame.y)
     return png_bytes(image)
@@ -187,7 +215,7 @@ def _date_ticks(
             boxes.append((max(2.0, min(left, WIDTH - 2 - w)), w))
         if all(a[0] + a[1] + 12 <= b[0] for a, b in itertools.pairwise(boxes)):
             break
-    for (left, _), label, x in zip(boxes, labels, xs, strict=True):
+    for (left, _w), label, x in zip(boxes, labels, xs, strict=True):
         draw.line((round(x), HEIGHT - BOTTOM, round(x), HEIGHT - BOTTOM + 3), fill=ZERO)
         put(image, (left, HEIGHT - BOTTOM + 6), label, f, MUTED)
 
@@ -234,12 +262,25 @@ def rating_chart_text(name: str, series: Sequence[Series]) -> str:
     for s in series:
         if not s.points:
             continue
-        (t0, v0), (_, v1) = s.points[0], s.points[-1]
+        (t0, v0), (_t1, v1) = s.points[0], s.points[-1]
         games = len(s.points)
         parts.append(
-            f"{clean(s.label)} {v1:.1f} after {games} rated game{'s' if games != 1 else ''} "
-            f"({v0:.1f} after the first, {_date(t0, 2 * DAY)})"
+            n_(
+                "{kind} {rating} after {n} rated game ({first} after the first, {date})",
+                "{kind} {rating} after {n} rated games ({first} after the first, {date})",
+                games,
+            ).format(
+                kind=clean(s.label),
+                rating=_decimal(f"{v1:.1f}"),
+                n=games,
+                first=_decimal(f"{v0:.1f}"),
+                date=_date(t0, 2 * DAY),
+            )
         )
-    who = clean(name) or "This player"
-    text = f"{who}'s rating over time: " + "; ".join(parts) + "."
+    who = clean(name)
+    ratings = "; ".join(parts)
+    if who:
+        text = _("{name}'s rating over time: {ratings}.").format(name=who, ratings=ratings)
+    else:
+        text = _("This player's rating over time: {ratings}.").format(ratings=ratings)
     return text if len(text) <= 1000 else text[:999] + ELLIPSIS

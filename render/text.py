@@ -27,6 +27,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
+from .catalogue import _
 from .fonts import font
 
 ELLIPSIS = "…"
@@ -188,7 +189,7 @@ def display_name(names: object, seat: int) -> str:
     except (IndexError, KeyError, TypeError):
         raw = ""
     name = clean(str(raw)) if raw is not None else ""
-    return name or f"Seat {seat + 1}"
+    return name or _("Seat {number}").format(number=seat + 1)
 
 
 @lru_cache(maxsize=4096)

@@ -22,7 +22,13 @@ or raise :class:`ServiceError`. Modules: ``core`` (locks, cache, the apply path)
 ``undo``, ``queries``, ``hints`` (a person's hint), ``replays`` (a game rebuilt from its
 log), ``admin``, ``ratings`` (rating finished games, leaderboards; the model in
 ``rating``), ``outcome`` (what a front end
-delivers), ``deadlines`` (pure deadline rules), ``live`` (the in-memory copy of a game).
+delivers), ``deadlines`` (pure deadline rules), ``live`` (the in-memory copy of a game),
+``languages`` (which language each part of an outcome is written in).
+
+Languages: a game's channel speaks the game's language (fixed when its lobby opens, see
+``open_lobby``'s ``guild_locale``), each person's private parts their client's language as
+last seen (``note_locale``, which a front end calls on every interaction), and a reply to
+the caller the language of the caller's context (``i18n.use`` around the call).
 """
 
 from __future__ import annotations
@@ -104,6 +110,7 @@ class GameService(
       ``rebuild_ratings`` (finished games are rated on their own, :mod:`service.ratings`)
     - admin: ``guild_settings``, ``update_guild_settings``, ``archive_channel``,
       ``archive_guild``, ``delete_guild_data``
+    - languages: ``note_locale``, ``locale_of`` (:mod:`service.languages`)
     - lifecycle: ``start``, ``load``, ``close``, ``add_listener``, ``remove_listener``,
       ``idle``, ``busy`` (``hosts`` says which games this front end hosts)
     - what a front end keeps itself: ``front_store``

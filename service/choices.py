@@ -28,6 +28,7 @@ from rules import contract
 from rules.contract import Game, Param, State, Value
 from rules.presentation import CommandOption, CommandSpec, Presentation, Shown
 
+from .catalogue import _
 from .core import ServiceBase, ServiceError
 from .outcome import Outcome
 
@@ -94,7 +95,7 @@ def command_union(names: Iterable[str] | None = None) -> tuple[UnionCommand, ...
     out = []
     for command, per_game in specs.items():
         options: dict[str, UnionOption] = {}
-        for _, spec in per_game:
+        for _game, spec in per_game:
             for o in spec.options:
                 if o.name not in options:
                     everywhere = all(s.option(o.name) is not None for _, s in per_game)
@@ -106,7 +107,7 @@ def command_union(names: Iterable[str] | None = None) -> tuple[UnionCommand, ...
                 command,
                 per_game[0][1].description,
                 tuple(options.values()),
-                tuple(g for g, _ in per_game),
+                tuple(g for g, _spec in per_game),
                 per_game[0][1].lookup,
             )
         )
@@ -123,27 +124,29 @@ def not_in_game(game: Game, command: str, prefix: str = "/") -> str:
     the front end's commands start)."""
     words = game.presentation
     own = ", ".join(f"{prefix}{c.name}" for c in words.commands())
-    return (
-        f"{prefix}{command} is not in this variant: this table plays {words.title}, "
-        f"whose turn commands are {own}."
-    )
+    return _(
+        "{command} is not in this variant: this table plays {game}, "
+        "whose turn commands are {commands}."
+    ).format(command=f"{prefix}{command}", game=words.title, commands=own)
 
 
 def unknown_value(words: Presentation, option: CommandOption, text: str) -> str:
     """The refusal of an option's value that names nothing."""
     shown = repr(text.strip()[:60])
     if option.choices:
-        return f"`{option.name}` is one of: {', '.join(c.word for c in option.choices)}."
-    if option.kind == "space":
-        return (
-            f"There is no {words.space_word} called {shown} on this board. "
-            "Start typing and pick one from the list."
+        return _("`{option}` is one of: {choices}.").format(
+            option=option.name, choices=", ".join(c.word for c in option.choices)
         )
+    if option.kind == "space":
+        return _(
+            "There is no {space} called {name} on this board. "
+            "Start typing and pick one from the list."
+        ).format(space=words.space_word, name=shown)
     if option.kind == "seat":
-        return f"There is no player called {shown} at this table."
+        return _("There is no player called {name} at this table.").format(name=shown)
     if option.kind == "card":
-        return f"There is no card called {shown}."
-    return f"{shown} is not a possible `{option.name}`."
+        return _("There is no card called {name}.").format(name=shown)
+    return _("{name} is not a possible `{option}`.").format(name=shown, option=option.name)
 
 
 class _Table:
@@ -241,17 +244,27 @@ class _Table:
 
 
 def _unsaid(spec: CommandSpec, t: _Table, kind: str, missing: Sequence[Param]) -> str:
-    """The options still to give, in words: "`medium`, `small` as well", or "one of
-    `large`, `medium`, `small`" when several options fill the one parameter left."""
-    parts = []
+    """The refusal of a command that fits several actions, naming the options still to
+    give: "Say `medium`, `small` as well: …", or "Say one of `large`, `medium`, `small`:
+    …" when several options fill the one parameter left."""
+    parts: list[list[str]] = []
     for p in missing:
         names = [f"`{o.name}`" for o in spec.options if not o.choices and t.param_for(kind, o) == p]
-        if not names:
-            continue
-        parts.append(names[0] if len(names) == 1 else "one of " + ", ".join(names))
-    if len(parts) == 1 and parts[0].startswith("one of"):
-        return parts[0]
-    return ", ".join(parts) + " as well"
+        if names:
+            parts.append(names)
+    command = f"/{spec.name}"
+    if len(parts) == 1 and len(parts[0]) > 1:
+        return _("Say one of {options}: more than one {command} fits.").format(
+            options=", ".join(parts[0]), command=command
+        )
+    said = []
+    for names in parts:
+        said.append(
+            names[0] if len(names) == 1 else _("one of {options}").format(options=", ".join(names))
+        )
+    return _("Say {options} as well: more than one {command} fits.").format(
+        options=", ".join(said), command=command
+    )
 
 
 class ChoiceOps(ServiceBase):
@@ -267,7 +280,7 @@ class ChoiceOps(ServiceBase):
     async def _table(self, game_id: int, user_id: int) -> _Table:
         live = await self._live(game_id, cache=False)
         if live.state is None:
-            raise ServiceError("The game has not started yet.")
+            raise ServiceError(_("The game has not started yet."))
         return _Table(live, user_id)
 
     async def kinds_now(self, game_id: int, user_id: int) -> tuple[str, ...]:
@@ -366,7 +379,7 @@ class ChoiceOps(ServiceBase):
         except ServiceError as exc:
             return Outcome.refused(game_id, str(exc))
         except rules.RulesError:
-            return Outcome.refused(game_id, "That choice is not valid in this game.")
+            return Outcome.refused(game_id, _("That choice is not valid in this game."))
         return await self.act(game_id, user_id, action, version=version)
 
     async def command(
@@ -401,7 +414,11 @@ class ChoiceOps(ServiceBase):
             raise ServiceError(not_in_game(t.game, command))
         for name in typed:
             if spec.option(name) is None:
-                raise ServiceError(f"/{command} has no option `{name}` in {t.words.title}.")
+                raise ServiceError(
+                    _("{command} has no option `{option}` in {game}.").format(
+                        command=f"/{command}", option=name, game=t.words.title
+                    )
+                )
         try:
             shown = t.words.look_up(command, typed, t.view, t.names)
         except rules.RulesError as exc:
@@ -414,10 +431,16 @@ class ChoiceOps(ServiceBase):
         if spec is None:
             raise ServiceError(not_in_game(t.game, command))
         if spec.lookup:
-            raise ServiceError(f"/{command} shows something; it makes no move.")
+            raise ServiceError(
+                _("{command} shows something; it makes no move.").format(command=f"/{command}")
+            )
         for name in typed:
             if spec.option(name) is None:
-                raise ServiceError(f"/{command} has no option `{name}` in {t.words.title}.")
+                raise ServiceError(
+                    _("{command} has no option `{option}` in {game}.").format(
+                        command=f"/{command}", option=name, game=t.words.title
+                    )
+                )
         open_kinds = [k for k in spec.kinds if k in t.kinds]
         if not open_kinds and spec.unavailable and t.seat is not None:
             raise ServiceError(spec.unavailable)
@@ -429,13 +452,19 @@ class ChoiceOps(ServiceBase):
             assert option is not None
             param = t.param_for(kind, option)
             if param is None:
-                raise ServiceError(f"/{command} takes no `{name}` now.")
+                raise ServiceError(
+                    _("{command} takes no `{option}` now.").format(
+                        command=f"/{command}", option=name
+                    )
+                )
             value = t.value(option, param, text)
             if value is None:
                 raise ServiceError(unknown_value(t.words, option, text))
             if param.name in given and given[param.name] != value:
                 raise ServiceError(
-                    f"Give only one of {', '.join(f'`{o}`' for o in (by[param.name], name))} now."
+                    _("Give only one of {options} now.").format(
+                        options=", ".join(f"`{o}`" for o in (by[param.name], name))
+                    )
                 )
             given[param.name], by[param.name] = value, name
         options = {p: o for o in spec.options if (p := t.param_for(kind, o)) is not None}
@@ -447,14 +476,15 @@ class ChoiceOps(ServiceBase):
         if len(fits) == 1:
             return kind, fits[0]
         if fits:
-            said = _unsaid(spec, t, kind, missing)
-            raise ServiceError(f"Say {said}: more than one /{command} fits.")
+            raise ServiceError(_unsaid(spec, t, kind, missing))
         for p in missing:  # nothing fits: let the game say why, if the options tell enough
             o = options.get(p)
             if o is None or not o.choices:
                 raise ServiceError(
-                    f"No /{command} with those options is possible now: pick them from "
-                    "the list as you type."
+                    _(
+                        "No {command} with those options is possible now: pick them from "
+                        "the list as you type."
+                    ).format(command=f"/{command}")
                 )
             given[p.name] = o.choices[0].value
         return kind, given

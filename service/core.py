@@ -71,15 +71,18 @@ def server_games(guild_id: int | None, channel_id: int) -> bool:
     return guild_id is not None
 
 
-INTERNAL_ERROR = "Something went wrong on our side; nothing was changed. Please try again."
-DISK_FULL = (
+INTERNAL_ERROR = N_("Something went wrong on our side; nothing was changed. Please try again.")
+DISK_FULL = N_(
     "The bot cannot save right now: the disk holding its games is full. Nothing "
     "was changed; try the same again once its host has freed some space."
 )
 FULL_RETRY = 30.0
 """Seconds between two tries of a computer move, timeout or reminder that met a full
 disk: they wait, never skipped, and go through once there is space again."""
-OLD_BUTTON = "That button is out of date: the game has moved on. Use the newest prompt."
+OLD_BUTTON = N_("That button is out of date: the game has moved on. Use the newest prompt.")
+"""These three are English message ids (marked with ``N_``): the service's refusals say
+them in the caller's language; a front end that says one itself translates it with
+:func:`i18n.translate_any`."""
 
 
 def describe_all(
@@ -421,7 +424,7 @@ class ServiceBase:
     ) -> Outcome:
         """Run ``body`` under the game's lock, turning refusals and faults into outcomes."""
         if self._closing:
-            return Outcome.refused(game_id, "The bot is restarting; please try again shortly.")
+            return Outcome.refused(game_id, _("The bot is restarting; please try again shortly."))
         lock = self._lock(game_id) if game_id is not None else asyncio.Lock()
         async with lock:
             try:
@@ -431,12 +434,12 @@ class ServiceBase:
             except StoreFull:
                 # nothing was written, and the cached copy moves only after a commit
                 log.warning("game %s: the disk is full; the change was not saved", game_id)
-                return Outcome.refused(game_id, DISK_FULL)
+                return Outcome.refused(game_id, _(DISK_FULL))
             except Exception:
                 log.exception("game %s: unexpected error; cached copy dropped", game_id)
                 if game_id is not None:
                     self._forget(game_id)
-                return Outcome.refused(game_id, INTERNAL_ERROR)
+                return Outcome.refused(game_id, _(INTERNAL_ERROR))
             finally:
                 self._notify()
 
@@ -451,7 +454,7 @@ class ServiceBase:
             except StaleVersion:
                 log.info("game %s: stale write, reloading", game_id)
                 self._forget(game_id)
-        raise ServiceError("The game is busy; please try again.")
+        raise ServiceError(_("The game is busy; please try again."))
 
     async def _live(self, game_id: int, *, cache: bool = True) -> LiveGame:
         """The cached game, else loaded from the database — and cached if active and
@@ -466,10 +469,10 @@ class ServiceBase:
             return live
         rec = await self.store.load_game(game_id)
         if rec is None:
-            raise ServiceError("There is no such game.")
+            raise ServiceError(_("There is no such game."))
         hosted = self.hosts(rec.guild_id, rec.channel_id)
         if not hosted and not self.visits(rec.guild_id, rec.channel_id):
-            raise ServiceError("There is no such game.")
+            raise ServiceError(_("There is no such game."))
         live = LiveGame.from_record(rec)
         await self._learn_locales([s.user_id for s in live.seats])
         if cache and hosted and live.status in ACTIVE_STATUSES:
@@ -529,7 +532,7 @@ class ServiceBase:
         """
         if by_user != live.host_id and not is_admin:
             raise ServiceError(
-                "Only the host (or a member who can manage the channel) may do that."
+                _("Only the host (or a member who can manage the channel) may do that.")
             )
 
     def _rearm(self, live: LiveGame) -> None:  # implemented in timers.py
@@ -605,11 +608,11 @@ class ServiceBase:
             StaleVersion: another writer changed the game (nothing written).
         """
         if not live.running or live.state is None:
-            raise ServiceError("This game is not running.")
+            raise ServiceError(_("This game is not running."))
         if exact is not None and live.version != exact:
-            raise StalePrompt(OLD_BUTTON)
+            raise StalePrompt(_(OLD_BUTTON))
         if expect is not None and not self._current(live, seat, expect):
-            raise StalePrompt(OLD_BUTTON)
+            raise StalePrompt(_(OLD_BUTTON))
         before = live.state
         after = before.copy()
         events = after.apply(seat, action)

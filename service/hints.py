@@ -12,7 +12,7 @@ import asyncio
 import logging
 
 from . import computer
-from .catalogue import N_
+from .catalogue import N_, _
 from .core import ServiceBase, ServiceError, player_seat
 from .outcome import HintInfo
 from .store import StoreError
@@ -42,7 +42,7 @@ class HintOps(ServiceBase):
         assert g is not None  # a running game's
         decision = next((d for d in g.deciders() if d.seat == seat), None)
         if decision is None:
-            raise ServiceError("You have no decision to make now: a hint is for your own.")
+            raise ServiceError(_("You have no decision to make now: a hint is for your own."))
         version = live.version
         view = live.views().of(seat)
         legal = list(g.legal_actions(seat))
@@ -52,13 +52,15 @@ class HintOps(ServiceBase):
                 advice = await asyncio.to_thread(self.adviser, live.variant, view, legal, seed)
         except TimeoutError:
             log.warning("game %s: a hint took over %.1f s", game_id, self.computer_time_limit)
-            raise ServiceError("No hint could be worked out in time; please ask again.") from None
+            raise ServiceError(
+                _("No hint could be worked out in time; please ask again.")
+            ) from None
         except Exception:
             log.exception("game %s: a hint failed", game_id)
-            raise ServiceError("No hint could be worked out; please ask again.") from None
+            raise ServiceError(_("No hint could be worked out; please ask again.")) from None
         now = self._games.get(game_id, live)
         if now.version != version:
-            raise ServiceError("The game moved on while the hint was worked out; ask again.")
+            raise ServiceError(_("The game moved on while the hint was worked out; ask again."))
         words = live.game.presentation
         label = words.action_label(advice.action, view, live.names())
         taken: int | None

@@ -16,6 +16,7 @@ import i18n
 from rules import contract
 
 from . import turns
+from .catalogue import N_, _, n_
 from .core import ServiceBase, ServiceError
 from .deadlines import timed
 from .live import LiveGame
@@ -29,6 +30,9 @@ from .models import (
 )
 from .outcome import LobbyInfo, Outcome, SeatInfo
 from .store import ChannelBusy, GuildFull, NewSeat, SeatTaken
+
+LEVEL_WORDS = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}
+"""A computer player's level in words, by its id (:data:`COMPUTER_LEVELS`)."""
 
 ServerDefault = Literal["server"]
 Keep = Literal["keep"]
@@ -81,7 +85,7 @@ class LobbyOps(ServiceBase):
 
         async def body() -> Outcome:
             if not self.hosts(guild_id, channel_id):
-                raise ServiceError("Games cannot be opened here.")
+                raise ServiceError(_("Games cannot be opened here."))
             gs = (
                 await self.store.guild_settings(guild_id)
                 if guild_id is not None
@@ -90,7 +94,7 @@ class LobbyOps(ServiceBase):
             names = contract.game_names()
             name = variant if variant is not None else (names[0] if names else "")
             if name not in names:
-                raise ServiceError(f"Unknown game {name!r}.")
+                raise ServiceError(_("Unknown game {name}.").format(name=repr(name)))
             game = contract.game_named(name)
             defaults = gs.defaults_for(game.presentation.options())
             opts = game.options_from_dict({**defaults, **dict(options or {})})
@@ -98,7 +102,9 @@ class LobbyOps(ServiceBase):
             limits = {**time_limits(game), **dict(timeouts or {})}
             unknown = set(limits) - set(time_limits(game))
             if unknown:
-                raise ServiceError(f"Unknown time limits: {', '.join(sorted(unknown))}.")
+                raise ServiceError(
+                    _("Unknown time limits: {names}.").format(names=", ".join(sorted(unknown)))
+                )
             settings = GameSettings(
                 max_players=max_players or limit,
                 arranged=arranged,
@@ -129,20 +135,24 @@ class LobbyOps(ServiceBase):
                 )
             except ChannelBusy:
                 raise ServiceError(
-                    "A game is already open in this channel; finish or "
-                    "/cancel it first (or use a thread)."
+                    _(
+                        "A game is already open in this channel; finish or "
+                        "/cancel it first (or use a thread)."
+                    )
                 ) from None
             except GuildFull:
-                raise ServiceError(
-                    f"This server already runs {gs.max_games} games, its limit (see /settings)."
-                ) from None
+                raise ServiceError(server_full(gs.max_games)) from None
             live = await self._live(game_id)
             with self.languages.of_game(live):
                 title = game.presentation.title
-                line = (
-                    f"{_clean(host_name)} opened a {title} table for "
-                    f"{game.min_players}–{settings.max_players} "
-                    "players. Join with /join; the host starts with /start."
+                line = _(
+                    "{host} opened a {game} table for {low}–{high} players. "
+                    "Join with /join; the host starts with /start."
+                ).format(
+                    host=_clean(host_name),
+                    game=title,
+                    low=game.min_players,
+                    high=settings.max_players,
                 )
             return self._lobby_outcome(live, [line])
 
@@ -161,7 +171,7 @@ class LobbyOps(ServiceBase):
         async def body(live: LiveGame) -> Outcome:
             self._require_lobby(live)
             if live.entry_of(user_id) is not None:
-                raise ServiceError("You are already at this table.")
+                raise ServiceError(_("You are already at this table."))
             self._require_room(live)
             wanted = self._free_side(live, power)
             now = self.clock.now()
@@ -173,10 +183,12 @@ class LobbyOps(ServiceBase):
                     self._expiry(live, now),
                 )
             except SeatTaken:
-                raise ServiceError("You are already at this table.") from None
+                raise ServiceError(_("You are already at this table.")) from None
             live = await self._reload(live)
             with self.languages.of_game(live):
-                line = f"{_clean(name)} joined ({len(live.seats)}/{live.settings.max_players})."
+                line = _("{name} joined ({seated}/{seats}).").format(
+                    name=_clean(name), seated=len(live.seats), seats=live.settings.max_players
+                )
             return self._lobby_outcome(live, [line])
 
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
@@ -191,17 +203,19 @@ class LobbyOps(ServiceBase):
         async def body(live: LiveGame) -> Outcome:
             if live.status == "running":
                 raise ServiceError(
-                    "The game has started: use /resign to hand your seat to a computer."
+                    _("The game has started: use /resign to hand your seat to a computer.")
                 )
             self._require_lobby(live)
             entry = live.entry_of(user_id)
             if entry is None:
-                raise ServiceError("You are not at this table.")
+                raise ServiceError(_("You are not at this table."))
             others = [s for s in live.seats if s.user_id not in (None, user_id)]
             now = self.clock.now()
             if not others:
                 with self.languages.of_game(live):
-                    line = f"{entry.display_name} left; nobody is left, so the lobby is closed."
+                    line = _("{name} left; nobody is left, so the lobby is closed.").format(
+                        name=entry.display_name
+                    )
                 return await self._cancel(live, {"reason": "everyone left"}, now, "cancel", line)
             old_host = live.host_id
             host = old_host if old_host != user_id else others[0].user_id
@@ -210,9 +224,9 @@ class LobbyOps(ServiceBase):
             )
             live = await self._reload(live)
             with self.languages.of_game(live):
-                lines = [f"{entry.display_name} left the table."]
+                lines = [_("{name} left the table.").format(name=entry.display_name)]
                 if old_host == user_id:
-                    lines.append(f"{others[0].display_name} is now the host.")
+                    lines.append(_("{name} is now the host.").format(name=others[0].display_name))
             return self._lobby_outcome(live, lines)
 
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
@@ -230,12 +244,16 @@ class LobbyOps(ServiceBase):
             self._require_lobby(live)
             self._require_host(live, by_user)
             if level not in COMPUTER_LEVELS:
-                raise ServiceError(f"Computer level must be one of {', '.join(COMPUTER_LEVELS)}.")
+                raise ServiceError(
+                    _("Computer level must be one of {levels}.").format(
+                        levels=", ".join(COMPUTER_LEVELS)
+                    )
+                )
             self._require_room(live)
             wanted = self._free_side(live, power)
             number = 1 + sum(1 for s in live.seats if s.is_computer)
             with self.languages.of_game(live):
-                name = f"Computer {number} ({level})"
+                name = computer_seat_name(number, level)
             now = self.clock.now()
             await self.store.add_seat(
                 live.id,
@@ -245,7 +263,9 @@ class LobbyOps(ServiceBase):
             )
             live = await self._reload(live)
             with self.languages.of_game(live):
-                line = f"{name} sits down ({len(live.seats)}/{live.settings.max_players})."
+                line = _("{name} sits down ({seated}/{seats}).").format(
+                    name=name, seated=len(live.seats), seats=live.settings.max_players
+                )
             return self._lobby_outcome(live, [line])
 
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
@@ -265,11 +285,11 @@ class LobbyOps(ServiceBase):
             if position is None:
                 bots = [s for s in live.seats if s.is_computer]
                 if not bots:
-                    raise ServiceError("There is no computer player at this table.")
+                    raise ServiceError(_("There is no computer player at this table."))
                 entry = bots[-1]
             else:
                 if not 0 <= position < len(live.seats) or not live.seats[position].is_computer:
-                    raise ServiceError("That seat is not a computer player.")
+                    raise ServiceError(_("That seat is not a computer player."))
                 entry = live.seats[position]
             now = self.clock.now()
             await self.store.remove_seat(
@@ -277,7 +297,7 @@ class LobbyOps(ServiceBase):
             )
             live = await self._reload(live)
             with self.languages.of_game(live):
-                line = f"{entry.display_name} leaves the table."
+                line = _("{name} leaves the table.").format(name=entry.display_name)
             return self._lobby_outcome(live, [line])
 
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
@@ -315,14 +335,20 @@ class LobbyOps(ServiceBase):
             )
             new.check(live.variant)
             if new.max_players < len(live.seats):
-                raise SettingsError(f"{len(live.seats)} players are already seated.")
+                raise SettingsError(
+                    n_(
+                        "{count} player is already seated.",
+                        "{count} players are already seated.",
+                        len(live.seats),
+                    ).format(count=len(live.seats))
+                )
             now = self.clock.now()
             await self.store.update_lobby(
                 live.id, live.revision, new, live.host_id, self._expiry(live, now)
             )
             live = await self._reload(live)
             with self.languages.of_game(live):
-                line = "The table settings changed."
+                line = _("The table settings changed.")
             return self._lobby_outcome(live, [line])
 
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
@@ -341,8 +367,11 @@ class LobbyOps(ServiceBase):
             engine = live.game
             if len(live.seats) < engine.min_players:
                 raise ServiceError(
-                    f"{engine.presentation.title} needs at least {engine.min_players} "
-                    "players; invite someone or add a computer."
+                    n_(
+                        "{game} needs at least {count} player; invite someone or add a computer.",
+                        "{game} needs at least {count} players; invite someone or add a computer.",
+                        engine.min_players,
+                    ).format(game=engine.presentation.title, count=engine.min_players)
                 )
             powers = [s.requested_power for s in live.seats]
             game_seed = seed if seed is not None else self._seed_source()
@@ -431,13 +460,13 @@ class LobbyOps(ServiceBase):
             old = await self._live(game_id, cache=False)
             if old.status != "finished":
                 raise ServiceError(
-                    "A rematch is offered once the game is over."
+                    _("A rematch is offered once the game is over.")
                     if old.status in ("lobby", "running")
-                    else "This game did not finish; open a new table with /newgame."
+                    else _("This game did not finish; open a new table with /newgame.")
                 )
             host = old.entry_of(user_id)
             if host is None:
-                raise ServiceError("Only a player of that game can ask for a rematch.")
+                raise ServiceError(_("Only a player of that game can ask for a rematch."))
             gs = (
                 await self.store.guild_settings(old.guild_id)
                 if old.guild_id is not None
@@ -458,12 +487,13 @@ class LobbyOps(ServiceBase):
                 )
             except ChannelBusy:
                 raise ServiceError(
-                    "A game is already open in this channel (perhaps the rematch): join it there."
+                    _(
+                        "A game is already open in this channel (perhaps the rematch): "
+                        "join it there."
+                    )
                 ) from None
             except GuildFull:
-                raise ServiceError(
-                    f"This server already runs {gs.max_games} games, its limit (see /settings)."
-                ) from None
+                raise ServiceError(server_full(gs.max_games)) from None
             live = await self._live(game_id_new)
             computers = 0
             for entry in sorted(old.seats, key=lambda e: e.seat if e.seat is not None else 0):
@@ -471,17 +501,17 @@ class LobbyOps(ServiceBase):
                 if entry.is_computer:
                     computers += 1
                     with self.languages.of_game(live):
-                        name = f"Computer {computers} ({entry.computer_level})"
+                        name = computer_seat_name(computers, entry.computer_level or "normal")
                 seat = NewSeat(entry.user_id, entry.computer_level, name, entry.power, now)
                 await self.store.add_seat(live.id, live.revision, seat, self._expiry(live, now))
                 live = await self._reload(live)
             with self.languages.of_game(live):
                 title = live.game.presentation.title
-                line = (
-                    f"{host.display_name} asks for a rematch: a new {title} table with the "
-                    "same seats. Anyone who would rather not play presses Leave; the host "
-                    "starts with Start."
-                )
+                line = _(
+                    "{name} asks for a rematch: a new {game} table with the same seats. "
+                    "Anyone who would rather not play presses Leave; the host starts with "
+                    "Start."
+                ).format(name=host.display_name, game=title)
             return self._lobby_outcome(live, [line])
 
         return await self._guarded(None, body)
@@ -517,22 +547,26 @@ class LobbyOps(ServiceBase):
     def _require_lobby(live: LiveGame) -> None:
         if live.status != "lobby":
             raise ServiceError(
-                "The game has already started."
+                _("The game has already started.")
                 if live.status == "running"
-                else "This game is over."
+                else _("This game is over.")
             )
 
     @staticmethod
     def _require_room(live: LiveGame) -> None:
         if len(live.seats) >= live.settings.max_players:
-            raise ServiceError(f"The table is full ({live.settings.max_players} players).")
+            raise ServiceError(
+                _("The table is full ({count} players).").format(count=live.settings.max_players)
+            )
 
     def _free_side(self, live: LiveGame, power: str | None) -> str | None:
         options = live.game.options_from_dict(dict(live.settings.options))
         wanted = self._side_id(live.variant, options, power)
         if wanted is not None and any(s.requested_power == wanted for s in live.seats):
             words = live.game.presentation
-            raise ServiceError(f"Someone at the table already chose that {words.side_word}.")
+            raise ServiceError(
+                _("Someone at the table already chose that {side}.").format(side=words.side_word)
+            )
         return wanted
 
     @staticmethod
@@ -545,9 +579,11 @@ class LobbyOps(ServiceBase):
         found = power if power in sides else words.find_side(power)
         if found is None or found not in sides:
             raise ServiceError(
-                f"Unknown {words.side_word} {power!r}; choose one of "
-                + ", ".join(words.side_name(s) for s in sides)
-                + "."
+                _("Unknown {side} {name}; choose one of {sides}.").format(
+                    side=words.side_word,
+                    name=repr(power),
+                    sides=", ".join(words.side_name(s) for s in sides),
+                )
             )
         return found
 
@@ -592,6 +628,23 @@ class LobbyOps(ServiceBase):
             variant=live.variant,
             language=live.settings.language,
         )
+
+
+def server_full(cap: int) -> str:
+    """The refusal of a new table in a server at its cap of active games."""
+    return n_(
+        "This server already runs {count} game, its limit (see /settings).",
+        "This server already runs {count} games, its limit (see /settings).",
+        cap,
+    ).format(count=cap)
+
+
+def computer_seat_name(number: int, level: str) -> str:
+    """A computer player's name at a table, in the current language: "Computer 2 (hard)"."""
+    word = LEVEL_WORDS.get(level)
+    return _("Computer {number} ({level})").format(
+        number=number, level=_(word) if word is not None else level
+    )
 
 
 def _clean(name: str) -> str:

@@ -17,6 +17,8 @@ from rules import contract
 from rules.contract import Timing
 from rules.presentation import OptionSpec
 
+from .catalogue import _
+
 COMPUTER_LEVELS = ("easy", "normal", "hard")
 ACTIVE_STATUSES = ("lobby", "running")
 LOBBY_SEAT = -1
@@ -34,8 +36,16 @@ class SettingsError(ValueError):
 
 
 def _check_range(
-    name: str, value: float | None, low: float, high: float, allow_none: bool = False
+    name: str,
+    value: float | None,
+    low: float,
+    high: float,
+    allow_none: bool = False,
+    *,
+    limit: bool = False,
 ) -> None:
+    """Raise :class:`SettingsError` unless ``value`` is within ``low`` and ``high``
+    (``limit``: ``name`` is a decision's time limit)."""
     if value is None and allow_none:
         return
     if (
@@ -44,14 +54,23 @@ def _check_range(
         or math.isnan(value)
         or not low <= value <= high
     ):
-        raise SettingsError(f"{name} must be between {low:g} and {high:g}")
+        message = (
+            _("The {name} time limit must be between {low} and {high}")
+            if limit
+            else _("{name} must be between {low} and {high}")
+        )
+        raise SettingsError(message.format(name=name, low=f"{low:g}", high=f"{high:g}"))
 
 
 def _check_language(value: str | None, allow_none: bool = False) -> None:
     if value is None and allow_none:
         return
     if value not in i18n.LOCALES:
-        raise SettingsError(f"language must be one of: {', '.join(i18n.LOCALES)}")
+        raise SettingsError(
+            _("{name} must be one of: {choices}").format(
+                name="language", choices=", ".join(i18n.LOCALES)
+            )
+        )
 
 
 def option_specs(name: str) -> list[OptionSpec]:
@@ -68,15 +87,23 @@ def check_option(spec: OptionSpec, value: Any) -> None:
     """Raise :class:`SettingsError` unless ``value`` is one ``spec`` allows."""
     if spec.kind == "flag":
         if not isinstance(value, bool):
-            raise SettingsError(f"{spec.name} must be true or false")
+            raise SettingsError(_("{name} must be true or false").format(name=spec.name))
     elif spec.kind == "word":
         if value not in spec.choices:
-            raise SettingsError(f"{spec.name} must be one of: {', '.join(spec.choices)}")
+            raise SettingsError(
+                _("{name} must be one of: {choices}").format(
+                    name=spec.name, choices=", ".join(spec.choices)
+                )
+            )
     elif spec.kind == "number":
         low = spec.low if spec.low is not None else -math.inf
         high = spec.high if spec.high is not None else math.inf
         if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-            raise SettingsError(f"{spec.name} must be a whole number between {low} and {high}")
+            raise SettingsError(
+                _("{name} must be a whole number between {low} and {high}").format(
+                    name=spec.name, low=low, high=high
+                )
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +135,9 @@ class GuildSettings:
         known = {f.name for f in fields(GuildSettings)} - {"guild_id"}
         unknown = set(changes) - known
         if unknown:
-            raise SettingsError(f"unknown settings: {', '.join(sorted(unknown))}")
+            raise SettingsError(
+                _("unknown settings: {names}").format(names=", ".join(sorted(unknown)))
+            )
         if "options" in changes:
             merged = {**self.options, **dict(changes["options"] or {})}
             changes["options"] = {k: v for k, v in merged.items() if v is not None}
@@ -127,14 +156,16 @@ class GuildSettings:
         for name, value in self.options.items():
             specs = option_specs(name)
             if not specs:
-                raise SettingsError(f"no game has an option called {name!r}")
+                raise SettingsError(
+                    _("no game has an option called {name}").format(name=repr(name))
+                )
             for spec in specs:
                 check_option(spec, value)
         _check_range("reminder_lead", self.reminder_lead, 0, 86400)
         _check_range("lobby_expiry", self.lobby_expiry, 60, 86400)
         _check_range("max_games", self.max_games, 1, 1000)
         if not isinstance(self.max_games, int):
-            raise SettingsError("max_games must be a whole number")
+            raise SettingsError(_("{name} must be a whole number").format(name="max_games"))
         _check_language(self.language, allow_none=True)
 
 
@@ -176,10 +207,14 @@ class GameSettings:
         except rules.RulesError as exc:
             raise SettingsError(str(exc)) from exc
         if not isinstance(self.max_players, int) or not 2 <= self.max_players <= limit:
-            raise SettingsError(f"max_players must be between 2 and {limit} for these options")
+            raise SettingsError(
+                _("{name} must be between 2 and {high} for these options").format(
+                    name="max_players", high=limit
+                )
+            )
         _check_range("turn_timeout", self.turn_timeout, 10, 7 * 86400, allow_none=True)
         for name, seconds in self.timeouts.items():
-            _check_range(f"the {name} time limit", seconds, 10, 7 * 86400, allow_none=True)
+            _check_range(name, seconds, 10, 7 * 86400, allow_none=True, limit=True)
         _check_range("reminder_lead", self.reminder_lead, 0, 86400)
         _check_range("lobby_expiry", self.lobby_expiry, 10, 86400)
         _check_language(self.language)

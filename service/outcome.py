@@ -22,6 +22,8 @@ import i18n
 import rules
 from rules.presentation import Tally
 
+from .catalogue import _
+
 
 @dataclass(frozen=True, slots=True)
 class SeatInfo:
@@ -273,8 +275,9 @@ class HintInfo:
     """Hints the asker has taken in this game, this one included (None: not counted)."""
 
     def lines(self) -> list[str]:
-        """The hint in Markdown lines: the action, why, and the count."""
-        out = [f"**Hint:** {self.label}", *self.why]
+        """The hint in Markdown lines, in the current language: the action, why, and the
+        count."""
+        out = [_("**Hint:** {action}").format(action=self.label), *self.why]
         if self.taken is not None:
-            out.append(f"(Hints you took in this game: {self.taken}.)")
+            out.append(_("(Hints you took in this game: {count}.)").format(count=self.taken))
         return out

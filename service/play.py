@@ -13,6 +13,7 @@ from typing import Any
 
 import rules
 
+from .catalogue import _
 from .core import ServiceBase, ServiceError, player_seat
 from .live import LiveGame
 from .outcome import Outcome
@@ -71,7 +72,9 @@ class PlayOps(ServiceBase):
             )
             self._seat_changed(live, seat, None, "normal", name)
             with self.languages.of_game(live):
-                line = f"{old} resigned; a computer now plays their seat as {name}."
+                line = _("{name} resigned; a computer now plays their seat as {computer}.").format(
+                    name=old, computer=name
+                )
             return self._simple(live, "seat", [line])
 
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
@@ -97,17 +100,17 @@ class PlayOps(ServiceBase):
         async def body(live: LiveGame) -> Outcome:
             self._require_host(live, by_user, is_admin)
             if not live.running:
-                raise ServiceError("Seats can be handed over only in a running game.")
+                raise ServiceError(_("Seats can be handed over only in a running game."))
             if not 0 <= seat < len(live.seats):
-                raise ServiceError("There is no such seat.")
+                raise ServiceError(_("There is no such seat."))
             old = live.seats[seat].display_name
             if user_id is not None:
                 if live.entry_of(user_id) is not None:
-                    raise ServiceError("That person already holds a seat in this game.")
+                    raise ServiceError(_("That person already holds a seat in this game."))
                 new_name, new_level = " ".join((name or "Player").split())[:40], None
             else:
                 if level not in ("easy", "normal", "hard"):
-                    raise ServiceError("Computer level must be easy, normal or hard.")
+                    raise ServiceError(_("Computer level must be easy, normal or hard."))
                 with self.languages.of_game(live):
                     new_name, new_level = self._computer_name(live, seat), level
             try:
@@ -121,7 +124,7 @@ class PlayOps(ServiceBase):
                     now=self.clock.now(),
                 )
             except SeatTaken:
-                raise ServiceError("That person already holds a seat in this game.") from None
+                raise ServiceError(_("That person already holds a seat in this game.")) from None
             self._seat_changed(live, seat, user_id, new_level, new_name)
             prompts = tuple(
                 self._prompt(live, d.seat, d.kind)
@@ -129,7 +132,7 @@ class PlayOps(ServiceBase):
                 if d.seat == seat and user_id is not None
             )
             with self.languages.of_game(live):
-                line = f"{new_name} takes over {old}'s seat."
+                line = _("{name} takes over {old}'s seat.").format(name=new_name, old=old)
             return self._simple(
                 live,
                 "seat",
@@ -155,7 +158,9 @@ class PlayOps(ServiceBase):
             draw = live.game.agreed_draw()
             if draw is None:
                 raise ServiceError(
-                    f"{live.game.presentation.title} cannot end in a draw by agreement."
+                    _("{game} cannot end in a draw by agreement.").format(
+                        game=live.game.presentation.title
+                    )
                 )
             await self.store.set_draw_vote(live.id, live.revision, seat, agree)
             live.revision += 1
@@ -165,9 +170,11 @@ class PlayOps(ServiceBase):
             yes = sum(1 for s in humans if live.seats[s].agrees_draw)
             with self.languages.of_game(live):
                 line = (
-                    f"{name} agrees to a draw ({yes} of {len(humans)})."
+                    _("{name} agrees to a draw ({yes} of {all}).").format(
+                        name=name, yes=yes, all=len(humans)
+                    )
                     if agree
-                    else f"{name} no longer agrees to a draw."
+                    else _("{name} no longer agrees to a draw.").format(name=name)
                 )
             if not agree or yes < len(humans):
                 return self._simple(live, "draw", [line])
@@ -187,14 +194,14 @@ class PlayOps(ServiceBase):
             seat = player_seat(live, user_id)
             voters = [s for s in live.humans() if live.seats[s].agrees_draw]
             if not voters:
-                raise ServiceError("Nobody has proposed a draw.")
+                raise ServiceError(_("Nobody has proposed a draw."))
             for voter in voters:
                 await self.store.set_draw_vote(live.id, live.revision, voter, False)
                 live.revision += 1
                 live.seats[voter].agrees_draw = False
             name = live.seats[seat].display_name
             with self.languages.of_game(live):
-                line = f"{name} refuses a draw; the game goes on."
+                line = _("{name} refuses a draw; the game goes on.").format(name=name)
             return self._simple(live, "draw", [line])
 
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
@@ -209,9 +216,9 @@ class PlayOps(ServiceBase):
         async def body(live: LiveGame) -> Outcome:
             self._require_host(live, by_user, is_admin)
             if live.status not in ("lobby", "running"):
-                raise ServiceError("This game is already over.")
+                raise ServiceError(_("This game is already over."))
             with self.languages.of_game(live):
-                line = "The game was cancelled."
+                line = _("The game was cancelled.")
             reason = {"reason": "cancelled", "by": by_user}
             return await self._cancel(live, reason, self.clock.now(), "cancel", line)
 

@@ -10,10 +10,20 @@ import rules
 from rules import contract
 from rules.presentation import Presentation
 
+from .catalogue import N_, _
 from .core import ServiceBase, ServiceError, describe_all
 from .live import LiveGame
 from .models import LOBBY_SEAT, SeatRecord, standing
 from .outcome import DecisionInfo, GameListing, GameStatus, Outcome, Prompt, SeatInfo, UserView
+
+STATUS_WORDS = {
+    "lobby": N_("lobby"),
+    "running": N_("running"),
+    "finished": N_("finished"),
+    "cancelled": N_("cancelled"),
+    "archived": N_("archived"),
+}
+"""A game's status in words, by its stored name."""
 
 
 class QueryOps(ServiceBase):
@@ -37,14 +47,24 @@ class QueryOps(ServiceBase):
         g = live.state
         words = live.game.presentation
         seats = tuple(seat_info(words, s) for s in live.seats)
-        lines = [f"{words.title}: {live.status}" + (" (paused)" if live.paused else "")]
+        status = _(STATUS_WORDS.get(live.status, live.status))
+        lines = [
+            (_("{game}: {status} (paused)") if live.paused else _("{game}: {status}")).format(
+                game=words.title, status=status
+            )
+        ]
         view = live.views().of(None) if g is not None else None
         if g is not None and view is not None:
             lines += words.summary_lines(view, live.names())
             now = self.clock.now()
             for d in self._decision_infos(live):
-                left = f", {time_left(d.deadline - now)} left" if d.deadline else ""
-                lines.append(f"Waiting for {d.name} ({d.kind}{left}).")
+                lines.append(
+                    _("Waiting for {name} ({decision}, {time} left).").format(
+                        name=d.name, decision=d.kind, time=time_left(d.deadline - now)
+                    )
+                    if d.deadline
+                    else _("Waiting for {name} ({decision}).").format(name=d.name, decision=d.kind)
+                )
         return GameStatus(
             game_id=live.id,
             channel_id=live.channel_id,
@@ -71,7 +91,7 @@ class QueryOps(ServiceBase):
         """
         live = await self._live(game_id, cache=False)
         if live.state is None:
-            raise ServiceError("The game has not started yet.")
+            raise ServiceError(_("The game has not started yet."))
         seat = live.seat_of(user_id) if user_id is not None else None
         prompt = self._open_prompt(live, seat) if seat is not None else None
         view = live.views().of(seat)
@@ -106,7 +126,7 @@ class QueryOps(ServiceBase):
         except ServiceError:
             return False
         seat = live.seat_of(user_id)
-        if not live.running or seat is None or all(s != seat for s, _ in live.decisions):
+        if not live.running or seat is None or all(s != seat for s, _kind in live.decisions):
             return False
         return self._current(live, seat, version)
 
@@ -163,7 +183,7 @@ class QueryOps(ServiceBase):
         """
         live = await self._live(game_id, cache=False)
         if live.state is None:
-            raise ServiceError("The game has not started yet.")
+            raise ServiceError(_("The game has not started yet."))
         count = max(1, min(count, 200))
         seat = live.seat_of(user_id) if user_id is not None else None
         words, view, names = live.game.presentation, live.views().of(seat), live.names()
@@ -222,10 +242,10 @@ class QueryOps(ServiceBase):
                 private[rec.user_id] = self._note(live, rec.user_id, seat, lines, False, view)
         public = [e for e in events if e.to is None]
         spectator = live.views().of(None)
-        _, turn = await self._turn_events(live)
+        _turn, turn = await self._turn_events(live)
         with self.languages.of_game(live):
             took_back = [
-                f"{names[r.seat]} took back an action."
+                _("{name} took back an action.").format(name=names[r.seat])
                 for r in logged
                 if r.undoes is not None and r.undoes < owed_from and 0 <= r.seat < len(names)
             ]
@@ -267,9 +287,11 @@ def time_left(seconds: float) -> str:
     """A duration in words: "45 s", "12 min", "3 h 20 min" (never negative)."""
     seconds = max(0, int(seconds))
     if seconds < 60:
-        return f"{seconds} s"
+        return _("{seconds} s").format(seconds=seconds)
     minutes = seconds // 60
     if minutes < 60:
-        return f"{minutes} min"
+        return _("{minutes} min").format(minutes=minutes)
     hours, minutes = divmod(minutes, 60)
-    return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+    if minutes:
+        return _("{hours} h {minutes} min").format(hours=hours, minutes=minutes)
+    return _("{hours} h").format(hours=hours)

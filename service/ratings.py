@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from rules import contract
 
+from .catalogue import _
 from .core import ServiceBase, ServiceError
 from .models import PlayerResult, Rating
 from .rating import COMPUTER_RATINGS, MODEL, entrants, rate_all, rate_game
@@ -228,7 +229,7 @@ class RatingOps(ServiceBase):
             ServiceError: other writers kept moving the ratings on.
         """
         async with self._rating_lock:
-            for _ in range(REBUILD_TRIES):
+            for _try in range(REBUILD_TRIES):
                 head, games = await self.store.rated_games()
                 # thousands of games: off the event loop
                 results, table = await asyncio.to_thread(rate_all, games)
@@ -239,7 +240,7 @@ class RatingOps(ServiceBase):
                 await self.store.set_meta(MODEL_KEY, model_fingerprint())
                 break
             else:
-                raise ServiceError("The ratings kept changing; the rebuild gave up.")
+                raise ServiceError(_("The ratings kept changing; the rebuild gave up."))
         await self.rate_finished()
         return len(games)
 
@@ -259,7 +260,7 @@ class RatingOps(ServiceBase):
             ServiceError: no game of that name.
         """
         if variant not in contract.game_names():
-            raise ServiceError("There is no such game.")
+            raise ServiceError(_("There is no such game."))
         best, total = await self.store.leaderboard(variant, guild_id, limit)
         standings = tuple(_standing(i + 1, r) for i, r in enumerate(best))
         mine = None

@@ -29,16 +29,18 @@ from rules import contract
 from rules.chance import CHANCE
 from rules.presentation import Presentation
 
+from .catalogue import N_, _, n_
 from .core import ServiceBase, ServiceError, describe_all
 from .models import ActionRecord, GameRecord, PlayedGame, standing
 from .outcome import SeatInfo
+from .queries import STATUS_WORDS
 
 log = logging.getLogger("service")
 
 RECORD_FORMAT = "game-record"
 """The ``format`` of an exported record (:meth:`ReplayOps.record`)."""
 RECORD_VERSION = 1
-BROKEN = "This game's stored record cannot be replayed; nothing of it can be shown."
+BROKEN = N_("This game's stored record cannot be replayed; nothing of it can be shown.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,13 +94,31 @@ class Replay:
         return len(self.steps) - 1
 
     def text(self) -> str:
-        """The whole replay in words: a heading, then one paragraph per step."""
-        head = f"{self.title}: {', '.join(seat_words(s) for s in self.seats)}."
-        out = [head, f"{self.status.capitalize()}, {self.actions} actions.", ""]
+        """The whole replay in words (the current language): a heading, then one
+        paragraph per step."""
+        head = _("{game}: {seats}.").format(
+            game=self.title, seats=", ".join(seat_words(s) for s in self.seats)
+        )
+        status = _(STATUS_WORDS.get(self.status, self.status)).capitalize()
+        count = n_("{status}, {count} action.", "{status}, {count} actions.", self.actions)
+        out = [head, count.format(status=status, count=self.actions), ""]
         out += [f"{step.title}. {step.caption}" for step in self.steps]
         if self.result_line:
             out += ["", self.result_line]
         return "\n".join(out) + "\n"
+
+
+def _quiet(seat: int, names: Sequence[str], words: Presentation, deciding: dict[int, str]) -> str:
+    """The words of a step whose events the channel does not see: who acted, and on
+    which decision."""
+    kind = words.decisions().get(deciding.get(seat, ""))
+    if 0 <= seat < len(names):
+        if kind is not None:
+            return _("{name} answered ({decision}).").format(name=names[seat], decision=kind.name)
+        return _("{name} acted.").format(name=names[seat])
+    if kind is not None:
+        return _("The table answered ({decision}).").format(decision=kind.name)
+    return _("The table acted.")
 
 
 def seat_words(seat: SeatInfo) -> str:
@@ -123,16 +143,19 @@ class ReplayOps(ServiceBase):
         """
         rec = await self.store.load_game(game_id)
         if rec is None or channel_id not in (None, rec.channel_id):
-            where = " in this channel" if channel_id is not None else ""
-            raise ServiceError(f"There is no game #{game_id}{where}.")
+            raise ServiceError(
+                _("There is no game #{id} in this channel.").format(id=game_id)
+                if channel_id is not None
+                else _("There is no game #{id}.").format(id=game_id)
+            )
         if rec.creation is None or rec.state is None or rec.started_at is None:
-            raise ServiceError("That game has not started yet: there is nothing to replay.")
+            raise ServiceError(_("That game has not started yet: there is nothing to replay."))
         records = played(await self.store.actions(game_id), rec.version)
         try:
             return await asyncio.to_thread(rebuild, rec, records)
         except (rules.RulesError, KeyError, TypeError, ValueError):
             log.exception("game %s: its stored record does not replay", game_id)
-            raise ServiceError(BROKEN) from None
+            raise ServiceError(_(BROKEN)) from None
 
     async def played_in_channel(
         self, guild_id: int, channel_id: int, limit: int = 25
@@ -172,7 +195,7 @@ def rebuild(rec: GameRecord, records: Sequence[ActionRecord]) -> Replay:
     seats = sorted((s for s in rec.seats if s.seat is not None), key=lambda s: s.seat or 0)
     names = [s.display_name for s in seats]
     creation = rec.creation
-    state, _ = game.new_game(
+    state, _events = game.new_game(
         list(creation["powers"]),
         int(creation["seed"]),
         game.options_from_dict(dict(creation["options"])),
@@ -180,7 +203,7 @@ def rebuild(rec: GameRecord, records: Sequence[ActionRecord]) -> Replay:
     )
     total = len(records)
     start = [rules.Event.from_dict(e) for e in rec.start_events]
-    steps = [_step(0, None, rec.started_at, start, state, words, names, "Start")]
+    steps = [_step(0, None, rec.started_at, start, state, words, names, _("Start"))]
     for number, r in enumerate(records, start=1):
         events = [rules.Event.from_dict(e) for e in r.events]
         state.force_chance(
@@ -191,10 +214,7 @@ def rebuild(rec: GameRecord, records: Sequence[ActionRecord]) -> Replay:
         title = f"{number} / {total}"
         step = _step(number, r.seat, r.created_at, events, state, words, names, title)
         if not step.lines:
-            who = names[r.seat] if 0 <= r.seat < len(names) else "The table"
-            kind = words.decisions().get(deciding.get(r.seat, ""))
-            said = f"{who} answered ({kind.name})." if kind is not None else f"{who} acted."
-            step = replace(step, lines=(said,))
+            step = replace(step, lines=(_quiet(r.seat, names, words, deciding),))
         steps.append(step)
     if json.loads(json.dumps(state.to_dict())) != rec.state:
         raise rules.InvalidState(f"game {rec.id}: its log does not lead to its stored position")

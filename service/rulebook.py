@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from rules import contract
 from rules.presentation import RuleSection
 
+from .catalogue import _
+
 
 @dataclass(frozen=True)
 class Section:
@@ -59,7 +61,7 @@ def _rulings_named(topic: str, chosen: list[Section]) -> list[tuple[Section, str
     hits = []
     for s in order:
         for key in s.rulings:
-            head, _, tail = key.rpartition("-")
+            head, _dash, tail = key.rpartition("-")
             if tail.isdigit() and int(tail) == number and prefix in ("", head.upper()):
                 hits.append((s, key))
     return hits
@@ -76,7 +78,9 @@ def lookup(topic: str | None, variant: str | None = None) -> str:
     chosen = [s for s in sections() if s.variant == game]
     if not topic:
         names = "\n".join(f"- {s.title} ({', '.join(s.rulings)})" for s in chosen)
-        return f"Rules sections — ask `/rules topic:<name or number>`:\n{names}"
+        return _("Rules sections — ask `/rules topic:<name or number>`:\n{sections}").format(
+            sections=names
+        )
     named = _rulings_named(topic, chosen)
     if named:
         s, key = named[0]
@@ -84,8 +88,8 @@ def lookup(topic: str | None, variant: str | None = None) -> str:
     if topic.strip().isdigit() and chosen:
         numbers = [n for s in chosen for n in s.rulings]
         title = contract.game_named(game).presentation.title
-        return (
-            f"{title} has no ruling {topic.strip()}: its rulings are {numbers[0]} to {numbers[-1]}."
+        return _("{game} has no ruling {number}: its rulings are {first} to {last}.").format(
+            game=title, number=topic.strip(), first=numbers[0], last=numbers[-1]
         )
     low = topic.strip().lower()
     for s in chosen + [s for s in sections() if s not in chosen]:
@@ -96,4 +100,6 @@ def lookup(topic: str | None, variant: str | None = None) -> str:
     ]
     if hits:
         return "\n".join(hits[:6])
-    return f"No rule matches {topic!r}. Try `/rules` for the list of sections."
+    return _("No rule matches {topic}. Try `/rules` for the list of sections.").format(
+        topic=repr(topic)
+    )

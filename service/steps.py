@@ -20,11 +20,12 @@ from rules.contract import Game, Param, Value
 from rules.errors import RulesError
 from rules.presentation import CommandOption
 
+from .catalogue import N_, _
 from .choices import Offer, _Table
 from .core import OLD_BUTTON, ServiceBase, ServiceError, StalePrompt, player_seat
 from .live import LiveGame
 
-CHOOSE_KIND = "Choose what to do:"
+CHOOSE_KIND = N_("Choose what to do:")
 """The question of the first step."""
 
 
@@ -100,7 +101,7 @@ def first_step(game: Game, version: int, actions: Iterable[Any], labels: Iterabl
     """The first step of a panel answering a prompt made at ``version`` whose choices are
     ``actions`` (worded ``labels``): the kinds to choose from (:func:`kind_offers`)."""
     offers = kind_offers(game, actions, labels)
-    return Step(version, game.name, None, "", (), {}, (), (), None, CHOOSE_KIND, offers)
+    return Step(version, game.name, None, "", (), {}, (), (), None, _(CHOOSE_KIND), offers)
 
 
 def _option_for(t: _Table, kind: str, param: Param) -> CommandOption | None:
@@ -119,12 +120,15 @@ def _question(t: _Table, kind: str, param: Param) -> str:
     option = _option_for(t, kind, param)
     if option is not None and option.description:
         return option.description.rstrip(".") + ":"
-    named = {"space": t.words.space_word, "seat": "player", "card": "card"}
-    if param.kind in named:
-        return f"Which {named[param.kind]}?"
+    if param.kind == "space":
+        return _("Which {space}?").format(space=t.words.space_word)
+    if param.kind == "seat":
+        return _("Which player?")
+    if param.kind == "card":
+        return _("Which card?")
     if param.kind == "flag":
-        return f"{param.name.replace('_', ' ').capitalize()}: yes or no?"
-    return f"Choose the {param.name.replace('_', ' ')}:"
+        return _("{name}: yes or no?").format(name=param.name.replace("_", " ").capitalize())
+    return _("Choose the {name}:").format(name=param.name.replace("_", " "))
 
 
 class StepOps(ServiceBase):
@@ -154,19 +158,19 @@ class StepOps(ServiceBase):
         live = await self._live(game_id, cache=False)
         seat = self._deciding(live, user_id)
         if not self._current(live, seat, version):
-            raise StalePrompt(OLD_BUTTON)
+            raise StalePrompt(_(OLD_BUTTON))
         if any(isinstance(c, Nth) for c in chosen) and live.version != version:
-            raise StalePrompt(OLD_BUTTON)
+            raise StalePrompt(_(OLD_BUTTON))
         t = _Table(live, user_id)
         if kind is None:
             if chosen:
-                raise StalePrompt(OLD_BUTTON)
+                raise StalePrompt(_(OLD_BUTTON))
             assert t.seat is not None
             legal = t.state.legal_actions(t.seat)
             labels = [t.words.action_label(a, t.view, t.names) for a in legal]
             return first_step(t.game, version, legal, labels)
         if kind not in t.kinds:
-            raise StalePrompt(OLD_BUTTON)
+            raise StalePrompt(_(OLD_BUTTON))
         return _walk(t, version, kind, chosen, fill)
 
     @staticmethod
@@ -180,7 +184,7 @@ class StepOps(ServiceBase):
         seat = player_seat(live, user_id)
         assert live.state is not None  # a running game's
         if not any(d.seat == seat for d in live.state.deciders()):
-            raise ServiceError("You have nothing to decide now: it is someone else's move.")
+            raise ServiceError(_("You have nothing to decide now: it is someone else's move."))
         return seat
 
 
@@ -188,7 +192,7 @@ def _walk(t: _Table, version: int, kind: str, chosen: Sequence[Value | Nth], fil
     """The step of ``kind`` after ``chosen`` (see :meth:`StepOps.step_now`)."""
     params = t.params(kind)
     if len(chosen) > len(params):
-        raise StalePrompt(OLD_BUTTON)
+        raise StalePrompt(_(OLD_BUTTON))
     values: dict[str, Value] = {}
     said: list[Offer] = []
     forced: list[bool] = []
@@ -204,17 +208,17 @@ def _walk(t: _Table, version: int, kind: str, chosen: Sequence[Value | Nth], fil
         legal = t.legal(kind, values)
         if isinstance(given, Nth):
             if not 0 <= given.index < len(legal):
-                raise StalePrompt(OLD_BUTTON)
+                raise StalePrompt(_(OLD_BUTTON))
             given = legal[given.index]
         if given not in legal:
-            raise StalePrompt(OLD_BUTTON)
+            raise StalePrompt(_(OLD_BUTTON))
         take(param, legal, given)
     asked: Param | None = None
     offers: tuple[Offer, ...] = ()
     for param in params[len(chosen) :]:
         legal = t.legal(kind, values)
         if not legal:
-            raise StalePrompt(OLD_BUTTON)
+            raise StalePrompt(_(OLD_BUTTON))
         if fill and len(legal) == 1:
             take(param, legal, legal[0])
             continue

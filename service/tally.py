@@ -17,7 +17,8 @@ from typing import Any
 
 from rules.presentation import Tally
 
-from .core import OLD_BUTTON, ServiceBase, ServiceError, StalePrompt
+from .catalogue import _
+from .core import NOT_PLAYING, OLD_BUTTON, ServiceBase, ServiceError, StalePrompt
 from .live import LiveGame
 from .outcome import Outcome
 
@@ -52,7 +53,9 @@ def shortfall(counts: Counts) -> str | None:
     """Why ``counts`` cannot be confirmed (a total other than the one asked), or None."""
     total, noun = counts.tally.total, counts.tally.noun
     if counts.chosen != total:
-        return f"{noun.capitalize()}: choose exactly {total}; you have chosen {counts.chosen}."
+        return _("{noun}: choose exactly {total}; you have chosen {chosen}.").format(
+            noun=noun.capitalize(), total=total, chosen=counts.chosen
+        )
     return None
 
 
@@ -68,15 +71,15 @@ class TallyOps(ServiceBase):
                 (:class:`StalePrompt`) the panel is out of date or not a counts panel.
         """
         if live.state is None or not live.running:
-            raise ServiceError("This game is not running.")
+            raise ServiceError(_("This game is not running."))
         seat = live.seat_of(user_id)
         if seat is None:
-            raise ServiceError("You are not playing in this game.")
+            raise ServiceError(_(NOT_PLAYING))
         kinds = [d.kind for d in live.state.deciders() if d.seat == seat]
         if not kinds:
-            raise ServiceError("You have nothing to decide now: it is someone else's move.")
+            raise ServiceError(_("You have nothing to decide now: it is someone else's move."))
         if not self._current(live, seat, version):
-            raise StalePrompt(OLD_BUTTON)
+            raise StalePrompt(_(OLD_BUTTON))
         words = live.game.presentation
         view = live.views().of(seat)
         legal = live.state.legal_actions(seat)
@@ -85,7 +88,7 @@ class TallyOps(ServiceBase):
                 tally = words.tally(kind, legal, view, live.names())
                 if tally is not None:
                     return seat, tally
-        raise StalePrompt(OLD_BUTTON)
+        raise StalePrompt(_(OLD_BUTTON))
 
     async def counts_now(
         self, game_id: int, user_id: int, version: int, counts: Sequence[int] | None = None
@@ -99,7 +102,7 @@ class TallyOps(ServiceBase):
                 its group's range.
         """
         live = await self._live(game_id, cache=False)
-        _, tally = self._tally(live, user_id, version)
+        _seat, tally = self._tally(live, user_id, version)
         return _counted(version, tally, counts)
 
     async def act_counts(
@@ -147,5 +150,5 @@ def _counted(version: int, tally: Tally, counts: Sequence[int] | None) -> Counts
     if len(chosen) != len(tally.groups) or any(
         not 0 <= n <= len(g.actions) for g, n in zip(tally.groups, chosen, strict=True)
     ):
-        raise StalePrompt(OLD_BUTTON)
+        raise StalePrompt(_(OLD_BUTTON))
     return Counts(version, tally, chosen)

@@ -22,6 +22,7 @@ from dataclasses import replace
 import rules
 
 from . import computer
+from .catalogue import _
 from .core import DISK_FULL, FULL_RETRY, ServiceBase, ServiceError
 from .deadlines import restarted, stopped
 from .live import LiveGame
@@ -105,7 +106,7 @@ class TimerOps(ServiceBase):
             return Outcome(ok=True, game_id=live.id)  # nothing to do (kind "" : not emitted)
         if seat == LOBBY_SEAT:
             with self.languages.of_game(live):
-                line = (
+                line = _(
                     "The lobby expired without starting; it is closed. "
                     "Open a new one with /newgame."
                 )
@@ -165,7 +166,7 @@ class TimerOps(ServiceBase):
         async def body(live: LiveGame) -> Outcome:
             self._require_host(live, by_user, is_admin)
             with self.languages.of_game(live):
-                line = "The game is paused: no timer runs until the host uses /resume."
+                line = _("The game is paused: no timer runs until the host uses /resume.")
             return await self._pause(live, line)
 
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
@@ -178,7 +179,9 @@ class TimerOps(ServiceBase):
 
         async def body(live: LiveGame) -> Outcome:
             with self.languages.of_game(live):
-                line = f"The game is paused: the bot is missing a permission here ({missing})."
+                line = _(
+                    "The game is paused: the bot is missing a permission here ({permission})."
+                ).format(permission=missing)
             return await self._pause(live, line, hold=(live.channel_id, missing))
 
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
@@ -193,9 +196,9 @@ class TimerOps(ServiceBase):
             ServiceError: the game is not running, or already paused.
         """
         if not live.running:
-            raise ServiceError("Only a running game can be paused.")
+            raise ServiceError(_("Only a running game can be paused."))
         if live.paused:
-            raise ServiceError("The game is already paused.")
+            raise ServiceError(_("The game is already paused."))
         now = self.clock.now()
         new = stopped(live.decisions)
         await self.store.set_paused(live.id, live.revision, now, new.values(), hold)
@@ -213,7 +216,7 @@ class TimerOps(ServiceBase):
         async def body(live: LiveGame) -> Outcome:
             self._require_host(live, by_user, is_admin)
             if not live.paused:
-                raise ServiceError("The game is not paused.")
+                raise ServiceError(_("The game is not paused."))
             new = restarted(live.decisions, live.settings, self.clock.now(), live.game.timings)
             await self.store.set_paused(live.id, live.revision, None, new.values())
             live.paused_at, live.decisions = None, new
@@ -225,7 +228,7 @@ class TimerOps(ServiceBase):
                 if d.seat != LOBBY_SEAT and not live.is_computer(d.seat)
             )
             with self.languages.of_game(live):
-                line = "The game resumes; every timer restarts."
+                line = _("The game resumes; every timer restarts.")
             return self._simple(live, "resume", [line], prompts=prompts)
 
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))

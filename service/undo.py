@@ -19,6 +19,7 @@ import logging
 
 import rules
 
+from .catalogue import _
 from .core import ServiceBase, ServiceError, player_seat
 from .live import LiveGame
 from .models import UndoPoint
@@ -57,52 +58,61 @@ class UndoOps(ServiceBase):
         names = live.names()
         point = live.undo_point
         if seq is not None and seq < live.version:
-            raise ServiceError(f"Nothing to undo: {self._moved_since(live, seq)} since.")
+            raise ServiceError(self._moved_since(live, seq))
         if point is None or point.seq != live.version:
             raise ServiceError(await self._nothing_to_undo(live, seat))
         if point.user_id != user_id:
             raise ServiceError(
-                f"Only {names[point.seat]} may take back that action."
+                _("Only {name} may take back that action.").format(name=names[point.seat])
                 if seq is not None or live.last_acted.get(seat, 0) == 0
-                else f"Nothing to undo: {names[point.seat]} has moved since."
+                else _("Nothing to undo: {name} has moved since.").format(name=names[point.seat])
             )
         if point.revision != live.revision:
             raise ServiceError(
-                "Nothing to undo: the game changed since (a pause, a seat or a draw vote)."
+                _("Nothing to undo: the game changed since (a pause, a seat or a draw vote).")
             )
         if self.clock.now() > point.at + self.undo_seconds:
             raise ServiceError(
-                f"Too late to undo: an action can be taken back within "
-                f"{self.undo_seconds:.0f} s only."
+                _("Too late to undo: an action can be taken back within {seconds} s only.").format(
+                    seconds=f"{self.undo_seconds:.0f}"
+                )
             )
         return point
 
     def _moved_since(self, live: LiveGame, seq: int) -> str:
-        """Who acted after action ``seq``: "Anna has moved", "someone has acted"."""
+        """Why action ``seq`` cannot be taken back now, by who acted after it: "Nothing to
+        undo: Anna has moved since.", "Nothing to undo: the game has moved on since."."""
         movers = [s for s, v in live.last_acted.items() if v > seq]
         if len(movers) == 1 and 0 <= movers[0] < len(live.seats):
-            return f"{live.names()[movers[0]]} has moved"
-        return "the game has moved on"
+            return _("Nothing to undo: {name} has moved since.").format(
+                name=live.names()[movers[0]]
+            )
+        return _("Nothing to undo: the game has moved on since.")
 
     async def _nothing_to_undo(self, live: LiveGame, seat: int) -> str:
         """Why the game's latest action cannot be taken back by ``seat``."""
         tail = await self.store.last_actions(live.id, 1)
         if not tail:
-            return "Nothing to undo: nobody has moved yet."
+            return _("Nothing to undo: nobody has moved yet.")
         last = tail[-1]
         if last.undoes is not None:
-            return "Nothing to undo: the last action was already taken back."
+            return _("Nothing to undo: the last action was already taken back.")
         if last.seat != seat:
-            who = live.names()[last.seat] if 0 <= last.seat < len(live.seats) else "The table"
-            mine = live.last_acted.get(seat, 0) > 0
+            who = live.names()[last.seat] if 0 <= last.seat < len(live.seats) else None
+            if live.last_acted.get(seat, 0) > 0:
+                return (
+                    _("Nothing to undo: {name} has moved since.").format(name=who)
+                    if who is not None
+                    else _("Nothing to undo: the game has moved on since.")
+                )
             return (
-                f"Nothing to undo: {who} has moved since."
-                if mine
-                else f"Nothing to undo: you have not moved; {who} moved last."
+                _("Nothing to undo: you have not moved; {name} moved last.").format(name=who)
+                if who is not None
+                else _("Nothing to undo: you have not moved; the table moved last.")
             )
         if last.source != "player":
-            return "Nothing to undo: your last move was made for you when your time ran out."
-        return (
+            return _("Nothing to undo: your last move was made for you when your time ran out.")
+        return _(
             "Your last action cannot be taken back: it revealed something (a card, a die, "
             "a hidden piece), started a contest or ended the game."
         )
@@ -157,7 +167,7 @@ class UndoOps(ServiceBase):
         spectator = view(None)
         with self.languages.of_game(live):
             label = game.presentation.action_label(action, view(point.seat), live.names())
-            line = f"{name} took back: {label}."
+            line = _("{name} took back: {action}.").format(name=name, action=label)
         return self._played(
             live,
             "undo",

@@ -17,6 +17,10 @@ import pytest
 from tests.postgres import PostgresServer, find_binaries
 
 os.environ.setdefault("RENDER_WORKERS", "0")
+# the console speaks the environment's language when not told one: the tests that do not
+# set one read English, whatever this machine's locale
+for _variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
+    os.environ.pop(_variable, None)
 
 
 @pytest.fixture(scope="session")

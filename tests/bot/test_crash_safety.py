@@ -70,13 +70,17 @@ def kill_at_random_moments(where: str, check: Check, kills: int) -> None:
             if line.strip() != "ready":
                 child.kill()
                 raise AssertionError(f"child did not start: {line!r} {child.stderr.read()}")
-            time.sleep(rng.uniform(0.01, 0.12))
+            # killed after a random number of acknowledged actions (so every kill lets it
+            # make progress, however slow the machine), then at a random moment after
+            read = [child.stdout.readline() for _ in range(rng.randrange(2, 30))]
+            time.sleep(rng.uniform(0.0, 0.05))
             assert child.poll() is None, child.stderr.read()
         finally:
             child.send_signal(signal.SIGKILL)
             child.wait()
         assert child.returncode == -signal.SIGKILL
-        acked = [tuple(map(int, x.split()[1:])) for x in child.stdout.read().splitlines()]
+        lines = [*read, *child.stdout.read().splitlines()]
+        acked = [tuple(map(int, x.split()[1:])) for x in lines if x.strip()]
         counts = check(finished)
         # every acknowledged action is kept; beyond them, at most the one in flight
         assert counts["actions"] - before - len(acked) in (0, 1), (before, acked, counts)

@@ -9,6 +9,7 @@ import math
 import pytest
 from PIL import Image
 
+import i18n
 from render.chart import (
     COLOURS,
     HEIGHT,
@@ -18,7 +19,8 @@ from render.chart import (
     rating_chart,
     rating_chart_text,
 )
-from render.text import ELLIPSIS, recording
+from render.fonts import font
+from render.text import ELLIPSIS, recording, width
 from tests.render.helpers import decode
 
 T = 1_767_225_600.0  # 1 Jan 2026, 00:00 UTC
@@ -92,3 +94,60 @@ def test_the_chart_in_words() -> None:
         "first, 1 Jan 2026); World War 5 0.8 after 2 rated games (-1.5 after the first, "
         "6 Jan 2026)."
     )
+
+
+LONGEST = "Bartholomew the Magnificent"
+TITLES = {
+    "en": f"{LONGEST} — rating over time",
+    "de": f"{LONGEST} — Wertung im Verlauf",
+    "fr": f"{LONGEST} — classement Elo au fil du temps",
+    "cs": f"{LONGEST} — vývoj hodnocení",
+}
+"""The title each language draws for a long name: in full, at one of its sizes."""
+DATES = {
+    "en": ("1 Jan 2026", "21 Jan 2026", "1 Jan, 13:30 UTC"),
+    "de": ("1. Jan. 2026", "21. Jan. 2026", "1. Jan., 13:30 UTC"),
+    "fr": ("1 janv. 2026", "21 janv. 2026", "1 janv., 13:30 UTC"),
+    "cs": ("1. led 2026", "21. led 2026", "1. led, 13:30 UTC"),
+}
+
+
+@pytest.mark.parametrize("locale", i18n.LOCALES)
+def test_every_language_draws_its_words_whole_inside_the_chart(locale: str) -> None:
+    """The title, the dates and the ratings in the chart's language, each drawn as meant
+    (no word left out) and inside the image; a tenth of a rating with the language's
+    decimal separator."""
+    with i18n.use(locale), recording() as drawn:
+        image = decode(rating_chart(LONGEST, [EW, WW]))
+    assert image.size == (WIDTH, HEIGHT)
+    assert drawn[0] == TITLES[locale]
+    assert width(drawn[0], font(13, bold=True)) <= WIDTH - 24
+    first, last, _time = DATES[locale]
+    assert first in drawn and last in drawn
+    assert not any(text.endswith(ELLIPSIS) for text in drawn)
+    assert all(width(text, font(11)) <= WIDTH - 4 for text in drawn[1:])
+    one = Series("European War", ((T + 3600 * 13.5, 3.36), (T + 3600 * 14, 3.41)))
+    with i18n.use(locale), recording() as drawn:
+        rating_chart("Ada", [one])
+    assert DATES[locale][2] in drawn
+    point = "." if locale == "en" else ","
+    assert any(text.startswith("3" + point) for text in drawn), drawn
+
+
+def test_the_chart_in_words_in_every_language() -> None:
+    said = {}
+    for locale in i18n.LOCALES:
+        with i18n.use(locale):
+            said[locale] = rating_chart_text("Chloé", [EW, Series("World War 5", (WW.points[0],))])
+            nobody = rating_chart_text("", [EW])
+        assert nobody != said[locale] and "{" not in said[locale] + nobody
+    assert said["de"] == (
+        "Wertung von Chloé im Verlauf: European War 6,2 nach 4 gewerteten Partien (0,4 nach der "
+        "ersten, 1. Jan. 2026); World War 5 -1,5 nach 1 gewerteten Partie (-1,5 nach der "
+        "ersten, 6. Jan. 2026)."
+    )
+    assert said["cs"].startswith(
+        "Vývoj hodnocení hráče Chloé: European War 6,2 po 4 hodnocených hrách (0,4 po první, "
+        "1. led 2026); World War 5 -1,5 po 1 hodnocené hře"
+    )
+    assert said["fr"].startswith("Classement Elo de Chloé au fil du temps : European War 6,2")

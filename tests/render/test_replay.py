@@ -201,3 +201,31 @@ def test_the_gallery_replay_shows_sixty_actions_within_discords_limit() -> None:
     assert anim.shown == anim.steps == 61 and anim.scale == 1.0
     assert len(anim.data) <= replay.DISCORD_LIMIT
     assert sum(1 for _ in gif_frames(anim)) == 61
+
+
+@pytest.mark.parametrize(
+    ("title", "caption"),
+    [
+        (
+            "12 / 60",
+            "Großbritannien (Computer) marschiert mit einer großen Figur von Frankreich nach "
+            "Deutschland ein; Österreich-Ungarn zieht sich nach Süden zurück, und die "
+            "Diplomatie endet ohne Einspruch.",
+        ),
+        (
+            "12 / 60",
+            "Británie (počítač) vpadla velkou figurkou z Francie do Německa; "
+            "Rakousko-Uhersko ustoupilo na jih a diplomacie skončila bez námitek.",
+        ),
+    ],
+)
+def test_a_caption_in_a_longer_language_is_drawn_whole(title: str, caption: str) -> None:
+    """German and Czech captions (their diacritics, their longer words) are drawn as
+    meant: every word, on the strip's lines, at full size and at the smallest."""
+    for scale, width in ((1.0, 1280), (MIN_SCALE, 640)):
+        with text.recording() as drawn:
+            strip = replay.caption_strip(title, caption, width, scale)
+        assert strip.width == width
+        assert drawn[0] == title
+        assert " ".join(drawn[1:]) == caption
+        assert not any(line.endswith(text.ELLIPSIS) for line in drawn)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import string
 
+import i18n
 from render.fonts import font
 from render.pyramids import status
 from render.text import (
@@ -44,6 +45,11 @@ def test_display_name_falls_back_to_the_seat_number() -> None:
     assert display_name(["Ada", "中文", ""], 2) == "Seat 3"
     assert display_name(["Ada"], 4) == "Seat 5"
     assert short_name(["y" * 80], 0) == "y" * 31 + "…"
+    seats = {}
+    for locale in i18n.LOCALES:
+        with i18n.use(locale):
+            seats[locale] = display_name(["Ada", ""], 1)
+    assert seats == {"en": "Seat 2", "de": "Platz 2", "fr": "Place 2", "cs": "Místo 2"}
 
 
 def test_a_name_has_forms_made_by_one_rule() -> None:

@@ -22,7 +22,7 @@ import rules
 from rules.events import Event
 from service import GameService, Outcome
 from service.scheduler import FakeClock
-from tests.bot.helpers import make_service
+from tests.bot.helpers import HOST, make_service, new_game
 from tests.games.claim_line import Claim, ClaimGame, ClaimWords
 
 T0 = 1_700_000_000.0
@@ -209,5 +209,26 @@ async def test_a_client_language_is_stored_only_when_it_changes(tmp_path: Path) 
         assert written == [(ANN, "de"), (ANN, "fr"), (ANN, "ja")]
         assert svc.locale_of(ANN) is None, "a client language the product does not speak"
         assert await store.user_locales([ANN]) == {ANN: "ja"}
+    finally:
+        await svc.close()
+
+
+async def test_a_rematch_keeps_its_games_language(tmp_path: Path) -> None:
+    svc = await make_service(tmp_path / "games.db", FakeClock(T0))
+    try:
+        with i18n.use("de"):  # the host's client speaks German; the server, Czech
+            gid, started = await new_game(
+                svc, humans=2, computers=1, guild=GUILD, guild_locale="cs"
+            )
+        assert started.language == "cs"
+        assert (await svc.agree_draw(gid, HOST)).ok
+        assert (await svc.agree_draw(gid, 102)).game_over
+        await svc.update_guild_settings(GUILD, language="fr")  # for new tables only
+        with i18n.use("de"):
+            again = await svc.rematch(gid, 102)
+        assert again.ok and again.language == "cs"
+        assert again.public_lines[0].startswith("P102 žádá o odvetu")
+        assert again.lobby is not None
+        assert "Počítač 1 (normální)" in [s.name for s in again.lobby.seats]
     finally:
         await svc.close()
