@@ -24,9 +24,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import i18n
 from render.replay import Animation, Frame, TooLarge
 from rules import contract
 from service import Replay
+from service.queries import STATUS_WORDS
 from service.replays import public_record, seat_words
 
 from ..catalogue import N_, _, n_
@@ -52,6 +54,11 @@ HEADROOM = 64 * 1024
 """Bytes kept free under the attachment limit (the upload's own framing)."""
 
 
+def status_words(status: str) -> str:
+    """A game's stored status (``finished``, ``running``…) in the current language."""
+    return i18n.translate_any(STATUS_WORDS.get(status, status), i18n.current())
+
+
 def replay_file(game_id: int, extension: str) -> str:
     """The attachment name of game ``game_id``'s replay or record."""
     return f"game-{game_id}-replay.{extension}"
@@ -68,7 +75,7 @@ def heading(replay: Replay) -> str:
         game=replay.game_id,
         title=replay.title,
         seats=seats,
-        status=replay.status.capitalize(),
+        status=status_words(replay.status).capitalize(),
         n=replay.actions,
     )
 
@@ -153,7 +160,7 @@ class ReplaysCog(commands.Cog):
         out = []
         for game in played:
             title = contract.game_named(game.variant).presentation.title
-            name = f"#{game.id} {title} · {', '.join(game.names)} · {game.status}"
+            name = f"#{game.id} {title} · {', '.join(game.names)} · {status_words(game.status)}"
             if not typed or typed in name.lower():
                 out.append(Choice(name=name[:100], value=game.id))
         return out[:MAX_CHOICES]
@@ -274,7 +281,10 @@ class ReplaysCog(commands.Cog):
                 "public event and what the channel was told. No hand and no deal are in it.",
                 replay.actions,
             ).format(
-                game=replay.game_id, title=replay.title, status=replay.status, n=replay.actions
+                game=replay.game_id,
+                title=replay.title,
+                status=status_words(replay.status),
+                n=replay.actions,
             ),
             file=discord.File(io.BytesIO(data), name),
         )
