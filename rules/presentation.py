@@ -120,23 +120,62 @@ class Shown:
 class TallyGroup:
     """One type on a counts panel: its ``label``, the choices it stands for (the
     decision's legal actions of that type, in the order they are taken: counting ``n``
-    takes the first ``n``), and how many the panel starts at (``suggested``)."""
+    takes the first ``n``), and how many the panel starts at (``suggested``).
+
+    ``cost`` is what each one counted adds to the tally's total (a chit's price; 1 when
+    the total counts choices). With ``whole``, counting ``n`` takes the one action
+    ``actions[n - 1]`` (an amount: RP left in a city) instead of the first ``n``. With
+    places (:attr:`Tally.places`), ``placed[p]`` holds the group's actions at place
+    ``p`` (empty where it cannot go) and ``actions`` is not used."""
 
     label: str
     actions: tuple[Any, ...]
     suggested: int = 0
+    cost: int = 1
+    whole: bool = False
+    placed: tuple[tuple[Any, ...], ...] = ()
+
+    def at(self, place: int) -> tuple[Any, ...]:
+        """The group's actions at ``place`` (its ``actions`` when it has no places)."""
+        if not self.placed:
+            return self.actions
+        return self.placed[place] if 0 <= place < len(self.placed) else ()
+
+    def taken(self, n: int, place: int = 0) -> tuple[Any, ...]:
+        """The actions counting ``n`` of this group stands for, at ``place``."""
+        actions = self.at(place)
+        if self.whole:
+            return (actions[n - 1],) if n else ()
+        return actions[:n]
+
+
+BOUNDS = ("exactly", "at most", "at least")
+"""How a tally's total binds the counts: the panel's sum must equal it, stay at or under
+it, or reach it."""
 
 
 @dataclass(frozen=True, slots=True)
 class Tally:
     """A decision answered with a count per type rather than one pick at a time (a
-    battle's casualties): exactly ``total`` choices in all, from ``groups``; ``noun``
-    names what is counted ("casualties"). The panel starts at the game's suggestion
-    (each group's ``suggested``), so a player who agrees confirms in one click."""
+    battle's casualties, chits to buy, units to disband): the counts of ``groups``,
+    each weighed by its ``cost``, must sum to ``total`` (``bound``: exactly, at most or
+    at least it); ``noun`` names what is counted ("casualties", "RP"). The panel starts
+    at the game's suggestion (each group's ``suggested``), so a player who agrees
+    confirms in one click.
+
+    ``places`` (labels, with ``place_word`` naming one, "city") is a choice the whole
+    panel shares, starting at ``place``: where the counted choices go. ``finish`` is the
+    action that ends the decision, taken after the counted ones on Confirm unless they
+    opened new choices (a bonus draw); ``None``: the counted choices end it."""
 
     total: int
     noun: str
     groups: tuple[TallyGroup, ...]
+    bound: str = "exactly"
+    finish: Any = None
+    places: tuple[str, ...] = ()
+    place: int = 0
+    place_word: str = ""
 
 
 @dataclass(frozen=True, slots=True)

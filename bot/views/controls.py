@@ -9,7 +9,7 @@ import discord
 
 from .bound import bind
 from .confirm import ConfirmButton, KeepButton
-from .counts import CountButton, CountConfirm
+from .counts import CountButton, CountConfirm, CountPlace
 from .lobby import LobbyButton, OptionSelect
 from .panels import AnswerButton, AnswerSelect, OpenPanelButton, PanelOpener
 from .table import DrawButton, RematchButton, UndoButton
@@ -36,6 +36,7 @@ class Controls:
         self.turn_confirm = bind(TurnConfirm, bot)
         self.count = bind(CountButton, bot)
         self.count_confirm = bind(CountConfirm, bot)
+        self.count_place = bind(CountPlace, bot)
         self.draw = bind(DrawButton, bot)
         self.rematch = bind(RematchButton, bot)
         self.undo = bind(UndoButton, bot)
@@ -56,6 +57,7 @@ class Controls:
             self.turn_confirm,
             self.count,
             self.count_confirm,
+            self.count_place,
             self.draw,
             self.rematch,
             self.undo,

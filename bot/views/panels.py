@@ -23,7 +23,7 @@ import i18n
 from rules import contract
 from rules.contract import Game
 from rules.presentation import Presentation
-from service import OLD_BUTTON, Counts, DecisionInfo, Prompt, ServiceError, suggested
+from service import OLD_BUTTON, Counts, DecisionInfo, Prompt, ServiceError, opening
 
 from ..catalogue import N_, _
 from ..errors import UserError, guarded
@@ -60,7 +60,7 @@ def panel_content(
 def _start(prompt: Prompt) -> Counts:
     """A counts panel as it opens: at the game's suggestion."""
     assert prompt.tally is not None
-    return Counts(prompt.version, prompt.tally, suggested(prompt.tally))
+    return opening(prompt.version, prompt.tally)
 
 
 def panel_view(controls: Controls, prompt: Prompt, game: Game) -> discord.ui.View:

@@ -80,6 +80,26 @@ def views() -> list[discord.ui.View]:
     return made
 
 
+def _economy() -> list[Counts]:
+    """Counts panels as large as a game makes them: six chits to buy (toggles) with 30
+    places to put them (two selects), 60 types to disband (one digit each in the custom
+    ids, pages), and 300 RP split between twelve cities (amounts)."""
+    places = tuple(f"Buda, Pest & Pressburg (Hungary) {i}" for i in range(30))
+    chits = tuple(
+        TallyGroup(f"Mounted Chasseurs ({i} RP)", (), 0, i, placed=(("x",),) * 30) for i in range(6)
+    )
+    buy = Tally(9, "RP", chits, "at most", "done", places, 29, "city")
+    units = tuple(TallyGroup(f"Unit {i}", ("u",) * 9, i % 2) for i in range(60))
+    upkeep = Tally(30, "units to disband", units, "at least", "done")
+    cities = tuple(TallyGroup(f"City {i}", ("d",) * 300, 0, whole=True) for i in range(12))
+    split = Tally(300, "RP", cities)
+    return [
+        Counts(VER, buy, (1, 0, 1, 0, 1, 1), 29),
+        Counts(VER, upkeep, tuple(g.suggested for g in units)),
+        Counts(VER, split, (300,) + (0,) * 11),
+    ]
+
+
 @pytest.mark.parametrize("language", i18n.LOCALES)
 def test_every_view_fits_discords_limits(language: str) -> None:
     with i18n.use(language):
@@ -101,6 +121,15 @@ def test_every_view_fits_discords_limits(language: str) -> None:
                 for c in row["components"]
             ]
         assert sum(a != b for a, b in zip(labels, english, strict=True)) > len(labels) // 2
+
+
+@pytest.mark.parametrize("language", i18n.LOCALES)
+def test_the_largest_counts_panels_fit(language: str) -> None:
+    with i18n.use(language):
+        for counts in _economy():
+            for page in (0, 1):
+                check_components(counts_view(CONTROLS, GID, counts, page).to_components())
+            check_message({"content": count_line(counts)}, 0)
 
 
 @pytest.mark.parametrize("language", i18n.LOCALES)
