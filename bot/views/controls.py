@@ -11,7 +11,7 @@ from .bound import bind
 from .confirm import ConfirmButton, KeepButton
 from .counts import CountButton, CountConfirm, CountPlace
 from .lobby import LobbyButton, OptionSelect
-from .panels import AnswerButton, AnswerSelect, OpenPanelButton, PanelOpener
+from .panels import AnswerButton, AnswerPage, AnswerSelect, OpenPanelButton, PanelOpener
 from .table import DrawButton, RematchButton, UndoButton
 from .turn import TurnButton, TurnConfirm, TurnSelect
 
@@ -29,6 +29,7 @@ class Controls:
         self.option = bind(OptionSelect, bot)
         self.answer = bind(AnswerButton, bot)
         self.answer_select = bind(AnswerSelect, bot)
+        self.answer_page = bind(AnswerPage, bot)
         self.open_panel = bind(OpenPanelButton, bot)
         self.opener = bind(PanelOpener, bot)
         self.turn = bind(TurnButton, bot)
@@ -50,6 +51,7 @@ class Controls:
             self.option,
             self.answer,
             self.answer_select,
+            self.answer_page,
             self.open_panel,
             self.opener,
             self.turn,

@@ -302,7 +302,7 @@ PANELS = {
     "w1": "select",
     "w2": "select",
     "answer": "buttons",
-    "cards": "select",
+    "cards": "buttons",
     "sealed": "select",
     "casualties": "counts",
     "recruit": "counts",

@@ -30,6 +30,7 @@ from tests.fake_discord import FakeMessage, FakeUser
 from tests.fake_discord.models import InteractionResult
 
 TURN, SELECT, CONFIRM = TURN_ID, SELECT_ID, CONFIRM_ID
+PAGE = re.compile(r"ew:ap:\d+:\d+:\d+")
 
 
 def _engine(world: World, gid: int) -> Any:
@@ -206,7 +207,22 @@ class Clicker:
             messages = [res.original]
         else:
             messages = self._private(user)
-        msg, cid, value = self._find_answer(messages, gid, code)
+        found = self._find_answer(messages, gid, code)
+        while found is None:  # on a later page of a long list: Later, until it shows
+            panel = self._newest_panel(messages, gid)
+            later = max(
+                (
+                    c["custom_id"]
+                    for c in panel.walk_components()
+                    if PAGE.fullmatch(c.get("custom_id", ""))
+                ),
+                key=lambda cid: int(cid.rsplit(":", 1)[1]),
+            )
+            res = await self._click(user, panel, later, decided)
+            messages = [res.original or panel]
+            found = self._find_answer(messages, gid, code)
+        assert found is not None, f"no panel component for {code!r}"
+        msg, cid, value = found
         if msg.ephemeral:
             decided.where = "channel"
         if value is None:
@@ -369,10 +385,23 @@ class Clicker:
         """What only ``user`` sees: the DMs and the ephemeral panels shown to them."""
         return [*self.world.fake.dm_messages(user), *self.ephemerals.get(user.id, [])]
 
+    @staticmethod
+    def _newest_panel(messages: list[FakeMessage], gid: int) -> FakeMessage:
+        """The decision panel of the newest version among ``messages``."""
+        best: tuple[int, int, FakeMessage] | None = None
+        for m in messages:
+            for c in m.walk_components():
+                found = re.fullmatch(rf"ew:(?:a|s|ap):{gid}:(\d+):.*", c.get("custom_id", ""))
+                if found and (best is None or (int(found.group(1)), m.id) > best[:2]):
+                    best = (int(found.group(1)), m.id, m)
+        assert best is not None, "no decision panel"
+        return best[2]
+
     def _find_answer(
         self, messages: list[FakeMessage], gid: int, code: str
-    ) -> tuple[FakeMessage, str, str | None]:
-        """The component answering with ``code`` on the panel of the newest version."""
+    ) -> tuple[FakeMessage, str, str | None] | None:
+        """The component answering with ``code`` on the panel of the newest version
+        (None: not on the page shown)."""
         best: tuple[int, int, FakeMessage, str, str | None] | None = None
         for m in messages:
             for c in m.walk_components():
@@ -388,7 +417,8 @@ class Clicker:
                     continue
                 if best is None or key[:2] > best[:2]:
                     best = key
-        assert best is not None, f"no panel component for {code!r}"
+        if best is None:
+            return None
         return best[2], best[3], best[4]
 
     def _record(self, res: InteractionResult, decided: Decided) -> InteractionResult:
