@@ -27,6 +27,7 @@ from service import (
     PlayerStats,
     SeatInfo,
     Standing,
+    shortfall,
 )
 from service.models import GuildSettings
 
@@ -83,3 +84,48 @@ def test_a_stale_options_refusal_in_czech() -> None:
     with i18n.use("cs"), pytest.raises(StalePayload) as refused:
         check_options(log, [{"name": "n", "type": 4, "value": 99}])
     assert refused.value.message == "Volba `n` příkazu /log musí být od 1 do 50 (ne 99)."
+
+
+def _economy_counts() -> list[Counts]:
+    """Counts panels of each bound, with a place, within and past their totals."""
+    buy = Tally(
+        9,
+        "RP",
+        (TallyGroup("Hussars (3 RP)", (), 0, 3, placed=(("a",), ("b",))),) * 4,
+        "at most",
+        "done",
+        ("Paris", "Lyon"),
+        0,
+        "city",
+    )
+    upkeep = Tally(2, "units to disband", (TallyGroup("Reserves", ("u",) * 3, 2),), "at least")
+    split = Tally(5, "RP", (TallyGroup("Paris", ("d",) * 5, 5, whole=True),))
+    return [
+        Counts(1, buy, (1, 1, 0, 0), 1),
+        Counts(1, buy, (1, 1, 1, 1), 0),
+        Counts(1, upkeep, (2,)),
+        Counts(1, upkeep, (1,)),
+        Counts(1, split, (5,)),
+        Counts(1, split, (4,)),
+    ]
+
+
+@pytest.mark.parametrize("language", i18n.LOCALES)
+def test_counts_lines_and_refusals_of_every_bound_in_every_language(language: str) -> None:
+    with i18n.use(language):
+        made = [count_line(c) for c in _economy_counts()]
+        made += [r for c in _economy_counts() if (r := shortfall(c)) is not None]
+    with i18n.use(i18n.DEFAULT):
+        english = [count_line(c) for c in _economy_counts()]
+        english += [r for c in _economy_counts() if (r := shortfall(c)) is not None]
+    assert len(made) == len(english) == 9  # three of them over their bound
+    if language == i18n.DEFAULT:
+        assert (
+            made[0] == "➤ RP: **6** of at most 9 — Hussars (3 RP), Hussars (3 RP) · City: **Lyon**"
+        )
+        assert made[-2] == "Units to disband: at least 2; you have chosen 1."
+    else:
+        assert all(a != b for a, b in zip(made, english, strict=True)), made
+    if language == "cs":
+        assert made[3] == "➤ Units to disband: **1**, alespoň 2 — Reserves 1 (uprav počty)"
+        assert made[6] == "RP: nejvýše 9; vybráno máš 12."
