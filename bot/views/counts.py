@@ -180,7 +180,8 @@ def counts_view(controls: Controls, gid: int, counts: Counts, page: int = 0) -> 
             discord.SelectOption(label=label[:100] or "?", value=str(p), default=p == place)
             for p, label in chunk
         ]
-        select = controls.count_place(gid, ver, k, write(now), options, tally.place_word)
+        hint = upper_first(tally.place_word) or "…"
+        select = controls.count_place(gid, ver, k, write(now), options, hint)
         select.row = shown
         shown += 1
         view.add_item(select)
