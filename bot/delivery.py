@@ -26,6 +26,12 @@ permission holds its messages, pauses its game and says which permission
 (:meth:`Delivery._forbidden`); :meth:`Delivery.permissions_changed` undoes it. The hold
 is kept in the store, so a restart keeps it (:meth:`Delivery.restore_holds`).
 
+Each part is written in the language of whoever reads it: what the channel shows (the
+lobby, the action message, its board, its buttons, the waiting lines, a reminder) in the
+game's (:attr:`Outcome.language`), a DM or a panel in its player's (their client's as
+last seen, else the game's: :meth:`Delivery.language_of`), and the answer to the one who
+clicked in theirs (the context the interaction is handled in).
+
 Nothing a committed action did is lost to a crash: the store marks each action as owed
 to its channel in the action's own transaction; the mark moves on in the transaction that
 keeps the action's message in the outbox, or once the message (the interaction's answer)
@@ -45,12 +51,14 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+import i18n
 from rules import contract
 from rules.presentation import Contest
-from service import DecisionInfo, LobbyInfo, Outcome, ServiceError
+from service import DecisionInfo, GameStatus, LobbyInfo, Outcome, ServiceError
 from service.models import OutboxRecord
 
 from . import reply as replies
+from .catalogue import _
 from .dms import PrivateDelivery
 from .images import BOARD_FILE, Images, Picture
 from .outbox import BACKGROUND, NORMAL, URGENT, Outbox, Sent, files_of, message_payload
@@ -404,7 +412,8 @@ class Delivery(PrivateDelivery):
             self._delivering.add(task)
         hands: asyncio.Future[dict[Any, Picture]] | None = None
         try:
-            drawing = asyncio.ensure_future(self._render(outcome))
+            with i18n.use(outcome.language):  # the channel's pictures
+                drawing = asyncio.ensure_future(self._render(outcome))
             # hands are for DMs, sent after the channel message: draw them meanwhile
             # only for an answer in the interaction itself (a panel edited in place, or
             # closed DMs); a DM's hand image is drawn when the outbox sends it
@@ -431,7 +440,7 @@ class Delivery(PrivateDelivery):
             log.exception("game %s: delivering a %s outcome failed", gid, outcome.kind)
             self.outbox.metrics.error("delivery")
             if reply is not None and not reply.answered:
-                await reply.private("Done — but I could not post the result here; see /status.")
+                await reply.private(_("Done — but I could not post the result here; see /status."))
         finally:
             if task is not None:
                 self._delivering.discard(task)
@@ -462,10 +471,10 @@ class Delivery(PrivateDelivery):
             if mode == "panel":
                 head = self.label(outcome) + "\n" if reply.interaction.guild_id is None else ""
                 await reply.edit_source(
-                    content=f"{head}✔ {note or 'Done.'}", view=None, attachments=[]
+                    content=f"{head}✔ {note or _('Done.')}", view=None, attachments=[]
                 )
             elif not reply.answered:
-                await reply.private("Done.")
+                await reply.private(_("Done."))
         finally:
             reply.close()
 
@@ -526,7 +535,14 @@ class Delivery(PrivateDelivery):
         holding = self.images.holding(note.view, outcome.variant)
         if holding is None:  # a game without images, or nothing held
             return {}
-        return {("hand", actor): await self.images.hand(holding, "Your hand", game=outcome.variant)}
+        with i18n.use(self.language_of(note.user_id, outcome)):
+            drawn = await self.images.hand(holding, _("Your hand"), game=outcome.variant)
+        return {("hand", actor): drawn}
+
+    def language_of(self, user_id: int, outcome: Outcome) -> str:
+        """The language ``user_id`` reads their DMs and panels about ``outcome``'s game
+        in: their client's as last seen, else the game's."""
+        return i18n.choose(self.bot.service.locale_of(user_id), outcome.language)
 
     # ------------------------------------------------------------------ sending
     def channel(self, outcome: Outcome) -> Any:
@@ -552,6 +568,43 @@ class Delivery(PrivateDelivery):
         may post) its DMs and panels, after the game's previous outcome's (``dms_after``)."""
         gid = outcome.game_id or 0
         refs = await self.refs_of(gid)
+        with i18n.use(outcome.language):
+            if outcome.kind == "lobby":
+                await self._lobby(outcome, refs, reply)
+                return
+            await self._send_to_channel(outcome, refs, pics, reply, late)
+        if posted is not None and not posted.done():
+            posted.set_result(None)
+        if dms_after is not None:
+            await asyncio.shield(dms_after)
+        if await within(hands, replies.WORDS_FIRST_AFTER):
+            pics = {**pics, **hands.result()}
+        await self._private(outcome, pics, reply, note)
+        await self.close_stale_panels(outcome, reply)
+        if reply is not None and not reply.answered:
+            if reply.mode == "panel":
+                head = self.label(outcome) + "\n" if reply.interaction.guild_id is None else ""
+                await reply.edit_source(
+                    content=f"{head}✔ {note or _('Done.')}", view=None, attachments=[]
+                )
+            elif reply.mode == "reply":
+                await reply.private(_("Done."))
+        if outcome.kind in ("cancel", "expired") or outcome.game_over:
+            if outcome.game_over:
+                log.info("game %s finished in channel %s", gid, outcome.channel_id)
+            self.forget(gid)
+
+    async def _send_to_channel(
+        self,
+        outcome: Outcome,
+        refs: GameRefs,
+        pics: dict[Any, Picture],
+        reply: Reply | None,
+        late: asyncio.Future[dict[Any, Picture]] | None,
+    ) -> None:
+        """``outcome``'s channel part but a lobby's (in the game's language): the action
+        message or the contest's edit, a reminder; then nothing of it is owed any more."""
+        gid = outcome.game_id or 0
         kind = outcome.kind
         if kind == "resume" and outcome.channel_id is not None:
             # /resume: try the channel again (if the permission is still missing, the
@@ -562,15 +615,12 @@ class Delivery(PrivateDelivery):
                     self.bot.db.release_channel(outcome.channel_id), "a released channel"
                 )
             self.outbox.release(outcome.channel_id)
-        if kind == "lobby":
-            await self._lobby(outcome, refs, reply)
-            return
         if kind in ("cancel", "expired", "start"):
             lobby_reply = reply if reply is not None and reply.mode == "lobby" else None
             closing = {
-                "start": "The game has started: see below.",
-                "cancel": "This table was closed.",
-                "expired": "This lobby expired.",
+                "start": _("The game has started: see below."),
+                "cancel": _("This table was closed."),
+                "expired": _("This lobby expired."),
             }[kind]
             await self._close_lobby(outcome, refs, closing, lobby_reply)
         if self._progress(outcome):
@@ -588,26 +638,6 @@ class Delivery(PrivateDelivery):
         if self._owed(outcome) is not None and owed not in self._telling:
             await self._told(outcome)  # nothing was said in the channel: nothing owed
         self._telling.discard(owed)
-        if posted is not None and not posted.done():
-            posted.set_result(None)
-        if dms_after is not None:
-            await asyncio.shield(dms_after)
-        if await within(hands, replies.WORDS_FIRST_AFTER):
-            pics = {**pics, **hands.result()}
-        await self._private(outcome, pics, reply, note)
-        await self.close_stale_panels(outcome, reply)
-        if reply is not None and not reply.answered:
-            if reply.mode == "panel":
-                head = self.label(outcome) + "\n" if reply.interaction.guild_id is None else ""
-                await reply.edit_source(
-                    content=f"{head}✔ {note or 'Done.'}", view=None, attachments=[]
-                )
-            elif reply.mode == "reply":
-                await reply.private("Done.")
-        if kind in ("cancel", "expired") or outcome.game_over:
-            if outcome.game_over:
-                log.info("game %s finished in channel %s", gid, outcome.channel_id)
-            self.forget(gid)
 
     async def post(
         self,
@@ -818,7 +848,7 @@ class Delivery(PrivateDelivery):
         if offer is None or offer[1] != message_id:
             return
         del self._undo_offers[gid]
-        channel_id, _, payload = offer
+        channel_id, _message_id, payload = offer
         try:
             await self.outbox.edit(channel_id, message_id, payload, [], game_id=gid)
         except Exception:
@@ -1019,12 +1049,15 @@ class Delivery(PrivateDelivery):
         for p in outcome.prompts:
             if p.user_id is None:
                 continue
-            until = f" Time runs out {stamp(p.deadline)}." if p.deadline else ""
+            if p.deadline:
+                text = _("⏰ {who}, a reminder: {prompt} Time runs out {when}.")
+            else:
+                text = _("⏰ {who}, a reminder: {prompt}")
             ping = await self.pings(p.user_id)
             mine = [DecisionInfo(p.seat, p.kind, p.user_id, "", p.deadline)]
             await self.post(
                 outcome,
-                f"⏰ <@{p.user_id}>, a reminder: {p.text}{until}",
+                text.format(who=f"<@{p.user_id}>", prompt=p.text, when=stamp(p.deadline)),
                 pings={p.user_id} if ping else set(),
                 view=opener_view(self.bot.controls, outcome.game_id or 0, mine, outcome.variant),
             )
@@ -1134,7 +1167,6 @@ class Delivery(PrivateDelivery):
         gid = rec.game_id if rec.game_id is not None else await service.active_game(cid)
         channel = self.bot.get_channel(cid)
         missing = missing_permissions(channel) if channel is not None else []
-        what = missing_text(missing, exc.text)
         log.warning(
             "game %s: missing permission(s) in channel %s: %s",
             gid,
@@ -1154,26 +1186,31 @@ class Delivery(PrivateDelivery):
                 ),
                 f"that channel {cid} is held",
             )
-        tail = (
-            "The game is paused; it resumes by itself when the permission is back, "
-            "or the host can use /resume."
-        )
-        if (
-            missing
-            and can_talk(missing)
-            and await self.outbox.notice(
-                cid, f"⚠️ I cannot post the game here: I am missing {what} in this channel. {tail}"
-            )
-        ):
+        try:
+            status: GameStatus | None = await service.status(gid)
+        except ServiceError:
+            status = None
+        language = status.language if status is not None else i18n.DEFAULT
+        if missing and can_talk(missing):
+            with i18n.use(language):  # the channel's
+                notice = _(
+                    "⚠️ I cannot post the game here: I am missing {what} in this channel. "
+                    "The game is paused; it resumes by itself when the permission is back, "
+                    "or the host can use /resume."
+                ).format(what=missing_text(missing, exc.text))
+            if await self.outbox.notice(cid, notice):
+                return
+        if status is None or status.host_id is None:
             return
-        status = await service.status(gid)
-        if status.host_id is None:
-            return
-        where = self.label(Outcome(ok=True, game_id=gid, channel_id=cid, guild_id=status.guild_id))
-        text = (
-            f"{where}\n⚠️ I can no longer post your game in that channel: I am missing "
-            f"{what} there. {tail}"
+        host = Outcome(
+            ok=True, game_id=gid, channel_id=cid, guild_id=status.guild_id, language=language
         )
+        with i18n.use(self.language_of(status.host_id, host)):
+            text = _(
+                "{where}\n⚠️ I can no longer post your game in that channel: I am missing "
+                "{what} there. The game is paused; it resumes by itself when the permission "
+                "is back, or the host can use /resume."
+            ).format(where=self.label(host), what=missing_text(missing, exc.text))
         await self.outbox.dm(
             status.host_id,
             message_payload(text, mentions=discord.AllowedMentions.none()),

@@ -20,6 +20,7 @@ import discord
 
 from service import Counts, ServiceError, shortfall
 
+from ..catalogue import _
 from ..errors import UserError, guarded
 from ..reply import Reply
 from .bound import OfBot, button_of
@@ -55,9 +56,16 @@ def count_line(counts: Counts) -> str:
     each = ", ".join(
         f"{g.label} {n}" for g, n in zip(tally.groups, counts.counts, strict=True) if n
     )
-    line = f"{STEP_MARK}{tally.noun.capitalize()}: **{counts.chosen} of {tally.total}**"
-    line += f" — {each}" if each else ""
-    return line + ("" if shortfall(counts) is None else " (adjust with − and +)")
+    noun = tally.noun.capitalize()
+    if each and shortfall(counts) is not None:
+        line = _("{what}: **{chosen} of {total}** — {each} (adjust with − and +)")
+    elif each:
+        line = _("{what}: **{chosen} of {total}** — {each}")
+    elif shortfall(counts) is not None:
+        line = _("{what}: **{chosen} of {total}** (adjust with − and +)")
+    else:
+        line = _("{what}: **{chosen} of {total}**")
+    return STEP_MARK + line.format(what=noun, chosen=counts.chosen, total=tally.total, each=each)
 
 
 def with_counts(head: str, counts: Counts) -> str:
@@ -89,7 +97,7 @@ def counts_view(controls: Controls, gid: int, counts: Counts, page: int = 0) -> 
             view.add_item(button)
     shown = len(range(page * PER_PAGE, min(len(groups), (page + 1) * PER_PAGE)))
     tail: list[discord.ui.Item[Any]] = [controls.count_confirm(gid, ver, write(now))]
-    tail.append(controls.count(gid, ver, page, "", "↺ Suggested", discord.ButtonStyle.secondary))
+    tail.append(controls.count(gid, ver, page, "", _("↺ Suggested"), discord.ButtonStyle.secondary))
     for target, label in ((page - 1, "◀"), (page + 1, "▶")):
         if 0 <= target < pages:
             tail.append(
@@ -123,7 +131,7 @@ async def _counts(
     try:
         return await bot.service.counts_now(gid, interaction.user.id, version, read(text))
     except ValueError:
-        raise UserError("That button is not valid any more.", gid) from None
+        raise UserError(_("That button is not valid any more."), gid) from None
     except ServiceError as exc:
         raise UserError(str(exc), gid) from None
 
@@ -181,7 +189,7 @@ class CountConfirm(
     def __init__(self, gid: int, version: int, counts: str) -> None:
         super().__init__(
             discord.ui.Button(
-                label="✔ Confirm",
+                label=_("✔ Confirm"),
                 style=discord.ButtonStyle.success,
                 custom_id=f"ew:nc:{gid}:{version}:{counts}",
             )
@@ -198,6 +206,6 @@ class CountConfirm(
         counts = await _counts(bot, interaction, gid, self.version, self.counts)
         out = await bot.service.act_counts(gid, interaction.user.id, self.version, counts.counts)
         if not out.ok:
-            raise UserError(out.error or "That did not work.", gid)
+            raise UserError(out.error or _("That did not work."), gid)
         note = count_line(counts).removeprefix(STEP_MARK)
         await bot.delivery.deliver(out, interaction, mode="panel", note=note)

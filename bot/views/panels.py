@@ -19,11 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+import i18n
 from rules import contract
 from rules.contract import Game
 from rules.presentation import Presentation
 from service import OLD_BUTTON, Counts, DecisionInfo, Prompt, ServiceError, suggested
 
+from ..catalogue import N_, _
 from ..errors import UserError, guarded
 from ..reply import Reply, with_picture
 from ..texts import clip, stamp
@@ -47,7 +49,7 @@ def panel_content(
     lines = [label] if label else []
     lines.append(f"**{prompt.text}**")
     if prompt.deadline:
-        lines.append(f"Time runs out {stamp(prompt.deadline)}.")
+        lines.append(_("Time runs out {when}.").format(when=stamp(prompt.deadline)))
     lines += words.status_lines(view, names)
     lines += words.private_lines(view, names)
     if prompt.tally is not None:
@@ -130,7 +132,7 @@ class AnswerSelect(
             discord.ui.Select(
                 custom_id=f"ew:s:{gid}:{version}:{n}",
                 options=options,
-                placeholder="Choose…",
+                placeholder=_("Choose…"),
                 min_values=1,
                 max_values=1,
             )
@@ -157,7 +159,7 @@ class OpenPanelButton(
     def __init__(self, gid: int, uid: int) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Open my panel",
+                label=_("Open my panel"),
                 style=discord.ButtonStyle.primary,
                 custom_id=f"ew:o:{gid}:{uid}",
             )
@@ -171,7 +173,9 @@ class OpenPanelButton(
     @guarded("private")
     async def callback(self, interaction: discord.Interaction) -> None:
         if interaction.user.id != self.uid:  # only the player the panel is for
-            raise UserError(f"This panel is for <@{self.uid}>, not you.", self.gid)
+            raise UserError(
+                _("This panel is for {who}, not you.").format(who=f"<@{self.uid}>"), self.gid
+            )
         await open_panel(self.bot, interaction, self.gid)
 
 
@@ -185,9 +189,9 @@ async def check_seated(bot: GameBot, interaction: discord.Interaction, gid: int)
     try:
         status = await bot.service.status(gid)
     except ServiceError:
-        raise UserError("That game no longer exists.", gid) from None
+        raise UserError(_("That game no longer exists."), gid) from None
     if not any(s.user_id == interaction.user.id for s in status.seats):
-        raise UserError("This panel belongs to a player of that game, not you.", gid)
+        raise UserError(_("This panel belongs to a player of that game, not you."), gid)
     return contract.game_named(status.variant)
 
 
@@ -212,13 +216,15 @@ async def open_panel(bot: GameBot, interaction: discord.Interaction, gid: int) -
     except ServiceError as exc:
         raise UserError(str(exc), gid) from None
     if status.status != "running":
-        raise UserError("This game is over.", gid)
+        raise UserError(_("This game is over."), gid)
     if uv.seat is None:
-        raise UserError("You are not playing in this game.", gid)
+        raise UserError(_("You are not playing in this game."), gid)
     prompt = uv.prompt
     if prompt is None:
-        awaited = ", ".join(sorted({d.name for d in status.decisions})) or "nobody"
-        raise UserError(f"You have nothing to decide now (waiting for {awaited}).", gid)
+        awaited = ", ".join(sorted({d.name for d in status.decisions})) or _("nobody")
+        raise UserError(
+            _("You have nothing to decide now (waiting for {who}).").format(who=awaited), gid
+        )
     names = [s.name for s in status.seats]
     game = contract.game_named(status.variant)
     content = panel_content(prompt, uv.view, names, game.presentation)
@@ -232,7 +238,7 @@ async def open_panel(bot: GameBot, interaction: discord.Interaction, gid: int) -
     if holding is None:  # a game without images, or nothing held
         await Reply.of(interaction).say(clip(content), view=panel)
         return
-    drawing = images.hand(holding, "Your hand", game=status.variant)
+    drawing = images.hand(holding, _("Your hand"), game=status.variant)
     await with_picture(
         Reply.of(interaction), clip(content), drawing, bot.delivery.later, view=panel
     )
@@ -264,14 +270,14 @@ class PanelOpener(
     on a panel)."""
 
     LABELS = {
-        "t": ("Your turn", discord.ButtonStyle.success),
-        "a": ("Open my panel", discord.ButtonStyle.primary),
+        "t": (N_("Your turn"), discord.ButtonStyle.success),
+        "a": (N_("Open my panel"), discord.ButtonStyle.primary),
     }
 
     def __init__(self, gid: int, what: str) -> None:
         label, style = self.LABELS[what]
         super().__init__(
-            discord.ui.Button(label=label, style=style, custom_id=f"ew:p:{gid}:{what}")
+            discord.ui.Button(label=_(label), style=style, custom_id=f"ew:p:{gid}:{what}")
         )
         self.gid, self.what = gid, what
 
@@ -291,16 +297,20 @@ async def answer(
     game = await check_seated(bot, interaction, gid)
     uv = await bot.service.view(gid, interaction.user.id)
     if uv.seat is None:
-        raise UserError("You are not playing in this game.", gid)
+        raise UserError(_("You are not playing in this game."), gid)
     offered = uv.prompt.choices if uv.prompt is not None else ()
     try:
         kind, params = codec.decode(code, game, offered)
     except (ValueError, UnicodeDecodeError):
-        reason = OLD_BUTTON if code.startswith("h") else "That button is not valid any more."
+        reason = (
+            i18n.translate_any(OLD_BUTTON, i18n.current())
+            if code.startswith("h")
+            else _("That button is not valid any more.")
+        )
         raise UserError(reason, gid) from None
     outcome = await bot.service.act_with(gid, interaction.user.id, kind, params, version=version)
     if not outcome.ok:
-        raise UserError(outcome.error or "That did not work.", gid)
+        raise UserError(outcome.error or _("That did not work."), gid)
     note = kind
     for action, label in zip(offered, uv.prompt.labels if uv.prompt else (), strict=False):
         if action.to_dict() == {"kind": kind, **params}:
