@@ -15,6 +15,7 @@ from ..contract import Decision, OnTimeout, Result, Value
 from ..errors import InvalidState, RulesError
 from ..rng import Rng
 from .board import Board, load_board
+from .catalogue import p_
 from .options import VARIANTS, Options
 
 if TYPE_CHECKING:
@@ -26,6 +27,31 @@ if TYPE_CHECKING:
 SCHEMA_VERSION = 1
 SMALL, MEDIUM, LARGE = 1, 2, 3
 SIZE_NAMES = {SMALL: "small", MEDIUM: "medium", LARGE: "large"}
+"""The sizes' ids (as stored and typed); :func:`size_word` names them for people."""
+
+
+def size_word(size: int) -> str:
+    """A piece of ``size`` in the current language, as the subject of a sentence (or
+    standing alone): "small", "kleine Figur"."""
+    words = {
+        SMALL: p_("piece", "small"),
+        MEDIUM: p_("piece", "medium"),
+        LARGE: p_("piece", "large"),
+    }
+    return words[size]
+
+
+def size_object(size: int) -> str:
+    """A piece of ``size`` in the current language as the object of a sentence ("placed
+    a small"): "small", "malou figurku"."""
+    words = {
+        SMALL: p_("piece, object", "small"),
+        MEDIUM: p_("piece, object", "medium"),
+        LARGE: p_("piece, object", "large"),
+    }
+    return words[size]
+
+
 PIECES_PER_SIZE = 3
 
 # Phases: who decides what (see GameState.deciders).
