@@ -9,6 +9,7 @@ from typing import Any
 
 from ..contract import Decision
 from . import cards as C
+from .catalogue import _
 from .options import Options
 from .state import DIPLOMACY, DUEL, RETREAT, GameState
 
@@ -19,12 +20,18 @@ class SeatView:
 
     seat: int
     power: str
-    power_name: str
+    power_english: str
+    """The power's name as the board file gives it (:attr:`power_name` is translated)."""
     hand_size: int
     supply: tuple[int, int, int]
     """Pieces off the board: (small, medium, large)."""
     arch_enemy: int
     eliminated: bool
+
+    @property
+    def power_name(self) -> str:
+        """The power's name in the current language."""
+        return _(self.power_english)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +117,7 @@ def view_for(g: GameState, viewer: int | None) -> View:
         SeatView(
             seat=s,
             power=p,
-            power_name=g.board.powers[p].name,
+            power_english=g.board.powers[p].english,
             hand_size=len(g.hands[s]),
             supply=(supplies[s][1], supplies[s][2], supplies[s][3]),
             arch_enemy=g.arch_enemy(s),
