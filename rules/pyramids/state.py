@@ -41,6 +41,17 @@ def size_word(size: int) -> str:
     return words[size]
 
 
+def size_label(size: int) -> str:
+    """A size as a short label in the current language ("small", "klein"): a board's
+    tag, a column of the board as text."""
+    words = {
+        SMALL: p_("size", "small"),
+        MEDIUM: p_("size", "medium"),
+        LARGE: p_("size", "large"),
+    }
+    return words[size]
+
+
 def size_object(size: int) -> str:
     """A piece of ``size`` in the current language as the object of a sentence ("placed
     a small"): "small", "malou figurku"."""
