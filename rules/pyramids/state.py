@@ -230,7 +230,7 @@ class GameState:
         self.forced: list[Any] = []
         self.chance_steps: list[Event] = []
         self.setup_queue: list[tuple[int, int]] = []
-        self.hands: list[list[int]] = [[] for _ in seats]
+        self.hands: list[list[int]] = [[] for _seat in seats]
         self.pile: list[int] = []
         self.discard: list[int] = []
         self.sabotage_used = False
@@ -238,8 +238,8 @@ class GameState:
         self.attack_barred = False
         self.battle: Battle | None = None
         self.pending: list[int] = []
-        self.knowledge: list[dict[int, list[int]]] = [{} for _ in seats]
-        self.eliminated: list[bool] = [False for _ in seats]
+        self.knowledge: list[dict[int, list[int]]] = [{} for _seat in seats]
+        self.eliminated: list[bool] = [False for _seat in seats]
         self.last_roll: dict[str, Any] | None = None
         self.winners: list[int] = []
         self.draw = False

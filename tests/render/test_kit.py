@@ -1,5 +1,6 @@
-"""The drawing kit's import hygiene: render/ imports only the rules, Pillow and the
-standard library, and the kit (``render/*.py``) no game's room."""
+"""The drawing kit's import hygiene: render/ imports only the rules, Pillow, the
+languages (``i18n``, standard library only) and the standard library, and the kit
+(``render/*.py``) no game's room."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ RENDER_DIR = Path(__file__).resolve().parents[2] / "render"
 
 def _allowed(module: str) -> bool:
     root = module.split(".")[0]
-    allowed = {"PIL", "rules", "render", "__future__"}
+    allowed = {"PIL", "rules", "render", "i18n", "__future__"}
     return root in allowed or root in sys.stdlib_module_names
 
 
