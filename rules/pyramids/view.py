@@ -14,7 +14,7 @@ from .options import Options
 from .state import DIPLOMACY, DUEL, RETREAT, GameState
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class SeatView:
     """Public facts about one seat."""
 
@@ -32,6 +32,16 @@ class SeatView:
     def power_name(self) -> str:
         """The power's name in the current language."""
         return _(self.power_english)
+
+    def __repr__(self) -> str:
+        # as before the name was translated (English under ``power_name``): the console
+        # seeds its computer players from a view's repr, so a game repeats as it did
+        return (
+            f"SeatView(seat={self.seat!r}, power={self.power!r}, "
+            f"power_name={self.power_english!r}, hand_size={self.hand_size!r}, "
+            f"supply={self.supply!r}, arch_enemy={self.arch_enemy!r}, "
+            f"eliminated={self.eliminated!r})"
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -261,3 +261,15 @@ def test_boards_name_every_field_in_every_language() -> None:
                 # most names are translated (a few are the same in some languages)
                 english = [f.english for f in board.fields.values()]
                 assert sum(a != b for a, b in zip(names, english, strict=True)) > len(names) // 2
+
+
+def test_a_view_reads_the_same_in_every_language() -> None:
+    """A view's repr (which seeds the console's computer players) holds no translated
+    word: a game repeats whatever language it is shown in."""
+    g, _events = pyramids.new_game("european_war", [None] * 3, seed=4)
+    english = repr(pyramids.view_for(g, 0))
+    for language in TRANSLATED:
+        with i18n.use(language):
+            view = pyramids.view_for(g, 0)
+            assert repr(view) == english
+            assert view.seats[0].power_name != view.seats[0].power_english
