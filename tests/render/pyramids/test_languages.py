@@ -9,7 +9,7 @@ import dataclasses
 import pytest
 
 import i18n
-from render.pyramids import board_png, duel_png, hand_png
+from render.pyramids import PyramidImages, board_png, duel_png, hand_png
 from render.pyramids.board import draw_board, summary
 from render.pyramids.duel import duel_image
 from render.pyramids.hand import hand_image
@@ -139,3 +139,13 @@ def view_field(view: pyramids.View, seat: int) -> str:
     """The first home field of ``seat``'s power."""
     board = pyramids.load_board(view.board_id)
     return board.powers[view.seats[seat].power].fields[0]
+
+
+def test_the_images_alt_texts_speak_the_language() -> None:
+    images = PyramidImages("european_war")
+    with i18n.use("de"):
+        assert images.private_text([51, 0]).startswith("Deine Karten: 2")
+        assert images.private_text([]) == "Deine Karten: keine"
+        assert images.extra_text("duel") == "Das Duell: offen gespielte Karten und Summen."
+    with i18n.use("cs"):
+        assert images.private_text([]) == "Tvoje karty: žádné"
