@@ -183,7 +183,7 @@ def resolve_fields(board: Board, words: Sequence[str], count: int) -> list[tuple
         Unreadable: too few words, or a word that starts no field name.
     """
     if len(words) < count:
-        raise Unreadable(n_("Name {n} field here.", "Name {n} fields here.", count).format(n=count))
+        raise Unreadable(n_("Name one field here.", "Name {n} fields here.", count).format(n=count))
     scored: list[tuple[int, list[list[str]]]] = []
     for lengths in _compositions(len(words), count):
         groups, start, exact_hits = [], 0, 0
@@ -208,7 +208,7 @@ def resolve_fields(board: Board, words: Sequence[str], count: int) -> list[tuple
                 )
         raise Unreadable(
             n_(
-                "I could not read {words} as {n} field.",
+                "I could not read {words} as one field.",
                 "I could not read {words} as {n} fields.",
                 count,
             ).format(words=repr(" ".join(words)), n=count)
