@@ -4,6 +4,7 @@ Czech, through the same code paths as in English (never by reading the catalogue
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -14,9 +15,10 @@ import i18n
 import rules
 from rules import contract, pyramids
 from rules.presentation import Typed, Unreadable
-from rules.pyramids import Move, Pass, PlacePiece, Retreat
+from rules.pyramids import Attack, Move, Pass, PlaceAll, PlacePiece, Retreat
 from rules.pyramids.board import BOARD_IDS, load_board
 from rules.pyramids.typed import board_text, duel_text, supply_line
+from rules.pyramids.words import action_label
 from tests.rules.positions import BRIT, CENT, FRAN, cards, position
 
 TRANSLATED = tuple(locale for locale in i18n.LOCALES if locale != i18n.DEFAULT)
@@ -273,3 +275,21 @@ def test_a_view_reads_the_same_in_every_language() -> None:
             view = pyramids.view_for(g, 0)
             assert repr(view) == english
             assert view.seats[0].power_name != view.seats[0].power_english
+
+
+def test_european_war_s_choice_labels_fit_a_button_in_every_language(locale: str) -> None:
+    """Discord's buttons take 80 characters: every placement, move and attack of European
+    War is labelled within them, whatever the fields."""
+    board = load_board("european_war")
+    labels = [
+        action_label(PlaceAll(*order), board, NAMES)
+        for power in board.powers.values()
+        for order in itertools.permutations(power.fields)
+    ]
+    labels += [
+        action_label(kind(src, dst), board, NAMES)
+        for src in board.fields
+        for dst in board.adjacency[src] + board.sea_reach[src]
+        for kind in (Move, Attack)
+    ]
+    assert max(map(len, labels)) <= 80, max(labels, key=len)
