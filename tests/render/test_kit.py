@@ -1,5 +1,5 @@
 """The drawing kit's import hygiene: render/ imports only the rules, Pillow, the
-languages (``i18n``, standard library only) and the standard library, and the kit
+languages (:mod:`i18n`, which every layer may) and the standard library, and the kit
 (``render/*.py``) no game's room."""
 
 from __future__ import annotations
