@@ -305,6 +305,9 @@ class GameBot(commands.AutoShardedBot):
         await self.delivery.catch_up()
         loaded = await self.service.start()
         log.info("service started: %d unfinished game(s) loaded", loaded)
+        gone = await self.delivery.undo.restore()  # their timers, lost with the process
+        if gone:
+            log.info("took off %d Undo button(s) whose time ran out meanwhile", gone)
         self.delivery.dms_closed |= await self.db.users_with_dms_closed()
         self._spawn(self._purge_loop())
 
@@ -347,6 +350,7 @@ class GameBot(commands.AutoShardedBot):
         """Another process changed one of this process's games: tell its channel (and
         its players) what is owed, before the game is reloaded here."""
         await self.delivery.catch_up(only=game_id)
+        await self.delivery.undo.restore(only=game_id)
 
     async def resend_panels(self) -> None:
         """DM every person with an open panel decision its panel again."""

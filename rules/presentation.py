@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from .catalogue import _
 from .contract import Param, Value
 from .events import Event
 
@@ -47,7 +48,7 @@ class OptionSpec:
         """How ``value`` of this option reads (its label if it has one)."""
         values: tuple[object, ...] = self.choices if self.kind == "word" else self.steps
         if self.kind == "flag":
-            return "yes" if value else "no"
+            return _("yes") if value else _("no")
         if value in values and len(self.labels) == len(values):
             return self.labels[values.index(value)]
         return str(value)
@@ -449,14 +450,18 @@ class Typed:
                 message says which numbers there are).
         """
         if not self.choices:
-            raise Unreadable("There is nothing to choose right now.")
+            raise Unreadable(_("There is nothing to choose right now."))
         numbers = list(self.numbers) or list(range(1, len(self.choices) + 1))
         if number in numbers:
             return self.choices[numbers.index(number)]
         if numbers == list(range(1, len(numbers) + 1)):
-            raise Unreadable(f"Choose a number from 1 to {len(numbers)}.")
+            raise Unreadable(_("Choose a number from 1 to {n}.").format(n=len(numbers)))
         shown = ", ".join(str(n) for n in numbers[:-1])
-        raise Unreadable(f"Choose one of the numbers shown: {shown} or {numbers[-1]}.")
+        raise Unreadable(
+            _("Choose one of the numbers shown: {numbers} or {last}.").format(
+                numbers=shown, last=numbers[-1]
+            )
+        )
 
 
 class Unreadable(ValueError):

@@ -163,8 +163,10 @@ class UndoButton(
     @guarded("public")
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = self.bot
-        out = expect_ok(await bot.service.undo(self.gid, interaction.user.id, seq=self.seq))
-        await bot.delivery.deliver(out, interaction)
+        out = await bot.service.undo(self.gid, interaction.user.id, seq=self.seq)
+        if not out.ok:  # a button whose action may no longer be taken back goes
+            bot.delivery.later(bot.delivery.undo.refused(self.gid, self.seq, interaction.message))
+        await bot.delivery.deliver(expect_ok(out), interaction)
 
 
 def undo_id(gid: int, seq: int) -> str:

@@ -9,4 +9,7 @@ _ = catalogue.gettext
 n_ = catalogue.ngettext
 p_ = catalogue.pgettext
 
+DATA_FIELDS = {"boards/european_war.json": ("name",), "boards/world_war_5.json": ("name",)}
+"""The names of powers, continents, fields and territories on the boards."""
+
 __all__ = ["N_", "_", "catalogue", "n_", "p_"]
