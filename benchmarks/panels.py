@@ -10,7 +10,13 @@ decision (all its clicks). The person's own reading and clicking time is not in 
 numbers: a turn takes that plus the bot's part. Also the process's CPU time, and the
 machine's load.
 
+With ``--variant europe_at_war``: two people on the compact map, each making the game's
+own computer player's choices, for the first ``--decisions`` decisions of each game
+(setup, plans, windows, battles, and the counts panels of casualties, recruits, upkeep
+and savings).
+
 Run by hand:  python -m benchmarks.panels [--games 3] [--dms-closed]
+              python -m benchmarks.panels --variant europe_at_war [--decisions 400]
 """
 
 from __future__ import annotations
@@ -33,13 +39,17 @@ from bot.endpoints import point_discord_at
 from tests.bot.e2e.clicks import Clicker, Decided
 from tests.bot.e2e.harness import make_world
 from tests.bot.e2e.policy import Policy, aggressive_computer
+from tests.bot.e2e.test_europe_at_war import Heuristic, _two_on_compact
 from tests.fake_discord import FakeDiscord
 
 SEEDS = (113, 197, 7, 29, 31, 41, 53, 61)
 
 
-async def play(seed: int, dms_closed: bool, tmp: Path) -> list[Decided]:
-    """One game by clicks; its decisions."""
+async def play(
+    seed: int, dms_closed: bool, tmp: Path, variant: str = "", decisions: int = 400
+) -> list[Decided]:
+    """One game by clicks (of ``variant``: Europe at War's first ``decisions``); its
+    decisions."""
     saved = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
     fake = await FakeDiscord().start()
     point_discord_at(fake.api_base, fake.gateway_url)
@@ -49,6 +59,14 @@ async def play(seed: int, dms_closed: bool, tmp: Path) -> list[Decided]:
         world.seed = seed
         await world.start(service_options={"chooser": aggressive_computer})
         try:
+            if variant == "europe_at_war":
+                gid = await _two_on_compact(world)
+                clicker = Clicker(world, channel_every=2)
+                policy = Heuristic()
+                for _n in range(decisions):
+                    if not await clicker.step(policy):
+                        break
+                return clicker.log
             await world.slash("ann", "newgame")
             gid = await world.gid()
             lobby = world.lobby_message()
@@ -101,6 +119,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=3, help="games to play (default 3)")
     parser.add_argument("--dms-closed", action="store_true", help="both people's DMs closed")
+    parser.add_argument("--variant", default="", help="europe_at_war (default: European War)")
+    parser.add_argument(
+        "--decisions", type=int, default=400, help="Europe at War: decisions per game"
+    )
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
     log: list[Decided] = []
@@ -110,7 +132,8 @@ def main() -> None:
         for i in range(args.games):
             where = Path(tmp) / f"game{i}"
             where.mkdir()
-            log += asyncio.run(play(SEEDS[i % len(SEEDS)], args.dms_closed, where))
+            seed = SEEDS[i % len(SEEDS)]
+            log += asyncio.run(play(seed, args.dms_closed, where, args.variant, args.decisions))
     print(f"load average before: {load:.2f}")
     report(log)
     print(

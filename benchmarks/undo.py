@@ -7,8 +7,10 @@ Printed: the latency of a placement that keeps its before-image (the undo point,
 written with the action; the first five placements of fresh tables), of the same
 placements with the game's hook answering no (no before-image), and of an undo (state
 and decisions put back, a row in the log; the same placement made and taken back
-``--rounds`` times), each with the CPU time per operation; and the size of the
-before-image of a European War position in mid-game.
+``--rounds`` times), each with the CPU time per operation; what the bot asks of every
+outcome it delivers (``undo_open``: is an Undo still standing) and the write that keeps
+a shown Undo button (``set_undo_offer``); and the size of the before-image of a
+European War position in mid-game.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from typing import Any
 from benchmarks.stats import summary
 from rules import contract, pyramids
 from service import GameService
+from service.models import UndoOffer
 from service.scheduler import FakeClock
 from service.store import open_store
 
@@ -106,6 +109,30 @@ async def undos(rounds: int) -> tuple[list[float], float]:
     return took, cpu / len(took)
 
 
+async def offers(rounds: int) -> tuple[tuple[list[float], float], tuple[list[float], float]]:
+    """Latencies and CPU of ``undo_open`` (after a placement: an Undo standing) and of
+    keeping an Undo button with the game, ``rounds`` times each."""
+    asked: list[float] = []
+    kept: list[float] = []
+    cpu_asked = cpu_kept = 0.0
+    edit = {"components": [{"type": 1, "components": [{"type": 2, "custom_id": "x"}]}]}
+    with tempfile.TemporaryDirectory() as tmp:
+        svc, gid = await table(tmp, FakeClock())
+        await place(svc, gid)
+        for n in range(rounds):
+            c0, t0 = time.process_time(), time.perf_counter()
+            assert await svc.undo_open(gid) is not None
+            t1, c1 = time.perf_counter(), time.process_time()
+            await svc.store.set_undo_offer(gid, UndoOffer(1, n, 1, 30.0, edit))
+            t2, c2 = time.perf_counter(), time.process_time()
+            asked.append(t1 - t0)
+            kept.append(t2 - t1)
+            cpu_asked += c1 - c0
+            cpu_kept += c2 - c1
+        await svc.close()
+    return (asked, cpu_asked / rounds), (kept, cpu_kept / rounds)
+
+
 def point_size() -> int:
     """Bytes of the before-image of a European War position after 60 random actions."""
     g, _ = pyramids.new_game("european_war", [None] * 4, seed=5)
@@ -127,6 +154,9 @@ def main() -> None:
     print(f"placement, no undo point:          {summary(plain)}; CPU {cpu_p * 1000:.3f} ms")
     back, cpu_u = asyncio.run(undos(args.rounds))
     print(f"undo:                              {summary(back)}; CPU {cpu_u * 1000:.3f} ms")
+    (asked, cpu_a), (kept_offer, cpu_o) = asyncio.run(offers(args.rounds))
+    print(f"undo_open:                         {summary(asked)}; CPU {cpu_a * 1000:.3f} ms")
+    print(f"keeping an Undo button:            {summary(kept_offer)}; CPU {cpu_o * 1000:.3f} ms")
     print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(f"before-image of a 4-player European War position: {point_size()} bytes")
 

@@ -41,11 +41,12 @@ from .cogs.table import TableCog
 from .cogs.turn import TurnCog
 from .config import Settings
 from .delivery import Delivery
-from .entry import command_entry
+from .entry import command_entry, speak_their_language
 from .errors import answer_unknown_component, handle_error
 from .games import is_panel
 from .resources import Resources
 from .sync import sync_commands
+from .translator import CatalogueTranslator
 from .views.controls import Controls
 
 log = logging.getLogger("bot")
@@ -190,6 +191,7 @@ class GameBot(commands.AutoShardedBot):
         self.service.add_listener(self._deliver_outcome)
         self.service.room = self.delivery.room
         self.service.on_changed = self._changed_elsewhere
+        speak_their_language(self._connection, self.service.note_locale)
         self.leases = resources.leases
         self.metrics.watch(
             games=lambda: self.service.running_games() if self.service is not None else 0,
@@ -241,6 +243,7 @@ class GameBot(commands.AutoShardedBot):
         ):
             await self.add_cog(cog)
         self.add_dynamic_items(*self.controls.items())
+        await self.tree.set_translator(CatalogueTranslator())
 
     async def start(self, token: str, *, reconnect: bool = True) -> None:
         """Log in (``setup_hook`` wires), keep the health file, hold this process's
@@ -302,6 +305,9 @@ class GameBot(commands.AutoShardedBot):
         await self.delivery.catch_up()
         loaded = await self.service.start()
         log.info("service started: %d unfinished game(s) loaded", loaded)
+        gone = await self.delivery.undo.restore()  # their timers, lost with the process
+        if gone:
+            log.info("took off %d Undo button(s) whose time ran out meanwhile", gone)
         self.delivery.dms_closed |= await self.db.users_with_dms_closed()
         self._spawn(self._purge_loop())
 
@@ -344,6 +350,7 @@ class GameBot(commands.AutoShardedBot):
         """Another process changed one of this process's games: tell its channel (and
         its players) what is owed, before the game is reloaded here."""
         await self.delivery.catch_up(only=game_id)
+        await self.delivery.undo.restore(only=game_id)
 
     async def resend_panels(self) -> None:
         """DM every person with an open panel decision its panel again."""
@@ -366,6 +373,7 @@ class GameBot(commands.AutoShardedBot):
                 prompts=(prompt,),
                 names=tuple(s.name for s in status.seats),
                 private={prompt.user_id: note},
+                language=status.language,
             )
             await self.delivery.deliver(outcome)
 

@@ -26,6 +26,12 @@ permission holds its messages, pauses its game and says which permission
 (:meth:`Delivery._forbidden`); :meth:`Delivery.permissions_changed` undoes it. The hold
 is kept in the store, so a restart keeps it (:meth:`Delivery.restore_holds`).
 
+Each part is written in the language of whoever reads it: what the channel shows (the
+lobby, the action message, its board, its buttons, the waiting lines, a reminder) in the
+game's (:attr:`Outcome.language`), a DM or a panel in its player's (their client's as
+last seen, else the game's: :meth:`Delivery.language_of`), and the answer to the one who
+clicked in theirs (the context the interaction is handled in).
+
 Nothing a committed action did is lost to a crash: the store marks each action as owed
 to its channel in the action's own transaction; the mark moves on in the transaction that
 keeps the action's message in the outbox, or once the message (the interaction's answer)
@@ -39,27 +45,31 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+import i18n
 from rules import contract
 from rules.presentation import Contest
-from service import DecisionInfo, LobbyInfo, Outcome, ServiceError
+from service import DecisionInfo, GameStatus, LobbyInfo, Outcome, ServiceError
 from service.models import OutboxRecord
 
 from . import reply as replies
+from .catalogue import _
 from .dms import PrivateDelivery
 from .images import BOARD_FILE, Images, Picture
 from .outbox import BACKGROUND, NORMAL, URGENT, Outbox, Sent, files_of, message_payload
 from .permissions import can_talk, missing_permissions, missing_text
 from .reply import Reply, attach, within
 from .texts import clip, lobby_text, stamp, waiting_lines
+from .undo_offers import META as UNDO
+from .undo_offers import UndoOffers, offer_meta
 from .views.lobby import lobby_view
 from .views.panels import opener_view
-from .views.table import draw_items, undo_id
+from .views.table import draw_items
 
 if TYPE_CHECKING:
     from .client import GameBot
@@ -99,26 +109,6 @@ class GameRefs:
     contest_edits: int = 0
     """Edits of the contest message so far (a late contest image is added only to the
     latest)."""
-
-
-async def _when_sent(
-    pending: asyncio.Future[Sent], then: Callable[[discord.Message], None]
-) -> None:
-    """Call ``then`` with the outbox's message once it is sent (not if it is not)."""
-    msg = (await pending).message
-    if msg is not None:
-        then(msg)
-
-
-def _custom_ids(msg: discord.Message) -> set[str]:
-    """The custom ids of ``msg``'s buttons and selects."""
-    out: set[str] = set()
-    for row in msg.components:
-        for child in getattr(row, "children", ()):
-            custom_id = getattr(child, "custom_id", None)
-            if custom_id:
-                out.add(custom_id)
-    return out
 
 
 def _mentions(users: set[int] | list[int]) -> discord.AllowedMentions:
@@ -180,10 +170,9 @@ class Delivery(PrivateDelivery):
         self._quiet = asyncio.Event()
         self._quiet.set()
         self._delivering: set[asyncio.Task[Any]] = set()
-        self._undo_offers: dict[int, tuple[int, int, dict[str, Any]]] = {}
-        """game id -> (channel id, message id, the edit taking it off) of the message
-        whose Undo button is up (see :meth:`_offer_undo`)."""
         """Tasks running :meth:`deliver` (whoever called it)."""
+        self.undo = UndoOffers(bot, self.outbox)
+        """The Undo buttons up under the games' messages."""
 
     # ------------------------------------------------------------------ bookkeeping
     def ref(self, game_id: int) -> GameRefs:
@@ -234,6 +223,7 @@ class Delivery(PrivateDelivery):
         self._channels.pop(game_id, None)
         self.hands_shown.pop(game_id, None)
         self.dm_panels.pop(game_id, None)
+        self.undo.forget(game_id)
 
     async def restore_holds(self) -> None:
         """At start-up, before the outbox sends: the channels held for a missing
@@ -322,8 +312,8 @@ class Delivery(PrivateDelivery):
         return len(tasks)
 
     def later(self, job: Coroutine[Any, Any, Any]) -> None:
-        """Run ``job`` (an image added to a message sent with words only) in the
-        background; :meth:`idle` waits for it too."""
+        """Run ``job`` (an image added to a message sent with words only, a stale
+        button taken off) in the background; :meth:`idle` waits for it too."""
         self._active += 1
         self._quiet.clear()
         task = asyncio.ensure_future(job)
@@ -333,7 +323,7 @@ class Delivery(PrivateDelivery):
     def _later_done(self, task: asyncio.Task[None]) -> None:
         self._later.discard(task)
         if not task.cancelled() and task.exception() is not None:
-            log.error("adding an image later failed", exc_info=task.exception())
+            log.error("a delivery's later step failed", exc_info=task.exception())
             self.outbox.metrics.error("delivery")
         self._active -= 1
         if self._active == 0:
@@ -404,7 +394,8 @@ class Delivery(PrivateDelivery):
             self._delivering.add(task)
         hands: asyncio.Future[dict[Any, Picture]] | None = None
         try:
-            drawing = asyncio.ensure_future(self._render(outcome))
+            with i18n.use(outcome.language):  # the channel's pictures
+                drawing = asyncio.ensure_future(self._render(outcome))
             # hands are for DMs, sent after the channel message: draw them meanwhile
             # only for an answer in the interaction itself (a panel edited in place, or
             # closed DMs); a DM's hand image is drawn when the outbox sends it
@@ -431,7 +422,7 @@ class Delivery(PrivateDelivery):
             log.exception("game %s: delivering a %s outcome failed", gid, outcome.kind)
             self.outbox.metrics.error("delivery")
             if reply is not None and not reply.answered:
-                await reply.private("Done — but I could not post the result here; see /status.")
+                await reply.private(_("Done — but I could not post the result here; see /status."))
         finally:
             if task is not None:
                 self._delivering.discard(task)
@@ -462,10 +453,10 @@ class Delivery(PrivateDelivery):
             if mode == "panel":
                 head = self.label(outcome) + "\n" if reply.interaction.guild_id is None else ""
                 await reply.edit_source(
-                    content=f"{head}✔ {note or 'Done.'}", view=None, attachments=[]
+                    content=f"{head}✔ {note or _('Done.')}", view=None, attachments=[]
                 )
             elif not reply.answered:
-                await reply.private("Done.")
+                await reply.private(_("Done."))
         finally:
             reply.close()
 
@@ -526,7 +517,14 @@ class Delivery(PrivateDelivery):
         holding = self.images.holding(note.view, outcome.variant)
         if holding is None:  # a game without images, or nothing held
             return {}
-        return {("hand", actor): await self.images.hand(holding, "Your hand", game=outcome.variant)}
+        with i18n.use(self.language_of(note.user_id, outcome)):
+            drawn = await self.images.hand(holding, _("Your hand"), game=outcome.variant)
+        return {("hand", actor): drawn}
+
+    def language_of(self, user_id: int, outcome: Outcome) -> str:
+        """The language ``user_id`` reads their DMs and panels about ``outcome``'s game
+        in: their client's as last seen, else the game's."""
+        return i18n.choose(self.bot.service.locale_of(user_id), outcome.language)
 
     # ------------------------------------------------------------------ sending
     def channel(self, outcome: Outcome) -> Any:
@@ -552,7 +550,45 @@ class Delivery(PrivateDelivery):
         may post) its DMs and panels, after the game's previous outcome's (``dms_after``)."""
         gid = outcome.game_id or 0
         refs = await self.refs_of(gid)
+        with i18n.use(outcome.language):
+            if outcome.kind == "lobby":
+                await self._lobby(outcome, refs, reply)
+                return
+            await self._send_to_channel(outcome, refs, pics, reply, late)
+        if posted is not None and not posted.done():
+            posted.set_result(None)
+        if dms_after is not None:
+            await asyncio.shield(dms_after)
+        if await within(hands, replies.WORDS_FIRST_AFTER):
+            pics = {**pics, **hands.result()}
+        await self._private(outcome, pics, reply, note)
+        await self.close_stale_panels(outcome, reply)
+        if reply is not None and not reply.answered:
+            if reply.mode == "panel":
+                head = self.label(outcome) + "\n" if reply.interaction.guild_id is None else ""
+                await reply.edit_source(
+                    content=f"{head}✔ {note or _('Done.')}", view=None, attachments=[]
+                )
+            elif reply.mode == "reply":
+                await reply.private(_("Done."))
+        if outcome.kind in ("cancel", "expired") or outcome.game_over:
+            if outcome.game_over:
+                log.info("game %s finished in channel %s", gid, outcome.channel_id)
+            self.forget(gid)
+
+    async def _send_to_channel(
+        self,
+        outcome: Outcome,
+        refs: GameRefs,
+        pics: dict[Any, Picture],
+        reply: Reply | None,
+        late: asyncio.Future[dict[Any, Picture]] | None,
+    ) -> None:
+        """``outcome``'s channel part but a lobby's (in the game's language): the action
+        message or the contest's edit, a reminder; then nothing of it is owed any more."""
+        gid = outcome.game_id or 0
         kind = outcome.kind
+        await self.undo.check(gid, outcome.channel_id)  # an older action's Undo goes
         if kind == "resume" and outcome.channel_id is not None:
             # /resume: try the channel again (if the permission is still missing, the
             # first message fails, the game pauses again and the host is told again)
@@ -562,15 +598,12 @@ class Delivery(PrivateDelivery):
                     self.bot.db.release_channel(outcome.channel_id), "a released channel"
                 )
             self.outbox.release(outcome.channel_id)
-        if kind == "lobby":
-            await self._lobby(outcome, refs, reply)
-            return
         if kind in ("cancel", "expired", "start"):
             lobby_reply = reply if reply is not None and reply.mode == "lobby" else None
             closing = {
-                "start": "The game has started: see below.",
-                "cancel": "This table was closed.",
-                "expired": "This lobby expired.",
+                "start": _("The game has started: see below."),
+                "cancel": _("This table was closed."),
+                "expired": _("This lobby expired."),
             }[kind]
             await self._close_lobby(outcome, refs, closing, lobby_reply)
         if self._progress(outcome):
@@ -588,26 +621,6 @@ class Delivery(PrivateDelivery):
         if self._owed(outcome) is not None and owed not in self._telling:
             await self._told(outcome)  # nothing was said in the channel: nothing owed
         self._telling.discard(owed)
-        if posted is not None and not posted.done():
-            posted.set_result(None)
-        if dms_after is not None:
-            await asyncio.shield(dms_after)
-        if await within(hands, replies.WORDS_FIRST_AFTER):
-            pics = {**pics, **hands.result()}
-        await self._private(outcome, pics, reply, note)
-        await self.close_stale_panels(outcome, reply)
-        if reply is not None and not reply.answered:
-            if reply.mode == "panel":
-                head = self.label(outcome) + "\n" if reply.interaction.guild_id is None else ""
-                await reply.edit_source(
-                    content=f"{head}✔ {note or 'Done.'}", view=None, attachments=[]
-                )
-            elif reply.mode == "reply":
-                await reply.private("Done.")
-        if kind in ("cancel", "expired") or outcome.game_over:
-            if outcome.game_over:
-                log.info("game %s finished in channel %s", gid, outcome.channel_id)
-            self.forget(gid)
 
     async def post(
         self,
@@ -624,7 +637,6 @@ class Delivery(PrivateDelivery):
         meta: dict[str, Any] | None = None,
         late: asyncio.Future[dict[Any, Picture]] | None = None,
         announces: bool = False,
-        sent: Callable[[discord.Message], None] | None = None,
     ) -> discord.Message | None:
         """One channel message: the slash command's answer when there is one, else
         through the outbox. Returns the message if it was the answer, or if ``wait``
@@ -633,8 +645,9 @@ class Delivery(PrivateDelivery):
         that the outbox may coalesce with the channel's previous one. ``late``: the
         images still being drawn, added to the message by an edit once it is sent.
         ``announces``: it is the message of the outcome's actions, which stay owed to
-        the channel until it is kept in the outbox or sent with its board. ``sent`` is
-        called with the message once it is sent."""
+        the channel until it is kept in the outbox or sent with its board. ``meta`` goes
+        with an outbox item (:meth:`_settled` does what it asks once the item is sent);
+        its *Undo* offer is taken up here for the answer."""
         owed = self._owed(outcome) if announces else None
         if owed is not None:
             self._telling.add((outcome.game_id or 0, owed))
@@ -650,8 +663,8 @@ class Delivery(PrivateDelivery):
                 kwargs["view"] = view
             msg = await reply.public(**kwargs)
             if msg is not None:
-                if sent is not None:
-                    sent(msg)
+                if meta is not None and UNDO in meta:
+                    await self.undo.shown(outcome.game_id or 0, msg.channel.id, msg.id, meta[UNDO])
                 if late is not None:
                     self.later(self._attach(outcome, msg, late))
                 elif owed is not None:
@@ -675,8 +688,6 @@ class Delivery(PrivateDelivery):
         )
         if late is not None:
             self.later(self._attach_when_sent(outcome, pending, late))
-        if sent is not None:
-            self.later(_when_sent(pending, sent))
         if not wait:
             return None
         return (await pending).message
@@ -717,13 +728,15 @@ class Delivery(PrivateDelivery):
         contest = self._contest(outcome) is not None
         refs.contest_wanted = contest
         content = "\n".join(lines) or ("" if waiting else "…")
-        if outcome.kind == "undo":
-            await self._withdraw_undo(outcome.game_id or 0)  # the action's own Undo
         buttons = await self._buttons(outcome, bool(ended))
-        undo = self._undo_item(outcome, bool(ended))
+        meta: dict[str, Any] = {"remember": CONTEST} if contest else {}
+        undo = await self._undo_item(outcome, bool(ended))
         if undo is not None:
+            item, until = undo
+            edit = message_payload(None, view=buttons, clear_view=True)  # it taken off
+            meta[UNDO] = offer_meta(outcome.version, until, edit)
             buttons = buttons or discord.ui.View(timeout=None)
-            buttons.add_item(undo)
+            buttons.add_item(item)
         msg = await self.post(
             outcome,
             content,
@@ -734,14 +747,9 @@ class Delivery(PrivateDelivery):
             wait=contest,
             priority=URGENT,
             tail="\n".join(waiting),
-            meta={"remember": CONTEST} if contest else None,
+            meta=meta or None,
             late=late,
             announces=True,
-            sent=(
-                (lambda m: self._offer_undo(outcome, m, buttons, undo))
-                if undo is not None and buttons is not None
-                else None
-            ),
         )
         if contest and msg is not None:
             self._contest_sent(refs, msg)
@@ -772,57 +780,18 @@ class Delivery(PrivateDelivery):
                 view.add_item(item)
         return view
 
-    def _undo_item(self, outcome: Outcome, ended: bool) -> discord.ui.Item[Any] | None:
-        """*Undo* under an action its player may still take back, else None."""
+    async def _undo_item(
+        self, outcome: Outcome, ended: bool
+    ) -> tuple[discord.ui.Item[Any], float] | None:
+        """*Undo* under an action its player may still take back, and until when; else
+        None (also when the game has changed since)."""
         gid = outcome.game_id
         if gid is None or ended or outcome.undo_until is None:
             return None
-        if outcome.undo_until <= self.bot.service.clock.now():
+        standing = await self.bot.service.undo_open(gid)
+        if standing is None or standing[0] != outcome.version:
             return None
-        return self.bot.controls.undo(gid, outcome.version)
-
-    def _offer_undo(
-        self,
-        outcome: Outcome,
-        msg: discord.Message,
-        view: discord.ui.View,
-        undo: discord.ui.Item[Any],
-    ) -> None:
-        """``msg`` shows ``undo``: take it off by an edit when its time is up, or when
-        the action is taken back (:meth:`_withdraw_undo`). A message the outbox merged
-        with a later outcome's shows that one's buttons: nothing of this one to take off.
-        A restart forgets the timer: the button stays, and answers that it is too late."""
-        gid = outcome.game_id or 0
-        scheduler = self.bot.service.scheduler
-        if undo_id(gid, outcome.version) not in _custom_ids(msg) or scheduler.closed:
-            return  # (sent while the bot stops: the button answers after the restart)
-        view.remove_item(undo)
-        payload = message_payload(None, view=view if view.children else None, clear_view=True)
-        self._undo_offers[gid] = (msg.channel.id, msg.id, payload)
-        scheduler.schedule(
-            (("undo", gid), msg.id),
-            outcome.undo_until or 0.0,
-            lambda: self._take_off(gid, msg.id),
-        )
-
-    async def _withdraw_undo(self, gid: int) -> None:
-        """The game's latest action was taken back: its Undo button goes now."""
-        offer = self._undo_offers.get(gid)
-        if offer is not None:
-            self.bot.service.scheduler.cancel((("undo", gid), offer[1]))
-            await self._take_off(gid, offer[1])
-
-    async def _take_off(self, gid: int, message_id: int) -> None:
-        """Edit the game's message ``message_id`` to its buttons without *Undo*."""
-        offer = self._undo_offers.get(gid)
-        if offer is None or offer[1] != message_id:
-            return
-        del self._undo_offers[gid]
-        channel_id, _, payload = offer
-        try:
-            await self.outbox.edit(channel_id, message_id, payload, [], game_id=gid)
-        except Exception:
-            log.exception("game %s: its Undo button could not be taken off", gid)
+        return self.bot.controls.undo(gid, outcome.version), standing[1]
 
     async def _draw_proposed(self, gid: int) -> bool:
         """Some people at the table agree to a draw, not all yet."""
@@ -1019,12 +988,15 @@ class Delivery(PrivateDelivery):
         for p in outcome.prompts:
             if p.user_id is None:
                 continue
-            until = f" Time runs out {stamp(p.deadline)}." if p.deadline else ""
+            if p.deadline:
+                text = _("⏰ {who}, a reminder: {prompt} Time runs out {when}.")
+            else:
+                text = _("⏰ {who}, a reminder: {prompt}")
             ping = await self.pings(p.user_id)
             mine = [DecisionInfo(p.seat, p.kind, p.user_id, "", p.deadline)]
             await self.post(
                 outcome,
-                f"⏰ <@{p.user_id}>, a reminder: {p.text}{until}",
+                text.format(who=f"<@{p.user_id}>", prompt=p.text, when=stamp(p.deadline)),
                 pings={p.user_id} if ping else set(),
                 view=opener_view(self.bot.controls, outcome.game_id or 0, mine, outcome.variant),
             )
@@ -1095,6 +1067,8 @@ class Delivery(PrivateDelivery):
             return
         if gid is None:
             return
+        if msg is not None and UNDO in meta:  # an action message under its Undo
+            await self.undo.shown(gid, msg.channel.id, msg.id, meta[UNDO])
         refs = self.refs.get(gid)
         if msg is not None and meta.get("remember") == "lobby":
             if refs is not None and refs.lobby is None:
@@ -1134,7 +1108,6 @@ class Delivery(PrivateDelivery):
         gid = rec.game_id if rec.game_id is not None else await service.active_game(cid)
         channel = self.bot.get_channel(cid)
         missing = missing_permissions(channel) if channel is not None else []
-        what = missing_text(missing, exc.text)
         log.warning(
             "game %s: missing permission(s) in channel %s: %s",
             gid,
@@ -1154,26 +1127,31 @@ class Delivery(PrivateDelivery):
                 ),
                 f"that channel {cid} is held",
             )
-        tail = (
-            "The game is paused; it resumes by itself when the permission is back, "
-            "or the host can use /resume."
-        )
-        if (
-            missing
-            and can_talk(missing)
-            and await self.outbox.notice(
-                cid, f"⚠️ I cannot post the game here: I am missing {what} in this channel. {tail}"
-            )
-        ):
+        try:
+            status: GameStatus | None = await service.status(gid)
+        except ServiceError:
+            status = None
+        language = status.language if status is not None else i18n.DEFAULT
+        if missing and can_talk(missing):
+            with i18n.use(language):  # the channel's
+                notice = _(
+                    "⚠️ I cannot post the game here: I am missing {what} in this channel. "
+                    "The game is paused; it resumes by itself when the permission is back, "
+                    "or the host can use /resume."
+                ).format(what=missing_text(missing, exc.text))
+            if await self.outbox.notice(cid, notice):
+                return
+        if status is None or status.host_id is None:
             return
-        status = await service.status(gid)
-        if status.host_id is None:
-            return
-        where = self.label(Outcome(ok=True, game_id=gid, channel_id=cid, guild_id=status.guild_id))
-        text = (
-            f"{where}\n⚠️ I can no longer post your game in that channel: I am missing "
-            f"{what} there. {tail}"
+        host = Outcome(
+            ok=True, game_id=gid, channel_id=cid, guild_id=status.guild_id, language=language
         )
+        with i18n.use(self.language_of(status.host_id, host)):
+            text = _(
+                "{where}\n⚠️ I can no longer post your game in that channel: I am missing "
+                "{what} there. The game is paused; it resumes by itself when the permission "
+                "is back, or the host can use /resume."
+            ).format(where=self.label(host), what=missing_text(missing, exc.text))
         await self.outbox.dm(
             status.host_id,
             message_payload(text, mentions=discord.AllowedMentions.none()),

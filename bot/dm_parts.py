@@ -24,7 +24,11 @@ item's ``meta["dm"]`` (JSON, so it survives a restart with the item):
     the DM is sent, not before: a DM merged away costs no drawing);
 ``game``
     the game's registry name, which the hand's image is drawn for (None: a DM kept by an
-    older version, whose hand goes in words).
+    older version, whose hand goes in words);
+``language``
+    the language its words are in (the player's), which the bot's own words about it
+    (the summary line, the hand image's title) are written in too (None: a DM kept by an
+    older version, in English).
 
 Merging never drops a private line: when the merged text would pass Discord's 2000
 characters the outbox starts a new DM instead, and only when a player already has
@@ -37,6 +41,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import i18n
+
+from .catalogue import n_
 from .texts import clip
 
 MAX_CONTENT = 2000
@@ -56,6 +63,7 @@ def make_part(
     show_hand: bool = False,
     draw: bool = False,
     game: str | None = None,
+    language: str | None = None,
 ) -> dict[str, Any]:
     """One DM's part (see the module docstring)."""
     return {
@@ -70,6 +78,7 @@ def make_part(
         "show_hand": show_hand,
         "draw": draw,
         "game": game,
+        "language": language,
     }
 
 
@@ -83,9 +92,14 @@ def content(part: dict[str, Any]) -> str:
     out = [part["label"]] if part.get("label") else []
     if part.get("skipped"):
         n = part["skipped"]
-        out.append(
-            f"_… {n} earlier note{'s' if n != 1 else ''} left out; the hand below is current._"
-        )
+        with i18n.use(part.get("language")):
+            out.append(
+                n_(
+                    "_… {n} earlier note left out; the hand below is current._",
+                    "_… {n} earlier notes left out; the hand below is current._",
+                    n,
+                ).format(n=n)
+            )
     out += part.get("lines", [])
     if part.get("prompt"):
         out.append(part["prompt"])
@@ -135,6 +149,7 @@ def merge(
         "show_hand": bool(old.get("show_hand") or new.get("show_hand")),
         "draw": bool(old.get("draw") or new.get("draw")),
         "game": new.get("game") or old.get("game"),
+        "language": new.get("language") or old.get("language"),
     }
     if len(content(merged)) <= MAX_CONTENT:
         return merged, components

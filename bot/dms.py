@@ -14,6 +14,10 @@ through an *Open my panel* button in the channel (or, for the one who just used 
 command, an ephemeral follow-up), and nothing waits for them. The mark is also kept on the
 person's seats in unfinished games (the store), so a restart does not DM them again; the
 greeting DM at a join looks again.
+
+A DM, a panel and the closing line of a DM panel are in their player's language (see
+:meth:`bot.delivery.Delivery.language_of`); what is said of them in the channel, in the
+game's.
 """
 
 from __future__ import annotations
@@ -26,12 +30,14 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+import i18n
 from rules import contract
 from service import Outcome, PrivateNote, Prompt
 from service.models import OutboxFile, OutboxRecord
 
 from . import dm_parts
 from . import reply as replies
+from .catalogue import N_, _
 from .dm_parts import held_key
 from .games import decision_name, is_panel, panel_names
 from .images import HAND_FILE, Images, Picture
@@ -48,11 +54,11 @@ if TYPE_CHECKING:
 log = logging.getLogger("bot.delivery")
 
 DMS_CLOSED = 50007
-ANSWERED_IN_CHANNEL = "✔ Answered in the channel."
-ANSWERED = "✔ Answered."
-REPLACED = "↪ A newer panel follows."
-CLOSED = "This decision is closed; see the channel."
-OVER = "The game is over."
+ANSWERED_IN_CHANNEL = N_("✔ Answered in the channel.")
+ANSWERED = N_("✔ Answered.")
+REPLACED = N_("↪ A newer panel follows.")
+CLOSED = N_("This decision is closed; see the channel.")
+OVER = N_("The game is over.")
 CLOSING = (ANSWERED_IN_CHANNEL, ANSWERED, REPLACED, CLOSED, OVER)
 """The last line of a DM panel whose buttons were taken off (in italics): it keeps the
 words it was sent with (its hand as it was then) above it."""
@@ -68,6 +74,8 @@ class DmPanel:
     """The version of the prompt its buttons answer."""
     content: str
     """Its words as sent."""
+    language: str | None = None
+    """The language they are in (its player's; None: English)."""
 
 
 class PrivateDelivery:
@@ -90,6 +98,9 @@ class PrivateDelivery:
     """Game id -> user id -> that player's newest DM panel still offering its buttons."""
 
     def ref(self, game_id: int) -> GameRefs:  # implemented by Delivery
+        raise NotImplementedError
+
+    def language_of(self, user_id: int, outcome: Outcome) -> str:  # implemented by Delivery
         raise NotImplementedError
 
     @staticmethod
@@ -176,8 +187,10 @@ class PrivateDelivery:
                 panel = panel_view(self.bot.controls, prompt, game)
         else:
             if prompt is not None:
-                until = f" Time runs out {stamp(prompt.deadline)}." if prompt.deadline else ""
-                text, kind = f"**{prompt.text}**{until}", prompt.kind
+                text, kind = f"**{prompt.text}**", prompt.kind
+                if prompt.deadline:
+                    until = _("Time runs out {when}.").format(when=stamp(prompt.deadline))
+                    text = f"{text} {until}"
             show_hand = (
                 view_for is not None and note is not None and bool(note.hand_changed or note.lines)
             )
@@ -196,6 +209,7 @@ class PrivateDelivery:
             show_hand=show_hand,
             draw=note is not None and note.hand_changed,
             game=outcome.variant,
+            language=i18n.current(),
         )
         return part, panel
 
@@ -215,6 +229,18 @@ class PrivateDelivery:
         pics: dict[Any, Picture],
         reply: Reply | None,
     ) -> None:
+        with i18n.use(self.language_of(uid, outcome)):
+            await self._dm_user_in_language(outcome, uid, prompt, pics, reply)
+
+    async def _dm_user_in_language(
+        self,
+        outcome: Outcome,
+        uid: int,
+        prompt: Prompt | None,
+        pics: dict[Any, Picture],
+        reply: Reply | None,
+    ) -> None:
+        """:meth:`_dm_user` in the player's language."""
         note = outcome.private.get(uid)
         wants_panel = prompt is not None and is_panel(prompt.kind)
         has_news = note is not None and (note.hand_changed or bool(note.lines))
@@ -255,13 +281,12 @@ class PrivateDelivery:
             if await reply.private(content, **kwargs):
                 return
         if wants_panel and prompt is not None and outcome.game_id is not None:
-            await self.post(
-                outcome,
-                f"<@{uid}>: a decision is yours ("
-                f"{decision_name(outcome.variant, prompt.kind)}). Open your panel:",
-                pings={uid},
-                view=open_panel_view(self.bot.controls, outcome.game_id, uid),
-            )
+            with i18n.use(outcome.language):  # the channel's
+                text = _("{who}: a decision is yours ({what}). Open your panel:").format(
+                    who=f"<@{uid}>", what=decision_name(outcome.variant, prompt.kind)
+                )
+                view = open_panel_view(self.bot.controls, outcome.game_id, uid)
+            await self.post(outcome, text, pings={uid}, view=view)
 
     async def _panel_answer(
         self,
@@ -273,10 +298,13 @@ class PrivateDelivery:
         note: str,
     ) -> None:
         in_dm = reply.interaction.guild_id is None
-        content, panel = self._dm_text(outcome, uid, prompt, with_label=False)
+        language = self.language_of(uid, outcome)
+        with i18n.use(language):
+            content, panel = self._dm_text(outcome, uid, prompt, with_label=False)
         hand = pics.get(("hand", uid))
         text = f"✔ {note}\n{content}" if note else content
-        text = clip(f"{self.label(outcome)}\n{text}" if in_dm else text)
+        with i18n.use(language):
+            text = clip(f"{self.label(outcome)}\n{text}" if in_dm else text)
         ok = await reply.edit_source(
             content=text, view=panel, attachments=[hand.file()] if hand else []
         )
@@ -286,7 +314,7 @@ class PrivateDelivery:
             clicked = reply.interaction.message
             if clicked is not None:  # now the player's DM panel, or none
                 live = (
-                    DmPanel(clicked.channel.id, clicked.id, prompt.version, text)
+                    DmPanel(clicked.channel.id, clicked.id, prompt.version, text, language)
                     if (panel is not None and prompt is not None)
                     else None
                 )
@@ -349,7 +377,8 @@ class PrivateDelivery:
             rec.payload["content"] = dm_parts.text_of(part)
             return []
         self.hands_drawn += 1
-        drawing = asyncio.ensure_future(self.images.hand(holding, "Your hand", game=game))
+        with i18n.use(part.get("language")):  # the task drawing it keeps the DM's language
+            drawing = asyncio.ensure_future(self.images.hand(holding, _("Your hand"), game=game))
         if not await within(drawing, replies.WORDS_FIRST_AFTER):
             # the renderer is saturated: the words go now, with the cards listed
             drawing.cancel()
@@ -362,10 +391,14 @@ class PrivateDelivery:
 
     @staticmethod
     def _fallback(outcome: Outcome, panel: Prompt | None) -> dict[str, Any]:
-        """A DM's ``meta``: if refused, tell the game's channel (and offer the panel)."""
-        meta: dict[str, Any] = {"tell": [outcome.game_id, outcome.channel_id, outcome.guild_id]}
+        """A DM's ``meta``: if refused, tell the game's channel (and offer the panel), in
+        the game's language."""
+        meta: dict[str, Any] = {
+            "tell": [outcome.game_id, outcome.channel_id, outcome.guild_id, outcome.language]
+        }
         if panel is not None:  # what the decision is called, for the channel's line
-            meta["panel"] = decision_name(outcome.variant, panel.kind)
+            with i18n.use(outcome.language):
+                meta["panel"] = decision_name(outcome.variant, panel.kind)
         return meta
 
     async def _dm_settled(self, rec: OutboxRecord, sent: Sent) -> None:
@@ -382,7 +415,8 @@ class PrivateDelivery:
             if part and buttons and rec.game_id is not None and None not in (version, msg):
                 assert msg is not None and version is not None
                 content = str(rec.payload.get("content") or "")
-                live = DmPanel(msg.channel.id, msg.id, int(version), content)
+                language = part.get("language")
+                live = DmPanel(msg.channel.id, msg.id, int(version), content, language)
                 await self._dm_panel_now(rec.game_id, uid, live, None)
             if rec.meta.get("reopen"):
                 await self._keep(
@@ -398,17 +432,20 @@ class PrivateDelivery:
         tell = rec.meta.get("tell")
         if not tell or tell[0] is None:
             return
-        outcome = Outcome(ok=True, game_id=tell[0], channel_id=tell[1], guild_id=tell[2])
+        # (kept by an older version: no language, English)
+        language = i18n.choose(tell[3] if len(tell) > 3 else None)
+        outcome = Outcome(
+            ok=True, game_id=tell[0], channel_id=tell[1], guild_id=tell[2], language=language
+        )
         await self.tell_dms_closed(outcome, uid)
         called = rec.meta.get("panel")
         if called is not None:
-            await self.post(
-                outcome,
-                f"<@{uid}>: a decision is yours ({called}). Open your panel:",
-                pings={uid},
-                view=open_panel_view(self.bot.controls, tell[0], uid),
-                priority=URGENT,
-            )
+            with i18n.use(language):
+                text = _("{who}: a decision is yours ({what}). Open your panel:").format(
+                    who=f"<@{uid}>", what=called
+                )
+                view = open_panel_view(self.bot.controls, tell[0], uid)
+            await self.post(outcome, text, pings={uid}, view=view, priority=URGENT)
 
     # ------------------------------------------------------------------ DM panels
     async def _dm_panel_now(
@@ -467,8 +504,10 @@ class PrivateDelivery:
             self.dm_panels.pop(gid, None)
 
     async def _close_dm_panel(self, panel: DmPanel, why: str) -> None:
-        """Take the buttons off a DM panel and say ``why`` under its words."""
-        note = f"_{why}_"
+        """Take the buttons off a DM panel and say ``why`` (one of :data:`CLOSING`) under
+        its words, in their language."""
+        with i18n.use(panel.language):
+            note = f"_{_(why)}_"
         content = clip(panel.content, dm_parts.MAX_CONTENT - len(note) - 1) + "\n" + note
         # no game named: a game's computers need not wait for it (see Delivery.room)
         await self.outbox.edit(
@@ -485,13 +524,13 @@ class PrivateDelivery:
         if uid in refs.told_dms_closed:
             return
         refs.told_dms_closed.add(uid)
-        await self.post(
-            outcome,
-            f"<@{uid}>, I cannot send you direct messages. Use /hand to "
-            "see your cards, and the **Your turn** and **Open my panel** buttons here for "
-            "your decisions (or open your DMs to this server).",
-            pings={uid},
-        )
+        with i18n.use(outcome.language):  # the channel's
+            text = _(
+                "{who}, I cannot send you direct messages. Use /hand to see your cards, and "
+                "the **{turn}** and **{panel}** buttons here for your decisions (or open your "
+                "DMs to this server)."
+            ).format(who=f"<@{uid}>", turn=_("Your turn"), panel=_("Open my panel"))
+        await self.post(outcome, text, pings={uid})
 
     async def check_dms(self, outcome: Outcome, uid: int) -> None:
         """At join: greet the player by DM, which finds out whether their DMs are open."""
@@ -499,10 +538,11 @@ class PrivateDelivery:
             return
         was_closed = uid in self.dms_closed
         self.dms_closed.discard(uid)
-        panels = ", ".join(panel_names(outcome.variant))
-        text = (
-            f"{self.label(outcome)}\nYou joined this table. What only you may see, and your "
-            f"private panels ({panels}), will come here."
-        )
+        with i18n.use(self.language_of(uid, outcome)):
+            joined = _(
+                "You joined this table. What only you may see, and your private panels "
+                "({panels}), will come here."
+            ).format(panels=", ".join(panel_names(outcome.variant)))
+            text = f"{self.label(outcome)}\n{joined}"
         meta = {**self._fallback(outcome, None), "reopen": was_closed}
         await self.dm(uid, text, [], wait=False, game_id=outcome.game_id, meta=meta)

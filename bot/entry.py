@@ -12,17 +12,27 @@
    :mod:`bot.reply`.
 
 Autocomplete passes straight through (it answers with choices, never late).
+
+Before any of that, every interaction (a command, autocomplete, a button, a select, a
+modal) is handled in its person's language: :func:`speak_their_language` wraps discord.py's
+parsing of ``INTERACTION_CREATE``, which starts the task that handles it, in
+``i18n.use(interaction.locale)`` (a task keeps the context it was started in), and tells
+the service the language the person's client speaks.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.enums import AppCommandOptionType as T
 
+import i18n
+
+from .catalogue import N_, _
 from .errors import OUT_OF_DATE, StalePayload
 from .metrics import Metrics
 from .reply import Reply
@@ -35,17 +45,34 @@ ANSWER_DIRECT = {"answer": "direct"}
 """``extras`` of a command answered at once, without touching the database."""
 
 WHAT = {
-    T.string: "text",
-    T.integer: "a whole number",
-    T.boolean: "true or false",
-    T.user: "a member",
-    T.channel: "a channel",
-    T.role: "a role",
-    T.mentionable: "a member or a role",
-    T.number: "a number",
-    T.attachment: "a file",
+    T.string: N_("text"),
+    T.integer: N_("a whole number"),
+    T.boolean: N_("true or false"),
+    T.user: N_("a member"),
+    T.channel: N_("a channel"),
+    T.role: N_("a role"),
+    T.mentionable: N_("a member or a role"),
+    T.number: N_("a number"),
+    T.attachment: N_("a file"),
 }
 SNOWFLAKE_TYPES = (T.user, T.channel, T.role, T.mentionable, T.attachment)
+
+
+def speak_their_language(state: Any, seen: Callable[[int, str], None]) -> None:
+    """Handle every interaction discord.py's connection ``state`` receives inside
+    ``i18n.use`` of its locale (the handling tasks it starts inherit that language), and
+    tell ``seen(user id, locale)`` first."""
+    parse: Callable[[dict[str, Any]], None] = state.parsers["INTERACTION_CREATE"]
+
+    def parse_in_their_language(data: dict[str, Any]) -> None:
+        locale = data.get("locale")
+        user = (data.get("member") or {}).get("user") or data.get("user") or {}
+        if locale and user.get("id"):
+            seen(int(user["id"]), str(locale))
+        with i18n.use(locale):
+            parse(data)
+
+    state.parsers["INTERACTION_CREATE"] = parse_in_their_language
 
 
 async def command_entry(
@@ -59,7 +86,7 @@ async def command_entry(
     data: Any = interaction.data or {}
     command = find_command(tree, interaction, data.get("name", ""))
     if command is None:
-        raise StalePayload(OUT_OF_DATE)
+        raise StalePayload(_(OUT_OF_DATE))
     leaf, options = _leaf(command, data.get("options") or [])
     check_options(leaf, options)
     await Reply.of(interaction, metrics).acknowledge(leaf.extras.get("answer", "private"))
@@ -94,10 +121,10 @@ def _leaf(
             else None
         )
         if child is None:
-            raise StalePayload(OUT_OF_DATE)
+            raise StalePayload(_(OUT_OF_DATE))
         command, options = child, sub.get("options") or []
     if not isinstance(command, app_commands.Command):
-        raise StalePayload(OUT_OF_DATE)
+        raise StalePayload(_(OUT_OF_DATE))
     return command, options
 
 
@@ -110,34 +137,42 @@ def check_options(
     for name, option in given.items():
         param = params.get(str(name))
         if param is None:
-            raise StalePayload(OUT_OF_DATE)
-        problem = _problem(param, option)
+            raise StalePayload(_(OUT_OF_DATE))
+        problem = _problem(param, option, command.name)
         if problem:
-            raise StalePayload(f"The option `{param.display_name}` of /{command.name} {problem}")
+            raise StalePayload(problem)
     if any(p.required and p.display_name not in given for p in params.values()):
-        raise StalePayload(OUT_OF_DATE)
+        raise StalePayload(_(OUT_OF_DATE))
 
 
-def _problem(param: app_commands.Parameter, option: dict[str, Any]) -> str | None:
-    """What is wrong with one option's value, in words (None if nothing)."""
+def _problem(param: app_commands.Parameter, option: dict[str, Any], command: str) -> str | None:
+    """What is wrong with one option's value of /``command``, in words (None if
+    nothing)."""
     value: Any = option.get("value")  # JSON from the gateway
     kind = param.type
-    shown = repr(value)[:40]
+    named = {"option": param.display_name, "command": command, "value": repr(value)[:40]}
     if option.get("type") != kind.value or not _has_type(kind, value):
-        expected = WHAT.get(kind, "another kind of value")
-        return (
-            f"needs {expected}{_bounds(param)}, not {shown}. Your command list may be "
-            "out of date — try again in a minute."
-        )
+        expected = _(WHAT.get(kind, N_("another kind of value")))
+        return _(
+            "The option `{option}` of /{command} needs {expected}{bounds}, not {value}. "
+            "Your command list may be out of date — try again in a minute."
+        ).format(expected=expected, bounds=_bounds(param), **named)
     if param.choices:
         if all(c.value != value for c in param.choices):
-            names = ", ".join(c.name for c in param.choices)
-            return f"has no choice {shown} any more; pick one of: {names}."
+            names = ", ".join(i18n.translate_any(c.name, i18n.current()) for c in param.choices)
+            return _(
+                "The option `{option}` of /{command} has no choice {value} any more; "
+                "pick one of: {names}."
+            ).format(names=names, **named)
         return None
     if kind in (T.integer, T.number) and not _in_range(param, value):
-        return f"must be{_bounds(param)} (not {shown})."
+        return _("The option `{option}` of /{command} must be{bounds} (not {value}).").format(
+            bounds=_bounds(param), **named
+        )
     if kind == T.string and not _in_range(param, len(value)):
-        return f"must be{_bounds(param, ' characters long')} (not {shown})."
+        return _(
+            "The option `{option}` of /{command} must be{bounds} characters long (not {value})."
+        ).format(bounds=_bounds(param), **named)
     return None
 
 
@@ -160,12 +195,13 @@ def _in_range(param: app_commands.Parameter, number: float) -> bool:
     return (low is None or number >= low) and (high is None or number <= high)
 
 
-def _bounds(param: app_commands.Parameter, unit: str = "") -> str:
+def _bounds(param: app_commands.Parameter) -> str:
+    """The range a value must be in, with its leading space ('' for none)."""
     low, high = param.min_value, param.max_value
     if low is not None and high is not None:
-        return f" from {low:g} to {high:g}{unit}"
+        return _(" from {low} to {high}").format(low=f"{low:g}", high=f"{high:g}")
     if low is not None:
-        return f" of at least {low:g}{unit}"
+        return _(" of at least {low}").format(low=f"{low:g}")
     if high is not None:
-        return f" of at most {high:g}{unit}"
+        return _(" of at most {high}").format(high=f"{high:g}")
     return ""

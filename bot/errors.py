@@ -19,11 +19,13 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 import discord
 from discord import app_commands
 
+import i18n
 import rules
 from service import DISK_FULL, INTERNAL_ERROR, Outcome, ServiceError
 from service.models import SettingsError
 from service.store import StoreFull
 
+from .catalogue import N_, _
 from .metrics import Metrics
 from .reply import Reply
 
@@ -39,7 +41,7 @@ S = TypeVar("S", bound="OfBot")
 P = ParamSpec("P")
 
 
-OUT_OF_DATE = (
+OUT_OF_DATE = N_(
     "This command is out of date — Discord is still updating this server's "
     "command list. Try again in a minute."
 )
@@ -71,7 +73,7 @@ def expect_ok(outcome: Outcome) -> Outcome:
         UserError: the service refused (its reason, for an ephemeral reply).
     """
     if not outcome.ok:
-        raise UserError(outcome.error or "That did not work.", outcome.game_id)
+        raise UserError(outcome.error or _("That did not work."), outcome.game_id)
     return outcome
 
 
@@ -92,30 +94,32 @@ def reason_for(error: BaseException) -> str | None:
     if isinstance(error, ServiceError | rules.RulesError | SettingsError):
         return str(error)
     if isinstance(error, StoreFull):  # a direct write of a cog (e.g. /pings)
-        return DISK_FULL
+        return i18n.translate_any(DISK_FULL, i18n.current())
     if isinstance(error, app_commands.NoPrivateMessage):
-        return "This command works in a server channel, not in direct messages."
+        return _("This command works in a server channel, not in direct messages.")
     if isinstance(error, app_commands.MissingPermissions):
         perms = ", ".join(p.replace("_", " ") for p in error.missing_permissions)
-        return f"You need the {perms} permission for that."
+        return _("You need the {permissions} permission for that.").format(permissions=perms)
     if isinstance(error, app_commands.BotMissingPermissions):
         perms = ", ".join(p.replace("_", " ") for p in error.missing_permissions)
-        return f"I need the {perms} permission in this channel for that."
-    if isinstance(error, app_commands.TransformerError):
-        return (
-            f"The value {str(error.value)[:40]!r} does not fit this command any more. "
-            "Your command list may be out of date — try again in a minute."
+        return _("I need the {permissions} permission in this channel for that.").format(
+            permissions=perms
         )
+    if isinstance(error, app_commands.TransformerError):
+        return _(
+            "The value {value} does not fit this command any more. "
+            "Your command list may be out of date — try again in a minute."
+        ).format(value=repr(str(error.value)[:40]))
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
-        return OUT_OF_DATE
+        return _(OUT_OF_DATE)
     if isinstance(error, app_commands.CommandOnCooldown):
-        return f"Slow down: try again in {error.retry_after:.0f} s."
+        return _("Slow down: try again in {seconds} s.").format(seconds=f"{error.retry_after:.0f}")
     if isinstance(error, app_commands.CheckFailure):
-        return str(error) or "You may not use this here."
+        return str(error) or _("You may not use this here.")
     return None
 
 
-OLD_COMPONENT = (
+OLD_COMPONENT = N_(
     "This button is from an older version of the bot and no longer works. "
     "Use /status, /hand or the newest message in this channel."
 )
@@ -145,7 +149,7 @@ async def answer_unknown_component(
     if handles_component(interaction, store):
         return
     log.info("a click on an unknown component in channel %s", interaction.channel_id)
-    await reply_ephemeral(interaction, OLD_COMPONENT, metrics)
+    await reply_ephemeral(interaction, _(OLD_COMPONENT), metrics)
 
 
 async def reply_ephemeral(
@@ -184,7 +188,7 @@ async def handle_error(
             game,
             exc_info=inner,
         )
-        reason = INTERNAL_ERROR
+        reason = i18n.translate_any(INTERNAL_ERROR, i18n.current())
         reply.metrics.error("interaction")
     await reply_ephemeral(interaction, reason)
 

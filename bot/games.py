@@ -6,6 +6,7 @@ from __future__ import annotations
 from rules import contract
 from rules.presentation import OptionSpec
 
+from .catalogue import _
 from .errors import UserError
 
 
@@ -64,5 +65,7 @@ def option_value(spec: OptionSpec, text: str) -> bool | int | str | None:
             if typed in (choice.lower(), spec.label(choice).lower()):
                 return choice
     raise UserError(
-        f"{text[:40]!r} is not a value of {spec.summary[:60]!r}: pick one from the list."
+        _("{value} is not a value of {option}: pick one from the list.").format(
+            value=repr(text[:40]), option=repr(spec.summary[:60])
+        )
     )

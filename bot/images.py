@@ -17,8 +17,12 @@ processes, one per core, so a board never holds the event loop's interpreter loc
   bug), a small plain placeholder is sent instead and the fault is logged.
 - ``workers=0`` draws in threads of the bot's own process instead (``RENDER_WORKERS=0``:
   one core, no extra processes; the tests use it for bots they start by the dozen).
-- The board of a game version is cached, so ``/board`` right after an action costs
-  nothing.
+- The board of a game version is cached (per language), so ``/board`` right after an
+  action costs nothing.
+- Every job is drawn in the language of the context that asked for it
+  (:func:`i18n.current`: the delivery draws a channel's pictures in the game's language
+  and a hand in its holder's; a command's answer is in the caller's); the job carries it
+  to the worker (see :mod:`bot.render_worker`).
 - A replay (seconds of work, where a board takes milliseconds) goes to a worker of its
   own, started at the first replay and run below the others' priority, one replay at a
   time (see :class:`_Background`), so it never holds up a channel's board.
@@ -49,12 +53,14 @@ from typing import Any
 import discord
 from PIL import Image, ImageDraw
 
+import i18n
 import render
 import rules
 from render.chart import Series, rating_chart_text
 from render.replay import Animation, Frame
 
 from . import render_worker
+from .catalogue import _
 from .config import render_workers
 from .metrics import OFF, Metrics
 from .render_worker import NoImages
@@ -222,7 +228,8 @@ class Images:
         if workers is None:
             workers = render_workers(os.environ.get("RENDER_WORKERS"))
         self.workers = cores() if workers is None else max(0, workers)
-        self._boards: OrderedDict[tuple[int, int], tuple[bytes, str]] = OrderedDict()
+        self._boards: OrderedDict[tuple[int, int, str], tuple[bytes, str]] = OrderedDict()
+        """Recent boards by (game id, version, language)."""
         self._size = cache_size
         # two jobs in flight per worker: the next job is already in the worker's pipe
         # when one ends (one per worker left each idle for the round trip: 30 boards/s
@@ -313,7 +320,7 @@ class Images:
     def _spawn(self, count: int) -> list[tuple[ProcessPoolExecutor, Future[int]]]:
         ctx = multiprocessing.get_context("spawn")
         out = []
-        for _ in range(count):
+        for _n in range(count):
             pool = ProcessPoolExecutor(
                 max_workers=1,
                 mp_context=ctx,
@@ -442,23 +449,28 @@ class Images:
         game: str,
         key: tuple[int, int] | None = None,
     ) -> Picture:
-        """The board PNG of ``game`` with its text summary as alt text. ``key`` (game id,
-        version) caches it (a cached board is reused only when no events are to be
-        drawn), and its game id sends it to that game's home worker.
+        """The board PNG of ``game`` with its text summary as alt text, in the current
+        language. ``key`` (game id, version) caches it with the language (a cached board
+        is reused only when no events are to be drawn), and its game id sends it to that
+        game's home worker.
 
         Raises:
             NoImages: the game has no images (see :meth:`draws`).
         """
         render_worker.images(game)
-        cached = self._boards.get(key) if key is not None else None
+        language = i18n.current()
+        kept = (*key, language) if key is not None else None
+        cached = self._boards.get(kept) if kept is not None else None
         if cached is not None and not events:
             data, alt = cached
         else:
             home = self._home(key[0] if key is not None else None)
-            data, alt = await self._draw_board(game, view, tuple(names), tuple(events), home)
-            if key is not None:
-                self._boards[key] = (data, alt)
-                self._boards.move_to_end(key)
+            data, alt = await self._draw_board(
+                language, game, view, tuple(names), tuple(events), home
+            )
+            if kept is not None:
+                self._boards[kept] = (data, alt)
+                self._boards.move_to_end(kept)
                 while len(self._boards) > self._size:
                     self._boards.popitem(last=False)
         return Picture(data, BOARD_FILE, alt[:ALT_LIMIT])
@@ -473,6 +485,7 @@ class Images:
 
     async def _draw_board(
         self,
+        language: str,
         game: str,
         view: Any,
         names: tuple[str, ...],
@@ -481,16 +494,25 @@ class Images:
     ) -> tuple[bytes, str]:
         try:
             data, summary, fault, cpu = await self._run(
-                True, render_worker.board_job, game, view, names, events, kind="board", home=home
+                True,
+                render_worker.board_job,
+                language,
+                game,
+                view,
+                names,
+                events,
+                kind="board",
+                home=home,
             )
         except Exception:
             log.exception("board image failed")
             self.metrics.error("render_placeholder")
-            return _placeholder("The board image could not be drawn; see /status."), "The board."
+            drawn = _placeholder(_("The board image could not be drawn; see /status."))
+            return drawn, _("The board.")
         self._count(cpu)
         if fault is not None:
             log.error("board summary failed:\n%s", fault)
-        return data, summary or "The board."
+        return data, summary or _("The board.")
 
     async def hand(self, holding: Any, title: str = "", *, game: str) -> Picture:
         """What one seat of ``game`` holds (a hand of cards: ``view.hand``, see
@@ -502,7 +524,13 @@ class Images:
         drawer = render_worker.images(game)
         try:
             data, cpu = await self._run(
-                False, render_worker.private_job, game, holding, title, kind="hand"
+                False,
+                render_worker.private_job,
+                i18n.current(),
+                game,
+                holding,
+                title,
+                kind="hand",
             )
             if data is None:
                 raise NoImages(f"the game {game!r} shows what a seat holds in words")
@@ -512,7 +540,7 @@ class Images:
         except Exception:
             log.exception("hand image failed")
             self.metrics.error("render_placeholder")
-            data = _placeholder("Your cards are listed in the message.")
+            data = _placeholder(_("Your cards are listed in the message."))
         return Picture(data, HAND_FILE, drawer.private_text(holding)[:ALT_LIMIT])
 
     async def extra(
@@ -537,6 +565,7 @@ class Images:
             data, cpu = await self._run(
                 True,
                 render_worker.extra_job,
+                i18n.current(),
                 game,
                 name,
                 view,
@@ -549,7 +578,7 @@ class Images:
         except Exception:
             log.exception("%s image failed", name)
             self.metrics.error("render_placeholder")
-            data = _placeholder(f"The {name} is described in the message.")
+            data = _placeholder(_("This picture is described in the message."))
         return Picture(data, _extra_file(name), drawer.extra_text(name)[:ALT_LIMIT])
 
     async def contest(
@@ -575,13 +604,13 @@ class Images:
         could not be drawn is a placeholder pointing at the message's words."""
         try:
             data, cpu = await self._run(
-                False, render_worker.chart_job, name, tuple(series), kind="chart"
+                False, render_worker.chart_job, i18n.current(), name, tuple(series), kind="chart"
             )
             self._count(cpu)
         except Exception:
             log.exception("rating chart failed")
             self.metrics.error("render_placeholder")
-            data = _placeholder("The ratings are listed in the message.")
+            data = _placeholder(_("The ratings are listed in the message."))
         return Picture(data, CHART_FILE, rating_chart_text(name, series)[:ALT_LIMIT])
 
     async def replay(
@@ -599,7 +628,7 @@ class Images:
         render_worker.images(game)
         started = time.perf_counter()
         animation, cpu = await self._background.run(
-            render_worker.replay_job, game, tuple(frames), tuple(names), limit
+            render_worker.replay_job, i18n.current(), game, tuple(frames), tuple(names), limit
         )
         self.metrics.rendered("replay", time.perf_counter() - started, cpu)
         self._count(cpu)

@@ -81,6 +81,11 @@ PREPARE_AHEAD = 64
 """Game DMs whose hand image is being drawn at once, ahead of their turn to be sent."""
 """Seconds of waiting worth one priority level: a background edit is not starved."""
 
+MERGED_META = frozenset({"words", "tail", "undo"})
+"""The meta keys of an action message that may be merged with another: its words, the
+lines saying who is to play, and its *Undo* offer (the newest one's stays,
+:mod:`bot.undo_offers`)."""
+
 Lane = tuple[str, int]
 
 
@@ -422,8 +427,8 @@ class Outbox:
         """Merge action message ``new`` into ``old`` (waiting); False if it cannot be."""
         if old.merge_key != new.merge_key or old.game_id != new.game_id:
             return False
-        if {k for k in old.meta if k not in ("words", "tail")} or {
-            k for k in new.meta if k not in ("words", "tail")
+        if {k for k in old.meta if k not in MERGED_META} or {
+            k for k in new.meta if k not in MERGED_META
         }:
             return False  # its message id is wanted: keep it a message of its own
         words = old.meta["words"] + new.meta["words"]
@@ -434,7 +439,10 @@ class Outbox:
         if len(kept) + len(new.files) > 10:
             return False
         old.files = kept + new.files
+        # the newer buttons: its Undo only (an older action is no longer undoable)
         old.meta = {"words": words, "tail": new.meta["tail"]}
+        if "undo" in new.meta:
+            old.meta["undo"] = new.meta["undo"]
         payload = {**new.payload, "content": content}
         for key in ("nonce", "enforce_nonce"):  # still the message first queued
             if key in old.payload:
@@ -471,6 +479,21 @@ class Outbox:
                 log.warning("outbox: could not keep a coalesced item", exc_info=True)
         self._poke()
         return self._waiter(item)
+
+    async def revise(self, channel_id: int, change: Callable[[OutboxRecord], bool]) -> int:
+        """Let ``change`` alter the channel's new messages still waiting (not those being
+        sent) in place; it says whether it changed one, which is kept again. Returns how
+        many were changed."""
+        changed = 0
+        for item in list(self._lanes.get(("c", channel_id), ())):
+            if not item.sending and change(item.rec):
+                changed += 1
+                if item.rec.id is not None and item.rec.id > 0:
+                    try:
+                        await self.bot.db.outbox_update(item.rec)
+                    except Exception:
+                        log.warning("outbox: could not keep a revised item", exc_info=True)
+        return changed
 
     def _waiter(self, item: _Item) -> asyncio.Future[Sent]:
         fut: asyncio.Future[Sent] = asyncio.get_running_loop().create_future()

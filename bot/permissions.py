@@ -6,12 +6,14 @@ from typing import Any
 
 import discord
 
+from .catalogue import N_, _
+
 NEEDED: tuple[tuple[str, str], ...] = (
-    ("view_channel", "View Channel"),
-    ("send_messages", "Send Messages"),
-    ("attach_files", "Attach Files"),
-    ("embed_links", "Embed Links"),
-    ("read_message_history", "Read Message History"),
+    ("view_channel", N_("View Channel")),
+    ("send_messages", N_("Send Messages")),
+    ("attach_files", N_("Attach Files")),
+    ("embed_links", N_("Embed Links")),
+    ("read_message_history", N_("Read Message History")),
 )
 """(discord.py flag, the name Discord's settings show) of what a game's channel needs."""
 
@@ -41,10 +43,13 @@ def can_talk(missing: list[str]) -> bool:
 
 
 def missing_text(missing: list[str], detail: str = "") -> str:
-    """'the **Attach Files** permission' / 'the **A** and **B** permissions'."""
+    """'the **Attach Files** permission' / 'the **A** and **B** permissions', in the
+    current language (as Discord's settings name them there)."""
     if not missing:
-        return f"a permission I need ({detail or 'Discord refused'})"
-    names = [f"**{m}**" for m in missing]
+        return _("a permission I need ({detail})").format(detail=detail or _("Discord refused"))
+    names = [f"**{_(m)}**" for m in missing]
     if len(names) == 1:
-        return f"the {names[0]} permission"
-    return f"the {', '.join(names[:-1])} and {names[-1]} permissions"
+        return _("the {name} permission").format(name=names[0])
+    return _("the {names} and {last} permissions").format(
+        names=", ".join(names[:-1]), last=names[-1]
+    )

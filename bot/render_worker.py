@@ -8,6 +8,10 @@ deflater (every PNG it writes is deflated by :mod:`bot.deflate`: ISA-L for board
 zlib-ng for the rest, see :func:`render.pngwrite.use_zlib`), so a freshly spawned
 worker starts in a fraction of a second. Each job returns the CPU time it used (its
 thread's CPU time), which the bot adds up (see :attr:`bot.images.Images.cpu_seconds`).
+
+Each drawing job carries the language it is drawn in (one of :data:`i18n.LOCALES`: the
+game's for a channel's picture, the person's for their hand, the caller's for a chart or
+a replay) and draws inside ``i18n.use`` of it, so every word on the image is in it.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import traceback
 from collections.abc import Sequence
 from typing import Any
 
+import i18n
 import render
 import rules
 from render import replay
@@ -84,9 +89,10 @@ def ready() -> int:
 
 
 def board_job(
-    game: str, view: Any, names: Sequence[str], events: Sequence[rules.Event]
+    language: str, game: str, view: Any, names: Sequence[str], events: Sequence[rules.Event]
 ) -> tuple[bytes, str | None, str | None, float]:
-    """Draw a board: (PNG, summary or None, the summary's error text or None, CPU s).
+    """Draw a board in ``language``: (PNG, summary or None, the summary's error text or
+    None, CPU s).
 
     A failing summary does not lose the image (the caller logs the error text).
 
@@ -94,27 +100,31 @@ def board_job(
         NoImages: the game has no images.
     """
     start = time.thread_time()
-    drawer = images(game)
-    try:
-        summary, fault = drawer.board_text(view, names), None
-    except Exception:
-        summary, fault = None, traceback.format_exc()
-    data = drawer.board(view, names, events)
+    with i18n.use(language):
+        drawer = images(game)
+        try:
+            summary, fault = drawer.board_text(view, names), None
+        except Exception:
+            summary, fault = None, traceback.format_exc()
+        data = drawer.board(view, names, events)
     return data, summary, fault, time.thread_time() - start
 
 
-def private_job(game: str, holding: Any, title: str) -> tuple[bytes | None, float]:
-    """Draw what one seat holds (a hand of cards): (PNG or None, CPU seconds).
+def private_job(language: str, game: str, holding: Any, title: str) -> tuple[bytes | None, float]:
+    """Draw what one seat holds (a hand of cards) in ``language``: (PNG or None, CPU
+    seconds).
 
     Raises:
         NoImages: the game has no images.
     """
     start = time.thread_time()
-    data = images(game).private(holding, title)
+    with i18n.use(language):
+        data = images(game).private(holding, title)
     return data, time.thread_time() - start
 
 
 def extra_job(
+    language: str,
     game: str,
     name: str,
     view: Any,
@@ -122,34 +132,37 @@ def extra_job(
     result: rules.Event | None,
     events: Sequence[rules.Event],
 ) -> tuple[bytes, float]:
-    """Draw the game's extra image ``name`` (a contest's): (PNG, CPU seconds).
+    """Draw the game's extra image ``name`` (a contest's) in ``language``: (PNG, CPU
+    seconds).
 
     Raises:
         NoImages: the game has no images.
         KeyError: it has no extra image of that name.
     """
     start = time.thread_time()
-    data = images(game).extra(name, view, names, result, events)
+    with i18n.use(language):
+        data = images(game).extra(name, view, names, result, events)
     return data, time.thread_time() - start
 
 
-def chart_job(name: str, series: Sequence[Series]) -> tuple[bytes, float]:
-    """Draw a person's rating over time (:func:`render.chart.rating_chart`): (PNG, CPU
-    seconds).
+def chart_job(language: str, name: str, series: Sequence[Series]) -> tuple[bytes, float]:
+    """Draw a person's rating over time (:func:`render.chart.rating_chart`) in
+    ``language``: (PNG, CPU seconds).
 
     Raises:
         ValueError: no series has a point.
     """
     start = time.thread_time()
-    data = rating_chart(name, series)
+    with i18n.use(language):
+        data = rating_chart(name, series)
     return data, time.thread_time() - start
 
 
 def replay_job(
-    game: str, frames: Sequence[replay.Frame], names: Sequence[str], limit: int
+    language: str, game: str, frames: Sequence[replay.Frame], names: Sequence[str], limit: int
 ) -> tuple[replay.Animation, float]:
-    """Draw the replay of ``frames`` as an animation of at most ``limit`` bytes:
-    (the animation, CPU seconds).
+    """Draw the replay of ``frames`` in ``language`` as an animation of at most
+    ``limit`` bytes: (the animation, CPU seconds).
 
     Raises:
         NoImages: the game has no images.
@@ -157,5 +170,6 @@ def replay_job(
     """
     start = time.thread_time()
     images(game)
-    animation = replay.animate(game, frames, names, limit=limit)
+    with i18n.use(language):
+        animation = replay.animate(game, frames, names, limit=limit)
     return animation, time.thread_time() - start

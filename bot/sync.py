@@ -23,9 +23,13 @@ COMMANDS_HASH_KEY = "commands_hash"
 """The ``bot_meta`` key holding ``application id:hash`` of the command set last synced."""
 
 
-def schema(bot: GameBot) -> list[dict[str, Any]]:
-    """The global command payloads as discord.py would send them."""
-    return [cmd.to_dict(bot.tree) for cmd in bot.tree.get_commands()]
+async def schema(bot: GameBot) -> list[dict[str, Any]]:
+    """The global command payloads as discord.py would send them (with their
+    translations: a new translation is a change to sync)."""
+    tree, translator = bot.tree, bot.tree.translator
+    if translator is None:
+        return [cmd.to_dict(tree) for cmd in tree.get_commands()]
+    return [await cmd.get_translated_payload(tree, translator) for cmd in tree.get_commands()]
 
 
 def schema_hash(payload: list[dict[str, Any]]) -> str:
@@ -45,7 +49,7 @@ async def sync_commands(bot: GameBot) -> str:
         log.info("commands synced to the development server %s", dev)
         return "guild"
     app = bot.application_id or 0
-    stamp = f"{app}:{schema_hash(schema(bot))}"
+    stamp = f"{app}:{schema_hash(await schema(bot))}"
     if await bot.db.meta(COMMANDS_HASH_KEY) == stamp:
         log.info("commands unchanged since the last sync")
         return "unchanged"

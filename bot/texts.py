@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 
 from discord.utils import escape_markdown
 
+import i18n
 from rules import contract
 from rules.presentation import Presentation
 from service import (
@@ -23,10 +24,11 @@ from service import (
     Standing,
 )
 
+from .catalogue import N_, _, n_, p_
 from .games import decision_name
 
 CONTENT_LIMIT = 2000
-SOURCE = (
+SOURCE = N_(
     "open source (MIT licence): the european-war-bot project; its README explains "
     "how to run your own copy"
 )
@@ -58,7 +60,7 @@ def where_label(
     guild_name: str | None, channel_name: str | None, guild_id: int | None, channel_id: int
 ) -> str:
     """Which server and channel a DM belongs to, with a link (first line of every DM)."""
-    server = guild_name or "a server"
+    server = guild_name or _("a server")
     channel = f"#{channel_name}" if channel_name else f"<#{channel_id}>"
     return f"**{server}** › {channel} · {jump_url(guild_id, channel_id)}"
 
@@ -70,6 +72,27 @@ def clip(text: str, limit: int = CONTENT_LIMIT) -> str:
     return "…" + text[-(limit - 1) :]
 
 
+def pages(text: str, limit: int = CONTENT_LIMIT) -> list[str]:
+    """``text`` in messages of at most ``limit`` characters, cut between lines (a line
+    longer than that is cut where it must)."""
+    out: list[str] = []
+    page = ""
+    for line in text.split("\n"):
+        while len(line) > limit:
+            if page:
+                out.append(page)
+                page = ""
+            out.append(line[:limit])
+            line = line[limit:]
+        if page and len(page) + 1 + len(line) > limit:
+            out.append(page)
+            page = line
+        else:
+            page = f"{page}\n{line}" if page else line
+    out.append(page)
+    return out
+
+
 def mention(user_id: int | None, name: str) -> str:
     """``<@id>`` for a person, the name for a computer."""
     return f"<@{user_id}>" if user_id is not None else name
@@ -78,14 +101,14 @@ def mention(user_id: int | None, name: str) -> str:
 def duration_words(seconds: float | None) -> str:
     """'12 h', '5 min', '30 s', 'no limit'."""
     if seconds is None:
-        return "no limit"
+        return _("no limit")
     if seconds >= 86400 and seconds % 86400 == 0:
-        return f"{int(seconds // 86400)} d"
+        return p_("a duration", "{n} d").format(n=int(seconds // 86400))
     if seconds >= 3600 and seconds % 3600 == 0:
-        return f"{int(seconds // 3600)} h"
+        return p_("a duration", "{n} h").format(n=int(seconds // 3600))
     if seconds >= 60 and seconds % 60 == 0:
-        return f"{int(seconds // 60)} min"
-    return f"{seconds:g} s"
+        return p_("a duration", "{n} min").format(n=int(seconds // 60))
+    return p_("a duration", "{n} s").format(n=f"{seconds:g}")
 
 
 # ---------------------------------------------------------------------- lobby
@@ -93,27 +116,38 @@ def lobby_text(info: LobbyInfo, *, closed: str | None = None) -> str:
     """The lobby message: table, seats, options, expiry (or why it closed)."""
     opts = info.options
     lines = [
-        f"**{variant_name(info.variant)}** — a table for 2–{info.max_players} players, "
-        f"hosted by {mention(info.host_id, 'the host')}."
+        _("**{title}** — a table for 2–{most} players, hosted by {host}.").format(
+            title=variant_name(info.variant),
+            most=info.max_players,
+            host=mention(info.host_id, _("the host")),
+        )
     ]
-    lines.append(f"**Seats ({len(info.seats)}/{info.max_players})**")
+    lines.append(
+        _("**Seats ({taken}/{most})**").format(taken=len(info.seats), most=info.max_players)
+    )
     for i, s in enumerate(info.seats, 1):
         who = mention(s.user_id, s.name) if s.user_id is not None else s.name
-        wants = f" — wants {s.power_name}" if s.power_name else ""
-        lines.append(f"{i}. {who}{wants}")
+        if s.power_name:
+            lines.append(_("{n}. {who} — wants {power}").format(n=i, who=who, power=s.power_name))
+        else:
+            lines.append(f"{i}. {who}")
     words = contract.game_named(info.variant).presentation
     extras = [
-        f"turn timeout {duration_words(info.turn_timeout)}",
+        _("turn timeout {duration}").format(duration=duration_words(info.turn_timeout)),
         *words.option_words(opts),
-        "seats in join order" if info.arranged else "seats dealt at random",
+        _("seats in join order") if info.arranged else _("seats dealt at random"),
     ]
-    lines.append("Options: " + " · ".join(extras) + ".")
+    lines.append(_("Options: {options}.").format(options=" · ".join(extras)))
     if closed:
         lines.append(closed)
     else:
-        lines.append("Join with the button or /join; the host starts with Start or /start.")
+        lines.append(_("Join with the button or /join; the host starts with Start or /start."))
         if info.expires_at:
-            lines.append(f"The lobby closes {stamp(info.expires_at)} unless the game starts.")
+            lines.append(
+                _("The lobby closes {when} unless the game starts.").format(
+                    when=stamp(info.expires_at)
+                )
+            )
     return clip("\n".join(lines))
 
 
@@ -144,16 +178,25 @@ def game_line(st: GameStatus | GameListing, user_id: int, where: str) -> str:
     who it waits for — ``user_id``'s own decision with its deadline first."""
     head = f"**{variant_name(st.variant)}** · {where}"
     if st.status == "lobby":
-        return f"{head} — a table still open ({len(st.seats)} seated)."
+        return _("{head} — a table still open ({n} seated).").format(head=head, n=len(st.seats))
     mine = [d for d in st.decisions if d.user_id == user_id]
     others = sorted({d.name for d in st.decisions if d.user_id != user_id})
-    paused = " (paused)" if st.paused else ""
     if mine:
         deadline = min((d.deadline for d in mine if d.deadline), default=None)
         spoken = ", ".join(sorted({decision_name(st.variant, d.kind) for d in mine}))
-        until = f", time runs out {stamp(deadline)}" if deadline else ""
-        return f"{head} — ▶ **you** ({spoken}{until}){paused}."
-    return f"{head} — waiting for {', '.join(others) or 'nobody'}{paused}."
+        if deadline and st.paused:
+            line = _("{head} — ▶ **you** ({what}, time runs out {when}) (paused).")
+        elif deadline:
+            line = _("{head} — ▶ **you** ({what}, time runs out {when}).")
+        elif st.paused:
+            line = _("{head} — ▶ **you** ({what}) (paused).")
+        else:
+            line = _("{head} — ▶ **you** ({what}).")
+        return line.format(head=head, what=spoken, when=stamp(deadline))
+    who = ", ".join(others) or _("nobody")
+    if st.paused:
+        return _("{head} — waiting for {who} (paused).").format(head=head, who=who)
+    return _("{head} — waiting for {who}.").format(head=head, who=who)
 
 
 def status_text(lines: Iterable[str]) -> str:
@@ -172,42 +215,64 @@ def spec_help(variant: str) -> str:
     command with its options and description, and where its other decisions come."""
     words = contract.game_named(variant).presentation
     lines = [
-        f"**How to play {words.title} here**",
-        f"• **/newgame variant:{variant_slug(variant)}** opens a table; people press **Join** "
-        "or use **/join**; the host adds computers with **Add computer** or **/addbot** and "
-        "starts with **Start** or **/start**.",
+        _("**How to play {title} here**").format(title=words.title),
+        _(
+            "• **/newgame variant:{variant}** opens a table; people press **Join** "
+            "or use **/join**; the host adds computers with **Add computer** or **/addbot** and "
+            "starts with **Start** or **/start**."
+        ).format(variant=variant_slug(variant)),
     ]
     lines.append(
-        "• On your turn press **Your turn** in the channel (or use the panel I DM you) and "
-        "click your way through, or type its command:"
+        _(
+            "• On your turn press **Your turn** in the channel (or use the panel I DM you) and "
+            "click your way through, or type its command:"
+        )
     )
     for c in words.commands():
         options = " ".join(o.name if o.required else f"[{o.name}]" for o in c.options)
-        lines.append(f"• **/{c.name}** {options}".rstrip() + f" — {c.description}.")
+        command = f"• **/{c.name}** {options}".rstrip()
+        description = i18n.translate_any(c.description, i18n.current())
+        lines.append(f"{command} — {description}.")
     lines += [
-        "• Decisions out of turn come as private panels by DM, and from **Open my panel** in "
-        "the channel. Options autocomplete with what is legal now.",
-        "• **/board**, **/hand**, **/status**, **/log** show the game; **/games** your games; "
-        "**/rules** the rules; **/hint** suggests a move for your own decision (only you see "
-        "it); **/replay** and **/export** replay a game of this channel; "
-        "**/undo** (or **Undo** under your move, for 30 s) takes back a move that revealed "
-        "nothing, if nobody moved since; **/draw** proposes a draw; **Rematch** plays again; "
-        "**/leaderboard** and **/stats** show the ratings.",
+        _(
+            "• Decisions out of turn come as private panels by DM, and from **Open my panel** "
+            "in the channel. Options autocomplete with what is legal now."
+        ),
+        _(
+            "• **/board**, **/hand**, **/status**, **/log** show the game; **/games** your "
+            "games; **/rules** the rules; **/hint** suggests a move for your own decision "
+            "(only you see it); **/replay** and **/export** replay a game of this channel; "
+            "**/undo** (or **Undo** under your move, for 30 s) takes back a move that revealed "
+            "nothing, if nobody moved since; **/draw** proposes a draw; **Rematch** plays "
+            "again; **/leaderboard** and **/stats** show the ratings."
+        ),
     ]
     return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------- ratings
 def nth(place: int) -> str:
-    """1st, 2nd, 3rd, 4th, … 11th, 12th, 13th, … 21st."""
+    """A place in a ranking: 1st, 2nd, 3rd, 4th, … 11th, 12th, 13th, … 21st in English;
+    the current language's way (1., n° 1) elsewhere."""
+    if i18n.current() != i18n.DEFAULT:
+        return p_("a place in a ranking", "{n}th").format(n=place)
     if place % 100 in (11, 12, 13):
         return f"{place}th"
     return f"{place}{({1: 'st', 2: 'nd', 3: 'rd'}).get(place % 10, 'th')}"
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:
-    """'1 game', '3 games' (``many``: the plural when it is not ``word`` + s)."""
+    """'1 game', '3 games' (``many``: the plural when it is not ``word`` + s): English
+    only; a translated count is an ``n_`` message."""
     return f"{count} {word}" if count == 1 else f"{count} {many or word + 's'}"
+
+
+def _games(n: int) -> str:
+    return n_("{n} game", "{n} games", n).format(n=n)
+
+
+def _wins(n: int) -> str:
+    return n_("{n} win", "{n} wins", n).format(n=n)
 
 
 def rating_words(rating: float) -> str:
@@ -218,46 +283,55 @@ def rating_words(rating: float) -> str:
 
 def _standing_line(s: Standing, you: bool) -> str:
     name = escape_markdown(s.name)
-    who = f"**{name}** (you)" if you else name
-    wins = plural(s.wins, "win")
-    return f"{s.place}. {who} — {rating_words(s.rating)} · {plural(s.games, 'game')}, {wins}"
+    who = _("**{name}** (you)").format(name=name) if you else name
+    games, wins = _games(s.games), _wins(s.wins)
+    return f"{s.place}. {who} — {rating_words(s.rating)} · {games}, {wins}"
 
 
 def leaderboard_text(board: Leaderboard, where: str, user_id: int) -> str:
     """/leaderboard: the best ratings of one game kind ``where`` (a server's name, or
     everyone's), best first, and the asker's own line below when they are further down."""
-    head = f"**{board.title} — leaderboard {where}**"
+    head = _("**{title} — leaderboard {where}**").format(title=board.title, where=where)
     if not board.standings:
-        return (
-            f"{head}\nNobody is rated yet. A game with at least two people is rated when it "
+        nobody = _(
+            "Nobody is rated yet. A game with at least two people is rated when it "
             "ends; playing computers counts a little."
         )
-    lines = [f"{head} ({plural(board.total, 'rated player')})"]
+        return f"{head}\n{nobody}"
+    rated = n_("{n} rated player", "{n} rated players", board.total).format(n=board.total)
+    lines = [f"{head} ({rated})"]
     lines += [_standing_line(s, s.user_id == user_id) for s in board.standings]
     mine = board.mine
     if mine is not None and all(s.user_id != mine.user_id for s in board.standings):
         lines += ["…", _standing_line(mine, True)]
-    lines.append("Ratings are OpenSkill's (skill − 3 × uncertainty): a newcomer starts at 0.")
+    lines.append(_("Ratings are OpenSkill's (skill − 3 × uncertainty): a newcomer starts at 0."))
     return clip("\n".join(lines))
 
 
 def _kind_lines(k: KindStats) -> list[str]:
     if k.rating is None:
-        rated = "not rated yet (a game with at least two people is rated)"
+        rated = _("not rated yet (a game with at least two people is rated)")
+    elif k.place is not None:
+        rated = _("rating **{rating}** ({place} of {players})").format(
+            rating=rating_words(k.rating), place=nth(k.place), players=k.players
+        )
     else:
-        place = f" ({nth(k.place)} of {k.players})" if k.place is not None else ""
-        rated = f"rating **{rating_words(k.rating)}**{place}"
+        rated = _("rating **{rating}**").format(rating=rating_words(k.rating))
     counts = [
-        plural(k.wins, "win"),
-        plural(k.shared, "shared win"),
-        plural(k.draws, "draw"),
-        plural(k.losses, "loss", "losses"),
+        _wins(k.wins),
+        n_("{n} shared win", "{n} shared wins", k.shared).format(n=k.shared),
+        n_("{n} draw", "{n} draws", k.draws).format(n=k.draws),
+        n_("{n} loss", "{n} losses", k.losses).format(n=k.losses),
     ]
     if k.left:
-        counts.append(f"{k.left} left early")
-    lines = [f"**{k.title}** · {rated}", f"{plural(k.games, 'game')}: " + ", ".join(counts)]
+        counts.append(n_("{n} left early", "{n} left early", k.left).format(n=k.left))
+    lines = [f"**{k.title}** · {rated}", f"{_games(k.games)}: " + ", ".join(counts)]
     if k.favourite:
-        lines.append(f"Favourite side: {k.favourite} ({plural(k.favourite_games, 'game')})")
+        lines.append(
+            _("Favourite side: {side} ({games})").format(
+                side=k.favourite, games=_games(k.favourite_games)
+            )
+        )
     return lines
 
 
@@ -267,29 +341,39 @@ def stats_text(stats: PlayerStats, name: str) -> str:
     if any."""
     shown = escape_markdown(stats.name or name)
     if not stats.kinds:
-        return f"{shown} has not finished a game in a server yet."
-    lines = [f"**Stats of {shown}**"]
+        return _("{name} has not finished a game in a server yet.").format(name=shown)
+    lines = [_("**Stats of {name}**").format(name=shown)]
     for k in stats.kinds:
         lines += _kind_lines(k)
     if stats.hints:
-        lines.append(f"Hints taken: {stats.hints}")
+        lines.append(_("Hints taken: {n}").format(n=stats.hints))
     return clip("\n".join(lines))
 
 
-ABOUT = "\n".join(
-    [
-        f"**European War bot** {VERSION} — European War (Jan Divecky) and World War 5 (Andrew "
-        "Looney), pyramid wargames, on Discord.",
-        f"Source: {SOURCE}.",
-        "**What is stored:** for each game, the server, channel and thread ids, the Discord "
-        "user ids and display names of its players (and whether their DMs are closed), every "
-        "action taken, the game state and the ids of its lobby and duel messages; for each "
-        "finished game in a server, each player's result, side and rating after it, and per "
-        "person and game their rating (/stats, /leaderboard; worked out from the games); per "
-        "server, the /settings values; per person who used /pings, that choice; per player "
-        "and game, how many hints (/hint) they took. Nothing else: no message content is read.",
-        "**Deletion:** when the bot is removed from a server, that server's games are archived "
-        "at once and all its data (games, players, logs, settings) is deleted seven days later. "
-        "To have your data deleted sooner, ask the bot's operator.",
-    ]
-)
+def about() -> str:
+    """/about: the bot, its source, what it stores and how data is deleted."""
+    return "\n".join(
+        [
+            _(
+                "**European War bot** {version} — "
+                "European War (Jan Divecky) and World War 5 (Andrew "
+                "Looney), pyramid wargames, on Discord."
+            ).format(version=VERSION),
+            _("Source: {source}.").format(source=_(SOURCE)),
+            _(
+                "**What is stored:** for each game, the server, channel and thread ids, the "
+                "Discord user ids and display names of its players (and whether their DMs are "
+                "closed), every action taken, the game state and the ids of its lobby and duel "
+                "messages; for each finished game in a server, each player's result, side and "
+                "rating after it, and per person and game their rating (/stats, /leaderboard; "
+                "worked out from the games); per server, the /settings values; per person who "
+                "used /pings, that choice; per player and game, how many hints (/hint) they "
+                "took. Nothing else: no message content is read."
+            ),
+            _(
+                "**Deletion:** when the bot is removed from a server, that server's games are "
+                "archived at once and all its data (games, players, logs, settings) is deleted "
+                "seven days later. To have your data deleted sooner, ask the bot's operator."
+            ),
+        ]
+    )

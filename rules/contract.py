@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, Self, runtime_checkable
 
+from .catalogue import _
 from .errors import RulesError
 from .events import Event
 
@@ -343,7 +344,7 @@ def game_named(name: str) -> Game:
     try:
         return _GAMES[name]
     except KeyError:
-        raise UnknownGame(f"Unknown game {name!r}.") from None
+        raise UnknownGame(_("Unknown game {name}.").format(name=repr(name))) from None
 
 
 def game_names() -> tuple[str, ...]:

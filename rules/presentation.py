@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from .catalogue import _
 from .contract import Param, Value
 from .events import Event
 
@@ -47,7 +48,7 @@ class OptionSpec:
         """How ``value`` of this option reads (its label if it has one)."""
         values: tuple[object, ...] = self.choices if self.kind == "word" else self.steps
         if self.kind == "flag":
-            return "yes" if value else "no"
+            return _("yes") if value else _("no")
         if value in values and len(self.labels) == len(values):
             return self.labels[values.index(value)]
         return str(value)
@@ -120,23 +121,62 @@ class Shown:
 class TallyGroup:
     """One type on a counts panel: its ``label``, the choices it stands for (the
     decision's legal actions of that type, in the order they are taken: counting ``n``
-    takes the first ``n``), and how many the panel starts at (``suggested``)."""
+    takes the first ``n``), and how many the panel starts at (``suggested``).
+
+    ``cost`` is what each one counted adds to the tally's total (a chit's price; 1 when
+    the total counts choices). With ``whole``, counting ``n`` takes the one action
+    ``actions[n - 1]`` (an amount: RP left in a city) instead of the first ``n``. With
+    places (:attr:`Tally.places`), ``placed[p]`` holds the group's actions at place
+    ``p`` (empty where it cannot go) and ``actions`` is not used."""
 
     label: str
     actions: tuple[Any, ...]
     suggested: int = 0
+    cost: int = 1
+    whole: bool = False
+    placed: tuple[tuple[Any, ...], ...] = ()
+
+    def at(self, place: int) -> tuple[Any, ...]:
+        """The group's actions at ``place`` (its ``actions`` when it has no places)."""
+        if not self.placed:
+            return self.actions
+        return self.placed[place] if 0 <= place < len(self.placed) else ()
+
+    def taken(self, n: int, place: int = 0) -> tuple[Any, ...]:
+        """The actions counting ``n`` of this group stands for, at ``place``."""
+        actions = self.at(place)
+        if self.whole:
+            return (actions[n - 1],) if n else ()
+        return actions[:n]
+
+
+BOUNDS = ("exactly", "at most", "at least")
+"""How a tally's total binds the counts: the panel's sum must equal it, stay at or under
+it, or reach it."""
 
 
 @dataclass(frozen=True, slots=True)
 class Tally:
     """A decision answered with a count per type rather than one pick at a time (a
-    battle's casualties): exactly ``total`` choices in all, from ``groups``; ``noun``
-    names what is counted ("casualties"). The panel starts at the game's suggestion
-    (each group's ``suggested``), so a player who agrees confirms in one click."""
+    battle's casualties, chits to buy, units to disband): the counts of ``groups``,
+    each weighed by its ``cost``, must sum to ``total`` (``bound``: exactly, at most or
+    at least it); ``noun`` names what is counted ("casualties", "RP"). The panel starts
+    at the game's suggestion (each group's ``suggested``), so a player who agrees
+    confirms in one click.
+
+    ``places`` (labels, with ``place_word`` naming one, "city") is a choice the whole
+    panel shares, starting at ``place``: where the counted choices go. ``finish`` is the
+    action that ends the decision, taken after the counted ones on Confirm unless they
+    opened new choices (a bonus draw); ``None``: the counted choices end it."""
 
     total: int
     noun: str
     groups: tuple[TallyGroup, ...]
+    bound: str = "exactly"
+    finish: Any = None
+    places: tuple[str, ...] = ()
+    place: int = 0
+    place_word: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -410,14 +450,18 @@ class Typed:
                 message says which numbers there are).
         """
         if not self.choices:
-            raise Unreadable("There is nothing to choose right now.")
+            raise Unreadable(_("There is nothing to choose right now."))
         numbers = list(self.numbers) or list(range(1, len(self.choices) + 1))
         if number in numbers:
             return self.choices[numbers.index(number)]
         if numbers == list(range(1, len(numbers) + 1)):
-            raise Unreadable(f"Choose a number from 1 to {len(numbers)}.")
+            raise Unreadable(_("Choose a number from 1 to {n}.").format(n=len(numbers)))
         shown = ", ".join(str(n) for n in numbers[:-1])
-        raise Unreadable(f"Choose one of the numbers shown: {shown} or {numbers[-1]}.")
+        raise Unreadable(
+            _("Choose one of the numbers shown: {numbers} or {last}.").format(
+                numbers=shown, last=numbers[-1]
+            )
+        )
 
 
 class Unreadable(ValueError):

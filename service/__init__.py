@@ -67,7 +67,7 @@ from .ratings import KindStats, Leaderboard, PlayerStats, RatingOps, Standing
 from .replays import Replay, ReplayOps, ReplayStep
 from .steps import Nth, Step, StepOps, first_step, kind_offers
 from .store import FrontStore
-from .tally import Counts, TallyOps, shortfall, suggested
+from .tally import Counts, TallyOps, opening, shortfall, suggested, upper_first
 from .timers import TimerOps
 from .undo import UndoOps
 
@@ -168,7 +168,9 @@ __all__ = [
     "every_game",
     "first_step",
     "kind_offers",
+    "opening",
     "server_games",
     "shortfall",
     "suggested",
+    "upper_first",
 ]

@@ -162,6 +162,15 @@ Languages (migration 14; see :mod:`service.languages`):
     each person's client language (``locale``, Discord's tag such as ``de`` or
     ``en-US``) as last seen on any interaction, and when (``updated_at``): what their
     direct messages and private prompts are written in.
+
+Undo buttons (migration 15; see :mod:`bot.undo_offers`):
+
+``game_messages.undo_offer``
+    the JSON of the *Undo* button up under one of the game's messages
+    (:class:`service.models.UndoOffer`: the message, the action it takes back, until
+    when, and the edit that takes it off); NULL when none is up. A restart (or a process
+    taking the game over) re-arms its timer or takes it off. The partial index
+    ``game_messages_undo_offers`` finds the few games with one at start-up.
 """
 
 from __future__ import annotations
@@ -496,6 +505,15 @@ MIGRATIONS: tuple[Migration, ...] = (
             locale     TEXT NOT NULL,
             updated_at REAL NOT NULL
         )""",
+        ),
+    ),
+    Migration(
+        15,
+        "the Undo button up under a game's message, kept across a restart",
+        (
+            "ALTER TABLE game_messages ADD COLUMN undo_offer TEXT",
+            """CREATE INDEX game_messages_undo_offers ON game_messages(game_id)
+           WHERE undo_offer IS NOT NULL""",
         ),
     ),
 )

@@ -435,6 +435,42 @@ class GameMessages:
     duel_message_id: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class UndoOffer:
+    """An *Undo* button up under a game's action message (``game_messages.undo_offer``):
+    the message, the action it takes back (``seq``), until when (``until``, the clock's
+    seconds) and the edit that takes it off (``edit``: the message's other components, in
+    Discord's JSON). Kept so that a restart, or a process taking the game over, takes the
+    button off when its time is up."""
+
+    channel_id: int
+    message_id: int
+    seq: int
+    until: float
+    edit: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The offer as JSON-ready data (see :meth:`from_dict`)."""
+        return {
+            "channel_id": self.channel_id,
+            "message_id": self.message_id,
+            "seq": self.seq,
+            "until": self.until,
+            "edit": self.edit,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> UndoOffer:
+        """The offer :meth:`to_dict` gave."""
+        return cls(
+            int(data["channel_id"]),
+            int(data["message_id"]),
+            int(data["seq"]),
+            float(data["until"]),
+            dict(data["edit"]),
+        )
+
+
 @dataclass(slots=True)
 class OutboxFile:
     """A file of an outbox item: its name, alt text and bytes (a PNG)."""

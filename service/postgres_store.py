@@ -53,6 +53,7 @@ from .models import (
     PlayerResult,
     Rating,
     SeatedGame,
+    UndoOffer,
     UndoPoint,
 )
 from .pg_migrations import current_version, migrate
@@ -94,6 +95,7 @@ OVERRIDES: dict[str, str] = {
         "SELECT id, ?, ?", "SELECT id, ?::bigint, ?::bigint"
     ),
     "upsert_duel_message": Q.upsert_duel_message.replace("SELECT id, ?", "SELECT id, ?::bigint"),
+    "upsert_undo_offer": Q.upsert_undo_offer.replace("SELECT id, ?", "SELECT id, ?::text"),
     "record_departure": Q.record_departure.replace(
         "display_name, ? FROM", "display_name, ?::double precision FROM"
     ),
@@ -1081,6 +1083,17 @@ class PostgresStore:
         """Record (or, with None, forget) the message of a game's duel under way."""
         async with self._tx() as conn:
             await conn.execute(P["upsert_duel_message"], message_id, game_id)
+
+    async def set_undo_offer(self, game_id: int, offer: UndoOffer | None) -> None:
+        """Record (or, with None, forget) a game's *Undo* button (see the Protocol)."""
+        data = row.dumps(offer.to_dict()) if offer is not None else None
+        async with self._tx() as conn:
+            await conn.execute(P["upsert_undo_offer"], data, game_id)
+
+    async def undo_offers(self) -> dict[int, UndoOffer]:
+        """Every game's recorded *Undo* button, by game id."""
+        found = await self._pool.fetch(P["select_undo_offers"])
+        return {int(g): UndoOffer.from_dict(row.loads(o)) for g, o in found}
 
     async def set_dms_closed(self, user_id: int, closed: bool) -> None:
         """Mark ``user_id``'s seats in every unfinished game: their DMs are closed (or

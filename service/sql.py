@@ -237,6 +237,14 @@ class Q:
         "WHERE id = ? ON CONFLICT (game_id) DO UPDATE SET "
         "duel_message_id = excluded.duel_message_id"
     )
+    upsert_undo_offer = (
+        "INSERT INTO game_messages (game_id, undo_offer) SELECT id, ? FROM games "
+        "WHERE id = ? ON CONFLICT (game_id) DO UPDATE SET "
+        "undo_offer = excluded.undo_offer"
+    )
+    select_undo_offers = (
+        "SELECT game_id, undo_offer FROM game_messages WHERE undo_offer IS NOT NULL"
+    )
     set_user_dms_closed = (
         "UPDATE seats SET dms_closed = ? WHERE user_id = ? AND dms_closed != ? AND game_id IN "
         "(SELECT id FROM games WHERE status IN ('lobby', 'running'))"

@@ -59,6 +59,7 @@ from .models import (
     PlayerResult,
     Rating,
     SeatedGame,
+    UndoOffer,
     UndoPoint,
 )
 from .sql import Q
@@ -1102,6 +1103,18 @@ class SqliteStore:
         """Record (or, with None, forget) the message of a game's duel under way."""
         async with self._tx() as conn:
             await conn.execute(Q.upsert_duel_message, (message_id, game_id))
+
+    async def set_undo_offer(self, game_id: int, offer: UndoOffer | None) -> None:
+        """Record (or, with None, forget) a game's *Undo* button (see the Protocol)."""
+        data = _dumps(offer.to_dict()) if offer is not None else None
+        async with self._tx() as conn:
+            await conn.execute(Q.upsert_undo_offer, (data, game_id))
+
+    async def undo_offers(self) -> dict[int, UndoOffer]:
+        """Every game's recorded *Undo* button, by game id."""
+        async with self._lock:
+            rows = await self._fetchall(self._conn, Q.select_undo_offers)
+        return {int(g): UndoOffer.from_dict(row.loads(o)) for g, o in rows}
 
     async def set_dms_closed(self, user_id: int, closed: bool) -> None:
         """Mark ``user_id``'s seats in every unfinished game: their DMs are closed (or

@@ -151,9 +151,9 @@ class StepOps(ServiceBase):
 
         Raises:
             ServiceError: the game is not running, the user holds no seat or has nothing
-                to decide, or (:class:`StalePrompt`) the panel is out of date: the seat
-                acted or a decision opened since ``version``, or a value is no longer
-                legal.
+                to decide, a kind or value not legal at the prompt's version (a forged
+                one: the game's own reason), or (:class:`StalePrompt`) the panel is out
+                of date: the seat acted or a decision opened since ``version``.
         """
         live = await self._live(game_id, cache=False)
         seat = self._deciding(live, user_id)
@@ -169,8 +169,8 @@ class StepOps(ServiceBase):
             legal = t.state.legal_actions(t.seat)
             labels = [t.words.action_label(a, t.view, t.names) for a in legal]
             return first_step(t.game, version, legal, labels)
-        if kind not in t.kinds:
-            raise StalePrompt(_(OLD_BUTTON))
+        if kind not in t.kinds:  # at the prompt's version: a forged kind
+            raise ServiceError(_why(t, kind, {}))
         return _walk(t, version, kind, chosen, fill)
 
     @staticmethod
@@ -210,8 +210,13 @@ def _walk(t: _Table, version: int, kind: str, chosen: Sequence[Value | Nth], fil
             if not 0 <= given.index < len(legal):
                 raise StalePrompt(_(OLD_BUTTON))
             given = legal[given.index]
-        if given not in legal:
-            raise StalePrompt(_(OLD_BUTTON))
+        if given not in legal:  # at the prompt's version: a forged value
+            rest = {
+                p.name: v
+                for p, v in zip(params[len(values) + 1 :], chosen[len(values) + 1 :], strict=False)
+                if not isinstance(v, Nth)
+            }
+            raise ServiceError(_why(t, kind, {**values, param.name: given}, rest))
         take(param, legal, given)
     asked: Param | None = None
     offers: tuple[Offer, ...] = ()
@@ -246,6 +251,46 @@ def _walk(t: _Table, version: int, kind: str, chosen: Sequence[Value | Nth], fil
         offers,
         label,
     )
+
+
+def _why(
+    t: _Table, kind: str, given: Mapping[str, Value], rest: Mapping[str, Value] | None = None
+) -> str:
+    """Why the game refuses ``kind`` with the values ``given`` (the last of them not
+    legal) and ``rest`` (the values sent for the parameters after them): its own reason
+    for the action they make, each parameter left filled with the first value the game
+    offers (after the values given, else after a legal one in the last one's place); a
+    general refusal when no such action can be made."""
+    seat = t.seat
+    if seat is None:
+        return _("That choice is not valid in this game.")
+    names = list(given)
+    before = {n: given[n] for n in names[:-1]}
+    filled: dict[str, Value] = dict(given)
+    if names:
+        legal = t.legal(kind, before)
+        other = {**before, names[-1]: legal[0]} if legal else None
+        for p in t.params(kind)[len(names) :]:
+            if rest and p.name in rest:
+                filled[p.name] = rest[p.name]
+                continue
+            nxt = t.legal(kind, filled)
+            if not nxt and other is not None:
+                nxt = t.legal(kind, other)
+            if not nxt:
+                break
+            filled[p.name] = nxt[0]
+            if other is not None:
+                other[p.name] = nxt[0]
+    try:
+        action = t.game.action_from_dict({"kind": kind, **filled})
+    except (RulesError, KeyError, TypeError, ValueError):  # no action of the game's
+        return _("That choice is not valid in this game.")
+    try:
+        t.state.copy().apply(seat, action)
+    except RulesError as exc:
+        return str(exc)
+    return _("That choice is not valid in this game.")
 
 
 def _own_label(t: _Table, kind: str) -> str | None:

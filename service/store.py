@@ -47,6 +47,7 @@ from .models import (
     PlayerResult,
     Rating,
     SeatedGame,
+    UndoOffer,
     UndoPoint,
 )
 
@@ -183,6 +184,17 @@ class FrontStore(Protocol):
     async def set_duel_message(self, game_id: int, message_id: int | None) -> None:
         """Record (or, with None, forget) the message of a game's duel under way. Nothing
         is recorded for a game that does not exist."""
+        ...
+
+    async def set_undo_offer(self, game_id: int, offer: UndoOffer | None) -> None:
+        """Record (or, with None, forget) the *Undo* button up under one of a game's
+        messages (one at most per game). Nothing is recorded for a game that does not
+        exist."""
+        ...
+
+    async def undo_offers(self) -> dict[int, UndoOffer]:
+        """Every game's recorded *Undo* button, by game id (few: each goes when its time
+        is up)."""
         ...
 
     async def set_dms_closed(self, user_id: int, closed: bool) -> None:

@@ -1,8 +1,10 @@
-"""Decisions answered by counts per type (a battle's casualties): a panel shows each type
-with + and −, a running total and Confirm, starting at the game's suggestion; Confirm
-takes the counted choices one after another, all or none. Made from the game's
-presentation (``panel_decisions`` says ``counts``; ``tally`` groups the legal actions),
-so nothing here knows any game.
+"""Decisions answered by counts per type (a battle's casualties, chits to buy, units to
+disband, RP to leave in cities): a panel shows each type with + and − (or a toggle), a
+running total against the game's bound, a place where the choices go when the game
+names places, and Confirm, starting at the game's suggestion; Confirm takes the counted
+choices one after another, and then the game's finishing action, all or none. Made from
+the game's presentation (``panel_decisions`` says ``counts``; ``tally`` groups the legal
+actions), so nothing here knows any game.
 
 A front end keeps the counts in its panel's components with the prompt's version, and
 asks :meth:`TallyOps.counts_now` at each click (the types again, checked against the
@@ -15,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rules.errors import RulesError
 from rules.presentation import Tally
 
 from .catalogue import _
@@ -26,22 +29,35 @@ from .outcome import Outcome
 @dataclass(frozen=True, slots=True)
 class Counts:
     """Where a player stands on a counts panel made at ``version``: the game's
-    ``tally`` of the decision and the count chosen for each of its groups (in order)."""
+    ``tally`` of the decision, the count chosen for each of its groups (in order) and
+    the place chosen (an index into the tally's places; 0 when it has none)."""
 
     version: int
     tally: Tally
     counts: tuple[int, ...]
+    place: int = 0
 
     @property
     def chosen(self) -> int:
-        """How many are chosen in all."""
-        return sum(self.counts)
+        """The running total: each group's count times its cost."""
+        return sum(g.cost * n for g, n in zip(self.tally.groups, self.counts, strict=True))
+
+    def limit(self, group: int) -> int:
+        """The most group ``group`` may count at the chosen place."""
+        return len(self.tally.groups[group].at(self.place))
 
     def actions(self) -> list[Any]:
-        """The choices the counts stand for: the first ``n`` of each group's."""
+        """The choices the counts stand for (at the chosen place)."""
         return [
-            a for g, n in zip(self.tally.groups, self.counts, strict=True) for a in g.actions[:n]
+            a
+            for g, n in zip(self.tally.groups, self.counts, strict=True)
+            for a in g.taken(n, self.place)
         ]
+
+
+def upper_first(text: str) -> str:
+    """``text`` with its first letter a capital (the rest kept: "RP" stays "RP")."""
+    return text[:1].upper() + text[1:]
 
 
 def suggested(tally: Tally) -> tuple[int, ...]:
@@ -49,12 +65,28 @@ def suggested(tally: Tally) -> tuple[int, ...]:
     return tuple(g.suggested for g in tally.groups)
 
 
+def opening(version: int, tally: Tally) -> Counts:
+    """A counts panel made at ``version`` as it opens: at the game's suggestion and
+    place, each count kept within what its group offers there."""
+    counts = tuple(min(g.suggested, len(g.at(tally.place))) for g in tally.groups)
+    return Counts(version, tally, counts, tally.place)
+
+
 def shortfall(counts: Counts) -> str | None:
-    """Why ``counts`` cannot be confirmed (a total other than the one asked), or None."""
-    total, noun = counts.tally.total, counts.tally.noun
-    if counts.chosen != total:
+    """Why ``counts`` cannot be confirmed (a total the tally's bound refuses), or None."""
+    tally = counts.tally
+    total, noun, chosen = tally.total, upper_first(tally.noun), counts.chosen
+    if tally.bound == "at most" and chosen > total:
+        return _("{noun}: no more than {total}; you have chosen {chosen}.").format(
+            noun=noun, total=total, chosen=chosen
+        )
+    if tally.bound == "at least" and chosen < total:
+        return _("{noun}: at least {total}; you have chosen {chosen}.").format(
+            noun=noun, total=total, chosen=chosen
+        )
+    if tally.bound == "exactly" and chosen != total:
         return _("{noun}: choose exactly {total}; you have chosen {chosen}.").format(
-            noun=noun.capitalize(), total=total, chosen=counts.chosen
+            noun=noun, total=total, chosen=chosen
         )
     return None
 
@@ -64,7 +96,7 @@ class TallyOps(ServiceBase):
 
     def _tally(self, live: LiveGame, user_id: int, version: int) -> tuple[int, Tally]:
         """The seat of ``user_id`` and the tally of its open decision, for a panel made
-        at ``version``.
+        at ``version`` (see :func:`tally_of`).
 
         Raises:
             ServiceError: the game is not running, the user has nothing to decide, or
@@ -80,49 +112,72 @@ class TallyOps(ServiceBase):
             raise ServiceError(_("You have nothing to decide now: it is someone else's move."))
         if not self._current(live, seat, version):
             raise StalePrompt(_(OLD_BUTTON))
-        words = live.game.presentation
-        view = live.views().of(seat)
-        legal = live.state.legal_actions(seat)
-        for kind in kinds:
-            if words.panel_decisions().get(kind) == "counts":
-                tally = words.tally(kind, legal, view, live.names())
-                if tally is not None:
-                    return seat, tally
-        raise StalePrompt(_(OLD_BUTTON))
+        tally = tally_of(live, live.state, seat, live.views().of(seat))
+        if tally is None:
+            raise StalePrompt(_(OLD_BUTTON))
+        return seat, tally
 
     async def counts_now(
-        self, game_id: int, user_id: int, version: int, counts: Sequence[int] | None = None
+        self,
+        game_id: int,
+        user_id: int,
+        version: int,
+        counts: Sequence[int] | None = None,
+        place: int | None = None,
+        *,
+        fit: bool = False,
     ) -> Counts:
         """Where ``user_id`` stands on a counts panel made at the game's ``version``, with
-        ``counts`` per group (``None``: the game's suggestion). Changes nothing.
+        ``counts`` per group (``None``: the game's suggestion) and ``place`` (``None``:
+        the game's); with ``fit``, a count more than its group offers at ``place`` is
+        lowered to what it offers (the place was just changed). Changes nothing.
 
         Raises:
             ServiceError: the game is not running, the user has nothing to decide, or
-                (:class:`StalePrompt`) the panel is out of date, or a count is out of
-                its group's range.
+                (:class:`StalePrompt`) the panel is out of date, or a count or the place
+                is out of its range.
         """
         live = await self._live(game_id, cache=False)
         _seat, tally = self._tally(live, user_id, version)
-        return _counted(version, tally, counts)
+        if fit and counts is not None and place is not None and 0 <= place < len(tally.places):
+            counts = [min(n, len(g.at(place))) for g, n in zip(tally.groups, counts, strict=False)]
+        return _counted(version, tally, counts, place)
 
     async def act_counts(
-        self, game_id: int, user_id: int, version: int, counts: Sequence[int]
+        self,
+        game_id: int,
+        user_id: int,
+        version: int,
+        counts: Sequence[int],
+        place: int | None = None,
+        *,
+        finish: bool = True,
     ) -> Outcome:
         """Confirm a counts panel made at ``version``: the counted choices are taken one
-        after another, as one outcome. Refused, with nothing changed, when the panel is
-        out of date, the total is not the one asked, or the game refuses any of them."""
+        after another, then (with ``finish``) the tally's finishing action unless they
+        opened new choices, as one outcome. Refused, with nothing changed, when the panel
+        is out of date, the total breaks the tally's bound, nothing would be done, or the
+        game refuses any of them (its own reason)."""
 
         async def body(live: LiveGame) -> Outcome:
             seat, tally = self._tally(live, user_id, version)
-            counted = _counted(version, tally, counts)
+            counted = _counted(version, tally, counts, place)
             reason = shortfall(counted)
             if reason is not None:
                 raise ServiceError(reason)
             actions = counted.actions()
             trial = live.state.copy() if live.state is not None else None
             assert trial is not None
-            for action in actions:  # all or none: the game checks each in turn first
-                trial.apply(seat, action)
+            try:  # all or none: the game checks each in turn first
+                for action in actions:
+                    trial.apply(seat, action)
+                if finish and tally.finish is not None and _unopened(live, tally, trial, seat):
+                    trial.apply(seat, tally.finish)
+                    actions.append(tally.finish)
+            except RulesError as exc:
+                raise ServiceError(str(exc)) from None
+            if not actions:
+                raise ServiceError(_("Nothing is chosen: count something first."))
             out: Outcome | None = None
             for n, action in enumerate(actions):  # each applied changes ``live`` in place
                 step = await self._apply(
@@ -140,15 +195,55 @@ class TallyOps(ServiceBase):
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
 
 
-def _counted(version: int, tally: Tally, counts: Sequence[int] | None) -> Counts:
-    """``counts`` (None: the suggestion) on ``tally``, checked against each group's size.
+def _counted(
+    version: int, tally: Tally, counts: Sequence[int] | None, place: int | None = None
+) -> Counts:
+    """``counts`` (None: the suggestion) at ``place`` (None: the game's) on ``tally``,
+    checked against each group's size there.
 
     Raises:
-        StalePrompt: not one count per group, or one out of its group's range.
+        StalePrompt: not one count per group, one out of its group's range, or a place
+            the tally lacks.
     """
-    chosen = suggested(tally) if counts is None else tuple(counts)
+    if counts is None:
+        begun = opening(version, tally)
+        counts, place = begun.counts, begun.place if place is None else place
+    at = tally.place if place is None else place
+    if tally.places and not 0 <= at < len(tally.places):
+        raise StalePrompt(_(OLD_BUTTON))
+    chosen = tuple(counts)
     if len(chosen) != len(tally.groups) or any(
-        not 0 <= n <= len(g.actions) for g, n in zip(tally.groups, chosen, strict=True)
+        not 0 <= n <= len(g.at(at)) for g, n in zip(tally.groups, chosen, strict=True)
     ):
         raise StalePrompt(_(OLD_BUTTON))
-    return Counts(version, tally, chosen)
+    return Counts(version, tally, chosen, at)
+
+
+def tally_of(live: LiveGame, state: Any, seat: int, view: Any) -> Tally | None:
+    """The tally of ``seat``'s open decision answered by counts on ``state`` (seen as
+    ``view``), or None when it has none."""
+    words = live.game.presentation
+    kinds = [d.kind for d in state.deciders() if d.seat == seat]
+    legal = state.legal_actions(seat) if kinds else []
+    for kind in kinds:
+        if words.panel_decisions().get(kind) == "counts":
+            tally = words.tally(kind, legal, view, live.names())
+            if tally is not None:
+                return tally
+    return None
+
+
+def _unopened(live: LiveGame, tally: Tally, trial: Any, seat: int) -> bool:
+    """True when ``seat`` still answers ``tally``'s decision by counts on ``trial`` and
+    the counted choices opened none it did not offer (a bonus draw of chits would): its
+    finishing action is then due."""
+    after = tally_of(live, trial, seat, trial.view_for(seat))
+    if after is None:
+        return False
+    offered = [a for g in tally.groups for p in range(max(1, len(tally.places))) for a in g.at(p)]
+    return all(
+        a in offered
+        for g in after.groups
+        for p in range(max(1, len(after.places)))
+        for a in g.at(p)
+    )

@@ -47,6 +47,22 @@ class UndoOps(ServiceBase):
 
         return await self._guarded(game_id, lambda: self._retrying(game_id, body))
 
+    async def undo_open(self, game_id: int) -> tuple[int, float] | None:
+        """The game's latest action and until when its player may take it back (the
+        clock's seconds), while they may; None when nothing can be taken back now (the
+        action revealed something, anything was written to the game since, its time is
+        up, or no such game here). A front end keeps an *Undo* button up only while this
+        names the button's action."""
+        try:
+            live = await self._live(game_id, cache=False)
+        except ServiceError:
+            return None
+        point = live.undo_point
+        if point is None or point.seq != live.version or point.revision != live.revision:
+            return None
+        until = point.at + self.undo_seconds
+        return (point.seq, until) if self.clock.now() <= until else None
+
     async def _undo_point(
         self, live: LiveGame, seat: int, user_id: int, seq: int | None
     ) -> UndoPoint:

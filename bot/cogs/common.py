@@ -14,6 +14,7 @@ from discord import app_commands
 from rules import contract
 from service import GameService, ServiceError, UserView
 
+from ..catalogue import _
 from ..errors import UserError
 
 MAX_CHOICES = 25
@@ -52,7 +53,7 @@ async def game_here(service: GameService, interaction: discord.Interaction) -> i
     """
     gid = await service.active_game(interaction.channel_id or 0)
     if gid is None:
-        raise UserError("There is no game in this channel. Open one with /newgame.")
+        raise UserError(_("There is no game in this channel. Open one with /newgame."))
     return gid
 
 

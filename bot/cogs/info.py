@@ -16,10 +16,11 @@ from discord.ext import commands
 from rules import contract
 from service import GameListing, ServiceError, rulebook
 
+from ..catalogue import N_, _
 from ..entry import ANSWER_DIRECT
 from ..errors import UserError
 from ..reply import Reply, with_picture
-from ..texts import ABOUT, clip, game_line, help_for, jump_url, status_text
+from ..texts import about, clip, game_line, help_for, jump_url, pages, status_text
 from ..views.panels import panel_view
 from ..views.turn import is_turn, root_step, step_line, step_view
 from .common import MAX_CHOICES, channel_variant, game_here, my_view, safe
@@ -43,7 +44,7 @@ class InfoCog(commands.Cog):
         names = [t for t in rulebook.topics() if not typed or typed in t.lower()]
         return [Choice(name=t[:100], value=t[:100]) for t in names[:MAX_CHOICES]]
 
-    @app_commands.command(name="board", description="The current board, with a text summary")
+    @app_commands.command(name="board", description=N_("The current board, with a text summary"))
     @app_commands.guild_only()
     async def board(self, interaction: discord.Interaction) -> None:
         """The board (spectator view)."""
@@ -52,7 +53,7 @@ class InfoCog(commands.Cog):
         st = await bot.service.status(gid)
         reply = Reply.of(interaction)
         if st.view is None:
-            await reply.private("The game has not started yet.")
+            await reply.private(_("The game has not started yet."))
             return
         names = [s.name for s in st.seats]
         images = bot.delivery.images
@@ -66,7 +67,7 @@ class InfoCog(commands.Cog):
         await with_picture(reply, clip(summary), drawing, bot.delivery.later)
 
     @app_commands.command(
-        name="hand", description="Your hand (only you see it) and your open panel, if any"
+        name="hand", description=N_("Your hand (only you see it) and your open panel, if any")
     )
     @app_commands.guild_only()
     async def hand(self, interaction: discord.Interaction) -> None:
@@ -76,7 +77,7 @@ class InfoCog(commands.Cog):
         uv = await my_view(bot.service, interaction, gid)
         reply = Reply.of(interaction)
         if uv.seat is None:
-            await reply.private("You are not playing in this game.")
+            await reply.private(_("You are not playing in this game."))
             return
         status = await bot.service.status(gid)
         game = contract.game_named(status.variant)
@@ -97,11 +98,11 @@ class InfoCog(commands.Cog):
         if holding is None:  # a game without images, or nothing held
             await reply.private(clip("\n".join(lines)), **kwargs)
             return
-        drawing = images.hand(holding, "Your hand", game=status.variant)
+        drawing = images.hand(holding, _("Your hand"), game=status.variant)
         await with_picture(reply, clip("\n".join(lines)), drawing, bot.delivery.later, **kwargs)
 
     @app_commands.command(
-        name="hint", description="What the strongest computer would do in your place (only you)"
+        name="hint", description=N_("What the strongest computer would do in your place (only you)")
     )
     @app_commands.guild_only()
     async def hint(self, interaction: discord.Interaction) -> None:
@@ -116,7 +117,7 @@ class InfoCog(commands.Cog):
         await Reply.of(interaction).private(clip("\n".join(advice.lines())))
 
     @app_commands.command(
-        name="games", description="Your games in every server, and the game in this channel"
+        name="games", description=N_("Your games in every server, and the game in this channel")
     )
     async def games(self, interaction: discord.Interaction) -> None:
         """The asker's unfinished games anywhere (where, whose move, their own deadline),
@@ -126,16 +127,17 @@ class InfoCog(commands.Cog):
         if interaction.guild_id is not None:
             here = await service.active_game(interaction.channel_id or 0)
             if here is None:
-                lines.append("**In this channel:** no game. /newgame opens one.")
+                lines.append(_("**In this channel:** no game. /newgame opens one."))
             else:
                 st = await service.status(here)
-                lines.append("**In this channel:** " + game_line(st, uid, "here"))
+                line = game_line(st, uid, _("here"))
+                lines.append(_("**In this channel:** {game}").format(game=line))
         mine = await service.games_of(uid)  # from the store: every process's games
         mine.sort(key=lambda st: (not any(d.user_id == uid for d in st.decisions), st.game_id))
         if not mine:
-            lines.append("You are not at any table now.")
+            lines.append(_("You are not at any table now."))
         else:
-            lines.append(f"**Your games ({len(mine)}):**")
+            lines.append(_("**Your games ({n}):**").format(n=len(mine)))
             lines += [f"• {game_line(st, uid, self._where(st))}" for st in mine]
         await Reply.of(interaction).private(clip("\n".join(lines)))
 
@@ -143,12 +145,13 @@ class InfoCog(commands.Cog):
         """A game's server and channel, linked."""
         guild = self.bot.get_guild(st.guild_id or 0)
         channel = self.bot.get_channel(st.channel_id)
-        server = guild.name if guild is not None else "a server"
+        server = guild.name if guild is not None else _("a server")
         name = getattr(channel, "name", None) or str(st.channel_id)
         return f"{server} › [#{name}]({jump_url(st.guild_id, st.channel_id)})"
 
     @app_commands.command(
-        name="status", description="Whose turn, phase, hand sizes, deck, discard, timers and seats"
+        name="status",
+        description=N_("Whose turn, phase, hand sizes, deck, discard, timers and seats"),
     )
     @app_commands.guild_only()
     async def status(self, interaction: discord.Interaction) -> None:
@@ -159,14 +162,16 @@ class InfoCog(commands.Cog):
         lines = list(st.lines)
         if st.view is None:
             lines += [
-                f"• {s.name}" + (f" — wants {s.power_name}" if s.power_name else "")
+                _("• {name} — wants {power}").format(name=s.name, power=s.power_name)
+                if s.power_name
+                else f"• {s.name}"
                 for s in st.seats
             ]
         await Reply.of(interaction).private(status_text(lines))
 
-    @app_commands.command(name="log", description="The last events of the game in words")
+    @app_commands.command(name="log", description=N_("The last events of the game in words"))
     @app_commands.guild_only()
-    @app_commands.describe(n="How many lines (default 10)")
+    @app_commands.describe(n=N_("How many lines (default 10)"))
     async def log(
         self, interaction: discord.Interaction, n: app_commands.Range[int, 1, 50] = 10
     ) -> None:
@@ -174,29 +179,32 @@ class InfoCog(commands.Cog):
         bot = self.bot
         gid = await game_here(bot.service, interaction)
         lines = await bot.service.log(gid, n, interaction.user.id)
-        await Reply.of(interaction).private(clip("\n".join(lines) or "Nothing has happened yet."))
+        await Reply.of(interaction).private(
+            clip("\n".join(lines) or _("Nothing has happened yet."))
+        )
 
     @app_commands.command(
-        name="rules", description="The rules as this bot plays them, with rule numbers"
+        name="rules", description=N_("The rules as this bot plays them, with rule numbers")
     )
-    @app_commands.describe(topic="A rule number (EW-19), a section or a word")
+    @app_commands.describe(topic=N_("A rule number (EW-19), a section or a word"))
     @app_commands.autocomplete(topic=_topics)
     async def rules(self, interaction: discord.Interaction, topic: str | None = None) -> None:
         """Rules lookup, for the variant played in this channel."""
         variant = await channel_variant(self.bot.service, interaction)
         await Reply.of(interaction).private(clip(rulebook.lookup(topic, variant)))
 
-    @app_commands.command(name="help", description="How to play with this bot")
+    @app_commands.command(name="help", description=N_("How to play with this bot"))
     async def help(self, interaction: discord.Interaction) -> None:
         """Help, for the variant played in this channel."""
         variant = await channel_variant(self.bot.service, interaction)
-        await Reply.of(interaction).private(help_for(variant))
+        for page in pages(help_for(variant)):  # a long help (a long language) in parts
+            await Reply.of(interaction).private(page)
 
     @app_commands.command(
         name="about",
-        description="Version, source, what data is stored and how to have it deleted",
+        description=N_("Version, source, what data is stored and how to have it deleted"),
         extras=ANSWER_DIRECT,
     )
     async def about(self, interaction: discord.Interaction) -> None:
         """About."""
-        await Reply.of(interaction).private(ABOUT)
+        await Reply.of(interaction).private(about())

@@ -11,11 +11,14 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
+import i18n
 from rules import contract
 from service import ServiceError
 
+from ..catalogue import N_, _
 from ..entry import ANSWER_PUBLIC
 from ..errors import UserError, expect_ok
 from ..reply import Reply
@@ -30,28 +33,32 @@ log = logging.getLogger("bot")
 Choice = app_commands.Choice
 
 TIMEOUT_CHOICES = [
-    Choice(name="5 minutes", value=300),
-    Choice(name="15 minutes", value=900),
-    Choice(name="1 hour", value=3600),
-    Choice(name="6 hours", value=6 * 3600),
-    Choice(name="12 hours", value=12 * 3600),
-    Choice(name="1 day", value=86400),
-    Choice(name="3 days", value=3 * 86400),
-    Choice(name="7 days", value=7 * 86400),
-    Choice(name="no limit", value=0),
+    Choice(name=N_("5 minutes"), value=300),
+    Choice(name=N_("15 minutes"), value=900),
+    Choice(name=N_("1 hour"), value=3600),
+    Choice(name=N_("6 hours"), value=6 * 3600),
+    Choice(name=N_("12 hours"), value=12 * 3600),
+    Choice(name=N_("1 day"), value=86400),
+    Choice(name=N_("3 days"), value=3 * 86400),
+    Choice(name=N_("7 days"), value=7 * 86400),
+    Choice(name=N_("no limit"), value=0),
 ]
-LEVEL_CHOICES = [Choice(name=n, value=n) for n in ("easy", "normal", "hard")]
+LEVEL_CHOICES = [
+    Choice(name=N_("easy"), value="easy"),
+    Choice(name=N_("normal"), value="normal"),
+    Choice(name=N_("hard"), value="hard"),
+]
 
 
 def _needs(perms: discord.Permissions, in_thread: bool, new_thread: bool) -> list[str]:
     """Permissions the bot lacks for a game here."""
-    need = {"view channel": perms.view_channel, "attach files": perms.attach_files}
+    need = {_("view channel"): perms.view_channel, _("attach files"): perms.attach_files}
     if in_thread or new_thread:
-        need["send messages in threads"] = perms.send_messages_in_threads
+        need[_("send messages in threads")] = perms.send_messages_in_threads
     if not in_thread:
-        need["send messages"] = perms.send_messages
+        need[_("send messages")] = perms.send_messages
     if new_thread:
-        need["create public threads"] = perms.create_public_threads
+        need[_("create public threads")] = perms.create_public_threads
     return [name for name, ok in need.items() if not ok]
 
 
@@ -73,8 +80,15 @@ class GameChoice(app_commands.Transformer):
             UserError: no game offered here has that name.
         """
         if value not in self.names:
-            raise UserError(f"There is no game {str(value)[:40]!r} here: pick one from the list.")
+            raise UserError(
+                _("There is no game {name} here: pick one from the list.").format(
+                    name=repr(str(value)[:40])
+                )
+            )
         return str(value)
+
+
+_WHICH = N_("Which game (default {default})")
 
 
 def newgame_command(cog: LobbyCog) -> app_commands.Command[Any, ..., None]:
@@ -83,15 +97,15 @@ def newgame_command(cog: LobbyCog) -> app_commands.Command[Any, ..., None]:
 
     @app_commands.command(
         name="newgame",
-        description="Open a table for a new game in this channel (or in a new thread of it)",
+        description=N_("Open a table for a new game in this channel (or in a new thread of it)"),
         extras=ANSWER_PUBLIC,
     )
     @app_commands.guild_only()
     @app_commands.describe(
-        variant=f"Which game (default {default})",
-        players="The most players at the table (2-5)",
-        turn_timeout="Time for each turn (default: the server's setting)",
-        thread="Open the table in a new thread of this channel",
+        variant=locale_str(f"Which game (default {default})", template=_WHICH, default=default),
+        players=N_("The most players at the table (2-5)"),
+        turn_timeout=N_("Time for each turn (default: the server's setting)"),
+        thread=N_("Open the table in a new thread of this channel"),
     )
     @app_commands.choices(turn_timeout=TIMEOUT_CHOICES)
     async def newgame(
@@ -160,13 +174,13 @@ class LobbyCog(commands.Cog):
         channel = interaction.channel
         in_thread = isinstance(channel, discord.Thread)
         if thread and in_thread:
-            raise UserError("This is already a thread: run /newgame here without `thread`.")
+            raise UserError(_("This is already a thread: run /newgame here without `thread`."))
         missing = _needs(interaction.app_permissions, in_thread, thread)
         if missing:
             raise UserError(
-                "I cannot host a game here: I lack the "
-                + ", ".join(missing)
-                + " permission(s) in this channel."
+                _(
+                    "I cannot host a game here: I lack the {missing} permission(s) in this channel."
+                ).format(missing=", ".join(missing))
             )
         if not thread:
             running = await bot.service.active_game(interaction.channel_id or 0)
@@ -178,8 +192,10 @@ class LobbyCog(commands.Cog):
                     else jump_url(interaction.guild_id, interaction.channel_id or 0)
                 )
                 raise UserError(
-                    f"A game is already open in this channel ({link}). Finish "
-                    "it or /cancel it first, or use `/newgame thread:True`."
+                    _(
+                        "A game is already open in this channel ({link}). Finish "
+                        "it or /cancel it first, or use `/newgame thread:True`."
+                    ).format(link=link)
                 )
         chosen = variant or contract.game_names()[0]
         timeout: float | Literal["server"] | None = "server"
@@ -203,6 +219,7 @@ class LobbyCog(commands.Cog):
             variant=chosen,
             max_players=players,
             turn_timeout=timeout,
+            guild_locale=str(interaction.guild_locale) if interaction.guild_locale else None,
         )
         if not out.ok and new_thread is not None:
             try:
@@ -215,19 +232,24 @@ class LobbyCog(commands.Cog):
         )
         if new_thread is not None:
             await bot.delivery.deliver(out)
-            await Reply.of(interaction).public(
-                content=f"{interaction.user.mention} opened a {variant_name(chosen)} table "
-                f"in {new_thread.mention}: join it there."
-            )
+            with i18n.use(out.language):  # said in the channel: the game's language
+                opened = _("{who} opened a {game} table in {thread}: join it there.").format(
+                    who=interaction.user.mention,
+                    game=variant_name(chosen),
+                    thread=new_thread.mention,
+                )
+            await Reply.of(interaction).public(content=opened)
         else:
             await bot.delivery.deliver(out, interaction)
         await bot.delivery.check_dms(out, interaction.user.id)
 
     @app_commands.command(
-        name="join", description="Take a seat at the table in this channel", extras=ANSWER_PUBLIC
+        name="join",
+        description=N_("Take a seat at the table in this channel"),
+        extras=ANSWER_PUBLIC,
     )
     @app_commands.guild_only()
-    @app_commands.describe(power="The power you would like to play (default: dealt at random)")
+    @app_commands.describe(power=N_("The power you would like to play (default: dealt at random)"))
     @app_commands.autocomplete(power=_free_powers)
     async def join(self, interaction: discord.Interaction, power: str | None = None) -> None:
         """Join the lobby."""
@@ -240,7 +262,9 @@ class LobbyCog(commands.Cog):
         await bot.delivery.check_dms(out, interaction.user.id)
 
     @app_commands.command(
-        name="leave", description="Leave the table (before the game starts)", extras=ANSWER_PUBLIC
+        name="leave",
+        description=N_("Leave the table (before the game starts)"),
+        extras=ANSWER_PUBLIC,
     )
     @app_commands.guild_only()
     async def leave(self, interaction: discord.Interaction) -> None:
@@ -251,12 +275,12 @@ class LobbyCog(commands.Cog):
         await bot.delivery.deliver(out, interaction)
 
     @app_commands.command(
-        name="addbot", description="Host: seat a computer player", extras=ANSWER_PUBLIC
+        name="addbot", description=N_("Host: seat a computer player"), extras=ANSWER_PUBLIC
     )
     @app_commands.guild_only()
     @app_commands.describe(
-        power="The power it plays (default: dealt at random)",
-        level="How well it plays (default normal)",
+        power=N_("The power it plays (default: dealt at random)"),
+        level=N_("How well it plays (default normal)"),
     )
     @app_commands.autocomplete(power=_free_powers)
     @app_commands.choices(level=LEVEL_CHOICES)
@@ -277,7 +301,7 @@ class LobbyCog(commands.Cog):
         await bot.delivery.deliver(out, interaction)
 
     @app_commands.command(
-        name="start", description="Host: start the game (seats are dealt)", extras=ANSWER_PUBLIC
+        name="start", description=N_("Host: start the game (seats are dealt)"), extras=ANSWER_PUBLIC
     )
     @app_commands.guild_only()
     async def start(self, interaction: discord.Interaction) -> None:
@@ -290,8 +314,9 @@ class LobbyCog(commands.Cog):
 
     @app_commands.command(
         name="cancel",
-        description="Host or Manage Channels: end the table "
-        "or game in this channel (asks to confirm)",
+        description=N_(
+            "Host or Manage Channels: end the table or game in this channel (asks to confirm)"
+        ),
     )
     @app_commands.guild_only()
     async def cancel(self, interaction: discord.Interaction) -> None:
@@ -301,9 +326,12 @@ class LobbyCog(commands.Cog):
         st = await bot.service.status(gid)
         if st.host_id != interaction.user.id and not interaction.permissions.manage_channels:
             raise UserError(
-                "Only the host or a member who can manage this channel may cancel the game.", gid
+                _("Only the host or a member who can manage this channel may cancel the game."),
+                gid,
             )
         await Reply.of(interaction).private(
-            "Cancel the game in this channel? This cannot be undone.",
-            view=confirm_view(bot.controls, "cancel", gid, interaction.user.id, "Cancel the game"),
+            _("Cancel the game in this channel? This cannot be undone."),
+            view=confirm_view(
+                bot.controls, "cancel", gid, interaction.user.id, _("Cancel the game")
+            ),
         )

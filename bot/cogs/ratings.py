@@ -17,6 +17,7 @@ from discord.ext import commands
 from render.chart import Series
 from rules import contract
 
+from ..catalogue import N_, _
 from ..errors import UserError
 from ..reply import Reply, with_picture
 from ..texts import leaderboard_text, stats_text
@@ -27,19 +28,20 @@ if TYPE_CHECKING:
 
 Choice = app_commands.Choice
 
-SCOPES = [Choice(name="server", value="server"), Choice(name="global", value="global")]
-NO_SERVER = "There is no server here: ask for `scope: global`, or ask in a server."
+SCOPES = [Choice(name=N_("server"), value="server"), Choice(name=N_("global"), value="global")]
+NO_SERVER = N_("There is no server here: ask for `scope: global`, or ask in a server.")
 
 
 def leaderboard_command(cog: RatingsCog) -> app_commands.Command[Any, ..., None]:
     """/leaderboard for ``cog``, offering the games registered now."""
 
     @app_commands.command(
-        name="leaderboard", description="The best ratings of a game, in this server or everyone's"
+        name="leaderboard",
+        description=N_("The best ratings of a game, in this server or everyone's"),
     )
     @app_commands.describe(
-        game="Which game (default: the one played here, else your last)",
-        scope="This server's players (default in a server) or everyone's",
+        game=N_("Which game (default: the one played here, else your last)"),
+        scope=N_("This server's players (default in a server) or everyone's"),
     )
     @app_commands.choices(scope=SCOPES)
     async def leaderboard(
@@ -74,16 +76,20 @@ class RatingsCog(commands.Cog):
         one in DMs), with the asker's own place."""
         guild_id = interaction.guild_id
         if scope == "server" and guild_id is None:
-            raise UserError(NO_SERVER)
+            raise UserError(_(NO_SERVER))
         if scope == "global":
             guild_id = None
         service = self.bot.service
         variant = game or await self.default_game(interaction)
         board = await service.leaderboard(variant, guild_id, user_id=interaction.user.id)
-        where = "of everyone"
+        where = _("of everyone")
         if board.guild_id is not None:
             guild = interaction.guild
-            where = f"of {guild.name}" if guild is not None else "of this server"
+            where = (
+                _("of {server}").format(server=guild.name)
+                if guild is not None
+                else _("of this server")
+            )
         text = leaderboard_text(board, where, interaction.user.id)
         await Reply.of(interaction).private(text)
 
@@ -100,9 +106,9 @@ class RatingsCog(commands.Cog):
 
     @app_commands.command(
         name="stats",
-        description="A player's games, wins, favourite side and rating over time",
+        description=N_("A player's games, wins, favourite side and rating over time"),
     )
-    @app_commands.describe(player="Whose (default: yours)")
+    @app_commands.describe(player=N_("Whose (default: yours)"))
     async def stats(
         self, interaction: discord.Interaction, player: discord.User | None = None
     ) -> None:

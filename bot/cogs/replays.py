@@ -24,11 +24,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import i18n
 from render.replay import Animation, Frame, TooLarge
 from rules import contract
 from service import Replay
+from service.queries import STATUS_WORDS
 from service.replays import public_record, seat_words
 
+from ..catalogue import N_, _, n_
 from ..entry import ANSWER_PUBLIC
 from ..errors import UserError
 from ..reply import WORDS_FIRST_AFTER, Reply, within
@@ -42,13 +45,18 @@ log = logging.getLogger("bot")
 
 Choice = app_commands.Choice
 
-NOTHING_PLAYED = "No game has been played in this channel yet: there is nothing to replay."
-NO_IMAGES = "(This game has no pictures: its replay in words.)"
-TOO_LARGE = "(The animation does not fit in one file here: the replay in words.)"
-DRAWING = "(The animation is being drawn; it appears here in a moment.)"
-NOT_DRAWN = "(The animation could not be drawn; try again later.)"
+NOTHING_PLAYED = N_("No game has been played in this channel yet: there is nothing to replay.")
+NO_IMAGES = N_("(This game has no pictures: its replay in words.)")
+TOO_LARGE = N_("(The animation does not fit in one file here: the replay in words.)")
+DRAWING = N_("(The animation is being drawn; it appears here in a moment.)")
+NOT_DRAWN = N_("(The animation could not be drawn; try again later.)")
 HEADROOM = 64 * 1024
 """Bytes kept free under the attachment limit (the upload's own framing)."""
+
+
+def status_words(status: str) -> str:
+    """A game's stored status (``finished``, ``running``…) in the current language."""
+    return i18n.translate_any(STATUS_WORDS.get(status, status), i18n.current())
 
 
 def replay_file(game_id: int, extension: str) -> str:
@@ -59,9 +67,16 @@ def replay_file(game_id: int, extension: str) -> str:
 def heading(replay: Replay) -> str:
     """The first line of a replay's message: the game, its players, where it stands."""
     seats = ", ".join(seat_words(s) for s in replay.seats)
-    return (
-        f"**Replay of game #{replay.game_id}** — {replay.title}: {seats}. "
-        f"{replay.status.capitalize()} after {replay.actions} actions."
+    return n_(
+        "**Replay of game #{game}** — {title}: {seats}. {status} after {n} action.",
+        "**Replay of game #{game}** — {title}: {seats}. {status} after {n} actions.",
+        replay.actions,
+    ).format(
+        game=replay.game_id,
+        title=replay.title,
+        seats=seats,
+        status=status_words(replay.status).capitalize(),
+        n=replay.actions,
     )
 
 
@@ -69,10 +84,18 @@ def shown_line(animation: Animation) -> str:
     """What the animation leaves out, if anything."""
     parts = []
     if animation.sampled:
-        parts.append(f"{animation.shown} of the {animation.steps} steps, evenly spread")
+        parts.append(
+            n_(
+                "{shown} of the {n} step, evenly spread",
+                "{shown} of the {n} steps, evenly spread",
+                animation.steps,
+            ).format(shown=animation.shown, n=animation.steps)
+        )
     if animation.scale < 1:
-        parts.append(f"drawn at {round(animation.scale * 100)} %")
-    return f"({'; '.join(parts)}: the whole game would not fit in one file.)" if parts else ""
+        parts.append(_("drawn at {percent} %").format(percent=round(animation.scale * 100)))
+    if not parts:
+        return ""
+    return _("({what}: the whole game would not fit in one file.)").format(what="; ".join(parts))
 
 
 def lines_of(replay: Replay) -> list[str]:
@@ -88,7 +111,7 @@ def in_words(replay: Replay, limit: int, why: str) -> tuple[str, discord.File]:
     """
     text = replay.text().encode()
     if len(text) > limit:
-        raise UserError("This game's replay is too long to send here, even in words.")
+        raise UserError(_("This game's replay is too long to send here, even in words."))
     file = discord.File(io.BytesIO(text), replay_file(replay.game_id, "txt"))
     return clip("\n".join([*lines_of(replay), why])), file
 
@@ -105,11 +128,15 @@ def finished(
     try:
         animation = drawing.result()
     except TooLarge:
-        return in_words(replay, limit, TOO_LARGE)
+        return in_words(replay, limit, _(TOO_LARGE))
     file = discord.File(
         io.BytesIO(animation.data),
         replay_file(replay.game_id, "gif"),
-        description=f"Replay of game #{replay.game_id}, {animation.shown} frames",
+        description=n_(
+            "Replay of game #{game}, {n} frame",
+            "Replay of game #{game}, {n} frames",
+            animation.shown,
+        ).format(game=replay.game_id, n=animation.shown),
     )
     return clip("\n".join(filter(None, [*lines_of(replay), shown_line(animation)]))), file
 
@@ -133,7 +160,7 @@ class ReplaysCog(commands.Cog):
         out = []
         for game in played:
             title = contract.game_named(game.variant).presentation.title
-            name = f"#{game.id} {title} · {', '.join(game.names)} · {game.status}"
+            name = f"#{game.id} {title} · {', '.join(game.names)} · {status_words(game.status)}"
             if not typed or typed in name.lower():
                 out.append(Choice(name=name[:100], value=game.id))
         return out[:MAX_CHOICES]
@@ -149,17 +176,17 @@ class ReplaysCog(commands.Cog):
         if game is None:
             latest = await service.played_in_channel(interaction.guild_id or 0, channel, 1)
             if not latest:
-                raise UserError(NOTHING_PLAYED)
+                raise UserError(_(NOTHING_PLAYED))
             game = latest[0].id
         return await service.replay(game, channel)
 
     @app_commands.command(
         name="replay",
-        description="An animation of a game of this channel, one frame per action",
+        description=N_("An animation of a game of this channel, one frame per action"),
         extras=ANSWER_PUBLIC,
     )
     @app_commands.guild_only()
-    @app_commands.describe(game="The game's number (default: the latest game in this channel)")
+    @app_commands.describe(game=N_("The game's number (default: the latest game in this channel)"))
     @app_commands.autocomplete(game=_played)
     async def replay(
         self, interaction: discord.Interaction, game: app_commands.Range[int, 1] | None = None
@@ -172,7 +199,7 @@ class ReplaysCog(commands.Cog):
         images = self.bot.delivery.images
         limit = max(HEADROOM, interaction.filesize_limit - HEADROOM)
         if not images.draws(replay.variant):
-            await self._post(interaction, reply, *in_words(replay, limit, NO_IMAGES))
+            await self._post(interaction, reply, *in_words(replay, limit, _(NO_IMAGES)))
             return
         frames = [Frame(s.view, s.events, s.title, s.caption) for s in replay.steps]
         drawing = asyncio.ensure_future(
@@ -181,7 +208,7 @@ class ReplaysCog(commands.Cog):
         if await within(drawing, WORDS_FIRST_AFTER):
             await self._post(interaction, reply, *finished(replay, drawing, limit))
             return
-        msg = await self._post(interaction, reply, "\n".join([*lines_of(replay), DRAWING]))
+        msg = await self._post(interaction, reply, "\n".join([*lines_of(replay), _(DRAWING)]))
         if msg is None:
             drawing.cancel()
             return
@@ -201,10 +228,10 @@ class ReplaysCog(commands.Cog):
             content, file = finished(replay, drawing, limit)
         except RuntimeError:  # the bot is stopping
             log.info("game %s: its replay was not drawn (stopping)", replay.game_id)
-            content, file = "\n".join([*lines_of(replay), NOT_DRAWN]), None
+            content, file = "\n".join([*lines_of(replay), _(NOT_DRAWN)]), None
         except Exception:
             log.exception("game %s: its replay could not be drawn", replay.game_id)
-            content, file = "\n".join([*lines_of(replay), NOT_DRAWN]), None
+            content, file = "\n".join([*lines_of(replay), _(NOT_DRAWN)]), None
         try:
             await msg.edit(content=content, attachments=[file] if file is not None else [])
         except discord.HTTPException as exc:
@@ -231,10 +258,10 @@ class ReplaysCog(commands.Cog):
 
     @app_commands.command(
         name="export",
-        description="The public record of a game of this channel as a JSON file (no hands)",
+        description=N_("The public record of a game of this channel as a JSON file (no hands)"),
     )
     @app_commands.guild_only()
-    @app_commands.describe(game="The game's number (default: the latest game in this channel)")
+    @app_commands.describe(game=N_("The game's number (default: the latest game in this channel)"))
     @app_commands.autocomplete(game=_played)
     async def export(
         self, interaction: discord.Interaction, game: app_commands.Range[int, 1] | None = None
@@ -244,11 +271,20 @@ class ReplaysCog(commands.Cog):
         record = public_record(replay)
         data = json.dumps(record, ensure_ascii=False, indent=1).encode()
         if len(data) > interaction.filesize_limit - HEADROOM:
-            raise UserError("This game's record is too large to send here.")
+            raise UserError(_("This game's record is too large to send here."))
         name = f"game-{replay.game_id}.json"
         await Reply.of(interaction).private(
-            f"The public record of game #{replay.game_id} ({replay.title}, {replay.status}, "
-            f"{replay.actions} actions): every public event and what the channel was told. "
-            "No hand and no deal are in it.",
+            n_(
+                "The public record of game #{game} ({title}, {status}, {n} action): every "
+                "public event and what the channel was told. No hand and no deal are in it.",
+                "The public record of game #{game} ({title}, {status}, {n} actions): every "
+                "public event and what the channel was told. No hand and no deal are in it.",
+                replay.actions,
+            ).format(
+                game=replay.game_id,
+                title=replay.title,
+                status=status_words(replay.status),
+                n=replay.actions,
+            ),
             file=discord.File(io.BytesIO(data), name),
         )

@@ -8,8 +8,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import i18n
 from service.models import GuildSettings
 
+from ..catalogue import N_, _
 from ..entry import ANSWER_PUBLIC
 from ..errors import UserError, expect_ok
 from ..games import offered_options, option_value
@@ -25,18 +27,24 @@ if TYPE_CHECKING:
 
 Choice = app_commands.Choice
 MINUTES = [
-    Choice(name="off", value=0),
-    Choice(name="5 minutes", value=5),
-    Choice(name="15 minutes", value=15),
-    Choice(name="1 hour", value=60),
-    Choice(name="3 hours", value=180),
-    Choice(name="12 hours", value=720),
+    Choice(name=N_("off"), value=0),
+    Choice(name=N_("5 minutes"), value=5),
+    Choice(name=N_("15 minutes"), value=15),
+    Choice(name=N_("1 hour"), value=60),
+    Choice(name=N_("3 hours"), value=180),
+    Choice(name=N_("12 hours"), value=720),
+]
+FOLLOW_SERVER = "server"
+"""The ``language`` choice of /settings that follows the server's Discord language."""
+LANGUAGES: list[Choice[str]] = [
+    Choice(name=N_("the server's Discord language"), value=FOLLOW_SERVER),
+    *(Choice(name=name, value=code) for code, name in i18n.NAMES.items()),
 ]
 LOBBY_MINUTES = [
-    Choice(name="15 minutes", value=15),
-    Choice(name="1 hour", value=60),
-    Choice(name="6 hours", value=360),
-    Choice(name="1 day", value=1440),
+    Choice(name=N_("15 minutes"), value=15),
+    Choice(name=N_("1 hour"), value=60),
+    Choice(name=N_("6 hours"), value=360),
+    Choice(name=N_("1 day"), value=1440),
 ]
 
 
@@ -48,16 +56,22 @@ def settings_text(gs: GuildSettings) -> str:
         for name, spec in offered.items()
         if name in gs.options
     ]
+    language = (
+        i18n.NAMES[gs.language] if gs.language in i18n.NAMES else _("the server's Discord language")
+    )
+    reminder = duration_words(gs.reminder_lead) if gs.reminder_lead else _("off")
     return "\n".join(
         [
-            "**Server defaults for new games**",
-            f"Turn timeout: {duration_words(gs.turn_timeout)}",
+            _("**Server defaults for new games**"),
+            _("Turn timeout: {duration}").format(duration=duration_words(gs.turn_timeout)),
             *options,
-            ("Other game options: " if options else "Game options: ") + "each game's own default",
-            "Reminder before a deadline: "
-            + (duration_words(gs.reminder_lead) if gs.reminder_lead else "off"),
-            f"Lobby expiry: {duration_words(gs.lobby_expiry)}",
-            f"Games at once in this server: {gs.max_games}",
+            _("Other game options: each game's own default")
+            if options
+            else _("Game options: each game's own default"),
+            _("Reminder before a deadline: {duration}").format(duration=reminder),
+            _("Lobby expiry: {duration}").format(duration=duration_words(gs.lobby_expiry)),
+            _("Games at once in this server: {n}").format(n=gs.max_games),
+            _("Language of new games in their channels: {language}").format(language=language),
         ]
     )
 
@@ -105,7 +119,7 @@ class TableCog(commands.Cog):
         if spec is None:
             return []
         if spec.kind == "flag":
-            words = ["yes", "no"]
+            words = ["yes", "no"]  # the values typed; their labels are the spec's
         elif spec.kind == "word":
             words = list(spec.choices)
         else:
@@ -119,11 +133,12 @@ class TableCog(commands.Cog):
         ]
         return [
             Choice(name=label[:100], value=v)
-            for label, v in named + [("each game's own default", "default")]
+            for label, v in named + [(_("each game's own default"), "default")]
         ][:MAX_CHOICES]
 
     @app_commands.command(
-        name="resign", description="Hand your seat to a computer player (EW-25; asks to confirm)"
+        name="resign",
+        description=N_("Hand your seat to a computer player (EW-25; asks to confirm)"),
     )
     @app_commands.guild_only()
     async def resign(self, interaction: discord.Interaction) -> None:
@@ -132,15 +147,15 @@ class TableCog(commands.Cog):
         gid = await game_here(bot.service, interaction)
         st = await bot.service.status(gid)
         if not any(s.user_id == interaction.user.id and s.seat is not None for s in st.seats):
-            raise UserError("You are not playing in this game.", gid)
+            raise UserError(_("You are not playing in this game."), gid)
         await Reply.of(interaction).private(
-            "Resign? A computer player takes over your seat for the rest of the game.",
-            view=confirm_view(bot.controls, "resign", gid, interaction.user.id, "Resign"),
+            _("Resign? A computer player takes over your seat for the rest of the game."),
+            view=confirm_view(bot.controls, "resign", gid, interaction.user.id, _("Resign")),
         )
 
     @app_commands.command(
         name="draw",
-        description="Propose or agree to a draw: the game ends so once every person agrees",
+        description=N_("Propose or agree to a draw: the game ends so once every person agrees"),
     )
     @app_commands.guild_only()
     async def draw(self, interaction: discord.Interaction) -> None:
@@ -150,15 +165,15 @@ class TableCog(commands.Cog):
 
     @app_commands.command(
         name="replace",
-        description="Host: hand a player's seat to a computer or to another member (EW-25)",
+        description=N_("Host: hand a player's seat to a computer or to another member (EW-25)"),
         extras=ANSWER_PUBLIC,
     )
     @app_commands.guild_only()
     @app_commands.rename(with_="with")
     @app_commands.describe(
-        seat="The seat to hand over",
-        with_="The member who takes it (leave empty for a computer player)",
-        level="A computer's level (default normal)",
+        seat=N_("The seat to hand over"),
+        with_=N_("The member who takes it (leave empty for a computer player)"),
+        level=N_("A computer's level (default normal)"),
     )
     @app_commands.autocomplete(seat=_seats)
     @app_commands.choices(level=LEVEL_CHOICES)
@@ -178,7 +193,8 @@ class TableCog(commands.Cog):
         if with_ is not None:
             if with_.bot:
                 raise UserError(
-                    "Hand the seat to a person, or leave `with` empty for a computer player.", gid
+                    _("Hand the seat to a person, or leave `with` empty for a computer player."),
+                    gid,
                 )
             kw.update(user_id=with_.id, name=with_.display_name)
         else:
@@ -188,7 +204,7 @@ class TableCog(commands.Cog):
 
     @app_commands.command(
         name="undo",
-        description="Take back your last action, if it revealed nothing and nobody moved since",
+        description=N_("Take back your last action, if it revealed nothing and nobody moved since"),
         extras=ANSWER_PUBLIC,
     )
     @app_commands.guild_only()
@@ -200,7 +216,7 @@ class TableCog(commands.Cog):
         await bot.delivery.deliver(out, interaction)
 
     @app_commands.command(
-        name="pause", description="Host: stop every timer of the game", extras=ANSWER_PUBLIC
+        name="pause", description=N_("Host: stop every timer of the game"), extras=ANSWER_PUBLIC
     )
     @app_commands.guild_only()
     async def pause(self, interaction: discord.Interaction) -> None:
@@ -215,7 +231,7 @@ class TableCog(commands.Cog):
         await bot.delivery.deliver(out, interaction)
 
     @app_commands.command(
-        name="resume", description="Host: restart the game's timers", extras=ANSWER_PUBLIC
+        name="resume", description=N_("Host: restart the game's timers"), extras=ANSWER_PUBLIC
     )
     @app_commands.guild_only()
     async def resume(self, interaction: discord.Interaction) -> None:
@@ -230,10 +246,12 @@ class TableCog(commands.Cog):
         await bot.delivery.deliver(out, interaction)
 
     @app_commands.command(
-        name="pings", description="Whether I ping you when it is your move (in every server)"
+        name="pings", description=N_("Whether I ping you when it is your move (in every server)")
     )
-    @app_commands.describe(setting="on (default) or off")
-    @app_commands.choices(setting=[Choice(name="on", value="on"), Choice(name="off", value="off")])
+    @app_commands.describe(setting=N_("on (default) or off"))
+    @app_commands.choices(
+        setting=[Choice(name=N_("on"), value="on"), Choice(name=N_("off"), value="off")]
+    )
     async def pings(self, interaction: discord.Interaction, setting: Choice[str]) -> None:
         """Turn one's own turn pings on or off."""
         on = setting.value == "on"
@@ -241,27 +259,29 @@ class TableCog(commands.Cog):
         await bot.db.set_user_pings(interaction.user.id, on, bot.service.clock.now())
         bot.delivery.set_pings(interaction.user.id, on)
         await Reply.of(interaction).private(
-            "I will ping you when it is your move."
+            _("I will ping you when it is your move.")
             if on
-            else "I will no longer ping you; your name still shows when it is your move."
+            else _("I will no longer ping you; your name still shows when it is your move.")
         )
 
     @app_commands.command(
-        name="settings", description="Manage Server: defaults for new games in this server"
+        name="settings", description=N_("Manage Server: defaults for new games in this server")
     )
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.describe(
-        turn_timeout="Time for each turn",
-        option="A game option whose default to set for new tables (with value)",
-        value="The option's default (default: back to each game's own)",
-        reminder="Reminder before a deadline",
-        lobby_expiry="An unstarted lobby closes after",
-        games="Most games running at once in this server",
+        turn_timeout=N_("Time for each turn"),
+        option=N_("A game option whose default to set for new tables (with value)"),
+        value=N_("The option's default (default: back to each game's own)"),
+        reminder=N_("Reminder before a deadline"),
+        lobby_expiry=N_("An unstarted lobby closes after"),
+        games=N_("Most games running at once in this server"),
+        language=N_("The language new games speak in their channel"),
     )
     @app_commands.choices(
         turn_timeout=TIMEOUT_CHOICES[:-1], reminder=MINUTES, lobby_expiry=LOBBY_MINUTES
     )
+    @app_commands.choices(language=LANGUAGES)
     @app_commands.autocomplete(option=_option_names, value=_option_values)
     async def settings(
         self,
@@ -272,22 +292,25 @@ class TableCog(commands.Cog):
         reminder: Choice[int] | None = None,
         lobby_expiry: Choice[int] | None = None,
         games: app_commands.Range[int, 1, 1000] | None = None,
+        language: Choice[str] | None = None,
     ) -> None:
         """Show or change the server's defaults."""
         if not interaction.permissions.manage_guild:
-            raise UserError("Only members with Manage Server can change these settings.")
+            raise UserError(_("Only members with Manage Server can change these settings."))
         bot = self.bot
         guild = interaction.guild_id or 0
         changes: dict[str, Any] = {}
         if turn_timeout is not None:
             changes["turn_timeout"] = float(turn_timeout.value)
         if (option is None) != (value is None):
-            raise UserError("Give a game option together with its value.")
+            raise UserError(_("Give a game option together with its value."))
         if option is not None and value is not None:
             spec = offered_options().get(option)
             if spec is None:
                 raise UserError(
-                    f"No game here has an option {option[:40]!r}: pick one from the list."
+                    _("No game here has an option {name}: pick one from the list.").format(
+                        name=repr(option[:40])
+                    )
                 )
             changes["options"] = {spec.name: option_value(spec, value)}
         if reminder is not None:
@@ -296,9 +319,11 @@ class TableCog(commands.Cog):
             changes["lobby_expiry"] = float(lobby_expiry.value * 60)
         if games is not None:
             changes["max_games"] = games
+        if language is not None:
+            changes["language"] = None if language.value == FOLLOW_SERVER else language.value
         if changes:
             gs = await bot.service.update_guild_settings(guild, **changes)
-            head = "Saved. New games in this server use these defaults.\n"
+            head = _("Saved. New games in this server use these defaults.") + "\n"
         else:
             gs = await bot.service.guild_settings(guild)
             head = ""
@@ -311,4 +336,6 @@ def _seat_number(text: str, names: list[str]) -> int:
     for i, name in enumerate(names):
         if name.lower() == text.strip().lower():
             return i
-    raise UserError(f"There is no seat called {text[:60]!r}; pick one from the list.")
+    raise UserError(
+        _("There is no seat called {name}; pick one from the list.").format(name=repr(text[:60]))
+    )

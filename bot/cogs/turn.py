@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 from rules.presentation import CommandOption
@@ -101,7 +102,10 @@ class FixedChoices(app_commands.Transformer):
 
     @property
     def choices(self) -> list[Choice[int | float | str]]:
-        return [Choice(name=c.label[:100], value=c.word) for c in self.option.choices]
+        return [
+            Choice(name=locale_str(c.label[:100], template=c.label), value=c.word)
+            for c in self.option.choices
+        ]
 
     async def transform(self, interaction: discord.Interaction, value: Any) -> str:
         return str(value)
@@ -121,13 +125,13 @@ def make_command(bot: GameBot, spec: UnionCommand) -> app_commands.Command[Any, 
     kinds = {k: ParamTransformer(bot, k) for k in PARAM_KINDS}
     params = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
     renames: dict[str, str] = {}
-    described: dict[str, str] = {}
+    described: dict[str, str | locale_str] = {}
     for i, u in enumerate(sorted(spec.options, key=lambda u: not u.required)):
         o = u.option
         py = _safe_name(o.name, i)
         if py != o.name:
             renames[py] = o.name
-        described[py] = o.description[:100]
+        described[py] = locale_str(o.description[:100], template=o.description)
         transformer = FixedChoices(o) if o.choices else kinds.get(o.kind, kinds["word"])
         params.append(
             inspect.Parameter(
@@ -157,7 +161,7 @@ def make_command(bot: GameBot, spec: UnionCommand) -> app_commands.Command[Any, 
         func = app_commands.rename(**renames)(func)
     command: app_commands.Command[Any, ..., None] = app_commands.Command(
         name=spec.name,
-        description=spec.description[:100],
+        description=locale_str(spec.description[:100], template=spec.description),
         callback=func,
         extras={} if spec.lookup else ANSWER_PUBLIC,  # a look-up is answered privately
     )

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from ..catalogue import _
 from ..errors import UserError, expect_ok, guarded
 from ..reply import Reply
 from .bound import OfBot, button_of
@@ -36,7 +37,7 @@ class _ForOneUser:
             UserError: someone else pressed.
         """
         if interaction.user.id != self.uid:
-            raise UserError("Only the member who asked can answer this.")
+            raise UserError(_("Only the member who asked can answer this."))
 
 
 class ConfirmButton(
@@ -47,10 +48,12 @@ class ConfirmButton(
 ):
     """Carries out a confirmed /cancel, /resign or agreement to a draw."""
 
-    def __init__(self, what: str, gid: int, uid: int, label: str = "Confirm") -> None:
+    def __init__(self, what: str, gid: int, uid: int, label: str | None = None) -> None:
         super().__init__(
             discord.ui.Button(
-                label=label, style=discord.ButtonStyle.danger, custom_id=f"ew:y:{what}:{gid}:{uid}"
+                label=label or _("Confirm"),
+                style=discord.ButtonStyle.danger,
+                custom_id=f"ew:y:{what}:{gid}:{uid}",
             )
         )
         self.what, self.gid, self.uid = what, gid, uid
@@ -58,7 +61,7 @@ class ConfirmButton(
     @classmethod
     def from_match(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> ConfirmButton:
         button = button_of(item)
-        return cls(match["what"], int(match["gid"]), int(match["uid"]), button.label or "Confirm")
+        return cls(match["what"], int(match["gid"]), int(match["uid"]), button.label)
 
     @guarded("update")
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -69,13 +72,13 @@ class ConfirmButton(
             out = expect_ok(
                 await bot.service.cancel(self.gid, self.uid, is_admin=perms.manage_channels)
             )
-            done = "You cancelled the game."
+            done = _("You cancelled the game.")
         elif self.what == "draw":
             out = expect_ok(await bot.service.agree_draw(self.gid, self.uid))
-            done = "The game ended in a draw." if out.game_over else "You agreed to a draw."
+            done = _("The game ended in a draw.") if out.game_over else _("You agreed to a draw.")
         else:
             out = expect_ok(await bot.service.resign(self.gid, self.uid))
-            done = "You resigned; a computer plays your seat now."
+            done = _("You resigned; a computer plays your seat now.")
         await Reply.of(interaction).edit_source(content=done, view=None)
         await bot.delivery.deliver(out)
 
@@ -91,7 +94,9 @@ class KeepButton(
     def __init__(self, uid: int) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Keep playing", custom_id=f"ew:n:{uid}", style=discord.ButtonStyle.secondary
+                label=_("Keep playing"),
+                custom_id=f"ew:n:{uid}",
+                style=discord.ButtonStyle.secondary,
             )
         )
         self.uid = uid
@@ -103,4 +108,4 @@ class KeepButton(
     @guarded("direct")
     async def callback(self, interaction: discord.Interaction) -> None:
         self.check_user(interaction)
-        await Reply.of(interaction).edit_source(content="Nothing changed.", view=None)
+        await Reply.of(interaction).edit_source(content=_("Nothing changed."), view=None)

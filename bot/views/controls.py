@@ -9,9 +9,9 @@ import discord
 
 from .bound import bind
 from .confirm import ConfirmButton, KeepButton
-from .counts import CountButton, CountConfirm
+from .counts import CountButton, CountConfirm, CountPlace
 from .lobby import LobbyButton, OptionSelect
-from .panels import AnswerButton, AnswerSelect, OpenPanelButton, PanelOpener
+from .panels import AnswerButton, AnswerPage, AnswerSelect, OpenPanelButton, PanelOpener
 from .table import DrawButton, RematchButton, UndoButton
 from .turn import TurnButton, TurnConfirm, TurnSelect
 
@@ -29,6 +29,7 @@ class Controls:
         self.option = bind(OptionSelect, bot)
         self.answer = bind(AnswerButton, bot)
         self.answer_select = bind(AnswerSelect, bot)
+        self.answer_page = bind(AnswerPage, bot)
         self.open_panel = bind(OpenPanelButton, bot)
         self.opener = bind(PanelOpener, bot)
         self.turn = bind(TurnButton, bot)
@@ -36,6 +37,7 @@ class Controls:
         self.turn_confirm = bind(TurnConfirm, bot)
         self.count = bind(CountButton, bot)
         self.count_confirm = bind(CountConfirm, bot)
+        self.count_place = bind(CountPlace, bot)
         self.draw = bind(DrawButton, bot)
         self.rematch = bind(RematchButton, bot)
         self.undo = bind(UndoButton, bot)
@@ -49,6 +51,7 @@ class Controls:
             self.option,
             self.answer,
             self.answer_select,
+            self.answer_page,
             self.open_panel,
             self.opener,
             self.turn,
@@ -56,6 +59,7 @@ class Controls:
             self.turn_confirm,
             self.count,
             self.count_confirm,
+            self.count_place,
             self.draw,
             self.rematch,
             self.undo,

@@ -15,6 +15,7 @@ from rules import contract
 from rules.presentation import OptionSpec
 from service import LobbyInfo, ServiceError
 
+from ..catalogue import N_, _
 from ..errors import UserError, expect_ok, guarded
 from ..reply import Reply
 from ..texts import duration_words
@@ -24,11 +25,11 @@ if TYPE_CHECKING:
     from .controls import Controls
 
 LOBBY_BUTTONS = (
-    ("join", "Join", discord.ButtonStyle.primary),
-    ("leave", "Leave", discord.ButtonStyle.secondary),
-    ("bot", "Add computer", discord.ButtonStyle.secondary),
-    ("opts", "Options", discord.ButtonStyle.secondary),
-    ("start", "Start", discord.ButtonStyle.success),
+    ("join", N_("Join"), discord.ButtonStyle.primary),
+    ("leave", N_("Leave"), discord.ButtonStyle.secondary),
+    ("bot", N_("Add computer"), discord.ButtonStyle.secondary),
+    ("opts", N_("Options"), discord.ButtonStyle.secondary),
+    ("start", N_("Start"), discord.ButtonStyle.success),
 )
 TIMEOUTS = (300, 900, 3600, 6 * 3600, 12 * 3600, 86400, 3 * 86400, 7 * 86400, 0)
 """Turn timeouts offered (seconds; 0 = no limit)."""
@@ -39,7 +40,7 @@ def lobby_view(controls: Controls, game_id: int) -> discord.ui.View:
     """The lobby's five buttons."""
     view = discord.ui.View(timeout=None)
     for what, label, style in LOBBY_BUTTONS:
-        view.add_item(controls.lobby(game_id, what, label, style))
+        view.add_item(controls.lobby(game_id, what, _(label), style))
     return view
 
 
@@ -81,7 +82,7 @@ class LobbyButton(
         except ServiceError as exc:
             raise UserError(str(exc), self.gid) from None
         if info.host_id != interaction.user.id:
-            raise UserError("Only the host can do that.", self.gid)
+            raise UserError(_("Only the host can do that."), self.gid)
         return info
 
     @guarded("update")
@@ -114,10 +115,10 @@ class LobbyButton(
 # ---------------------------------------------------------------------- options
 def options_text(info: LobbyInfo) -> str:
     """The Options panel's words."""
-    return (
+    return _(
         "**Table options** (host only). Changes apply at once; the lobby message shows "
-        f"them. Turn timeout now: {duration_words(info.turn_timeout)}."
-    )
+        "them. Turn timeout now: {duration}."
+    ).format(duration=duration_words(info.turn_timeout))
 
 
 def panel_options(variant: str) -> dict[str, OptionSpec]:
@@ -157,7 +158,7 @@ def options_view(controls: Controls, gid: int, info: LobbyInfo) -> discord.ui.Vi
     game = contract.game_named(info.variant)
     opts = game.options_to_dict(game.options_from_dict(dict(info.options)))
     view = discord.ui.View(timeout=None)
-    flags = [("arranged", "Seats in join order (not dealt at random)", info.arranged)]
+    flags = [("arranged", _("Seats in join order (not dealt at random)"), info.arranged)]
     flags += [
         (spec.name, spec.summary[:100], bool(opts.get(spec.name)))
         for spec in game.presentation.options()
@@ -173,7 +174,7 @@ def options_view(controls: Controls, gid: int, info: LobbyInfo) -> discord.ui.Vi
             ],
             min_values=0,
             max_values=len(flags),
-            placeholder="Table rules",
+            placeholder=_("Table rules"),
         )
     )
     selects = panel_options(info.variant)
@@ -186,7 +187,7 @@ def options_view(controls: Controls, gid: int, info: LobbyInfo) -> discord.ui.Vi
             "timeout",
             [
                 discord.SelectOption(
-                    label=f"Turn timeout: {duration_words(t or None)}",
+                    label=_("Turn timeout: {duration}").format(duration=duration_words(t or None)),
                     value=str(t),
                     default=(t or None) == info.turn_timeout,
                 )
@@ -204,7 +205,9 @@ def options_view(controls: Controls, gid: int, info: LobbyInfo) -> discord.ui.Vi
             "players",
             [
                 discord.SelectOption(
-                    label=f"Up to {n} players", value=str(n), default=n == info.max_players
+                    label=_("Up to {n} players").format(n=n),
+                    value=str(n),
+                    default=n == info.max_players,
                 )
                 for n in range(2, limit + 1)
             ],
@@ -264,7 +267,7 @@ class OptionSelect(
             raise UserError(str(exc), self.gid) from None
         spec = panel_options(info.variant).get(self.name)
         if spec is None:
-            raise UserError("This option is no longer offered: open Options again.", self.gid)
+            raise UserError(_("This option is no longer offered: open Options again."), self.gid)
         return {spec.name: int(value) if spec.kind == "number" else value}
 
     @guarded("update")

@@ -19,11 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+import i18n
 from rules import contract
 from rules.contract import Game
 from rules.presentation import Presentation
-from service import OLD_BUTTON, Counts, DecisionInfo, Prompt, ServiceError, suggested
+from service import OLD_BUTTON, Counts, DecisionInfo, Prompt, ServiceError, opening
 
+from ..catalogue import N_, _
 from ..errors import UserError, guarded
 from ..reply import Reply, with_picture
 from ..texts import clip, stamp
@@ -36,7 +38,14 @@ if TYPE_CHECKING:
     from ..client import GameBot
     from .controls import Controls
 
-MAX_BUTTONS = 20
+PER_ROW = 5
+ROWS = 4
+"""Rows for a panel's choices (buttons, five a row, or selects); the fifth holds the quiet
+choices (Pass) or the pages."""
+MAX_BUTTONS = ROWS * PER_ROW
+PER_SELECT = 25
+PER_PAGE = ROWS * PER_SELECT
+"""Choices on one page of selects; a longer list has Earlier and Later."""
 
 
 def panel_content(
@@ -47,7 +56,7 @@ def panel_content(
     lines = [label] if label else []
     lines.append(f"**{prompt.text}**")
     if prompt.deadline:
-        lines.append(f"Time runs out {stamp(prompt.deadline)}.")
+        lines.append(_("Time runs out {when}.").format(when=stamp(prompt.deadline)))
     lines += words.status_lines(view, names)
     lines += words.private_lines(view, names)
     if prompt.tally is not None:
@@ -58,30 +67,58 @@ def panel_content(
 def _start(prompt: Prompt) -> Counts:
     """A counts panel as it opens: at the game's suggestion."""
     assert prompt.tally is not None
-    return Counts(prompt.version, prompt.tally, suggested(prompt.tally))
+    return opening(prompt.version, prompt.tally)
 
 
-def panel_view(controls: Controls, prompt: Prompt, game: Game) -> discord.ui.View:
+def panel_view(controls: Controls, prompt: Prompt, game: Game, page: int = 0) -> discord.ui.View:
     """Buttons (or selects, when the game shows this decision so or there are too many
     choices) for ``prompt``'s choices, each carrying its action (:mod:`bot.views.codec`);
-    a counts panel (:mod:`bot.views.counts`) for a decision answered by counts."""
+    a counts panel (:mod:`bot.views.counts`) for a decision answered by counts.
+
+    Buttons: up to four rows of five, the quiet choices (Pass) in a row of their own
+    under them. Selects: four of 25 choices on a ``page``, with Earlier and Later when
+    there are more, so every choice is reachable."""
     if prompt.tally is not None:
         return counts_view(controls, prompt.game_id, _start(prompt))
     view = discord.ui.View(timeout=None)
+    words = game.presentation
+    gid, ver = prompt.game_id, prompt.version
     pairs = list(zip(prompt.choices, prompt.labels, strict=True))
-    shown = game.presentation.panel_decisions().get(prompt.kind, "buttons")
-    if shown == "select" or len(pairs) > MAX_BUTTONS:
-        for n, start in enumerate(range(0, min(len(pairs), 100), 25)):
-            options = [
-                discord.SelectOption(label=lab[:100], value=codec.encode(a, game))
-                for a, lab in pairs[start : start + 25]
-            ]
-            view.add_item(controls.answer_select(prompt.game_id, prompt.version, n, options))
-        return view
-    for a, lab in pairs:
-        style = TONES.get(game.presentation.choice_tone(a.kind), discord.ButtonStyle.primary)
-        code = codec.encode(a, game)
-        view.add_item(controls.answer(prompt.game_id, prompt.version, code, lab[:80], style))
+    shown = words.panel_decisions().get(prompt.kind, "buttons")
+    if shown == "buttons":
+        quiet = [i for i, (a, _lab) in enumerate(pairs) if words.choice_tone(a.kind) == "secondary"]
+        loud = [i for i in range(len(pairs)) if i not in quiet]
+        if len(loud) <= MAX_BUTTONS and len(quiet) <= PER_ROW:
+            rows = -(-len(loud) // PER_ROW)
+            for n, i in enumerate(loud + quiet):
+                a, lab = pairs[i]
+                style = TONES.get(words.choice_tone(a.kind), discord.ButtonStyle.primary)
+                button = controls.answer(gid, ver, codec.encode(a, game), lab[:80], style)
+                button.row = n // PER_ROW if n < len(loud) else rows
+                view.add_item(button)
+            return view
+    pages = max(1, -(-len(pairs) // PER_PAGE))
+    page = max(0, min(page, pages - 1))
+    here = pairs[page * PER_PAGE : (page + 1) * PER_PAGE]
+    for n, start in enumerate(range(0, len(here), PER_SELECT)):
+        chunk = here[start : start + PER_SELECT]
+        options = [
+            discord.SelectOption(label=lab[:100], value=codec.encode(a, game)) for a, lab in chunk
+        ]
+        first = page * PER_PAGE + start + 1
+        hint = (
+            _("Choose… ({first}–{last} of {all})").format(
+                first=first, last=first + len(chunk) - 1, all=len(pairs)
+            )
+            if len(pairs) > PER_SELECT
+            else None
+        )
+        view.add_item(controls.answer_select(gid, ver, n, options, hint))
+    for target, label in ((page - 1, _("◀ Earlier")), (page + 1, _("Later ▶"))):
+        if 0 <= target < pages:
+            turn = controls.answer_page(gid, ver, target, label)
+            turn.row = ROWS
+            view.add_item(turn)
     return view
 
 
@@ -125,12 +162,19 @@ class AnswerSelect(
     """Choices of a prompt in a select (as the game shows that decision, or too many for
     buttons)."""
 
-    def __init__(self, gid: int, version: int, n: int, options: list[discord.SelectOption]) -> None:
+    def __init__(
+        self,
+        gid: int,
+        version: int,
+        n: int,
+        options: list[discord.SelectOption],
+        placeholder: str | None = None,
+    ) -> None:
         super().__init__(
             discord.ui.Select(
                 custom_id=f"ew:s:{gid}:{version}:{n}",
                 options=options,
-                placeholder="Choose…",
+                placeholder=(placeholder or _("Choose…"))[:150],
                 min_values=1,
                 max_values=1,
             )
@@ -147,6 +191,40 @@ class AnswerSelect(
         await answer(self.bot, interaction, self.gid, self.version, self.item.values[0])
 
 
+class AnswerPage(
+    OfBot,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ew:ap:(?P<gid>\d+):(?P<ver>\d+):(?P<page>\d+)",
+):
+    """Earlier or Later: another page of a long list of a prompt's choices."""
+
+    def __init__(self, gid: int, version: int, page: int, label: str = "?") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80],
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"ew:ap:{gid}:{version}:{page}",
+            )
+        )
+        self.gid, self.version, self.page = gid, version, page
+
+    @classmethod
+    def from_match(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> AnswerPage:
+        button = button_of(item)
+        return cls(int(match["gid"]), int(match["ver"]), int(match["page"]), button.label or "?")
+
+    @guarded("update")
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot, gid = self.bot, self.gid
+        game = await check_seated(bot, interaction, gid)
+        uv = await bot.service.view(gid, interaction.user.id)
+        prompt = uv.prompt
+        if prompt is None or prompt.version != self.version:
+            raise UserError(i18n.translate_any(OLD_BUTTON, i18n.current()), gid)
+        view = panel_view(bot.controls, prompt, game, self.page)
+        await Reply.of(interaction).edit_source(view=view)
+
+
 class OpenPanelButton(
     OfBot,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -157,7 +235,7 @@ class OpenPanelButton(
     def __init__(self, gid: int, uid: int) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Open my panel",
+                label=_("Open my panel"),
                 style=discord.ButtonStyle.primary,
                 custom_id=f"ew:o:{gid}:{uid}",
             )
@@ -171,7 +249,9 @@ class OpenPanelButton(
     @guarded("private")
     async def callback(self, interaction: discord.Interaction) -> None:
         if interaction.user.id != self.uid:  # only the player the panel is for
-            raise UserError(f"This panel is for <@{self.uid}>, not you.", self.gid)
+            raise UserError(
+                _("This panel is for {who}, not you.").format(who=f"<@{self.uid}>"), self.gid
+            )
         await open_panel(self.bot, interaction, self.gid)
 
 
@@ -185,9 +265,9 @@ async def check_seated(bot: GameBot, interaction: discord.Interaction, gid: int)
     try:
         status = await bot.service.status(gid)
     except ServiceError:
-        raise UserError("That game no longer exists.", gid) from None
+        raise UserError(_("That game no longer exists."), gid) from None
     if not any(s.user_id == interaction.user.id for s in status.seats):
-        raise UserError("This panel belongs to a player of that game, not you.", gid)
+        raise UserError(_("This panel belongs to a player of that game, not you."), gid)
     return contract.game_named(status.variant)
 
 
@@ -212,13 +292,15 @@ async def open_panel(bot: GameBot, interaction: discord.Interaction, gid: int) -
     except ServiceError as exc:
         raise UserError(str(exc), gid) from None
     if status.status != "running":
-        raise UserError("This game is over.", gid)
+        raise UserError(_("This game is over."), gid)
     if uv.seat is None:
-        raise UserError("You are not playing in this game.", gid)
+        raise UserError(_("You are not playing in this game."), gid)
     prompt = uv.prompt
     if prompt is None:
-        awaited = ", ".join(sorted({d.name for d in status.decisions})) or "nobody"
-        raise UserError(f"You have nothing to decide now (waiting for {awaited}).", gid)
+        awaited = ", ".join(sorted({d.name for d in status.decisions})) or _("nobody")
+        raise UserError(
+            _("You have nothing to decide now (waiting for {who}).").format(who=awaited), gid
+        )
     names = [s.name for s in status.seats]
     game = contract.game_named(status.variant)
     content = panel_content(prompt, uv.view, names, game.presentation)
@@ -232,7 +314,7 @@ async def open_panel(bot: GameBot, interaction: discord.Interaction, gid: int) -
     if holding is None:  # a game without images, or nothing held
         await Reply.of(interaction).say(clip(content), view=panel)
         return
-    drawing = images.hand(holding, "Your hand", game=status.variant)
+    drawing = images.hand(holding, _("Your hand"), game=status.variant)
     await with_picture(
         Reply.of(interaction), clip(content), drawing, bot.delivery.later, view=panel
     )
@@ -264,14 +346,14 @@ class PanelOpener(
     on a panel)."""
 
     LABELS = {
-        "t": ("Your turn", discord.ButtonStyle.success),
-        "a": ("Open my panel", discord.ButtonStyle.primary),
+        "t": (N_("Your turn"), discord.ButtonStyle.success),
+        "a": (N_("Open my panel"), discord.ButtonStyle.primary),
     }
 
     def __init__(self, gid: int, what: str) -> None:
         label, style = self.LABELS[what]
         super().__init__(
-            discord.ui.Button(label=label, style=style, custom_id=f"ew:p:{gid}:{what}")
+            discord.ui.Button(label=_(label), style=style, custom_id=f"ew:p:{gid}:{what}")
         )
         self.gid, self.what = gid, what
 
@@ -291,16 +373,20 @@ async def answer(
     game = await check_seated(bot, interaction, gid)
     uv = await bot.service.view(gid, interaction.user.id)
     if uv.seat is None:
-        raise UserError("You are not playing in this game.", gid)
+        raise UserError(_("You are not playing in this game."), gid)
     offered = uv.prompt.choices if uv.prompt is not None else ()
     try:
         kind, params = codec.decode(code, game, offered)
     except (ValueError, UnicodeDecodeError):
-        reason = OLD_BUTTON if code.startswith("h") else "That button is not valid any more."
+        reason = (
+            i18n.translate_any(OLD_BUTTON, i18n.current())
+            if code.startswith("h")
+            else _("That button is not valid any more.")
+        )
         raise UserError(reason, gid) from None
     outcome = await bot.service.act_with(gid, interaction.user.id, kind, params, version=version)
     if not outcome.ok:
-        raise UserError(outcome.error or "That did not work.", gid)
+        raise UserError(outcome.error or _("That did not work."), gid)
     note = kind
     for action, label in zip(offered, uv.prompt.labels if uv.prompt else (), strict=False):
         if action.to_dict() == {"kind": kind, **params}:

@@ -21,6 +21,7 @@ import discord
 from rules import contract
 from service import ServiceError
 
+from ..catalogue import N_, _
 from ..errors import UserError, expect_ok, guarded
 from ..reply import Reply
 from .bound import OfBot
@@ -47,45 +48,58 @@ async def ask_draw(
         raise UserError(str(exc), gid) from None
     if status.status != "running":
         raise UserError(
-            "This game is over." if status.status != "lobby" else "The game has not started.",
+            _("This game is over.") if status.status != "lobby" else _("The game has not started."),
             gid,
         )
     uid = interaction.user.id
     people = [s for s in status.seats if s.user_id is not None and s.seat is not None]
     me = next((s for s in people if s.user_id == uid), None)
     if me is None:
-        raise UserError("You are not playing in this game.", gid)
+        raise UserError(_("You are not playing in this game."), gid)
     words = contract.game_named(status.variant).presentation
     if contract.game_named(status.variant).agreed_draw() is None:
-        raise UserError(f"{words.title} cannot end in a draw by agreement.", gid)
+        raise UserError(
+            _("{game} cannot end in a draw by agreement.").format(game=words.title), gid
+        )
     yes = [s for s in people if s.agrees_draw]
     if me.agrees_draw:
         waiting = ", ".join(s.name for s in people if not s.agrees_draw)
         raise UserError(
-            f"You already agree to a draw ({len(yes)} of {len(people)}); waiting for {waiting}.",
+            _("You already agree to a draw ({yes} of {all}); waiting for {waiting}.").format(
+                yes=len(yes), all=len(people), waiting=waiting
+            ),
             gid,
         )
     if proposed and not yes:
-        raise UserError("No draw is proposed now: /draw proposes one.", gid)
-    if len(yes) == len(people) - 1:
-        text = "End the game in a draw now? " + (
-            "Every other person at the table agrees."
-            if yes
-            else "Computer players are not asked; the game ends at once."
-        )
-        label = "End in a draw"
-    elif yes:
-        text = f"Agree to a draw? {len(yes)} of {len(people)} people at the table agree so far."
-        label = "Agree to a draw"
-    else:
-        text = (
-            "Propose a draw? The game ends in a draw once every person at the table agrees "
-            "(computer players are not asked); until then it goes on."
-        )
-        label = "Propose a draw"
+        raise UserError(_("No draw is proposed now: /draw proposes one."), gid)
+    text, label = draw_question(len(yes), len(people))
     await Reply.of(interaction).private(
         text, view=confirm_view(bot.controls, "draw", gid, uid, label)
     )
+
+
+def draw_question(yes: int, people: int) -> tuple[str, str]:
+    """What a person is asked before agreeing to a draw when ``yes`` of the ``people`` at
+    the table agree already, and the label of the button that agrees."""
+    if yes == people - 1:
+        text = (
+            _("End the game in a draw now? Every other person at the table agrees.")
+            if yes
+            else _(
+                "End the game in a draw now? Computer players are not asked; the game ends at once."
+            )
+        )
+        return text, _("End in a draw")
+    if yes:
+        text = _("Agree to a draw? {yes} of {all} people at the table agree so far.").format(
+            yes=yes, all=people
+        )
+        return text, _("Agree to a draw")
+    text = _(
+        "Propose a draw? The game ends in a draw once every person at the table agrees "
+        "(computer players are not asked); until then it goes on."
+    )
+    return text, _("Propose a draw")
 
 
 def draw_items(controls: Controls, gid: int) -> list[discord.ui.Item[Any]]:
@@ -101,14 +115,14 @@ class DrawButton(
     """Under a draw proposal in the channel: agree (asks to confirm) or refuse."""
 
     LABELS = {
-        "yes": ("Agree to a draw", discord.ButtonStyle.secondary),
-        "no": ("Refuse", discord.ButtonStyle.secondary),
+        "yes": (N_("Agree to a draw"), discord.ButtonStyle.secondary),
+        "no": (N_("Refuse"), discord.ButtonStyle.secondary),
     }
 
     def __init__(self, gid: int, what: str) -> None:
         label, style = self.LABELS[what]
         super().__init__(
-            discord.ui.Button(label=label, style=style, custom_id=f"ew:d:{gid}:{what}")
+            discord.ui.Button(label=_(label), style=style, custom_id=f"ew:d:{gid}:{what}")
         )
         self.gid, self.what = gid, what
 
@@ -122,7 +136,7 @@ class DrawButton(
             await ask_draw(self.bot, interaction, self.gid, proposed=True)
             return
         out = expect_ok(await self.bot.service.refuse_draw(self.gid, interaction.user.id))
-        await Reply.of(interaction).private("You refused the draw; the game goes on.")
+        await Reply.of(interaction).private(_("You refused the draw; the game goes on."))
         await self.bot.delivery.deliver(out)
 
 
@@ -137,7 +151,7 @@ class UndoButton(
     def __init__(self, gid: int, seq: int) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Undo", style=discord.ButtonStyle.secondary, custom_id=undo_id(gid, seq)
+                label=_("Undo"), style=discord.ButtonStyle.secondary, custom_id=undo_id(gid, seq)
             )
         )
         self.gid, self.seq = gid, seq
@@ -149,8 +163,10 @@ class UndoButton(
     @guarded("public")
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = self.bot
-        out = expect_ok(await bot.service.undo(self.gid, interaction.user.id, seq=self.seq))
-        await bot.delivery.deliver(out, interaction)
+        out = await bot.service.undo(self.gid, interaction.user.id, seq=self.seq)
+        if not out.ok:  # a button whose action may no longer be taken back goes
+            bot.delivery.later(bot.delivery.undo.refused(self.gid, self.seq, interaction.message))
+        await bot.delivery.deliver(expect_ok(out), interaction)
 
 
 def undo_id(gid: int, seq: int) -> str:
@@ -168,7 +184,7 @@ class RematchButton(
     def __init__(self, gid: int) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Rematch", style=discord.ButtonStyle.primary, custom_id=f"ew:r:{gid}"
+                label=_("Rematch"), style=discord.ButtonStyle.primary, custom_id=f"ew:r:{gid}"
             )
         )
         self.gid = gid

@@ -24,6 +24,7 @@ from rules import contract
 from rules.contract import Game, Value
 from service import Nth, Offer, Prompt, ServiceError, Step, first_step
 
+from ..catalogue import _
 from ..errors import UserError, guarded
 from ..reply import Reply
 from . import codec
@@ -71,7 +72,7 @@ def step_line(step: Step) -> str:
     if step.kind is None:
         return STEP_MARK + step.question
     if step.complete:
-        return f"{STEP_MARK}**{step.label}** — confirm?"
+        return STEP_MARK + _("**{action}** — confirm?").format(action=step.label)
     done = " · ".join([f"**{step.kind_label}**", *(o.label for o in step.chosen)])
     return f"{STEP_MARK}{done} · {step.question}"
 
@@ -150,19 +151,21 @@ def step_view(controls: Controls, gid: int, step: Step, page: int = 0) -> discor
                 discord.SelectOption(label=o.label[:100] or "?", value=_token(o, place))
                 for place, o in chunk
             ]
-            hint = f"Choose… ({lo + 1}–{lo + len(chunk)} of {len(step.offers)})"
+            hint = _("Choose… ({first}–{last} of {all})").format(
+                first=lo + 1, last=lo + len(chunk), all=len(step.offers)
+            )
             view.add_item(controls.turn_select(gid, ver, page * SELECTS + n, here, options, hint))
             rows = n + 1
-        for target, label in ((page - 1, "◀ Earlier"), (page + 1, "Later ▶")):
+        for target, label in ((page - 1, _("◀ Earlier")), (page + 1, _("Later ▶"))):
             if 0 <= target < pages:
                 nav.append(
                     controls.turn(gid, ver, target, here, label, discord.ButtonStyle.secondary)
                 )
     back = _back(gid, step)
     if back is not None:
-        nav.append(controls.turn(gid, ver, 0, back, "◀ Back", discord.ButtonStyle.secondary))
+        nav.append(controls.turn(gid, ver, 0, back, _("◀ Back"), discord.ButtonStyle.secondary))
         if back:
-            nav.append(controls.turn(gid, ver, 0, "", "✖ Cancel", discord.ButtonStyle.secondary))
+            nav.append(controls.turn(gid, ver, 0, "", _("✖ Cancel"), discord.ButtonStyle.secondary))
     for item in nav:  # a row of their own, under the offers
         item.row = min(rows, 4)
         view.add_item(item)
@@ -184,7 +187,7 @@ def _chosen(path: str) -> tuple[str | None, list[Value | Nth]]:
     try:
         return codec.read_path(path)
     except (ValueError, UnicodeDecodeError):
-        raise UserError("That button is not valid any more.") from None
+        raise UserError(_("That button is not valid any more.")) from None
 
 
 async def _step(
@@ -220,12 +223,12 @@ async def confirm(
     version again); the panel shows what was done, and what comes next."""
     step = await _step(bot, interaction, gid, version, path)
     if not step.complete or step.kind is None:
-        raise UserError("That button is not valid any more.", gid)
+        raise UserError(_("That button is not valid any more."), gid)
     out = await bot.service.act_with(
         gid, interaction.user.id, step.kind, dict(step.values), version=version
     )
     if not out.ok:
-        raise UserError(out.error or "That did not work.", gid)
+        raise UserError(out.error or _("That did not work."), gid)
     await bot.delivery.deliver(out, interaction, mode="panel", note=step.label)
 
 
@@ -283,13 +286,13 @@ class TurnSelect(
         n: int,
         path: str,
         options: list[discord.SelectOption],
-        placeholder: str = "Choose…",
+        placeholder: str | None = None,
     ) -> None:
         super().__init__(
             discord.ui.Select(
                 custom_id=f"ew:ts:{gid}:{version}:{n}:{path}",
                 options=options,
-                placeholder=placeholder[:150],
+                placeholder=(placeholder or _("Choose…"))[:150],
                 min_values=1,
                 max_values=1,
             )
@@ -324,7 +327,7 @@ class TurnConfirm(
     def __init__(self, gid: int, version: int, path: str) -> None:
         super().__init__(
             discord.ui.Button(
-                label="✔ Confirm",
+                label=_("✔ Confirm"),
                 style=discord.ButtonStyle.success,
                 custom_id=f"ew:tc:{gid}:{version}:{path}",
             )

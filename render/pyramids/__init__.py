@@ -29,6 +29,7 @@ from rules import pyramids
 from rules.pyramids.cards import card_name
 
 from .board import summary, use_arcade
+from .catalogue import _
 from .compose import board_rows, static_rows
 from .duel import duel_image
 from .hand import hand_image
@@ -165,8 +166,10 @@ class PyramidImages:
 
     def private_text(self, holding: Any) -> str:
         """The cards by name, lowest first."""
-        cards, _ = _held(holding)
-        return "Your cards: " + (", ".join(card_name(c) for c in sorted(cards)) or "none")
+        cards, _side = _held(holding)
+        if not cards:
+            return _("Your cards: none")
+        return _("Your cards: {cards}").format(cards=", ".join(card_name(c) for c in sorted(cards)))
 
     def extra(
         self,
@@ -189,12 +192,12 @@ class PyramidImages:
         """The duel's alt text."""
         if name != "duel":
             raise KeyError(name)
-        return "The duel: cards played face up and totals."
+        return _("The duel: cards played face up and totals.")
 
     def warm_up(self) -> None:
         """Build this board's caches, then draw one board so text and piece caches are
         warm too."""
-        game, _ = pyramids.new_game(self.game, [None] * 3, seed=1)
+        game, _events = pyramids.new_game(self.game, [None] * 3, seed=1)
         warm_up((game.board.id,))
         board_png(pyramids.view_for(game, None), ["P0", "P1", "P2"])
 

@@ -15,15 +15,18 @@ from functools import lru_cache
 
 from PIL import Image
 
+import i18n
 import rules
 from render import shapes
 from render.arrows import Arrow, draw_arrow
 from render.fonts import font
 from render.text import display_name, fit_text, name_levels, put, short_name
 from rules import pyramids
+from rules.pyramids.state import size_label
 
 from . import layout, marks, palette, pyramid
 from .boards import has_arcade_variant
+from .catalogue import _, n_
 from .landroutes import land_route
 from .panel import Element, draw_panel
 from .searoutes import sea_route
@@ -127,9 +130,14 @@ def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float,
     return w * h if w > 0 and h > 0 else 0.0
 
 
-@lru_cache(maxsize=16)
 def _banner_candidates(board_id: str, width: int) -> tuple[tuple[float, int, int], ...]:
-    """Every banner spot with the area of labels and harbours it covers, best first."""
+    """Every banner spot with the area of labels and harbours it covers, best first (the
+    labels of the current language)."""
+    return _banner_spots(board_id, width, i18n.current())
+
+
+@lru_cache(maxsize=32)
+def _banner_spots(board_id: str, width: int, locale: str) -> tuple[tuple[float, int, int], ...]:
     labels = [lab.box for lab in name_labels(board_id)] + fixed_label_boxes(board_id)
     out = []
     for left in range(layout.MAP_BOX[0] + 8, layout.MAP_BOX[2] - width - 7, _BANNER_STEP * 2):
@@ -156,7 +164,7 @@ def banner_box(view: pyramids.View, b: pyramids.Board, width: int) -> tuple[int,
         if best is None or total < best[0]:
             best = (total, left, top)
     assert best is not None
-    _, left, top = best
+    _cost, left, top = best
     return (left, top, left + width, top + BANNER_HEIGHT)
 
 
@@ -164,17 +172,19 @@ def _draw_banner(
     canvas: Image.Image, view: pyramids.View, names: Sequence[str], b: pyramids.Board
 ) -> tuple[int, int, int, int]:
     """The game-over banner, on the emptiest part of the map; returns its box."""
-    title = "DRAW" if view.draw or not view.winners else "VICTORY"
-    if title == "VICTORY":
+    victory = not view.draw and bool(view.winners)
+    title = _("VICTORY") if victory else _("DRAW")
+    if victory:
         levels = name_levels([display_name(names, s) for s in range(len(view.seats))])
         lines = tuple(dict.fromkeys(winners_text(view, level) for level in levels))
     else:
-        lines = (end_reason(view).capitalize() or "Nobody wins",)
-    winners = list(view.winners)[:6] if title == "VICTORY" else []
+        reason = end_reason(view)
+        lines = (reason[:1].upper() + reason[1:] if reason else _("Nobody wins"),)
+    winners = list(view.winners)[:6] if victory else []
     icons = 26 * len(winners) + (8 if winners else 0)
     need = font(17, bold=True).getlength(lines[0]) + icons + 56
     width = next((w for w in BANNER_WIDTHS if w >= need), BANNER_WIDTHS[-1])
-    left, top, _, _ = banner_box(view, b, width)
+    left, top, _right, _bottom = banner_box(view, b, width)
     shapes.paste(
         canvas,
         shapes.rounded(
@@ -413,32 +423,45 @@ def summary(view: pyramids.View, names: Sequence[str], limit: int = 1024) -> str
     short = [short_name(names, s) for s in range(len(view.seats))]
     st = status(view, short)
     title = TITLES.get(view.variant, b.name)
-    parts = [
-        f"{title}, "
-        + ("setup" if view.phase == "setup" else f"turn {view.turn}")
-        + f". {st.headline}: {st.detail}."
-    ]
+    opening = (
+        _("{game}, setup. {headline}: {detail}.")
+        if view.phase == "setup"
+        else _("{game}, turn {turn}. {headline}: {detail}.")
+    )
+    parts = [opening.format(game=title, turn=view.turn, headline=st.headline, detail=st.detail)]
     occupied = []
     for fid in b.field_order:
         piece = view.pieces.get(fid)
         if piece is not None:
             seat, size = piece
+            label = size_label(size) if size in (1, 2, 3) else "?"
             occupied.append(
-                f"{b.fields[fid].name}: {short_name(short, seat)} "
-                f"{pyramid.SIZE_NAMES.get(size, '?')}"
+                _("{field}: {player} {size}").format(
+                    field=b.fields[fid].name, player=short_name(short, seat), size=label
+                )
             )
-    parts.append("Pieces: " + ("; ".join(occupied) if occupied else "none") + ".")
+    parts.append(
+        _("Pieces: {pieces}.").format(pieces="; ".join(occupied))
+        if occupied
+        else _("Pieces: none.")
+    )
     players = []
     for sv in view.seats:
         bits = [sv.power_name]
         if view.variant == "european_war":
-            bits.append(f"{sv.hand_size} cards")
+            bits.append(n_("{n} card", "{n} cards", sv.hand_size).format(n=sv.hand_size))
         if sv.eliminated:
-            bits.append("eliminated")
-        players.append(f"{short_name(short, sv.seat)} ({', '.join(bits)})")
-    parts.append("Players: " + "; ".join(players) + ".")
+            bits.append(_("eliminated"))
+        players.append(
+            _("{name} ({power})").format(name=short_name(short, sv.seat), power=", ".join(bits))
+        )
+    parts.append(_("Players: {players}.").format(players="; ".join(players)))
     if view.variant == "european_war":
-        parts.append(f"Draw pile {view.pile_size}, discard {len(view.discard)}.")
+        parts.append(
+            _("Draw pile {pile}, discard {discard}.").format(
+                pile=view.pile_size, discard=len(view.discard)
+            )
+        )
     text = " ".join(parts)
     if len(text) > limit:
         text = text[: limit - 1].rstrip() + "…"

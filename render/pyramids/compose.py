@@ -23,6 +23,7 @@ from typing import Any
 
 from PIL import Image
 
+import i18n
 import rules
 from rules import pyramids
 
@@ -51,10 +52,15 @@ def _map(image: Image.Image, pal: Image.Image) -> Image.Image:
     return image.quantize(palette=pal, dither=Image.Dither.NONE)
 
 
-@lru_cache(maxsize=8)
 def static_rows(board_id: str, arcade: bool) -> Image.Image:
     """The static layer mapped onto the board's palette, one column wider: column 0 holds
-    each PNG scanline's filter byte (0). Cached per process; do not modify it."""
+    each PNG scanline's filter byte (0). Cached per process and language; do not modify
+    it."""
+    return _static_rows(board_id, arcade, i18n.current())
+
+
+@lru_cache(maxsize=16)
+def _static_rows(board_id: str, arcade: bool, locale: str) -> Image.Image:
     static = static_board(board_id, arcade)
     rows = Image.new("P", (static.width + 1, static.height), 0)
     rows.paste(_map(static, board_palette(board_id, arcade)), (1, 0))
@@ -62,9 +68,12 @@ def static_rows(board_id: str, arcade: bool) -> Image.Image:
 
 
 @lru_cache(maxsize=4096)
-def piece_patch(board_id: str, arcade: bool, box: Box, side: str, size: int) -> Image.Image:
-    """A piece over the static layer in ``box``, mapped onto the palette (cached; a few
-    KB each, at most fields x 6 sides x 3 sizes per board)."""
+def piece_patch(
+    board_id: str, arcade: bool, box: Box, side: str, size: int, locale: str
+) -> Image.Image:
+    """A piece over the static layer of ``locale`` (the current language when called) in
+    ``box``, mapped onto the palette (cached; a few KB each, at most fields x 6 sides x 3
+    sizes per board and language)."""
     patch = static_board(board_id, arcade).crop(box)
     sprite = pyramid.sprite(side, size)
     patch.paste(sprite, (0, 0), sprite)
@@ -155,8 +164,10 @@ _SCRATCH = threading.local()
 
 
 def _take_canvas(board_id: str, arcade: bool) -> Image.Image:
-    canvases: dict[tuple[str, bool], Image.Image] = _SCRATCH.__dict__.setdefault("canvases", {})
-    canvas = canvases.pop((board_id, arcade), None)
+    canvases: dict[tuple[str, bool, str], Image.Image] = _SCRATCH.__dict__.setdefault(
+        "canvases", {}
+    )
+    canvas = canvases.pop((board_id, arcade, i18n.current()), None)
     return canvas if canvas is not None else static_board(board_id, arcade).copy()
 
 
@@ -164,7 +175,7 @@ def _give_back(canvas: Image.Image, board_id: str, arcade: bool, touched: list[B
     static = static_board(board_id, arcade)
     for box in merge(touched, canvas.size):
         canvas.paste(static.crop(box), box)
-    _SCRATCH.__dict__.setdefault("canvases", {})[(board_id, arcade)] = canvas
+    _SCRATCH.__dict__.setdefault("canvases", {})[(board_id, arcade, i18n.current())] = canvas
 
 
 def board_rows(
@@ -184,7 +195,7 @@ def board_rows(
             draw()
             fresh.append(box)
             return
-        full = (view.board_id, arcade, box, key)
+        full = (view.board_id, arcade, i18n.current(), box, key)
         part = PARTS.get(full)
         if part is None:
             draw()
@@ -203,7 +214,8 @@ def board_rows(
         rows.paste(_map(canvas.crop(box), pal), (box[0] + 1, box[1]))
     _give_back(canvas, view.board_id, arcade, drawn.dirty + fresh + parts_drawn)
     for _field, side, size, box in drawn.lone:
-        patches.append((piece_patch(view.board_id, arcade, box, side, size), box))
+        patch = piece_patch(view.board_id, arcade, box, side, size, i18n.current())
+        patches.append((patch, box))
     for part, box in patches:
         rows.paste(part, (box[0] + 1, box[1]))
     return rows.tobytes(), canvas.size

@@ -22,6 +22,7 @@ from rules.pyramids import cards as C
 
 from . import palette, pyramid
 from .cards import CARD_HEIGHT, CARD_WIDTH, SHADOW, card_sprite, empty_slot
+from .catalogue import _, n_
 from .status import field_name, names_of
 
 CARD_LIMIT: dict[int, int] = {1: 1, 2: 2, 3: 3}
@@ -130,19 +131,39 @@ def duel_from(
 
 def _side_state(duel: Duel, side: Side) -> str:
     if duel.stage == "over":
-        return f"{len(side.cards)} card{'s' if len(side.cards) != 1 else ''} played"
+        played = len(side.cards)
+        return n_("{n} card played", "{n} cards played", played).format(n=played)
     if duel.stage == "diplomacy":
-        return "waiting for diplomacy"
+        return _("waiting for diplomacy")
     if duel.stage == "retreat":
-        return "duel over"
+        return _("duel over")
     left = side.limit - len(side.cards)
     if duel.to_play == side.seat:
-        return f"to play · {left} more card{'s' if left != 1 else ''} allowed"
+        return n_(
+            "to play · {n} more card allowed", "to play · {n} more cards allowed", left
+        ).format(n=left)
     if side.done:
-        return "stopped"
+        return _("stopped")
     if left <= 0:
-        return "all cards played"
-    return f"{left} more card{'s' if left != 1 else ''} allowed"
+        return _("all cards played")
+    return n_("{n} more card allowed", "{n} more cards allowed", left).format(n=left)
+
+
+def _piece_words(size: int, attacker: bool, field: str) -> str:
+    """ "medium piece from France + Benelux", "large piece holding Italy"."""
+    if attacker:
+        words = {
+            1: _("small piece from {field}"),
+            2: _("medium piece from {field}"),
+            3: _("large piece from {field}"),
+        }
+    else:
+        words = {
+            1: _("small piece holding {field}"),
+            2: _("medium piece holding {field}"),
+            3: _("large piece holding {field}"),
+        }
+    return words[size].format(field=field)
 
 
 def _column(
@@ -166,7 +187,7 @@ def _column(
     colour = palette.side_colour(power)
     pyramid.paste(img, power, side.size, (x0 + 52, 130), scale=1.25)
     tx = x0 + 104
-    role = "ATTACKER" if attacker else "DEFENDER"
+    role = _("ATTACKER") if attacker else _("DEFENDER")
     put(
         img,
         (tx, 98),
@@ -178,18 +199,14 @@ def _column(
         display_name(names, side.seat), x0 + COLUMN_WIDTH - tx - 14, NAME_SIZES, bold=True
     )
     put(img, (tx, 132), name, nf, palette.PANEL_TEXT, "ls")
-    where = (
-        f"from {field_name(view, duel.src)}"
-        if attacker
-        else f"holding {field_name(view, duel.dst)}"
-    )
-    size_word = pyramid.SIZE_NAMES[side.size]
-    text, sub = fit_text((f"{size_word} piece {where}",), x0 + COLUMN_WIDTH - tx - 14, (14, 13, 12))
+    where = field_name(view, duel.src if attacker else duel.dst)
+    words = _piece_words(side.size, attacker, where)
+    text, sub = fit_text((words,), x0 + COLUMN_WIDTH - tx - 14, (14, 13, 12))
     put(img, (tx, 156), text, sub, palette.PANEL_MUTED, "ls")
     put(
         img,
         (tx, 176),
-        f"up to {side.limit} card{'s' if side.limit != 1 else ''}",
+        n_("up to {n} card", "up to {n} cards", side.limit).format(n=side.limit),
         font(13),
         palette.PANEL_FAINT,
         "ls",
@@ -202,7 +219,7 @@ def _column(
         sp = (
             card_sprite(side.cards[i])
             if i < len(side.cards)
-            else empty_slot("stopped" if side.done and duel.stage == "duel" else "")
+            else empty_slot(_("stopped") if side.done and duel.stage == "duel" else "")
         )
         img.paste(sp, (x - SHADOW, CARDS_TOP - SHADOW), sp)
     ty = CARDS_TOP + CARD_HEIGHT + 22
@@ -237,26 +254,38 @@ def _footer_words(names: Sequence[str], duel: Duel) -> tuple[str, str, bool]:
     if duel.stage == "over" or duel.attacker_won is not None:
         if duel.attacker_won:
             return (
-                f"{a_name} wins {att.total} to {dfn.total}",
-                f"{d_name}'s piece retreats, or shrinks if it cannot",
+                _("{winner} wins {total} to {other}").format(
+                    winner=a_name, total=att.total, other=dfn.total
+                ),
+                _("{loser}'s piece retreats, or shrinks if it cannot").format(loser=d_name),
                 True,
             )
         tie = att.total == dfn.total
         sub = (
-            "A tie: the attacker needs strictly more (EW-18); nothing moves"
+            _("A tie: the attacker needs strictly more (EW-18); nothing moves")
             if tie
-            else "The attack fails; nothing moves"
+            else _("The attack fails; nothing moves")
         )
-        return (f"{d_name} holds {dfn.total} to {att.total}", sub, True)
+        line = _("{defender} holds {total} to {other}").format(
+            defender=d_name, total=dfn.total, other=att.total
+        )
+        return (line, sub, True)
     if duel.stage == "diplomacy":
-        line = "Diplomacy: anyone else may stop the attack with a K"
-        sub = f"Waiting for {names_of(names, duel.waiting_for)}" if duel.waiting_for else ""
+        line = _("Diplomacy: anyone else may stop the attack with a K")
+        sub = (
+            _("Waiting for {names}").format(names=names_of(names, duel.waiting_for))
+            if duel.waiting_for
+            else ""
+        )
         return (line, sub, False)
     if duel.stage == "retreat":
-        return (f"{a_name} won: {d_name} chooses where to retreat", "", False)
+        line = _("{winner} won: {loser} chooses where to retreat").format(
+            winner=a_name, loser=d_name
+        )
+        return (line, "", False)
     turn = duel.to_play if duel.to_play is not None else att.seat
-    sub = "Cards are played face up; figures count 4; the attacker needs more to win"
-    return (f"{display_name(names, turn)} to play", sub, False)
+    sub = _("Cards are played face up; figures count 4; the attacker needs more to win")
+    return (_("{who} to play").format(who=display_name(names, turn)), sub, False)
 
 
 def _footer(img: Image.Image, names: Sequence[str], duel: Duel) -> None:
@@ -285,18 +314,20 @@ def duel_image(
     """Draw the duel of ``view`` (or of the ``duel_over`` event ``result``), RGB ``SIZE``."""
     img = Image.new("RGB", SIZE, palette.PANEL_BACKGROUND)
     duel = duel_from(view, result, events)
-    put(img, (24, 22), "\u200a".join("DUEL"), font(13, bold=True), palette.PANEL_MUTED)
+    put(img, (24, 22), "\u200a".join(_("DUEL")), font(13, bold=True), palette.PANEL_MUTED)
     if duel is None:
         put(
             img,
             (SIZE[0] / 2, SIZE[1] / 2),
-            "No duel in progress",
+            _("No duel in progress"),
             font(26, bold=True),
             palette.PANEL_MUTED,
             "mm",
         )
         return img
-    title = f"{field_name(view, duel.src)} attacks {field_name(view, duel.dst)}"
+    title = _("{src} attacks {dst}").format(
+        src=field_name(view, duel.src), dst=field_name(view, duel.dst)
+    )
     text, tf = fit_text((title,), SIZE[0] - 220, (24, 22, 20), bold=True)
     put(img, (24, 58), text, tf, palette.PANEL_TEXT, "ls")
     score = f"{duel.attacker.total} : {duel.defender.total}"
@@ -306,7 +337,7 @@ def duel_image(
     put(
         img,
         (SIZE[0] / 2, CARDS_TOP + CARD_HEIGHT / 2),
-        "vs",
+        _("vs"),
         font(22, bold=True),
         palette.PANEL_FAINT,
         "mm",

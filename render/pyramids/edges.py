@@ -19,9 +19,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from render.fonts import font
-from rules.pyramids.board import Board
+from rules.pyramids.board import Board, Field
 
 from . import layout
+from .catalogue import p_
 
 Rect = tuple[float, float, float, float]
 
@@ -106,6 +107,28 @@ def tag_texts(name: str) -> tuple[str, ...]:
     if first in COMPASS and rest:
         out.append(f"{COMPASS[first]} {rest}")
     return tuple(out)
+
+
+def _short_names() -> dict[str, str]:
+    """Short names of the fields a tag names, in the current language (the same as the
+    name in English, which :func:`tag_texts` abbreviates by its compass word)."""
+    return {
+        "Northern South America": p_("map tag", "Northern South America"),
+        "Southern South America": p_("map tag", "Southern South America"),
+        "Southwest Australia": p_("map tag", "Southwest Australia"),
+        "North Australia": p_("map tag", "North Australia"),
+        "East Australia": p_("map tag", "East Australia"),
+        "North Asia": p_("map tag", "North Asia"),
+        "East Asia": p_("map tag", "East Asia"),
+    }
+
+
+def tag_forms(field: Field) -> tuple[str, ...]:
+    """The words of a tag naming ``field`` in the current language, longest first: its
+    name (:func:`tag_texts`), then its short name if the language has one."""
+    forms = list(tag_texts(field.name))
+    short = _short_names().get(field.english, field.name)
+    return tuple(dict.fromkeys((*forms, short)))
 
 
 def _tag_width(text: str) -> float:
@@ -257,7 +280,7 @@ def edge_links(
             own, other = (west, east) if is_west else (east, west)
             crossing = [b for f, b in spots.items() if f != own]
             crossing += [b for f, b in names.items() if f != own]
-            texts = tag_texts(board.fields[other].name)
+            texts = tag_forms(board.fields[other])
             tag, segment = _place(texts, anchors[own], is_west, y, on_edge, obstacles, crossing)
             placed[(west, east, is_west)] = tag
             on_edge.append((tag, segment))

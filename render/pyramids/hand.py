@@ -19,6 +19,7 @@ from render.text import fit_text, put
 
 from . import palette, pyramid
 from .cards import CARD_HEIGHT, CARD_WIDTH, SHADOW, card_sprite, empty_slot, sort_key
+from .catalogue import _, n_
 
 PAD = 16
 GAP = 10
@@ -78,7 +79,7 @@ def hand_image(cards: Sequence[int], *, title: str = "", side: str | None = None
             x += PIECE_ROOM
         text, tf = fit_text((title,), size[0] - x - PAD - 80, (18, 16, 14), bold=True)
         put(img, (x, PAD + 10), text, tf, palette.PANEL_TEXT, "lm")
-        count = f"{len(hand)} card{'s' if len(hand) != 1 else ''}"
+        count = n_("{n} card", "{n} cards", len(hand)).format(n=len(hand))
         put(img, (size[0] - PAD, PAD + 10), count, font(14), palette.PANEL_MUTED, "rm")
     if not hand:
         top = PAD + (TITLE_HEIGHT if title else 0)
@@ -87,7 +88,7 @@ def hand_image(cards: Sequence[int], *, title: str = "", side: str | None = None
         put(
             img,
             (PAD + CARD_WIDTH + 24, top + CARD_HEIGHT / 2),
-            "No cards in hand",
+            _("No cards in hand"),
             font(20, bold=True),
             palette.PANEL_MUTED,
             "lm",

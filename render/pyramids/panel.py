@@ -18,12 +18,13 @@ import rules
 from render import shapes
 from render.fonts import font
 from render.text import (
+    clean,
     clip,
     display_name,
-    fit_label,
     fit_name,
     fit_text,
     fits,
+    label_forms,
     name_forms,
     name_levels,
     paragraph,
@@ -33,9 +34,11 @@ from render.text import (
     wrap_lines,
 )
 from rules import pyramids
+from rules.pyramids.words import short_power_name
 
 from . import layout, palette, pyramid
-from .status import TITLES, seat_tag, status
+from .catalogue import _
+from .status import TITLES, seat_tag, status, tag_label
 
 LEFT = layout.PANEL_BOX[0] + 16
 RIGHT = layout.PANEL_BOX[2] - 14
@@ -114,10 +117,14 @@ def _card_icon(canvas: Image.Image, xy: tuple[float, float], w: int = 14, h: int
 def _header_key(view: pyramids.View) -> tuple[str, str, str]:
     title = TITLES.get(view.variant, view.variant.replace("_", " ").title())
     if view.phase == "setup":
-        big, small = "Setup", ""
+        big, small = _("Setup"), ""
     else:
-        big = f"Turn {view.turn}"
-        small = f"round {view.round}" + (f" of {view.round_limit}" if view.round_limit else "")
+        big = _("Turn {turn}").format(turn=view.turn)
+        small = (
+            _("round {round} of {limit}").format(round=view.round, limit=view.round_limit)
+            if view.round_limit
+            else _("round {round}").format(round=view.round)
+        )
     return (_spaced(title.upper()), big, small)
 
 
@@ -279,7 +286,7 @@ def _seat_row(
     tag_right: float = text_right
     if tag:
         bg_ink = TAG_COLOURS.get(tag, (palette.PANEL_FAINT, palette.WHITE))
-        label = "★ winner" if tag == "winner" else tag
+        label = tag_label(tag)
         if cards:
             tag_right = _pill(canvas, label, text_right, line2 - 14, *bg_ink) - 6
         else:
@@ -292,7 +299,7 @@ def _seat_row(
     fam = palette.family_for(sv.power)
     power_colour = palette.PANEL_FAINT if dim else palette.on_dark(fam.base)
     if cards:
-        power, pf = fit_label(sv.power_name, tag_right - x, POWER_SIZES)
+        power, pf = fit_text(power_forms(sv), tag_right - x, POWER_SIZES)
         put(canvas, (x, line2), power, pf, power_colour, "ls")
         line3 = top + height - 12
         end = _supply(canvas, sv.power, sv.supply, x, line3, dim)
@@ -301,28 +308,47 @@ def _seat_row(
             put(canvas, (text_right, line3), label, ff, palette.PANEL_MUTED, "rs")
     else:
         sx = text_right - supply_width()
-        power, pf = fit_label(sv.power_name, sx - x - 8, POWER_SIZES)
+        power, pf = fit_text(power_forms(sv), sx - x - 8, POWER_SIZES)
         put(canvas, (x, line2), power, pf, power_colour, "ls")
         _supply(canvas, sv.power, sv.supply, sx, line2, dim)
 
 
 NAME_SIZES = (17, 16, 15, 14)
 """Sizes a seat's name may shrink to before it is abbreviated (bold)."""
-POWER_SIZES = (13, 12, 11)
+POWER_SIZES = (13, 12, 11, 10)
+"""Sizes a seat's power may shrink to (each form at every size before the next form)."""
+
+
+def power_forms(sv: pyramids.SeatView) -> tuple[str, ...]:
+    """The forms a seat's power may be drawn in, longest first: its name, without a part
+    in brackets, then its short name ("Großbritannien und Verbündete", "Großbritannien")."""
+    return tuple(
+        dict.fromkeys((*label_forms(sv.power_name), clean(short_power_name(sv.power_name))))
+    )
+
+
 FOE_SIZES = (12, 11)
-FOE = "foe: "
+
+
+def foe_label(name: str) -> str:
+    """ "foe: " and the arch-enemy's name, in the current language."""
+    return _("foe: {name}").format(name=name)
+
+
+def _foe_label(foe: str, max_width: float) -> tuple[str, ImageFont.FreeTypeFont]:
+    """ "foe: " and the arch-enemy's name in the longest form that fits."""
+    return _fit_foe(foe, max_width, foe_label(""))
 
 
 @lru_cache(maxsize=512)
-def _foe_label(foe: str, max_width: float) -> tuple[str, ImageFont.FreeTypeFont]:
-    """ "foe: " and the arch-enemy's name in the longest form that fits."""
+def _fit_foe(foe: str, max_width: float, prefix: str) -> tuple[str, ImageFont.FreeTypeFont]:
     for form in name_forms(foe):
         for size in FOE_SIZES:
-            if width(FOE + form, font(size)) <= max_width:
-                return FOE + form, font(size)
+            if width(foe_label(form), font(size)) <= max_width:
+                return foe_label(form), font(size)
     f = font(FOE_SIZES[-1])
-    short, _ = fit_name(foe, max_width - width(FOE, f), FOE_SIZES[-1:])
-    return FOE + short, f
+    short, _size = fit_name(foe, max_width - width(prefix, f), FOE_SIZES[-1:])
+    return foe_label(short), f
 
 
 DECK_HEIGHT = 62
@@ -339,7 +365,7 @@ def _deck_footer(canvas: Image.Image, pile: int, discards: int, top_card: int | 
     half = (WIDTH - 8) // 2
     big = font(22, bold=True)
     small = font(12)
-    for i, (label, count) in enumerate((("draw pile", pile), ("discard", discards))):
+    for i, (label, count) in enumerate(((_("draw pile"), pile), (_("discard"), discards))):
         x = LEFT + i * (half + 8)
         shapes.paste(canvas, shapes.rounded(half, height, 8, palette.PANEL_CARD), (x, top))
         # a little stack of cards
@@ -389,13 +415,13 @@ def _titled_card(canvas: Image.Image, top: int, height: int, title: str) -> None
 def _dice_footer(canvas: Image.Image, battle: tuple[bool, Side, Side] | None) -> None:
     height = DICE_HEIGHT
     top = BOTTOM - height
-    _titled_card(canvas, top, height, "LAST BATTLE")
+    _titled_card(canvas, top, height, _("LAST BATTLE"))
     if battle is None:
-        put(canvas, (LEFT + 12, top + 50), "No battle yet", font(14), palette.PANEL_FAINT)
+        put(canvas, (LEFT + 12, top + 50), _("No battle yet"), font(14), palette.PANEL_FAINT)
         return
     won, attacker, defender = battle
     y = top + 32
-    for role, (side, dice, name) in (("attacker", attacker), ("defender", defender)):
+    for role, (side, dice, name) in ((_("attacker"), attacker), (_("defender"), defender)):
         sp = pyramid.sprite(side, max(1, min(3, len(dice) or 1)), 0.42)
         canvas.paste(sp, (LEFT + 6, y - 6), sp)
         x = LEFT + 40
@@ -419,7 +445,7 @@ def _dice_footer(canvas: Image.Image, battle: tuple[bool, Side, Side] | None) ->
         put(canvas, (LEFT + 186, y + 11), who, nf, palette.PANEL_TEXT, "ls")
         put(canvas, (LEFT + 186, y + 24), role, font(10), palette.PANEL_MUTED, "ls")
         y += 32
-    verdict = "Attacker wins" if won else "Defence holds"
+    verdict = _("Attacker wins") if won else _("Defence holds")
     put(
         canvas,
         (LEFT + 12, top + height - 12),
@@ -514,7 +540,7 @@ def _action_height(size: int, lines: tuple[str, ...]) -> int:
 def _last_action_box(canvas: Image.Image, size: int, lines: tuple[str, ...], top: int) -> None:
     f = font(size)
     step = _action_step(size)
-    _titled_card(canvas, top, _action_height(size, lines), "LAST ACTION")
+    _titled_card(canvas, top, _action_height(size, lines), _("LAST ACTION"))
     for i, line in enumerate(lines):
         put_words(canvas, (LEFT + 12, top + ACTION_TOP + i * step), line, f, palette.PANEL_TEXT)
 

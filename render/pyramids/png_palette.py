@@ -17,6 +17,7 @@ from functools import lru_cache
 
 from PIL import Image
 
+import i18n
 import rules
 from render.encode import fixed_palette
 from rules import pyramids
@@ -121,7 +122,11 @@ def _sample_image(board_id: str, arcade: bool) -> Image.Image:
 
 @lru_cache(maxsize=8)
 def _board_palette(board_id: str, arcade: bool) -> Image.Image:
-    return fixed_palette(_sample_image(board_id, arcade), reserved_colours(board_id))
+    # drawn in English whatever the language asking first: every language maps its
+    # boards onto the same palette, so equal boards give equal bytes
+    with i18n.use(i18n.DEFAULT):
+        sample = _sample_image(board_id, arcade)
+    return fixed_palette(sample, reserved_colours(board_id))
 
 
 def board_palette(board_id: str, pyramid_arcade: bool = False) -> Image.Image:
@@ -154,6 +159,11 @@ def _card_colours() -> list[palette.RGB]:
 @lru_cache(maxsize=1)
 def _hand_palette() -> Image.Image:
     sides = _sides("european_war")
+    with i18n.use(i18n.DEFAULT):
+        return _hand_palette_of(sides)
+
+
+def _hand_palette_of(sides: tuple[str, ...]) -> Image.Image:
     hands = [hand_image(list(range(52)), title="Sample hand: 52 cards")]
     hands += [hand_image([0], title="Sample", side=side) for side in sides]
     sample = Image.new("RGB", (max(h.width for h in hands), sum(h.height for h in hands)))
@@ -208,7 +218,8 @@ def _sample_duels() -> list[Image.Image]:
 
 @lru_cache(maxsize=1)
 def _duel_palette() -> Image.Image:
-    duels = _sample_duels()
+    with i18n.use(i18n.DEFAULT):
+        duels = _sample_duels()
     sample = Image.new("RGB", (duels[0].width, duels[0].height * len(duels)))
     for i, img in enumerate(duels):
         sample.paste(img, (0, i * img.height))

@@ -19,6 +19,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+import i18n
 from render.drawing import (
     dashed_line,
     fill_region,
@@ -32,6 +33,7 @@ from render.fonts import font
 from . import edges, layout, palette
 from .boards import board as load_board
 from .boards import harbour_icons, lonlat_to_norm
+from .catalogue import N_, _
 from .edges import EdgeLink
 from .labels import Label, LabelStyle, Rect, measure, place_names
 from .regions import Regions, load_regions
@@ -48,23 +50,26 @@ LINK_TRIM = 22
 
 SEA_LABELS: dict[str, tuple[tuple[str, float, float], ...]] = {
     "european_war": (
-        ("Atlantic\nOcean", -8.0, 47.0),
-        ("North Sea", 3.2, 56.3),
-        ("Baltic\nSea", 19.3, 56.6),
-        ("Mediterranean Sea", 17.0, 33.9),
-        ("Black Sea", 34.5, 43.3),
+        (N_("Atlantic\nOcean"), -8.0, 47.0),
+        (N_("North Sea"), 3.2, 56.3),
+        (N_("Baltic\nSea"), 19.3, 56.6),
+        (N_("Mediterranean Sea"), 17.0, 33.9),
+        (N_("Black Sea"), 34.5, 43.3),
     ),
     "world_war_5": (
-        ("Pacific\nOcean", -140.0, 5.0),
-        ("Pacific\nOcean", 165.0, 20.0),
-        ("Atlantic\nOcean", -42.0, 28.0),
-        ("Atlantic\nOcean", -18.0, -28.0),
-        ("Indian\nOcean", 78.0, -22.0),
-        ("Arctic Ocean", -20.0, 82.0),
-        ("Southern Ocean", 40.0, -52.0),
+        (N_("Pacific\nOcean"), -140.0, 5.0),
+        (N_("Pacific\nOcean"), 165.0, 20.0),
+        (N_("Atlantic\nOcean"), -42.0, 28.0),
+        (N_("Atlantic\nOcean"), -18.0, -28.0),
+        (N_("Indian\nOcean"), 78.0, -22.0),
+        (N_("Arctic Ocean"), -20.0, 82.0),
+        (N_("Southern Ocean"), 40.0, -52.0),
     ),
 }
-"""Sea names per board: text, longitude, latitude of the text's centre."""
+"""Sea names per board: text (in English: translated where drawn), longitude, latitude of
+the text's centre."""
+NEUTRAL_NAMES = (N_("Switzerland"), N_("Denmark"), N_("Romania"))
+"""The neutral areas' names (the baked regions give them in English)."""
 
 STRAIT_VIA: dict[frozenset[str], tuple[float, float]] = {
     frozenset(("britain", "france_benelux")): (1.3, 50.9),
@@ -146,18 +151,22 @@ def _snap(canvas: Image.Image, colours: list[palette.RGB]) -> Image.Image:
     return small.convert("RGB").resize(canvas.size, Image.Resampling.NEAREST)
 
 
-@lru_cache(maxsize=8)
 def edge_links(board_id: str, pyramid_arcade: bool = False) -> tuple[EdgeLink, ...]:
     """The board's links across the map's east-west edge, with their tags (see
-    :mod:`render.pyramids.edges`), placed clear of every piece spot, name, label,
-    harbour symbol and legend.
+    :mod:`render.pyramids.edges`) in the current language, placed clear of every piece
+    spot, name, label, harbour symbol and legend.
 
     Raises:
         rules.BoardError: unknown board.
     """
+    return _edge_links(board_id, pyramid_arcade, i18n.current())
+
+
+@lru_cache(maxsize=16)
+def _edge_links(board_id: str, pyramid_arcade: bool, locale: str) -> tuple[EdgeLink, ...]:
     b = load_board(board_id, pyramid_arcade)
     anchors = {fid: _px(f.x, f.y) for fid, f in b.fields.items()}
-    names = {lab.key: lab.box for lab in _name_labels(board_id)}
+    names = {lab.key: lab.box for lab in _name_labels(board_id, locale)}
     obstacles: list[Rect] = [layout.piece_box(f.x, f.y) for f in b.fields.values()]
     obstacles += [*names.values(), *_fixed_boxes(board_id)]
     return edges.edge_links(b, anchors, obstacles, names)
@@ -262,10 +271,20 @@ def _draw_harbours(canvas: Image.Image, board_id: str) -> None:
 LEGEND_AT: dict[str, tuple[float, float]] = {"european_war": (8.0, 8.0)}
 """Top left corner (board pixels) of the harbour legend, per board with harbours: open
 sea, clear of every piece spot, name and symbol (a test checks it)."""
-LEGEND_GROUPS: dict[str, str] = {"atlantic": "Atlantic", "mediterranean": "Mediterranean"}
+LEGEND_GROUPS = ("atlantic", "mediterranean")
 LEGEND_ROW = 24
-LEGEND_NOTE = "Sail only between harbours of one letter"
-STRAIT_NOTE = "Strait: a land link"
+
+
+def legend_words() -> tuple[str, dict[str, str], str, str]:
+    """The harbour legend's words in the current language: its title, each group's
+    line, how ships sail, and the straits' note."""
+    groups = {"atlantic": _("Atlantic harbour"), "mediterranean": _("Mediterranean harbour")}
+    return (
+        _("HARBOURS"),
+        groups,
+        _("Sail only between harbours of one letter"),
+        _("Strait: a land link"),
+    )
 
 
 def _legend_groups(board_id: str) -> list[str]:
@@ -280,10 +299,12 @@ def legend_box(board_id: str) -> Rect | None:
     if at is None or not groups:
         return None
     label, note = font(12), font(10)
+    title, names, sail, strait = legend_words()
     width = max(
-        *(36 + label.getlength(f"{LEGEND_GROUPS[g]} harbour") for g in groups),
-        10 + note.getlength(LEGEND_NOTE),
-        40 + note.getlength(STRAIT_NOTE),
+        *(36 + label.getlength(names[g]) for g in groups),
+        10 + font(10, bold=True).getlength(title),
+        10 + note.getlength(sail),
+        40 + note.getlength(strait),
     )
     height = 24 + len(groups) * LEGEND_ROW + 34
     return (at[0], at[1], at[0] + math.ceil(width) + 10, at[1] + height)
@@ -304,21 +325,21 @@ def _draw_legend(canvas: Image.Image, board_id: str) -> None:
         outline=palette.COAST,
         width=S,
     )
+    title, names, sail, strait = legend_words()
     small = font(10 * S, bold=True)
-    draw.text(((left + 10) * S, (top + 8) * S), "HARBOURS", font=small, fill=palette.SEA_LABEL)
+    draw.text(((left + 10) * S, (top + 8) * S), title, font=small, fill=palette.SEA_LABEL)
     label = font(12 * S)
     y = top + 24
     for group in _legend_groups(board_id):
         _harbour_symbol(draw, (left + 20, y + HARBOUR_RADIUS), group)
-        name = f"{LEGEND_GROUPS[group]} harbour"
-        draw.text(((left + 36) * S, (y + 3) * S), name, font=label, fill=palette.TEXT)
+        draw.text(((left + 36) * S, (y + 3) * S), names[group], font=label, fill=palette.TEXT)
         y += LEGEND_ROW
     note = font(10 * S)
-    draw.text(((left + 10) * S, (y + 1) * S), LEGEND_NOTE, font=note, fill=palette.TEXT)
+    draw.text(((left + 10) * S, (y + 1) * S), sail, font=note, fill=palette.TEXT)
     y += 16
     line = [((left + 10) * S, (y + 7) * S), ((left + 34) * S, (y + 7) * S)]
     dashed_line(draw, line, palette.LINK, 2 * S, 9.0 * S, 5.0 * S)
-    draw.text(((left + 40) * S, (y + 1) * S), STRAIT_NOTE, font=note, fill=palette.TEXT)
+    draw.text(((left + 40) * S, (y + 1) * S), strait, font=note, fill=palette.TEXT)
 
 
 def _spaced(text: str) -> str:
@@ -330,7 +351,8 @@ def _sea_labels(board_id: str) -> list[Label]:
     b = load_board(board_id)
     style = LabelStyle(font(SEA_LABEL_SIZE * S), S, 0, 2 * S)
     out = []
-    for text, lon, lat in SEA_LABELS.get(board_id, ()):
+    for english, lon, lat in SEA_LABELS.get(board_id, ()):
+        text = _(english)
         spaced = _spaced(text)
         w, h = measure(spaced, style)
         cx, cy = _px(*lonlat_to_norm(b, lon, lat))
@@ -360,7 +382,8 @@ def fixed_label_boxes(board_id: str) -> list[Rect]:
 def _neutral_labels(regions: Regions) -> list[Label]:
     style = LabelStyle(font(NEUTRAL_LABEL_SIZE * S), S, 2 * S, 0)
     out = []
-    for name, (x, y) in regions.neutral_labels.items():
+    for english, (x, y) in regions.neutral_labels.items():
+        name = _(english)
         w, h = measure(name, style)
         out.append(Label(name, name, (x - w / 2, y - h / 2, x + w / 2, y + h / 2)))
     return out
@@ -372,15 +395,16 @@ def name_labels(board_id: str) -> list[Label]:
     Raises:
         rules.BoardError: unknown board.
     """
-    return list(_name_labels(board_id))
+    return list(_name_labels(board_id, i18n.current()))
 
 
 def _name_style(board_id: str) -> LabelStyle:
     return LabelStyle(font(NAME_SIZE.get(board_id, 15) * S, bold=True), S, 3 * S, 0)
 
 
-@lru_cache(maxsize=8)
-def _name_labels(board_id: str) -> tuple[Label, ...]:
+@lru_cache(maxsize=16)
+def _name_labels(board_id: str, locale: str) -> tuple[Label, ...]:
+    """The field names' labels in ``locale`` (the current language when called)."""
     b = load_board(board_id)
     regions = load_regions(board_id)
     obstacles = list(_harbour_boxes(board_id).values())
@@ -419,7 +443,7 @@ def _draw_labels(canvas: Image.Image, board_id: str, regions: Regions) -> None:
             2 * S,
         )
     style = _name_style(board_id)
-    for lab in _name_labels(board_id):
+    for lab in name_labels(board_id):
         cx, top = lab.top_centre
         halo_text(
             draw, (cx * S, top * S), lab.text, style.font, palette.TEXT, palette.HALO, style.halo
@@ -456,9 +480,9 @@ def _draw_panel(canvas: Image.Image) -> None:
     draw.rectangle((left, top, left + 2 * S - 1, bottom - 1), fill=palette.PANEL_EDGE)
 
 
-@lru_cache(maxsize=8)
 def static_board(board_id: str, pyramid_arcade: bool = False) -> Image.Image:
-    """Return the static layer of a board image (RGB, ``layout.BOARD_SIZE``), cached.
+    """Return the static layer of a board image (RGB, ``layout.BOARD_SIZE``), cached
+    per language (its words are in the current language).
 
     The same image object is returned on every call: callers must ``.copy()`` it before
     drawing on it.
@@ -472,6 +496,12 @@ def static_board(board_id: str, pyramid_arcade: bool = False) -> Image.Image:
         rules.BoardError: unknown board.
         FileNotFoundError: no baked map for the board.
     """
+    return _static_board(board_id, pyramid_arcade, i18n.current())
+
+
+@lru_cache(maxsize=16)
+def _static_board(board_id: str, pyramid_arcade: bool, locale: str) -> Image.Image:
+    """The static layer in ``locale`` (the current language when called)."""
     regions = load_regions(board_id)
     fills = _field_fills(board_id, pyramid_arcade)
     size = (layout.BOARD_SIZE[0] * S, layout.BOARD_SIZE[1] * S)

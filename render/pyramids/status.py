@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from render.text import display_name
 from rules import pyramids
 
+from .catalogue import _, n_
+
 TITLES: dict[str, str] = {"european_war": "European War", "world_war_5": "World War 5"}
 """Short variant names (the boards' own names carry credits)."""
-
-SIZE_WORDS: dict[int, str] = {0: "pieces", 1: "a small", 2: "a medium", 3: "a large"}
 
 TAGS: dict[str, str] = {
     "setup": "placing",
@@ -25,24 +25,37 @@ TAGS: dict[str, str] = {
     "duel": "duel",
     "retreat": "retreat",
 }
-"""The short tag a seat row shows for each kind of open decision."""
+"""The short tag a seat row shows for each kind of open decision (its id: see
+:func:`tag_label` for its words)."""
 
 
-END_REASONS: dict[str, str] = {
-    "occupation": "by occupation",
-    "fallen": "an arch-enemy fell",
-    "no winner": "nobody wins",
-    "agreed draw": "agreed by all",
-    "round limit": "the round limit was reached",
-    "last player left": "last player standing",
-    "no player left": "no player left",
-}
-"""How the banner and the panel put the engine's ``end_reason``."""
+def tag_label(tag: str) -> str:
+    """A seat row's tag in the current language."""
+    labels = {
+        "winner": _("★ winner"),
+        "eliminated": _("eliminated"),
+        "placing": _("placing"),
+        "to play": _("to play"),
+        "diplomacy": _("diplomacy"),
+        "duel": _("duel"),
+        "retreat": _("retreat"),
+    }
+    return labels.get(tag, tag)
 
 
 def end_reason(view: pyramids.View) -> str:
-    """The game's end reason in words ("" if none)."""
-    return END_REASONS.get(view.end_reason, view.end_reason.replace("_", " "))
+    """The game's end reason in words, in the current language ("" if none): how the
+    banner and the panel put the engine's ``end_reason``."""
+    reasons = {
+        "occupation": _("by occupation"),
+        "fallen": _("an arch-enemy fell"),
+        "no winner": _("nobody wins"),
+        "agreed draw": _("agreed by all"),
+        "round limit": _("the round limit was reached"),
+        "last player left": _("last player standing"),
+        "no player left": _("no player left"),
+    }
+    return reasons.get(view.end_reason, view.end_reason.replace("_", " "))
 
 
 @dataclass(frozen=True)
@@ -67,24 +80,26 @@ def names_of(names: Sequence[str], seats: Sequence[int]) -> str:
     words = [display_name(names, s) for s in seats]
     if len(words) <= 1:
         return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
+    return _("{names} and {last}").format(names=", ".join(words[:-1]), last=words[-1])
 
 
 def winners_text(view: pyramids.View, names: Sequence[str]) -> str:
     """ "Ann wins", "Ann and Bob win", or "Draw"."""
     if view.draw or not view.winners:
-        return "Draw"
-    verb = "wins" if len(view.winners) == 1 else "win"
-    return f"{names_of(names, view.winners)} {verb}"
+        return _("Draw")
+    return n_("{names} wins", "{names} win", len(view.winners)).format(
+        names=names_of(names, view.winners)
+    )
 
 
 def status(view: pyramids.View, names: Sequence[str]) -> Status:
     """What is being decided now (or how the game ended)."""
     if view.over:
         reason = end_reason(view)
+        winners = winners_text(view, names)
         return Status(
-            "Game over",
-            f"{winners_text(view, names)}" + (f" ({reason})" if reason else ""),
+            _("Game over"),
+            _("{winners} ({reason})").format(winners=winners, reason=reason) if reason else winners,
             view.winners[0] if len(view.winners) == 1 else None,
         )
     battle = view.battle
@@ -93,46 +108,60 @@ def status(view: pyramids.View, names: Sequence[str]) -> Status:
     if view.phase == "setup":
         if view.setup_queue:
             seat, size = view.setup_queue[0]
-            what = "a large, a medium and a small" if size == 0 else SIZE_WORDS[size]
-            return Status(
-                f"{display_name(names, seat)} to place", f"Setup: {what} on home ground", seat
-            )
+            what = {
+                0: _("Setup: a large, a medium and a small on home ground"),
+                1: _("Setup: a small on home ground"),
+                2: _("Setup: a medium on home ground"),
+                3: _("Setup: a large on home ground"),
+            }[size]
+            return Status(_("{who} to place").format(who=display_name(names, seat)), what, seat)
         return Status(
-            f"{names_of(names, [d.seat for d in deciders])} to place",
-            "Setup: pieces on home ground",
+            _("{who} to place").format(who=names_of(names, [d.seat for d in deciders])),
+            _("Setup: pieces on home ground"),
             first,
         )
     if battle is not None:
         att, dfn = display_name(names, battle.attacker), display_name(names, battle.defender)
-        where = f"{field_name(view, battle.src)} → {field_name(view, battle.dst)}"
+        src, dst = field_name(view, battle.src), field_name(view, battle.dst)
         if battle.stage == "diplomacy":
             waiting = names_of(names, battle.waiting_for)
             return Status(
-                "Diplomacy",
-                f"{att} attacks {dfn} ({where}); waiting for {waiting}",
+                _("Diplomacy"),
+                _("{attacker} attacks {defender} ({src} → {dst}); waiting for {waiting}").format(
+                    attacker=att, defender=dfn, src=src, dst=dst, waiting=waiting
+                ),
                 battle.attacker,
             )
         if battle.stage == "duel":
             turn = battle.to_play if battle.to_play is not None else battle.attacker
             return Status(
-                "Duel",
-                f"{att} {battle.attacker_total} - {battle.defender_total} "
-                f"{dfn}; {display_name(names, turn)} to play",
+                _("Duel"),
+                _(
+                    "{attacker} {attacker_total} - {defender_total} {defender}; {who} to play"
+                ).format(
+                    attacker=att,
+                    attacker_total=battle.attacker_total,
+                    defender_total=battle.defender_total,
+                    defender=dfn,
+                    who=display_name(names, turn),
+                ),
                 turn,
             )
         if battle.stage == "retreat":
             return Status(
-                "Retreat", f"{dfn} retreats from {field_name(view, battle.dst)}", battle.defender
+                _("Retreat"),
+                _("{defender} retreats from {field}").format(defender=dfn, field=dst),
+                battle.defender,
             )
     kind = deciders[0].kind if deciders else "turn"
-    who = display_name(names, first)
+    to_play = _("{who} to play").format(who=display_name(names, first))
     if view.variant == "world_war_5":
-        return Status(f"{who} to play", "Grow, build, move or invade", first)
+        return Status(to_play, _("Grow, build, move or invade"), first)
     if kind == "action":
-        return Status(f"{who} to play", "Attack stopped: another action, no attack", first)
+        return Status(to_play, _("Attack stopped: another action, no attack"), first)
     if view.special_over:
-        return Status(f"{who} to play", "Action: conscript, move, attack, arm or pass", first)
-    return Status(f"{who} to play", "Sabotage / espionage, then an action", first)
+        return Status(to_play, _("Action: conscript, move, attack, arm or pass"), first)
+    return Status(to_play, _("Sabotage / espionage, then an action"), first)
 
 
 def seat_tag(view: pyramids.View, seat: int) -> str | None:

@@ -1,6 +1,4 @@
-"""This package's words in the reader's language (see :mod:`i18n`): ``_`` for a message,
-``n_`` for one with a count, ``p_`` for one with a context, ``N_`` to mark a constant
-translated where it is used."""
+"""This package's words in the reader's language: ``_``, ``n_``, ``p_``, ``N_`` (:mod:`i18n`)."""
 
 from i18n import N_, Catalogue
 
@@ -14,8 +12,6 @@ DATA_FIELDS = {
 names of countries, territories, straits and sea zones."""
 
 catalogue = Catalogue(__file__)
-_ = catalogue.gettext
-n_ = catalogue.ngettext
-p_ = catalogue.pgettext
+_, n_, p_ = catalogue.gettext, catalogue.ngettext, catalogue.pgettext
 
 __all__ = ["N_", "_", "catalogue", "n_", "p_"]

@@ -23,10 +23,10 @@ from ..presentation import (
     RuleSection,
     Shown,
     Tally,
-    TallyGroup,
 )
 from . import describe as D
-from .actions import FLEET, Casualty, unit_of, unit_ref
+from . import tallies
+from .actions import FLEET, unit_of
 from .catalogue import N_, _, n_
 from .data import NATIONS, deck, game_map
 from .lookups import look_up, lookup_commands
@@ -302,21 +302,22 @@ PANELS = {
     "w1": "select",
     "w2": "select",
     "answer": "buttons",
-    "cards": "select",
+    "cards": "buttons",
     "sealed": "select",
     "casualties": "counts",
+    "recruit": "counts",
+    "upkeep": "counts",
     "capture": "select",
     "retreat": "select",
     "battle": "select",
     "hand": "select",
     "loss": "select",
     "discard": "select",
-    "deposit": "select",
+    "deposit": "counts",
     "place": "select",
     "setup": "select",
 }
-"""Decisions answered on a private panel; the plan, recruiting and upkeep use the turn
-commands."""
+"""Decisions answered on a private panel; the plan uses the turn commands."""
 
 
 TIMINGS = (
@@ -678,26 +679,9 @@ class EaWords:
     def tally(
         self, kind: str, legal: Sequence[Any], view: Any, names: Sequence[str]
     ) -> Tally | None:
-        """EA-23: a battle's casualties, counted per unit type (a leader by his name),
-        starting at the engine's suggestion."""
-        b = view.battle
-        if kind != "casualties" or b is None:
-            return None
-        picks = [unit_ref(u) for u in view.picks]
-        groups: dict[str, list[Casualty]] = {}
-        for a in sorted(
-            (a for a in legal if isinstance(a, Casualty)),
-            key=lambda a: picks.index(a.unit) if a.unit in picks else len(picks),
-        ):
-            groups.setdefault(D.unit_name(a.unit, view), []).append(a)
-        return Tally(
-            b.left,
-            _("casualties"),
-            tuple(
-                TallyGroup(name, tuple(acts), sum(a.unit in picks for a in acts))
-                for name, acts in groups.items()
-            ),
-        )
+        """Casualties (EA-23), recruits (EA-29), upkeep (EA-30) and savings (EA-28),
+        counted (:mod:`.tallies`)."""
+        return tallies.tally(kind, legal, view)
 
     def decisions(self) -> Mapping[str, DecisionWords]:
         """How each decision is spoken of."""

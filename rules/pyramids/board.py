@@ -6,36 +6,66 @@ The engine reads fields, links and harbours only from a :class:`Board`.
 from __future__ import annotations
 
 import json
+import unicodedata
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from typing import Any
 
 from ..errors import BoardError
+from .catalogue import N_, _
 
 BOARD_IDS = ("european_war", "world_war_5")
+SHORT_NAMES = (N_("Britain"), N_("France"), N_("Central Powers"))
+"""The short names of powers whose board name is longer (for computer players); the
+others' short name is their name."""
 
 
 @dataclass(frozen=True, slots=True)
 class Power:
-    """A power (European War) or continent (World War 5) and its three home fields."""
+    """A power (European War) or continent (World War 5) and its three home fields.
+    ``english`` is its name as the board file gives it; :attr:`name` is in the reader's
+    language."""
 
     id: str
-    name: str
+    english: str
     fields: tuple[str, ...]
+
+    @property
+    def name(self) -> str:
+        """The power's name in the current language."""
+        return _(self.english)
+
+    @property
+    def short(self) -> str:
+        """A short name in the current language: "Central Powers (Germany and
+        Austria-Hungary)" -> "Central Powers", "Britain and its allies" -> "Britain"."""
+        return _(self.english.split(" (")[0].removesuffix(" and its allies"))
 
 
 @dataclass(frozen=True, slots=True)
 class Field:
-    """One field (territory): its owner power, its links and its harbour group, if any."""
+    """One field (territory): its owner power, its links and its harbour group, if any.
+    ``english`` is its name as the board file gives it; :attr:`name` is in the reader's
+    language."""
 
     id: str
-    name: str
+    english: str
     owner: str
     neighbours: frozenset[str]
     harbour: str | None
     x: float
     y: float
+
+    @property
+    def name(self) -> str:
+        """The field's name in the current language."""
+        return _(self.english)
+
+    def names(self) -> tuple[str, ...]:
+        """Every name the field may be typed by: its English name and, in another
+        language, that language's name."""
+        return tuple(dict.fromkeys((self.english, self.name)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,25 +98,33 @@ class Board:
     """Each field's harbour-group partners (empty without a harbour), in ``field_order``."""
 
     def field_by_name(self, text: str) -> str | None:
-        """Resolve a field id or a readable name (case-, space- and '+'-insensitive)."""
+        """Resolve a field id or a readable name, English or in the current language
+        (case-, space- and '+'-insensitive)."""
         key = _norm(text)
         for f in self.fields.values():
-            if key in (_norm(f.id), _norm(f.name)):
+            if key in (_norm(f.id), *map(_norm, f.names())):
                 return f.id
         return None
 
     def power_by_name(self, text: str) -> str | None:
-        """Resolve a power id or readable name, or a short form such as 'russia'."""
+        """Resolve a power id or readable name (English or in the current language), or
+        a short form such as 'russia'."""
         key = _norm(text)
         for p in self.powers.values():
-            if key in (_norm(p.id), _norm(p.name)):
+            if key in (_norm(p.id), _norm(p.english), _norm(p.name), _norm(p.short)):
                 return p.id
-        matches = [p.id for p in self.powers.values() if key and key in _norm(p.name)]
+        matches = [
+            p.id
+            for p in self.powers.values()
+            if key and (key in _norm(p.english) or key in _norm(p.name))
+        ]
         return matches[0] if len(matches) == 1 else None
 
 
 def _norm(text: str) -> str:
-    return "".join(ch for ch in text.lower() if ch.isalnum())
+    """Lower case, letters and digits only, accents dropped ("Němec" = "nemec")."""
+    plain = unicodedata.normalize("NFKD", text.lower())
+    return "".join(ch for ch in plain if ch.isalnum())
 
 
 def _need(cond: bool, message: str) -> None:

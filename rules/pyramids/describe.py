@@ -1,4 +1,4 @@
-"""Events in plain English, for the channel, the DMs, the log and the console."""
+"""Events in words (the current language), for the channel, the DMs and the console."""
 
 from __future__ import annotations
 
@@ -7,11 +7,13 @@ from collections.abc import Sequence
 from ..events import Event
 from .board import Board
 from .cards import card_name
-from .state import SIZE_NAMES
+from .catalogue import _, n_, p_
+from .state import size_object, size_word
 
 
 def describe(event: Event, board: Board, names: Sequence[str]) -> str | None:
-    """One sentence for ``event``; ``names[seat]`` is how to call each player.
+    """One sentence for ``event`` in the current language; ``names[seat]`` is how to call
+    each player.
 
     Returns ``None`` for bookkeeping events that need no words of their own.
     Private events (``event.to`` set) are worded for their one reader.
@@ -25,134 +27,233 @@ def describe(event: Event, board: Board, names: Sequence[str]) -> str | None:
     def field(key: str) -> str:
         return board.fields[d[key]].name
 
-    def size(key: str = "size") -> str:
-        return SIZE_NAMES[d[key]]
-
     def power(pid: str) -> str:
         return board.powers[pid].name
 
+    def cards(key: str) -> str:
+        return ", ".join(card_name(c) for c in d[key])
+
     k = event.kind
     if k == "seats":
-        order = ", ".join(f"{names[s]} ({power(p)})" for s, p in enumerate(d["powers"]))
-        enemies = "; ".join(
-            f"{names[s]}'s arch-enemy is {names[e]}" for s, e in enumerate(d["arch_enemies"])
+        order = ", ".join(
+            _("{name} ({power})").format(name=names[s], power=power(p))
+            for s, p in enumerate(d["powers"])
         )
-        text = f"Seat order: {order}. {enemies}. {names[d['first']]} goes first."
+        enemies = "; ".join(
+            _("{player}'s arch-enemy is {enemy}").format(player=names[s], enemy=names[e])
+            for s, e in enumerate(d["arch_enemies"])
+        )
+        text = _("Seat order: {order}. {enemies}. {first} goes first.").format(
+            order=order, enemies=enemies, first=names[d["first"]]
+        )
         if d["unplayed"]:
-            text += " Unplayed: " + ", ".join(power(p) for p in d["unplayed"]) + "."
+            unplayed = ", ".join(power(p) for p in d["unplayed"])
+            text += " " + _("Unplayed: {powers}.").format(powers=unplayed)
         return text
     if k == "placed":
-        return f"{who()} placed a {size()} on {field('field')}."
+        return _("{who} placed a {size} on {field}.").format(
+            who=who(), size=size_object(d["size"]), field=field("field")
+        )
     if k == "setup_done":
-        return "All pieces are placed. The game begins."
+        return _("All pieces are placed. The game begins.")
     if k == "turn_start":
-        return f"Turn {d['turn']} (round {d['round']}): {who()} to play."
+        return _("Turn {turn} (round {round}): {who} to play.").format(
+            turn=d["turn"], round=d["round"], who=who()
+        )
     if k == "drew":
         if d["reason"] == "turn":
-            return None if d["count"] == 1 else f"{who()} could draw no card: the deck is empty."
+            if d["count"] == 1:
+                return None
+            return _("{who} could draw no card: the deck is empty.").format(who=who())
         if d["reason"] == "deal":
-            return f"{who()} was dealt {d['count']} cards."
-        return f"{who()} drew {d['count']} card{'s' if d['count'] != 1 else ''}."
+            return n_("{who} was dealt {n} card.", "{who} was dealt {n} cards.", d["count"]).format(
+                who=who(), n=d["count"]
+            )
+        return n_("{who} drew {n} card.", "{who} drew {n} cards.", d["count"]).format(
+            who=who(), n=d["count"]
+        )
     if k == "cards_received":
-        return "You received " + ", ".join(card_name(c) for c in d["cards"]) + "."
+        return _("You received {cards}.").format(cards=cards("cards"))
     if k == "reshuffled":
-        return f"The discard pile was shuffled into a new draw pile ({d['count']} cards)."
+        return n_(
+            "The discard pile was shuffled into a new draw pile ({n} card).",
+            "The discard pile was shuffled into a new draw pile ({n} cards).",
+            d["count"],
+        ).format(n=d["count"])
     if k == "sabotage":
-        return (
-            f"{who()} sabotaged {names[d['victim']]}'s piece on {field('field')} "
-            f"with {card_name(d['card'])}."
+        return _("{who} sabotaged {victim}'s piece on {field} with {card}.").format(
+            who=who(), victim=names[d["victim"]], field=field("field"), card=card_name(d["card"])
         )
     if k == "shrunk":
-        return (
-            f"{names[d['seat']]}'s {size('from_size')} on {field('field')} shrank to a "
-            f"{size('to_size')}."
+        return _("{owner}'s {from_size} on {field} shrank to a {to_size}.").format(
+            owner=who(),
+            from_size=size_word(d["from_size"]),
+            field=field("field"),
+            to_size=size_object(d["to_size"]),
         )
     if k == "destroyed":
-        return f"{names[d['seat']]}'s {size()} on {field('field')} was destroyed."
+        return _("{owner}'s {size} on {field} was destroyed.").format(
+            owner=who(), size=size_word(d["size"]), field=field("field")
+        )
     if k == "spied":
-        return f"{who()} spied on {names[d['target']]} with {card_name(d['card'])}."
+        return _("{who} spied on {target} with {card}.").format(
+            who=who(), target=names[d["target"]], card=card_name(d["card"])
+        )
     if k == "spy_result":
-        cards = ", ".join(card_name(c) for c in d["cards"]) or "no cards"
-        return f"{names[d['target']]} holds: {cards}."
+        if not d["cards"]:
+            return _("{target} holds: no cards.").format(target=names[d["target"]])
+        return _("{target} holds: {cards}.").format(target=names[d["target"]], cards=cards("cards"))
+    if k in ("conscripted", "grew") and d["from_size"]:
+        return _("{who} grew the {from_size} on {field} to a {size}.").format(
+            who=who(),
+            from_size=size_object(d["from_size"]),
+            field=field("field"),
+            size=size_object(d["size"]),
+        )
     if k == "conscripted":
-        if d["from_size"]:
-            return f"{who()} grew the {size('from_size')} on {field('field')} to a {size()}."
-        return f"{who()} conscripted a small on {field('field')}."
-    if k == "grew":
-        return f"{who()} grew the {size('from_size')} on {field('field')} to a {size()}."
+        return _("{who} conscripted a small on {field}.").format(who=who(), field=field("field"))
     if k == "built":
-        return f"{who()} built a small on {field('field')}."
+        return _("{who} built a small on {field}.").format(who=who(), field=field("field"))
     if k == "moved":
-        how = " by sea" if d["by_sea"] else ""
-        return f"{who()} moved a {size()} from {field('src')} to {field('dst')}{how}."
+        text = (
+            _("{who} moved a {size} from {src} to {dst} by sea.")
+            if d["by_sea"]
+            else _("{who} moved a {size} from {src} to {dst}.")
+        )
+        return text.format(
+            who=who(), size=size_object(d["size"]), src=field("src"), dst=field("dst")
+        )
     if k == "armed":
-        return f"{who()} armed (draws two cards)."
+        return _("{who} armed (draws two cards).").format(who=who())
     if k == "passed":
-        return f"{who()} passed."
+        return _("{who} passed.").format(who=who())
     if k == "attack_declared":
-        return (
-            f"{who()} attacks {names[d['defender']]} on {field('dst')} from {field('src')} "
-            f"({size()} against {size('defender_size')})."
+        return _(
+            "{who} attacks {defender} on {dst} from {src} ({size} against {defender_size})."
+        ).format(
+            who=who(),
+            defender=names[d["defender"]],
+            dst=field("dst"),
+            src=field("src"),
+            size=size_word(d["size"]),
+            defender_size=size_word(d["defender_size"]),
         )
     if k == "diplomacy_open":
-        return (
-            f"Diplomacy: {', '.join(names[s] for s in d['eligible'])} may stop the attack "
-            f"with a K (window {d['seconds']} s)."
+        return _("Diplomacy: {players} may stop the attack with a K (window {seconds} s).").format(
+            players=", ".join(names[s] for s in d["eligible"]), seconds=d["seconds"]
         )
     if k == "let_pass":
         return None
     if k == "attack_stopped":
-        return f"{who()} stopped {names[d['attacker']]}'s attack with {card_name(d['card'])}."
+        return _("{who} stopped {attacker}'s attack with {card}.").format(
+            who=who(), attacker=names[d["attacker"]], card=card_name(d["card"])
+        )
     if k == "duel_started":
-        return (
-            f"Duel: {names[d['attacker']]} may play up to {d['attacker_limit']} card(s), "
-            f"{names[d['defender']]} up to {d['defender_limit']}."
+        return _(
+            "Duel: {attacker} may play up to {attacker_limit} card(s), "
+            "{defender} up to {defender_limit}."
+        ).format(
+            attacker=names[d["attacker"]],
+            attacker_limit=d["attacker_limit"],
+            defender=names[d["defender"]],
+            defender_limit=d["defender_limit"],
         )
     if k == "duel_card":
-        return f"{who()} played {card_name(d['card'])} (total {d['total']})."
+        return _("{who} played {card} (total {total}).").format(
+            who=who(), card=card_name(d["card"]), total=d["total"]
+        )
     if k == "duel_stop":
-        return f"{who()} stops playing cards."
+        return _("{who} stops playing cards.").format(who=who())
     if k == "duel_over":
-        verdict = "wins" if d["attacker_won"] else "fails"
-        return (
-            f"Duel over: {names[d['attacker']]} {d['attacker_total']} against "
-            f"{names[d['defender']]} {d['defender_total']}: the attack {verdict}."
+        text = (
+            _(
+                "Duel over: {attacker} {attacker_total} against {defender} "
+                "{defender_total}: the attack wins."
+            )
+            if d["attacker_won"]
+            else _(
+                "Duel over: {attacker} {attacker_total} against {defender} "
+                "{defender_total}: the attack fails."
+            )
+        )
+        return text.format(
+            attacker=names[d["attacker"]],
+            attacker_total=d["attacker_total"],
+            defender=names[d["defender"]],
+            defender_total=d["defender_total"],
         )
     if k == "attack_withdrawn":
-        return f"{who()} played no card in time: the attack is withdrawn."
+        return _("{who} played no card in time: the attack is withdrawn.").format(who=who())
     if k == "dice":
-        a = "+".join(str(x) for x in d["attacker_dice"])
-        b = "+".join(str(x) for x in d["defender_dice"])
-        verdict = "wins" if d["attacker_won"] else "fails"
-        return (
-            f"Dice: {names[d['attacker']]} rolled {a} = {sum(d['attacker_dice'])}, "
-            f"{names[d['defender']]} rolled {b} = {sum(d['defender_dice'])}: "
-            f"the invasion {verdict}."
+        text = (
+            _(
+                "Dice: {attacker} rolled {attacker_dice} = {attacker_sum}, "
+                "{defender} rolled {defender_dice} = {defender_sum}: the invasion wins."
+            )
+            if d["attacker_won"]
+            else _(
+                "Dice: {attacker} rolled {attacker_dice} = {attacker_sum}, "
+                "{defender} rolled {defender_dice} = {defender_sum}: the invasion fails."
+            )
+        )
+        return text.format(
+            attacker=names[d["attacker"]],
+            attacker_dice="+".join(str(x) for x in d["attacker_dice"]),
+            attacker_sum=sum(d["attacker_dice"]),
+            defender=names[d["defender"]],
+            defender_dice="+".join(str(x) for x in d["defender_dice"]),
+            defender_sum=sum(d["defender_dice"]),
         )
     if k == "retreat_needed":
-        return f"{who()} must choose where the beaten piece retreats."
+        return _("{who} must choose where the beaten piece retreats.").format(who=who())
     if k == "retreated":
-        return f"{who()}'s piece retreated from {field('src')} to {field('dst')}."
+        return _("{who}'s piece retreated from {src} to {dst}.").format(
+            who=who(), src=field("src"), dst=field("dst")
+        )
     if k == "moved_in":
-        return f"{who()} moved into {field('dst')}."
+        return _("{who} moved into {dst}.").format(who=who(), dst=field("dst"))
     if k == "timed_out":
-        return f"{who()} ran out of time ({d['decision']})."
+        return _("{who} ran out of time ({decision}).").format(
+            who=who(), decision=decision_name(d["decision"])
+        )
     if k == "occupied":
-        return f"{who()} occupies all of {power(d['power'])}."
+        return _("{who} occupies all of {power}.").format(who=who(), power=power(d["power"]))
     if k == "fallen":
-        return f"{who()} has no piece left at home."
+        return _("{who} has no piece left at home.").format(who=who())
     if k == "eliminated":
-        return f"{who()} is eliminated: all its pieces leave the board."
+        return _("{who} is eliminated: all its pieces leave the board.").format(who=who())
     if k == "game_over":
         if d["draw"]:
-            return f"The game ends in a draw ({d['reason']})."
-        return (
-            "Game over. Winner"
-            + ("s: " if len(d["winners"]) > 1 else ": ")
-            + ", ".join(names[s] for s in d["winners"])
-            + "."
-        )
+            return _("The game ends in a draw ({reason}).").format(reason=draw_reason(d["reason"]))
+        winners = ", ".join(names[s] for s in d["winners"])
+        return n_(
+            "Game over. Winner: {winners}.", "Game over. Winners: {winners}.", len(d["winners"])
+        ).format(winners=winners)
     return None
+
+
+def decision_name(kind: str) -> str:
+    """A decision kind as a timeout names it ("turn", "duel")."""
+    words = {
+        "setup": p_("decision", "setup"),
+        "turn": p_("decision", "turn"),
+        "action": p_("decision", "action"),
+        "diplomacy": p_("decision", "diplomacy"),
+        "duel": p_("decision", "duel"),
+        "retreat": p_("decision", "retreat"),
+    }
+    return words.get(kind, kind)
+
+
+def draw_reason(reason: str) -> str:
+    """Why a game was drawn, as its last line says it."""
+    words = {
+        "agreed draw": _("agreed draw"),
+        "round limit": _("round limit"),
+        "no winner": _("no winner"),
+        "no player left": _("no player left"),
+    }
+    return words.get(reason, reason)
 
 
 def describe_all(

@@ -22,6 +22,7 @@ from .actions import (
     StopAttack,
     StopPlaying,
 )
+from .catalogue import _
 from .game import PyramidGame
 from .mechanics import fallen, occupiers, relocate, shrink
 from .options import Options
@@ -33,7 +34,7 @@ from .state import (
     DIPLOMACY,
     DUEL,
     LARGE,
-    SIZE_NAMES,
+    MEDIUM,
     SMALL,
     TURN,
     Battle,
@@ -80,7 +81,7 @@ class EuropeanWar(VariantRules):
         """Draw ``count`` cards, reshuffling the discard pile when the pile runs out (EW-3)."""
         events: list[Event] = []
         got: list[int] = []
-        for _ in range(count):
+        for _card in range(count):
             if not g.pile:
                 if not g.discard:
                     break
@@ -204,16 +205,18 @@ class EuropeanWar(VariantRules):
                 return self._stop_attack(g, seat, action.ace)
             if isinstance(action, LetPass):
                 return self._let_pass(g, seat)
-            raise IllegalAction("An attack was declared: answer Stop with K or Let it pass (EW-13)")
+            raise IllegalAction(
+                _("An attack was declared: answer Stop with K or Let it pass (EW-13)")
+            )
         if g.phase == DUEL:
             if isinstance(action, PlayCard):
                 return self._play_card(g, seat, action.card)
             if isinstance(action, StopPlaying):
                 return self._stop_playing(g, seat)
-            raise IllegalAction("A duel is on: play a card or stop (EW-17)")
+            raise IllegalAction(_("A duel is on: play a card or stop (EW-17)"))
         if isinstance(action, Retreat):
             return self.retreat(g, action.field)
-        raise IllegalAction("Your beaten piece must retreat first: choose its field (EW-19)")
+        raise IllegalAction(_("Your beaten piece must retreat first: choose its field (EW-19)"))
 
     def _apply_turn(self, g: GameState, seat: int, action: Action) -> list[Event]:
         if isinstance(action, Sabotage):
@@ -231,30 +234,42 @@ class EuropeanWar(VariantRules):
             return events + self.end_action(g)
         if isinstance(action, Pass):
             return [Event("passed", {"seat": seat})] + self.end_action(g)
-        raise IllegalAction(
-            f"It is your turn: {self.options_now(g, seat)} (EW-8, EW-11)"
+        text = (
+            _("It is your turn: {options} (EW-8, EW-11)")
             if not g.attack_barred
-            else f"Your attack was stopped: {self.options_now(g, seat)} (EW-14)"
+            else _("Your attack was stopped: {options} (EW-14)")
         )
+        raise IllegalAction(text.format(options=self.options_now(g, seat)))
 
-    def _special_open(self, g: GameState, what: str) -> None:
+    def _special_open(self, g: GameState, sabotage: bool) -> None:
         if g.special_over:
-            raise IllegalAction(f"{what} only before your action, in the special phase (EW-8)")
+            raise IllegalAction(
+                _("Sabotage only before your action, in the special phase (EW-8)")
+                if sabotage
+                else _("Espionage only before your action, in the special phase (EW-8)")
+            )
 
     def _sabotage(self, g: GameState, seat: int, action: Sabotage) -> list[Event]:
-        self._special_open(g, "Sabotage")
+        self._special_open(g, True)
         if g.sabotage_used:
-            raise IllegalAction("Only one sabotage per turn (EW-8)")
+            raise IllegalAction(_("Only one sabotage per turn (EW-8)"))
         target = self._field(g, action.target)
         card = self._figure(g, seat, C.JACK, action.ace)
         if card is None:
-            need = "an A" if action.ace else "a J (or an A in its place)"
-            raise IllegalAction(f"Sabotage needs {need} in your hand (EW-9)")
+            raise IllegalAction(
+                _("Sabotage needs an A in your hand (EW-9)")
+                if action.ace
+                else _("Sabotage needs a J (or an A in its place) in your hand (EW-9)")
+            )
         if target not in g.home_fields(seat):
-            raise IllegalAction("Sabotage only on your own home fields (EW-9)")
+            raise IllegalAction(_("Sabotage only on your own home fields (EW-9)"))
         piece = g.pieces.get(target)
         if piece is None or piece[0] == seat:
-            raise IllegalAction(f"No enemy piece on {self._name(g, target)} to sabotage (EW-9)")
+            raise IllegalAction(
+                _("No enemy piece on {field} to sabotage (EW-9)").format(
+                    field=self._name(g, target)
+                )
+            )
         self._spend(g, seat, card)
         g.sabotage_used = True
         events = [
@@ -264,13 +279,16 @@ class EuropeanWar(VariantRules):
         return events + self.check_end(g)
 
     def _spy(self, g: GameState, seat: int, action: Spy) -> list[Event]:
-        self._special_open(g, "Espionage")
+        self._special_open(g, False)
         if not 0 <= action.target < len(g.seats) or action.target == seat:
-            raise IllegalAction("Choose another player to spy on (EW-10)")
+            raise IllegalAction(_("Choose another player to spy on (EW-10)"))
         card = self._figure(g, seat, C.QUEEN, action.ace)
         if card is None:
-            need = "an A" if action.ace else "a Q (or an A in its place)"
-            raise IllegalAction(f"Espionage needs {need} in your hand (EW-10)")
+            raise IllegalAction(
+                _("Espionage needs an A in your hand (EW-10)")
+                if action.ace
+                else _("Espionage needs a Q (or an A in its place) in your hand (EW-10)")
+            )
         self._spend(g, seat, card)
         seen = sorted(g.hands[action.target])
         g.knowledge[seat][action.target] = seen[:]
@@ -282,26 +300,30 @@ class EuropeanWar(VariantRules):
     def _conscript(self, g: GameState, seat: int, field: str) -> list[Event]:
         field = self._field(g, field)
         if field not in g.home_fields(seat):
-            raise IllegalAction("Conscription only on your home fields (EW-11)")
+            raise IllegalAction(_("Conscription only on your home fields (EW-11)"))
         supply = g.supply(seat)
         piece = g.pieces.get(field)
         if piece is None:
             if supply[SMALL] == 0:
-                raise IllegalAction("No small pyramid left in your supply (EW-11)")
+                raise IllegalAction(_("No small pyramid left in your supply (EW-11)"))
             g.pieces[field] = (seat, SMALL)
             ev = Event("conscripted", {"seat": seat, "field": field, "size": SMALL, "from_size": 0})
         else:
             owner, size = piece
             if owner != seat:
                 raise IllegalAction(
-                    f"An enemy piece holds {self._name(g, field)}; conscription needs an empty "
-                    "home field or your own piece (EW-11)"
+                    _(
+                        "An enemy piece holds {field}; conscription needs an empty "
+                        "home field or your own piece (EW-11)"
+                    ).format(field=self._name(g, field))
                 )
             if size == LARGE:
-                raise IllegalAction("A large pyramid cannot grow any more (EW-11)")
+                raise IllegalAction(_("A large pyramid cannot grow any more (EW-11)"))
             if supply[size + 1] == 0:
                 raise IllegalAction(
-                    f"No {SIZE_NAMES[size + 1]} pyramid left in your supply to grow into (EW-11)"
+                    _("No medium pyramid left in your supply to grow into (EW-11)")
+                    if size + 1 == MEDIUM
+                    else _("No large pyramid left in your supply to grow into (EW-11)")
                 )
             g.pieces[field] = (seat, size + 1)
             ev = Event(
@@ -313,15 +335,20 @@ class EuropeanWar(VariantRules):
         size = self._own_piece(g, seat, src)
         dst = self._field(g, dst)
         if dst == src:
-            raise IllegalAction("A move goes to another field (EW-11)")
+            raise IllegalAction(_("A move goes to another field (EW-11)"))
         by_land = dst in g.board.adjacency[src]
         if not by_land and dst not in g.board.sea_reach[src]:
             raise IllegalAction(
-                f"{self._name(g, dst)} is not next to {self._name(g, src)}, and no harbour of "
-                "one group joins them (EW-11)"
+                _(
+                    "{dst} is not next to {src}, and no harbour of one group joins them (EW-11)"
+                ).format(dst=self._name(g, dst), src=self._name(g, src))
             )
         if dst in g.pieces:
-            raise IllegalAction(f"{self._name(g, dst)} is occupied: one piece per field (EW-1)")
+            raise IllegalAction(
+                _("{field} is occupied: one piece per field (EW-1)").format(
+                    field=self._name(g, dst)
+                )
+            )
         relocate(g, src, dst)
         ev = Event(
             "moved", {"seat": seat, "src": src, "dst": dst, "size": size, "by_sea": not by_land}
@@ -330,24 +357,27 @@ class EuropeanWar(VariantRules):
 
     def _attack(self, g: GameState, seat: int, src: str, dst: str) -> list[Event]:
         if g.attack_barred:
-            raise IllegalAction("Your attack was stopped: no other attack this turn (EW-14)")
+            raise IllegalAction(_("Your attack was stopped: no other attack this turn (EW-14)"))
         size = self._own_piece(g, seat, src)
         dst = self._field(g, dst)
         if dst == src:
-            raise IllegalAction("An attack goes to a neighbouring field (EW-11)")
+            raise IllegalAction(_("An attack goes to a neighbouring field (EW-11)"))
         self._check_attack_link(g, src, dst)
         target = g.pieces.get(dst)
         if target is None:
             raise IllegalAction(
-                f"{self._name(g, dst)} is empty: no enemy piece to attack (move there instead, "
-                "EW-11)"
+                _("{field} is empty: no enemy piece to attack (move there instead, EW-11)").format(
+                    field=self._name(g, dst)
+                )
             )
         if target[0] == seat:
             raise IllegalAction(
-                f"{self._name(g, dst)} holds your own piece: attack an enemy's (EW-11)"
+                _("{field} holds your own piece: attack an enemy's (EW-11)").format(
+                    field=self._name(g, dst)
+                )
             )
         if not g.hands[seat]:
-            raise IllegalAction("You need at least one card in hand to attack (EW-11)")
+            raise IllegalAction(_("You need at least one card in hand to attack (EW-11)"))
         g.special_over = True
         defender = target[0]
         g.battle = Battle(seat, defender, src, dst, size, target[1])
@@ -393,20 +423,27 @@ class EuropeanWar(VariantRules):
         there, here = self._name(g, dst), self._name(g, src)
         if by_sea:
             raise IllegalAction(
-                f"{there} and {here} are joined only by sea: attacks go by land or special "
-                "link (sea attacks are not on at this table, EW-11)"
+                _(
+                    "{there} and {here} are joined only by sea: attacks go by land or special "
+                    "link (sea attacks are not on at this table, EW-11)"
+                ).format(there=there, here=here)
             )
         raise IllegalAction(
-            f"{there} does not touch {here}: attacks go only to a neighbouring field, by "
-            "land or special link (EW-11)"
+            _(
+                "{there} does not touch {here}: attacks go only to a neighbouring field, by "
+                "land or special link (EW-11)"
+            ).format(there=there, here=here)
         )
 
     # ------------------------------------------------------------------ diplomacy
     def _stop_attack(self, g: GameState, seat: int, ace: bool) -> list[Event]:
         card = self._figure(g, seat, C.KING, ace)
         if card is None:
-            need = "an A" if ace else "a K (or an A in its place)"
-            raise IllegalAction(f"Stopping an attack needs {need} in your hand (EW-13)")
+            raise IllegalAction(
+                _("Stopping an attack needs an A in your hand (EW-13)")
+                if ace
+                else _("Stopping an attack needs a K (or an A in its place) in your hand (EW-13)")
+            )
         b = g.battle
         assert b is not None
         self._spend(g, seat, card)
@@ -457,7 +494,7 @@ class EuropeanWar(VariantRules):
         b = g.battle
         assert b is not None
         if card not in g.hands[seat]:
-            raise IllegalAction("You can play only cards from your hand (EW-17)")
+            raise IllegalAction(_("You can play only cards from your hand (EW-17)"))
         attacker = seat == b.attacker and b.attacker_next
         played = b.attacker_cards if attacker else b.defender_cards
         g.hands[seat].remove(card)
@@ -482,7 +519,7 @@ class EuropeanWar(VariantRules):
         assert b is not None
         attacker = seat == b.attacker and b.attacker_next
         if attacker and not b.attacker_cards:
-            raise IllegalAction("The attacker must play at least one card (EW-17)")
+            raise IllegalAction(_("The attacker must play at least one card (EW-17)"))
         if attacker:
             b.attacker_done = True
         else:

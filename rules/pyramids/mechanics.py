@@ -81,5 +81,6 @@ def fallen(state: GameState) -> list[int]:
 
 
 def size_name(size: int) -> str:
-    """'small', 'medium' or 'large'."""
+    """'small', 'medium' or 'large' (the id; :func:`~rules.pyramids.state.size_word`
+    names it for people)."""
     return SIZE_NAMES[size]

@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 from ..errors import InvalidState, RulesError
+from .catalogue import _
 
 VARIANTS = ("european_war", "world_war_5")
 SETUP_ORDERS = ("together", "by_size")
@@ -69,13 +70,15 @@ class Options:
             value = getattr(new, f.name)
             want = {"bool": bool, "int": int}.get(str(f.type))
             if want is not None and type(value) is not want:
-                raise RulesError(f"option {f.name} must be {want.__name__}")
+                raise RulesError(
+                    _("option {name} must be {type}").format(name=f.name, type=want.__name__)
+                )
         if new.setup_order not in (None, *SETUP_ORDERS):
-            raise RulesError("setup_order must be 'together' or 'by_size'")
+            raise RulesError(_("setup_order must be 'together' or 'by_size'"))
         if new.turn_timeout_action not in TURN_TIMEOUT_ACTIONS:
-            raise RulesError("turn_timeout_action must be 'pass' or 'arm'")
+            raise RulesError(_("turn_timeout_action must be 'pass' or 'arm'"))
         if not 5 <= new.diplomacy_seconds <= 600:
-            raise RulesError("diplomacy_seconds must be between 5 and 600")
+            raise RulesError(_("diplomacy_seconds must be between 5 and 600"))
         if not 0 <= new.round_limit <= 10_000:
-            raise RulesError("round_limit must be between 0 (off) and 10000")
+            raise RulesError(_("round_limit must be between 0 (off) and 10000"))
         return new

@@ -15,6 +15,7 @@ from ..contract import Decision, OnTimeout, Result, Value
 from ..errors import InvalidState, RulesError
 from ..rng import Rng
 from .board import Board, load_board
+from .catalogue import p_
 from .options import VARIANTS, Options
 
 if TYPE_CHECKING:
@@ -26,6 +27,42 @@ if TYPE_CHECKING:
 SCHEMA_VERSION = 1
 SMALL, MEDIUM, LARGE = 1, 2, 3
 SIZE_NAMES = {SMALL: "small", MEDIUM: "medium", LARGE: "large"}
+"""The sizes' ids (as stored and typed); :func:`size_word` names them for people."""
+
+
+def size_word(size: int) -> str:
+    """A piece of ``size`` in the current language, as the subject of a sentence (or
+    standing alone): "small", "kleine Figur"."""
+    words = {
+        SMALL: p_("piece", "small"),
+        MEDIUM: p_("piece", "medium"),
+        LARGE: p_("piece", "large"),
+    }
+    return words[size]
+
+
+def size_label(size: int) -> str:
+    """A size as a short label in the current language ("small", "klein"): a board's
+    tag, a column of the board as text."""
+    words = {
+        SMALL: p_("size", "small"),
+        MEDIUM: p_("size", "medium"),
+        LARGE: p_("size", "large"),
+    }
+    return words[size]
+
+
+def size_object(size: int) -> str:
+    """A piece of ``size`` in the current language as the object of a sentence ("placed
+    a small"): "small", "malou figurku"."""
+    words = {
+        SMALL: p_("piece, object", "small"),
+        MEDIUM: p_("piece, object", "medium"),
+        LARGE: p_("piece, object", "large"),
+    }
+    return words[size]
+
+
 PIECES_PER_SIZE = 3
 
 # Phases: who decides what (see GameState.deciders).
@@ -193,7 +230,7 @@ class GameState:
         self.forced: list[Any] = []
         self.chance_steps: list[Event] = []
         self.setup_queue: list[tuple[int, int]] = []
-        self.hands: list[list[int]] = [[] for _ in seats]
+        self.hands: list[list[int]] = [[] for _seat in seats]
         self.pile: list[int] = []
         self.discard: list[int] = []
         self.sabotage_used = False
@@ -201,8 +238,8 @@ class GameState:
         self.attack_barred = False
         self.battle: Battle | None = None
         self.pending: list[int] = []
-        self.knowledge: list[dict[int, list[int]]] = [{} for _ in seats]
-        self.eliminated: list[bool] = [False for _ in seats]
+        self.knowledge: list[dict[int, list[int]]] = [{} for _seat in seats]
+        self.eliminated: list[bool] = [False for _seat in seats]
         self.last_roll: dict[str, Any] | None = None
         self.winners: list[int] = []
         self.draw = False

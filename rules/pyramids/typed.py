@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -39,7 +40,8 @@ from .actions import (
 )
 from .board import Board, load_board
 from .cards import ACE, JACK, KING, QUEEN, card_name, figure_card, parse_card, rank
-from .state import SIZE_NAMES
+from .catalogue import _, n_, p_
+from .state import size_label
 from .variant import options_words
 from .view import View
 from .words import action_label
@@ -84,17 +86,51 @@ _RANK_WORDS = {
     "ace": ACE,
 }
 SIZE_LETTERS = {1: "S", 2: "M", 3: "L"}
+COMMAND_WORDS = {
+    "european_war": (
+        *("place", "conscript", "move", "invade", "arm", "pass", "sabotage", "spy"),
+        *("play", "stop", "k", "let", "retreat"),
+    ),
+    "world_war_5": ("place", "grow", "build", "move", "invade", "pass", "retreat"),
+}
+"""Each game's typed command words that have a word of their own in another language."""
+
+
+def local_word(word: str) -> str:
+    """The current language's one typeable word for command ``word`` (``word`` itself in
+    English)."""
+    words = {
+        "place": p_("typed word", "place"),
+        "conscript": p_("typed word", "conscript"),
+        "grow": p_("typed word", "grow"),
+        "build": p_("typed word", "build"),
+        "move": p_("typed word", "move"),
+        "invade": p_("typed word", "invade"),
+        "arm": p_("typed word", "arm"),
+        "pass": p_("typed word", "pass"),
+        "sabotage": p_("typed word", "sabotage"),
+        "spy": p_("typed word", "spy"),
+        "play": p_("typed word", "play"),
+        "stop": p_("typed word", "stop"),
+        "k": p_("typed word", "k"),
+        "let": p_("typed word", "let"),
+        "retreat": p_("typed word", "retreat"),
+    }
+    found = words.get(word, word).strip().lower()
+    return found if found and " " not in found else word
 
 
 # ---------------------------------------------------------------------- names
 def norm(text: str) -> str:
-    """Lower case, letters and digits only: how names are compared."""
-    return "".join(ch for ch in text.lower() if ch.isalnum())
+    """Lower case, letters and digits only, accents dropped: how names are compared."""
+    plain = unicodedata.normalize("NFKD", text.lower())
+    return "".join(ch for ch in plain if ch.isalnum())
 
 
 def slug(text: str) -> str:
-    """A name as one typeable word: ``North Africa`` -> ``north-africa``."""
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    """A name as one typeable word: ``North Africa`` -> ``north-africa``,
+    ``Jižní Afrika`` -> ``jižní-afrika``."""
+    return re.sub(r"[\W_]+", "-", text.lower()).strip("-")
 
 
 def field_matches(board: Board, text: str) -> tuple[list[str], bool]:
@@ -107,16 +143,20 @@ def field_matches(board: Board, text: str) -> tuple[list[str], bool]:
     if not key:
         return [], False
     fields = list(board.fields.values())
-    exact = [f.id for f in fields if key in (norm(f.id), norm(f.name))]
+    exact = [f.id for f in fields if key in (norm(f.id), *map(norm, f.names()))]
     if exact:
         return exact, True
-    prefix = [f.id for f in fields if norm(f.name).startswith(key) or norm(f.id).startswith(key)]
+    prefix = [
+        f.id
+        for f in fields
+        if norm(f.id).startswith(key) or any(norm(n).startswith(key) for n in f.names())
+    ]
     if prefix:
         return prefix, False
     words = [
         f.id
         for f in fields
-        if any(norm(w).startswith(key) for w in re.split(r"[^A-Za-z0-9]+", f.name) if w)
+        if any(norm(w).startswith(key) for n in f.names() for w in re.split(r"[\W_]+", n) if w)
     ]
     return words, False
 
@@ -142,9 +182,8 @@ def resolve_fields(board: Board, words: Sequence[str], count: int) -> list[tuple
     Raises:
         Unreadable: too few words, or a word that starts no field name.
     """
-    what = "one field" if count == 1 else f"{count} fields"
     if len(words) < count:
-        raise Unreadable(f"Name {what} here.")
+        raise Unreadable(n_("Name one field here.", "Name {n} fields here.", count).format(n=count))
     scored: list[tuple[int, list[list[str]]]] = []
     for lengths in _compositions(len(words), count):
         groups, start, exact_hits = [], 0, 0
@@ -163,12 +202,18 @@ def resolve_fields(board: Board, words: Sequence[str], count: int) -> list[tuple
                 field_matches(board, " ".join(words[i:j]))[0] for j in range(i + 1, len(words) + 1)
             ):
                 raise Unreadable(
-                    f"Unknown field {word!r}. The fields are: "
-                    + ", ".join(f.name for f in board.fields.values())
-                    + "."
+                    _("Unknown field {word}. The fields are: {fields}.").format(
+                        word=repr(word), fields=", ".join(f.name for f in board.fields.values())
+                    )
                 )
-        raise Unreadable(f"I could not read {' '.join(words)!r} as {what}.")
-    best = max(score for score, _ in scored)
+        raise Unreadable(
+            n_(
+                "I could not read {words} as one field.",
+                "I could not read {words} as {n} fields.",
+                count,
+            ).format(words=repr(" ".join(words)), n=count)
+        )
+    best = max(score for score, _groups in scored)
     out: list[tuple[str, ...]] = []
     for score, groups in scored:
         if score == best:
@@ -185,7 +230,7 @@ def resolve_player(typed: Typed, board: Board, text: str) -> list[int]:
     if not key:
         return []
     names = [norm(n) for n in typed.names]
-    shorts = [norm(n.replace("(computer)", "")) for n in typed.names]
+    shorts = [norm(without_computer(n)) for n in typed.names]
     exact = [s for s in range(len(names)) if key in (names[s], shorts[s])]
     if exact:
         return exact
@@ -193,6 +238,12 @@ def resolve_player(typed: Typed, board: Board, text: str) -> list[int]:
     if power is not None and power in typed.powers:
         return [list(typed.powers).index(power)]
     return [s for s in range(len(names)) if names[s].startswith(key) or shorts[s].startswith(key)]
+
+
+def without_computer(name: str) -> str:
+    """A computer player's name without its "(computer)" mark (English or translated)."""
+    mark = _("{power} (computer)").format(power="").strip()
+    return name.replace("(computer)", "").replace(mark, "").strip()
 
 
 def resolve_card(hand: Sequence[int], text: str) -> list[int]:
@@ -213,23 +264,31 @@ def resolve_card(hand: Sequence[int], text: str) -> list[int]:
     if wanted is None and t.isdigit() and 2 <= int(t) <= 10:
         wanted = int(t)
     if wanted is None:
-        raise Unreadable(f"{text!r} is not a card: try 10h, K♠, qs or just a rank like 7 or k.")
+        raise Unreadable(
+            _("{text} is not a card: try 10h, K♠, qs or just a rank like 7 or k.").format(
+                text=repr(text)
+            )
+        )
     held = [c for c in sorted(hand) if rank(c) == wanted]
     if not held:
-        raise Unreadable(f"You hold no {text.upper()}. Your hand: " + hand_text(hand))
+        raise Unreadable(
+            _("You hold no {rank}. Your hand: {hand}").format(
+                rank=text.upper(), hand=hand_text(hand)
+            )
+        )
     return held
 
 
 def hand_text(hand: Sequence[int]) -> str:
     """A hand in words, by rank: ``3♣ 7♥ 10♠ J♦ A♠`` (or ``(no cards)``)."""
     cards = sorted(hand, key=lambda c: (rank(c), c))
-    return " ".join(card_name(c) for c in cards) if cards else "(no cards)"
+    return " ".join(card_name(c) for c in cards) if cards else _("(no cards)")
 
 
 def hand_line(hand: Sequence[int] | None) -> str:
     """``Your hand (5): …``."""
     cards = tuple(hand or ())
-    return f"Your hand ({len(cards)}): {hand_text(cards)}"
+    return _("Your hand ({n}): {cards}").format(n=len(cards), cards=hand_text(cards))
 
 
 def ascii_card(card: int) -> str:
@@ -246,8 +305,8 @@ def board_text(view: View, board: Board, names: Sequence[str]) -> list[str]:
     lines: list[str] = []
     for power in board.powers.values():
         seat = owner.get(power.id)
-        who = names[seat] if seat is not None and seat < len(names) else "not played"
-        lines.append(f"{power.name} — {who}")
+        who = names[seat] if seat is not None and seat < len(names) else _("not played")
+        lines.append(_("{power} — {player}").format(power=power.name, player=who))
         for fid in power.fields:
             f = board.fields[fid]
             piece = view.pieces.get(fid)
@@ -255,11 +314,18 @@ def board_text(view: View, board: Board, names: Sequence[str]) -> list[str]:
                 where = "·"
             else:
                 s, size = piece
-                where = f"{SIZE_NAMES[size]:<6} {names[s] if s < len(names) else s}"
-            sea = f"  [{f.harbour} harbour]" if f.harbour else ""
+                label = size_label(size).ljust(max(map(len, map(size_label, (1, 2, 3)))))
+                where = f"{label} {names[s] if s < len(names) else s}"
+            sea = "  " + harbour_tag(f.harbour) if f.harbour else ""
             lines.append(f"  {f.name:<{width}}  {where}{sea}")
     lines.append(supply_line(view, names))
     return lines
+
+
+def harbour_tag(group: str) -> str:
+    """A field's harbour group as the board text tags it ("[atlantic harbour]")."""
+    groups = {"atlantic": _("[atlantic harbour]"), "mediterranean": _("[mediterranean harbour]")}
+    return groups.get(group) or _("[{group} harbour]").format(group=group)
 
 
 def supply_line(view: View, names: Sequence[str]) -> str:
@@ -268,11 +334,23 @@ def supply_line(view: View, names: Sequence[str]) -> str:
     parts = []
     for sv in view.seats:
         s, m, large = sv.supply
-        cards = f", {sv.hand_size} cards" if cards_dealt else ""
-        out = " (out)" if sv.eliminated else ""
-        parts.append(f"{names[sv.seat]}{out}: supply {s}S {m}M {large}L{cards}")
-    pile = f" · draw pile {view.pile_size}, discard {len(view.discard)}" if cards_dealt else ""
-    return "Supply — " + "; ".join(parts) + pile
+        who = names[sv.seat]
+        if sv.eliminated:
+            who = _("{player} (out)").format(player=who)
+        if cards_dealt:
+            part = n_(
+                "{player}: supply {small}S {medium}M {large}L, {n} card",
+                "{player}: supply {small}S {medium}M {large}L, {n} cards",
+                sv.hand_size,
+            )
+        else:
+            part = _("{player}: supply {small}S {medium}M {large}L")
+        parts.append(part.format(player=who, small=s, medium=m, large=large, n=sv.hand_size))
+    if cards_dealt:
+        return _("Supply — {supplies} · draw pile {pile}, discard {discard}").format(
+            supplies="; ".join(parts), pile=view.pile_size, discard=len(view.discard)
+        )
+    return _("Supply — {supplies}").format(supplies="; ".join(parts))
 
 
 def duel_text(view: View, board: Board, names: Sequence[str]) -> str | None:
@@ -282,30 +360,37 @@ def duel_text(view: View, board: Board, names: Sequence[str]) -> str | None:
         return None
 
     def side(seat: int, size: int, cards: Sequence[int], total: int, limit: int, done: bool) -> str:
-        played = " ".join(card_name(c) for c in cards) or "no card yet"
-        stopped = ", stopped" if done else ""
-        return f"{names[seat]} ({SIZE_NAMES[size]}, up to {limit}): {played} = {total}{stopped}"
+        played = " ".join(card_name(c) for c in cards) or _("no card yet")
+        text = (
+            _("{player} ({size}, up to {limit}): {cards} = {total}, stopped")
+            if done
+            else _("{player} ({size}, up to {limit}): {cards} = {total}")
+        )
+        return text.format(
+            player=names[seat], size=size_label(size), limit=limit, cards=played, total=total
+        )
 
-    return (
-        f"Duel on {board.fields[b.dst].name} — "
-        + side(
+    return _(
+        "Duel on {field} — {attacker} against {defender}. "
+        "The attacker needs a higher total (EW-18)."
+    ).format(
+        field=board.fields[b.dst].name,
+        attacker=side(
             b.attacker,
             b.attacker_size,
             b.attacker_cards,
             b.attacker_total,
             b.attacker_limit,
             b.attacker_done,
-        )
-        + " against "
-        + side(
+        ),
+        defender=side(
             b.defender,
             b.defender_size,
             b.defender_cards,
             b.defender_total,
             b.defender_limit,
             b.defender_done,
-        )
-        + ". The attacker needs a higher total (EW-18)."
+        ),
     )
 
 
@@ -316,21 +401,31 @@ class PyramidReader:
     def __init__(self, variant: str, cards: bool) -> None:
         self.variant = variant
         self.cards = cards
-        self.tagline = "cards, duels, diplomacy" if cards else "dice"
+
+    @property
+    def tagline(self) -> str:
+        """ "cards, duels, diplomacy" or "dice", in the current language."""
+        return _("cards, duels, diplomacy") if self.cards else _("dice")
 
     def words(self) -> Mapping[str, tuple[str, ...]]:
-        """/invade's alias, the answer to a retreat, and (with cards) play / stop / k / let."""
-        return SHARED_WORDS | (CARD_WORDS if self.cards else {})
+        """/invade's alias, the answer to a retreat, and (with cards) play / stop / k / let;
+        and the current language's word for each of the game's command words."""
+        own = dict(SHARED_WORDS | (CARD_WORDS if self.cards else {}))
+        for word in COMMAND_WORDS[self.variant]:
+            local = local_word(word)
+            if local != word:
+                own[word] = (*own.get(word, ()), local)
+        return own
 
     def refusal(self, word: str) -> str | None:
         """Card words, and ``hand``, in the game without cards."""
         if not self.cards and word in CARD_WORDS:
-            return (
-                f"{word!r} is not in this variant: World War 5 has no cards. "
+            return _(
+                "{word} is not in this variant: World War 5 has no cards. "
                 "Use grow, build, move, invade (or pass when nothing is legal)."
-            )
+            ).format(word=repr(word))
         if not self.cards and word == "hand":
-            return "World War 5 has no cards: nothing is hidden, `board` shows everything."
+            return _("World War 5 has no cards: nothing is hidden, `board` shows everything.")
         return None
 
     def read(self, word: str, rest: Sequence[str], typed: Typed) -> Action | None:
@@ -345,7 +440,7 @@ class PyramidReader:
     def completions(self, word: str, typed: Typed) -> list[str] | None:
         """Players after spy, cards after play, field names after the field commands."""
         if word == "spy":
-            return [slug(n.replace("(computer)", "")) for n in typed.names]
+            return [slug(without_computer(n)) for n in typed.names]
         if word == "play":
             return [ascii_card(c) for c in sorted(typed.hand)]
         if word in FIELD_WORDS:
@@ -355,13 +450,14 @@ class PyramidReader:
     def help_lines(self) -> list[str]:
         """The answers to retreats (and with cards: duels and diplomacy windows)."""
         if not self.cards:
-            return ["retreat FIELD               where your beaten piece goes (WW-3)"]
+            return [_help_line("retreat FIELD", _("where your beaten piece goes (WW-3)"))]
         return [
-            "   (place FIELD when the sizes are placed one at a time)",
-            "play CARD / stop            in a duel: 10h, K♠, qs, or a rank (7, k); stop",
-            "k / let                     in a diplomacy window: stop it with K (or A), or "
-            "let it pass",
-            "retreat FIELD               where your beaten piece goes (EW-19)",
+            "   " + _("(place FIELD when the sizes are placed one at a time)"),
+            _help_line("play CARD / stop", _("in a duel: 10h, K♠, qs, or a rank (7, k); stop")),
+            _help_line(
+                "k / let", _("in a diplomacy window: stop it with K (or A), or let it pass")
+            ),
+            _help_line("retreat FIELD", _("where your beaten piece goes (EW-19)")),
         ]
 
     def help_notes(self) -> list[str]:
@@ -370,11 +466,18 @@ class PyramidReader:
         names = [f.name for f in board.fields.values()]
         one = next(n for n in names if " " not in n)
         two = next((n for n in names if len(n.split()) == 2), one)
-        word = "Territory" if not self.cards else "Field"
-        return [
-            f"{word} names: any case, a unique start is enough ({one.lower()}, {slug(two)}, "
-            f'"{two.lower()}"); Tab completes them.'
-        ]
+        text = (
+            _(
+                "Field names: any case, a unique start is enough ({one}, {slug}, "
+                '"{two}"); Tab completes them.'
+            )
+            if self.cards
+            else _(
+                "Territory names: any case, a unique start is enough ({one}, {slug}, "
+                '"{two}"); Tab completes them.'
+            )
+        )
+        return [text.format(one=one.lower(), slug=slug(two), two=two.lower())]
 
     def note(self, action: Any, typed: Typed) -> str | None:
         """Say so when an A is about to be spent in place of a figure (EW-8, EW-13)."""
@@ -386,11 +489,12 @@ class PyramidReader:
             return None
         letter = {JACK: "J", QUEEN: "Q", KING: "K"}[figure]
         held = figure_card(typed.hand, figure, False) is not None
-        return (
-            f"Your {card_name(ace)} stands in for a {letter}"
-            + ("" if held else f" (you hold no {letter})")
-            + "."
+        text = (
+            _("Your {card} stands in for a {letter}.")
+            if held
+            else _("Your {card} stands in for a {letter} (you hold no {letter}).")
         )
+        return text.format(card=card_name(ace), letter=letter)
 
     def prompt_lines(
         self, kind: str, text: str, view: Any, names: Sequence[str], seat: int, hand_due: bool
@@ -401,8 +505,12 @@ class PyramidReader:
         power = board.powers[me.power].name if me is not None and me.power in board.powers else ""
         lines = []
         if kind in ("turn", "action"):
-            who = f"{names[seat]} ({power})"
-            lines.append(f"── Turn {view.turn}, round {view.round}: {who} to play ──")
+            who = _("{name} ({power})").format(name=names[seat], power=power)
+            lines.append(
+                _("── Turn {turn}, round {round}: {who} to play ──").format(
+                    turn=view.turn, round=view.round, who=who
+                )
+            )
         lines.append(text)
         duel = duel_text(view, board, names)
         if duel:
@@ -443,11 +551,13 @@ class PyramidReader:
     def hand_lines(self, view: Any, names: Sequence[str]) -> list[str]:
         """The hand, and the cards espionage showed."""
         if not self.cards:
-            return ["World War 5 has no cards."]
+            return [_("World War 5 has no cards.")]
         lines = [hand_line(view.hand)]
         for seat, cards in sorted(view.known_cards.items()):
+            shown = " ".join(card_name(c) for c in cards)
             lines.append(
-                f"  {names[seat]} holds (you saw): " + " ".join(card_name(c) for c in cards)
+                "  "
+                + _("{player} holds (you saw): {cards}").format(player=names[seat], cards=shown)
             )
         return lines
 
@@ -460,12 +570,18 @@ class PyramidReader:
         mine = [f for f in home if view.pieces.get(f, (-1, 0))[0] == seat]
         if mine != [action.src]:
             return None
-        verb = "Moving" if isinstance(action, Move) else "Winning this attack"
-        return (
-            f"{verb} out of {board.fields[action.src].name} leaves none "
-            "of your pieces at home: you would fall, which can end the game "
-            "against you (EW-20). Do it?"
+        text = (
+            _(
+                "Moving out of {field} leaves none of your pieces at home: you would fall, "
+                "which can end the game against you (EW-20). Do it?"
+            )
+            if isinstance(action, Move)
+            else _(
+                "Winning this attack out of {field} leaves none of your pieces at home: you "
+                "would fall, which can end the game against you (EW-20). Do it?"
+            )
         )
+        return text.format(field=board.fields[action.src].name)
 
 
 def _board_of(view: View) -> Board:
@@ -485,11 +601,22 @@ _ANSWERS = {
     "retreat": ("retreat",),
 }
 """The decisions each answer word answers."""
-_NOT_NOW = {
-    "duel": "There is no duel to play a card in now (EW-17)",
-    "diplomacy": "No attack waits for a diplomacy answer now (EW-13)",
-    "retreat": "None of your pieces has to retreat now ({rule})",
-}
+
+
+def _not_now(decision: str, variant: str) -> str:
+    """Why an answer word answers nothing now."""
+    if decision == "duel":
+        return _("There is no duel to play a card in now (EW-17)")
+    if decision == "diplomacy":
+        return _("No attack waits for a diplomacy answer now (EW-13)")
+    if variant == "world_war_5":
+        return _("None of your pieces has to retreat now (WW-3)")
+    return _("None of your pieces has to retreat now (EW-19)")
+
+
+def _help_line(words: str, what: str) -> str:
+    """A help line: the typed words in a column, then what they do."""
+    return f"{words:<28}{what}"
 
 
 def _check_answer(word: str, typed: Typed) -> None:
@@ -502,9 +629,11 @@ def _check_answer(word: str, typed: Typed) -> None:
     answers = _ANSWERS.get(word)
     if answers is None or typed.prompt_kind is None or typed.prompt_kind in answers:
         return
-    why = _NOT_NOW[answers[0]].format(rule="WW-3" if typed.variant == "world_war_5" else "EW-19")
+    why = _not_now(answers[0], typed.variant)
     now = options_words(typed.choices)
-    raise Unreadable(f"{why}. You can: {now}." if now else f"{why}.")
+    if now:
+        raise Unreadable(_("{why}. You can: {options}.").format(why=why, options=now))
+    raise Unreadable(_("{why}.").format(why=why))
 
 
 def _numbered(typed: Typed, number: int) -> Action:
@@ -530,16 +659,18 @@ def _action(name: str, rest: list[str], typed: Typed, b: Board) -> Action:
         return _stop_attack(typed, rest)
     if name == "play":
         if len(rest) != 1:
-            raise Unreadable("Say which card: play 10h (or play k, play 7).")
+            raise Unreadable(_("Say which card: play 10h (or play k, play 7)."))
         return _choose(typed, b, [PlayCard(c) for c in resolve_card(typed.hand, rest[0])])
     if name == "spy":
         rest, ace = _figure(rest, QUEEN, typed)
         if not rest:
-            raise Unreadable("Say whom to spy on: spy PLAYER (a name or a power).")
+            raise Unreadable(_("Say whom to spy on: spy PLAYER (a name or a power)."))
         seats = resolve_player(typed, b, " ".join(rest))
         if not seats:
             raise Unreadable(
-                f"No player is called {' '.join(rest)!r}. Players: " + ", ".join(typed.names) + "."
+                _("No player is called {name}. Players: {players}.").format(
+                    name=repr(" ".join(rest)), players=", ".join(typed.names)
+                )
             )
         return _choose(typed, b, [Spy(s, a) for s in seats for a in ace])
     if name == "sabotage":
@@ -552,7 +683,7 @@ def _action(name: str, rest: list[str], typed: Typed, b: Board) -> Action:
         return _choose(typed, b, [cls(f[0]) for f in resolve_fields(b, rest, 1)])
     if name in ("move", "invade"):
         if len(rest) < 2:
-            raise Unreadable(f"Say from where to where: {name} FROM TO.")
+            raise Unreadable(_("Say from where to where: {command} FROM TO.").format(command=name))
         cls2 = Move if name == "move" else Attack
         return _choose(typed, b, [cls2(f[0], f[1]) for f in resolve_fields(b, rest, 2)])
     # place
@@ -560,7 +691,7 @@ def _action(name: str, rest: list[str], typed: Typed, b: Board) -> Action:
     if by_size or len(rest) == 1:
         return _choose(typed, b, [PlacePiece(f[0]) for f in resolve_fields(b, rest, 1)])
     if len(rest) < 3:
-        raise Unreadable("Say which home field gets each size: place LARGE MEDIUM SMALL.")
+        raise Unreadable(_("Say which home field gets each size: place LARGE MEDIUM SMALL."))
     return _choose(typed, b, [PlaceAll(*f) for f in resolve_fields(b, rest, 3)])
 
 
@@ -596,9 +727,8 @@ def _choose(typed: Typed, board: Board, candidates: list[Action]) -> Action:
     if len(pool) == 1 or len({_shape(a) for a in pool}) == 1:
         return pool[0]
     labels = [action_label(a, board, typed.names) for a in pool]
-    raise Unreadable(
-        "Which do you mean: " + "; ".join(labels[:8]) + ("; …" if len(labels) > 8 else "") + "?"
-    )
+    shown = "; ".join(labels[:8]) + ("; …" if len(labels) > 8 else "")
+    raise Unreadable(_("Which do you mean: {choices}?").format(choices=shown))
 
 
 def _shape(action: Action) -> tuple[object, ...]:

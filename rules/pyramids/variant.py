@@ -14,6 +14,7 @@ from ..contract import Decision, OnTimeout
 from ..errors import GameOver, IllegalAction, NotYourTurn, RulesError
 from ..events import Event
 from .actions import SYSTEM, Action, AgreeDraw, PlaceAll, PlacePiece, Timeout
+from .catalogue import _
 from .mechanics import relocate, retreat_options, shrink
 from .options import Options
 from .state import (
@@ -25,22 +26,49 @@ from .state import (
     OVER,
     RETREAT,
     SETUP,
-    SIZE_NAMES,
     SMALL,
     TURN,
     GameState,
+    size_object,
 )
 
-_WORDS = {
-    "attack": "invade",
-    "place_all": "place",
-    "place_piece": "place",
-    "stop_attack": "stop it with K",
-    "let_pass": "let it pass",
-    "play_card": "play a card",
-    "stop_playing": "stop",
-}
-"""Command words of action kinds whose word is not the kind itself."""
+
+def kind_word(kind: str) -> str:
+    """An action kind as a refusal lists what a player may do ("invade", "let it pass"),
+    in the current language."""
+    words = {
+        "place_all": _("place"),
+        "place_piece": _("place"),
+        "sabotage": _("sabotage"),
+        "spy": _("spy"),
+        "conscript": _("conscript"),
+        "grow": _("grow"),
+        "build": _("build"),
+        "move": _("move"),
+        "attack": _("invade"),
+        "arm": _("arm"),
+        "pass": _("pass"),
+        "stop_attack": _("stop it with K"),
+        "let_pass": _("let it pass"),
+        "play_card": _("play a card"),
+        "stop_playing": _("stop"),
+        "retreat": _("retreat"),
+    }
+    return words.get(kind, kind.replace("_", " "))
+
+
+def either(words: Sequence[str]) -> str:
+    """``"a, b or c"`` in the current language."""
+    if len(words) < 2:
+        return "".join(words)
+    return _("{items} or {last}").format(items=", ".join(words[:-1]), last=words[-1])
+
+
+def both(words: Sequence[str]) -> str:
+    """``"a, b and c"`` in the current language."""
+    if len(words) < 2:
+        return "".join(words)
+    return _("{items} and {last}").format(items=", ".join(words[:-1]), last=words[-1])
 
 
 _ORDER = (
@@ -69,10 +97,7 @@ def options_words(actions: Sequence[Action]) -> str:
     conscript, move, arm or pass"`` (a refusal lists only what is legal)."""
     rank = {k: i for i, k in enumerate(_ORDER)}
     kinds = sorted({a.kind for a in actions}, key=lambda k: (rank.get(k, len(rank)), k))
-    words = list(dict.fromkeys(_WORDS.get(k, k.replace("_", " ")) for k in kinds))
-    if len(words) < 2:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " or " + words[-1]
+    return either(list(dict.fromkeys(kind_word(k) for k in kinds)))
 
 
 class VariantRules:
@@ -80,8 +105,6 @@ class VariantRules:
 
     id = ""
     name = ""
-    field_word = "field"
-    """What the board's spaces are called in messages ("territory" in World War 5)."""
     turn_rule = "EW-11"
     """The ruling of the turn's actions, cited by their refusals."""
     min_players = 2
@@ -149,10 +172,15 @@ class VariantRules:
         n = len(powers)
         limit = self.max_players(options)
         if not self.min_players <= n <= limit:
-            raise RulesError(
-                f"{self.name} takes {self.min_players} to {limit} players, not {n}"
-                + (" (a fifth player is an option, EW-4)" if n == 5 and limit == 4 else "")
+            text = (
+                _(
+                    "{game} takes {low} to {high} players, not {n} "
+                    "(a fifth player is an option, EW-4)"
+                )
+                if n == 5 and limit == 4
+                else _("{game} takes {low} to {high} players, not {n}")
             )
+            raise RulesError(text.format(game=self.name, low=self.min_players, high=limit, n=n))
         board = load_board(
             "world_war_5" if self.id == "world_war_5" else "european_war",
             options.pyramid_arcade and self.id == "world_war_5",
@@ -160,10 +188,10 @@ class VariantRules:
         chosen = [p for p in powers if p is not None]
         for p in chosen:
             if p not in board.powers:
-                raise RulesError(f"Unknown power {p!r}")
+                raise RulesError(_("Unknown power {power}").format(power=repr(p)))
         if len(set(chosen)) != len(chosen):
-            raise RulesError("Two players chose the same power (EW-4)")
-        g = GameState(self.id, options, ["" for _ in powers], seed)
+            raise RulesError(_("Two players chose the same power (EW-4)"))
+        g = GameState(self.id, options, ["" for _unused in powers], seed)
         free = [p for p in board.power_order if p not in chosen]
         chance.shuffle(g, free, "dealt powers")
         assigned = [p if p is not None else free.pop() for p in powers]
@@ -198,7 +226,7 @@ class VariantRules:
             return []
         if g.phase == SETUP:
             if g.setup_queue and g.setup_queue[0][1] == 0:
-                return [Decision(s, DECIDE_SETUP) for s, _ in g.setup_queue]
+                return [Decision(s, DECIDE_SETUP) for s, _size in g.setup_queue]
             return [Decision(g.setup_queue[0][0], DECIDE_SETUP)] if g.setup_queue else []
         if g.phase == TURN:
             return [Decision(g.current, DECIDE_ACTION if g.attack_barred else DECIDE_TURN)]
@@ -223,12 +251,12 @@ class VariantRules:
         """Check and apply ``action`` (see :meth:`GameState.apply`)."""
         if isinstance(action, AgreeDraw):
             if g.phase == OVER:
-                raise GameOver("The game is already over")
+                raise GameOver(_("The game is already over"))
             if seat != SYSTEM and not 0 <= seat < len(g.seats):
-                raise IllegalAction("Only the table can agree a draw (EW-25)")
+                raise IllegalAction(_("Only the table can agree a draw (EW-25)"))
             return self.finish(g, [], "agreed draw")
         if g.phase == OVER:
-            raise GameOver("The game is over")
+            raise GameOver(_("The game is over"))
         decision = self.decision_of(g, seat)
         if decision is None:
             raise NotYourTurn(self._not_your_turn(g))
@@ -251,8 +279,12 @@ class VariantRules:
     def _not_your_turn(self, g: GameState) -> str:
         names = [self.power_name(g, d.seat) for d in self.deciders(g)]
         if g.phase == SETUP:
-            return "Not your turn: waiting for " + ", ".join(names) + " to place pieces"
-        return "Not your turn: waiting for " + " and ".join(dict.fromkeys(names))
+            return _("Not your turn: waiting for {names} to place pieces").format(
+                names=", ".join(names)
+            )
+        return _("Not your turn: waiting for {names}").format(
+            names=both(list(dict.fromkeys(names)))
+        )
 
     # ------------------------------------------------------------------ checks for actions
     def _field(self, g: GameState, field: str) -> str:
@@ -262,8 +294,12 @@ class VariantRules:
             IllegalAction: an unknown field.
         """
         if field not in g.board.fields:
-            raise IllegalAction(f"Unknown {self.field_word} {field!r}")
+            raise IllegalAction(self.unknown_field(field))
         return field
+
+    def unknown_field(self, field: str) -> str:
+        """The refusal of a field the board lacks."""
+        return _("Unknown field {field}").format(field=repr(field))
 
     @staticmethod
     def _name(g: GameState, field: str) -> str:
@@ -278,7 +314,11 @@ class VariantRules:
         src = self._field(g, src)
         piece = g.pieces.get(src)
         if piece is None or piece[0] != seat:
-            raise IllegalAction(f"You have no piece on {self._name(g, src)} ({self.turn_rule})")
+            raise IllegalAction(
+                _("You have no piece on {field} ({rule})").format(
+                    field=self._name(g, src), rule=self.turn_rule
+                )
+            )
         return piece[1]
 
     def options_now(self, g: GameState, seat: int) -> str:
@@ -303,21 +343,25 @@ class VariantRules:
         if together:
             if not isinstance(action, PlaceAll):
                 raise IllegalAction(
-                    "Setup: place your large, medium and small on your three home fields (EW-5)"
+                    _("Setup: place your large, medium and small on your three home fields (EW-5)")
                 )
             chosen = (action.large, action.medium, action.small)
             if sorted(chosen) != sorted(home):
-                raise IllegalAction("Setup: put one piece on each of your three home fields (EW-5)")
+                raise IllegalAction(
+                    _("Setup: put one piece on each of your three home fields (EW-5)")
+                )
             placements = [(action.large, LARGE), (action.medium, MEDIUM), (action.small, SMALL)]
             g.setup_queue = [(s, z) for s, z in g.setup_queue if s != seat]
         else:
             size = g.setup_queue[0][1]
             if not isinstance(action, PlacePiece):
-                raise IllegalAction(f"Setup: place your {SIZE_NAMES[size]} now (EW-5)")
+                raise IllegalAction(
+                    _("Setup: place your {size} now (EW-5)").format(size=size_object(size))
+                )
             if action.field not in home:
-                raise IllegalAction("Setup: pieces go on your own home fields (EW-5)")
+                raise IllegalAction(_("Setup: pieces go on your own home fields (EW-5)"))
             if action.field in g.pieces:
-                raise IllegalAction("Setup: that home field already has a piece (EW-1)")
+                raise IllegalAction(_("Setup: that home field already has a piece (EW-1)"))
             placements = [(action.field, size)]
             g.setup_queue.pop(0)
         events = []
@@ -409,7 +453,7 @@ class VariantRules:
         options = retreat_options(g, b.dst)
         if field not in options:
             raise IllegalAction(
-                "Retreat only to an empty field linked to the lost one, never by sea (EW-19)"
+                _("Retreat only to an empty field linked to the lost one, never by sea (EW-19)")
             )
         relocate(g, b.dst, field)
         relocate(g, b.src, b.dst)
@@ -442,4 +486,4 @@ def rules_for(variant: str) -> VariantRules:
     try:
         return _REGISTRY[variant]
     except KeyError:
-        raise RulesError(f"Unknown variant {variant!r}") from None
+        raise RulesError(_("Unknown variant {variant}").format(variant=repr(variant))) from None

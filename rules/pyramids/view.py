@@ -9,22 +9,39 @@ from typing import Any
 
 from ..contract import Decision
 from . import cards as C
+from .catalogue import _
 from .options import Options
 from .state import DIPLOMACY, DUEL, RETREAT, GameState
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class SeatView:
     """Public facts about one seat."""
 
     seat: int
     power: str
-    power_name: str
+    power_english: str
+    """The power's name as the board file gives it (:attr:`power_name` is translated)."""
     hand_size: int
     supply: tuple[int, int, int]
     """Pieces off the board: (small, medium, large)."""
     arch_enemy: int
     eliminated: bool
+
+    @property
+    def power_name(self) -> str:
+        """The power's name in the current language."""
+        return _(self.power_english)
+
+    def __repr__(self) -> str:
+        # as before the name was translated (English under ``power_name``): the console
+        # seeds its computer players from a view's repr, so a game repeats as it did
+        return (
+            f"SeatView(seat={self.seat!r}, power={self.power!r}, "
+            f"power_name={self.power_english!r}, hand_size={self.hand_size!r}, "
+            f"supply={self.supply!r}, arch_enemy={self.arch_enemy!r}, "
+            f"eliminated={self.eliminated!r})"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +127,7 @@ def view_for(g: GameState, viewer: int | None) -> View:
         SeatView(
             seat=s,
             power=p,
-            power_name=g.board.powers[p].name,
+            power_english=g.board.powers[p].english,
             hand_size=len(g.hands[s]),
             supply=(supplies[s][1], supplies[s][2], supplies[s][3]),
             arch_enemy=g.arch_enemy(s),

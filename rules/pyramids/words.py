@@ -14,6 +14,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+import i18n
+
 from ..contract import Param, Value
 from ..errors import RulesError
 from ..events import Event
@@ -28,10 +30,11 @@ from ..presentation import (
     Shown,
 )
 from .actions import Action, LetPass, PlayCard, StopAttack
-from .board import Board, load_board
+from .board import BOARD_IDS, Board, load_board
 from .cards import card_name, parse_card, rank
+from .catalogue import N_, _, catalogue, n_, p_
 from .describe import describe
-from .state import SIZE_NAMES
+from .state import size_object
 from .view import View
 
 BOARD_EVENTS = frozenset({"seats", "setup_done", "turn_start", "game_over"})
@@ -45,14 +48,19 @@ def board_of_view(view: View) -> Board:
 
 
 def short_power_name(name: str) -> str:
-    """ "Central Powers (Germany and Austria-Hungary)" -> "Central Powers",
+    """A power's short name in the current language, given its name (English or in the
+    current language): "Central Powers (Germany and Austria-Hungary)" -> "Central Powers",
     "Britain and its allies" -> "Britain": for computer players' names."""
+    for board_id in BOARD_IDS:
+        for power in load_board(board_id).powers.values():
+            if name in (power.english, power.name):
+                return power.short
     return name.split(" (")[0].removesuffix(" and its allies")
 
 
 def computer_name(power_name: str) -> str:
     """The display name of a computer player in a started game."""
-    return f"{short_power_name(power_name)} (computer)"
+    return _("{power} (computer)").format(power=short_power_name(power_name))
 
 
 def action_label(action: Action, board: Board, names: Sequence[str]) -> str:
@@ -65,36 +73,44 @@ def action_label(action: Action, board: Board, names: Sequence[str]) -> str:
     a: Any = action
     k = action.kind
     labels = {
-        "arm": "Arm (draw two cards)",
-        "pass": "Pass",
-        "let_pass": "Let it pass",
-        "stop_playing": "Stop playing",
-        "timeout": "Time out",
-        "agree_draw": "Agree to a draw",
+        "arm": _("Arm (draw two cards)"),
+        "pass": _("Pass"),
+        "let_pass": _("Let it pass"),
+        "stop_playing": _("Stop playing"),
+        "timeout": _("Time out"),
+        "agree_draw": _("Agree to a draw"),
     }
     if k in labels:
         return labels[k]
     if k == "place_all":
-        return f"Large on {name(a.large)}, medium on {name(a.medium)}, small on {name(a.small)}"
+        return _("Large on {large}, medium on {medium}, small on {small}").format(
+            large=name(a.large), medium=name(a.medium), small=name(a.small)
+        )
     if k == "place_piece":
-        return f"On {name(a.field)}"
+        return _("On {field}").format(field=name(a.field))
     if k == "sabotage":
-        return f"Sabotage {name(a.target)} with {'A' if a.ace else 'J'}"
+        text = _("Sabotage {field} with A") if a.ace else _("Sabotage {field} with J")
+        return text.format(field=name(a.target))
     if k == "spy":
         target = names[a.target] if 0 <= a.target < len(names) else str(a.target)
-        return f"Spy on {target} with {'A' if a.ace else 'Q'}"
-    if k in ("conscript", "grow", "build"):
-        return f"{k.capitalize()} on {name(a.field)}"
+        text = _("Spy on {player} with A") if a.ace else _("Spy on {player} with Q")
+        return text.format(player=target)
+    if k == "conscript":
+        return _("Conscript on {field}").format(field=name(a.field))
+    if k == "grow":
+        return _("Grow on {field}").format(field=name(a.field))
+    if k == "build":
+        return _("Build on {field}").format(field=name(a.field))
     if k == "move":
-        return f"Move {name(a.src)} → {name(a.dst)}"
+        return _("Move {src} → {dst}").format(src=name(a.src), dst=name(a.dst))
     if k == "attack":
-        return f"Invade {name(a.dst)} from {name(a.src)}"
+        return _("Invade {dst} from {src}").format(dst=name(a.dst), src=name(a.src))
     if k == "stop_attack":
-        return f"Stop with {'A' if a.ace else 'K'}"
+        return _("Stop with A") if a.ace else _("Stop with K")
     if k == "play_card":
-        return f"Play {card_name(a.card)}"
+        return _("Play {card}").format(card=card_name(a.card))
     if k == "retreat":
-        return f"Retreat to {name(a.field)}"
+        return _("Retreat to {field}").format(field=name(a.field))
     return k
 
 
@@ -102,37 +118,61 @@ def prompt_text(kind: str, view: View, board: Board, names: Sequence[str]) -> st
     """The question a prompt asks, in words, citing the variant's own rulings."""
     b = view.battle
     ww = view.variant == "world_war_5"
-    home = "home territory" if ww else "home field"
     if kind == "setup":
-        rule = "WW-6" if ww else "EW-5"
         queue = view.setup_queue
         if queue and queue[0][1]:
-            return f"Place your {SIZE_NAMES[queue[0][1]]} on a {home} ({rule})."
-        return f"Place your pieces: which {home} gets the large, medium and small ({rule})."
+            text = (
+                _("Place your {size} on a home territory (WW-6).")
+                if ww
+                else _("Place your {size} on a home field (EW-5).")
+            )
+            return text.format(size=size_object(queue[0][1]))
+        if ww:
+            return _(
+                "Place your pieces: which home territory gets the large, medium and small (WW-6)."
+            )
+        return _("Place your pieces: which home field gets the large, medium and small (EW-5).")
     if kind == "turn":
         if ww:
-            return "Your turn: grow, build, move or invade (WW-2)."
-        return "Your turn: sabotage or spy first if you like, then one action (EW-8, EW-11)."
+            return _("Your turn: grow, build, move or invade (WW-2).")
+        return _("Your turn: sabotage or spy first if you like, then one action (EW-8, EW-11).")
     if kind == "action":
-        return "Your attack was stopped: conscript, move, arm or pass (EW-14)."
+        return _("Your attack was stopped: conscript, move, arm or pass (EW-14).")
     if b is not None:
         where = board.fields[b.dst].name
         if kind == "diplomacy":
-            return (
-                f"{names[b.attacker]} attacks {names[b.defender]} on {where}. "
+            return _(
+                "{attacker} attacks {defender} on {field}. "
                 "Stop it with a K, or let it pass (EW-13)."
-            )
+            ).format(attacker=names[b.attacker], defender=names[b.defender], field=where)
         if kind == "duel":
             if view.viewer == b.attacker and not b.attacker_cards:
-                return (
-                    f"Duel on {where}: play your first card (if your time runs out, "
+                return _(
+                    "Duel on {field}: play your first card (if your time runs out, "
                     "the attack is withdrawn, EW-17)."
-                )
-            return f"Duel on {where}: play a card or stop (EW-17)."
+                ).format(field=where)
+            return _("Duel on {field}: play a card or stop (EW-17).").format(field=where)
         if kind == "retreat":
-            rule = "WW-3" if ww else "EW-19"
-            return f"Your piece lost {where}: choose where it retreats ({rule})."
-    return "Your decision."
+            text = (
+                _("Your piece lost {field}: choose where it retreats (WW-3).")
+                if ww
+                else _("Your piece lost {field}: choose where it retreats (EW-19).")
+            )
+            return text.format(field=where)
+    return _("Your decision.")
+
+
+def phase_name(phase: str) -> str:
+    """A game phase as /status names it, in the current language."""
+    words = {
+        "setup": p_("phase", "setup"),
+        "turn": p_("phase", "turn"),
+        "diplomacy": p_("phase", "diplomacy"),
+        "duel": p_("phase", "duel"),
+        "retreat": p_("phase", "retreat"),
+        "over": p_("phase", "over"),
+    }
+    return words.get(phase, phase)
 
 
 def prompt_choices(kind: str, legal: Sequence[Action]) -> tuple[Action, ...]:
@@ -163,18 +203,24 @@ def result_line(view: View | None, names: Sequence[str]) -> str | None:
     if view is None or not view.over:
         return None
     if view.draw:
-        return "🏁 The game is over: a draw."
+        return _("🏁 The game is over: a draw.")
     winners = ", ".join(names[s] for s in view.winners if 0 <= s < len(names))
-    return f"🏆 The game is over. Winner{'s' if len(view.winners) > 1 else ''}: {winners}."
+    return n_(
+        "🏆 The game is over. Winner: {winners}.",
+        "🏆 The game is over. Winners: {winners}.",
+        len(view.winners),
+    ).format(winners=winners)
 
 
 def hand_lines(view: View, names: Sequence[str]) -> list[str]:
     """The owner's hand in words, and what espionage told them (private!)."""
     hand = view.hand or ()
-    lines = [f"Your hand ({len(hand)}): " + (", ".join(card_name(c) for c in hand) or "no cards")]
-    for seat, cards in sorted(view.known_cards.items()):
-        who = names[seat] if 0 <= seat < len(names) else f"seat {seat}"
-        lines.append(f"You know {who} holds: " + ", ".join(card_name(c) for c in cards))
+    cards = ", ".join(card_name(c) for c in hand) or _("no cards")
+    lines = [_("Your hand ({n}): {cards}").format(n=len(hand), cards=cards)]
+    for seat, known in sorted(view.known_cards.items()):
+        who = names[seat] if 0 <= seat < len(names) else _("seat {n}").format(n=seat)
+        shown = ", ".join(card_name(c) for c in known)
+        lines.append(_("You know {player} holds: {cards}").format(player=who, cards=shown))
     return lines
 
 
@@ -185,20 +231,39 @@ def battle_lines(view: View, names: Sequence[str], board: Board) -> list[str]:
         return []
     where = board.fields[b.dst].name
     att, dfn = names[b.attacker], names[b.defender]
-    lines = [f"⚔ {att} attacks {dfn} on {where}."]
+    lines = [
+        _("⚔ {attacker} attacks {defender} on {field}.").format(
+            attacker=att, defender=dfn, field=where
+        )
+    ]
     if b.stage == "duel" or b.attacker_cards or b.defender_cards:
+        side = _("{player}: {cards} (total {total}, up to {limit})")
         a_cards = ", ".join(card_name(c) for c in b.attacker_cards) or "—"
         d_cards = ", ".join(card_name(c) for c in b.defender_cards) or "—"
-        lines.append(f"{att}: {a_cards} (total {b.attacker_total}, up to {b.attacker_limit})")
-        lines.append(f"{dfn}: {d_cards} (total {b.defender_total}, up to {b.defender_limit})")
+        lines.append(
+            side.format(player=att, cards=a_cards, total=b.attacker_total, limit=b.attacker_limit)
+        )
+        lines.append(
+            side.format(player=dfn, cards=d_cards, total=b.defender_total, limit=b.defender_limit)
+        )
     return lines
 
 
-@lru_cache(maxsize=1)
 def rule_sections() -> tuple[tuple[str, RuleSection], ...]:
-    """RULES.md's sections that carry rulings, in order, each with its variant (read once
-    per process)."""
+    """RULES.md's sections that carry rulings, in order, each with its variant, in the
+    current language (English where a translation does not keep the rulings' numbers)."""
+    english = _rule_sections("en")
+    found = _rule_sections(i18n.current())
+    numbers = [tuple(s.rulings) for _v, s in found]
+    return found if numbers == [tuple(s.rulings) for _v, s in english] else english
+
+
+@lru_cache(maxsize=len(i18n.LOCALES))
+def _rule_sections(locale: str) -> tuple[tuple[str, RuleSection], ...]:
+    """RULES.md parsed in ``locale`` (read once per process and language)."""
     text = resources.files("rules.pyramids").joinpath("RULES.md").read_text("utf-8")
+    with i18n.use(locale):
+        text = catalogue.markdown(text)
     out: list[tuple[str, RuleSection]] = []
     title = ""
     current: dict[str, str] = {}
@@ -224,136 +289,153 @@ def rule_sections() -> tuple[tuple[str, RuleSection], ...]:
     return tuple(out)
 
 
-_SHARED_OPTIONS = (
-    OptionSpec(
-        "setup_order",
-        "word",
-        "Setup: each player places all three pieces at once, or smalls, then mediums, "
-        "then larges, in turn order",
-        choices=("together", "by_size"),
-        labels=(
-            "Setup: each player places all three pieces at once",
-            "Setup: smalls, then mediums, then larges, in turn order",
-        ),
-    ),
-    OptionSpec(
-        "round_limit",
-        "number",
-        "Rounds after which the game is a draw (0: none)",
-        low=0,
-        high=10_000,
-        panel=False,
-    ),
-)
 DIPLOMACY_STEPS = (10, 20, 30, 45, 60, 90, 120)
 """The diplomacy windows (seconds) a host picks from in a lobby."""
-EW_OPTIONS = (
-    OptionSpec("sea_attacks", "flag", "Sea attacks (between harbours of one group)"),
-    OptionSpec("five_players", "flag", "Allow 5 players"),
-    *_SHARED_OPTIONS,
-    OptionSpec(
-        "diplomacy_seconds",
-        "number",
-        "Diplomacy window (seconds)",
-        low=5,
-        high=600,
-        steps=DIPLOMACY_STEPS,
-        labels=tuple(f"Diplomacy window: {s} s" for s in DIPLOMACY_STEPS),
-    ),
-    OptionSpec(
-        "turn_timeout_action",
-        "word",
-        "When a European War turn times out",
-        choices=("pass", "arm"),
-        labels=("pass", "arm (draw two cards)"),
-        panel=False,
-    ),
-)
-WW_OPTIONS = (
-    OptionSpec("pyramid_arcade", "flag", "Pyramid Arcade board"),
-    OptionSpec("five_players", "flag", "Allow 5–6 players"),
-    *_SHARED_OPTIONS,
-)
 
 
-EW_HELP = "\n".join(
-    [
-        "**How to play European War here**",
+def _shared_options() -> tuple[OptionSpec, ...]:
+    return (
+        OptionSpec(
+            "setup_order",
+            "word",
+            _(
+                "Setup: each player places all three pieces at once, or smalls, then mediums, "
+                "then larges, in turn order"
+            ),
+            choices=("together", "by_size"),
+            labels=(
+                _("Setup: each player places all three pieces at once"),
+                _("Setup: smalls, then mediums, then larges, in turn order"),
+            ),
+        ),
+        OptionSpec(
+            "round_limit",
+            "number",
+            _("Rounds after which the game is a draw (0: none)"),
+            low=0,
+            high=10_000,
+            panel=False,
+        ),
+    )
+
+
+def ew_options() -> tuple[OptionSpec, ...]:
+    """European War's options, in the current language."""
+    window = _("Diplomacy window: {seconds} s")
+    return (
+        OptionSpec("sea_attacks", "flag", _("Sea attacks (between harbours of one group)")),
+        OptionSpec("five_players", "flag", _("Allow 5 players")),
+        *_shared_options(),
+        OptionSpec(
+            "diplomacy_seconds",
+            "number",
+            _("Diplomacy window (seconds)"),
+            low=5,
+            high=600,
+            steps=DIPLOMACY_STEPS,
+            labels=tuple(window.format(seconds=s) for s in DIPLOMACY_STEPS),
+        ),
+        OptionSpec(
+            "turn_timeout_action",
+            "word",
+            _("When a European War turn times out"),
+            choices=("pass", "arm"),
+            labels=(_("pass"), _("arm (draw two cards)")),
+            panel=False,
+        ),
+    )
+
+
+def ww_options() -> tuple[OptionSpec, ...]:
+    """World War 5's options, in the current language."""
+    return (
+        OptionSpec("pyramid_arcade", "flag", _("Pyramid Arcade board")),
+        OptionSpec("five_players", "flag", _("Allow 5–6 players")),
+        *_shared_options(),
+    )
+
+
+EW_HELP = (
+    N_("**How to play European War here**"),
+    N_(
         "• **/newgame** opens a table in this channel (or a new thread); people press **Join** "
         "or use **/join**; the host adds computers with **Add computer** or **/addbot** and "
-        "starts with **Start** or **/start**.",
+        "starts with **Start** or **/start**."
+    ),
+    N_(
         "• At the start you place your large, medium and small on your home fields: use the "
         "panel I send you by DM, or **/place**. **/undo** (or **Undo** under it, for 30 s) "
-        "takes a placement back if nobody moved since; the last one deals the cards.",
+        "takes a placement back if nobody moved since; the last one deals the cards."
+    ),
+    N_(
         "• On your turn (you are pinged): sabotage (J) and spy (Q) first if you like, then one "
         "action: conscript, move, invade, arm or pass. Press **Your turn** in the channel (or "
         "use the panel I DM you) and click your way through, or type **/sabotage**, **/spy**, "
-        "**/conscript**, **/move**, **/invade**, **/arm** or **/pass**.",
+        "**/conscript**, **/move**, **/invade**, **/arm** or **/pass**."
+    ),
+    N_(
         "• Duels, the diplomacy window (stop an attack with a K) and retreats: press **Open my "
-        "panel** in the channel, or use the panel I DM you. **/hand** shows your cards.",
+        "panel** in the channel, or use the panel I DM you. **/hand** shows your cards."
+    ),
+    N_(
         "• **/board**, **/hand**, **/status**, **/log** show the game; **/games** your games; "
         "**/rules** the rules with their numbers; **/hint** suggests a move for your own "
         "decision (only you see it); **/replay** animates a game of this channel "
-        "and **/export** gives you its public record.",
+        "and **/export** gives you its public record."
+    ),
+    N_(
         "• **/draw** proposes a draw (every person must agree); **/resign** hands your seat to "
         "a computer; the host can **/pause**, **/resume**, **/replace** a seat or **/cancel**. "
-        "**Rematch** under the last message plays again. **/pings off** stops my pings.",
-        "World War 5 tables use **/grow**, **/build**, **/move** and **/invade** (no cards).",
-    ]
+        "**Rematch** under the last message plays again. **/pings off** stops my pings."
+    ),
+    N_("World War 5 tables use **/grow**, **/build**, **/move** and **/invade** (no cards)."),
 )
 
-WW_HELP = "\n".join(
-    [
-        "**How to play World War 5 here**",
+WW_HELP = (
+    N_("**How to play World War 5 here**"),
+    N_(
         "• **/newgame variant:world-war-5** opens a table; people press **Join** or use "
         "**/join**; the host adds computers with **Add computer** or **/addbot** and starts "
-        "with **Start** or **/start**.",
+        "with **Start** or **/start**."
+    ),
+    N_(
         "• Setup goes smalls first, then mediums, then larges, in turn order (WW-6): use the "
-        "panel I send you, or **/place**.",
+        "panel I send you, or **/place**."
+    ),
+    N_(
         "• **/undo** (or **Undo** under your move, for 30 s) takes back a placement, grow, "
-        "build, move or pass if nobody moved since; never an invasion.",
+        "build, move or pass if nobody moved since; never an invasion."
+    ),
+    N_(
         "• On your turn (you are pinged) do exactly one of **/grow** (a home piece one size "
         "larger), **/build** (a small on an empty home territory), **/move** (to an empty "
         "linked territory, sea lanes included) or **/invade** (a linked enemy) (WW-2), or "
         "click it on the panel **Your turn** opens. If your time runs out, a computer move is "
-        "made for you.",
+        "made for you."
+    ),
+    N_(
         "• Invasions are dice: one die per pip, the attacker needs a strictly higher total; a "
         "beaten defender retreats along any link or shrinks (WW-3). Lose every piece at home "
         "and you are out (WW-4); hold a whole other continent with a piece at home to win "
-        "(WW-5).",
+        "(WW-5)."
+    ),
+    N_(
         "• **/board**, **/status**, **/log** show the game; **/games** your games; **/rules** "
         "the rules with their numbers; **/replay** and **/export** replay a game of this "
         "channel; **/hint** suggests your move (only you see it). **/draw** proposes a "
         "draw; **/resign** hands your seat to a computer; the host can **/pause**, "
         "**/resume**, **/replace** a seat or **/cancel**; **Rematch** under the last "
-        "message plays again.",
-    ]
+        "message plays again."
+    ),
 )
-"""/help of each variant, as a chat server shows it."""
+"""/help of each variant, as a chat server shows it: one message a line."""
 
 
 def _figure_choices() -> tuple[OptionChoice, ...]:
     """The ``card`` option of /sabotage and /spy: the figure itself, or an ace for it."""
     return (
-        OptionChoice("figure", "J / Q (the figure itself)", False),
-        OptionChoice("ace", "A (an ace standing in for it)", True),
-    )
-
-
-def _place(home: str, rule: str, kinds: tuple[str, ...]) -> CommandSpec:
-    """/place: all three pieces at once, or the one piece whose turn it is (by size)."""
-
-    def size(name: str) -> CommandOption:
-        return CommandOption(
-            name, f"{home.capitalize()} for your {name}", (name, "field"), "space", False
-        )
-
-    return CommandSpec(
-        "place",
-        f"Setup: choose which {home} gets your large, medium and small ({rule})",
-        kinds,
-        (size("large"), size("medium"), size("small")),
-        unavailable=f"You have no piece to place now ({rule}).",
+        OptionChoice("figure", _("J / Q (the figure itself)"), False),
+        OptionChoice("ace", _("A (an ace standing in for it)"), True),
     )
 
 
@@ -373,93 +455,137 @@ def _route(kind: str, command: str, description: str, src: str, dst: str) -> Com
     )
 
 
-EW_COMMANDS = (
-    _place("home field", "EW-5", ("place_all", "place_piece")),
-    CommandSpec(
-        "conscript",
-        "Put a small on an empty home field, or grow your piece there (EW-11)",
-        ("conscript",),
-        (_field("field", "One of your home fields"),),
-    ),
-    _route(
-        "move",
-        "move",
-        "Move a piece to an empty neighbouring field, or by sea between harbours (EW-11)",
-        "The field your piece stands on",
-        "The empty field it goes to",
-    ),
-    _route(
-        "attack",
-        "invade",
-        "Attack an enemy piece on a neighbouring field: diplomacy, then a duel (EW-11)",
-        "The field of your attacking piece",
-        "The enemy's field you attack",
-    ),
-    CommandSpec("arm", "Armament: draw two cards (EW-11)", ("arm",)),
-    CommandSpec("pass", "End your turn without an action", ("pass",)),
-    CommandSpec(
-        "sabotage",
-        "Before your action: shrink an enemy piece on your home field with a J (EW-9)",
-        ("sabotage",),
+def ew_commands() -> tuple[CommandSpec, ...]:
+    """European War's turn commands, described in the current language."""
+    place = CommandSpec(
+        "place",
+        _("Setup: choose which home field gets your large, medium and small (EW-5)"),
+        ("place_all", "place_piece"),
         (
-            _field("target", "The enemy piece's field (one of your home fields)"),
             CommandOption(
-                "card",
-                "Spend the J itself (default) or an A",
-                ("ace",),
-                "flag",
-                False,
-                _figure_choices(),
+                "large", _("Home field for your large"), ("large", "field"), "space", False
+            ),
+            CommandOption(
+                "medium", _("Home field for your medium"), ("medium", "field"), "space", False
+            ),
+            CommandOption(
+                "small", _("Home field for your small"), ("small", "field"), "space", False
             ),
         ),
-    ),
-    CommandSpec(
-        "spy",
-        "Before your action: look at an opponent's hand with a Q (EW-10)",
-        ("spy",),
-        (
-            CommandOption("player", "The opponent whose hand you see", ("target",), "seat"),
-            CommandOption(
-                "card",
-                "Spend the Q itself (default) or an A",
-                ("ace",),
-                "flag",
-                False,
-                _figure_choices(),
+        unavailable=_("You have no piece to place now (EW-5)."),
+    )
+    return (
+        place,
+        CommandSpec(
+            "conscript",
+            _("Put a small on an empty home field, or grow your piece there (EW-11)"),
+            ("conscript",),
+            (_field("field", _("One of your home fields")),),
+        ),
+        _route(
+            "move",
+            "move",
+            _("Move a piece to an empty neighbouring field, or by sea between harbours (EW-11)"),
+            _("The field your piece stands on"),
+            _("The empty field it goes to"),
+        ),
+        _route(
+            "attack",
+            "invade",
+            _("Attack an enemy piece on a neighbouring field: diplomacy, then a duel (EW-11)"),
+            _("The field of your attacking piece"),
+            _("The enemy's field you attack"),
+        ),
+        CommandSpec("arm", _("Armament: draw two cards (EW-11)"), ("arm",)),
+        CommandSpec("pass", _("End your turn without an action"), ("pass",)),
+        CommandSpec(
+            "sabotage",
+            _("Before your action: shrink an enemy piece on your home field with a J (EW-9)"),
+            ("sabotage",),
+            (
+                _field("target", _("The enemy piece's field (one of your home fields)")),
+                CommandOption(
+                    "card",
+                    _("Spend the J itself (default) or an A"),
+                    ("ace",),
+                    "flag",
+                    False,
+                    _figure_choices(),
+                ),
             ),
         ),
-    ),
-)
-WW_COMMANDS = (
-    _place("home territory", "WW-6", ("place_piece",)),
-    CommandSpec(
-        "grow",
-        "World War 5: grow your piece on a home territory by one size (WW-2)",
-        ("grow",),
-        (_field("field", "A home territory with your piece on it"),),
-    ),
-    CommandSpec(
-        "build",
-        "World War 5: build a small on an empty home territory (WW-2)",
-        ("build",),
-        (_field("field", "An empty home territory"),),
-    ),
-    _route(
-        "move",
-        "move",
-        "Move a piece to an empty neighbouring territory (WW-2)",
-        "The territory your piece stands on",
-        "The empty territory it goes to",
-    ),
-    _route(
-        "attack",
-        "invade",
-        "Attack an enemy piece on a neighbouring territory; dice decide (WW-3)",
-        "The territory of your attacking piece",
-        "The enemy's territory you attack",
-    ),
-    CommandSpec("pass", "End your turn: only when no other option is legal (WW-2)", ("pass",)),
-)
+        CommandSpec(
+            "spy",
+            _("Before your action: look at an opponent's hand with a Q (EW-10)"),
+            ("spy",),
+            (
+                CommandOption("player", _("The opponent whose hand you see"), ("target",), "seat"),
+                CommandOption(
+                    "card",
+                    _("Spend the Q itself (default) or an A"),
+                    ("ace",),
+                    "flag",
+                    False,
+                    _figure_choices(),
+                ),
+            ),
+        ),
+    )
+
+
+def ww_commands() -> tuple[CommandSpec, ...]:
+    """World War 5's turn commands, described in the current language."""
+    place = CommandSpec(
+        "place",
+        _("Setup: choose which home territory gets your large, medium and small (WW-6)"),
+        ("place_piece",),
+        (
+            CommandOption(
+                "large", _("Home territory for your large"), ("large", "field"), "space", False
+            ),
+            CommandOption(
+                "medium", _("Home territory for your medium"), ("medium", "field"), "space", False
+            ),
+            CommandOption(
+                "small", _("Home territory for your small"), ("small", "field"), "space", False
+            ),
+        ),
+        unavailable=_("You have no piece to place now (WW-6)."),
+    )
+    return (
+        place,
+        CommandSpec(
+            "grow",
+            _("World War 5: grow your piece on a home territory by one size (WW-2)"),
+            ("grow",),
+            (_field("field", _("A home territory with your piece on it")),),
+        ),
+        CommandSpec(
+            "build",
+            _("World War 5: build a small on an empty home territory (WW-2)"),
+            ("build",),
+            (_field("field", _("An empty home territory")),),
+        ),
+        _route(
+            "move",
+            "move",
+            _("Move a piece to an empty neighbouring territory (WW-2)"),
+            _("The territory your piece stands on"),
+            _("The empty territory it goes to"),
+        ),
+        _route(
+            "attack",
+            "invade",
+            _("Attack an enemy piece on a neighbouring territory; dice decide (WW-3)"),
+            _("The territory of your attacking piece"),
+            _("The enemy's territory you attack"),
+        ),
+        CommandSpec(
+            "pass", _("End your turn: only when no other option is legal (WW-2)"), ("pass",)
+        ),
+    )
+
+
 PANEL_DECISIONS = {
     "setup": "buttons",
     "duel": "buttons",
@@ -468,47 +594,54 @@ PANEL_DECISIONS = {
 }
 """Decisions answered on a private panel (the retreat field from a select); turns are
 played with the commands, or on the turn panel made from them."""
-_COMPUTER_TO_PLAY = "▶ {who} is to play."  # its name says it is a computer
-_RUNS_OUT = " — time runs out {time}"
-_UNTIL = " (until {time})"
-DECISIONS = {
-    "turn": DecisionWords(
-        "your turn",
-        "▶ {who}, your turn{until}.",
-        _RUNS_OUT,
-        computer=_COMPUTER_TO_PLAY,
-        ping=True,
-    ),
-    "action": DecisionWords(
-        "another action",
-        "▶ {who}, your attack was stopped: take another action{until}.",
-        _RUNS_OUT,
-        computer=_COMPUTER_TO_PLAY,
-        ping=True,
-    ),
-    "setup": DecisionWords(
-        "placing your pieces",
-        "▶ Placing pieces: {who}{until}. Use your panel or /place.",
-        _UNTIL,
-        together=True,
-        ping=True,
-    ),
-    "diplomacy": DecisionWords(
-        "the diplomacy window",
-        "⚖ The diplomacy window is open{until}.",
-        " until {time}",
-        together=True,
-    ),
-    "duel": DecisionWords("the duel", "⚔ {who} to play a card or stop{until}.", _UNTIL, call=False),
-    "retreat": DecisionWords(
-        "your retreat",
-        "↩ {who} chooses where the beaten piece retreats{until}.",
-        _UNTIL,
-        call=False,
-    ),
-}
-"""How each decision is spoken of, in the order a channel lists who is awaited: the
-player to move and whoever places pieces are pinged."""
+
+
+def decisions() -> dict[str, DecisionWords]:
+    """How each decision is spoken of, in the current language, in the order a channel
+    lists who is awaited: the player to move and whoever places pieces are pinged."""
+    computer_to_play = _("▶ {who} is to play.")  # its name says it is a computer
+    runs_out = _(" — time runs out {time}")
+    until = _(" (until {time})")
+    return {
+        "turn": DecisionWords(
+            _("your turn"),
+            _("▶ {who}, your turn{until}."),
+            runs_out,
+            computer=computer_to_play,
+            ping=True,
+        ),
+        "action": DecisionWords(
+            _("another action"),
+            _("▶ {who}, your attack was stopped: take another action{until}."),
+            runs_out,
+            computer=computer_to_play,
+            ping=True,
+        ),
+        "setup": DecisionWords(
+            _("placing your pieces"),
+            _("▶ Placing pieces: {who}{until}. Use your panel or /place."),
+            until,
+            together=True,
+            ping=True,
+        ),
+        "diplomacy": DecisionWords(
+            _("the diplomacy window"),
+            _("⚖ The diplomacy window is open{until}."),
+            _(" until {time}"),
+            together=True,
+        ),
+        "duel": DecisionWords(
+            _("the duel"), _("⚔ {who} to play a card or stop{until}."), until, call=False
+        ),
+        "retreat": DecisionWords(
+            _("your retreat"),
+            _("↩ {who} chooses where the beaten piece retreats{until}."),
+            until,
+            call=False,
+        ),
+    }
+
+
 CONTEST_STAGES = ("diplomacy", "duel")
 CONTEST_STEPS = frozenset({"let_pass", "duel_started", "duel_card", "duel_stop", "timed_out"})
 """Events that only take a declared attack a step further (EW-13 to EW-17)."""
@@ -537,6 +670,8 @@ class BattleContest:
 
 
 _FLAG_WORDS = {"yes": True, "true": True, "no": False, "false": False}
+"""Typed yes / no (in English; the current language's yes and no are read too)."""
+SEAT = Param("player", "seat")
 _TONES = {"stop_attack": "danger", "stop_playing": "danger", "let_pass": "secondary"}
 
 
@@ -546,36 +681,45 @@ class PyramidWords:
     def __init__(self, variant: str, title: str) -> None:
         self.variant = variant
         self.title = title
-        ww = variant == "world_war_5"
-        self.side_word = "continent" if ww else "power"
-        self.space_word = "territory" if ww else "field"
-        self._options = WW_OPTIONS if ww else EW_OPTIONS
-        self._commands = WW_COMMANDS if ww else EW_COMMANDS
-        self._help = WW_HELP if ww else EW_HELP
+        self._ww = variant == "world_war_5"
+
+    @property
+    def side_word(self) -> str:
+        """ "power" or "continent", in the current language."""
+        return _("continent") if self._ww else _("power")
+
+    @property
+    def space_word(self) -> str:
+        """ "field" or "territory", in the current language."""
+        return _("territory") if self._ww else _("field")
 
     def options(self) -> tuple[OptionSpec, ...]:
-        """The options a host may set."""
-        return self._options
+        """The options a host may set, in the current language."""
+        return ww_options() if self._ww else ew_options()
 
     def option_words(self, options: Mapping[str, Any]) -> list[str]:
         """The diplomacy window (European War), the setup order, sea attacks or the
         Pyramid Arcade board when chosen."""
         out: list[str] = []
         if self.variant == "european_war":
-            out.append(f"diplomacy window {options.get('diplomacy_seconds', 30)} s")
+            seconds = options.get("diplomacy_seconds", 30)
+            out.append(_("diplomacy window {seconds} s").format(seconds=seconds))
         by_size = options.get("setup_order") == "by_size"
         out.append(
-            "setup: " + ("one piece at a time by size" if by_size else "all three pieces at once")
+            _("setup: one piece at a time by size")
+            if by_size
+            else _("setup: all three pieces at once")
         )
         if self.variant == "european_war" and options.get("sea_attacks"):
-            out.append("sea attacks allowed")
+            out.append(_("sea attacks allowed"))
         if self.variant == "world_war_5" and options.get("pyramid_arcade"):
-            out.append("Pyramid Arcade board")
+            out.append(_("Pyramid Arcade board"))
         return out
 
     def help_text(self) -> str:
-        """How to play this variant with the turn commands of PRODUCT.md."""
-        return self._help
+        """How to play this variant with the turn commands of PRODUCT.md, in the current
+        language."""
+        return "\n".join(_(line) for line in (WW_HELP if self._ww else EW_HELP))
 
     def side_name(self, side: str) -> str:
         """A power's or continent's name."""
@@ -606,13 +750,13 @@ class PyramidWords:
             return card_name(value)
         if param.kind == "seat" and isinstance(value, int) and 0 <= value < len(names):
             seats = view.seats
-            return (
-                f"{names[value]} ({seats[value].power_name})"
-                if value < len(seats)
-                else names[value]
-            )
+            if value < len(seats):
+                return _("{name} ({power})").format(
+                    name=names[value], power=seats[value].power_name
+                )
+            return names[value]
         if param.kind == "flag":
-            return "yes" if value else "no"
+            return _("yes") if value else _("no")
         return str(value)
 
     def prompt(self, kind: str, view: Any, names: Sequence[str]) -> str:
@@ -630,16 +774,35 @@ class PyramidWords:
     def summary_lines(self, view: Any, names: Sequence[str]) -> list[str]:
         """Turn, round and phase; the decks (European War); each seat's hand and supply;
         the discard pile's cards, face up (EW-24)."""
-        lines = [f"Turn {view.turn}, round {view.round}, phase {view.phase}."]
+        lines = [
+            _("Turn {turn}, round {round}, phase {phase}.").format(
+                turn=view.turn, round=view.round, phase=phase_name(view.phase)
+            )
+        ]
         if self.variant == "european_war":
-            lines.append(f"Draw pile {view.pile_size} cards, discard {len(view.discard)}.")
+            lines.append(
+                _("Draw pile {pile} cards, discard {discard}.").format(
+                    pile=view.pile_size, discard=len(view.discard)
+                )
+            )
         for sv in view.seats:
             lines.append(
-                f"{names[sv.seat]} — {sv.power_name}: {sv.hand_size} cards, "
-                f"supply {sv.supply[0]}/{sv.supply[1]}/{sv.supply[2]}."
+                n_(
+                    "{player} — {power}: {n} card, supply {small}/{medium}/{large}.",
+                    "{player} — {power}: {n} cards, supply {small}/{medium}/{large}.",
+                    sv.hand_size,
+                ).format(
+                    player=names[sv.seat],
+                    power=sv.power_name,
+                    n=sv.hand_size,
+                    small=sv.supply[0],
+                    medium=sv.supply[1],
+                    large=sv.supply[2],
+                )
             )
         if view.discard:
-            lines.append("Discard pile: " + ", ".join(card_name(c) for c in view.discard))
+            cards = ", ".join(card_name(c) for c in view.discard)
+            lines.append(_("Discard pile: {cards}").format(cards=cards))
         return lines
 
     def private_lines(self, view: Any, names: Sequence[str]) -> list[str]:
@@ -661,7 +824,9 @@ class PyramidWords:
     def timeout_note(self, kind: str, name: str) -> str | None:
         """WW-2: a World War 5 turn that ran out got a computer move."""
         if self.variant == "world_war_5" and kind == "turn":
-            return f"{name} ran out of time: a computer move was made for them (WW-2)."
+            return _("{name} ran out of time: a computer move was made for them (WW-2).").format(
+                name=name
+            )
         return None
 
     def rulebook(self) -> tuple[RuleSection, ...]:
@@ -669,8 +834,8 @@ class PyramidWords:
         return tuple(s for v, s in rule_sections() if v == self.variant)
 
     def commands(self) -> tuple[CommandSpec, ...]:
-        """PRODUCT.md's turn commands of this variant."""
-        return self._commands
+        """PRODUCT.md's turn commands of this variant, described in the current language."""
+        return ww_commands() if self._ww else ew_commands()
 
     def look_up(
         self, command: str, typed: Mapping[str, str], view: Any, names: Sequence[str]
@@ -680,7 +845,7 @@ class PyramidWords:
         Raises:
             RulesError: always.
         """
-        raise RulesError(f"{self.title} has no /{command}.")
+        raise RulesError(_("{game} has no /{command}.").format(game=self.title, command=command))
 
     def panel_decisions(self) -> Mapping[str, str]:
         """Setup, duel, diplomacy and retreat go on panels; turns use the commands."""
@@ -692,7 +857,7 @@ class PyramidWords:
 
     def decisions(self) -> Mapping[str, DecisionWords]:
         """Turns, setup, the diplomacy window, the duel and the retreat."""
-        return DECISIONS
+        return decisions()
 
     def contest(self) -> BattleContest:
         """A declared attack's diplomacy window and duel, in one message."""
@@ -713,10 +878,11 @@ class PyramidWords:
                 return int(text) if int(text) < len(names) else None
             low = text.lower()
             for seat, sv in enumerate(view.seats):
-                if seat < len(names) and low == f"{names[seat]} ({sv.power_name})".lower():
+                if seat < len(names) and low == self.value_label(SEAT, seat, view, names).lower():
                     return seat
                 name = names[seat].lower() if seat < len(names) else ""
-                if low and low in (name, sv.power_name.lower(), sv.power):
+                powers = (sv.power_name.lower(), sv.power_english.lower(), sv.power)
+                if low and low in (name, *powers):
                     return seat
             return None
         if param.kind == "card":
@@ -727,7 +893,9 @@ class PyramidWords:
             except ValueError:
                 return None
         if param.kind == "flag":
-            return _FLAG_WORDS.get(text.lower())
+            low = text.lower()
+            mine = {_("yes").lower(): True, _("no").lower(): False}
+            return _FLAG_WORDS.get(low, mine.get(low))
         return text or None
 
     def reader(self) -> LineReader:

@@ -7,6 +7,7 @@ from ..contract import Decision, OnTimeout
 from ..errors import IllegalAction
 from ..events import Event
 from .actions import Action, Attack, Build, Grow, Move, Pass, Retreat, Timeout
+from .catalogue import _
 from .game import PyramidGame
 from .mechanics import fallen, occupiers, relocate
 from .options import Options
@@ -19,7 +20,6 @@ class WorldWar5(VariantRules):
 
     id = "world_war_5"
     name = "World War 5"
-    field_word = "territory"
     turn_rule = "WW-2"
 
     def max_players(self, options: Options) -> int:
@@ -64,12 +64,16 @@ class WorldWar5(VariantRules):
                     acts.append(Attack(src, dst))
         return acts or [Pass()]
 
+    def unknown_field(self, field: str) -> str:
+        """The refusal of a territory the board lacks."""
+        return _("Unknown territory {field}").format(field=repr(field))
+
     def apply_play(self, g: GameState, seat: int, action: Action) -> list[Event]:
         """Check and apply a turn option or a retreat."""
         if g.phase != TURN:
             if isinstance(action, Retreat):
                 return self.retreat(g, action.field)
-            raise IllegalAction("Your beaten piece must retreat first: choose its field (WW-3)")
+            raise IllegalAction(_("Your beaten piece must retreat first: choose its field (WW-3)"))
         if isinstance(action, Grow):
             return self._grow(g, seat, action.field)
         if isinstance(action, Build):
@@ -80,23 +84,27 @@ class WorldWar5(VariantRules):
             return self._invade(g, seat, action.src, action.dst)
         if isinstance(action, Pass):
             if self.play_actions(g, seat) != [Pass()]:
-                raise IllegalAction("You may pass only when no option is legal (WW-2)")
+                raise IllegalAction(_("You may pass only when no option is legal (WW-2)"))
             return [Event("passed", {"seat": seat})] + self.end_action(g)
-        raise IllegalAction(f"Your turn: {self.options_now(g, seat)} (WW-2)")
+        raise IllegalAction(
+            _("Your turn: {options} (WW-2)").format(options=self.options_now(g, seat))
+        )
 
     # ------------------------------------------------------------------ turn options
     def _grow(self, g: GameState, seat: int, field: str) -> list[Event]:
         field = self._field(g, field)
         if field not in g.home_fields(seat):
-            raise IllegalAction("GROW only on your own continent (WW-2)")
+            raise IllegalAction(_("GROW only on your own continent (WW-2)"))
         piece = g.pieces.get(field)
         if piece is None or piece[0] != seat:
-            raise IllegalAction(f"You have no piece on {self._name(g, field)} to grow (WW-2)")
+            raise IllegalAction(
+                _("You have no piece on {field} to grow (WW-2)").format(field=self._name(g, field))
+            )
         size = piece[1]
         if size == LARGE:
-            raise IllegalAction("A large pyramid cannot grow any more (WW-2)")
+            raise IllegalAction(_("A large pyramid cannot grow any more (WW-2)"))
         if g.supply(seat)[size + 1] == 0:
-            raise IllegalAction("No larger pyramid left in your supply (WW-2)")
+            raise IllegalAction(_("No larger pyramid left in your supply (WW-2)"))
         g.pieces[field] = (seat, size + 1)
         ev = Event("grew", {"seat": seat, "field": field, "size": size + 1, "from_size": size})
         return [ev] + self.end_action(g)
@@ -104,11 +112,11 @@ class WorldWar5(VariantRules):
     def _build(self, g: GameState, seat: int, field: str) -> list[Event]:
         field = self._field(g, field)
         if field not in g.home_fields(seat):
-            raise IllegalAction("BUILD only on your own continent (WW-2)")
+            raise IllegalAction(_("BUILD only on your own continent (WW-2)"))
         if field in g.pieces:
-            raise IllegalAction(f"{self._name(g, field)} is not empty (WW-2)")
+            raise IllegalAction(_("{field} is not empty (WW-2)").format(field=self._name(g, field)))
         if g.supply(seat)[SMALL] == 0:
-            raise IllegalAction("No small pyramid left in your supply (WW-2)")
+            raise IllegalAction(_("No small pyramid left in your supply (WW-2)"))
         g.pieces[field] = (seat, SMALL)
         return [Event("built", {"seat": seat, "field": field, "size": SMALL})] + self.end_action(g)
 
@@ -117,10 +125,14 @@ class WorldWar5(VariantRules):
         dst = self._field(g, dst)
         if dst not in g.board.adjacency[src]:
             raise IllegalAction(
-                f"{self._name(g, dst)} is not connected to {self._name(g, src)} (WW-1)"
+                _("{dst} is not connected to {src} (WW-1)").format(
+                    dst=self._name(g, dst), src=self._name(g, src)
+                )
             )
         if dst in g.pieces:
-            raise IllegalAction(f"{self._name(g, dst)} is occupied: one piece per territory")
+            raise IllegalAction(
+                _("{field} is occupied: one piece per territory").format(field=self._name(g, dst))
+            )
         relocate(g, src, dst)
         ev = Event("moved", {"seat": seat, "src": src, "dst": dst, "size": size, "by_sea": False})
         return [ev] + self.end_action(g)
@@ -130,21 +142,26 @@ class WorldWar5(VariantRules):
         dst = self._field(g, dst)
         if dst not in g.board.adjacency[src]:
             raise IllegalAction(
-                f"{self._name(g, dst)} is not connected to {self._name(g, src)} (WW-1)"
+                _("{dst} is not connected to {src} (WW-1)").format(
+                    dst=self._name(g, dst), src=self._name(g, src)
+                )
             )
         target = g.pieces.get(dst)
         if target is None:
             raise IllegalAction(
-                f"{self._name(g, dst)} is empty: no enemy piece to invade (move there instead, "
-                "WW-2)"
+                _("{field} is empty: no enemy piece to invade (move there instead, WW-2)").format(
+                    field=self._name(g, dst)
+                )
             )
         if target[0] == seat:
             raise IllegalAction(
-                f"{self._name(g, dst)} holds your own piece: invade an enemy's (WW-2)"
+                _("{field} holds your own piece: invade an enemy's (WW-2)").format(
+                    field=self._name(g, dst)
+                )
             )
         defender, defender_size = target
-        attack_dice = [chance.below(g, 6, "attack die") + 1 for _ in range(size)]
-        defence_dice = [chance.below(g, 6, "defence die") + 1 for _ in range(defender_size)]
+        attack_dice = [chance.below(g, 6, "attack die") + 1 for _die in range(size)]
+        defence_dice = [chance.below(g, 6, "defence die") + 1 for _die in range(defender_size)]
         won = sum(attack_dice) > sum(defence_dice)
         g.last_roll = {
             "attacker": seat,

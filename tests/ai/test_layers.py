@@ -1,5 +1,5 @@
 """The ai package imports only the standard library, itself, the rules engine and the
-languages (i18n, which every layer may import)."""
+languages (i18n)."""
 
 from __future__ import annotations
 

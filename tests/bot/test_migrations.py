@@ -19,7 +19,7 @@ from service.migrations import (
     current_version,
     migrate,
 )
-from service.models import GameMessages, GuildSettings
+from service.models import GameMessages, GuildSettings, UndoOffer
 from service.sqlite_store import SqliteStore
 
 
@@ -64,7 +64,8 @@ def seed_rows(path: Path, version: int) -> None:
             )
         elif version >= 9:  # the same settings, the option defaults as JSON
             conn.execute(
-                "INSERT INTO guild_settings VALUES (77, 600.0, 0.0, 1800.0, 3, "
+                "INSERT INTO guild_settings (guild_id, turn_timeout, reminder_lead, "
+                "lobby_expiry, max_games, options, updated_at) VALUES (77, 600.0, 0.0, 1800.0, 3, "
                 """'{"turn_timeout_action": "arm", "diplomacy_seconds": 45}', 1.0)"""
             )
         if version >= 4:
@@ -72,7 +73,10 @@ def seed_rows(path: Path, version: int) -> None:
             conn.execute("INSERT INTO guild_departures VALUES (77, 2.0)")
             conn.execute("INSERT INTO bot_meta VALUES ('commands_hash', '1:x')")
         if version >= 5:
-            conn.execute("INSERT INTO game_messages VALUES (1, 55, 56, 57)")
+            conn.execute(
+                "INSERT INTO game_messages (game_id, lobby_channel_id, lobby_message_id, "
+                "duel_message_id) VALUES (1, 55, 56, 57)"
+            )
             conn.execute("UPDATE seats SET dms_closed = 1")
         if version >= 12:
             conn.execute("INSERT INTO hints VALUES (1, 9, 2)")
@@ -151,6 +155,13 @@ async def test_every_earlier_version_upgrades_keeping_its_data(tmp_path: Path, s
         if start >= 1:
             assert await store.hints_taken(9, 1) == (2 if start >= 12 else 0)
             assert await store.count_hint(1, 9) == (3 if start >= 12 else 1)
+        # migration 15: an Undo button kept per game, none up after an upgrade
+        assert await store.undo_offers() == {}
+        if start >= 1:
+            offer = UndoOffer(55, 60, 2, 3.0, {"components": []})
+            await store.set_undo_offer(1, offer)
+            assert await store.undo_offers() == {1: offer}
+            assert (await store.game_messages(1)).duel_message_id == 58
     finally:
         await store.close()
     assert schema(old) == schema(fresh)

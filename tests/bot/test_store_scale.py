@@ -87,6 +87,7 @@ async def cold_load(
             await store.active_game_in_channel(game.channel_id)
             await store.game_messages(game.id)
         await store.users_with_dms_closed()
+        await store.undo_offers()
         # None removes the handler: sqlite3 allows it, aiosqlite's annotation does not say so
         await store._conn.set_progress_handler(None, 1)  # type: ignore[arg-type]  # see above
     finally:
@@ -145,5 +146,17 @@ def test_a_seats_latest_action_is_one_index_search_not_the_games_log(
     try:
         plan = [row[3] for row in conn.execute(f"EXPLAIN QUERY PLAN {Q.select_last_acted}", (1,))]
         assert "SEARCH a USING COVERING INDEX actions_by_seat (game_id=? AND seat=?)" in plan
+    finally:
+        conn.close()
+
+
+def test_the_undo_buttons_a_start_up_reads_are_found_in_their_own_index(
+    histories: dict[int, Path],
+) -> None:
+    """Only games with an Undo button up are in the partial index (a handful at most)."""
+    conn = sqlite3.connect(histories[100_000])
+    try:
+        plan = [row[3] for row in conn.execute(f"EXPLAIN QUERY PLAN {Q.select_undo_offers}")]
+        assert plan == ["SCAN game_messages USING INDEX game_messages_undo_offers"], plan
     finally:
         conn.close()

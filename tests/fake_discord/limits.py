@@ -151,6 +151,36 @@ def check_modal(data: Mapping[str, Any]) -> None:
 _NAME = re.compile(r"^[-_\w]{1,32}$")
 
 
+DISCORD_LOCALES = frozenset(
+    {
+        *("id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt"),
+        *("hu", "nl", "no", "pl", "pt-BR", "ro", "fi", "sv-SE", "vi", "tr", "cs", "el"),
+        *("bg", "ru", "uk", "hi", "th", "zh-CN", "ja", "zh-TW", "ko"),
+    }
+)
+"""The locales Discord knows (the keys of a command's ``*_localizations``)."""
+
+
+def _check_localizations(node: dict, key: str, path: str, low: int, high: int) -> None:
+    """A ``*_localizations`` map as Discord checks it: known locales, each text of
+    ``low``-``high`` characters (a name's also a valid command name)."""
+    found = node.get(key)
+    if found is None:
+        return
+    if not isinstance(found, dict):
+        raise ApiError.invalid_form(f"{path}.{key}", "Must be an object.")
+    for locale, text in found.items():
+        where = f"{path}.{key}.{locale}"
+        if locale not in DISCORD_LOCALES:
+            raise ApiError.invalid_form(where, "Invalid Locale", "LOCALE_INVALID")
+        if not isinstance(text, str) or not low <= len(text) <= high:
+            raise ApiError.invalid_form(where, f"Must be between {low} and {high} in length.")
+        if key == "name_localizations" and "choices" not in path and not _NAME.match(text):
+            raise ApiError.invalid_form(
+                where, "Command name is invalid", "APPLICATION_COMMAND_INVALID_NAME"
+            )
+
+
 def check_commands(commands: list[dict]) -> None:
     """The parts of Discord's command validation that discord.py does not do itself."""
     _check_len(commands, 100, "commands")
@@ -171,11 +201,18 @@ def _check_option_list(node: dict, path: str) -> None:
         )
     if not 1 <= len(node.get("description", "")) <= 100:
         raise ApiError.invalid_form(f"{path}.description", "Must be between 1 and 100 in length.")
+    _check_localizations(node, "name_localizations", path, 1, 32)
+    _check_localizations(node, "description_localizations", path, 1, 100)
     options = node.get("options", [])
     _check_len(options, 25, f"{path}.options")
     optional_seen = False
     for j, opt in enumerate(options):
         _check_len(opt.get("choices"), 25, f"{path}.options.{j}.choices")
+        for k, choice in enumerate(opt.get("choices") or []):
+            where = f"{path}.options.{j}.choices.{k}"
+            if not 1 <= len(choice.get("name", "")) <= 100:
+                raise ApiError.invalid_form(f"{where}.name", "Must be between 1 and 100 in length.")
+            _check_localizations(choice, "name_localizations", where, 1, 100)
         if opt["type"] in (1, 2):
             _check_option_list(opt, f"{path}.options.{j}")
             continue

@@ -120,6 +120,9 @@ class FakeUser:
     name: str
     bot: bool = False
     dms_open: bool = True
+    locale: str = "en-US"
+    """Their client's language (Discord's locale: ``de``, ``fr``, ``cs``, ``en-US``…), sent
+    with each of their interactions."""
 
     @property
     def mention(self) -> str:
@@ -150,6 +153,9 @@ class FakeGuild:
     members: dict[int, list[int]] = field(default_factory=dict)
     channel_ids: list[int] = field(default_factory=list)
     bot_present: bool = True
+    preferred_locale: str = "en-US"
+    """The server's language (its Community settings): the guild's ``preferred_locale``
+    and an interaction's ``guild_locale``."""
 
     @property
     def everyone(self) -> FakeRole:

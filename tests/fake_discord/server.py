@@ -270,9 +270,11 @@ class FakeDiscord:
         bot: bool = False,
         guild: FakeGuild | None = None,
         permissions: PermsLike | None = None,
+        locale: str = "en-US",
     ) -> FakeUser:
-        """Create a user; with ``guild`` also make them a member (see :meth:`add_member`)."""
-        user = FakeUser(self._snow(), name, bot=bot, dms_open=dms_open)
+        """Create a user (whose client speaks ``locale``); with ``guild`` also make them a
+        member (see :meth:`add_member`)."""
+        user = FakeUser(self._snow(), name, bot=bot, dms_open=dms_open, locale=locale)
         self.users[user.id] = user
         if guild is not None:
             self.add_member(guild, user, permissions=permissions)
@@ -285,11 +287,13 @@ class FakeDiscord:
         owner: FakeUser | None = None,
         bot_permissions: PermsLike = DEFAULT_BOT_PERMISSIONS,
         shard: tuple[int, int] | None = None,
+        locale: str = "en-US",
     ) -> FakeGuild:
         """Create a guild with @everyone, the bot (with a managed role) and an owner member
-        (``shard``: (id, count) of the shard its events go to)."""
+        (``shard``: (id, count) of the shard its events go to; ``locale``: its language,
+        the ``preferred_locale`` of its Community settings)."""
         owner = owner or self.add_user(f"{name} owner")
-        guild = FakeGuild(self._snow(shard), name, owner.id)
+        guild = FakeGuild(self._snow(shard), name, owner.id, preferred_locale=locale)
         guild.roles[guild.id] = FakeRole(
             guild.id, guild.id, "@everyone", DEFAULT_EVERYONE_PERMISSIONS
         )
@@ -896,7 +900,7 @@ class FakeDiscord:
             "data": data,
             "token": token,
             "version": 1,
-            "locale": "en-US",
+            "locale": user.locale,
             "channel_id": str(channel.id),
             "channel": self._channel_payload(channel),
             "app_permissions": str(self._perms(self.bot_user.id, channel)),
@@ -910,8 +914,8 @@ class FakeDiscord:
             payload.update(
                 guild_id=str(guild.id),
                 member=member,
-                guild_locale="en-US",
-                guild={"id": str(guild.id), "locale": "en-US", "features": []},
+                guild_locale=guild.preferred_locale,
+                guild={"id": str(guild.id), "locale": guild.preferred_locale, "features": []},
                 authorizing_integration_owners={"0": str(guild.id)},
             )
         else:
@@ -1193,7 +1197,7 @@ class FakeDiscord:
             "features": [],
             "emojis": [],
             "stickers": [],
-            "preferred_locale": "en-US",
+            "preferred_locale": g.preferred_locale,
             "unavailable": False,
         }
         if full:

@@ -104,12 +104,18 @@ async def test_out_of_date_panels_are_refused_with_a_reason(svc: GameService) ->
         await svc.step_now(gid, other, version)
     with pytest.raises(ServiceError, match="not playing"):
         await svc.step_now(gid, 424242, version)
-    with pytest.raises(StalePrompt):
-        await svc.step_now(gid, user, version, "move", ["narnia"])
+    # a value or kind not legal at the prompt's own version: the game's reason, or
+    # (no action of the game's) a general one; not "out of date"
+    for kind, chosen, reason in (
+        ("move", ["narnia"], "Unknown field 'narnia'"),
+        ("grow", [], "That choice is not valid in this game."),
+    ):
+        with pytest.raises(ServiceError) as refused:
+            await svc.step_now(gid, user, version, kind, chosen)
+        assert not isinstance(refused.value, StalePrompt)
+        assert str(refused.value) == reason
     with pytest.raises(StalePrompt):
         await svc.step_now(gid, user, version, "move", [Nth(99)])
-    with pytest.raises(StalePrompt):
-        await svc.step_now(gid, user, version, "grow")
     # the player acts: a panel made before is out of date, even where it is still legal
     arm = await svc.act_with(gid, user, "arm", {}, version=version)
     assert arm.ok

@@ -96,6 +96,34 @@ async def test_undo_survives_a_restart_within_its_time(tmp_path: Path) -> None:
     await svc.close()
 
 
+async def test_the_undo_open_now_is_the_latest_undoable_action_within_its_time(
+    tmp_path: Path,
+) -> None:
+    clock = FakeClock()
+    svc = await make_service(tmp_path / "g.db", clock)
+    gid, _ = await new_game(svc, 3)
+    assert await svc.undo_open(gid) is None  # nobody has moved
+    assert await svc.undo_open(gid + 99) is None  # no such game
+    _user, out = await placed(svc, gid)
+    assert await svc.undo_open(gid) == (out.version, out.undo_until)
+    clock.advance(30)
+    assert await svc.undo_open(gid) == (out.version, out.undo_until)  # its last second
+    clock.advance(0.5)
+    assert await svc.undo_open(gid) is None
+    _second, out = await placed(svc, gid)
+    assert await svc.undo_open(gid) == (out.version, out.undo_until)
+    await svc.close()
+    svc = await make_service(tmp_path / "g.db", clock)  # a restart knows it too
+    assert await svc.undo_open(gid) == (out.version, out.undo_until)
+    assert (await svc.pause(gid, ANN)).ok  # a pause changes the game: nothing to undo
+    assert await svc.undo_open(gid) is None
+    assert (await svc.resume(gid, ANN)).ok
+    third, out = await placed(svc, gid)
+    assert (await svc.undo(gid, third)).ok is False  # the last placement revealed cards
+    assert await svc.undo_open(gid) is None
+    await svc.close()
+
+
 async def test_refusals_say_why_and_change_nothing(tmp_path: Path) -> None:
     clock = FakeClock()
     svc = await make_service(tmp_path / "g.db", clock)
@@ -149,6 +177,7 @@ async def test_twice_in_a_row_is_refused(tmp_path: Path) -> None:
     gid, _ = await new_game(svc, 3)
     user, _ = await placed(svc, gid)
     assert (await svc.undo(gid, user)).ok
+    assert await svc.undo_open(gid) is None
     refused = await svc.undo(gid, user)
     assert refused.error == "Nothing to undo: the last action was already taken back."
     await svc.close()

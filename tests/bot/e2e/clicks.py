@@ -19,16 +19,18 @@ from typing import Any
 from bot.views import codec
 from bot.views.counts import CONFIRM_ID as COUNT_CONFIRM
 from bot.views.counts import COUNT_ID as COUNT
-from bot.views.counts import PER_PAGE as COUNTS_PER_PAGE
+from bot.views.counts import PLACE_ID as COUNT_PLACE
+from bot.views.counts import layout, write
 from bot.views.turn import CONFIRM_ID, SELECT_ID, TURN_ID
 from rules import contract
-from service import Nth, Prompt
+from service import Nth, Prompt, opening
 from tests.bot.e2e.harness import World
 from tests.bot.e2e.policy import Policy
 from tests.fake_discord import FakeMessage, FakeUser
 from tests.fake_discord.models import InteractionResult
 
 TURN, SELECT, CONFIRM = TURN_ID, SELECT_ID, CONFIRM_ID
+PAGE = re.compile(r"ew:ap:\d+:\d+:\d+")
 
 
 def _engine(world: World, gid: int) -> Any:
@@ -205,7 +207,22 @@ class Clicker:
             messages = [res.original]
         else:
             messages = self._private(user)
-        msg, cid, value = self._find_answer(messages, gid, code)
+        found = self._find_answer(messages, gid, code)
+        while found is None:  # on a later page of a long list: Later, until it shows
+            panel = self._newest_panel(messages, gid)
+            later = max(
+                (
+                    c["custom_id"]
+                    for c in panel.walk_components()
+                    if PAGE.fullmatch(c.get("custom_id", ""))
+                ),
+                key=lambda cid: int(cid.rsplit(":", 1)[1]),
+            )
+            res = await self._click(user, panel, later, decided)
+            messages = [res.original or panel]
+            found = self._find_answer(messages, gid, code)
+        assert found is not None, f"no panel component for {code!r}"
+        msg, cid, value = found
         if msg.ephemeral:
             decided.where = "channel"
         if value is None:
@@ -219,11 +236,15 @@ class Clicker:
     async def count(
         self, user: FakeUser, gid: int, prompt: Prompt, action: Any, in_channel: bool
     ) -> Decided:
-        """Answer a decision taken by counts per type: from the suggestion the panel
-        starts at, move one to ``action``'s type if it has none (− on another type, +
-        on it), then Confirm."""
+        """Answer a decision taken by counts per type. With places (chits to buy): the
+        policy's one purchase, at its place, confirmed without finishing. A tally of
+        exactly its total taken one by one (casualties): from the suggestion the panel
+        starts at, move one to ``action``'s type if it has none (− on another type, + on
+        it), then Confirm. Any other (units to disband, savings, an action the panel does
+        not count, such as finishing): the suggestion, confirmed in one click."""
         world = self.world
-        assert prompt.tally is not None
+        tally = prompt.tally
+        assert tally is not None
         decided = Decided(prompt.kind, action.kind, "channel" if in_channel else "dm", 0)
         if in_channel:
             opener = self._newest(world.fake.messages(world.channel), f"ew:p:{gid}:a")
@@ -234,28 +255,73 @@ class Clicker:
             panel = self._freshest_counts(user, gid)
             if panel.ephemeral:
                 decided.where = "channel"
-        groups = prompt.tally.groups
-        counts = [g.suggested for g in groups]
-        mine = next(i for i, g in enumerate(groups) if action in g.actions)
-        if counts[mine] == 0:
-            other = max(i for i, n in enumerate(counts) if n)
-            for i, delta in ((other, -1), (mine, 1)):
-                page = i // COUNTS_PER_PAGE
-                if self._counts_page(panel) != page:
-                    nav = self._counts_button(panel, gid, counts, page)
-                    panel = (await self._click(user, panel, nav, decided)).original or panel
-                counts[i] += delta
-                cid = self._counts_button(panel, gid, counts, page)
-                panel = (await self._click(user, panel, cid, decided)).original or panel
+        groups = tally.groups
+        _toggles, per_page = layout(tally)
+        counts = list(opening(prompt.version, tally).counts)
+        more = False
+        counted = any(action in g.at(p) for g in groups for p in range(max(1, len(tally.places))))
+        if tally.places and counted:
+            place = next(
+                p for p in range(len(tally.places)) if any(action in g.at(p) for g in groups)
+            )
+            mine = next(i for i, g in enumerate(groups) if action in g.at(place))
+            if place != tally.place:
+                cid = next(
+                    c["custom_id"]
+                    for c in panel.walk_components()
+                    if COUNT_PLACE.fullmatch(c.get("custom_id", ""))
+                    and any(o["value"] == str(place) for o in c.get("options", []))
+                )
+                panel = (
+                    await self._select(user, panel, cid, str(place), decided)
+                ).original or panel
+            panel = await self._count_to(user, panel, gid, counts, mine, 1, per_page, decided)
+            counts[mine] = 1
+            more = True
+        elif counted and tally.bound == "exactly" and tally.finish is None:
+            mine = next(i for i, g in enumerate(groups) if action in g.actions)
+            if counts[mine] == 0:
+                other = max(i for i, n in enumerate(counts) if n)
+                for i, delta in ((other, -1), (mine, 1)):
+                    panel = await self._count_to(
+                        user, panel, gid, counts, i, counts[i] + delta, per_page, decided
+                    )
+                    counts[i] += delta
         confirm = next(
             c["custom_id"]
             for c in panel.walk_components()
-            if COUNT_CONFIRM.fullmatch(c.get("custom_id", ""))
+            if (m := COUNT_CONFIRM.fullmatch(c.get("custom_id", ""))) and bool(m["more"]) == more
         )
-        assert confirm.endswith(":" + ".".join(map(str, counts))), (confirm, counts)
+        found = COUNT_CONFIRM.fullmatch(confirm)
+        assert found is not None and found["counts"] == write(counts), (
+            confirm,
+            counts,
+        )
         await self._click(user, panel, confirm, decided)
         await world.settle()
         return decided
+
+    async def _count_to(
+        self,
+        user: FakeUser,
+        panel: FakeMessage,
+        gid: int,
+        counts: list[int],
+        i: int,
+        n: int,
+        per_page: int,
+        decided: Decided,
+    ) -> FakeMessage:
+        """Click group ``i``'s count (or toggle) on ``panel`` from ``counts`` to ``n``,
+        turning to its page first; the panel as it is then."""
+        page = i // per_page
+        if self._counts_page(panel) != page:
+            nav = self._counts_button(panel, gid, counts, page)
+            panel = (await self._click(user, panel, nav, decided)).original or panel
+        moved = list(counts)
+        moved[i] = n
+        cid = self._counts_button(panel, gid, moved, page)
+        return (await self._click(user, panel, cid, decided)).original or panel
 
     @staticmethod
     def _counts_page(panel: FakeMessage) -> int:
@@ -274,7 +340,7 @@ class Clicker:
         for c in panel.walk_components():
             cid = c.get("custom_id", "")
             m = COUNT.fullmatch(cid)
-            same = m is not None and m["counts"] == ".".join(map(str, counts))
+            same = m is not None and m["counts"] == write(counts)
             if cid.startswith(want) and same and m is not None and int(m["page"]) == page:
                 return cid
         raise AssertionError(f"no button to {counts} on page {page}: {panel.components}")
@@ -319,10 +385,23 @@ class Clicker:
         """What only ``user`` sees: the DMs and the ephemeral panels shown to them."""
         return [*self.world.fake.dm_messages(user), *self.ephemerals.get(user.id, [])]
 
+    @staticmethod
+    def _newest_panel(messages: list[FakeMessage], gid: int) -> FakeMessage:
+        """The decision panel of the newest version among ``messages``."""
+        best: tuple[int, int, FakeMessage] | None = None
+        for m in messages:
+            for c in m.walk_components():
+                found = re.fullmatch(rf"ew:(?:a|s|ap):{gid}:(\d+):.*", c.get("custom_id", ""))
+                if found and (best is None or (int(found.group(1)), m.id) > best[:2]):
+                    best = (int(found.group(1)), m.id, m)
+        assert best is not None, "no decision panel"
+        return best[2]
+
     def _find_answer(
         self, messages: list[FakeMessage], gid: int, code: str
-    ) -> tuple[FakeMessage, str, str | None]:
-        """The component answering with ``code`` on the panel of the newest version."""
+    ) -> tuple[FakeMessage, str, str | None] | None:
+        """The component answering with ``code`` on the panel of the newest version
+        (None: not on the page shown)."""
         best: tuple[int, int, FakeMessage, str, str | None] | None = None
         for m in messages:
             for c in m.walk_components():
@@ -338,7 +417,8 @@ class Clicker:
                     continue
                 if best is None or key[:2] > best[:2]:
                     best = key
-        assert best is not None, f"no panel component for {code!r}"
+        if best is None:
+            return None
         return best[2], best[3], best[4]
 
     def _record(self, res: InteractionResult, decided: Decided) -> InteractionResult:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.views.counts import CONFIRM_ID, COUNT_ID
+from bot.views.counts import CONFIRM_ID, COUNT_ID, write
 from service import Prompt
 from tests.bot.e2e.clicks import Clicker, _engine
 from tests.bot.e2e.harness import World
@@ -41,20 +41,21 @@ def _panel(world: World, prompt: Prompt) -> Any:
 
 
 def _ids(msg: Any) -> dict[str, str]:
-    """The panel's clickable buttons by label (− and + by their type's index)."""
+    """The panel's clickable buttons: Confirm, and the others by the counts they lead
+    to (− and +, or a type's toggle)."""
     out: dict[str, str] = {}
     for c in msg.walk_components():
         cid = c.get("custom_id", "")
         if CONFIRM_ID.fullmatch(cid):
             out["confirm"] = cid
         elif (m := COUNT_ID.fullmatch(cid)) and not c.get("disabled"):
-            out.setdefault(c["label"] + ":" + m["counts"], cid)
+            out.setdefault("to:" + m["counts"], cid)
     return out
 
 
-def _button(msg: Any, sign: str, counts: list[int]) -> str:
-    """The − or + button leading to ``counts``."""
-    return _ids(msg)[f"{sign}:" + ".".join(map(str, counts))]
+def _button(msg: Any, counts: list[int]) -> str:
+    """The button leading to ``counts`` (a − or +, or a toggle)."""
+    return _ids(msg)["to:" + write(counts)]
 
 
 def _lost(before: Any, after: Any, space: str, seat: int) -> list[str]:
@@ -76,13 +77,13 @@ async def test_casualties_preselected_adjusted_refused_and_confirmed(world: Worl
     suggested = [g.suggested for g in tally.groups]
     assert sum(suggested) == tally.total, "the suggestion is preselected in full"
     assert f"{tally.total} of {tally.total}**" in panel.content, panel.content
-    assert _ids(panel)["confirm"].endswith(":" + ".".join(map(str, suggested)))
+    assert _ids(panel)["confirm"].endswith(":" + write(suggested))
 
     # + on a type with none: one too many; Confirm is refused privately, nothing changes
     spare = next(i for i, n in enumerate(suggested) if n == 0)
     more = list(suggested)
     more[spare] += 1
-    res = await world.click(user, panel, _button(panel, "+", more))
+    res = await world.click(user, panel, _button(panel, more))
     assert not res.ephemeral and _panel(world, prompt) is panel, "the panel itself is edited"
     assert f"{tally.total + 1} of {tally.total}**" in panel.content, panel.content
     version = (await svc.status(gid)).version
@@ -95,7 +96,7 @@ async def test_casualties_preselected_adjusted_refused_and_confirmed(world: Worl
     taken = max(i for i, n in enumerate(suggested) if n)
     fewer = list(more)
     fewer[taken] -= 1
-    await world.click(user, panel, _button(panel, "−", fewer))
+    await world.click(user, panel, _button(panel, fewer))
     assert f"{tally.total} of {tally.total}**" in panel.content, panel.content
     assert tally.groups[spare].label in panel.content.rsplit("\n", 1)[-1]
     before = _engine(world, gid).copy()
@@ -109,7 +110,7 @@ async def test_casualties_preselected_adjusted_refused_and_confirmed(world: Worl
     shown = await world.click(user, opener, f"ew:p:{gid}:a")
     assert shown.ephemeral and shown.original is not None, shown.content
     assert _ids(shown.original)["confirm"] == _ids(panel)["confirm"].rsplit(":", 1)[0] + ":" + (
-        ".".join(map(str, suggested))
+        write(suggested)
     ), "the panel from the channel opens at the suggestion too"
     res = await world.click(user, panel, _ids(panel)["confirm"])
     await world.settle()

@@ -1,8 +1,8 @@
 """Europe at War through the fake Discord with the real client, played only by clicking
 after /newgame: the lobby's Options panel (the EA-36 options), nations by /join, setup
-placement, the move planner, windows, battles, casualties, recruits and upkeep on the
-turn panel and the decision panels, people and computers at one table. The channel
-never shows a hand; each hand goes by DM.
+placement, the move planner, windows, battles on the turn panel and the decision panels,
+casualties, recruits, upkeep and savings on the counts panel, people and computers at
+one table. The channel never shows a hand; each hand goes by DM.
 
 The default run plays the opening of a five-seat game on the compact map; whole games
 (five seats to a winner in 8 rounds, and a full-length two-player game) and a restart in

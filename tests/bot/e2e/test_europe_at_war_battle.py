@@ -30,18 +30,52 @@ PEOPLE = ("ann", "bob", "cy")
 def _panel(clicker: Clicker, user: FakeUser, gid: int) -> FakeMessage:
     """The newest answer panel ``user`` sees: in the DMs, or an ephemeral one that a
     click in the channel left open (the DM's then says a newer panel follows)."""
+    answers = (f"ew:s:{gid}:", f"ew:a:{gid}:")
     for m in sorted(clicker._private(user), key=lambda m: m.id, reverse=True):
-        if any(c.get("custom_id", "").startswith(f"ew:s:{gid}:") for c in m.walk_components()):
+        if any(c.get("custom_id", "").startswith(answers) for c in m.walk_components()):
             return m
     raise AssertionError(f"no answer panel shown to {user.name}")
 
 
 def _offered(panel: FakeMessage) -> list[str]:
-    return [o["value"] for c in panel.walk_components() for o in c.get("options", [])]
+    """The answers a panel offers: its select's options, or its buttons in order."""
+    return [o["value"] for c in panel.walk_components() for o in c.get("options", [])] + [
+        c["custom_id"].split(":", 4)[4]
+        for c in panel.walk_components()
+        if c.get("custom_id", "").startswith("ew:a:")
+    ]
+
+
+def _buttons(panel: FakeMessage) -> list[list[str]]:
+    """The panel's rows of answer buttons, as the codes they send."""
+    return [
+        [c["custom_id"].split(":", 4)[4] for c in row["components"]]
+        for row in panel.components
+        if all(c.get("custom_id", "").startswith("ew:a:") for c in row["components"])
+    ]
 
 
 def _select_id(panel: FakeMessage) -> str:
     return next(c["custom_id"] for c in panel.walk_components() if c.get("type") == 3)
+
+
+async def _refused_button(world: World, user: FakeUser, gid: int, version: int, code: str) -> str:
+    """Click a copy of an answer button sending ``code`` at ``version``: refused
+    privately, nothing changed."""
+    assert world.bot is not None
+    now = (await world.bot.service.status(gid)).version
+    cid = f"ew:a:{gid}:{version}:{code}"
+    button = {"type": 2, "style": 1, "label": "?", "custom_id": cid}
+    msg = world.fake._create_message(
+        world.fake.dm_channel(user),
+        world.fake.bot_user,
+        {"content": "a panel", "components": [{"type": 1, "components": [button]}]},
+        [],
+    )
+    res = await world.click(user, msg, cid)
+    assert res.ephemeral and len(res.content) < 200, res.content
+    assert (await world.bot.service.status(gid)).version == now
+    return str(res.content)
 
 
 def _forged(world: World, user: FakeUser, custom_id: str, value: str) -> FakeMessage:
@@ -85,13 +119,18 @@ async def test_battle_cards_and_retreat_by_clicking(world: World) -> None:
     game = contract.game_named("europe_at_war")
     clicker, policy = Clicker(world, channel_every=3), Heuristic()
 
-    # the battle's card panel: the decider's own legal battle cards, and Pass
+    # the battle's card panel: the decider's own legal battle cards as buttons (five a
+    # row), and Pass in a row of its own
     prompt = await _until(world, gid, clicker, policy, "cards")
     state = _engine(world, gid)
     decider = world.user_of(prompt.user_id)
     panel = _panel(clicker, decider, gid)
     assert _offered(panel) == [codec.encode(a, game) for a in prompt.choices]
     assert [a.kind for a in prompt.choices][-1] == "pass"
+    assert len(prompt.choices) <= 21, "the first battle's cards fit on buttons"
+    rows = _buttons(panel)
+    assert rows[-1] == [codec.encode(prompt.choices[-1], game)], "Pass in a row of its own"
+    assert all(len(r) <= 5 for r in rows) and len(rows) <= 5, rows
     cards = [a for a in prompt.choices if a.kind == "battle_card"]
     assert cards and all(a.card in state.hands[prompt.seat] for a in cards)
 
@@ -105,26 +144,25 @@ async def test_battle_cards_and_retreat_by_clicking(world: World) -> None:
     res = await world.click("spectator", opener, f"ew:p:{gid}:a")
     assert res.ephemeral and "not playing in this game" in res.content, res.content
 
-    # a battle card not held is refused
-    cid = _select_id(panel)
+    # a battle card not held is refused with the rule's reason
     stranger = next(c for c in deck() if c not in state.hands[prompt.seat])
     forged = codec.encode(dataclasses.replace(cards[0], card=stranger), game)
-    assert "legal in this battle" in await _refused(world, decider, cid, forged, gid)
+    refusal = await _refused_button(world, decider, gid, prompt.version, forged)
+    assert "legal in this battle" in refusal, refusal
 
     # a card played: it leaves the hand and shows in the battle's public message
     battle_msg = (await world.bot.db.game_messages(gid)).duel_message_id
     assert battle_msg is not None, "the battle has its channel message"
     version = (await svc.status(gid)).version
     code = codec.encode(cards[0], game)
-    await world.fake.select(decider, panel, cid, [code])
-    await world.settle()
+    await world.click(decider, panel, f"ew:a:{gid}:{prompt.version}:{code}")
     assert (await svc.status(gid)).version > version
     assert cards[0].card not in _engine(world, gid).hands[prompt.seat]
     shown = next(m for m in world.fake.messages(world.channel) if m.id == battle_msg)
     assert deck()[cards[0].card].name in shown.content, shown.content
 
     # the panel answered already is out of date: the card is not played twice
-    assert "out of date" in await _refused(world, decider, cid, code, gid)
+    assert "out of date" in await _refused_button(world, decider, gid, prompt.version, code)
 
     # the retreat: only the legal spaces, answered once
     prompt = await _until(world, gid, clicker, policy, "retreat")

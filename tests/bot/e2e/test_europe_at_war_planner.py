@@ -84,7 +84,8 @@ async def test_the_move_planner_by_clicking(world: World) -> None:
     assert "free move" in pay, pay
     await _press(world, mover, panel, pay["free move"])
     assert (await svc.status(gid)).version == version, "nothing is done before Confirm"
-    await _press(world, mover, panel, _buttons(panel)["✔ Confirm"])
+    first_order = _buttons(panel)["✔ Confirm"]
+    await _press(world, mover, panel, first_order)
     plan = _engine(world, gid).plan
     assert [(o.kind, o.path[-1], o.pay) for o in plan] == [("move", dest, "free")]
     assert (await svc.status(gid)).version == version + 1
@@ -104,13 +105,16 @@ async def test_the_move_planner_by_clicking(world: World) -> None:
     res = await world.click(waiting, _forged(world, waiting, old_order), old_order)
     assert res.ephemeral and "nothing to decide now" in res.content, res.content
     assert len(res.content) < 200
-    # an order the rules do not allow (a second free move), as a tampered or old panel
-    # would send it, is refused
+    # the same order again (its General stands at its destination now), as a tampered
+    # panel would send it at the prompt's own version: refused with the rule's reason
     panel = clicker._freshest_turn(mover, gid)
     ver = (await svc.status(gid)).version
-    confirm = f"ew:tc:{gid}:{ver}:move.{group}.{dest}.{dest}.free"
+    path = first_order.split(":", 4)[4]
+    assert path.endswith(".free"), path
+    confirm = f"ew:tc:{gid}:{ver}:{path}"
     res = await world.click(mover, _forged(world, mover, confirm), confirm)
-    assert res.ephemeral and "out of date" in res.content and len(res.content) < 200, res.content
+    assert res.ephemeral and res.content == "That is not a path from the group's space.", res
+
     assert (await svc.status(gid)).version == ver and len(_engine(world, gid).plan) == 1
 
     # a drop-off on the order's way
@@ -126,13 +130,15 @@ async def test_the_move_planner_by_clicking(world: World) -> None:
             await world.settle()
         else:
             await _press(world, mover, panel, _steps(panel)[0][1])
-    await _press(world, mover, panel, _buttons(panel)["✔ Confirm"])
+    first_order = _buttons(panel)["✔ Confirm"]
+    await _press(world, mover, panel, first_order)
     plan = _engine(world, gid).plan
     assert len(plan) == 1 and len(plan[0].drops) == 1, "the drop-off is on the order"
 
     # Undo takes back the last step, then the order itself
     await _press(world, mover, panel, _buttons(panel)["take back the last order"])
-    await _press(world, mover, panel, _buttons(panel)["✔ Confirm"])
+    first_order = _buttons(panel)["✔ Confirm"]
+    await _press(world, mover, panel, first_order)
     plan = _engine(world, gid).plan
     assert len(plan) == 1 and not plan[0].drops, "Undo took back the drop-off, not the order"
     while _engine(world, gid).plan:

@@ -20,14 +20,16 @@ def _wrapping(arcade: bool) -> set[frozenset[str]]:
 
 
 @pytest.mark.parametrize("arcade", [False, True])
-def test_every_link_across_the_edge_has_a_tag_at_each_end_naming_the_other(arcade: bool) -> None:
+def test_every_link_across_the_edge_has_a_tag_at_each_end_naming_the_other(
+    arcade: bool, locale: str
+) -> None:
     b = pyramids.load_board("world_war_5", arcade)
     links = edge_links("world_war_5", arcade)
     assert {frozenset((e.west, e.east)) for e in links} == _wrapping(arcade)
     assert len(links) == 8
     for e in links:
-        assert e.west_tag.text in edges.tag_texts(b.fields[e.east].name)
-        assert e.east_tag.text in edges.tag_texts(b.fields[e.west].name)
+        assert e.west_tag.text in edges.tag_forms(b.fields[e.east])
+        assert e.east_tag.text in edges.tag_forms(b.fields[e.west])
         assert e.west_tag.box[0] <= 1.0  # at the west edge
         assert e.east_tag.box[2] >= layout.MAP_WIDTH - 1.0  # at the east edge
         for tag in (e.west_tag, e.east_tag):
@@ -48,7 +50,7 @@ def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-def test_tags_keep_clear_of_each_other_the_pieces_and_the_names() -> None:
+def test_tags_keep_clear_of_each_other_the_pieces_and_the_names(locale: str) -> None:
     b = pyramids.load_board("world_war_5")
     tags = [t for e in edge_links("world_war_5") for t in (e.west_tag, e.east_tag)]
     for a, c in itertools.combinations(tags, 2):
@@ -60,7 +62,9 @@ def test_tags_keep_clear_of_each_other_the_pieces_and_the_names() -> None:
             assert not _overlap(tag.box, lab.box), (tag.text, lab.key)
 
 
-def test_each_half_runs_into_its_own_tag_and_no_two_halves_of_two_fields_cross() -> None:
+def test_each_half_runs_into_its_own_tag_and_no_two_halves_of_two_fields_cross(
+    locale: str,
+) -> None:
     b = pyramids.load_board("world_war_5")
     halves: list[tuple[str, edges.Segment, edges.EdgeTag]] = []
     for e in edge_links("world_war_5"):

@@ -8,7 +8,8 @@ of each part of its panel are known apart; each part's strings are compared with
 intended ones, worked out here from the view, the names and the events: a name drawn
 must be one of the forms of the rule (:func:`render.text.name_forms`), a sentence must
 be drawn whole (its lines joined give it back), and nothing anywhere may end in an
-ellipsis.
+ellipsis. Every board, duel and hand is drawn in every language the product speaks (the
+longest language's words must fit as English's do).
 """
 
 from __future__ import annotations
@@ -23,10 +24,11 @@ from PIL import Image
 import rules
 from render.pyramids import gallery, status
 from render.pyramids.board import draw_board, use_arcade
+from render.pyramids.catalogue import _
 from render.pyramids.duel import duel_image
 from render.pyramids.hand import hand_image
-from render.pyramids.panel import last_action_lines
-from render.text import ELLIPSIS, display_name, label_forms, name_forms, name_levels, recording
+from render.pyramids.panel import foe_label, last_action_lines, power_forms
+from render.text import ELLIPSIS, display_name, name_forms, name_levels, recording
 from rules import pyramids
 
 NAMES = gallery.NAMES
@@ -93,17 +95,18 @@ def _check_seat(view: pyramids.View, seat: int, drawn: list[str]) -> None:
     sv = view.seats[seat]
     own = display_name(NAMES, seat)
     assert any(text in name_forms(own) for text in drawn), (own, drawn)
-    assert any(text in label_forms(sv.power_name) for text in drawn), (sv.power_name, drawn)
+    assert any(text in power_forms(sv) for text in drawn), (sv.power_name, drawn)
     if view.variant == "european_war" and len(view.seats) > 1:
         foe = display_name(NAMES, sv.arch_enemy)
-        assert any(text in {f"foe: {form}" for form in name_forms(foe)} for text in drawn), (
+        assert any(text in {foe_label(form) for form in name_forms(foe)} for text in drawn), (
             foe,
             drawn,
         )
-    words = {*name_forms(own), *label_forms(sv.power_name)}
+    words = {*name_forms(own), *power_forms(sv)}
+    tags = {status.tag_label(t) for t in ("winner", "eliminated", *status.TAGS.values())}
     for text in drawn:
         # the rest: counts, "×2", a tag, or the foe
-        assert text in words or text.startswith("foe: ") or len(text) <= 11, text
+        assert text in words | tags or text.startswith(foe_label("")) or len(text) <= 4, text
 
 
 def _check_status(view: pyramids.View, drawn: list[str]) -> None:
@@ -116,7 +119,7 @@ def _check_last_action(view: pyramids.View, events: Sequence[rules.Event], drawn
     """The box tells the newest sentences whole, the oldest left out first; returns how
     many it tells."""
     title, *lines = drawn
-    assert title.replace("\u200a", "") == "LAST ACTION"
+    assert title.replace("\u200a", "") == _("LAST ACTION")
     for level in name_levels(_names(view)):
         sentences = last_action_lines(view, level, events)
         for dropped in range(len(sentences)):
@@ -126,7 +129,7 @@ def _check_last_action(view: pyramids.View, events: Sequence[rules.Event], drawn
 
 
 @pytest.mark.parametrize("file", _files(gallery.BoardSample))
-def test_every_gallery_board_draws_its_text_uncut(file: str) -> None:
+def test_every_gallery_board_draws_its_text_uncut(file: str, locale: str) -> None:
     sample: gallery.BoardSample = _sample(file)
     view, events = sample.view, sample.events
     parts, outside = _draw_parts(view, events)
@@ -171,7 +174,7 @@ def test_the_gallery_has_a_long_name_and_a_long_turn_told_whole() -> None:
 
 
 @pytest.mark.parametrize("file", _files(gallery.DuelSample))
-def test_every_gallery_duel_draws_its_names_uncut(file: str) -> None:
+def test_every_gallery_duel_draws_its_names_uncut(file: str, locale: str) -> None:
     sample: gallery.DuelSample = _sample(file)
     with recording() as drawn:
         duel_image(sample.view, NAMES, sample.result, events=sample.events)
@@ -187,7 +190,7 @@ def test_every_gallery_duel_draws_its_names_uncut(file: str) -> None:
 
 
 @pytest.mark.parametrize("file", _files(gallery.HandSample))
-def test_every_gallery_hand_draws_its_title_whole(file: str) -> None:
+def test_every_gallery_hand_draws_its_title_whole(file: str, locale: str) -> None:
     sample: gallery.HandSample = _sample(file)
     with recording() as drawn:
         hand_image(sample.cards, title=sample.title, side=sample.side)
@@ -205,7 +208,7 @@ def test_every_gallery_chart_draws_its_title_and_legend_whole(file: str) -> None
     assert {s.label for s in sample.series} <= set(drawn)
 
 
-def test_names_no_gallery_has_are_shortened_only_by_the_rule() -> None:
+def test_names_no_gallery_has_are_shortened_only_by_the_rule(locale: str) -> None:
     """One long word, emoji only (no glyph: "Seat 2"), many words."""
     names = ["W" * 32, "🙂🙂", "Jean Baptiste Emmanuel Zorg of the Fifth Element", "Eve"]
     game, _ = pyramids.new_game("european_war", [None] * 4, seed=2, arranged=True)

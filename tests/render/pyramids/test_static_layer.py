@@ -158,7 +158,7 @@ def _sample_centre_or_anchor(board_id: str, fid: str) -> tuple[float, float]:
 
 
 @pytest.mark.parametrize("board_id", BOARDS)
-def test_names_keep_clear_of_every_piece_spot(board_id: str) -> None:
+def test_names_keep_clear_of_every_piece_spot(board_id: str, locale: str) -> None:
     b = board(board_id)
     labels = name_labels(board_id)
     assert [lab.key for lab in labels] == list(b.fields)
@@ -257,7 +257,7 @@ def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-def test_the_harbour_legend_explains_both_groups_clear_of_everything() -> None:
+def test_the_harbour_legend_explains_both_groups_clear_of_everything(locale: str) -> None:
     box = legend_box("european_war")
     assert box is not None and legend_box("world_war_5") is None  # no harbours there
     left, top, right, bottom = box

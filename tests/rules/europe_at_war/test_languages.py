@@ -33,7 +33,7 @@ TRANSLATED = ("de", "fr", "cs")
 REFUSAL = {
     "en": "It is not your decision now.",
     "de": "Du bist jetzt nicht an der Reihe zu entscheiden.",
-    "fr": "Ce n'est pas à vous de décider maintenant.",
+    "fr": "Ce n'est pas à toi de décider maintenant.",
     "cs": "Teď nerozhoduješ ty.",
 }
 TURN = {
@@ -52,8 +52,8 @@ DRAW_PROMPT = {
     "en": "Draw Phase: discard any cards you do not want, then finish to draw 5 (EA-5).",
     "de": "Ziehphase: wirf beliebige Karten ab, die du nicht willst, dann beende, um 5 zu "
     "ziehen (EA-5).",
-    "fr": "Phase de pioche : défaussez les cartes dont vous ne voulez pas, puis terminez pour "
-    "piocher 5 (EA-5).",
+    "fr": "Phase de pioche : défausse les cartes dont tu ne veux pas, puis termine pour piocher 5 "
+    "(EA-5).",
     "cs": "Fáze dobírání: odhoď karty, které nechceš, pak skonči a vezmi si 5 (EA-5).",
 }
 LOST_ORDERS = {

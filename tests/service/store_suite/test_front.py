@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.models import GameMessages, OutboxFile, OutboxRecord
+from service.models import GameMessages, OutboxFile, OutboxRecord, UndoOffer
 from service.store import InvalidRecord, Store
 
 from .conftest import Opener
@@ -179,6 +179,39 @@ async def test_message_ids_are_kept_per_game_and_go_with_it(store: Store) -> Non
     assert await store.game_messages(gid + 999) == GameMessages()
     assert await store.delete_guild(4) == 1
     assert await store.game_messages(gid) == GameMessages()
+
+
+async def test_an_undo_button_is_kept_per_game_replaced_forgotten_and_goes_with_it(
+    reopen: Opener,
+) -> None:
+    store = await reopen()
+    try:
+        a, b = await running_game(store, channel=1, guild=4), await running_game(store, channel=2)
+        assert await store.undo_offers() == {}
+        edit = {"components": [{"type": 1, "components": [{"type": 2, "custom_id": "x"}]}]}
+        first = UndoOffer(SNOWFLAKE, SNOWFLAKE + 1, 3, 1_700_000_030.5, edit)
+        await store.set_lobby_message(a, 5, 6)
+        await store.set_undo_offer(a, first)
+        await store.set_undo_offer(b, UndoOffer(2, 20, 1, 9.0, {"components": []}))
+        await store.set_undo_offer(b + 999, first)  # no such game: nothing recorded
+    finally:
+        await store.close()
+    store = await reopen()
+    try:
+        assert await store.undo_offers() == {
+            a: first,
+            b: UndoOffer(2, 20, 1, 9.0, {"components": []}),
+        }
+        assert await store.game_messages(a) == GameMessages(5, 6, None)  # the others stay
+        second = UndoOffer(SNOWFLAKE, SNOWFLAKE + 2, 4, 1_700_000_040.0, {"components": []})
+        await store.set_undo_offer(a, second)
+        await store.set_undo_offer(b, None)
+        assert await store.undo_offers() == {a: second}
+        assert await store.game_messages(a) == GameMessages(5, 6, None)
+        assert await store.delete_guild(4) == 1
+        assert await store.undo_offers() == {}
+    finally:
+        await store.close()
 
 
 async def test_closed_dms_are_marked_on_the_seats_of_unfinished_games(store: Store) -> None:
