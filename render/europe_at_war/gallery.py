@@ -1,5 +1,5 @@
 """Sample images of Europe at War for people to look at:
-``python -m render.europe_at_war.gallery DIR``.
+``python -m render.europe_at_war.gallery DIR [LANGUAGE]``.
 
 Writes (all file names start with ``ea_``): the start of a five-player game in the full
 map and each of the nine crops; a position with a battle under way and the plan's arrows
@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import i18n
 import rules
 from rules.europe_at_war.game import EaGame
 from rules.europe_at_war.options import Options
@@ -91,15 +92,18 @@ def samples() -> Iterator[tuple[str, bytes]]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Write every sample into the directory named by the first argument."""
+    """Write every sample into the directory named by the first argument, its words in
+    the language the second names (en, de, fr or cs; English by default)."""
     args = sys.argv[1:] if argv is None else argv
-    if len(args) != 1:
-        raise SystemExit("usage: python -m render.europe_at_war.gallery DIR")
+    given = args[1:]
+    if not 1 <= len(args) <= 2 or any(i18n.supported(tag) != tag for tag in given):
+        raise SystemExit("usage: python -m render.europe_at_war.gallery DIR [en|de|fr|cs]")
     out = Path(args[0])
     out.mkdir(parents=True, exist_ok=True)
-    for name, data in samples():
-        (out / name).write_bytes(data)
-        print(f"{name}  {len(data) / 1024:.0f} KB")
+    with i18n.use(given[0] if given else None):
+        for name, data in samples():
+            (out / name).write_bytes(data)
+            print(f"{name}  {len(data) / 1024:.0f} KB")
 
 
 if __name__ == "__main__":

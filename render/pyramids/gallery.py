@@ -1,4 +1,4 @@
-"""Sample images for people to look at: ``python -m render.pyramids.gallery DIR``.
+"""Sample images for people to look at: ``python -m render.pyramids.gallery DIR [LANGUAGE]``.
 
 Writes boards (start, mid-game with arrows and marks, a whole turn told in the
 last-action box, the end banner; both variants), duels (in progress and over), hands
@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import i18n
 import rules
 from render.replay import Frame, animate
 from rules import pyramids
@@ -342,14 +343,20 @@ def write_gallery(directory: Path) -> list[Path]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Command line: ``python -m render.pyramids.gallery DIR``."""
+    """Command line: ``python -m render.pyramids.gallery DIR [LANGUAGE]`` (en, de, fr or
+    cs: the images' words in that language; English by default)."""
     args = list(sys.argv[1:] if argv is None else argv)
-    if len(args) != 1 or args[0] in ("-h", "--help"):
-        print("usage: python -m render.pyramids.gallery DIR", file=sys.stderr)
+    if not 1 <= len(args) <= 2 or args[0] in ("-h", "--help") or not _language_ok(args[1:]):
+        print("usage: python -m render.pyramids.gallery DIR [en|de|fr|cs]", file=sys.stderr)
         return 2
-    for path in write_gallery(Path(args[0])):
-        print(path)
+    with i18n.use(args[1] if len(args) == 2 else None):
+        for path in write_gallery(Path(args[0])):
+            print(path)
     return 0
+
+
+def _language_ok(given: Sequence[str]) -> bool:
+    return all(i18n.supported(tag) == tag for tag in given)
 
 
 if __name__ == "__main__":

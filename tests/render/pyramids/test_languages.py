@@ -5,6 +5,7 @@ language keeps its own static layer; equal boards give equal bytes in every lang
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 
@@ -149,3 +150,23 @@ def test_the_images_alt_texts_speak_the_language() -> None:
         assert images.extra_text("duel") == "Das Duell: offen gespielte Karten und Summen."
     with i18n.use("cs"):
         assert images.private_text([]) == "Tvoje karty: žádné"
+
+
+def test_the_gallery_is_written_in_the_language_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``python -m render.pyramids.gallery DIR cs`` draws its samples in Czech; an unknown
+    language is refused before anything is drawn."""
+    from render.pyramids import gallery
+
+    drawn_in: list[str] = []
+
+    def write(out: Path) -> list[Path]:
+        drawn_in.append(i18n.current())
+        return []
+
+    monkeypatch.setattr(gallery, "write_gallery", write)
+    assert gallery.main([str(tmp_path), "cs"]) == 0
+    assert gallery.main([str(tmp_path)]) == 0
+    assert gallery.main([str(tmp_path), "xx"]) == 2
+    assert drawn_in == ["cs", "en"]
