@@ -20,7 +20,6 @@ WORKDIR /app
 COPY requirements/bot.txt ./requirements/
 RUN pip install --no-cache-dir -r requirements/bot.txt
 COPY pyproject.toml README.md ./
-COPY i18n ./i18n
 COPY rules ./rules
 COPY render ./render
 COPY ai ./ai

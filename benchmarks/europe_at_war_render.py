@@ -26,13 +26,12 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import i18n
 from ai.europe_at_war import EaPlayer
 from benchmarks.stats import percentile
 from render.europe_at_war import FRAMES, battle_png, board_png, warm_up
 from render.europe_at_war.board import forget_maps
 from render.europe_at_war.static import static
-from rules import Event
+from rules import Event, i18n
 from rules.europe_at_war.game import EaGame
 from rules.europe_at_war.options import Options
 from rules.europe_at_war.view import view_for

@@ -51,8 +51,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-import i18n
-from rules import contract
+from rules import contract, i18n
 from rules.presentation import Contest
 from service import DecisionInfo, GameStatus, LobbyInfo, Outcome, ServiceError
 from service.models import OutboxRecord

@@ -41,7 +41,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import i18n
+from rules import i18n
 
 from .catalogue import n_
 from .texts import clip

@@ -30,8 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-import i18n
-from rules import contract
+from rules import contract, i18n
 from service import Outcome, PrivateNote, Prompt
 from service.models import OutboxFile, OutboxRecord
 

@@ -30,7 +30,7 @@ import discord
 from discord import app_commands
 from discord.enums import AppCommandOptionType as T
 
-import i18n
+from rules import i18n
 
 from .catalogue import N_, _
 from .errors import OUT_OF_DATE, StalePayload

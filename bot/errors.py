@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 import discord
 from discord import app_commands
 
-import i18n
 import rules
+from rules import i18n
 from service import DISK_FULL, INTERNAL_ERROR, Outcome, ServiceError
 from service.models import SettingsError
 from service.store import StoreFull

@@ -53,11 +53,11 @@ from typing import Any
 import discord
 from PIL import Image, ImageDraw
 
-import i18n
 import render
 import rules
 from render.chart import Series, rating_chart_text
 from render.replay import Animation, Frame
+from rules import i18n
 
 from . import render_worker
 from .catalogue import _

@@ -23,12 +23,12 @@ import traceback
 from collections.abc import Sequence
 from typing import Any
 
-import i18n
 import render
 import rules
 from render import replay
 from render.chart import Series, rating_chart
 from render.pngwrite import use_zlib
+from rules import i18n
 
 from . import deflate
 

@@ -10,8 +10,7 @@ from collections.abc import Iterable, Sequence
 
 from discord.utils import escape_markdown
 
-import i18n
-from rules import contract
+from rules import contract, i18n
 from rules.presentation import Presentation
 from service import (
     DecisionInfo,

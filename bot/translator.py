@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 from discord.app_commands import locale_str
 
-import i18n
+from rules import i18n
 
 LIMIT = 100
 """Discord's limit on a description and a choice's name, in characters."""

@@ -44,10 +44,9 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-import i18n
 from render import images_for
 from render.replay import Frame, animate
-from rules import contract
+from rules import contract, i18n
 from service import GameService, ServiceError, computer
 from service.config import ConfigError, database_path
 from service.models import COMPUTER_LEVELS

@@ -18,10 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-import i18n
 import rules
 from render import images_for
-from rules import contract
+from rules import contract, i18n
 from service import GameService, GameStatus, Outcome, Prompt, ServiceError, rulebook
 from service.models import GameSettings
 from service.store import NewSeat

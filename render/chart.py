@@ -4,7 +4,7 @@ the caller names the kinds.
 
 The lines are drawn at :data:`SUPERSAMPLE` times the size and scaled down, so they are
 smooth; the text is drawn at full size through :func:`render.text.put` (a test records
-it), in the current language (:mod:`i18n`): its words, dates and decimal separator.
+it), in the current language (:mod:`rules.i18n`): its words, dates and decimal separator.
 Equal inputs in one language give equal bytes.
 """
 

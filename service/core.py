@@ -32,9 +32,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-import i18n
 import rules
-from rules import contract
+from rules import contract, i18n
 from rules.presentation import Presentation
 
 from . import computer, turns

@@ -1,4 +1,4 @@
-"""Which language each part of an outcome is written in (see :mod:`i18n`).
+"""Which language each part of an outcome is written in (see :mod:`rules.i18n`).
 
 A game's channel speaks the game's language (:attr:`GameSettings.language`, fixed when
 its lobby opens: the server's ``/settings`` language, else the server's Discord
@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from contextlib import AbstractContextManager
 
-import i18n
+from rules import i18n
 
 from .live import LiveGame
 

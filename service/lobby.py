@@ -12,8 +12,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, Literal
 
-import i18n
-from rules import contract
+from rules import contract, i18n
 
 from . import turns
 from .catalogue import N_, _, n_

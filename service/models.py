@@ -11,9 +11,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-import i18n
 import rules
-from rules import contract
+from rules import contract, i18n
 from rules.contract import Timing
 from rules.presentation import OptionSpec
 

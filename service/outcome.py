@@ -18,8 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-import i18n
 import rules
+from rules import i18n
 from rules.presentation import Tally
 
 from .catalogue import _

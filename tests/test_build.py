@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 PROJECT = PYPROJECT["project"]
 LOCAL = {
-    *("i18n", "rules", "render", "ai", "service", "bot", "console"),
+    *("rules", "render", "ai", "service", "bot", "console"),
     *("tests", "benchmarks", "tools"),
 }
 # import names that differ from the distribution's, for packages CI does not install

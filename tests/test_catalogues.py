@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-import i18n
+from rules import i18n
 from tools import i18n as catalogues
 
 DIRS = catalogues.catalogue_dirs()

@@ -1,5 +1,4 @@
-"""Imports point down only (ARCHITECTURE.md): i18n/ (the languages) is standard library
-only and every package may use it; rules/ is standard library only besides; ai/ sees
+"""Imports point down only (ARCHITECTURE.md): rules/ is standard library only; ai/ sees
 rules/; render/ sees rules/ and Pillow; service/ sees rules/, ai/ (the computer players it
 seats), aiosqlite and asyncpg (the two stores' drivers) and openskill (the ratings); bot/
 and console/ sit on top of them, side by side, and never import each other — with one
@@ -17,14 +16,13 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 ALLOWED = {
-    "i18n": {"i18n"},
-    "rules": {"rules", "i18n"},
-    "ai": {"ai", "rules", "i18n"},
-    "render": {"render", "rules", "i18n", "PIL"},
-    "service": {"service", "rules", "ai", "i18n", "aiosqlite", "asyncpg", "openskill"},
-    "console": {"console", "service", "rules", "render", "ai", "i18n"},
+    "rules": {"rules"},
+    "ai": {"ai", "rules"},
+    "render": {"render", "rules", "PIL"},
+    "service": {"service", "rules", "ai", "aiosqlite", "asyncpg", "openskill"},
+    "console": {"console", "service", "rules", "render", "ai"},
     "bot": {
-        *("bot", "service", "rules", "render", "ai", "i18n"),
+        *("bot", "service", "rules", "render", "ai"),
         # Discord and its transport; Pillow (a placeholder for an image that failed) and
         # zlib-ng and ISA-L (deflating in the drawing processes); prometheus-client serves
         # the metrics; aiosqlite and asyncpg: the start-up check of the database, an SQLite

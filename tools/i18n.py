@@ -1,7 +1,7 @@
 """The message catalogues: extract, update, compile and check them (with Babel).
 
 A package with words of its own has a ``catalogue.py`` and a ``locale/`` folder beside it
-(see :mod:`i18n`). Its messages are the marked strings of its Python files (``_``, ``n_``,
+(see :mod:`rules.i18n`). Its messages are the marked strings of its Python files (``_``, ``n_``,
 ``p_``, ``N_``) and every block of its rule book (``RULES.md``: each run of lines
 between blank lines, as :func:`i18n.blocks` splits it), but for subpackages with a
 catalogue of their own; and the strings its ``catalogue.py`` names in its data files
@@ -36,7 +36,7 @@ from babel.messages.extract import extract_python
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
-import i18n
+from rules import i18n
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("rules", "render", "ai", "service", "bot", "console")

@@ -5,7 +5,7 @@ block of an opponent's win, a last home field taken, the odds of a duel, and oth
 the evaluation's term that the action improves most (:data:`ai.pyramids.evaluate.TERMS`:
 nearer to holding a power's fields, a safer home, an arch-enemy's home under pressure,
 cards kept for the duels to come, ...). Players are named by their powers. Each reason
-is one whole message of the package's catalogue, in the reader's language (:mod:`i18n`).
+is one whole message of the package's catalogue, in the reader's language (:mod:`rules.i18n`).
 """
 
 from __future__ import annotations

@@ -14,8 +14,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-import i18n
-from rules import contract
+from rules import contract, i18n
 from service import ServiceError
 
 from ..catalogue import N_, _

@@ -24,9 +24,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-import i18n
 from render.replay import Animation, Frame, TooLarge
-from rules import contract
+from rules import contract, i18n
 from service import Replay
 from service.queries import STATUS_WORDS
 from service.replays import public_record, seat_words

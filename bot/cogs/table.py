@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-import i18n
+from rules import i18n
 from service.models import GuildSettings
 
 from ..catalogue import N_, _

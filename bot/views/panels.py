@@ -19,8 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-import i18n
-from rules import contract
+from rules import contract, i18n
 from rules.contract import Game
 from rules.presentation import Presentation
 from service import OLD_BUTTON, Counts, DecisionInfo, Prompt, ServiceError, opening

@@ -16,13 +16,12 @@ from typing import Any
 
 from PIL import Image, ImageChops
 
-import i18n
 from render import palette as P
 from render.arrows import Arrow, draw_arrow
 from render.fonts import font
 from render.shapes import paste, rounded
 from render.text import clip, display_name, put
-from rules import Event
+from rules import Event, i18n
 from rules.europe_at_war.data import unit_sets
 from rules.europe_at_war.describe import nation_name
 

@@ -18,8 +18,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import i18n
 import rules
+from rules import i18n
 from rules.europe_at_war.game import EaGame
 from rules.europe_at_war.options import Options
 from rules.europe_at_war.view import view_for

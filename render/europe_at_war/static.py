@@ -22,9 +22,9 @@ from functools import lru_cache
 
 from PIL import Image, ImageChops, ImageDraw
 
-import i18n
 from render.drawing import Region, dashed_line
 from render.fonts import font
+from rules import i18n
 
 from . import colours as C
 from .layout import Frame, frame

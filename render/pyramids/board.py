@@ -15,13 +15,12 @@ from functools import lru_cache
 
 from PIL import Image
 
-import i18n
 import rules
 from render import shapes
 from render.arrows import Arrow, draw_arrow
 from render.fonts import font
 from render.text import display_name, fit_text, name_levels, put, short_name
-from rules import pyramids
+from rules import i18n, pyramids
 from rules.pyramids.state import size_label
 
 from . import layout, marks, palette, pyramid

@@ -23,9 +23,8 @@ from typing import Any
 
 from PIL import Image
 
-import i18n
 import rules
-from rules import pyramids
+from rules import i18n, pyramids
 
 from . import layout, pyramid
 from .board import Box, draw_board

@@ -19,10 +19,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import i18n
 import rules
 from render.replay import Frame, animate
-from rules import pyramids
+from rules import i18n, pyramids
 
 from ..chart import Series, rating_chart
 from . import board_png, duel_png, hand_png

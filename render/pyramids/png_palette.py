@@ -17,10 +17,9 @@ from functools import lru_cache
 
 from PIL import Image
 
-import i18n
 import rules
 from render.encode import fixed_palette
-from rules import pyramids
+from rules import i18n, pyramids
 
 from . import palette
 from .board import board_image

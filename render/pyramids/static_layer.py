@@ -19,7 +19,6 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-import i18n
 from render.drawing import (
     dashed_line,
     fill_region,
@@ -29,6 +28,7 @@ from render.drawing import (
     trim_polyline,
 )
 from render.fonts import font
+from rules import i18n
 
 from . import edges, layout, palette
 from .boards import board as load_board

@@ -189,7 +189,7 @@ class GameMap:
         return space in self.seas
 
     def name(self, space: str) -> str:
-        """A space's name for people, in the current language (:mod:`i18n`)."""
+        """A space's name for people, in the current language (:mod:`rules.i18n`)."""
         place = self.territories.get(space) or self.seas.get(space)
         return _(place.name) if place else space
 

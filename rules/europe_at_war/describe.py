@@ -5,7 +5,7 @@ card of any hand and no unit of a hidden stack (a land move says where a group w
 who is in it; units lost to a card or disbanded are counted, and named only to their
 owner); a private event is worded for its one reader.
 
-Every sentence is made in the current language (:mod:`i18n`); card, unit and space names
+Every sentence is made in the current language (:mod:`rules.i18n`); card, unit and space names
 come from the data files and are translated where they are shown.
 """
 

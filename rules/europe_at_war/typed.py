@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import i18n
+from rules import i18n
 
 from ..presentation import Typed, Unreadable
 from . import describe as D

@@ -14,7 +14,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-import i18n
+from rules import i18n
 
 from ..contract import Param, Value
 from ..errors import RulesError

@@ -9,9 +9,8 @@ import pytest
 
 import ai
 import ai.pyramids
-import i18n
 from ai.players import ChoiceAdviser
-from rules import contract, pyramids
+from rules import contract, i18n, pyramids
 from rules.pyramids import Attack, Move, StopAttack, StopPlaying
 from rules.pyramids.state import DUEL
 from tests.ai.scenes import britain_must_stop, france_must_block, russia_wins_in_one

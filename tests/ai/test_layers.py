@@ -1,5 +1,4 @@
-"""The ai package imports only the standard library, itself, the rules engine and the
-languages (i18n)."""
+"""The ai package imports only the standard library, itself and the rules engine."""
 
 from __future__ import annotations
 
@@ -8,7 +7,7 @@ import sys
 from pathlib import Path
 
 AI_DIR = Path(__file__).resolve().parents[2] / "ai"
-ALLOWED = {"ai", "rules", "i18n"}
+ALLOWED = {"ai", "rules"}
 
 
 def _imported_roots(path: Path) -> set[str]:
@@ -31,7 +30,7 @@ def test_ai_imports_only_stdlib_ai_and_rules() -> None:
         for root in _imported_roots(path)
         if root not in ALLOWED and root not in sys.stdlib_module_names
     }
-    assert not bad, f"ai/ imports outside the standard library, ai, rules and i18n: {sorted(bad)}"
+    assert not bad, f"ai/ imports outside the standard library, ai and rules: {sorted(bad)}"
 
 
 def test_ai_does_not_touch_the_clock_or_global_random_except_the_deadline() -> None:

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-import i18n
 import render
 from bot import render_worker
 from bot.images import Images
+from rules import i18n
 
 GAME = "language_probe"
 

@@ -13,7 +13,6 @@ from typing import Any, cast
 import discord
 import pytest
 
-import i18n
 from bot.catalogue import _, catalogue
 from bot.texts import about, help_for, pages
 from bot.views.confirm import confirm_view
@@ -22,7 +21,7 @@ from bot.views.counts import count_line, counts_view
 from bot.views.lobby import lobby_view, options_view
 from bot.views.table import draw_items, draw_question
 from bot.views.turn import step_view
-from rules import contract
+from rules import contract, i18n
 from rules.contract import Param
 from rules.presentation import Tally, TallyGroup
 from service import Counts, LobbyInfo, Offer, Step

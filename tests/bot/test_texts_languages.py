@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 from discord import app_commands
 
-import i18n
 from bot.cogs.table import settings_text
 from bot.entry import check_options
 from bot.errors import StalePayload
@@ -15,7 +14,7 @@ from bot.permissions import missing_text
 from bot.texts import duration_words, game_line, leaderboard_text, lobby_text, stats_text
 from bot.views.counts import count_line
 from bot.views.table import draw_question
-from rules import contract
+from rules import contract, i18n
 from rules.presentation import Tally, TallyGroup
 from service import (
     Counts,

@@ -19,12 +19,11 @@ from typing import Any
 
 import pytest
 
-import i18n
 from console import main as console
 from console import session as session_mod
 from render import images_for
 from render.replay import Animation, Frame, animate
-from rules import Event
+from rules import Event, i18n
 
 QUICK = ["--fast", "--seed", "1", "--level", "easy", "--no-boards"]
 

@@ -9,7 +9,6 @@ import math
 import pytest
 from PIL import Image
 
-import i18n
 from render.chart import (
     COLOURS,
     HEIGHT,
@@ -21,6 +20,7 @@ from render.chart import (
 )
 from render.fonts import font
 from render.text import ELLIPSIS, recording, width
+from rules import i18n
 from tests.render.helpers import decode
 
 T = 1_767_225_600.0  # 1 Jan 2026, 00:00 UTC

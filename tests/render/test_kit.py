@@ -1,6 +1,5 @@
-"""The drawing kit's import hygiene: render/ imports only the rules, Pillow, the
-languages (:mod:`i18n`, which every layer may) and the standard library, and the kit
-(``render/*.py``) no game's room."""
+"""The drawing kit's import hygiene: render/ imports only the rules, Pillow and the
+standard library, and the kit (``render/*.py``) no game's room."""
 
 from __future__ import annotations
 
@@ -13,7 +12,7 @@ RENDER_DIR = Path(__file__).resolve().parents[2] / "render"
 
 def _allowed(module: str) -> bool:
     root = module.split(".")[0]
-    allowed = {"PIL", "rules", "render", "i18n", "__future__"}
+    allowed = {"PIL", "rules", "render", "__future__"}
     return root in allowed or root in sys.stdlib_module_names
 
 

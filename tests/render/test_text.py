@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 import string
 
-import i18n
 from render.fonts import font
 from render.pyramids import status
 from render.text import (
@@ -30,6 +29,7 @@ from render.text import (
     width,
     wrap_lines,
 )
+from rules import i18n
 from tests.render.helpers import made_up_view
 
 

@@ -11,9 +11,8 @@ from typing import Any
 
 import pytest
 
-import i18n
 import rules
-from rules import contract, pyramids
+from rules import contract, i18n, pyramids
 from rules.presentation import Typed, Unreadable
 from rules.pyramids import Attack, Move, Pass, PlaceAll, PlacePiece, Retreat
 from rules.pyramids.board import BOARD_IDS, load_board

@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-import i18n
 import rules
+from rules import i18n
 from rules.events import Event
 from service import GameService, Outcome
 from service.scheduler import FakeClock

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-import i18n
 import rules
+from rules import i18n
 from rules.presentation import Tally, TallyGroup
 from service import (
     Counts,

@@ -119,8 +119,8 @@ async def test_a_french_server_with_a_german_and_a_czech_player(fake_discord, tm
 
 def _panels(world: World, gid: int) -> str:
     """What the game's panel decisions are called in German (as the greeting lists them)."""
-    import i18n
     from bot.games import panel_names
+    from rules import i18n
 
     assert world.bot is not None
     variant = world.bot.service._games[gid].variant

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import pytest
 
-import i18n
 from render.europe_at_war import board_png
 from render.europe_at_war.battle import battle_image
 from render.europe_at_war.board import board_image
@@ -17,6 +16,7 @@ from render.europe_at_war.layout import PANEL_WIDTH
 from render.europe_at_war.static import short_name, static
 from render.fonts import font
 from render.text import ELLIPSIS, recording
+from rules import i18n
 from rules.europe_at_war.data import game_map
 from rules.europe_at_war.describe import nation_name
 from rules.europe_at_war.view import view_for

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-import i18n
+from rules import i18n
 
 
 @pytest.fixture(params=i18n.LOCALES)

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-import i18n
 from render.pyramids import PyramidImages, board_png, duel_png, hand_png
 from render.pyramids.board import draw_board, summary
 from render.pyramids.duel import duel_image
@@ -17,7 +16,7 @@ from render.pyramids.hand import hand_image
 from render.pyramids.labels import two_lines
 from render.pyramids.static_layer import _sea_labels, legend_words, name_labels, static_board
 from render.text import recording
-from rules import pyramids
+from rules import i18n, pyramids
 from tests.render.helpers import ev, made_up_view
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve"]

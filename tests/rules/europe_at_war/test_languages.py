@@ -10,7 +10,7 @@ from importlib import resources
 
 import pytest
 
-import i18n
+from rules import i18n
 from rules.contract import Param
 from rules.errors import NotYourTurn, RulesError
 from rules.europe_at_war import describe as D

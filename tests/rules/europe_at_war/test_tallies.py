@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-import i18n
+from rules import i18n
 from rules.europe_at_war import describe as D
 from rules.europe_at_war import economy as E
 from rules.europe_at_war.actions import Buy, Deposit, Disband, Done
