@@ -11,7 +11,7 @@ come from the data files and are translated where they are shown.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .actions import FLEET, unit_of
@@ -55,28 +55,30 @@ WHY = (N_("deal"), N_("recruiting"), N_("draw phase"), N_("after battle"))
 """The reasons a draw or a roll gives other than a card's name."""
 
 
+def _in_words(table: Mapping[str, str], key: str) -> str:
+    """``key``'s message in ``table`` in the current language (``key`` itself if none)."""
+    found = table.get(key)
+    return _(found) if found else key
+
+
 def nation_name(nation: str) -> str:
     """A nation's name ("France") in the current language."""
-    found = NATION_NAMES.get(nation)
-    return _(found) if found else nation
+    return _in_words(NATION_NAMES, nation)
 
 
 def decision_name(kind: str) -> str:
     """What a decision is called ("the move plan") in the current language."""
-    found = DECISIONS.get(kind)
-    return _(found) if found else kind
+    return _in_words(DECISIONS, kind)
 
 
 def kind_name(kind: str) -> str:
     """A battle's kind ("Siege") in the current language."""
-    found = KINDS.get(kind)
-    return _(found) if found else kind
+    return _in_words(KINDS, kind)
 
 
 def reason_text(reason: str) -> str:
     """Why the game was won ("most territories") in the current language."""
-    found = REASONS.get(reason)
-    return _(found) if found else reason
+    return _in_words(REASONS, reason)
 
 
 def window_name(window: str) -> str:
