@@ -40,6 +40,7 @@ from .duelplay import best_case_chance, duel_state
 from .evaluate import scores, take_chance, turns_to_occupy
 from .normal import _after, battle_ends, defender_retreat
 from .outcomes import attack_won
+from .pressing import retake_stop
 from .tactics import home_count, winning_moves
 
 
@@ -146,6 +147,13 @@ def _turn(ctx: Context, action: Action) -> tuple[str, ...]:
                 "You see the hand of {power} before you decide: its cards decide the duels "
                 "you may fight with it."
             ).format(power=power_of(g, action.target)),
+        )
+    if isinstance(action, Arm) and retake_stop(ctx, g.legal_actions(me)) is not None:
+        return (
+            _(
+                "The stop card played against your attack lies among the cards you would "
+                "draw: take it, and one player fewer can stop that attack next turn."
+            ),
         )
     if isinstance(action, Arm):
         n = len(g.hands[me])
@@ -330,27 +338,24 @@ def _diplomacy(ctx: Context, action: Action) -> tuple[str, ...]:
     g, me = ctx.g, ctx.me
     b = g.battle
     assert b is not None
-    won, lost = battle_ends(ctx)
+    won, _lost = battle_ends(ctx)
     ranks = {C.rank(c) for c in g.hands[me]}
     if isinstance(action, StopAttack):
-        if won.over:
-            return (_("If this attack wins, the game is over."), _winners(g, won, me))
-        return (
-            _("If {power} wins it, it gains more than your {card} is worth to you.").format(
-                power=power_of(g, b.attacker), card="A" if action.ace else "K"
-            ),
-        )
+        return (_("If this attack wins, the game is over."), _winners(g, won, me))
     if C.KING not in ranks and C.ACE not in ranks:
         return (_("You hold no K or A to stop it with."),)
     if won.over and me in won.winners:
         return (_("If this attack wins, the game is over."), _winners(g, won, me))
-    if ctx.value(won, me) >= ctx.value(lost, me):
-        return (_("Whatever its outcome, the attack does not hurt you."),)
+    if not won.over:
+        return (
+            _("Keep the {card} for an attack that would end the game: this one would not.").format(
+                card="K" if C.KING in ranks else "A"
+            ),
+        )
     return (
-        _(
-            "Keep the {card} for an attack that matters more: this one costs you less than "
-            "the card is worth."
-        ).format(card="K" if C.KING in ranks else "A"),
+        _("Its attacker would hardly win the duel: keep the {card}.").format(
+            card="K" if C.KING in ranks else "A"
+        ),
     )
 
 

@@ -3,9 +3,12 @@ lookahead over the normal level's play (:mod:`ai.pyramids.lookahead`), with the
 evaluation weights learnt from self-play (:mod:`ai.pyramids.learned`); the duel and the
 rest go to the tree search (:mod:`ai.pyramids.ismcts`).
 
-In a diplomacy window an attack that would end the game is stopped (or let pass) as the
-normal level does; any other is stopped only when following both answers shows a clear
-gain (:data:`STOP_MARGIN`).
+A turn that can end the game for the player presses for it first
+(:mod:`ai.pyramids.pressing`): an unstoppable winning move is made, and an attack that
+would win is declared every turn its duel odds are fair (and, stopped, the K taken back
+by arming when it would be drawn). In a diplomacy window the hard
+level answers as the normal level does: a K stops only an attack that would end the game
+without the player among the winners.
 
 The budget is counted in iterations, as the search's: the lookahead follows
 ``iterations // ITERATIONS_PER_DEAL`` determinizations (at least one) of every candidate
@@ -17,15 +20,16 @@ from __future__ import annotations
 
 import random
 
-from rules.pyramids import Action, LetPass, StopAttack
+from rules.pyramids import Action
 from rules.pyramids.state import DIPLOMACY, RETREAT, TURN
 
 from .context import Context
 from .evaluate import DEFAULT_WEIGHTS, Weights
 from .ismcts import search
 from .learned import LEARNED
-from .lookahead import compare, followed, lookahead
-from .normal import battle_ends, diplomacy_choice, spy_rule
+from .lookahead import compare, lookahead
+from .normal import diplomacy_choice, spy_rule
+from .pressing import retake_stop, winning_attack, winning_move
 from .sensible import sensible
 
 WIDTH = 6
@@ -33,11 +37,6 @@ WIDTH = 6
 ITERATIONS_PER_DEAL = 36
 """Iterations of the budget one determinization of the lookahead stands for with two
 players (the default 300 make 8; with four players, 4)."""
-STOP_MARGIN = 0.03
-"""A K (or an A) is spent on an attack that would not end the game only when stopping it
-comes out better than letting it pass by this much of the viewer's winning chance: the
-few deals followed are noisy, the learnt weights price a stop card at next to nothing,
-and every stop keeps a game going."""
 
 
 def hard_weights(variant: str) -> Weights:
@@ -65,25 +64,15 @@ def hard_action(
         spy = spy_rule(ctx)
         if spy is not None:
             return spy
+        press = winning_move(g, me, legal) or winning_attack(ctx, legal) or retake_stop(ctx, legal)
+        if press is not None:
+            return press
         return lookahead(ctx, rng, WIDTH, deals, deadline)
-    if g.phase in (DIPLOMACY, RETREAT):
+    if g.phase == DIPLOMACY:
+        return diplomacy_choice(ctx)
+    if g.phase == RETREAT:
         acts = sensible(ctx, legal)
         if len(acts) == 1:
             return acts[0]
-        if g.phase == DIPLOMACY:
-            return _diplomacy(ctx, acts, rng, deals, deadline)
         return compare(ctx, acts, rng, deals, deadline)
     return search(ctx, rng, iterations, deadline)
-
-
-def _diplomacy(
-    ctx: Context, acts: list[Action], rng: random.Random, deals: int, deadline: float | None
-) -> Action:
-    """The answer to an attack (``acts``: the sensible ones, a stop among them): as the
-    normal level if the attack would end the game, else a stop only for a clear gain."""
-    won, _lost = battle_ends(ctx)
-    if won.over:
-        return diplomacy_choice(ctx)
-    stop = next(a for a in acts if isinstance(a, StopAttack))
-    let_pass, stopped = followed(ctx, [LetPass(), stop], rng, deals, deadline)
-    return stop if stopped > let_pass + STOP_MARGIN else LetPass()
