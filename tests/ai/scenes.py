@@ -46,17 +46,14 @@ def france_must_block() -> GameState:
     )
 
 
-def britain_must_stop() -> GameState:
-    """France (seat 0) holds Germany and Austria and attacks Russia's small on Hungary,
-    which would win it the Central Powers; Britain (seat 2) holds a K: the diplomacy
-    window is open."""
+def france_attacks_hungary(france: dict[str, tuple[int, int]]) -> GameState:
+    """France (seat 0), with its pieces on ``france`` {field: (0, size)}, attacks Russia's
+    small on Hungary from South Balkans; Britain (seat 2) holds a K: the diplomacy window
+    is open."""
     g = position(
         [FRAN, RUSS, BRIT],
         {
-            "france_benelux": (0, 3),
-            "germany": (0, 2),
-            "austria": (0, 2),
-            "south_balkans": (0, 3),
+            **france,
             "north_russia": (1, 3),
             "west_russia": (1, 2),
             "hungary": (1, 1),
@@ -69,3 +66,11 @@ def britain_must_stop() -> GameState:
     g.apply(0, Attack("south_balkans", "hungary"))
     assert g.phase == DIPLOMACY
     return g
+
+
+def britain_must_stop() -> GameState:
+    """France holds Germany and Austria, so beating Russia's small on Hungary would win
+    it the Central Powers (:func:`france_attacks_hungary`)."""
+    return france_attacks_hungary(
+        {"france_benelux": (0, 3), "germany": (0, 2), "austria": (0, 2), "south_balkans": (0, 3)}
+    )

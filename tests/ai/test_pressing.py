@@ -9,35 +9,22 @@ import ai
 import ai.pyramids
 from rules import i18n, pyramids
 from rules.pyramids import Arm, Attack, LetPass, Spy, StopAttack
-from rules.pyramids.state import DIPLOMACY, TURN, GameState
-from tests.ai.scenes import britain_must_stop
+from rules.pyramids.state import TURN, GameState
+from tests.ai.scenes import britain_must_stop, france_attacks_hungary
 from tests.ai.support import SMALL_BUDGET, decide
 from tests.ai.test_behaviour import attack_ends_game
-from tests.rules.positions import BRIT, FRAN, RUSS, cards, position
+from tests.rules.positions import cards
 
 SMART = ("normal", "hard")
 
 
 def lesser_attack() -> GameState:
-    """France (seat 0) holds only Germany of the Central Powers and attacks Russia's
-    small on Hungary: won, it ends nothing. Britain (seat 2) holds a K."""
-    g = position(
-        [FRAN, RUSS, BRIT],
-        {
-            "france_benelux": (0, 3),
-            "germany": (0, 2),
-            "south_balkans": (0, 3),
-            "north_russia": (1, 3),
-            "west_russia": (1, 2),
-            "hungary": (1, 1),
-            "britain": (2, 3),
-            "spain": (2, 2),
-            "south_scandinavia": (2, 1),
-        },
-        hands=[cards("10C", "10D", "9C", "9D"), cards("2C"), cards("KS", "3C", "4C")],
+    """France holds only Germany of the Central Powers: beating Russia's small on
+    Hungary would end nothing. Britain holds a K."""
+    g = france_attacks_hungary(
+        {"france_benelux": (0, 3), "germany": (0, 2), "south_balkans": (0, 3)}
     )
-    g.apply(0, Attack("south_balkans", "hungary"))
-    assert g.phase == DIPLOMACY and not attack_ends_game(g)
+    assert not attack_ends_game(g)
     return g
 
 
@@ -79,25 +66,10 @@ def stopped_with_the_pile_spent() -> GameState:
     """France's winning attack on Hungary was just stopped by Britain's K. France's home
     fields hold larges (nothing to conscript); the draw pile is empty, so arming would
     reshuffle the discard pile — the K and two low cards — into it."""
-    g = position(
-        [FRAN, RUSS, BRIT],
-        {
-            "france_benelux": (0, 3),
-            "italy": (0, 3),
-            "north_africa": (0, 3),
-            "germany": (0, 2),
-            "austria": (0, 2),
-            "south_balkans": (0, 2),
-            "north_russia": (1, 3),
-            "west_russia": (1, 2),
-            "hungary": (1, 1),
-            "britain": (2, 3),
-            "spain": (2, 2),
-            "south_scandinavia": (2, 1),
-        },
-        hands=[cards("10C", "10D", "9C", "9D"), cards("2C"), cards("KS", "3C", "4C")],
+    home = {"france_benelux": (0, 3), "italy": (0, 3), "north_africa": (0, 3)}
+    g = france_attacks_hungary(
+        {**home, "germany": (0, 2), "austria": (0, 2), "south_balkans": (0, 2)}
     )
-    g.apply(0, Attack("south_balkans", "hungary"))
     assert attack_ends_game(g)
     g.discard = cards("2D", "3D")
     g.hands[1] += [c for c in g.pile if c not in g.discard]  # every card is somewhere
