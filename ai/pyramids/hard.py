@@ -6,9 +6,9 @@ rest go to the tree search (:mod:`ai.pyramids.ismcts`).
 A turn that can end the game for the player presses for it first
 (:mod:`ai.pyramids.pressing`): an unstoppable winning move is made, and an attack that
 would win is declared every turn its duel odds are fair (and, stopped, the K taken back
-by arming when it would be drawn). In a diplomacy window the hard
-level answers as the normal level does: a K stops only an attack that would end the game
-without the player among the winners.
+by arming when it would be drawn). In a diplomacy window the hard level answers as the
+normal level does: a K stops only an attack that would end the game without the player
+among the winners.
 
 The budget is counted in iterations, as the search's: the lookahead follows
 ``iterations // ITERATIONS_PER_DEAL`` determinizations (at least one) of every candidate

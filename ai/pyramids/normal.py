@@ -103,7 +103,7 @@ def arm_bonus(g: GameState, seat: int, w: Weights) -> float:
     n, mean, stops_drawn = arm_draw(g)
     hand = g.hands[seat]
     stops = sum(1 for c in hand if C.rank(c) >= C.KING)
-    known = not g.pile or len(g.pile) < n
+    known = len(g.pile) < n  # some cards would come from the public discard pile
     if len(hand) >= FULL_HAND and not (known and stops_drawn > 0):
         return -0.01
     vals: list[float] = [C.duel_value(c) for c in hand]
