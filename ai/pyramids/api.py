@@ -80,7 +80,8 @@ def _decide(
     rng = random.Random(
         f"{seed}/{view.turn}/{view.phase}/{len(view.discard)}/{view.pile_size}/{level}"
     )
-    ctx = Context(view, rng, hard_weights(view.variant) if level == "hard" else DEFAULT_WEIGHTS)
+    weights = hard_weights(view.variant, len(view.seats)) if level == "hard" else DEFAULT_WEIGHTS
+    ctx = Context(view, rng, weights)
     if level == "easy":
         action = easy_action(ctx.g, ctx.me, rng)
     elif level == "normal":

@@ -39,8 +39,12 @@ ITERATIONS_PER_DEAL = 36
 players (the default 300 make 8; with four players, 4)."""
 
 
-def hard_weights(variant: str) -> Weights:
-    """The evaluation weights of the hard level in ``variant``."""
+def hard_weights(variant: str, players: int = 0) -> Weights:
+    """The evaluation weights of the hard level in ``variant`` at a table of ``players``:
+    those learnt from two-player games alone when two play and there are such, else
+    those learnt from the variant's games."""
+    if players == 2 and f"{variant}/2" in LEARNED:
+        return LEARNED[f"{variant}/2"]
     return LEARNED.get(variant, DEFAULT_WEIGHTS)
 
 

@@ -9,10 +9,10 @@ import pytest
 
 from ai.pyramids.evaluate import DEFAULT_WEIGHTS, FEATURES, TERMS, Weights, scores, seat_features
 from ai.pyramids.hard import hard_weights
-from ai.pyramids.learned import FITTED_ON, LEARNED
+from ai.pyramids.learned import FITTED_BY, FITTED_ON, LEARNED
 from rules import pyramids
 from rules.pyramids.state import GameState
-from tools.fit_weights import Sample, fit, loss_and_gradient, render
+from tools.fit_weights import TABLES, Sample, fit, loss_and_gradient, render
 
 
 def play_random(g: GameState, rng: random.Random, steps: int) -> None:
@@ -32,10 +32,28 @@ def test_weights_and_their_coefficients_are_one_and_the_same(w: Weights) -> None
 
 @pytest.mark.parametrize("variant", ["european_war", "world_war_5"])
 def test_the_hard_level_uses_the_weights_learnt_for_its_variant(variant: str) -> None:
-    assert hard_weights(variant) is LEARNED[variant]
-    assert hard_weights("no such game") is DEFAULT_WEIGHTS
-    games, positions, before, after = FITTED_ON[variant]
+    for players in (3, 4):
+        assert hard_weights(variant, players) is LEARNED[variant]
+    assert hard_weights(variant, 2) is LEARNED.get(f"{variant}/2", LEARNED[variant])
+    assert hard_weights("no such game", 2) is DEFAULT_WEIGHTS
+
+
+@pytest.mark.parametrize("key", sorted(LEARNED))
+def test_every_set_of_weights_says_how_it_was_fitted(key: str) -> None:
+    games, positions, before, after = FITTED_ON[key]
     assert games > 0 and positions > 0 and after < before, "the fit predicts unseen games better"
+    assert FITTED_BY[key].startswith(".venv/bin/python tools/fit_weights.py ")
+    assert key in TABLES
+
+
+def test_two_players_get_the_weights_learnt_from_two_player_games() -> None:
+    # a two-player table of European War is held by the weights fitted on its own games
+    g, _ = pyramids.new_game("european_war", [None, None], 4)
+    while g.phase == "setup":
+        d = g.deciders()[0]
+        g.apply(d.seat, g.legal_actions(d.seat)[0])
+    assert LEARNED["european_war/2"] != LEARNED["european_war"]
+    assert hard_weights(g.variant, len(g.seats)) is LEARNED["european_war/2"]
 
 
 @pytest.mark.parametrize("variant", ["european_war", "world_war_5"])
@@ -86,9 +104,17 @@ def test_the_fit_follows_the_gradient_of_its_loss() -> None:
 
 def test_the_written_module_gives_back_the_weights() -> None:
     w = Weights.from_coefficients(tuple(0.5 + i for i in range(len(FEATURES))))
-    text = render({"european_war": (w, 3, 40, 1.5, 1.25)}, "fit --games 1")
-    assert "fit --games 1" in text
+    long = "fit --games 1 " + "--only european_war/2 " * 6
+    text = render(
+        {"european_war": (w, 3, 40, 1.5, 1.25), "european_war/2": (w, 2, 9, 1.0, 0.5)},
+        {"european_war": "fit --games 1", "european_war/2": long.strip()},
+    )
     space: dict[str, object] = {}
     exec(compile(text.replace("from .evaluate", "from ai.pyramids.evaluate"), "m", "exec"), space)
-    assert space["LEARNED"] == {"european_war": w}
-    assert space["FITTED_ON"] == {"european_war": (3, 40, 1.5, 1.25)}
+    assert space["LEARNED"] == {"european_war": w, "european_war/2": w}
+    assert space["FITTED_ON"] == {
+        "european_war": (3, 40, 1.5, 1.25),
+        "european_war/2": (2, 9, 1.0, 0.5),
+    }
+    assert space["FITTED_BY"] == {"european_war": "fit --games 1", "european_war/2": long.strip()}
+    assert max(len(line) for line in text.splitlines()) <= 100
