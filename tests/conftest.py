@@ -4,7 +4,9 @@ Dozens of tests start a bot each, and a pool of worker processes per bot would c
 seconds of warm-up every time; the worker pool itself is tested in
 ``tests/bot/test_images.py``. ``RENDER_WORKERS=2 pytest`` runs the suite on real pools.
 
-The PostgreSQL tests share one server per run (``postgres_server``).
+The PostgreSQL tests share one server per run (``postgres_server``). ``claim_line``
+registers the tests' third game for one test (a module that wants it for every test
+says ``pytestmark = pytest.mark.usefixtures("claim_line")``).
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from rules import contract
+from tests.games.claim_line import ClaimGame
 from tests.postgres import PostgresServer, find_binaries
 
 os.environ.setdefault("RENDER_WORKERS", "0")
@@ -35,3 +39,13 @@ def postgres_server() -> Iterator[PostgresServer]:
         )
     with PostgresServer(binaries) as server:
         yield server
+
+
+@pytest.fixture
+def claim_line() -> Iterator[contract.Game]:
+    """Claim the Line (``tests/games/claim_line.py``) registered for the test only."""
+    game = contract.register(ClaimGame())
+    try:
+        yield game
+    finally:
+        contract.unregister(game.name)

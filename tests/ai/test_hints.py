@@ -3,8 +3,6 @@ only; a game without an adviser of its own gets its computer player's choice."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 import ai
@@ -15,19 +13,11 @@ from rules.pyramids import Attack, Move, StopAttack, StopPlaying
 from rules.pyramids.state import DUEL
 from tests.ai.scenes import britain_must_stop, france_must_block, russia_wins_in_one
 from tests.ai.support import SMALL_BUDGET
-from tests.games.claim_line import ClaimGame
 from tests.rules.positions import CENT, FRAN, RUSS, cards, position
 
 
 def hint(g: pyramids.GameState, seat: int, seed: int = 0) -> ai.Hint:
     return ai.pyramids.hint(pyramids.view_for(g, seat), seed, iterations=SMALL_BUDGET)
-
-
-@pytest.fixture
-def claim_line() -> Iterator[contract.Game]:
-    game = contract.register(ClaimGame())
-    yield game
-    contract.unregister("claim_line")
 
 
 def test_each_game_has_an_adviser(claim_line: contract.Game) -> None:

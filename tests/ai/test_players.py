@@ -2,21 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 import ai
 from ai.pyramids.api import PyramidPlayer
 from rules import contract, pyramids
-from tests.games.claim_line import ClaimGame
-
-
-@pytest.fixture
-def claim_line() -> Iterator[contract.Game]:
-    game = contract.register(ClaimGame())
-    yield game
-    contract.unregister("claim_line")
 
 
 def test_the_pyramid_games_have_their_players_and_others_the_uniform_one() -> None:

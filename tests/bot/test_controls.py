@@ -4,7 +4,6 @@ registered when its cog is made, and refuses any other by name."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, cast
 
 import discord
@@ -15,7 +14,6 @@ from bot.errors import UserError
 from bot.views.controls import Controls
 from bot.views.lobby import LobbyButton, lobby_view
 from rules import contract
-from tests.games.claim_line import ClaimGame
 
 if TYPE_CHECKING:
     from bot.client import GameBot
@@ -45,13 +43,6 @@ def test_a_bots_views_are_made_of_its_own_items() -> None:
     assert len(buttons) == 5 and all(type(b) is controls.lobby for b in buttons)
     ids = [b.item.custom_id for b in buttons]
     assert ids == [f"ew:l:7:{what}" for what in ("join", "leave", "bot", "opts", "start")]
-
-
-@pytest.fixture
-def claim_line() -> Iterator[None]:
-    contract.register(ClaimGame())
-    yield
-    contract.unregister("claim_line")
 
 
 async def test_newgame_offers_the_games_registered_when_it_is_made(claim_line: None) -> None:

@@ -3,20 +3,8 @@ its presentation: its title, each turn command with its options and description.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
-
 from bot.texts import help_for
 from rules import contract
-from tests.games.claim_line import ClaimGame
-
-
-@pytest.fixture
-def claim_line() -> Iterator[None]:
-    contract.register(ClaimGame())
-    yield
-    contract.unregister("claim_line")
 
 
 def test_help_is_made_from_the_spec_when_a_game_has_no_text(claim_line: None) -> None:

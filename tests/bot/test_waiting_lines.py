@@ -5,23 +5,11 @@ timestamp; a decision the game gives no line gets none."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
-
 from bot.texts import waiting_lines
 from rules import contract
 from service import DecisionInfo
-from tests.games.claim_line import ClaimGame
 
 ANN, BOB = 101, 202
-
-
-@pytest.fixture
-def claim_line() -> Iterator[None]:
-    contract.register(ClaimGame())
-    yield
-    contract.unregister("claim_line")
 
 
 def _decision(kind: str, user: int | None, name: str, deadline: float | None) -> DecisionInfo:

@@ -4,8 +4,6 @@ options as the game's words read them (several words to a name, fixed choices)."
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from console.commands import ArgumentError, game_of_word, help_lines, split_options, usage
@@ -13,19 +11,11 @@ from console.parse import Context, ParseError, completions, parse
 from console.text import help_text
 from rules import contract, pyramids
 from rules.presentation import CommandOption, CommandSpec
-from tests.games.claim_line import ClaimGame
 
 EW = contract.game_named("european_war")
 EW_STATE, _ = pyramids.new_game("european_war", [None] * 3, seed=3)
 EW_VIEW = pyramids.view_for(EW_STATE, 0)
 NAMES = ["Ann", "Bob", "Cy"]
-
-
-@pytest.fixture
-def claim_line() -> Iterator[contract.Game]:
-    game = contract.register(ClaimGame())
-    yield game
-    contract.unregister("claim_line")
 
 
 def spec(game: contract.Game, name: str) -> CommandSpec:

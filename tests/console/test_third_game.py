@@ -6,21 +6,11 @@ registering it is this test's job."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from rules import contract
 from tests.bot.test_console import run
-from tests.games.claim_line import ClaimGame
-
-
-@pytest.fixture
-def claim_line() -> Iterator[None]:
-    contract.register(ClaimGame())
-    yield
-    contract.unregister("claim_line")
 
 
 def test_claim_the_line_is_played_to_the_end_in_the_console(

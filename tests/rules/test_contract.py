@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,11 +20,7 @@ from tests.games.claim_line import ClaimGame
 MAX_STEPS = 3000
 
 
-@pytest.fixture(autouse=True)
-def claim_line() -> Iterator[None]:
-    contract.register(ClaimGame())
-    yield
-    contract.unregister("claim_line")
+pytestmark = pytest.mark.usefixtures("claim_line")
 
 
 TABLES = [

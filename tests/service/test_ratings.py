@@ -8,33 +8,24 @@ rebuilt there."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-import rules
 from service import GameService
 from service.models import PlayerResult, Rating
 from service.rating import rate_all
 from service.ratings import MODEL_KEY, model_fingerprint
 from service.scheduler import FakeClock
 from tests.bot.helpers import make_service, new_game
-from tests.games.claim_line import Allow, Claim, ClaimGame
+from tests.games.claim_line import Allow, Claim
 
 T0 = 1_700_000_000.0
 ANN, BOB, CY, DEE = 101, 102, 103, 104
 PEOPLE = (ANN, BOB, CY, DEE)
 
 
-@pytest.fixture(autouse=True)
-def claim_line() -> Iterator[None]:
-    """Claim the Line is registered for the test only."""
-    rules.register(ClaimGame())
-    try:
-        yield
-    finally:
-        rules.unregister("claim_line")
+pytestmark = pytest.mark.usefixtures("claim_line")
 
 
 async def play(svc: GameService, gid: int, plans: dict[int, list[str]]) -> str:

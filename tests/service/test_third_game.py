@@ -12,17 +12,15 @@ game, and the result.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-import rules
 from service import OLD_BUTTON, GameService, Outcome
 from service.scheduler import FakeClock
 from tests.bot.helpers import collector, make_service
-from tests.games.claim_line import Allow, Claim, ClaimGame, ClaimState, Contest
+from tests.games.claim_line import Allow, Claim, ClaimState, Contest
 
 T0 = 1_700_000_000.0
 ANN, BOB = 101, 102
@@ -31,14 +29,7 @@ SEED = 2
 """Deals Ann (seat 0) a 3, Bob (seat 1) a 6 and the computer (seat 2) a 1; Ann starts."""
 
 
-@pytest.fixture(autouse=True)
-def claim_line() -> Iterator[None]:
-    """Claim the Line is registered for the test only."""
-    rules.register(ClaimGame())
-    try:
-        yield
-    finally:
-        rules.unregister("claim_line")
+pytestmark = pytest.mark.usefixtures("claim_line")
 
 
 def public_text(outcome: Outcome) -> str:

@@ -10,12 +10,10 @@ from English, and representative ones read as their translation.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-import rules
 from rules import i18n
 from rules.presentation import Tally, TallyGroup
 from service import (
@@ -41,14 +39,7 @@ SEED = 2
 """Ann (seat 0) starts (see ``test_third_game``)."""
 
 
-@pytest.fixture(autouse=True)
-def claim_line() -> Iterator[None]:
-    """Claim the Line is registered for the test only."""
-    rules.register(ClaimGame())
-    try:
-        yield
-    finally:
-        rules.unregister("claim_line")
+pytestmark = pytest.mark.usefixtures("claim_line")
 
 
 class Said:

@@ -8,16 +8,11 @@ panel is made from its spec like any other's."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-
-from rules import contract
 from tests.bot.e2e.clicks import Clicker
 from tests.bot.e2e.harness import World, make_world
 from tests.bot.e2e.policy import Policy, aggressive_computer
-from tests.games.claim_line import ClaimGame
 
 SEED = 113
 
@@ -95,13 +90,6 @@ async def test_a_whole_game_by_clicking_with_every_dm_closed(
             assert not world.fake.dm_messages(world.users[name])
     finally:
         await world.stop()
-
-
-@pytest.fixture
-def claim_line() -> Iterator[None]:
-    contract.register(ClaimGame())
-    yield
-    contract.unregister("claim_line")
 
 
 class FirstChoice:

@@ -7,15 +7,10 @@ every stale click gets a short private reason."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-
-from rules import contract
 from tests.bot.e2e.harness import World
 from tests.fake_discord import FakeMessage
-from tests.games.claim_line import ClaimGame
 
 
 async def _table(world: World, people: tuple[str, ...], computers: int) -> int:
@@ -129,13 +124,6 @@ async def test_alone_with_computers_one_vote_ends_the_game_and_a_rematch_starts_
     assert new != gid and (await world.bot.service.status(new)).status == "running"
     after = [m for m in world.fake.messages(world.channel) if m.id > end.id]
     assert any("Seat order" in m.content for m in after)
-
-
-@pytest.fixture
-def claim_line() -> Iterator[None]:
-    contract.register(ClaimGame())
-    yield
-    contract.unregister("claim_line")
 
 
 async def test_a_game_without_draws_says_so(claim_line: None, world: World) -> None:

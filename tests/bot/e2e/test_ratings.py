@@ -7,8 +7,6 @@ leaderboard asked for in a DM. Privately every time. Nothing under bot/ names th
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 import bot.reply
@@ -17,21 +15,13 @@ from rules import contract
 from tests.bot.e2e.harness import World
 from tests.bot.e2e.test_answer_first import HeldImages
 from tests.fake_discord.models import FakeChannel
-from tests.games.claim_line import ClaimGame
 from tests.render.helpers import decode
 
 
 @pytest.fixture
-def claim_world_ready() -> Iterator[None]:
-    """Claim the Line is registered before the bot starts (its commands, and the games
-    /leaderboard offers, are made at start-up) and forgotten after."""
-    contract.register(ClaimGame())
-    yield
-    contract.unregister("claim_line")
-
-
-@pytest.fixture
-async def claim_world(claim_world_ready: None, world: World) -> World:
+async def claim_world(claim_line: None, world: World) -> World:
+    """The bot started with Claim the Line registered (its commands, and the games
+    /leaderboard offers, are made at start-up)."""
     return world
 
 

@@ -7,26 +7,17 @@ console/ names the game: registering it is this test's job."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 
-from rules import contract
 from tests.bot.e2e.harness import World
-from tests.games.claim_line import CELLS, ClaimGame
-
-
-@pytest.fixture
-def claim_line() -> Iterator[None]:
-    """Claim the Line is registered before the bot starts (its commands are made at
-    start-up) and forgotten after."""
-    contract.register(ClaimGame())
-    yield
-    contract.unregister("claim_line")
+from tests.games.claim_line import CELLS
 
 
 @pytest.fixture
 async def claim_world(claim_line: None, world: World) -> World:
+    """The bot started with Claim the Line registered (its commands are made at
+    start-up)."""
     return world
 
 
