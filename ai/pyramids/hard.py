@@ -68,7 +68,7 @@ def hard_action(
         spy = spy_rule(ctx)
         if spy is not None:
             return spy
-        press = winning_move(g, me, legal) or winning_attack(ctx, legal) or retake_stop(ctx, legal)
+        press = winning_move(ctx, legal) or winning_attack(ctx, legal) or retake_stop(ctx, legal)
         if press is not None:
             return press
         return lookahead(ctx, rng, WIDTH, deals, deadline)

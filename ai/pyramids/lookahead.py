@@ -51,7 +51,7 @@ def lookahead(
     order = sorted(range(len(acts)), key=lambda i: -prior[i])[:width]
     if len(order) == 1:
         return acts[order[0]]
-    totals = followed(ctx, [acts[i] for i in order], rng, deals, deadline)
+    totals = _followed(ctx, [acts[i] for i in order], rng, deals, deadline)
     best = max(range(len(order)), key=lambda k: totals[k] + PRIOR * prior[order[k]])
     return acts[order[best]]
 
@@ -63,12 +63,12 @@ def compare(
     retreat), each followed on the same ``deals`` determinizations as in
     :func:`lookahead`; the normal level's own choice breaks ties."""
     favourite = normal_action(ctx)
-    totals = followed(ctx, acts, rng, deals, deadline)
+    totals = _followed(ctx, acts, rng, deals, deadline)
     best = max(range(len(acts)), key=lambda i: (totals[i], acts[i] == favourite))
     return acts[best]
 
 
-def followed(
+def _followed(
     ctx: Context, acts: list[Action], rng: random.Random, deals: int, deadline: float | None
 ) -> list[float]:
     """The mean value of each of ``acts`` for the viewer, each followed (:func:`follow`)

@@ -19,6 +19,7 @@ from .boardinfo import BoardInfo
 from .context import Context
 from .evaluate import FIGURE_SHARE, MEAN_CARD
 from .outcomes import attack_won
+from .tactics import winning_moves
 
 PRESS_FLOOR = 0.55
 """The duel odds from which an attack that would win the game is declared every turn."""
@@ -45,15 +46,11 @@ def arm_draw(g: GameState) -> tuple[float, float, float]:
     return float(n), value / n, stops
 
 
-def winning_move(g: GameState, me: int, legal: list[Action]) -> Move | None:
-    """A legal move after which the game is over with ``me`` among the winners."""
-    for a in legal:
-        if isinstance(a, Move):
-            h = g.copy()
-            h._apply_unchecked(me, a)
-            if h.over and me in h.winners:
-                return a
-    return None
+def winning_move(ctx: Context, legal: list[Action]) -> Move | None:
+    """A legal move into the last field the viewer lacks of a power
+    (:func:`ai.pyramids.tactics.winning_moves`)."""
+    allowed = set(legal)
+    return next((m for m in winning_moves(ctx.g, ctx.info, ctx.me) if m in allowed), None)
 
 
 def _wins_whatever_the_retreat(g: GameState, me: int, a: Attack) -> bool:

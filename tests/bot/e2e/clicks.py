@@ -33,6 +33,17 @@ TURN, SELECT, CONFIRM = TURN_ID, SELECT_ID, CONFIRM_ID
 PAGE = re.compile(r"ew:ap:\d+:\d+:\d+")
 
 
+def counts_panel(world: World, prompt: Prompt) -> FakeMessage:
+    """The DM holding the counts panel of ``prompt`` (its game and version)."""
+    user = world.user_of(prompt.user_id)
+    want = f"ew:nc:{prompt.game_id}:{prompt.version}:"
+    return next(
+        m
+        for m in reversed(world.fake.dm_messages(user))
+        if any(c.get("custom_id", "").startswith(want) for c in m.walk_components())
+    )
+
+
 def _engine(world: World, gid: int) -> Any:
     """The game's engine state (the policy plays with full knowledge, as the referee)."""
     assert world.bot is not None

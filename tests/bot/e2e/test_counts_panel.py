@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.views.counts import CONFIRM_ID, COUNT_ID, write
 from service import Prompt
-from tests.bot.e2e.clicks import Clicker, _engine
+from tests.bot.e2e.clicks import Clicker, _engine, counts_panel
 from tests.bot.e2e.harness import World
 from tests.bot.e2e.test_europe_at_war import Heuristic, _two_on_compact
 
@@ -27,17 +27,6 @@ async def _to_casualties(
             return p
         assert await clicker.step(policy)
     raise AssertionError("no casualties to choose")
-
-
-def _panel(world: World, prompt: Prompt) -> Any:
-    """The DM holding the counts panel of ``prompt``."""
-    user = world.user_of(prompt.user_id)
-    want = f"ew:nc:{prompt.game_id}:{prompt.version}:"
-    return next(
-        m
-        for m in reversed(world.fake.dm_messages(user))
-        if any(c.get("custom_id", "").startswith(want) for c in m.walk_components())
-    )
 
 
 def _ids(msg: Any) -> dict[str, str]:
@@ -73,7 +62,7 @@ async def test_casualties_preselected_adjusted_refused_and_confirmed(world: Worl
     tally = prompt.tally
     assert tally is not None
     user = world.user_of(prompt.user_id)
-    panel = _panel(world, prompt)
+    panel = counts_panel(world, prompt)
     suggested = [g.suggested for g in tally.groups]
     assert sum(suggested) == tally.total, "the suggestion is preselected in full"
     assert f"{tally.total} of {tally.total}**" in panel.content, panel.content
@@ -84,7 +73,7 @@ async def test_casualties_preselected_adjusted_refused_and_confirmed(world: Worl
     more = list(suggested)
     more[spare] += 1
     res = await world.click(user, panel, _button(panel, more))
-    assert not res.ephemeral and _panel(world, prompt) is panel, "the panel itself is edited"
+    assert not res.ephemeral and counts_panel(world, prompt) is panel, "the panel itself is edited"
     assert f"{tally.total + 1} of {tally.total}**" in panel.content, panel.content
     version = (await svc.status(gid)).version
     res = await world.click(user, panel, _ids(panel)["confirm"])
@@ -130,7 +119,7 @@ async def test_casualties_preselected_adjusted_refused_and_confirmed(world: Worl
     prompt = await _to_casualties(world, gid, clicker, policy, 1)
     assert prompt.tally is not None
     user = world.user_of(prompt.user_id)
-    panel = _panel(world, prompt)
+    panel = counts_panel(world, prompt)
     before = _engine(world, gid).copy()
     b = before.battle
     assert b is not None

@@ -14,7 +14,7 @@ from typing import Any
 from bot.views.counts import CONFIRM_ID, COUNT_ID, PLACE_ID, read, write
 from rules.europe_at_war.state import EaState
 from service import Prompt
-from tests.bot.e2e.clicks import Clicker, _engine
+from tests.bot.e2e.clicks import Clicker, _engine, counts_panel
 from tests.bot.e2e.harness import World
 from tests.bot.e2e.test_europe_at_war import Heuristic, _two_on_compact
 
@@ -40,17 +40,6 @@ def _set_treasury(world: World, gid: int, seat: int, rp: int) -> None:
     assert live.state is not None
     live.state.treasury[seat] = rp  # type: ignore[attr-defined]
     live.cached_views = None
-
-
-def _panel(world: World, prompt: Prompt) -> Any:
-    """The DM holding the counts panel of ``prompt``."""
-    user = world.user_of(prompt.user_id)
-    want = f"ew:nc:{prompt.game_id}:{prompt.version}:"
-    return next(
-        m
-        for m in reversed(world.fake.dm_messages(user))
-        if any(c.get("custom_id", "").startswith(want) for c in m.walk_components())
-    )
 
 
 def _to_counts(msg: Any, counts: list[int]) -> str:
@@ -103,7 +92,7 @@ async def test_recruits_as_toggles_with_a_running_cost_and_a_city(world: World) 
     money = costs[cheap[0]] + costs[cheap[1]] - 1  # one of them, not both
     _set_treasury(world, gid, seat, money)
     user = world.user_of(prompt.user_id)
-    panel = _panel(world, prompt)
+    panel = counts_panel(world, prompt)
     toggles = [c["label"] for c in panel.walk_components() if _toggle(c)]
     assert len(toggles) == len(drawn) and all(t.startswith("☐") for t in toggles), toggles
 
@@ -181,7 +170,7 @@ async def test_upkeep_preselected_then_savings_in_the_capital(world: World) -> N
     units = len(state.units_of(seat))
     _set_treasury(world, gid, seat, units - 1)  # one unit cannot be paid for (EA-30 step 5)
     user = world.user_of(prompt.user_id)
-    panel = _panel(world, prompt)
+    panel = counts_panel(world, prompt)
     # the panel reads the game as it stands: Suggested brings the engine's pick
     res = await world.click(user, panel, _suggested(panel))
     assert not res.ephemeral, res.content
@@ -211,7 +200,7 @@ async def test_upkeep_preselected_then_savings_in_the_capital(world: World) -> N
         p = prompts[0]
         assert p.tally is not None
         left = p.tally.total
-        panel = _panel(world, p)
+        panel = counts_panel(world, p)
         assert f"RP: **{left} of {left}**" in _line(panel), _line(panel)
         capital = after.map.home(after.nations[seat]).capital
         res = await world.click(user, panel, _confirm(panel))
