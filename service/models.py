@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
 import rules
@@ -450,13 +450,7 @@ class UndoOffer:
 
     def to_dict(self) -> dict[str, Any]:
         """The offer as JSON-ready data (see :meth:`from_dict`)."""
-        return {
-            "channel_id": self.channel_id,
-            "message_id": self.message_id,
-            "seq": self.seq,
-            "until": self.until,
-            "edit": self.edit,
-        }
+        return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> UndoOffer:
