@@ -336,8 +336,6 @@ def _nearest(ctx: Context, h: GameState) -> tuple[str, float] | None:
 # ---------------------------------------------------------------------- out of turn
 def _diplomacy(ctx: Context, action: Action) -> tuple[str, ...]:
     g, me = ctx.g, ctx.me
-    b = g.battle
-    assert b is not None
     won, _lost = battle_ends(ctx)
     ranks = {C.rank(c) for c in g.hands[me]}
     if isinstance(action, StopAttack):

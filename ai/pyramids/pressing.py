@@ -55,21 +55,18 @@ def winning_move(ctx: Context, legal: list[Action]) -> Move | None:
 
 def _wins_whatever_the_retreat(g: GameState, me: int, a: Attack) -> bool:
     """True when ``a``, if won, ends the game with ``me`` among the winners wherever the
-    defender retreats."""
-    spoiled = False
+    defender retreats (the defender is given the retreat that spoils it, if any)."""
 
     def spoiler(h: GameState, defender: int, options: list[str]) -> str:
-        nonlocal spoiled
         for f in options:
             k = h.copy()
             k._apply_unchecked(defender, Retreat(f))
             if not (k.over and me in k.winners):
-                spoiled = True
                 return f
         return options[0]
 
     h = attack_won(g, me, a.src, a.dst, [], [], spoiler)
-    return not spoiled and h.over and me in h.winners
+    return h.over and me in h.winners
 
 
 def winning_attack(ctx: Context, legal: list[Action]) -> Attack | None:
