@@ -15,13 +15,16 @@ no token and no terminal to offer the console on.
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 
 
 def _stop_before_start(signum: int, frame: object) -> None:
-    """A stop before the event loop runs: nothing is open yet, so just exit 0."""
-    raise SystemExit(0)
+    """A stop before the event loop runs: nothing is open yet, so exit 0 at once. Not by
+    raising SystemExit: an exception from a signal handler is lost when the signal lands
+    while a finalizer runs (``Exception ignored in ...``), and start-up would go on."""
+    os._exit(0)
 
 
 if __name__ == "__main__":  # from the first moment: importing discord.py takes a while
@@ -31,7 +34,6 @@ if __name__ == "__main__":  # from the first moment: importing discord.py takes 
 import asyncio
 import contextlib
 import logging
-import os
 import threading
 import time
 import traceback

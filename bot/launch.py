@@ -7,13 +7,16 @@ while), as ``python -m bot`` does, so a stop during start-up still exits 0; then
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 
 
 def _stop_before_start(signum: int, frame: object) -> None:
-    """A stop before the event loop runs: nothing is open yet, so just exit 0."""
-    raise SystemExit(0)
+    """A stop before the event loop runs: nothing is open yet, so exit 0 at once. Not by
+    raising SystemExit: an exception from a signal handler is lost when the signal lands
+    while a finalizer runs (``Exception ignored in ...``), and start-up would go on."""
+    os._exit(0)
 
 
 def main() -> None:
