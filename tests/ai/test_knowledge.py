@@ -67,7 +67,7 @@ def test_decision_depends_only_on_the_view(variant: str, players: int, seed: int
     rng = random.Random(seed)
     checked = 0
     hidden_changed = 0
-    for g, seat in _positions(variant, players, seed, every=3)[:14]:
+    for g, seat in _positions(variant, players, seed, every=2)[:14]:
         other = _rehide(g, seat, rng)
         view = pyramids.view_for(g, seat)
         assert pyramids.view_for(other, seat) == view
