@@ -8,7 +8,8 @@ on equal deals), every decision after it taken by the normal level from the deci
 seat's own knowledge there, until the searching player's next turn begins (with two
 players, the turn after: :func:`horizon`); the position is then valued by the
 evaluation. The candidate with the best mean value wins (the
-normal level's estimate breaks near ties).
+normal level's estimate breaks near ties). With both piles empty, a pass is taken only
+when every other action looks clearly worse (:data:`STILL_MARGIN`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 import random
 import time
 
-from rules.pyramids import Action, GameState, Spy
+from rules.pyramids import Action, GameState, Pass, Spy
 from rules.pyramids.state import TURN
 
 from .context import Context
@@ -26,6 +27,10 @@ from .sensible import sensible
 
 MAX_STEPS = 80
 """Decisions followed per round at most (a round is far fewer)."""
+STILL_MARGIN = 0.05
+"""How much worse (in win share) the best action may look than a pass with nothing left
+to draw, and still be taken (four computer players once passed from round 25 to the round
+limit with all 52 cards in their hands)."""
 PRIOR = 0.25
 """How much of the normal level's own estimate goes into a candidate's value."""
 
@@ -51,9 +56,25 @@ def lookahead(
     order = sorted(range(len(acts)), key=lambda i: -prior[i])[:width]
     if len(order) == 1:
         return acts[order[0]]
-    totals = _followed(ctx, [acts[i] for i in order], rng, deals, deadline)
-    best = max(range(len(order)), key=lambda k: totals[k] + PRIOR * prior[order[k]])
-    return acts[order[best]]
+    followed = [acts[i] for i in order]
+    totals = _followed(ctx, followed, rng, deals, deadline)
+    score = [totals[k] + PRIOR * prior[order[k]] for k in range(len(order))]
+    return _best(g0, followed, score)
+
+
+def _best(g: GameState, acts: list[Action], score: list[float]) -> Action:
+    """The best-scored of ``acts`` — but with both piles empty, the best action that is
+    not a pass unless it scores :data:`STILL_MARGIN` less: a pass then gains nothing, not
+    even a card next turn, and a table where everyone passes sits still until the round
+    limit makes it a draw."""
+    best = max(range(len(acts)), key=lambda k: score[k])
+    if isinstance(acts[best], Pass) and not g.pile and not g.discard:
+        acting = [k for k in range(len(acts)) if not isinstance(acts[k], Pass)]
+        if acting:
+            alt = max(acting, key=lambda k: score[k])
+            if score[alt] >= score[best] - STILL_MARGIN:
+                return acts[alt]
+    return acts[best]
 
 
 def compare(

@@ -1,5 +1,6 @@
 """Computer players that drive a four-player game to its end: a K kept for the attacks
-that end games, the winning attack declared every turn, the stopper's K taken back."""
+that end games, the winning attack declared every turn, the stopper's K taken back, and
+no pass when nothing is left to draw."""
 
 from __future__ import annotations
 
@@ -8,12 +9,12 @@ import pytest
 import ai
 import ai.pyramids
 from rules import i18n, pyramids
-from rules.pyramids import Arm, Attack, LetPass, Spy, StopAttack
+from rules.pyramids import Arm, Attack, LetPass, Pass, Spy, StopAttack
 from rules.pyramids.state import TURN, GameState
 from tests.ai.scenes import britain_must_stop, france_attacks_hungary
 from tests.ai.support import SMALL_BUDGET, decide
 from tests.ai.test_behaviour import attack_ends_game
-from tests.rules.positions import cards
+from tests.rules.positions import BRIT, CENT, OTTO, RUSS, cards, position
 
 SMART = ("normal", "hard")
 
@@ -95,6 +96,46 @@ def test_does_not_arm_a_big_hand_from_a_pile_of_unknown_cards(level: str) -> Non
     g.hands[0] += cards("5H", "6H", "7H", "8H")
     for seed in range(3):
         assert decide(g, 0, level, seed) != Arm()
+
+
+def everyone_passes() -> GameState:
+    """A table met in a seeded game: all 52 cards are in hands, both piles are empty,
+    and every player, Russia (seat 3, to move, 28 cards) too, had passed each turn
+    since round 25."""
+    pieces = {
+        "france_benelux": (0, 2),
+        "italy": (0, 3),
+        "spain": (0, 3),
+        "britain": (1, 1),
+        "germany": (1, 3),
+        "hungary": (1, 3),
+        "south_scandinavia": (1, 1),
+        "anatolia": (2, 3),
+        "middle_east": (2, 3),
+        "north_africa": (2, 1),
+        "south_balkans": (2, 3),
+        "north_russia": (3, 3),
+        "south_russia": (3, 3),
+        "west_russia": (3, 3),
+    }
+    hands = [
+        [2, 3, 8, 17, 18, 19, 46],
+        [1, 6, 7, 9, 10, 15, 21, 44],
+        [0, 5, 16, 22, 39, 42, 47, 48, 49],
+        [4, 11, 12, 13, 14, 20, *range(23, 39), 40, 41, 43, 45, 50, 51],
+    ]
+    g = position([BRIT, CENT, OTTO, RUSS], pieces, hands, current=3)
+    assert not g.pile and not g.discard and len(g.hands[3]) == 28
+    g.knowledge[3] = {0: [8, 17, 18, 19, 46], 1: [7, 10, 15, 21, 44], 2: [16, 22, 39, 42, 47, 49]}
+    return g
+
+
+def test_hard_does_not_sit_still_when_nothing_is_left_to_draw() -> None:
+    # EW-3, EW-25: a pass gains no card, and a table that only passes is a draw at the
+    # round limit; Russia acts, with its hand of 28 cards.
+    g = everyone_passes()
+    for seed in range(3):
+        assert decide(g, 3, "hard", seed) != Pass()
 
 
 def hint(g: GameState, seat: int, seed: int = 0) -> ai.Hint:
