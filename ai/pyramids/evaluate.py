@@ -43,7 +43,7 @@ class Weights:
     """Per estimated turn to the nearest occupation. It keeps the normal level heading for
     one even when the occupation is far off, where ``near`` no longer changes: at 0.5,
     four normal players drew 5 of 40 seeded games and took 103.5 rounds at the median;
-    at 2.0, 1 of 40 in 30 rounds."""
+    at 2.0 they drew 1 and took 30."""
     pip: float = 0.1
     card_top: float = 0.35
     card_count: float = 0.06

@@ -39,7 +39,7 @@ ITERATIONS_PER_DEAL = 36
 players (the default 300 make 8; with four players, 4)."""
 
 
-def hard_weights(variant: str, players: int = 0) -> Weights:
+def hard_weights(variant: str, players: int) -> Weights:
     """The evaluation weights of the hard level in ``variant`` at a table of ``players``:
     those learnt from two-player games alone when two play and there are such, else
     those learnt from the variant's games."""

@@ -118,13 +118,13 @@ def everyone_passes() -> GameState:
         "south_russia": (3, 3),
         "west_russia": (3, 3),
     }
-    hands = [
+    others = [
         [2, 3, 8, 17, 18, 19, 46],
         [1, 6, 7, 9, 10, 15, 21, 44],
         [0, 5, 16, 22, 39, 42, 47, 48, 49],
-        [4, 11, 12, 13, 14, 20, *range(23, 39), 40, 41, 43, 45, 50, 51],
     ]
-    g = position([BRIT, CENT, OTTO, RUSS], pieces, hands, current=3)
+    russia = [c for c in range(52) if not any(c in hand for hand in others)]
+    g = position([BRIT, CENT, OTTO, RUSS], pieces, [*others, russia], current=3)
     assert not g.pile and not g.discard and len(g.hands[3]) == 28
     g.knowledge[3] = {0: [8, 17, 18, 19, 46], 1: [7, 10, 15, 21, 44], 2: [16, 22, 39, 42, 47, 49]}
     return g
